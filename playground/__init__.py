@@ -1,0 +1,31 @@
+"""Linear classification after PRML chapter 4, in numpy: the playground's back-end.
+
+>>> from playground import make_model
+>>> model = make_model("least_squares").fit(X, y)
+"""
+
+from .base import Classifier, LinearClassifier, ProbabilisticMixin
+from .datasets import ClusterSpec, make_clusters
+from .errors import ConvergenceError, DegenerateFitError, InvalidDataError, PlaygroundError
+from .geometry import boundary_segments, linear_regions
+from .grid import GridResult, Window, evaluate_grid
+from .registry import MODELS, make_model
+
+__all__ = [
+    "MODELS",
+    "Classifier",
+    "ClusterSpec",
+    "ConvergenceError",
+    "DegenerateFitError",
+    "GridResult",
+    "InvalidDataError",
+    "LinearClassifier",
+    "PlaygroundError",
+    "ProbabilisticMixin",
+    "Window",
+    "boundary_segments",
+    "evaluate_grid",
+    "linear_regions",
+    "make_clusters",
+    "make_model",
+]

@@ -1,0 +1,96 @@
+"""Evaluate a fitted model on a regular grid over the view window (what the regions show)."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InvalidDataError
+
+MIN_RESOLUTION = 10
+MAX_RESOLUTION = 400
+
+
+@dataclass(frozen=True)
+class Window:
+    """The visible rectangle of the input plane."""
+
+    x_min: float = -5.0
+    x_max: float = 5.0
+    y_min: float = -5.0
+    y_max: float = 5.0
+
+    def __post_init__(self):
+        values = (self.x_min, self.x_max, self.y_min, self.y_max)
+        if not all(np.isfinite(values)) or self.x_max <= self.x_min or self.y_max <= self.y_min:
+            raise InvalidDataError(f"A view window needs finite bounds with min < max; got {values}.")
+
+    @classmethod
+    def around(cls, X, margin=0.15, minimum_size=1.0):
+        """The smallest window holding the points, padded by ``margin`` of its size."""
+        X = np.asarray(X, dtype=float).reshape(-1, 2)
+        if X.shape[0] == 0:
+            return cls()
+        low, high = X.min(axis=0), X.max(axis=0)
+        centre, half = (low + high) / 2, np.maximum((high - low) / 2, minimum_size / 2)
+        half = half * (1 + 2 * margin)
+        return cls(centre[0] - half[0], centre[0] + half[0], centre[1] - half[1], centre[1] + half[1])
+
+    def as_tuple(self):
+        return (self.x_min, self.x_max, self.y_min, self.y_max)
+
+
+@dataclass(frozen=True)
+class GridResult:
+    """A model evaluated at the centres of a resolution x resolution grid.
+
+    ``labels`` holds class indices into ``classes`` (row = y, column = x, as a heatmap
+    wants them); ``proba`` is (rows, cols, K) or None; ``decision`` is (rows, cols) or
+    (rows, cols, K).
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    classes: np.ndarray
+    labels: np.ndarray
+    decision: np.ndarray
+    proba: np.ndarray | None
+
+
+def grid_axes(window, resolution):
+    """Cell-centre coordinates along x and y, each of length ``resolution``."""
+    resolution = int(resolution)
+    if not MIN_RESOLUTION <= resolution <= MAX_RESOLUTION:
+        raise InvalidDataError(f"Grid resolution must be between {MIN_RESOLUTION} and {MAX_RESOLUTION}.")
+    dx = (window.x_max - window.x_min) / resolution
+    dy = (window.y_max - window.y_min) / resolution
+    xs = window.x_min + dx * (np.arange(resolution) + 0.5)
+    ys = window.y_min + dy * (np.arange(resolution) + 0.5)
+    return xs, ys
+
+
+def evaluate_grid(model, window, resolution=200):
+    """Predicted class, decision values and (if the model has them) posteriors on the grid."""
+    xs, ys = grid_axes(window, resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    points = np.column_stack([gx.ravel(), gy.ravel()])
+    shape = gx.shape
+    decision = np.asarray(model.decision_function(points))
+    if decision.ndim == 1:
+        labels = (decision > 0).astype(np.intp)
+    else:
+        labels = np.argmax(decision, axis=1)
+    # Models whose predict is not argmax of decision values (e.g. one-versus-one votes)
+    # say so by providing predict_index; the grid then uses it.
+    if hasattr(model, "predict_index"):
+        labels = model.predict_index(points)
+    proba = None
+    if getattr(model, "is_probabilistic", False):
+        proba = model.predict_proba(points).reshape(shape + (-1,))
+    return GridResult(
+        x=xs,
+        y=ys,
+        classes=model.classes_,
+        labels=labels.reshape(shape),
+        decision=decision.reshape(shape + decision.shape[1:]),
+        proba=proba,
+    )

@@ -1,0 +1,31 @@
+"""Shared fixtures: seed 003's six-point worked example and random cluster sets."""
+
+import numpy as np
+import pytest
+
+from playground import ClusterSpec, make_clusters
+
+# Seed 003 (lecture notes on PRML 4): C1 = (1,2), (2,3), (3,4.9); C2 = (2,1), (3,2), (4,3.9).
+SEED003_X = np.array([[1, 2], [2, 3], [3, 4.9], [2, 1], [3, 2], [4, 3.9]], dtype=float)
+SEED003_CLASS = np.array([1, 1, 1, 2, 2, 2])
+
+
+@pytest.fixture
+def seed003():
+    return SEED003_X.copy(), SEED003_CLASS.copy()
+
+
+def clusters(n_classes=3, n_per_class=40, seed=0, spread=(1.0, 0.6)):
+    means = [(-2.0, 0.0), (2.0, 0.5), (0.0, 3.0), (3.0, 3.5), (-3.0, 3.0), (0.0, -3.0)]
+    specs = [ClusterSpec(means[k], spread, 30.0 * k) for k in range(n_classes)]
+    return make_clusters(specs, n_per_class, seed=seed)
+
+
+@pytest.fixture
+def three_clusters():
+    return clusters(3)
+
+
+@pytest.fixture
+def two_clusters():
+    return clusters(2)
