@@ -3,20 +3,46 @@
 from .errors import PlaygroundError
 from .least_squares import LeastSquaresClassifier
 
-# Each method issue adds its class here; the app's method list is built from this dict.
+# Each method adds its class here; the app's method list is built from this dict.
 MODELS = {
     "least_squares": LeastSquaresClassifier,
 }
 
+MULTICLASS_STRATEGIES = ("native", "ovr", "ovo")
 
-def make_model(name, **params):
-    """Return an unfitted estimator for method ``name`` with hyper-parameters ``params``."""
+
+def make_model(name, *, multiclass="native", basis=None, **params):
+    """Return an unfitted estimator for method ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of ``MODELS``.
+    multiclass : {"native", "ovr", "ovo"}
+        "native" uses the method's own K-class form (eq. 4.9) where it has one; "ovr" and
+        "ovo" wrap a two-class method as one-versus-rest / one-versus-one (figure 4.2).
+    basis : basis-function object or None
+        A fixed transform phi(x) (section 4.3.1) applied before the method.
+    **params
+        The method's hyper-parameters.
+    """
     try:
         cls = MODELS[name]
     except KeyError:
         known = ", ".join(sorted(MODELS))
         raise PlaygroundError(f"Unknown method '{name}'. Known methods: {known}.") from None
+    if multiclass not in MULTICLASS_STRATEGIES:
+        raise PlaygroundError(f"Unknown multi-class strategy '{multiclass}'; use one of {MULTICLASS_STRATEGIES}.")
     try:
-        return cls(**params)
+        model = cls(**params)
     except TypeError as err:
         raise PlaygroundError(f"Bad parameters for {cls.display_name}: {err}.") from None
+    if multiclass != "native":
+        from .multiclass import with_strategy  # noqa: PLC0415  (module added by the discriminants issue)
+
+        model = with_strategy(model, multiclass)
+    if basis is not None:
+        from .basis import with_basis  # noqa: PLC0415  (module added by the basis-function issue)
+
+        model = with_basis(model, basis)
+    return model
