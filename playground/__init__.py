@@ -7,8 +7,11 @@
 from .base import Classifier, LinearClassifier, ProbabilisticMixin
 from .datasets import ClusterSpec, make_clusters
 from .errors import ConvergenceError, DegenerateFitError, InvalidDataError, PlaygroundError
+from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from .geometry import boundary_segments, linear_regions
 from .grid import GridResult, Window, evaluate_grid
+from .logistic import LogisticRegression, SoftmaxRegression
+from .naive_bayes import NaiveBayes
 from .registry import MODELS, make_model
 
 __all__ = [
@@ -20,8 +23,13 @@ __all__ = [
     "GridResult",
     "InvalidDataError",
     "LinearClassifier",
+    "LogisticRegression",
+    "NaiveBayes",
     "PlaygroundError",
     "ProbabilisticMixin",
+    "SeparateCovarianceGaussian",
+    "SharedCovarianceGaussian",
+    "SoftmaxRegression",
     "Window",
     "boundary_segments",
     "evaluate_grid",

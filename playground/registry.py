@@ -1,11 +1,19 @@
 """The method registry: name -> estimator class, the one list the app and tests read."""
 
 from .errors import PlaygroundError
+from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from .least_squares import LeastSquaresClassifier
+from .logistic import LogisticRegression, SoftmaxRegression
+from .naive_bayes import NaiveBayes
 
 # Each method adds its class here; the app's method list is built from this dict.
 MODELS = {
     "least_squares": LeastSquaresClassifier,
+    "gaussian_shared": SharedCovarianceGaussian,
+    "gaussian_separate": SeparateCovarianceGaussian,
+    "naive_bayes": NaiveBayes,
+    "logistic": LogisticRegression,
+    "softmax": SoftmaxRegression,
 }
 
 MULTICLASS_STRATEGIES = ("native", "ovr", "ovo")

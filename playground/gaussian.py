@@ -1,0 +1,328 @@
+"""Probabilistic generative models with Gaussian class-conditional densities (PRML 4.2.1-4.2.2).
+
+Each class C_k has a prior p(C_k) = pi_k and a density p(x|C_k) = N(x|mu_k, Sigma_k); the
+posterior is the softmax of the activations a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.62-4.63).
+All parameters are the maximum-likelihood estimates of section 4.2.2 (eq. 4.73-4.80).
+
+Singular covariances (collinear or duplicated points, too few points) never fail silently: a
+ridge is added to the diagonal and ``fit_message_`` says how large it was.
+"""
+
+import numpy as np
+
+from .base import Classifier, LinearClassifier, ProbabilisticMixin, log_softmax
+from .errors import InvalidDataError
+from .validation import check_X_y, class_counts, require_points_per_class
+
+#: A covariance counts as singular when its smallest eigenvalue is below this fraction of its largest.
+SINGULAR_RTOL = 1e-10
+#: The automatic ridge added to a singular covariance, as a fraction of its average variance trace/D.
+AUTO_RIDGE = 1e-6
+#: Activations are kept within +-ACTIVATION_LIMIT so that nothing becomes infinite.
+ACTIVATION_LIMIT = 1e300
+
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
+def check_priors(priors, n_classes, method):
+    """``priors`` as K positive numbers normalised to sum to 1, or None (use N_k / N).
+
+    Returns
+    -------
+    ndarray of shape (K,) or None
+    """
+    if priors is None:
+        return None
+    try:
+        p = np.asarray(priors, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise InvalidDataError(f"{method}: the priors must be numbers, one per class.") from None
+    if p.size != n_classes:
+        raise InvalidDataError(
+            f"{method}: give one prior per class, {n_classes} numbers in sorted label order; got {p.size}."
+        )
+    if not np.all(np.isfinite(p)) or np.any(p <= 0):
+        raise InvalidDataError(f"{method}: every prior must be a positive number; got {p.tolist()}.")
+    return p / p.sum()
+
+
+def check_nonnegative(value, name, method):
+    """A finite number >= 0 (e.g. the ridge ``reg``), as float."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise InvalidDataError(f"{method}: {name} must be a number.") from None
+    if not np.isfinite(value) or value < 0:
+        raise InvalidDataError(f"{method}: {name} must be a finite number of at least 0; got {value}.")
+    return value
+
+
+def data_scale(X):
+    """A positive typical variance of the data, for ridges when a covariance is all zero."""
+    total = float(np.mean(np.var(X, axis=0)))
+    if total > 0 and np.isfinite(total):
+        return total
+    square = float(np.mean(X**2))
+    return square if square > 0 and np.isfinite(square) else 1.0
+
+
+def regularise(cov, reg, fallback_scale):
+    """Add ``reg`` to the diagonal and, if the result is still singular, a small automatic ridge.
+
+    Parameters
+    ----------
+    cov : ndarray of shape (D, D)
+        A maximum-likelihood covariance (symmetric, positive semi-definite).
+    reg : float
+        The ridge the user asked for.
+    fallback_scale : float
+        A positive variance used when ``cov`` is all zero.
+
+    Returns
+    -------
+    cov : ndarray of shape (D, D)
+        ``cov + ridge * I``, symmetric positive definite.
+    ridge : float
+        The total added to the diagonal (``reg`` plus any automatic part).
+    automatic : bool
+        Whether the automatic ridge ``AUTO_RIDGE * trace(cov) / D`` was needed.
+    """
+    dim = cov.shape[0]
+    eye = np.eye(dim)
+    cov = (cov + cov.T) / 2 + reg * eye
+    eig = np.linalg.eigvalsh(cov)
+    if eig[-1] > 0 and eig[0] > SINGULAR_RTOL * eig[-1]:
+        return cov, reg, False
+    scale = np.trace(cov) / dim
+    if not (scale > 0 and np.isfinite(scale)):
+        scale = fallback_scale
+    extra = AUTO_RIDGE * scale
+    return cov + extra * eye, reg + extra, True
+
+
+def _cholesky(cov):
+    """Cholesky factor of a (regularised) covariance; adds jitter in the rare case rounding defeats it."""
+    jitter = 0.0
+    scale = max(np.trace(cov) / cov.shape[0], np.finfo(float).tiny)
+    for _ in range(10):
+        try:
+            return np.linalg.cholesky(cov + jitter * np.eye(cov.shape[0]))
+        except np.linalg.LinAlgError:
+            jitter = scale * 1e-12 if jitter == 0 else jitter * 100
+    raise InvalidDataError("A covariance matrix could not be factorised even after adding a ridge.")
+
+
+def _two_class_or_all(activations):
+    """Decision values from activations (N, K): a_2 - a_1 for two classes (the log-odds), else all."""
+    if activations.shape[1] == 2:
+        return activations[:, 1] - activations[:, 0]
+    return activations
+
+
+class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
+    """Gaussian classes sharing one covariance matrix: a linear classifier (eq. 4.68-4.70).
+
+    Maximum likelihood (section 4.2.2): pi_k = N_k / N (eq. 4.73), mu_k the class means
+    (eq. 4.75-4.76) and Sigma = sum_k (N_k / N) S_k with S_k the biased class covariances
+    (eq. 4.78-4.80). The quadratic terms cancel, leaving a_k(x) = w_k^T x + w_k0 with
+    w_k = Sigma^-1 mu_k and w_k0 = -1/2 mu_k^T Sigma^-1 mu_k + ln p(C_k) (eq. 4.69-4.70),
+    computed with linear solves (no inverse).
+
+    Parameters
+    ----------
+    priors : array-like of shape (K,) or None
+        Class priors p(C_k) in sorted label order (normalised); None uses N_k / N.
+    reg : float, default 0
+        A ridge added to the diagonal of Sigma. If Sigma (+ reg I) is still singular
+        (collinear points, duplicates, too few points), ``AUTO_RIDGE`` (1e-6) times its
+        average variance is added as well and ``fit_message_`` says so.
+
+    Attributes
+    ----------
+    classes_ : ndarray (K,)
+    priors_ : ndarray (K,)
+    means_ : ndarray (K, D)
+    covariance_ : ndarray (D, D)
+        The maximum-likelihood Sigma (eq. 4.78), before any ridge.
+    ridge_ : float
+        What was added to the diagonal of Sigma before solving (``reg`` plus any automatic ridge).
+    class_coef_ : ndarray (K, D)
+        w_k = Sigma^-1 mu_k (eq. 4.69).
+    class_intercept_ : ndarray (K,)
+        w_k0 (eq. 4.70).
+    coef_ : ndarray (1, D) or (K, D)
+        Two classes: w_2 - w_1 = Sigma^-1 (mu_2 - mu_1), so the decision value is the log-odds
+        ln p(C_2|x) / p(C_1|x) (eq. 4.65-4.67 with the classes' roles swapped: positive means
+        ``classes_[1]``). K > 2: ``class_coef_``.
+    intercept_ : ndarray (1,) or (K,)
+    fit_message_ : str
+        Empty, or a sentence about the ridge that had to be added.
+    """
+
+    display_name = "Gaussian classes, shared covariance"
+    book_section = "4.2.1-4.2.2"
+
+    def __init__(self, priors=None, reg=0.0):
+        self.priors = priors
+        self.reg = reg
+
+    def fit(self, X, y):
+        method = "The shared-covariance Gaussian classifier"
+        reg = check_nonnegative(self.reg, "reg", method)
+        X, y_index, classes = check_X_y(X, y, method=method)
+        n_classes, (n_points, dim) = classes.size, X.shape
+        priors = check_priors(self.priors, n_classes, method)
+        counts = class_counts(y_index, n_classes)
+        one_hot = np.eye(n_classes)[y_index]
+        means = (one_hot.T @ X) / counts[:, None]
+        centred = X - means[y_index]
+        # sum_k (N_k / N) S_k = (1/N) sum_n (x_n - mu_k(n)) (x_n - mu_k(n))^T  (eq. 4.78-4.80)
+        covariance = centred.T @ centred / n_points
+        sigma, ridge, automatic = regularise(covariance, reg, data_scale(X))
+
+        self.priors_ = counts / n_points if priors is None else priors
+        log_priors = np.log(self.priors_)
+        self.classes_ = classes
+        self.n_features_in_ = dim
+        self.means_ = means
+        self.covariance_ = (covariance + covariance.T) / 2
+        self.ridge_ = float(ridge)
+        self.fit_message_ = ""
+        if automatic:
+            self.fit_message_ = (
+                "The shared covariance matrix is singular (the points are collinear, repeated or too few), "
+                f"so a ridge of {ridge:.3g} was added to its diagonal."
+            )
+
+        # The book's w_k and w_k0 (eq. 4.69-4.70).
+        self.class_coef_ = np.linalg.solve(sigma, means.T).T
+        self.class_intercept_ = -0.5 * np.sum(means * self.class_coef_, axis=1) + log_priors
+        # The same activations less a part common to every class (it cancels in the softmax):
+        # measured from the data mean they keep their precision for coordinates far from 0.
+        self._centre = X.mean(axis=0)
+        offsets = means - self._centre
+        self._centred_coef = np.linalg.solve(sigma, offsets.T).T
+        self._centred_intercept = -0.5 * np.sum(offsets * self._centred_coef, axis=1) + log_priors
+
+        if n_classes == 2:
+            w = self._centred_coef[1] - self._centred_coef[0]
+            midpoint = (means[0] + means[1]) / 2
+            self.coef_ = w[None, :]
+            self.intercept_ = np.array([-w @ midpoint + log_priors[1] - log_priors[0]])
+        else:
+            self.coef_ = self.class_coef_.copy()
+            self.intercept_ = self.class_intercept_.copy()
+        return self
+
+    def activations(self, X):
+        """a_k(x) = w_k^T x + w_k0 (eq. 4.68), shape (N, K)."""
+        X = self._check_X(X)
+        return np.clip(X @ self.class_coef_.T + self.class_intercept_, -ACTIVATION_LIMIT, ACTIVATION_LIMIT)
+
+    def predict_log_proba(self, X):
+        """ln p(C_k|x), shape (N, K): the log-softmax of the activations (eq. 4.62)."""
+        X = self._check_X(X)
+        a = (X - self._centre) @ self._centred_coef.T + self._centred_intercept
+        return log_softmax(np.clip(a, -ACTIVATION_LIMIT, ACTIVATION_LIMIT))
+
+
+class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
+    """Gaussian classes each with its own covariance: quadratic boundaries (section 4.2.1).
+
+    Maximum likelihood per class: pi_k = N_k / N, mu_k the class mean and Sigma_k = S_k, the
+    biased (1/N_k) class covariance (eq. 4.80). The activations keep the quadratic term:
+    a_k(x) = ln N(x|mu_k, Sigma_k) + ln p(C_k)
+           = -1/2 (x - mu_k)^T Sigma_k^-1 (x - mu_k) - 1/2 ln|Sigma_k| - D/2 ln 2 pi + ln p(C_k),
+    evaluated through the Cholesky factor of Sigma_k.
+
+    Each class needs at least two points (one point has no spread at all): otherwise fit raises
+    DegenerateFitError. A singular Sigma_k (two points in 2-D, collinear or repeated points) gets
+    ``reg`` plus, if still singular, ``AUTO_RIDGE`` (1e-6) times its average variance on its
+    diagonal, and ``fit_message_`` names the classes concerned.
+
+    Parameters
+    ----------
+    priors : array-like of shape (K,) or None
+        Class priors in sorted label order (normalised); None uses N_k / N.
+    reg : float, default 0
+        A ridge added to the diagonal of every Sigma_k.
+
+    Attributes
+    ----------
+    classes_ : ndarray (K,)
+    priors_ : ndarray (K,)
+    means_ : ndarray (K, D)
+    covariances_ : ndarray (K, D, D)
+        The maximum-likelihood Sigma_k, before any ridge.
+    ridges_ : ndarray (K,)
+        What was added to each diagonal.
+    fit_message_ : str
+    """
+
+    display_name = "Gaussian classes, separate covariances"
+    book_section = "4.2.1-4.2.2"
+    is_linear = False
+
+    def __init__(self, priors=None, reg=0.0):
+        self.priors = priors
+        self.reg = reg
+
+    def fit(self, X, y):
+        method = "The Gaussian classifier with one covariance per class"
+        reg = check_nonnegative(self.reg, "reg", method)
+        X, y_index, classes = check_X_y(X, y, method=method)
+        n_classes, (n_points, dim) = classes.size, X.shape
+        priors = check_priors(self.priors, n_classes, method)
+        counts = require_points_per_class(y_index, classes, 2, method)
+        one_hot = np.eye(n_classes)[y_index]
+        means = (one_hot.T @ X) / counts[:, None]
+        centred = X - means[y_index]
+        pooled = np.mean(centred**2)
+        fallback = pooled if pooled > 0 else data_scale(X)
+
+        covariances = np.empty((n_classes, dim, dim))
+        factors = np.empty((n_classes, dim, dim))
+        ridges = np.empty(n_classes)
+        singular = []
+        for k in range(n_classes):  # a loop over classes; each step is vectorised over points
+            rows = centred[y_index == k]
+            covariances[k] = rows.T @ rows / counts[k]
+            sigma, ridges[k], automatic = regularise(covariances[k], reg, fallback)
+            factors[k] = _cholesky(sigma)
+            if automatic:
+                singular.append(classes[k])
+
+        self.classes_ = classes
+        self.n_features_in_ = dim
+        self.priors_ = counts / n_points if priors is None else priors
+        self.means_ = means
+        self.covariances_ = (covariances + covariances.transpose(0, 2, 1)) / 2
+        self.ridges_ = ridges
+        self._factors = factors
+        self._log_dets = 2 * np.sum(np.log(np.diagonal(factors, axis1=1, axis2=2)), axis=1)
+        self.fit_message_ = ""
+        if singular:
+            names = ", ".join(str(c) for c in singular)
+            self.fit_message_ = (
+                f"The covariance of class {names} is singular (its points are collinear, repeated or too few), "
+                f"so a small ridge ({AUTO_RIDGE:g} of its average variance) was added to its diagonal."
+            )
+        return self
+
+    def activations(self, X):
+        """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64), shape (N, K)."""
+        X = self._check_X(X)
+        out = np.empty((X.shape[0], self.classes_.size))
+        for k in range(self.classes_.size):
+            z = np.linalg.solve(self._factors[k], (X - self.means_[k]).T)  # L_k^-1 (x - mu_k), (D, N)
+            mahalanobis = np.sum(z**2, axis=0)
+            out[:, k] = -0.5 * (mahalanobis + self._log_dets[k] + X.shape[1] * _LOG_2PI) + np.log(self.priors_[k])
+        return np.clip(np.nan_to_num(out, nan=-ACTIVATION_LIMIT), -ACTIVATION_LIMIT, ACTIVATION_LIMIT)
+
+    def decision_function(self, X):
+        """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
+        return _two_class_or_all(self.activations(X))
+
+    def predict_log_proba(self, X):
+        """ln p(C_k|x), shape (N, K) (eq. 4.62)."""
+        return log_softmax(self.activations(X))

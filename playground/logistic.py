@@ -1,0 +1,443 @@
+"""Probabilistic discriminative models: logistic and softmax regression (PRML 4.3.2-4.3.4).
+
+Both maximise the likelihood of the class labels directly, either by Newton-Raphson
+(iterative reweighted least squares, eq. 4.92-4.100 and 4.110) or by batch gradient descent,
+and record every iterate in ``history_`` so the ui can replay the fit.
+
+Newton's method is unchanged by an affine change of the inputs, so IRLS works internally on
+standardised inputs (x - mean) / std and maps every iterate back to the book's weights
+[w0, w1, ..., wD]: the iterates are the book's, but large or tiny coordinates do not spoil the
+linear solves. Gradient descent is not affine-invariant and runs on the inputs as given.
+"""
+
+import numpy as np
+
+from .base import LinearClassifier, ProbabilisticMixin, log_sigmoid, log_softmax, sigmoid
+from .errors import InvalidDataError
+from .validation import add_bias, check_w_init, check_X_y
+
+SOLVERS = ("irls", "gd")
+#: Default number of updates when ``max_iter`` is None.
+DEFAULT_MAX_ITER = {"irls": 100, "gd": 1000}
+#: Upper bound on ``max_iter`` (a hosted instance must not be asked to loop for ever).
+MAX_ITER_LIMIT = 100_000
+#: Singular values of the Hessian below this fraction of the largest are treated as zero.
+HESSIAN_RCOND = 1e-12
+
+
+def _check_options(model, method):
+    """Validate the shared hyper-parameters; return (solver, max_iter, tol, l2, learning_rate)."""
+    if model.solver not in SOLVERS:
+        raise InvalidDataError(f"{method}: solver must be 'irls' or 'gd', not {model.solver!r}.")
+    max_iter = DEFAULT_MAX_ITER[model.solver] if model.max_iter is None else model.max_iter
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or not 0 <= max_iter <= MAX_ITER_LIMIT:
+        raise InvalidDataError(f"{method}: max_iter must be a whole number from 0 to {MAX_ITER_LIMIT:,}.")
+    values = {}
+    for name, positive in (("tol", False), ("l2", False), ("learning_rate", True)):
+        try:
+            value = float(getattr(model, name))
+        except (TypeError, ValueError):
+            raise InvalidDataError(f"{method}: {name} must be a number.") from None
+        if not np.isfinite(value) or value < 0 or (positive and value == 0):
+            bound = "positive" if positive else "at least 0"
+            raise InvalidDataError(f"{method}: {name} must be a finite number {bound}; got {value}.")
+        values[name] = value
+    return model.solver, int(max_iter), values["tol"], values["l2"], values["learning_rate"]
+
+
+def _standardiser(X):
+    """Centre c (D,) and scale s (D,) with s = 1 for constant features."""
+    centre = X.mean(axis=0)
+    scale = X.std(axis=0)
+    scale[~(scale > 0)] = 1.0
+    return centre, scale
+
+
+def _to_book(w_std, centre, scale):
+    """Weights on standardised inputs (..., D+1) -> the book's [w0, w1, ..., wD] on the raw inputs."""
+    w = np.array(w_std, dtype=float)
+    w[..., 1:] = w_std[..., 1:] / scale
+    w[..., 0] = w_std[..., 0] - w[..., 1:] @ centre
+    return w
+
+
+def _to_standardised(w, centre, scale):
+    """The inverse of ``_to_book``."""
+    w_std = np.array(w, dtype=float)
+    w_std[..., 1:] = w[..., 1:] * scale
+    w_std[..., 0] = w[..., 0] + w[..., 1:] @ centre
+    return w_std
+
+
+def _newton_solve(hessian, gradient):
+    """Solve H delta = g by least squares (SVD): a singular H (R -> 0, collinear points) gives the
+    minimum-norm step instead of a crash or an inverse of nothing."""
+    delta = np.linalg.lstsq(hessian, gradient, rcond=HESSIAN_RCOND)[0]
+    return np.where(np.isfinite(delta), delta, 0.0)
+
+
+def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, describe):
+    """The shared optimisation loop.
+
+    ``problem`` supplies ``log_likelihood(theta)``, ``penalty(theta)``, ``newton_step(theta)``,
+    ``mean_gradient(theta)`` and ``separates(theta)``; ``to_book`` maps parameters to the
+    weights stored in the history.
+
+    Returns
+    -------
+    theta, history, n_iter, converged, message
+    """
+
+    def objective(ll, th):
+        return -ll + problem.penalty(th)
+
+    ll = problem.log_likelihood(theta)
+    history = [{"iteration": 0, "w": to_book(theta), "log_likelihood": float(ll)}]
+    separable = l2 == 0 and problem.separates(theta)
+    converged, went_up, blew_up = False, False, False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        step = problem.newton_step(theta) if solver == "irls" else learning_rate * problem.mean_gradient(theta)
+        new = theta - step
+        new_ll = problem.log_likelihood(new) if np.all(np.isfinite(new)) else -np.inf
+        if not np.isfinite(new_ll):
+            blew_up, n_iter = True, n_iter - 1
+            break
+        old_objective, new_objective = objective(ll, theta), objective(new_ll, new)
+        went_up |= new_objective > old_objective + 1e-12 * (1 + abs(old_objective))
+        small = np.max(np.abs(new - theta)) <= tol * (1 + np.max(np.abs(theta))) or abs(
+            new_objective - old_objective
+        ) <= tol * (1 + abs(old_objective))
+        theta, ll = new, new_ll
+        history.append({"iteration": n_iter, "w": to_book(theta), "log_likelihood": float(ll)})
+        separable = separable or (l2 == 0 and problem.separates(theta))
+        if small:
+            converged = True
+            break
+
+    message = ""
+    if separable:
+        message = (
+            f"The classes are linearly separable, so maximum likelihood has no finite solution: the weights "
+            f"grow without bound as the sigmoid sharpens into a step (section 4.3.2); stopped after {n_iter} "
+            "updates, set l2 > 0 for a finite answer."
+        )
+    elif blew_up:
+        message = (
+            f"The weights became too large to evaluate after {n_iter} updates, so the fit stopped there; "
+            "try a smaller learning rate or l2 > 0."
+        )
+    elif not converged and solver == "gd" and went_up:
+        message = (
+            f"Gradient descent did not settle in {n_iter} steps and the error rose at some steps: "
+            f"the learning rate {learning_rate:g} is too large for these data, try a smaller one."
+        )
+    elif not converged and max_iter > 0:
+        more = "max_iter" if solver == "irls" else "max_iter or the learning rate"
+        message = f"{describe} did not converge in {n_iter} updates; raise {more}."
+    return theta, history, n_iter, converged and not separable, message
+
+
+class _BinaryProblem:
+    """Cross-entropy for two classes (eq. 4.90) with an optional ridge on the non-bias weights."""
+
+    def __init__(self, design, targets, penalty_weights, n_points):
+        self.design, self.t, self.pen, self.n = design, targets, penalty_weights, n_points
+
+    def log_likelihood(self, w):
+        a = self.design @ w
+        return float(np.sum(self.t * log_sigmoid(a) + (1 - self.t) * log_sigmoid(-a)))
+
+    def penalty(self, w):
+        return 0.5 * float(np.sum(self.pen * w**2))
+
+    def gradient(self, w):
+        """Phi^T (y - t) + l2 I' w (eq. 4.91 / 4.96)."""
+        return self.design.T @ (sigmoid(self.design @ w) - self.t) + self.pen * w
+
+    def mean_gradient(self, w):
+        return self.gradient(w) / self.n
+
+    def newton_step(self, w):
+        """(Phi^T R Phi + l2 I')^-1 (Phi^T (y - t) + l2 I' w), with R_nn = y_n (1 - y_n) (eq. 4.97-4.99)."""
+        a = self.design @ w
+        r = sigmoid(a) * sigmoid(-a)
+        hessian = (self.design * r[:, None]).T @ self.design + np.diag(self.pen)
+        return _newton_solve(hessian, self.gradient(w))
+
+    def separates(self, w):
+        a = self.design @ w
+        return bool(np.all(np.where(self.t == 1, a > 0, a < 0)))
+
+
+class _MulticlassProblem:
+    """Multi-class cross-entropy (eq. 4.108) over W (K, M), with an optional ridge on the non-bias weights."""
+
+    def __init__(self, design, y_index, n_classes, penalty_weights):
+        self.design, self.y, self.k, self.pen = design, y_index, n_classes, penalty_weights
+        self.targets = np.eye(n_classes)[y_index]
+        self.n = design.shape[0]
+
+    def _log_proba(self, W):
+        return log_softmax(self.design @ W.T)
+
+    def log_likelihood(self, W):
+        return float(np.sum(self._log_proba(W)[np.arange(self.n), self.y]))
+
+    def penalty(self, W):
+        return 0.5 * float(np.sum(self.pen * W**2))
+
+    def gradient(self, W):
+        """grad_{w_j} E = sum_n (y_nj - t_nj) phi_n (eq. 4.109), shape (K, M)."""
+        return (np.exp(self._log_proba(W)) - self.targets).T @ self.design + self.pen * W
+
+    def mean_gradient(self, W):
+        return self.gradient(W) / self.n
+
+    def newton_step(self, W):
+        """Solve the block Hessian system (eq. 4.110), K*M square.
+
+        The Hessian is singular along the directions that add one vector to every w_k (the
+        softmax does not change); the gradient has no component there. Adding s * P, with P the
+        projector onto those directions, makes the system positive definite and yields exactly
+        the minimum-norm Newton step, so the weights' sum over classes never changes.
+        """
+        proba = np.exp(self._log_proba(W))
+        k_classes, m = W.shape
+        hessian = np.empty((k_classes * m, k_classes * m))
+        for k in range(k_classes):  # K(K+1)/2 blocks, each vectorised over the points
+            for j in range(k, k_classes):
+                weight = proba[:, k] * ((k == j) - proba[:, j])
+                block = (self.design * weight[:, None]).T @ self.design
+                if k == j:
+                    block += np.diag(self.pen)
+                hessian[k * m : (k + 1) * m, j * m : (j + 1) * m] = block
+                hessian[j * m : (j + 1) * m, k * m : (k + 1) * m] = block.T
+        scale = np.trace(hessian) / hessian.shape[0]
+        scale = scale if scale > 0 and np.isfinite(scale) else 1.0
+        hessian += scale * np.kron(np.full((k_classes, k_classes), 1.0 / k_classes), np.eye(m))
+        return _newton_solve(hessian, self.gradient(W).ravel()).reshape(W.shape)
+
+    def separates(self, W):
+        a = self.design @ W.T
+        own = a[np.arange(self.n), self.y]
+        others = np.where(self.targets == 1, -np.inf, a).max(axis=1)
+        return bool(np.all(own > others))
+
+
+class _IterativeMixin:
+    """What logistic and softmax regression share: the options and the standardised weights."""
+
+    def _prepare(self, X, method):
+        solver, max_iter, tol, l2, learning_rate = _check_options(self, method)
+        if solver == "irls":
+            centre, scale = _standardiser(X)
+        else:
+            centre, scale = np.zeros(X.shape[1]), np.ones(X.shape[1])
+        design = add_bias((X - centre) / scale)
+        penalty_weights = np.concatenate([[0.0], np.full(X.shape[1], l2) / scale**2])  # l2 on w1..wD only
+        self._centre, self._scale = centre, scale
+        options = {"solver": solver, "max_iter": max_iter, "tol": tol, "learning_rate": learning_rate, "l2": l2}
+        return design, penalty_weights, options
+
+    def _linear_std(self, X):
+        """Activations from the internal standardised weights (precise for coordinates far from 0)."""
+        X = self._check_X(X)
+        return ((X - self._centre) / self._scale) @ self._weights_std[..., 1:].T + self._weights_std[..., 0]
+
+
+class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
+    """Two-class logistic regression p(C|phi) = sigma(w^T phi), phi = (1, x) (eq. 4.87).
+
+    The target is t = 1 for ``classes_[1]`` (the positive class) and t = 0 for ``classes_[0]``;
+    the weights maximise the log-likelihood sum_n t_n ln y_n + (1 - t_n) ln(1 - y_n) (eq. 4.89-4.90),
+    minus (l2 / 2) (w1^2 + ... + wD^2) if ``l2`` > 0 (the bias w0 is not penalised).
+
+    Parameters
+    ----------
+    solver : {"irls", "gd"}
+        "irls": Newton-Raphson, w_new = w_old - (Phi^T R Phi + l2 I')^-1 (Phi^T (y - t) + l2 I' w_old)
+        (eq. 4.92-4.100), solved by least squares, never by an inverse. "gd": batch gradient
+        descent w_new = w_old - learning_rate * (the gradient above) / N.
+    max_iter : int or None
+        Number of updates (Newton steps or gradient steps) at most; None means 100 for "irls"
+        and 1000 for "gd".
+    tol : float, default 1e-8
+        Stop when an update changes no weight by more than tol * (1 + max |w|) or the error
+        (minus the log-likelihood, plus the l2 term) by less than tol * (1 + |error|).
+    l2 : float, default 0
+        Weight of the quadratic penalty on w1..wD.
+    learning_rate : float, default 0.1
+        Step size of gradient descent on the mean gradient.
+    w_init : array-like of shape (D + 1,) or None
+        Initial weights [w0, w1, ..., wD] (bias first); None means zeros.
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,)
+    weights_ : ndarray (D + 1,)
+        [w0, w1, ..., wD].
+    coef_ : ndarray (1, D)
+    intercept_ : ndarray (1,)
+    history_ : list of dict
+        One entry per iterate, starting with the initial weights:
+        {"iteration": 0, 1, ..., "w": ndarray (D + 1,), "log_likelihood": float}.
+    n_iter_ : int
+        Number of updates made (``len(history_) - 1``).
+    converged_ : bool
+        False if max_iter was reached or the data are separable (no finite maximum).
+    fit_message_ : str
+        Empty, or a sentence on separability, non-convergence or a too large learning rate.
+    """
+
+    display_name = "Logistic regression"
+    book_section = "4.3.2-4.3.3"
+
+    def __init__(self, solver="irls", max_iter=None, tol=1e-8, l2=0.0, learning_rate=0.1, w_init=None):
+        self.solver = solver
+        self.max_iter = max_iter
+        self.tol = tol
+        self.l2 = l2
+        self.learning_rate = learning_rate
+        self.w_init = w_init
+
+    def fit(self, X, y):
+        method = "Logistic regression"
+        X, y_index, classes = check_X_y(X, y, method=method)
+        if classes.size > 2:
+            raise InvalidDataError(
+                f"Logistic regression separates two classes but the points have {classes.size}; "
+                "use softmax regression (multiclass logistic regression) or a one-versus-rest strategy."
+            )
+        dim = X.shape[1]
+        w_init = check_w_init(self.w_init, dim + 1, method)
+        design, penalty_weights, options = self._prepare(X, method)
+        targets = (y_index == 1).astype(float)
+        problem = _BinaryProblem(design, targets, penalty_weights, X.shape[0])
+        start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, self._centre, self._scale)
+        centre, scale = self._centre, self._scale
+        theta, history, n_iter, converged, message = _run(
+            problem,
+            start,
+            to_book=lambda w: _to_book(w, centre, scale),
+            describe="Logistic regression",
+            **options,
+        )
+        self.classes_ = classes
+        self.n_features_in_ = dim
+        self._weights_std = theta
+        self.weights_ = history[-1]["w"].copy()
+        self.coef_ = self.weights_[None, 1:].copy()
+        self.intercept_ = self.weights_[:1].copy()
+        self.history_ = history
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.fit_message_ = message
+        return self
+
+    def activations(self, X):
+        """(0, a(x)) with a = w^T phi(x), shape (N, 2): the softmax of these is (1 - sigma(a), sigma(a))."""
+        a = self._linear_std(X)
+        return np.column_stack([np.zeros_like(a), a])
+
+    def predict_log_proba(self, X):
+        """(ln sigma(-a), ln sigma(a)) for a = w^T phi(x), shape (N, 2) (eq. 4.87)."""
+        a = self._linear_std(X)
+        return np.column_stack([log_sigmoid(-a), log_sigmoid(a)])
+
+
+class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
+    """Multiclass logistic regression p(C_k|phi) = exp(a_k) / sum_j exp(a_j), a_k = w_k^T phi (eq. 4.104-4.105).
+
+    Maximises sum_n sum_k t_nk ln y_nk (eq. 4.107-4.108) by Newton-Raphson with the K(D+1)-square
+    block Hessian (eq. 4.110) or by batch gradient descent on the mean gradient (eq. 4.109).
+
+    The weights are identified only up to a vector added to every w_k. Newton's method takes the
+    minimum-norm step on the singular Hessian (see ``_MulticlassProblem.newton_step``), so from the
+    default zero start the weights stay centred, sum_k w_k = 0; gradient steps keep that sum too.
+    Probabilities, argmax and the differences w_j - w_k are unaffected by the choice. With two
+    classes and l2 = 0 the fit gives the same probabilities as ``LogisticRegression`` (with l2 > 0
+    the penalties differ: here each of w_1, w_2 is penalised).
+
+    Parameters
+    ----------
+    solver, max_iter, tol, l2, learning_rate
+        As for ``LogisticRegression``.
+    w_init : array-like of shape (K, D + 1) or None
+        Initial weights, one row [w_k0, w_k1, ..., w_kD] per class in sorted label order; None means zeros.
+
+    Attributes
+    ----------
+    classes_ : ndarray (K,)
+    weights_ : ndarray (K, D + 1)
+        Row k is [w_k0, w_k1, ..., w_kD].
+    coef_ : ndarray (1, D) for two classes (w_2 - w_1, so the decision value is the log-odds), else (K, D)
+    intercept_ : ndarray (1,) or (K,)
+    history_ : list of dict
+        {"iteration": 0, 1, ..., "w": ndarray (K, D + 1), "log_likelihood": float}, the start included.
+    n_iter_, converged_, fit_message_
+        As for ``LogisticRegression``.
+    """
+
+    display_name = "Softmax regression (multiclass logistic)"
+    book_section = "4.3.4"
+
+    def __init__(self, solver="irls", max_iter=None, tol=1e-8, l2=0.0, learning_rate=0.1, w_init=None):
+        self.solver = solver
+        self.max_iter = max_iter
+        self.tol = tol
+        self.l2 = l2
+        self.learning_rate = learning_rate
+        self.w_init = w_init
+
+    def fit(self, X, y):
+        method = "Softmax regression"
+        X, y_index, classes = check_X_y(X, y, method=method)
+        n_classes, dim = classes.size, X.shape[1]
+        start = np.zeros((n_classes, dim + 1))
+        if self.w_init is not None:
+            try:
+                w_init = np.asarray(self.w_init, dtype=float)
+            except (TypeError, ValueError):
+                w_init = np.full(1, np.nan)
+            if w_init.shape != start.shape or not np.all(np.isfinite(w_init)):
+                raise InvalidDataError(
+                    f"Softmax regression: the initial weights must be {n_classes} rows of {dim + 1} finite numbers "
+                    f"[w_k0, w_k1, ...], one row per class; got shape {w_init.shape}."
+                )
+        design, penalty_weights, options = self._prepare(X, method)
+        centre, scale = self._centre, self._scale
+        if self.w_init is not None:
+            start = _to_standardised(w_init, centre, scale)
+        problem = _MulticlassProblem(design, y_index, n_classes, penalty_weights)
+        theta, history, n_iter, converged, message = _run(
+            problem,
+            start,
+            to_book=lambda W: _to_book(W, centre, scale),
+            describe="Softmax regression",
+            **options,
+        )
+        self.classes_ = classes
+        self.n_features_in_ = dim
+        self._weights_std = theta
+        self.weights_ = history[-1]["w"].copy()
+        if n_classes == 2:
+            diff = self.weights_[1] - self.weights_[0]
+            self.coef_ = diff[None, 1:].copy()
+            self.intercept_ = diff[:1].copy()
+        else:
+            self.coef_ = self.weights_[:, 1:].copy()
+            self.intercept_ = self.weights_[:, 0].copy()
+        self.history_ = history
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.fit_message_ = message
+        return self
+
+    def activations(self, X):
+        """a_k = w_k^T phi(x), shape (N, K) (eq. 4.105)."""
+        return self._linear_std(X)
+
+    def predict_log_proba(self, X):
+        """ln p(C_k|x), shape (N, K) (eq. 4.104), by log-sum-exp."""
+        return log_softmax(self.activations(X))

@@ -1,0 +1,158 @@
+"""Naive Bayes (PRML 4.2.2-4.2.3): features independent given the class.
+
+Two variants. "gaussian": each class has a diagonal covariance (the naive Bayes form of
+section 4.2.2), so the boundaries are quadratic. "bernoulli": the inputs are first turned
+into binary features x_i > threshold_i, and each class has independent Bernoulli features
+(eq. 4.81); the activations are then linear in the binary features (eq. 4.82), which in the
+input plane gives axis-aligned steps.
+"""
+
+import numpy as np
+
+from .base import Classifier, ProbabilisticMixin, log_softmax
+from .errors import InvalidDataError
+from .gaussian import ACTIVATION_LIMIT, check_priors, data_scale
+from .validation import check_X, check_X_y, class_counts
+
+VARIANTS = ("gaussian", "bernoulli")
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
+def _positive(value, name, method):
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise InvalidDataError(f"{method}: {name} must be a number.") from None
+    if not np.isfinite(value) or value <= 0:
+        raise InvalidDataError(f"{method}: {name} must be a positive number; got {value}.")
+    return value
+
+
+class NaiveBayes(ProbabilisticMixin, Classifier):
+    """Naive Bayes classifier with Gaussian or Bernoulli features.
+
+    Parameters
+    ----------
+    variant : {"gaussian", "bernoulli"}
+    priors : array-like of shape (K,) or None
+        Class priors in sorted label order (normalised); None uses N_k / N.
+    var_smoothing : float, default 1e-9
+        Gaussian variant: ``var_smoothing`` times the largest feature variance of the data is
+        added to every class variance (scikit-learn's GaussianNB rule), so a class with one
+        point or a constant feature still has a positive variance. If every feature is
+        constant, the mean square of the data (or 1) stands in for the largest variance.
+    alpha : float, default 1.0
+        Bernoulli variant: Laplace smoothing, mu_ki = (N_ki + alpha) / (N_k + 2 alpha), so no
+        probability is exactly 0 or 1.
+    thresholds : array-like of shape (D,) or None
+        Bernoulli variant: binary feature i is 1 where x_i > thresholds[i]; None uses the
+        per-feature mean of the training inputs.
+
+    Attributes
+    ----------
+    classes_ : ndarray (K,)
+    priors_ : ndarray (K,)
+    means_ : ndarray (K, D)
+        Gaussian: the class means.
+    variances_ : ndarray (K, D)
+        Gaussian: the biased (1/N_k) class variances plus ``epsilon_``.
+    epsilon_ : float
+        Gaussian: the amount added to every variance.
+    thresholds_ : ndarray (D,)
+        Bernoulli: the thresholds used.
+    feature_prob_ : ndarray (K, D)
+        Bernoulli: mu_ki = p(x_i = 1 | C_k) (eq. 4.81), smoothed.
+    feature_coef_ : ndarray (K, D)
+        Bernoulli: ln mu_ki - ln(1 - mu_ki), the weights of the binary features in a_k (eq. 4.82).
+    feature_intercept_ : ndarray (K,)
+        Bernoulli: sum_i ln(1 - mu_ki) + ln p(C_k), so a_k = feature_coef_[k] @ b + feature_intercept_[k].
+    fit_message_ : str
+    """
+
+    display_name = "Naive Bayes"
+    book_section = "4.2.2-4.2.3"
+    is_linear = False
+
+    def __init__(self, variant="gaussian", priors=None, var_smoothing=1e-9, alpha=1.0, thresholds=None):
+        self.variant = variant
+        self.priors = priors
+        self.var_smoothing = var_smoothing
+        self.alpha = alpha
+        self.thresholds = thresholds
+
+    def fit(self, X, y):
+        method = "Naive Bayes"
+        if self.variant not in VARIANTS:
+            raise InvalidDataError(f"Naive Bayes variant must be 'gaussian' or 'bernoulli', not {self.variant!r}.")
+        X, y_index, classes = check_X_y(X, y, method=method)
+        n_classes, (n_points, dim) = classes.size, X.shape
+        priors = check_priors(self.priors, n_classes, method)
+        counts = class_counts(y_index, n_classes)
+        one_hot = np.eye(n_classes)[y_index]
+        self.classes_ = classes
+        self.n_features_in_ = dim
+        self.priors_ = counts / n_points if priors is None else priors
+        self.fit_message_ = ""
+
+        if self.variant == "gaussian":
+            smoothing = _positive(self.var_smoothing, "var_smoothing", method)
+            means = (one_hot.T @ X) / counts[:, None]
+            variances = (one_hot.T @ (X - means[y_index]) ** 2) / counts[:, None]
+            largest = float(np.max(np.var(X, axis=0)))
+            if not largest > 0:
+                largest = data_scale(X)
+                self.fit_message_ = (
+                    "Every feature is constant, so the variances were smoothed relative to the size "
+                    "of the coordinates instead."
+                )
+            self.epsilon_ = smoothing * largest
+            self.means_ = means
+            self.variances_ = variances + self.epsilon_
+        else:
+            alpha = _positive(self.alpha, "alpha", method)
+            if self.thresholds is None:
+                self.thresholds_ = X.mean(axis=0)
+            else:
+                thresholds = check_X(np.reshape(self.thresholds, (1, -1)), name="thresholds")
+                if thresholds.shape[1] != dim:
+                    raise InvalidDataError(
+                        f"Naive Bayes needs one threshold per input feature: {dim} numbers; got {thresholds.shape[1]}."
+                    )
+                self.thresholds_ = thresholds[0]
+            binary = self.binarize(X)
+            ones = one_hot.T @ binary  # N_ki, (K, D)
+            prob = (ones + alpha) / (counts[:, None] + 2 * alpha)
+            log_p, log_q = np.log(prob), np.log1p(-prob)
+            self.feature_prob_ = prob
+            self.feature_coef_ = log_p - log_q
+            self.feature_intercept_ = np.sum(log_q, axis=1) + np.log(self.priors_)
+        return self
+
+    def binarize(self, X):
+        """The binary features b_i = 1 if x_i > thresholds_[i] else 0, shape (N, D) (Bernoulli variant)."""
+        X = self._check_X(X)
+        if self.variant != "bernoulli" or not hasattr(self, "thresholds_"):
+            raise InvalidDataError("Binary features exist only for the 'bernoulli' variant of naive Bayes.")
+        return (X > self.thresholds_).astype(float)
+
+    def activations(self, X):
+        """a_k(x) = ln p(x|C_k) + ln p(C_k), shape (N, K) (eq. 4.63; eq. 4.82 for Bernoulli features)."""
+        X = self._check_X(X)
+        if self.variant == "bernoulli" and hasattr(self, "thresholds_"):
+            out = self.binarize(X) @ self.feature_coef_.T + self.feature_intercept_
+        else:
+            # sum_i ln N(x_i | mu_ki, var_ki) + ln p(C_k), with the diagonal covariance of naive Bayes
+            norm = -0.5 * np.sum(np.log(self.variances_) + _LOG_2PI, axis=1) + np.log(self.priors_)
+            out = np.empty((X.shape[0], self.classes_.size))
+            for k in range(self.classes_.size):  # a loop over classes, vectorised over points
+                out[:, k] = norm[k] - 0.5 * np.sum((X - self.means_[k]) ** 2 / self.variances_[k], axis=1)
+        return np.clip(np.nan_to_num(out, nan=-ACTIVATION_LIMIT), -ACTIVATION_LIMIT, ACTIVATION_LIMIT)
+
+    def decision_function(self, X):
+        """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
+        a = self.activations(X)
+        return a[:, 1] - a[:, 0] if a.shape[1] == 2 else a
+
+    def predict_log_proba(self, X):
+        """ln p(C_k|x), shape (N, K) (eq. 4.62)."""
+        return log_softmax(self.activations(X))
