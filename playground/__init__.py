@@ -7,11 +7,14 @@
 from .base import Classifier, LinearClassifier, ProbabilisticMixin
 from .datasets import ClusterSpec, make_clusters
 from .errors import ConvergenceError, DegenerateFitError, InvalidDataError, PlaygroundError
+from .fisher import FisherDiscriminant
 from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from .geometry import boundary_segments, linear_regions
 from .grid import GridResult, Window, evaluate_grid
 from .logistic import LogisticRegression, SoftmaxRegression
+from .multiclass import OneVsOne, OneVsRest, with_strategy
 from .naive_bayes import NaiveBayes
+from .perceptron import Perceptron
 from .registry import MODELS, make_model
 
 __all__ = [
@@ -20,11 +23,15 @@ __all__ = [
     "ClusterSpec",
     "ConvergenceError",
     "DegenerateFitError",
+    "FisherDiscriminant",
     "GridResult",
     "InvalidDataError",
     "LinearClassifier",
     "LogisticRegression",
     "NaiveBayes",
+    "OneVsOne",
+    "OneVsRest",
+    "Perceptron",
     "PlaygroundError",
     "ProbabilisticMixin",
     "SeparateCovarianceGaussian",
@@ -36,4 +43,5 @@ __all__ = [
     "linear_regions",
     "make_clusters",
     "make_model",
+    "with_strategy",
 ]

@@ -1,10 +1,13 @@
 """The method registry: name -> estimator class, the one list the app and tests read."""
 
 from .errors import PlaygroundError
+from .fisher import FisherDiscriminant
 from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from .least_squares import LeastSquaresClassifier
 from .logistic import LogisticRegression, SoftmaxRegression
+from .multiclass import with_strategy
 from .naive_bayes import NaiveBayes
+from .perceptron import Perceptron
 
 # Each method adds its class here; the app's method list is built from this dict.
 MODELS = {
@@ -14,6 +17,8 @@ MODELS = {
     "naive_bayes": NaiveBayes,
     "logistic": LogisticRegression,
     "softmax": SoftmaxRegression,
+    "fisher": FisherDiscriminant,
+    "perceptron": Perceptron,
 }
 
 MULTICLASS_STRATEGIES = ("native", "ovr", "ovo")
@@ -46,8 +51,6 @@ def make_model(name, *, multiclass="native", basis=None, **params):
     except TypeError as err:
         raise PlaygroundError(f"Bad parameters for {cls.display_name}: {err}.") from None
     if multiclass != "native":
-        from .multiclass import with_strategy  # noqa: PLC0415  (module added by the discriminants issue)
-
         model = with_strategy(model, multiclass)
     if basis is not None:
         from .basis import with_basis  # noqa: PLC0415  (module added by the basis-function issue)

@@ -1,0 +1,333 @@
+"""Fisher's linear discriminant (PRML 4.1.4 and 4.1.6): the projection that separates the classes best."""
+
+import numpy as np
+
+from .base import LinearClassifier
+from .errors import DegenerateFitError, InvalidDataError
+from .validation import check_X_y, require_points_per_class
+
+THRESHOLDS = ("midpoint", "gaussian")
+
+# Relative size of the ridge added to S_W in the K-class eigenproblem when S_W is singular.
+RIDGE = 1e-10
+_EPS = np.finfo(float).eps
+
+
+class FisherDiscriminant(LinearClassifier):
+    """Project onto the direction(s) maximising Fisher's criterion, then threshold.
+
+    Two classes: w is proportional to S_W^-1 (m_1 - m_0) (eq. 4.30), where m_1 is the mean of
+    ``classes_[1]``, so the unit vector ``direction_`` points from class 0 towards class 1
+    and a positive decision value means ``classes_[1]``. K > 2 classes (section 4.1.6): the
+    directions are the leading eigenvectors of S_W^-1 S_B (eq. 4.51), at most K - 1 of them,
+    found as the generalised symmetric eigenproblem S_B v = lambda S_W v.
+
+    Everything is computed from the singular value decomposition of the within-class centred
+    points (S_W = Xc^T Xc), so no inverse is ever formed and a singular S_W (collinear or
+    coinciding points) is detected reliably. For two classes a singular S_W is handled as
+    the limit of a vanishing ridge: if the class means differ along a direction in which
+    neither class varies, J(w) is unbounded and w is that direction; otherwise w is the
+    pseudo-inverse solution S_W^+ (m_1 - m_0). For K classes a tiny ridge
+    (``RIDGE`` times the mean eigenvalue of S_W) is added. Either way ``fit_message_`` says so.
+
+    Parameters
+    ----------
+    threshold : {"midpoint", "gaussian"}
+        Where to cut the projection y = w^T x. Two classes:
+
+        - "midpoint": halfway between the projected class means.
+        - "gaussian": fit a 1-D Gaussian to each class's projections (maximum-likelihood
+          mean and variance, prior N_k / N) and cut where prior times density tie. With
+          unequal variances the tie equation is quadratic and can have two roots, i.e. two
+          thresholds; to keep the classifier linear the root between the projected means is
+          used (the one nearest the midpoint if both are), and the midpoint if there is none.
+
+        K classes: "midpoint" assigns x to the nearest projected class mean, distances
+        measured in units of the pooled within-class standard deviation along each
+        direction; "gaussian" adds the log prior ln(N_k / N), i.e. Gaussians with a shared
+        covariance in the projected space. Both are linear in x. (With two classes,
+        "midpoint" is the same nearest-projected-mean rule.)
+
+    Attributes
+    ----------
+    classes_ : ndarray (K,)
+    means_ : ndarray (K, D)
+        Class means m_k (eq. 4.21).
+    priors_ : ndarray (K,)
+        N_k / N.
+    within_class_scatter_ : ndarray (D, D)
+        S_W (eq. 4.28 for two classes, eq. 4.40 for K).
+    between_class_scatter_ : ndarray (D, D)
+        S_B: (m_1 - m_0)(m_1 - m_0)^T for two classes (eq. 4.27), sum_k N_k (m_k - m)(m_k - m)^T
+        for K classes (eq. 4.43).
+    direction_ : ndarray (D,)
+        Two classes only: the unit vector w / |w|, oriented from class 0 to class 1.
+    directions_ : ndarray (D, n_components)
+        Unit directions as columns, n_components = min(K - 1, D); for two classes the single
+        column is ``direction_``.
+    eigenvalues_ : ndarray (n_components,)
+        K classes: the generalised eigenvalues (the criterion J along each direction).
+        Two classes: J(direction_), which may be ``inf``.
+    projected_means_ : ndarray (K, n_components)
+        The class means projected onto ``directions_`` (``transform(means_)``).
+    threshold_ : float
+        Two classes only: the cut on the projection; x goes to ``classes_[1]`` when
+        direction_ . x > threshold_.
+    coef_ : ndarray (1, D) or (K, D)
+    intercept_ : ndarray (1,) or (K,)
+        For two classes coef_ = direction_ and intercept_ = -threshold_, so the decision
+        value is the projection minus the threshold and the boundary line is exact.
+    rank_ : int
+        Numerical rank of S_W.
+    fit_message_ : str or None
+        What was done about a singular S_W or a missing Gaussian threshold; None otherwise.
+    """
+
+    display_name = "Fisher's linear discriminant"
+    book_section = "4.1.4"
+
+    def __init__(self, threshold="midpoint"):
+        self.threshold = threshold
+
+    # -- fitting ------------------------------------------------------------------
+    def fit(self, X, y):
+        if self.threshold not in THRESHOLDS:
+            raise InvalidDataError(f"Fisher's threshold must be 'midpoint' or 'gaussian', not {self.threshold!r}.")
+        X, y_index, classes = check_X_y(X, y, method="Fisher's discriminant")
+        counts = require_points_per_class(y_index, classes, 2, "Fisher's discriminant")
+        n_points, n_features = X.shape
+        n_classes = classes.size
+
+        # Work on X / c (c = largest |coordinate|): every formula below is scale-free or
+        # rescaled at the end, and 1e-9 or 1e200 coordinates neither underflow nor overflow.
+        scale = float(np.max(np.abs(X)))
+        if scale == 0.0:
+            raise DegenerateFitError(self._coincident_means_message(n_classes))
+        Z = X / scale
+        one_hot = np.eye(n_classes)[y_index]
+        means = (one_hot.T @ Z) / counts[:, None]  # (K, D), eq. 4.21
+        centred = Z - means[y_index]
+        # S_W = Xc^T Xc = V diag(s^2) V^T; rank from the singular values of Xc (as matrix_rank).
+        _, s, vt = np.linalg.svd(centred, full_matrices=True)
+        eigvals = np.zeros(n_features)
+        eigvals[: s.size] = s**2
+        tol = (s.max() if s.size else 0.0) * max(n_points, n_features) * _EPS
+        nonsingular = np.zeros(n_features, dtype=bool)
+        nonsingular[: s.size] = s > tol
+        basis = vt.T  # columns: eigenvectors of S_W
+
+        self.classes_ = classes
+        self.n_features_in_ = n_features
+        self.priors_ = counts / n_points
+        self.rank_ = int(nonsingular.sum())
+        self._scale = scale
+        self._sw = centred.T @ centred
+        self.means_ = means * scale
+        self.within_class_scatter_ = self._sw * scale**2
+        messages = []
+
+        if n_classes == 2:
+            difference = means[1] - means[0]
+            if np.linalg.norm(difference) <= 100 * _EPS * np.sqrt(n_features):
+                raise DegenerateFitError(self._coincident_means_message(2))
+            self._sb = np.outer(difference, difference)  # eq. 4.27
+            w = self._two_class_direction(difference, basis, eigvals, nonsingular, messages)
+            direction = w / np.linalg.norm(w)
+            self.direction_ = direction
+            self.directions_ = direction[:, None]
+            self.eigenvalues_ = np.array([self._ratio(direction[None, :])[0]])
+        else:
+            overall = self.priors_ @ means
+            between = means - overall
+            self._sb = (between.T * counts) @ between  # eq. 4.43
+            if np.linalg.norm(between) <= 100 * _EPS * np.sqrt(n_features):
+                raise DegenerateFitError(self._coincident_means_message(n_classes))
+            directions, values = self._k_class_directions(basis, eigvals, nonsingular, n_classes, messages)
+            self.directions_ = directions
+            self.eigenvalues_ = values
+        self.between_class_scatter_ = self._sb * scale**2
+
+        projected = means @ self.directions_  # in units of 1 / scale
+        self.projected_means_ = projected * scale
+        if n_classes == 2:
+            self._fit_threshold(Z, y_index, projected[:, 0], messages)
+        else:
+            self._fit_nearest_mean(Z, y_index, projected)
+        self.fit_message_ = " ".join(messages) if messages else None
+        return self
+
+    @staticmethod
+    def _coincident_means_message(n_classes):
+        if n_classes == 2:
+            return (
+                "The two class means coincide, so no direction separates them and Fisher's "
+                "discriminant is undefined; move some points apart."
+            )
+        return (
+            "All class means coincide, so no direction separates the classes and Fisher's "
+            "discriminant is undefined; move some points apart."
+        )
+
+    @staticmethod
+    def _two_class_direction(difference, basis, eigvals, nonsingular, messages):
+        """w proportional to S_W^-1 (m_1 - m_0) (eq. 4.30), through the eigenbasis of S_W."""
+        coords = basis.T @ difference
+        if np.all(nonsingular):
+            return basis @ (coords / eigvals)
+        null_part = basis[:, ~nonsingular] @ coords[~nonsingular]
+        if np.linalg.norm(null_part) > 1e-8 * np.linalg.norm(difference):
+            messages.append(
+                "The within-class scatter S_W is singular and the class means differ along a "
+                "direction in which neither class varies, so J(w) is unbounded there and w is "
+                "that direction."
+            )
+            return null_part
+        messages.append(
+            "The within-class scatter S_W is singular (the points of each class lie on a line "
+            "or coincide), so w uses its pseudo-inverse: w = S_W^+ (m2 - m1)."
+        )
+        keep = nonsingular
+        return basis[:, keep] @ (coords[keep] / eigvals[keep])
+
+    def _k_class_directions(self, basis, eigvals, nonsingular, n_classes, messages):
+        """Leading generalised eigenvectors of S_B v = lambda S_W v (eq. 4.51)."""
+        n_features = basis.shape[0]
+        if not np.all(nonsingular):
+            ridge = RIDGE * (eigvals.sum() / n_features if eigvals.sum() > 0 else 1.0)
+            eigvals = np.where(nonsingular, eigvals, 0.0) + ridge
+            messages.append(
+                "The within-class scatter S_W is singular (some classes lie on a line or "
+                f"coincide), so a ridge of {RIDGE:g} times its mean eigenvalue was added to it."
+            )
+        # Whiten with S_W^-1/2 = V diag(1/s) V^T, solve an ordinary symmetric eigenproblem.
+        root = np.sqrt(eigvals)
+        whitened_basis = basis / root  # columns v_i / s_i
+        reduced = whitened_basis.T @ self._sb @ whitened_basis
+        values, vectors = np.linalg.eigh((reduced + reduced.T) / 2)
+        order = np.argsort(values)[::-1]
+        n_components = min(n_classes - 1, n_features)
+        chosen = order[:n_components]
+        directions = whitened_basis @ vectors[:, chosen]
+        directions /= np.linalg.norm(directions, axis=0)
+        # A fixed sign: the largest component of each direction is positive.
+        biggest = np.argmax(np.abs(directions), axis=0)
+        directions *= np.sign(directions[biggest, np.arange(n_components)])
+        self._sw_eigs = eigvals
+        self._sw_basis = basis
+        return directions, np.maximum(values[chosen], 0.0)
+
+    def _fit_threshold(self, Z, y_index, projected_means, messages):
+        """Two classes: the cut on y = direction_ . x (in the working units of Z)."""
+        low, high = projected_means
+        cut = (low + high) / 2
+        if self.threshold == "gaussian":
+            values = Z @ self.direction_
+            variances = np.array([np.mean((values[y_index == k] - projected_means[k]) ** 2) for k in (0, 1)])
+            if np.any(variances <= (1e-12 * (high - low)) ** 2):
+                messages.append(
+                    "A class's points all project to the same value, so its 1-D Gaussian is "
+                    "degenerate; the midpoint threshold is used."
+                )
+            else:
+                root = _gaussian_tie(projected_means, variances, self.priors_)
+                if root is None:
+                    messages.append(
+                        "The two 1-D Gaussians do not tie between the projected means; the midpoint threshold is used."
+                    )
+                else:
+                    cut = root
+        self.threshold_ = float(cut * self._scale)
+        self.coef_ = self.direction_[None, :].copy()
+        self.intercept_ = np.array([-self.threshold_])
+
+    def _fit_nearest_mean(self, Z, y_index, projected):
+        """K classes: y_k(x) = -1/2 sum_j ((p_j - mu_kj) / sigma_j)^2 [+ ln pi_k], expanded to a linear form."""
+        n_points = Z.shape[0]
+        # Pooled (maximum-likelihood) within-class variance of each projection, with the ridge if any.
+        sw_directions = (self._sw_basis.T @ self.directions_) * np.sqrt(self._sw_eigs)[:, None]
+        variances = np.sum(sw_directions**2, axis=0) / n_points
+        weights = projected / variances  # (K, n_components): mu_kj / sigma_j^2
+        coef = weights @ self.directions_.T  # per unit of Z
+        intercept = -0.5 * np.sum(projected * weights, axis=1)
+        if self.threshold == "gaussian":
+            intercept = intercept + np.log(self.priors_)
+        self.coef_ = coef / self._scale
+        self.intercept_ = intercept
+
+    # -- projections and the criterion ---------------------------------------------
+    def transform(self, X):
+        """The projection y = W^T x onto the unit direction(s), shape (N, n_components).
+
+        Not centred, so the values match the book's y = w^T x (eq. 4.20) and ``threshold_``.
+        """
+        X = self._check_X(X)
+        return X @ self.directions_
+
+    def _ratio(self, W):
+        """w^T S_B w / w^T S_W w for each row of W, in the working units (scale-free)."""
+        numerator = np.einsum("md,de,me->m", W, self._sb, W)
+        denominator = np.einsum("md,de,me->m", W, self._sw, W)
+        numerator = np.maximum(numerator, 0.0)
+        tiny = 1e-12 * np.einsum("md,md->m", W, W) * max(np.trace(self._sw), _EPS)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = numerator / denominator
+        degenerate = denominator <= tiny
+        ratio[degenerate] = np.where(numerator[degenerate] > tiny[degenerate], np.inf, 0.0)
+        return ratio
+
+    def criterion(self, direction):
+        """Fisher's criterion J(w) = w^T S_B w / w^T S_W w (eq. 4.26) for any direction.
+
+        Parameters
+        ----------
+        direction : array (D,) or (M, D)
+            One direction, or one per row (e.g. (cos theta, sin theta) for many theta).
+            The length does not matter.
+
+        Returns
+        -------
+        float, or ndarray (M,)
+            J(w); ``inf`` where w^T S_W w = 0 but the projected means differ. For K classes
+            S_B is the K-class between-class scatter (eq. 4.43).
+        """
+        self._check_fitted()
+        W = np.asarray(direction, dtype=float)
+        single = W.ndim == 1
+        W = np.atleast_2d(W)
+        if W.ndim != 2 or W.shape[1] != self.n_features_in_ or not np.all(np.isfinite(W)):
+            raise InvalidDataError(f"A direction must be {self.n_features_in_} finite numbers.")
+        if np.any(np.linalg.norm(W, axis=1) == 0):
+            raise InvalidDataError("The zero vector has no direction; J(w) needs w != 0.")
+        W = W / np.linalg.norm(W, axis=1, keepdims=True)
+        ratio = self._ratio(W)
+        return float(ratio[0]) if single else ratio
+
+
+def _gaussian_tie(means, variances, priors):
+    """Root between the means of ln pi_1 N(y|mu_1, s1^2) = ln pi_0 N(y|mu_0, s0^2), or None.
+
+    The tie is a y^2 + b y + c = 0 with
+    a = 1/(2 s0^2) - 1/(2 s1^2), b = mu_1/s1^2 - mu_0/s0^2,
+    c = mu_0^2/(2 s0^2) - mu_1^2/(2 s1^2) + ln(pi_1/pi_0) + 1/2 ln(s0^2/s1^2).
+    """
+    (m0, m1), (v0, v1), (p0, p1) = means, variances, priors
+    a = 0.5 / v0 - 0.5 / v1
+    b = m1 / v1 - m0 / v0
+    c = 0.5 * m0**2 / v0 - 0.5 * m1**2 / v1 + np.log(p1 / p0) + 0.5 * np.log(v0 / v1)
+    roots = []
+    if a == 0:  # equal variances: the tie is linear
+        if b != 0:
+            roots.append(-c / b)
+    else:
+        disc = b * b - 4 * a * c
+        if disc >= 0:
+            q = -0.5 * (b + np.copysign(np.sqrt(disc), b))  # the stable form: no cancellation
+            roots.append(q / a)
+            if q != 0:
+                roots.append(c / q)
+    low, high = min(m0, m1), max(m0, m1)
+    inside = [r for r in roots if np.isfinite(r) and low <= r <= high]
+    if not inside:
+        return None
+    middle = (m0 + m1) / 2
+    return float(min(inside, key=lambda r: abs(r - middle)))

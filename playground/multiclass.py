@@ -1,0 +1,251 @@
+"""K classes from two-class discriminants (PRML 4.1.2, figure 4.2): one-versus-rest and one-versus-one.
+
+Both strategies leave regions of input space where the two-class answers do not agree on a
+single class; ``ambiguous(X)`` computes them so the ui can show them instead of hiding them.
+"""
+
+import numpy as np
+
+from .base import Classifier, log_softmax
+from .errors import PlaygroundError
+from .validation import check_X_y
+
+STRATEGIES = ("ovr", "ovo")
+
+
+def with_strategy(model, strategy):
+    """Wrap a two-class estimator as ``"ovr"`` (OneVsRest) or ``"ovo"`` (OneVsOne).
+
+    ``"native"`` returns the model unchanged (its own K-class form, eq. 4.9).
+    """
+    if strategy == "native":
+        return model
+    if strategy == "ovr":
+        return OneVsRest(model)
+    if strategy == "ovo":
+        return OneVsOne(model)
+    raise PlaygroundError(f"Unknown multi-class strategy '{strategy}'; use 'native', 'ovr' or 'ovo'.")
+
+
+class _Strategy(Classifier):
+    """Shared parts: parameters, fitting the sub-problems, the lines they draw."""
+
+    book_section = "4.1.2"
+    _suffix = ""
+
+    def __init__(self, estimator):
+        if not isinstance(estimator, Classifier):
+            raise PlaygroundError("A multi-class strategy wraps one of the playground's estimators.")
+        self.estimator = estimator
+
+    @property
+    def display_name(self):
+        return f"{self.estimator.display_name} ({self._suffix})"
+
+    @property
+    def is_linear(self):
+        """True when every sub-problem's boundary is a straight line (a linear base model)."""
+        return bool(self.estimator.is_linear)
+
+    def clone(self):
+        return type(self)(self.estimator.clone())
+
+    def _fit_one(self, X, y, what):
+        model = self.estimator.clone()
+        try:
+            return model.fit(X, y)
+        except PlaygroundError as err:
+            raise type(err)(f"In the sub-problem {what}: {err}") from None
+
+    def _set_lines(self):
+        """``coefs_`` (M, D) and ``intercepts_`` (M,): one line w_m^T x + w_m0 = 0 per sub-classifier."""
+        if self.is_linear and all(hasattr(e, "coef_") for e in self.estimators_):
+            self.coefs_ = np.vstack([e.coef_.reshape(1, -1) for e in self.estimators_])
+            self.intercepts_ = np.concatenate([np.ravel(e.intercept_) for e in self.estimators_])
+        else:
+            self.coefs_ = None
+            self.intercepts_ = None
+
+    def _binary_decisions(self, X):
+        """Decision value of each sub-classifier, shape (N, M); positive means its positive class."""
+        return np.column_stack([e.decision_function(X) for e in self.estimators_])
+
+    def predict(self, X):
+        index = self.predict_index(X)
+        return self.classes_[index]
+
+    @property
+    def fit_messages_(self):
+        """The sub-classifiers' ``fit_message_`` (None entries dropped)."""
+        self._check_fitted()
+        return [m for m in (getattr(e, "fit_message_", None) for e in self.estimators_) if m]
+
+
+class OneVsRest(_Strategy):
+    """K two-class discriminants, the k-th separating class k from all the others (figure 4.2, left).
+
+    Point x goes to the class whose discriminant y_k(x) is largest (the argmax of the
+    decision values, as scikit-learn does). The raw rule "class k where y_k(x) > 0" is
+    ambiguous where no classifier or more than one claims the point: ``ambiguous(X)``.
+    With exactly two classes it is the plain two-class model.
+
+    Parameters
+    ----------
+    estimator : Classifier
+        Any two-class estimator; cloned per sub-problem (``estimator.clone()``).
+
+    Attributes
+    ----------
+    classes_ : ndarray (K,)
+    estimators_ : list of K fitted estimators (one estimator for two classes)
+        The k-th has classes [rest, classes_[k]], its positive class being classes_[k]; the
+        "rest" label is min(classes_) - 1.
+    coefs_ : ndarray (M, D) or None
+    intercepts_ : ndarray (M,) or None
+        Each sub-classifier's line (M = K, or 1 for two classes); None for non-linear models.
+    """
+
+    _suffix = "one-versus-rest"
+
+    @property
+    def is_probabilistic(self):
+        return bool(self.estimator.is_probabilistic)
+
+    def fit(self, X, y):
+        X, y_index, classes = check_X_y(X, y, method=self.display_name)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        labels = classes[y_index]
+        if classes.size == 2:
+            self.estimators_ = [self._fit_one(X, labels, f"class {classes[1]} versus class {classes[0]}")]
+        else:
+            rest = classes.min() - 1
+            self.estimators_ = [
+                self._fit_one(X, np.where(y_index == k, label, rest), f"class {label} versus the rest")
+                for k, label in enumerate(classes)
+            ]
+        self._set_lines()
+        return self
+
+    def decision_function(self, X):
+        """y_k(x) of each one-versus-rest classifier, shape (N, K); (N,) for two classes."""
+        X = self._check_X(X)
+        decisions = self._binary_decisions(X)
+        return decisions[:, 0] if self.classes_.size == 2 else decisions
+
+    def predict_index(self, X):
+        """Index into ``classes_`` of each point's class: the largest y_k(x), shape (N,)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return (scores > 0).astype(np.intp)
+        return np.argmax(scores, axis=1)
+
+    def ambiguous(self, X):
+        """True where not exactly one classifier claims the point (y_k(x) > 0), shape (N,).
+
+        Always False for two classes.
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return np.zeros(scores.shape[0], dtype=bool)
+        return np.count_nonzero(scores > 0, axis=1) != 1
+
+    def predict_log_proba(self, X):
+        """Each classifier's log p(class k | x) against the rest, renormalised over k, (N, K)."""
+        if not self.is_probabilistic:
+            raise PlaygroundError(f"{self.estimator.display_name} does not give probabilities.")
+        X = self._check_X(X)
+        if self.classes_.size == 2:
+            return self.estimators_[0].predict_log_proba(X)
+        positive = np.column_stack([e.predict_log_proba(X)[:, 1] for e in self.estimators_])
+        return log_softmax(positive)
+
+    def predict_proba(self, X):
+        """p(C_k | x) from the K one-versus-rest posteriors, normalised to sum to 1, (N, K)."""
+        return np.exp(self.predict_log_proba(X))
+
+
+class OneVsOne(_Strategy):
+    """K(K-1)/2 two-class discriminants, one per pair of classes, and a majority vote (figure 4.2, right).
+
+    Ties in the vote are broken by the summed confidences, as scikit-learn's
+    ``OneVsOneClassifier`` does: the decision value of class k is its number of votes plus
+    s_k / (3 (|s_k| + 1)), where s_k adds up the pairwise decision values in favour of k; the
+    added term lies in (-1/3, 1/3), so it never overturns a vote. ``ambiguous(X)`` marks the
+    points where the vote itself ties. With exactly two classes it is the plain two-class model.
+
+    Parameters
+    ----------
+    estimator : Classifier
+        Any two-class estimator; cloned per pair (``estimator.clone()``).
+
+    Attributes
+    ----------
+    classes_ : ndarray (K,)
+    pairs_ : ndarray (M, 2) of int
+        Class indices (i, j), i < j, of each sub-problem; ``classes_[pairs_]`` gives labels.
+    estimators_ : list of M fitted estimators
+        The m-th is fitted on the points of classes i and j only; its positive class is j.
+    coefs_ : ndarray (M, D) or None
+    intercepts_ : ndarray (M,) or None
+        Each pairwise line; None for non-linear models.
+    """
+
+    _suffix = "one-versus-one"
+
+    def fit(self, X, y):
+        X, y_index, classes = check_X_y(X, y, method=self.display_name)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        labels = classes[y_index]
+        pairs = [(i, j) for i in range(classes.size) for j in range(i + 1, classes.size)]
+        self.pairs_ = np.array(pairs, dtype=np.intp).reshape(-1, 2)
+        estimators = []
+        for i, j in pairs:
+            rows = (y_index == i) | (y_index == j)
+            what = f"class {classes[i]} versus class {classes[j]}"
+            estimators.append(self._fit_one(X[rows], labels[rows], what))
+        self.estimators_ = estimators
+        self._set_lines()
+        return self
+
+    def votes(self, X):
+        """Number of pairwise contests each class wins, shape (N, K) of int."""
+        X = self._check_X(X)
+        return self._votes(self._binary_decisions(X))
+
+    def _votes(self, decisions):
+        winners = np.where(decisions > 0, self.pairs_[:, 1], self.pairs_[:, 0])  # (N, M)
+        counts = np.zeros((decisions.shape[0], self.classes_.size), dtype=np.int64)
+        rows = np.repeat(np.arange(decisions.shape[0]), decisions.shape[1])
+        np.add.at(counts, (rows, winners.ravel()), 1)
+        return counts
+
+    def decision_function(self, X):
+        """Votes plus the normalised summed confidence, shape (N, K); (N,) for two classes."""
+        X = self._check_X(X)
+        decisions = self._binary_decisions(X)
+        if self.classes_.size == 2:
+            return decisions[:, 0]
+        confidence = np.zeros((decisions.shape[0], self.classes_.size))
+        np.add.at(confidence.T, self.pairs_[:, 1], decisions.T)
+        np.subtract.at(confidence.T, self.pairs_[:, 0], decisions.T)
+        return self._votes(decisions) + confidence / (3 * (np.abs(confidence) + 1))
+
+    def predict_index(self, X):
+        """Index into ``classes_`` of each point's class: most votes, ties by confidence, (N,)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return (scores > 0).astype(np.intp)
+        return np.argmax(scores, axis=1)
+
+    def ambiguous(self, X):
+        """True where the largest vote count is shared by two or more classes, shape (N,).
+
+        Always False for two classes.
+        """
+        X = self._check_X(X)
+        if self.classes_.size == 2:
+            return np.zeros(X.shape[0], dtype=bool)
+        counts = self._votes(self._binary_decisions(X))
+        return np.count_nonzero(counts == counts.max(axis=1, keepdims=True), axis=1) > 1

@@ -1,0 +1,164 @@
+"""Rosenblatt's perceptron (PRML 4.1.7): stochastic gradient descent on the perceptron criterion."""
+
+import numbers
+
+import numpy as np
+
+from .base import LinearClassifier
+from .errors import ConvergenceError, InvalidDataError
+from .validation import add_bias, check_w_init, check_X_y
+
+# Upper bounds a hosted instance accepts: epochs asked for, and updates recorded in one fit.
+MAX_EPOCHS = 10_000
+MAX_UPDATES = 50_000
+
+
+class Perceptron(LinearClassifier):
+    """The perceptron: y(x) = f(w^T phi(x)) with f the sign, phi(x) = (1, x) (eq. 4.52).
+
+    Training visits the points one at a time; a point is misclassified when
+    t_n w^T phi_n <= 0 (t = +1 for ``classes_[1]``, -1 for ``classes_[0]``), and each
+    misclassified point moves the weights by w <- w + eta phi_n t_n (eq. 4.55), a step of
+    stochastic gradient descent on the perceptron criterion E_P(w) = -sum_{n in M} w^T phi_n t_n
+    (eq. 4.54). Training stops after the first epoch without a mistake (then the data are
+    separated) or after ``max_epochs``; on data that are not linearly separable it never
+    settles (section 4.1.7) and the last weights are kept, with ``fit_message_`` saying so.
+
+    Parameters
+    ----------
+    eta : float > 0
+        Learning rate. With a zero ``w_init`` it only rescales w, so the boundaries are the same.
+    w_init : array (D + 1,) or None
+        Initial weights [w0, w1, ..., wD], bias first as the book writes them; zeros if None.
+    shuffle : bool
+        False visits the points in data order every epoch; True visits them in a fresh
+        random order each epoch, drawn from ``np.random.default_rng(random_state)``.
+    random_state : int
+    max_epochs : int
+        Number of passes through the data before giving up (at most ``MAX_EPOCHS``).
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,)
+    initial_weights_ : ndarray (D + 1,)
+        The weights before the first update.
+    weights_ : ndarray (D + 1,)
+        Final [w0, w1, ..., wD].
+    coef_ : ndarray (1, D)
+    intercept_ : ndarray (1,)
+    history_ : list of dict
+        One entry per update (never the initial state): ``{"epoch": int (1-based),
+        "index": int (row of X used), "w": ndarray (D + 1,) after the update,
+        "errors": int (misclassified training points after the update)}``.
+    errors_per_epoch_ : list of int
+        Mistakes met (hence updates made) in each epoch; the last is 0 when converged.
+    n_iter_ : int
+        Number of updates, ``len(history_)``.
+    n_epochs_ : int
+        Epochs run, including the final clean one.
+    converged_ : bool
+        True when a full epoch had no mistake.
+    fit_message_ : str or None
+        None when converged; otherwise why the boundary shown is the last one.
+    """
+
+    display_name = "Perceptron"
+    book_section = "4.1.7"
+
+    def __init__(self, eta=1.0, w_init=None, shuffle=False, random_state=0, max_epochs=100):
+        self.eta = eta
+        self.w_init = w_init
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.max_epochs = max_epochs
+
+    def _check_params(self):
+        if isinstance(self.eta, bool) or not isinstance(self.eta, numbers.Real) or not np.isfinite(self.eta):
+            raise InvalidDataError(f"The perceptron's learning rate eta must be a positive number, not {self.eta!r}.")
+        if self.eta <= 0:
+            raise InvalidDataError(f"The perceptron's learning rate eta must be positive, not {self.eta!r}.")
+        epochs = self.max_epochs
+        if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or not 1 <= epochs <= MAX_EPOCHS:
+            raise InvalidDataError(f"max_epochs must be a whole number from 1 to {MAX_EPOCHS:,}, not {epochs!r}.")
+        if isinstance(self.random_state, bool) or not isinstance(self.random_state, numbers.Integral):
+            raise InvalidDataError(f"random_state must be a whole number, not {self.random_state!r}.")
+
+    def fit(self, X, y):
+        self._check_params()
+        X, y_index, classes = check_X_y(X, y, max_classes=2, method="The perceptron")
+        n_points, n_features = X.shape
+        phi = add_bias(X)  # phi_n = (1, x_n): the bias is w0
+        t = np.where(y_index == 1, 1.0, -1.0)
+        w_init = check_w_init(self.w_init, n_features + 1, "The perceptron")
+        w = np.zeros(n_features + 1) if w_init is None else w_init.copy()
+        rng = np.random.default_rng(self.random_state)
+        eta = float(self.eta)
+
+        self.classes_ = classes
+        self.n_features_in_ = n_features
+        self.initial_weights_ = w.copy()
+        history, errors_per_epoch = [], []
+        converged, capped = False, False
+        with np.errstate(over="ignore", invalid="ignore"):
+            for epoch in range(1, self.max_epochs + 1):
+                order = rng.permutation(n_points) if self.shuffle else np.arange(n_points)
+                margins = t * (phi @ w)
+                mistakes, position = 0, 0
+                # Visiting the points in order and skipping the correct ones is the same as
+                # jumping to the next misclassified one: found with one vectorised test.
+                while True:
+                    wrong = np.flatnonzero(~(margins[order[position:]] > 0))
+                    if wrong.size == 0:
+                        break
+                    position += int(wrong[0])
+                    n = int(order[position])
+                    w = w + eta * t[n] * phi[n]  # eq. 4.55
+                    margins = t * (phi @ w)
+                    if not (np.all(np.isfinite(w)) and np.all(np.isfinite(margins))):
+                        raise ConvergenceError(
+                            "The coordinates are too large for the perceptron's arithmetic; rescale the points."
+                        )
+                    history.append(
+                        {"epoch": epoch, "index": n, "w": w.copy(), "errors": int(np.count_nonzero(margins <= 0))}
+                    )
+                    mistakes += 1
+                    position += 1
+                    if len(history) >= MAX_UPDATES:
+                        capped = True
+                        break
+                errors_per_epoch.append(mistakes)
+                if mistakes == 0:
+                    converged = True
+                    break
+                if capped:
+                    break
+
+        self.weights_ = w
+        self.coef_ = w[None, 1:].copy()
+        self.intercept_ = w[:1].copy()
+        self.history_ = history
+        self.errors_per_epoch_ = errors_per_epoch
+        self.n_iter_ = len(history)
+        self.n_epochs_ = len(errors_per_epoch)
+        self.converged_ = converged
+        if converged:
+            self.fit_message_ = None
+        elif capped:
+            self.fit_message_ = (
+                f"The perceptron stopped after {MAX_UPDATES:,} updates without converging: the classes may "
+                "not be linearly separable (section 4.1.7); the boundary shown is the last one."
+            )
+        else:
+            self.fit_message_ = (
+                f"The perceptron did not converge in {self.max_epochs} epochs: the classes may not be "
+                "linearly separable (section 4.1.7), or it needs more epochs; the boundary shown is the last one."
+            )
+        return self
+
+    def weights_at(self, step):
+        """The weights [w0, w1, ..., wD] after ``step`` updates (0 gives ``initial_weights_``),
+        so the ui can replay the run without refitting."""
+        self._check_fitted()
+        if isinstance(step, bool) or not isinstance(step, numbers.Integral) or not 0 <= step <= self.n_iter_:
+            raise InvalidDataError(f"The step must be a whole number from 0 to {self.n_iter_}, not {step!r}.")
+        return self.initial_weights_.copy() if step == 0 else self.history_[step - 1]["w"].copy()
