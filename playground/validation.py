@@ -9,8 +9,12 @@ MAX_POINTS = 20_000
 MAX_FEATURES = 1_000
 
 
-def check_X(X, *, name="X", n_features=None):
-    """Return ``X`` as a finite float array of shape (N, D), or raise InvalidDataError."""
+def check_X(X, *, name="X", n_features=None, max_points=None):
+    """Return ``X`` as a finite float array of shape (N, D), or raise InvalidDataError.
+
+    ``max_points`` bounds training sets (a hosted instance must not fit without limit);
+    evaluation (e.g. a 200 x 200 grid) is not bounded here.
+    """
     try:
         X = np.asarray(X, dtype=float)
     except (TypeError, ValueError):
@@ -23,8 +27,8 @@ def check_X(X, *, name="X", n_features=None):
         raise InvalidDataError("There are no points yet: add some by clicking on the plot or generating clusters.")
     if X.shape[1] == 0:
         raise InvalidDataError(f"{name} has no coordinates (zero columns).")
-    if X.shape[0] > MAX_POINTS:
-        raise InvalidDataError(f"Too many points: {X.shape[0]:,}; the limit is {MAX_POINTS:,}.")
+    if max_points is not None and X.shape[0] > max_points:
+        raise InvalidDataError(f"Too many points: {X.shape[0]:,}; the limit is {max_points:,}.")
     if X.shape[1] > MAX_FEATURES:
         raise InvalidDataError(f"Too many features: {X.shape[1]:,}; the limit is {MAX_FEATURES:,}.")
     if not np.all(np.isfinite(X)):
@@ -45,7 +49,7 @@ def check_X_y(X, y, *, min_classes=2, max_classes=None, method="This method"):
     classes : ndarray of shape (K,)
         Sorted unique labels.
     """
-    X = check_X(X)
+    X = check_X(X, max_points=MAX_POINTS)
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
         raise InvalidDataError(f"There must be one label per point: {X.shape[0]} points but {y.size} labels.")

@@ -1,0 +1,1 @@
+"""The playground's front-end: Streamlit widgets, the clickable canvas, plotly figures."""

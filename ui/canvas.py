@@ -1,0 +1,155 @@
+"""The clickable canvas: a Streamlit Components v2 element that draws a plotly figure with
+plotly.js and reports clicks, selections and zooms back to Python.
+
+Why a custom component: ``st.plotly_chart`` only reports clicks on existing markers; with
+``clickanywhere`` plotly.js reports the data coordinates of clicks on empty space too.
+"""
+
+import shutil
+from pathlib import Path
+
+import plotly
+import streamlit as st
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
+
+_JS = r"""
+function loadPlotly(url) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window.__pgPlotlyLoading) {
+    window.__pgPlotlyLoading = new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = url;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => { window.__pgPlotlyLoading = null; reject(new Error('plotly.js did not load from ' + url)); };
+      document.head.appendChild(script);
+    });
+  }
+  return window.__pgPlotlyLoading;
+}
+
+function pointIds(points) {
+  // Only markers of the data-point traces carry an index in customdata.
+  return (points || []).filter(p => p.data && p.data.meta === 'points').map(p => p.customdata);
+}
+
+function send(root, event) {
+  // Two triggers in one tick overwrite each other, so every send carries all events Python
+  // has not acknowledged yet; the nonce is page-wide so a re-created canvas keeps counting.
+  window.__pgNonce = (window.__pgNonce || 0) + 1;
+  event.nonce = window.__pgNonce;
+  let queue = root.__pgQueue || [];
+  if (event.type === 'view') queue = queue.filter(e => e.type !== 'view');
+  root.__pgQueue = queue.concat([event]).slice(-100);
+  root.__pgSend('events', root.__pgQueue);
+}
+
+function bind(root) {
+  // The component's function runs on every data change; handlers are bound once.
+  root.on('plotly_click', (ev) => {
+    if (root.__pgSelecting) return;
+    const ids = pointIds(ev.points);
+    if (ids.length) { send(root, {type: 'remove', ids: [ids[0]]}); return; }
+    if (ev.xvals && ev.xvals.length && ev.yvals && ev.yvals.length) {
+      send(root, {type: 'add', x: ev.xvals[0], y: ev.yvals[0]});
+    }
+  });
+  root.on('plotly_selected', (ev) => {
+    if (!ev) return;
+    const ids = pointIds(ev.points);
+    // Clear the box/lasso outline so the next selection starts fresh.
+    Plotly.relayout(root, {selections: []});
+    if (ids.length) send(root, {type: 'remove', ids: ids});
+  });
+  root.on('plotly_relayout', (ev) => {
+    const keys = Object.keys(ev || {});
+    if (!keys.some(k => k.startsWith('xaxis.range') || k.startsWith('yaxis.range') || k.endsWith('autorange'))) return;
+    const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range;
+    send(root, {type: 'view', x0: xr[0], x1: xr[1], y0: yr[0], y1: yr[1]});
+  });
+}
+
+function reportViewIfAdjusted(root, want) {
+  // Equal axis scales make plotly widen one range to fill the plot; tell Python the visible
+  // window so the regions are evaluated over all of it.
+  const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range;
+  const tx = 1e-3 * (want[1] - want[0]), ty = 1e-3 * (want[3] - want[2]);
+  if (Math.abs(xr[0] - want[0]) > tx || Math.abs(xr[1] - want[1]) > tx ||
+      Math.abs(yr[0] - want[2]) > ty || Math.abs(yr[1] - want[3]) > ty) {
+    send(root, {type: 'view', x0: xr[0], x1: xr[1], y0: yr[0], y1: yr[1]});
+  }
+}
+
+export default function (component) {
+  const { data, setTriggerValue, parentElement } = component;
+  let root = parentElement.querySelector('.pg-canvas');
+  if (!root) {
+    root = document.createElement('div');
+    root.className = 'pg-canvas';
+    parentElement.appendChild(root);
+  }
+  root.style.height = data.height + 'px';
+  root.__pgSend = setTriggerValue;
+  root.__pgQueue = (root.__pgQueue || []).filter(e => e.nonce > (data.ack || 0));
+  const status = parentElement.querySelector('.pg-status') || (() => {
+    const el = document.createElement('div'); el.className = 'pg-status'; parentElement.appendChild(el); return el;
+  })();
+  loadPlotly(data.plotly_url).then((Plotly) => {
+    const figure = JSON.parse(data.figure);
+    const started = performance.now();
+    return Plotly.react(root, figure.data, figure.layout, data.config).then(() => {
+      if (!root.__pgBound) { bind(root); root.__pgBound = true; }
+      root.dataset.revision = data.revision;
+      root.dataset.points = data.n_points;
+      root.dataset.renderMs = (performance.now() - started).toFixed(1);
+      reportViewIfAdjusted(root, data.window);
+      status.textContent = '';
+    });
+  }).catch((err) => { status.textContent = 'The plot could not be drawn: ' + err.message; });
+}
+"""
+
+_CSS = """
+.pg-canvas { width: 100%; }
+.pg-status { color: #b00020; font-size: 0.9rem; }
+"""
+
+_canvas = st.components.v2.component("playground_canvas", js=_JS, css=_CSS, isolate_styles=False)
+
+
+def ensure_plotly_js():
+    """Copy plotly.js from the plotly package into static/ (served by Streamlit as app/static/).
+
+    The file name carries the version so browsers never keep a stale copy.
+    """
+    target = STATIC_DIR / PLOTLY_JS
+    source = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+    if not target.exists() or target.stat().st_size != source.stat().st_size:
+        STATIC_DIR.mkdir(exist_ok=True)
+        temporary = target.with_suffix(".tmp")
+        shutil.copyfile(source, temporary)
+        temporary.replace(target)
+    base = st.get_option("server.baseUrlPath").strip("/")
+    return f"/{base}/app/static/{PLOTLY_JS}" if base else f"/app/static/{PLOTLY_JS}"
+
+
+def canvas(figure, *, config, window, revision, n_points, ack, height=560, key="canvas", on_events=None):
+    """Draw a plotly ``figure`` with plotly.js ``config`` and return the component result.
+
+    ``result.events`` is None or a list of unacknowledged events, oldest first, each one of
+    {"type": "add", "x", "y"}, {"type": "remove", "ids": [...]} or {"type": "view", "x0",
+    "x1", "y0", "y1"}, with an increasing "nonce"; ``ack`` is the last nonce applied.
+    """
+    data = {
+        # to_json encodes numpy arrays as typed base64 (bdata), far smaller than lists.
+        "figure": figure.to_json(validate=False),
+        "config": config,
+        "plotly_url": ensure_plotly_js(),
+        "height": height,
+        "revision": revision,
+        "n_points": n_points,
+        "ack": ack or 0,
+        "window": list(window.as_tuple()),
+    }
+    return _canvas(data=data, key=key, height=height + 24, on_events_change=on_events or (lambda: None))

@@ -1,0 +1,122 @@
+"""Sidebar widgets. Each function draws widgets and returns their values; none computes."""
+
+import pandas as pd
+import streamlit as st
+
+from playground import MODELS, ClusterSpec
+
+from .theme import CLASS_NAMES, class_label
+
+GENERATOR_DEFAULTS = pd.DataFrame(
+    {
+        "mean x": [-2.0, 2.2, 0.2, 3.0, -3.0, 0.0],
+        "mean y": [-1.0, -0.6, 2.6, 3.0, 3.0, -3.5],
+        "spread 1": [1.0, 0.9, 1.1, 0.7, 0.7, 0.8],
+        "spread 2": [0.6, 0.6, 0.5, 0.7, 0.4, 0.5],
+        "angle (deg)": [30.0, -20.0, 0.0, 0.0, 45.0, -45.0],
+    },
+    index=list(CLASS_NAMES),
+)
+
+
+def class_picker():
+    """The class that clicks on empty space add; returns its index 0..5."""
+    return st.radio(
+        "Class of new points",
+        options=list(range(len(CLASS_NAMES))),
+        format_func=class_label,
+        horizontal=True,
+        key="active_class",
+        help="Click empty space on the plot to add a point of this class; click a point to remove it.",
+    )
+
+
+def edit_buttons(can_undo, can_redo, has_points):
+    """Undo / redo / clear; returns the name of the button pressed, or None."""
+    undo_col, redo_col = st.columns(2)
+    clear_col, view_col = st.columns(2)
+    if undo_col.button(
+        "↶ Undo", disabled=not can_undo, use_container_width=True, help="Undo the last change to the points"
+    ):
+        return "undo"
+    if redo_col.button("↷ Redo", disabled=not can_redo, use_container_width=True, help="Redo"):
+        return "redo"
+    if clear_col.button("✕ Clear all", disabled=not has_points, use_container_width=True, help="Remove every point"):
+        return "clear"
+    if view_col.button(
+        "⤢ Fit view", disabled=not has_points, use_container_width=True, help="Fit the view to the points"
+    ):
+        return "fit_view"
+    return None
+
+
+def cluster_generator():
+    """Gaussian cluster settings; returns (action, specs, n_per_class, shared, seed), action None until pressed."""
+    with st.expander("Generate Gaussian clusters", expanded=False):
+        n_classes = st.slider("Classes", 1, len(CLASS_NAMES), 3, key="gen_classes")
+        n_per_class = st.slider("Points per class", 1, 500, 30, key="gen_points")
+        table = st.data_editor(
+            GENERATOR_DEFAULTS.iloc[:n_classes],
+            key=f"gen_table_{n_classes}",
+            use_container_width=True,
+            column_config={
+                "spread 1": st.column_config.NumberColumn(
+                    min_value=0.0, max_value=20.0, step=0.1, help="Standard deviation along the rotated x axis"
+                ),
+                "spread 2": st.column_config.NumberColumn(
+                    min_value=0.0, max_value=20.0, step=0.1, help="Standard deviation along the rotated y axis"
+                ),
+                "angle (deg)": st.column_config.NumberColumn(min_value=-180.0, max_value=180.0, step=5.0),
+            },
+        )
+        shared = st.checkbox(
+            "All classes share class 1's covariance",
+            key="gen_shared",
+            help="The setting of section 4.2.1 in which the Bayes boundary is a straight line.",
+        )
+        seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=1, step=1, key="gen_seed")
+        replace_col, add_col = st.columns(2)
+        action = None
+        if replace_col.button("Replace points", type="primary", use_container_width=True):
+            action = "replace"
+        if add_col.button("Add to points", use_container_width=True):
+            action = "add"
+    specs = [
+        ClusterSpec((row["mean x"], row["mean y"]), (row["spread 1"], row["spread 2"]), row["angle (deg)"])
+        for _, row in table.fillna(0.0).iterrows()
+    ]
+    return action, specs, n_per_class, shared, int(seed)
+
+
+def method_picker():
+    """The method, from the back-end registry; returns its registry name."""
+    names = list(MODELS)
+    return st.selectbox(
+        "Method",
+        names,
+        format_func=lambda name: f"{MODELS[name].display_name} (§{MODELS[name].book_section})",
+        key="method",
+    )
+
+
+def least_squares_params():
+    targets = st.radio(
+        "Targets",
+        ["one_of_k", "fisher"],
+        format_func={"one_of_k": "1-of-K (eq. 4.15)", "fisher": "N/N₁, −N/N₂ (§4.1.5, two classes)"}.get,
+        key="ls_targets",
+        horizontal=True,
+        help="With the Fisher targets the weight vector is parallel to Fisher's discriminant.",
+    )
+    return {"targets": targets}
+
+
+# Method name -> function drawing its hyper-parameter widgets and returning them as a dict.
+PARAM_WIDGETS = {
+    "least_squares": least_squares_params,
+}
+
+
+def method_params(name):
+    widget = PARAM_WIDGETS.get(name)
+    return widget() if widget else {}

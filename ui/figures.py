@@ -1,0 +1,149 @@
+"""Plotly figure builders: regions, boundaries and points for the canvas."""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, REGION_COLOURS, TEMPLATE
+
+
+def _discrete_colourscale(colours):
+    """Colourscale mapping integer z = 0..n-1 (with zmin=-0.5, zmax=n-0.5) to flat colours."""
+    n = len(colours)
+    scale = []
+    for k, colour in enumerate(colours):
+        scale += [[k / n, colour], [(k + 1) / n, colour]]
+    return scale
+
+
+def _axis_grid(window, shape):
+    rows, cols = shape
+    dx = (window.x_max - window.x_min) / cols
+    dy = (window.y_max - window.y_min) / rows
+    return dict(x0=window.x_min + dx / 2, dx=dx, y0=window.y_min + dy / 2, dy=dy)
+
+
+def region_trace(region_labels, window):
+    """Decision regions as a uint8 heatmap tinted by class (62 KiB for 200 x 200)."""
+    return go.Heatmap(
+        z=region_labels,
+        **_axis_grid(window, region_labels.shape),
+        colorscale=_discrete_colourscale(REGION_COLOURS),
+        zmin=-0.5,
+        zmax=len(REGION_COLOURS) - 0.5,
+        showscale=False,
+        hoverinfo="skip",
+        name="regions",
+    )
+
+
+def segment_trace(segments):
+    """Exact boundary line segments, drawn as one trace separated by gaps."""
+    xs, ys = [], []
+    for _, _, start, end in segments:
+        xs += [float(start[0]), float(end[0]), None]
+        ys += [float(start[1]), float(end[1]), None]
+    return go.Scatter(
+        x=xs,
+        y=ys,
+        mode="lines",
+        line=dict(color=BOUNDARY_COLOUR, width=2.5),
+        hoverinfo="skip",
+        name="decision boundary",
+        meta="boundary",
+    )
+
+
+def contour_traces(field, window):
+    """Curved boundaries: the zero level set of each channel of ``field`` (R, R, C)."""
+    traces = []
+    for channel in range(field.shape[2]):
+        traces.append(
+            go.Contour(
+                z=field[..., channel],
+                **_axis_grid(window, field.shape[:2]),
+                contours=dict(start=0, end=0, size=1, coloring="none"),
+                line=dict(color=BOUNDARY_COLOUR, width=2.5),
+                showscale=False,
+                hoverinfo="skip",
+                name="decision boundary",
+                meta="boundary",
+                showlegend=channel == 0,
+            )
+        )
+    return traces
+
+
+def point_traces(points):
+    """One marker trace per class: own colour and symbol; customdata = the point's index."""
+    X, y = points.X, points.y
+    traces = []
+    for k in range(len(CLASS_NAMES)):
+        members = np.flatnonzero(y == k)
+        if members.size == 0:
+            continue
+        traces.append(
+            go.Scatter(
+                x=X[members, 0],
+                y=X[members, 1],
+                customdata=members,
+                mode="markers",
+                marker=dict(
+                    color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10, line=dict(color="white", width=1)
+                ),
+                name=CLASS_NAMES[k],
+                meta="points",
+                hovertemplate=f"{CLASS_NAMES[k]}<br>(%{{x:.3g}}, %{{y:.3g}})<br>click to remove<extra></extra>",
+            )
+        )
+    return traces
+
+
+def misclassified_trace(points, predicted):
+    wrong = np.flatnonzero(predicted != points.y)
+    X = points.X[wrong]
+    return go.Scatter(
+        x=X[:, 0],
+        y=X[:, 1],
+        mode="markers",
+        hoverinfo="skip",
+        name="misclassified",
+        meta="marks",
+        marker=dict(symbol="circle-open", size=19, color=BOUNDARY_COLOUR, line=dict(width=2)),
+    )
+
+
+def scene_figure(points, view, window, view_revision):
+    """The canvas figure: regions, boundary, points and misclassified marks."""
+    traces = []
+    if view.region_labels is not None:
+        traces.append(region_trace(view.region_labels, window))
+        if view.segments:
+            traces.append(segment_trace(view.segments))
+        elif view.contour_field is not None:
+            traces += contour_traces(view.contour_field, window)
+    traces += point_traces(points)
+    if view.predicted is not None and np.any(view.predicted != points.y):
+        traces.append(misclassified_trace(points, view.predicted))
+    figure = go.Figure(traces)
+    figure.update_layout(
+        template=TEMPLATE,
+        margin=dict(l=40, r=10, t=30, b=30),
+        xaxis=dict(range=[window.x_min, window.x_max], title=None),
+        yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1, title=None),
+        uirevision=view_revision,  # keeps the user's zoom across reruns until the app moves the view
+        dragmode="zoom",
+        hovermode="closest",
+        clickmode="event",
+        clickanywhere=True,  # plotly_click also for empty space, with data coordinates
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, bgcolor="rgba(255,255,255,0.6)"),
+        showlegend=True,
+    )
+    return figure
+
+
+FIGURE_CONFIG = {
+    "displaylogo": False,
+    "scrollZoom": True,
+    "modeBarButtonsToRemove": ["autoScale2d", "toImage"],
+    "doubleClick": "reset",
+}

@@ -1,0 +1,126 @@
+"""Session state: the scene, its undo history, and the edits that change them.
+
+Everything lives in ``st.session_state`` (one per browser session), never at module level,
+so visitors of a hosted app never see each other's points.
+"""
+
+from dataclasses import replace
+
+import streamlit as st
+
+from playground import ClusterSpec, InvalidDataError, PlaygroundError, Window, make_clusters
+from playground.scene import History, PointSet, Scene
+
+DEFAULT_CLUSTERS = (
+    ClusterSpec((-2.0, -1.0), (1.0, 0.6), 30.0),
+    ClusterSpec((2.2, -0.6), (0.9, 0.6), -20.0),
+    ClusterSpec((0.2, 2.6), (1.1, 0.5), 0.0),
+)
+
+
+def default_scene():
+    """Three Gaussian clusters fitted by least squares: something useful at first sight."""
+    X, y = make_clusters(DEFAULT_CLUSTERS, 30, seed=1)
+    points = PointSet.from_arrays(X, y)
+    return Scene(points=points, window=Window.around(X), seed=1)
+
+
+def init_state():
+    st.session_state.setdefault("scene", default_scene())
+    st.session_state.setdefault("history", History())
+    st.session_state.setdefault("notices", [])
+    st.session_state.setdefault("last_event_nonce", None)
+
+
+def scene():
+    return st.session_state.scene
+
+
+def set_scene(new_scene):
+    st.session_state.scene = new_scene
+
+
+def notify(message):
+    """A message shown once on the next run (e.g. why an edit was refused)."""
+    st.session_state.notices.append(message)
+
+
+def take_notices():
+    notices, st.session_state.notices = st.session_state.notices, []
+    return notices
+
+
+def change_points(new_points, *, refit_view=False):
+    """Replace the point set, recording the old one for undo."""
+    current = scene()
+    if new_points == current.points:
+        return
+    st.session_state.history = st.session_state.history.pushed(current.points)
+    updated = current.with_points(new_points)
+    if refit_view:
+        updated = updated.with_window(Window.around(new_points.X) if len(new_points) else Window(), by_app=True)
+    set_scene(updated)
+
+
+def undo():
+    step = st.session_state.history.undone(scene().points)
+    if step is None:
+        notify("Nothing to undo.")
+        return
+    st.session_state.history, points = step
+    set_scene(scene().with_points(points))
+
+
+def redo():
+    step = st.session_state.history.redone(scene().points)
+    if step is None:
+        notify("Nothing to redo.")
+        return
+    st.session_state.history, points = step
+    set_scene(scene().with_points(points))
+
+
+def clear_points():
+    change_points(PointSet())
+
+
+def generate(specs, n_per_class, *, shared_covariance, seed, mode):
+    """Draw Gaussian clusters; ``mode`` "replace" swaps the points, "add" appends them."""
+    try:
+        X, y = make_clusters(specs, n_per_class, shared_covariance=shared_covariance, seed=seed)
+        fresh = PointSet.from_arrays(X, y)
+        new_points = fresh if mode == "replace" else scene().points.extended(fresh)
+    except PlaygroundError as err:
+        notify(str(err))
+        return
+    change_points(new_points, refit_view=True)
+    set_scene(replace(scene(), seed=int(seed)))
+
+
+def apply_canvas_events(events, active_class):
+    """Apply the canvas's new events in order: add a point, remove points, follow the view."""
+    print("EVENTS", events, st.session_state.last_event_nonce, flush=True)
+    if not isinstance(events, list):
+        return
+    for event in events:
+        if not isinstance(event, dict) or not isinstance(event.get("nonce"), int | float):
+            continue
+        if st.session_state.last_event_nonce is not None and event["nonce"] <= st.session_state.last_event_nonce:
+            continue
+        st.session_state.last_event_nonce = event["nonce"]
+        _apply_event(event, active_class)
+
+
+def _apply_event(event, active_class):
+    kind = event.get("type")
+    try:
+        if kind == "add":
+            change_points(scene().points.added(float(event["x"]), float(event["y"]), active_class))
+        elif kind == "remove":
+            ids = [int(i) for i in event.get("ids", []) if isinstance(i, int | float)]
+            change_points(scene().points.removed(ids))
+        elif kind == "view":
+            window = Window(float(event["x0"]), float(event["x1"]), float(event["y0"]), float(event["y1"]))
+            set_scene(scene().with_window(window))
+    except (InvalidDataError, KeyError, TypeError, ValueError) as err:
+        notify(f"That canvas action was ignored: {err}")

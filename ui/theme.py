@@ -1,0 +1,31 @@
+"""Colours, marker symbols and the plotly template: one place for how classes look."""
+
+import plotly.graph_objects as go
+
+# Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
+CLASS_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9")
+# Light tints of the same colours for the decision regions (points stay readable on them).
+REGION_COLOURS = ("#C6DDEE", "#F9E3B5", "#BFE5D9", "#F4CDB0", "#F1DCE8", "#D3EAF8")
+# A different symbol per class, so the plot also reads in greyscale.
+CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "star")
+CLASS_NAMES = tuple(f"class {k + 1}" for k in range(6))
+SYMBOL_GLYPHS = ("●", "■", "◆", "▲", "✚", "★")
+BOUNDARY_COLOUR = "#222222"
+
+# Streamlit swaps plotly's default template for one with placeholder colours, so every
+# figure names this one explicitly; it is small, which also keeps the payload small.
+TEMPLATE = go.layout.Template(
+    layout=dict(
+        font=dict(family="Source Sans Pro, Arial, sans-serif", size=13, color="#31333F"),
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        xaxis=dict(showgrid=False, zeroline=True, zerolinecolor="#BBBBBB", linecolor="#888", mirror=True, ticks=""),
+        yaxis=dict(showgrid=False, zeroline=True, zerolinecolor="#BBBBBB", linecolor="#888", mirror=True, ticks=""),
+        hoverlabel=dict(font_size=12),
+    )
+)
+
+
+def class_label(k):
+    """'● class 1': the symbol and name a legend or widget shows for class index k."""
+    return f"{SYMBOL_GLYPHS[k]} {CLASS_NAMES[k]}"
