@@ -22,7 +22,10 @@ function loadPlotly(url) {
       const script = document.createElement('script');
       script.src = url;
       script.onload = () => resolve(window.Plotly);
-      script.onerror = () => { window.__pgPlotlyLoading = null; reject(new Error('plotly.js did not load from ' + url)); };
+      script.onerror = () => {
+        window.__pgPlotlyLoading = null;
+        reject(new Error('plotly.js did not load from ' + url));
+      };
       document.head.appendChild(script);
     });
   }

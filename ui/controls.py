@@ -35,17 +35,13 @@ def edit_buttons(can_undo, can_redo, has_points):
     """Undo / redo / clear; returns the name of the button pressed, or None."""
     undo_col, redo_col = st.columns(2)
     clear_col, view_col = st.columns(2)
-    if undo_col.button(
-        "↶ Undo", disabled=not can_undo, use_container_width=True, help="Undo the last change to the points"
-    ):
+    if undo_col.button("↶ Undo", disabled=not can_undo, width="stretch", help="Undo the last change to the points"):
         return "undo"
-    if redo_col.button("↷ Redo", disabled=not can_redo, use_container_width=True, help="Redo"):
+    if redo_col.button("↷ Redo", disabled=not can_redo, width="stretch", help="Redo"):
         return "redo"
-    if clear_col.button("✕ Clear all", disabled=not has_points, use_container_width=True, help="Remove every point"):
+    if clear_col.button("✕ Clear all", disabled=not has_points, width="stretch", help="Remove every point"):
         return "clear"
-    if view_col.button(
-        "⤢ Fit view", disabled=not has_points, use_container_width=True, help="Fit the view to the points"
-    ):
+    if view_col.button("⤢ Fit view", disabled=not has_points, width="stretch", help="Fit the view to the points"):
         return "fit_view"
     return None
 
@@ -58,7 +54,7 @@ def cluster_generator():
         table = st.data_editor(
             GENERATOR_DEFAULTS.iloc[:n_classes],
             key=f"gen_table_{n_classes}",
-            use_container_width=True,
+            width="stretch",
             column_config={
                 "spread 1": st.column_config.NumberColumn(
                     min_value=0.0, max_value=20.0, step=0.1, help="Standard deviation along the rotated x axis"
@@ -77,9 +73,9 @@ def cluster_generator():
         seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=1, step=1, key="gen_seed")
         replace_col, add_col = st.columns(2)
         action = None
-        if replace_col.button("Replace points", type="primary", use_container_width=True):
+        if replace_col.button("Replace points", type="primary", width="stretch"):
             action = "replace"
-        if add_col.button("Add to points", use_container_width=True):
+        if add_col.button("Add to points", width="stretch"):
             action = "add"
     specs = [
         ClusterSpec((row["mean x"], row["mean y"]), (row["spread 1"], row["spread 2"]), row["angle (deg)"])
