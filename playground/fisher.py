@@ -108,7 +108,8 @@ class FisherDiscriminant(LinearClassifier):
         means = (one_hot.T @ Z) / counts[:, None]  # (K, D), eq. 4.21
         centred = Z - means[y_index]
         # S_W = Xc^T Xc = V diag(s^2) V^T; rank from the singular values of Xc (as matrix_rank).
-        _, s, vt = np.linalg.svd(centred, full_matrices=True)
+        # Full V (D x D) is needed; U is never used, so keep it thin unless N < D.
+        _, s, vt = np.linalg.svd(centred, full_matrices=n_points < n_features)
         eigvals = np.zeros(n_features)
         eigvals[: s.size] = s**2
         tol = (s.max() if s.size else 0.0) * max(n_points, n_features) * _EPS
