@@ -18,6 +18,10 @@ def test_seed003_shared_covariance_and_weights(seed003):
     # the seed has a typo; the issue states 1.447.
     np.testing.assert_allclose(model.covariance_, [[0.667, 0.967], [0.967, 1.447]], atol=5e-4)
     np.testing.assert_allclose(model.means_, [[2, 3.3], [3, 2.3]], atol=1e-12)
+    # The seed's Sigma^-1 = [[48.22, -32.22], [-32.22, 22.22]] confirms 1.4467 (1.467 would give 30.7...).
+    np.testing.assert_allclose(
+        np.linalg.solve(model.covariance_, np.eye(2)), [[48.22, -32.22], [-32.22, 22.22]], atol=6e-3
+    )
     np.testing.assert_allclose(model.priors_, [0.5, 0.5])
     # The seed's w = (mu_1 - mu_2) Sigma^-1 = [w0, w1, w2] = [48.667, -80.444, 54.444] points to C1;
     # our decision value is positive for classes_[1] = C2, so it is the negative.
