@@ -3,8 +3,6 @@
 import numpy as np
 import streamlit as st
 
-from playground import Window
-
 from . import controls, state
 from .canvas import canvas
 from .compute import fit_view
@@ -22,8 +20,6 @@ EXPLANATION = (
 def _on_canvas_events():
     result = st.session_state.get("canvas")
     events = result.get("events") if result is not None else None
-    # Read the class recorded by the last run: inside a callback the radio's session value is
-    # its formatted label, not the option.
     state.apply_canvas_events(events, st.session_state.get("active_class_index", 0))
 
 
@@ -32,32 +28,34 @@ def _sidebar():
     history = st.session_state.history
     with st.sidebar:
         st.header("Points")
-        active_class = controls.class_picker()
-        st.session_state.active_class_index = active_class
-        pressed = controls.edit_buttons(bool(history.past), bool(history.future), len(scene.points) > 0)
+        # Canvas callbacks read this: inside them the radio's session value is its label.
+        st.session_state.active_class_index = controls.class_picker()
+        controls.edit_buttons(
+            bool(history.past),
+            bool(history.future),
+            len(scene.points) > 0,
+            on_undo=state.undo,
+            on_redo=state.redo,
+            on_clear=state.clear_points,
+            on_fit_view=state.fit_view,
+        )
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
         st.header("Method")
         method = controls.method_picker()
         params = controls.method_params(method)
-    return active_class, pressed, (action, specs, n_per_class, shared, seed), method, params
+        multiclass = controls.multiclass_picker()
+    return (action, specs, n_per_class, shared, seed), (method, params, multiclass)
 
 
-def _apply(pressed, generator, method, params):
-    if pressed == "undo":
-        state.undo()
-    elif pressed == "redo":
-        state.redo()
-    elif pressed == "clear":
-        state.clear_points()
-    elif pressed == "fit_view":
-        points = state.scene().points
-        state.set_scene(state.scene().with_window(Window.around(points.X), by_app=True))
+def _apply(generator, method_choice):
     action, specs, n_per_class, shared, seed = generator
     if action:
         state.generate(specs, n_per_class, shared_covariance=shared, seed=seed, mode=action)
+        st.rerun()  # so the sidebar (undo, counts) shows the new points
+    method, params, multiclass = method_choice
     scene = state.scene()
-    if (method, tuple(sorted(params.items()))) != (scene.method, scene.params):
-        state.set_scene(scene.with_method(method, params))
+    if (method, tuple(sorted(params.items())), multiclass) != (scene.method, scene.params, scene.multiclass):
+        state.set_scene(scene.with_method(method, params, multiclass))
 
 
 def _status_line(points, view):
@@ -79,8 +77,8 @@ def main():
     state.init_state()
     st.title("Linear classification playground")
     st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
-    active_class, pressed, generator, method, params = _sidebar()
-    _apply(pressed, generator, method, params)
+    generator, method_choice = _sidebar()
+    _apply(generator, method_choice)
     for notice in state.take_notices():
         st.toast(notice)
 

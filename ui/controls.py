@@ -31,19 +31,18 @@ def class_picker():
     )
 
 
-def edit_buttons(can_undo, can_redo, has_points):
-    """Undo / redo / clear; returns the name of the button pressed, or None."""
+def edit_buttons(can_undo, can_redo, has_points, *, on_undo, on_redo, on_clear, on_fit_view):
+    """Undo / redo / clear / fit view; the callbacks run before the next script run."""
     undo_col, redo_col = st.columns(2)
     clear_col, view_col = st.columns(2)
-    if undo_col.button("↶ Undo", disabled=not can_undo, width="stretch", help="Undo the last change to the points"):
-        return "undo"
-    if redo_col.button("↷ Redo", disabled=not can_redo, width="stretch", help="Redo"):
-        return "redo"
-    if clear_col.button("✕ Clear all", disabled=not has_points, width="stretch", help="Remove every point"):
-        return "clear"
-    if view_col.button("⤢ Fit view", disabled=not has_points, width="stretch", help="Fit the view to the points"):
-        return "fit_view"
-    return None
+    undo_col.button("↶ Undo", disabled=not can_undo, width="stretch", on_click=on_undo, help="Undo the last change")
+    redo_col.button("↷ Redo", disabled=not can_redo, width="stretch", on_click=on_redo, help="Redo")
+    clear_col.button(
+        "✕ Clear all", disabled=not has_points, width="stretch", on_click=on_clear, help="Remove every point"
+    )
+    view_col.button(
+        "⤢ Fit view", disabled=not has_points, width="stretch", on_click=on_fit_view, help="Fit the view to the points"
+    )
 
 
 def cluster_generator():
@@ -92,6 +91,25 @@ def method_picker():
         names,
         format_func=lambda name: f"{MODELS[name].display_name} (§{MODELS[name].book_section})",
         key="method",
+    )
+
+
+MULTICLASS_LABELS = {
+    "native": "K-class discriminant (eq. 4.9)",
+    "ovr": "one-versus-rest",
+    "ovo": "one-versus-one",
+}
+
+
+def multiclass_picker():
+    """How a method handles more than two classes (figure 4.2); returns the strategy name."""
+    return st.radio(
+        "With more than two classes",
+        list(MULTICLASS_LABELS),
+        format_func=MULTICLASS_LABELS.get,
+        key="multiclass",
+        help="One-versus-rest and one-versus-one combine two-class classifiers and leave ambiguous regions "
+        "(figure 4.2); the single K-class discriminant assigns x to the largest y_k(x).",
     )
 
 

@@ -80,6 +80,12 @@ def redo():
     set_scene(scene().with_points(points))
 
 
+def fit_view():
+    points = scene().points
+    if len(points):
+        set_scene(scene().with_window(Window.around(points.X), by_app=True))
+
+
 def clear_points():
     change_points(PointSet())
 
