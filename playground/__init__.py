@@ -5,6 +5,7 @@
 """
 
 from .base import Classifier, LinearClassifier, ProbabilisticMixin
+from .basis import BASES, BasisModel, IdentityBasis, PolynomialBasis, RBFBasis, make_basis, with_basis
 from .datasets import ClusterSpec, make_clusters
 from .errors import ConvergenceError, DegenerateFitError, InvalidDataError, PlaygroundError
 from .fisher import FisherDiscriminant
@@ -16,24 +17,31 @@ from .multiclass import OneVsOne, OneVsRest, with_strategy
 from .naive_bayes import NaiveBayes
 from .perceptron import Perceptron
 from .registry import MODELS, make_model
+from .svm import LinearSVM
 
 __all__ = [
+    "BASES",
     "MODELS",
+    "BasisModel",
     "Classifier",
     "ClusterSpec",
     "ConvergenceError",
     "DegenerateFitError",
     "FisherDiscriminant",
     "GridResult",
+    "IdentityBasis",
     "InvalidDataError",
     "LinearClassifier",
+    "LinearSVM",
     "LogisticRegression",
     "NaiveBayes",
     "OneVsOne",
     "OneVsRest",
     "Perceptron",
     "PlaygroundError",
+    "PolynomialBasis",
     "ProbabilisticMixin",
+    "RBFBasis",
     "SeparateCovarianceGaussian",
     "SharedCovarianceGaussian",
     "SoftmaxRegression",
@@ -41,7 +49,9 @@ __all__ = [
     "boundary_segments",
     "evaluate_grid",
     "linear_regions",
+    "make_basis",
     "make_clusters",
     "make_model",
+    "with_basis",
     "with_strategy",
 ]

@@ -1,0 +1,444 @@
+"""Fixed basis functions phi(x) (PRML section 4.3.1, figure 4.12).
+
+A basis maps the inputs x (N, D) to features phi(x) (N, M); any method fitted on phi(x)
+has a boundary that is straight in phi-space and curved in x-space. No constant feature
+phi_0 = 1 is produced: every method adds its own bias.
+
+>>> model = with_basis(make_model("svm"), RBFBasis(width=0.8)).fit(X, y)
+"""
+
+from itertools import combinations_with_replacement
+from math import comb
+
+import numpy as np
+
+from .base import Classifier
+from .errors import InvalidDataError, PlaygroundError
+from .validation import MAX_FEATURES, check_X
+
+MAX_DEGREE = 6
+MAX_CENTRES = 100
+PLACEMENTS = ("grid", "data", "given")
+
+
+def _is_number(value):
+    return not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
+
+
+def _is_whole(value):
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer))
+
+
+class Basis:
+    """A fixed transform phi(x): ``fit(X)`` (where it needs the data), ``transform(X)``.
+
+    Fitted attributes: ``n_features_in_`` (D) and ``n_output_features_`` (M).
+    """
+
+    display_name = "basis"
+
+    # -- parameters, as Classifier has them --
+    def get_params(self):
+        return {name: getattr(self, name) for name in Classifier._param_names.__func__(type(self))}
+
+    def clone(self):
+        return type(self)(**self.get_params())
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    def _check_params(self):
+        """Raise InvalidDataError on a bad hyper-parameter."""
+
+    def fit(self, X):
+        """Validate the parameters and record the input dimension D; returns self."""
+        self._check_params()
+        X = check_X(X)
+        self._fit(X)
+        self.n_features_in_ = X.shape[1]
+        self.n_output_features_ = self._n_outputs(X.shape[1])
+        if self.n_output_features_ > MAX_FEATURES:
+            raise InvalidDataError(
+                f"{self.display_name} would make {self.n_output_features_:,} features; the limit is {MAX_FEATURES:,}."
+            )
+        return self
+
+    def fit_transform(self, X):
+        return self.fit(X).transform(X)
+
+    def transform(self, X):
+        """phi(X), shape (N, M), finite."""
+        if not hasattr(self, "n_features_in_"):
+            raise PlaygroundError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
+        X = check_X(X, n_features=self.n_features_in_)
+        features = self._transform(X)
+        if not np.all(np.isfinite(features)):
+            raise InvalidDataError(
+                f"{self.display_name} overflows on these coordinates; move the points closer to the origin "
+                "or use a lower degree."
+            )
+        return features
+
+    def feature_names(self):
+        """One readable name per feature, e.g. ["x1", "x2", "x1^2", "x1 x2", "x2^2"]."""
+        if not hasattr(self, "n_features_in_"):
+            raise PlaygroundError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
+        return self._names()
+
+    def _fit(self, X):
+        pass
+
+
+class IdentityBasis(Basis):
+    """phi(x) = x: the methods as the book first states them."""
+
+    display_name = "No basis (x itself)"
+
+    def __init__(self):
+        pass
+
+    def _n_outputs(self, dim):
+        return dim
+
+    def _transform(self, X):
+        return X.copy()
+
+    def _names(self):
+        return [f"x{d + 1}" for d in range(self.n_features_in_)]
+
+
+class PolynomialBasis(Basis):
+    """All monomials x1^a1 ... xD^aD of total degree 1 to ``degree`` (cross terms included).
+
+    The columns come degree by degree, each in ``itertools.combinations_with_replacement``
+    order, as scikit-learn's ``PolynomialFeatures(include_bias=False)`` orders them: for
+    D = 2, degree 2 they are x1, x2, x1^2, x1 x2, x2^2. M = C(D + degree, degree) - 1.
+
+    Parameters
+    ----------
+    degree : int, 1 to 6
+    """
+
+    display_name = "Polynomial basis"
+
+    def __init__(self, degree=2):
+        self.degree = degree
+
+    def _check_params(self):
+        if not _is_whole(self.degree) or not 1 <= self.degree <= MAX_DEGREE:
+            raise InvalidDataError(
+                f"The polynomial degree must be a whole number from 1 to {MAX_DEGREE}; got {self.degree!r}."
+            )
+
+    def _n_outputs(self, dim):
+        return comb(dim + int(self.degree), int(self.degree)) - 1
+
+    def powers(self):
+        """Exponents of each feature, shape (M, D): feature m is prod_d x_d ** powers[m, d]."""
+        dim = self.n_features_in_
+        rows = []
+        for order in range(1, int(self.degree) + 1):
+            for combo in combinations_with_replacement(range(dim), order):
+                rows.append(np.bincount(combo, minlength=dim))
+        return np.array(rows, dtype=int)
+
+    def _transform(self, X):
+        # Each monomial of order k is a monomial of order k - 1 times one coordinate.
+        columns = []
+        previous = {(): np.ones(X.shape[0])}
+        with np.errstate(over="ignore", invalid="ignore"):  # transform() reports overflow
+            for order in range(1, int(self.degree) + 1):
+                current = {}
+                for combo in combinations_with_replacement(range(X.shape[1]), order):
+                    current[combo] = previous[combo[:-1]] * X[:, combo[-1]]
+                    columns.append(current[combo])
+                previous = current
+        return np.column_stack(columns)
+
+    def _names(self):
+        names = []
+        for row in self.powers():
+            parts = [f"x{d + 1}" if p == 1 else f"x{d + 1}^{p}" for d, p in enumerate(row) if p]
+            names.append(" ".join(parts))
+        return names
+
+
+class RBFBasis(Basis):
+    """Gaussian radial basis functions phi_j(x) = exp(-|x - c_j|^2 / (2 s^2)) (eq. 3.4).
+
+    Parameters
+    ----------
+    centres : array (J, D) or None
+        The centres c_j when ``placement`` is "given" (e.g. clicked on the plot).
+    width : float > 0
+        s, the same for every centre.
+    placement : {"grid", "data", "given"} or None
+        "grid": a regular grid over the bounding box of the training points, with
+        round(n_centres ** (1/D)) centres per axis (duplicates dropped); "data": n_centres
+        distinct training points drawn at random (seeded by ``random_state``); "given":
+        ``centres``. None means "given" if centres are passed, else "grid".
+    n_centres : int, 1 to 100
+    random_state : int
+    include_input : bool
+        Put x itself before the radial features: phi(x) = (x, phi_1(x), ..., phi_J(x)).
+
+    Attributes
+    ----------
+    centres_ : ndarray (J, D)
+    """
+
+    display_name = "Gaussian basis"
+
+    def __init__(self, centres=None, width=1.0, placement=None, n_centres=9, random_state=0, include_input=False):
+        self.centres = centres
+        self.width = width
+        self.placement = placement
+        self.n_centres = n_centres
+        self.random_state = random_state
+        self.include_input = include_input
+
+    def _placement(self):
+        if self.placement is None:
+            return "given" if self.centres is not None else "grid"
+        return self.placement
+
+    def _check_params(self):
+        if self.placement is not None and self.placement not in PLACEMENTS:
+            raise InvalidDataError(f"Centre placement must be one of {', '.join(PLACEMENTS)}; got {self.placement!r}.")
+        placement = self._placement()
+        if placement == "given" and self.centres is None:
+            raise InvalidDataError("Placement 'given' needs centres: click where the basis functions should sit.")
+        if placement != "given" and self.centres is not None:
+            raise InvalidDataError(f"Centres were given, so the placement must be 'given', not {placement!r}.")
+        if not (_is_number(self.width) and np.isfinite(self.width) and self.width > 0):
+            raise InvalidDataError(f"The basis-function width s must be a positive number; got {self.width!r}.")
+        if placement != "given" and not (_is_whole(self.n_centres) and 1 <= self.n_centres <= MAX_CENTRES):
+            raise InvalidDataError(
+                f"The number of centres must be a whole number from 1 to {MAX_CENTRES}; got {self.n_centres!r}."
+            )
+        if not _is_whole(self.random_state):
+            raise InvalidDataError(f"random_state must be a whole number; got {self.random_state!r}.")
+
+    def _fit(self, X):
+        placement = self._placement()
+        dim = X.shape[1]
+        if placement == "given":
+            centres = check_X(self.centres, name="The centres", n_features=dim)
+            if centres.shape[0] > MAX_CENTRES:
+                raise InvalidDataError(f"Too many centres: {centres.shape[0]}; the limit is {MAX_CENTRES}.")
+        elif placement == "grid":
+            per_axis = max(1, int(round(self.n_centres ** (1.0 / dim))))
+            low, high = X.min(axis=0), X.max(axis=0)
+            if per_axis == 1:
+                axes = [np.array([(lo + hi) / 2]) for lo, hi in zip(low, high)]
+            else:
+                axes = [np.linspace(lo, hi, per_axis) for lo, hi in zip(low, high)]
+            mesh = np.meshgrid(*axes, indexing="ij")
+            centres = np.unique(np.column_stack([g.ravel() for g in mesh]), axis=0)
+            if centres.shape[0] > MAX_CENTRES:
+                raise InvalidDataError(f"Too many centres: {centres.shape[0]}; the limit is {MAX_CENTRES}.")
+        else:
+            distinct = np.unique(X, axis=0)
+            rng = np.random.default_rng(self.random_state)
+            count = min(int(self.n_centres), distinct.shape[0])
+            centres = distinct[np.sort(rng.choice(distinct.shape[0], size=count, replace=False))]
+        self.centres_ = np.array(centres, dtype=float)
+
+    def _n_outputs(self, dim):
+        return self.centres_.shape[0] + (dim if self.include_input else 0)
+
+    def squared_distances(self, X):
+        """|x_n - c_j|^2, shape (N, J), summed coordinate by coordinate (no cancellation)."""
+        out = np.zeros((X.shape[0], self.centres_.shape[0]))
+        for d in range(X.shape[1]):
+            out += np.square(X[:, d, None] - self.centres_[None, :, d])
+        return out
+
+    def _transform(self, X):
+        radial = np.exp(-self.squared_distances(X) / (2.0 * float(self.width) ** 2))
+        return np.hstack([X, radial]) if self.include_input else radial
+
+    def _names(self):
+        inputs = [f"x{d + 1}" for d in range(self.n_features_in_)] if self.include_input else []
+        return inputs + [f"exp(-|x-c{j + 1}|^2/2s^2)" for j in range(self.centres_.shape[0])]
+
+
+#: Name -> basis class, for the app's basis picker and the scene's serialisation.
+BASES = {"identity": IdentityBasis, "polynomial": PolynomialBasis, "rbf": RBFBasis}
+
+
+def make_basis(name, **params):
+    """An unfitted basis by name ("identity", "polynomial", "rbf") and parameters."""
+    try:
+        cls = BASES[name]
+    except KeyError:
+        raise PlaygroundError(f"Unknown basis '{name}'. Known bases: {', '.join(BASES)}.") from None
+    try:
+        return cls(**params)
+    except TypeError as err:
+        raise PlaygroundError(f"Bad parameters for {cls.display_name}: {err}.") from None
+
+
+class BasisModel(Classifier):
+    """A method fitted on phi(x) instead of x: y(x) = inner(phi(x)) (section 4.3.1).
+
+    Parameters
+    ----------
+    estimator : Classifier
+        The unfitted method; a fitted copy is ``estimator_``.
+    basis : Basis
+        The unfitted transform; a fitted copy is ``basis_``.
+
+    Attributes
+    ----------
+    classes_ : ndarray (K,)
+    n_features_in_ : int
+        D, the input dimension (not M).
+    basis_, estimator_ :
+        Fitted copies; ``estimator_`` works on features (N, M).
+    feature_means_ : ndarray (M,)
+        Mean of phi(x) over the training points (see ``feature_line``).
+
+    Every other fitted attribute of the inner method (``history_``, ``n_iter_``,
+    ``alpha_``, ...) is read through to ``estimator_``: its weights live in phi-space.
+    ``coef_`` / ``intercept_`` are only exposed for the identity basis, where they still
+    describe a line in x.
+    """
+
+    def __init__(self, estimator, basis):
+        self.estimator = estimator
+        self.basis = basis
+
+    @property
+    def display_name(self):
+        return f"{self.estimator.display_name} on {self.basis.display_name.lower()}"
+
+    @property
+    def book_section(self):
+        return self.estimator.book_section
+
+    @property
+    def is_probabilistic(self):
+        return bool(getattr(self.estimator, "is_probabilistic", False))
+
+    @property
+    def is_linear(self):
+        return isinstance(self.basis, IdentityBasis) and bool(getattr(self.estimator, "is_linear", False))
+
+    def clone(self):
+        return type(self)(self.estimator.clone(), self.basis.clone())
+
+    def fit(self, X, y):
+        if not isinstance(self.basis, Basis):
+            raise PlaygroundError(f"The basis must be a basis-function object, not {self.basis!r}.")
+        X = check_X(X)
+        basis = self.basis.clone().fit(X)
+        features = basis.transform(X)
+        estimator = self.estimator.clone().fit(features, y)
+        self.basis_ = basis
+        self.estimator_ = estimator
+        self.feature_means_ = features.mean(axis=0)
+        self.classes_ = estimator.classes_
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def features(self, X):
+        """phi(X), shape (N, M)."""
+        self._check_fitted()
+        return self.basis_.transform(check_X(X, n_features=self.n_features_in_))
+
+    def feature_names(self):
+        self._check_fitted()
+        return self.basis_.feature_names()
+
+    def decision_function(self, X):
+        """The inner method's decision values at phi(X): (N,) or (N, K)."""
+        return self.estimator_.decision_function(self.features(X))
+
+    def predict(self, X):
+        return self.estimator_.predict(self.features(X))
+
+    # Present only when the inner method has them, so hasattr() tells the truth.
+    def _delegate(self, name):
+        if not hasattr(self.estimator, name):
+            raise AttributeError(f"{self.estimator.display_name} has no {name}.")
+        return lambda X: getattr(self.estimator_, name)(self.features(X))
+
+    @property
+    def predict_proba(self):
+        return self._delegate("predict_proba")
+
+    @property
+    def predict_log_proba(self):
+        return self._delegate("predict_log_proba")
+
+    @property
+    def predict_index(self):
+        return self._delegate("predict_index")
+
+    @property
+    def ambiguous(self):
+        return self._delegate("ambiguous")
+
+    def __getattr__(self, name):
+        # Called only when normal lookup fails: read fitted attributes of the inner method.
+        if name.startswith("__") or not name.endswith("_") or name in ("estimator_", "basis_"):
+            raise AttributeError(name)
+        if name in ("coef_", "intercept_") and not self.is_linear:
+            raise AttributeError(
+                f"{name} of a model on a basis lives in feature space; use feature_line() or estimator_.{name}."
+            )
+        estimator = self.__dict__.get("estimator_")
+        if estimator is None:
+            raise AttributeError(name)
+        return getattr(estimator, name)
+
+    def feature_line(self, i=0, j=1):
+        """The boundary in the plane of features i and j (figure 4.12, right).
+
+        The inner model is linear in phi: y_k = w_k^T phi + w_k0. Holding every other
+        feature at its training mean gives y_k = w_ki phi_i + w_kj phi_j + c_k, exact when
+        M = 2 (then ``exact`` is True).
+
+        Returns
+        -------
+        dict with "coef" (1, 2) or (K, 2), "intercept" (1,) or (K,) (ready for
+        ``playground.boundary_segments`` in feature coordinates), "features" (i, j),
+        "names" of the two features, and "exact".
+        """
+        self._check_fitted()
+        inner = self.estimator_
+        if not (getattr(inner, "is_linear", False) and hasattr(inner, "coef_")):
+            raise PlaygroundError(
+                f"{inner.display_name} is not linear in the features, so its boundary is no straight line there."
+            )
+        n_out = self.feature_means_.size
+        if not (_is_whole(i) and _is_whole(j) and 0 <= i < n_out and 0 <= j < n_out and i != j):
+            raise InvalidDataError(f"Pick two different features between 0 and {n_out - 1}; got {i!r} and {j!r}.")
+        coef = np.atleast_2d(np.asarray(inner.coef_, dtype=float))
+        intercept = np.asarray(inner.intercept_, dtype=float).reshape(-1)
+        others = np.ones(n_out, dtype=bool)
+        others[[i, j]] = False
+        names = self.basis_.feature_names()
+        return {
+            "coef": coef[:, [i, j]].copy(),
+            "intercept": intercept + coef[:, others] @ self.feature_means_[others],
+            "features": (int(i), int(j)),
+            "names": (names[i], names[j]),
+            "exact": n_out == 2,
+        }
+
+
+def with_basis(model, basis):
+    """Wrap an unfitted method so it is fitted on phi(x) (``make_model(..., basis=...)``).
+
+    ``basis`` is a Basis object or a name of ``BASES`` (with its default parameters).
+    """
+    if isinstance(basis, str):
+        basis = make_basis(basis)
+    if not isinstance(basis, Basis):
+        raise PlaygroundError(f"The basis must be a basis-function object or a name in {list(BASES)}, not {basis!r}.")
+    if not isinstance(model, Classifier):
+        raise PlaygroundError(f"Only playground methods can be put on a basis, not {model!r}.")
+    return BasisModel(model, basis)

@@ -1,0 +1,424 @@
+"""The linear support vector machine trained by sequential minimal optimisation (SMO).
+
+PRML section 7.1 and seed 001: maximise the dual (eq. 7.10 with the box of eq. 7.32)
+
+    L~(a) = sum_n a_n - 1/2 sum_n sum_m a_n a_m t_n t_m x_n^T x_m
+    subject to 0 <= a_n <= C and sum_n a_n t_n = 0,
+
+two multipliers at a time, as libsvm does (Fan, Chen & Lin 2005). For the linear kernel the
+gradient follows from w = sum_n a_n t_n x_n (eq. 7.29), so no N x N matrix is ever formed:
+memory is O(N D) and each step costs two matrix-vector products.
+"""
+
+import numpy as np
+
+from .base import LinearClassifier
+from .errors import ConvergenceError, InvalidDataError
+from .validation import check_X_y
+
+#: libsvm's floor on the curvature a_ij = |x_i - x_j|^2 of a pair (duplicated points).
+_TAU = 1e-12
+#: At most this many SMO steps are kept in ``history_`` (then every 2nd, 4th, ... step).
+HISTORY_LIMIT = 2000
+#: With shrinking, bounded multipliers that cannot violate the KKT conditions are set aside
+#: every this many steps (libsvm uses min(N, 1000); measured here, 200 suits numpy).
+_SHRINK_EVERY = 200
+#: Hard margin: margins below this fraction of the data's radius count as overlap.
+_HARD_MARGIN_MIN_RELATIVE = 1e-4
+
+#: Labels of ``margin_category_`` codes 0, 1, 2.
+MARGIN_CATEGORIES = (
+    "outside margin",
+    "on margin (free SV)",
+    "inside margin or misclassified (alpha = C)",
+)
+
+_OVERLAP = "The classes overlap, so no hard margin exists; choose a finite C (soft margin)."
+
+
+class _History:
+    """Bounded log of SMO steps: every step until ``limit`` entries, then thinned by half
+    (keeping steps that are multiples of a doubled stride) whenever it fills up."""
+
+    def __init__(self, limit=HISTORY_LIMIT):
+        self.limit = limit
+        self.stride = 1
+        self.entries = []
+
+    def wants(self, step):
+        return step % self.stride == 0
+
+    def add(self, entry):
+        self.entries.append(entry)
+        if len(self.entries) > self.limit:
+            self.stride *= 2
+            self.entries = [e for e in self.entries if e["step"] % self.stride == 0]
+
+
+def _intercept(v, alpha, t, C):
+    """b from the KKT conditions, as libsvm computes -rho.
+
+    ``v`` is t_n - w^T x_n (N,). A free SV (0 < a_n < C) lies on the margin, so b = v_n
+    there; the free SVs are averaged. With none, b is the midpoint of the interval the
+    bounded multipliers allow (eq. 7.37 cannot be used).
+    """
+    free = (alpha > 0) & (alpha < C)
+    if np.any(free):
+        return float(np.mean(v[free]))
+    positive = t > 0
+    at_zero, at_c = alpha <= 0, alpha >= C
+    lower = v[(positive & at_zero) | (~positive & at_c)]  # b >= v_n for these
+    upper = v[(positive & at_c) | (~positive & at_zero)]  # b <= v_n for these
+    if lower.size and upper.size:
+        return float((lower.max() + upper.min()) / 2)
+    return float(lower.max() if lower.size else upper.min())
+
+
+def _midpoint(v, pen_up, pen_low):
+    """b between the extremes of I_up and I_low when no multiplier is free (history only)."""
+    ends = [float(np.max(v + pen_up)), float(np.min(v + pen_low))]
+    ends = [e for e in ends if np.isfinite(e)]
+    return sum(ends) / len(ends) if ends else 0.0
+
+
+def _smo(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, first_step, overlap_below=None):
+    """Run SMO from the feasible ``alpha`` (modified in place) on centred inputs X (N, D).
+
+    Returns (steps taken, status, last pair) with status "converged", "max_iter" or, when
+    ``overlap_below`` is given and |w| / sum a_n drops below it, "overlap" (half the distance
+    between the classes' convex hulls is at most that). Working-set selection: i maximises v_i = -t_i g_i
+    over I_up; j maximises (v_i - v_j)^2 / |x_i - x_j|^2 over I_low with v_j < v_i (the
+    second-order rule; first order takes the smallest v_j). Stops when the maximal KKT
+    violation max_up v - min_low v falls below ``tol`` on every point.
+    """
+    n_points, dim = X.shape
+    sq = np.einsum("ij,ij->i", X, X)
+    # [x, |x|^2, 1] @ [-2 x_i, 1, |x_i|^2] = |x - x_i|^2 in one product.
+    augmented = np.column_stack([X, sq, np.ones(n_points)])
+    w = X.T @ (alpha * t)
+    sum_alpha = float(alpha.sum())
+    vec = np.empty(dim + 2)
+    vec[dim] = 1.0
+    step = first_step
+    pair = None
+    active = np.arange(n_points)
+    unshrunk = True
+    early_unshrink_done = False
+    while True:
+        # (Re)build the arrays of the active set from the global state.
+        XA, augA, tA = X[active], augmented[active], t[active]
+        alphaA = alpha[active]
+        n_active = active.size
+        vA = tA - XA @ w
+        positive = tA > 0
+        up = (positive & (alphaA < C)) | (~positive & (alphaA > 0))
+        low = (positive & (alphaA > 0)) | (~positive & (alphaA < C))
+        pen_up = np.where(up, 0.0, -np.inf)
+        pen_low = np.where(low, 0.0, np.inf)
+        free = ((alphaA > 0) & (alphaA < C)).astype(float)
+        n_free = int(free.sum())
+        t_list, a_list, sq_list = tA.tolist(), alphaA.tolist(), sq[active].tolist()
+        buf_up, buf_low, score, curv, dv = (np.empty(n_active) for _ in range(5))
+        since_shrink = 0
+        status = None
+        shrunk = None
+        while True:
+            np.add(vA, pen_up, out=buf_up)
+            p = int(buf_up.argmax())
+            m = float(buf_up[p])
+            np.add(vA, pen_low, out=buf_low)
+            np.subtract(m, buf_low, out=score)
+            q_first = int(score.argmax())
+            gap = float(score[q_first])
+            if not gap >= tol:  # also stops when one of I_up, I_low is empty (-inf / nan)
+                status = "converged"
+                break
+            if step - first_step >= max_steps:
+                status = "max_iter"
+                break
+            if overlap_below is not None and step % 16 == 0 and w @ w < (overlap_below * sum_alpha) ** 2:
+                status = "overlap"
+                break
+            if not unshrunk and not early_unshrink_done and gap <= 10 * tol:
+                # Near the end, bring every point back once (libsvm's unshrinking).
+                early_unshrink_done = True
+                shrunk = np.arange(n_points)
+                break
+            if shrinking and since_shrink >= _SHRINK_EVERY:
+                # libsvm's rule: a bounded multiplier in only one of I_up / I_low whose v is
+                # beyond the current extremes cannot be picked; set it aside.
+                since_shrink = 0
+                keep = ~(((pen_low > 0) & (vA < m - gap)) | ((pen_up < 0) & (vA > m)))
+                if not keep.all() and keep.sum() >= 2:
+                    shrunk = active[keep]
+                    break
+            since_shrink += 1
+            vec[:dim] = XA[p]
+            vec[:dim] *= -2.0
+            vec[dim + 1] = sq_list[p]
+            np.dot(augA, vec, out=curv)
+            np.maximum(curv, _TAU, out=curv)
+            if second_order:
+                np.maximum(score, 0.0, out=score)
+                np.square(score, out=score)
+                np.divide(score, curv, out=score)
+                q = int(score.argmax())
+            else:
+                q = q_first
+            # Move a_p += t_p lam, a_q -= t_q lam: sum a_n t_n stays 0, w moves by
+            # lam (x_p - x_q), and L~ gains lam (v_p - v_q) - lam^2 |x_p - x_q|^2 / 2.
+            tp, tq, ap, aq = t_list[p], t_list[q], a_list[p], a_list[q]
+            room_p = C - ap if tp > 0 else ap
+            room_q = aq if tq > 0 else C - aq
+            lam = min((m - float(vA[q])) / float(curv[q]), room_p, room_q)
+            # Land exactly on a bound when the box stops the step, as libsvm does.
+            ap = (C if tp > 0 else 0.0) if lam == room_p else ap + tp * lam
+            aq = (0.0 if tq > 0 else C) if lam == room_q else aq - tq * lam
+            a_list[p], a_list[q] = ap, aq
+            sum_alpha += (tp - tq) * lam
+            dw = lam * (XA[p] - XA[q])
+            w += dw
+            np.dot(XA, dw, out=dv)
+            vA -= dv
+            for k, a_k, t_k in ((p, ap, tp), (q, aq, tq)):
+                is_free = 0.0 < a_k < C
+                n_free += int(is_free) - int(free[k])
+                free[k] = is_free
+                pen_up[k] = 0.0 if (a_k < C if t_k > 0 else a_k > 0) else -np.inf
+                pen_low[k] = 0.0 if (a_k > 0 if t_k > 0 else a_k < C) else np.inf
+            step += 1
+            pair = (int(active[p]), int(active[q]))
+            if history is not None and history.wants(step):
+                b = float(free @ vA) / n_free if n_free else _midpoint(vA, pen_up, pen_low)
+                history.add(
+                    {"step": step, "pair": pair, "objective": sum_alpha - 0.5 * float(w @ w), "w": w.copy(), "b": b}
+                )
+        alpha[active] = a_list
+        if shrunk is not None:
+            active = shrunk
+            unshrunk = active.size == n_points
+            continue
+        if status == "converged" and not unshrunk:
+            # Converged on the active set: check every point again (libsvm's unshrinking).
+            active = np.arange(n_points)
+            unshrunk = True
+            continue
+        return step - first_step, status, pair
+
+
+class LinearSVM(LinearClassifier):
+    """Two-class linear support vector machine, trained by SMO on the dual (seed 001).
+
+    The decision function is y(x) = w^T x + b (eq. 7.1 with phi(x) = x) with
+    w = sum_n a_n t_n x_n (eq. 7.29); t_n = +1 for ``classes_[1]`` and -1 for
+    ``classes_[0]``. The multipliers maximise the dual L~(a) (eq. 7.32) subject to
+    0 <= a_n <= C (eq. 7.33) and sum_n a_n t_n = 0 (eq. 7.34). For K > 2 classes wrap it:
+    ``make_model("svm", multiclass="ovr")`` or ``"ovo"``.
+
+    Parameters
+    ----------
+    C : float > 0 or None
+        Penalty on slack (eq. 7.21). None asks for the hard margin of section 7.1
+        (C = infinity): it is solved with a finite box that is raised until no multiplier
+        touches it, and a ConvergenceError says so when the classes overlap.
+    tol : float
+        Stopping tolerance on the maximal KKT violation, as libsvm's ``eps``.
+    max_iter : int
+        Cap on the number of SMO steps; reaching it leaves ``converged_`` False.
+    shrinking : bool
+        Set aside bounded multipliers that cannot change (libsvm's heuristic); the result
+        is checked on every point before stopping.
+    selection : {"second_order", "first_order"}
+        Working-set selection: the second-order rule of Fan, Chen & Lin (2005) or the
+        maximal violating pair.
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,)
+    alpha_ : ndarray (N,)
+        Lagrange multipliers a_n, 0 <= a_n <= C.
+    support_ : ndarray (n_SV,) of int
+        Indices of the support vectors (a_n > 0).
+    support_vectors_ : ndarray (n_SV, D)
+    dual_coef_ : ndarray (1, n_SV)
+        a_n t_n of the support vectors (scikit-learn's convention).
+    n_support_ : ndarray (2,)
+        Number of support vectors in each class.
+    coef_ : ndarray (1, D)
+        w (eq. 7.29).
+    intercept_ : ndarray (1,)
+        b: the mean of t_n - w^T x_n over the free support vectors (eq. 7.37), or the
+        midpoint of the interval the KKT conditions allow when there are none (libsvm).
+    margin_ : float
+        1 / |w|, the distance from the boundary to the margin (inf when w = 0).
+    dual_objective_ : float
+        L~(a) at the solution.
+    margin_category_ : ndarray (N,) of int
+        Code into ``MARGIN_CATEGORIES`` per training point: 0 outside the margin (a_n = 0),
+        1 on the margin (0 < a_n < C), 2 inside the margin or misclassified (a_n = C).
+    margin_violators_ : ndarray of int
+        Indices with a_n = C (slack xi_n > 0 possible, eq. 7.36).
+    history_ : list of dict
+        One entry per SMO step: {"step": 1, 2, ..., "pair": (i, j) the two multipliers
+        updated (training-point indices), "objective": L~ after the step, "w": ndarray (D,),
+        "b": float}. At most ``HISTORY_LIMIT`` entries are kept: beyond that only every
+        2nd, 4th, ... step is stored (the stride doubles as needed), and the last step is
+        always present with the fitted w and b.
+    n_iter_ : int
+        SMO steps taken.
+    converged_ : bool
+    fit_message_ : str
+        One sentence on how the fit went.
+    """
+
+    display_name = "Support vector machine"
+    book_section = "7.1"
+    MARGIN_CATEGORIES = MARGIN_CATEGORIES
+
+    def __init__(self, C=1.0, tol=1e-3, max_iter=100_000, shrinking=True, selection="second_order"):
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+        self.shrinking = shrinking
+        self.selection = selection
+
+    def _check_params(self):
+        if self.C is not None:
+            if isinstance(self.C, bool) or not isinstance(self.C, (int, float, np.integer, np.floating)):
+                raise InvalidDataError(f"The SVM's C must be a positive number or None (hard margin), not {self.C!r}.")
+            if not (np.isfinite(self.C) and self.C > 0):
+                raise InvalidDataError(f"The SVM's C must be a positive finite number or None; got {self.C}.")
+        if not (isinstance(self.tol, (int, float, np.integer, np.floating)) and np.isfinite(self.tol) and self.tol > 0):
+            raise InvalidDataError(f"The SVM's tolerance must be a positive number; got {self.tol!r}.")
+        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, (int, np.integer)) or self.max_iter < 1:
+            raise InvalidDataError(f"The SVM's max_iter must be a whole number of at least 1; got {self.max_iter!r}.")
+        if self.selection not in ("second_order", "first_order"):
+            raise InvalidDataError(f"SMO selection must be 'second_order' or 'first_order', not {self.selection!r}.")
+
+    def fit(self, X, y):
+        self._check_params()
+        X, y_index, classes = check_X_y(X, y, max_classes=2, method="The linear SVM")
+        t = np.where(y_index == 1, 1.0, -1.0)
+        n_points = X.shape[0]
+        # The SVM is translation invariant (sum a_n t_n = 0), so SMO runs on centred inputs
+        # to keep |x_i - x_j|^2 accurate; only b is shifted back.
+        mean = X.mean(axis=0)
+        Xc = X - mean
+        alpha = np.zeros(n_points)
+        history = _History()
+        options = {
+            "tol": float(self.tol),
+            "shrinking": bool(self.shrinking),
+            "second_order": self.selection == "second_order",
+            "history": history,
+        }
+        if self.C is not None:
+            box = float(self.C)
+            steps, status, pair = _smo(Xc, t, box, alpha, max_steps=int(self.max_iter), first_step=0, **options)
+            converged = status == "converged"
+        else:
+            box, steps, converged, pair = self._hard_margin(Xc, t, alpha, options)
+
+        w = Xc.T @ (alpha * t)
+        v = t - Xc @ w
+        b_centred = _intercept(v, alpha, t, box)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self.alpha_ = alpha
+        self.support_ = np.flatnonzero(alpha > 0)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = (alpha * t)[self.support_][None, :]
+        self.n_support_ = np.array([np.sum(t[self.support_] < 0), np.sum(t[self.support_] > 0)])
+        self.coef_ = w[None, :]
+        self.intercept_ = np.array([b_centred - w @ mean])
+        norm = float(np.linalg.norm(w))
+        self.margin_ = 1.0 / norm if norm > 0 else np.inf
+        self.dual_objective_ = float(alpha.sum() - 0.5 * w @ w)
+        category = np.zeros(n_points, dtype=int)
+        category[(alpha > 0) & (alpha < box)] = 1
+        category[alpha >= box] = 2
+        self.margin_category_ = category
+        self.margin_violators_ = np.flatnonzero(category == 2)
+        self.n_iter_ = int(steps)
+        self.converged_ = bool(converged)
+
+        entries = history.entries
+        if pair is not None and (not entries or entries[-1]["step"] != steps):
+            entries.append({"step": steps, "pair": pair, "objective": self.dual_objective_, "w": w.copy(), "b": 0.0})
+        for entry in entries:
+            entry["b"] -= float(entry["w"] @ mean)  # back to uncentred inputs
+        if entries:
+            entries[-1].update(objective=self.dual_objective_, w=w.copy(), b=float(self.intercept_[0]))
+        self.history_ = entries
+        self.fit_message_ = self._message(norm)
+        return self
+
+    def _hard_margin(self, Xc, t, alpha, options):
+        """C = infinity: raise a finite box by factors of 100 (warm-starting SMO) until no
+        multiplier reaches it. For separable data with margin gamma every a_n <= 1/gamma^2,
+        so a multiplier stuck at the box 1/gamma_min^2 means the margin is below gamma_min
+        (a 10^-4 fraction of the data's radius): the classes overlap. Since each class's
+        multipliers sum to sum_n a_n / 2, the distance between the two classes' convex hulls
+        (twice the margin) is at most 2 |w| / sum_n a_n at any feasible a: SMO checks this
+        bound as it goes and stops as soon as it proves the margin is below gamma_min."""
+        radius = float(np.sqrt(np.max(np.einsum("ij,ij->i", Xc, Xc))))
+        if radius == 0:
+            raise ConvergenceError(_OVERLAP)
+        gamma_min = _HARD_MARGIN_MIN_RELATIVE * radius
+        box_max = 1.0 / gamma_min**2
+        box = 1.0 / radius**2
+        steps_total = 0
+        pair = None
+        while True:
+            steps, status, last = _smo(
+                Xc,
+                t,
+                box,
+                alpha,
+                max_steps=int(self.max_iter) - steps_total,
+                first_step=steps_total,
+                overlap_below=gamma_min,
+                **options,
+            )
+            steps_total += steps
+            pair = last or pair
+            at_box = np.any(alpha >= box)
+            if status == "overlap":
+                raise ConvergenceError(_OVERLAP)
+            if status == "max_iter":
+                w = Xc.T @ (alpha * t)
+                v = t - Xc @ w
+                b = _intercept(v, alpha, t, box)
+                if np.all(t * (Xc @ w + b) > 0):
+                    return box, steps_total, False, pair  # separable; stopped early
+                raise ConvergenceError(
+                    f"SMO stopped after max_iter = {self.max_iter} steps before finding the hard margin; "
+                    "the classes may overlap: choose a finite C or allow more steps."
+                )
+            if not at_box:
+                return box, steps_total, True, pair
+            if box >= box_max:
+                raise ConvergenceError(_OVERLAP)
+            box = min(box * 100.0, box_max)
+
+    def _message(self, norm):
+        n_sv = self.support_.size
+        n_bound = self.margin_violators_.size
+        if self.converged_:
+            head = f"Converged after {self.n_iter_} SMO steps"
+        else:
+            head = (
+                f"Stopped after max_iter = {self.n_iter_} SMO steps before the KKT conditions held to "
+                f"tol = {self.tol:g}, so the boundary is approximate"
+            )
+        if norm == 0:
+            return f"{head}; w = 0, so every point gets the same decision value and there is no boundary."
+        return (
+            f"{head}: {n_sv} support vectors ({n_sv - n_bound} on the margin, {n_bound} inside it or "
+            f"misclassified), margin 1/|w| = {self.margin_:.3g}."
+        )
+
+    def margin_labels(self):
+        """``MARGIN_CATEGORIES`` text for each training point, shape (N,)."""
+        self._check_fitted()
+        return np.asarray(MARGIN_CATEGORIES, dtype=object)[self.margin_category_]
