@@ -102,7 +102,7 @@ class Perceptron(LinearClassifier):
         with np.errstate(over="ignore", invalid="ignore"):
             for epoch in range(1, self.max_epochs + 1):
                 order = rng.permutation(n_points) if self.shuffle else np.arange(n_points)
-                margins = t * (phi @ w)
+                margins = t * _scores(X, w)
                 mistakes, position = 0, 0
                 # Visiting the points in order and skipping the correct ones is the same as
                 # jumping to the next misclassified one: found with one vectorised test.
@@ -113,7 +113,7 @@ class Perceptron(LinearClassifier):
                     position += int(wrong[0])
                     n = int(order[position])
                     w = w + eta * t[n] * phi[n]  # eq. 4.55
-                    margins = t * (phi @ w)
+                    margins = t * _scores(X, w)
                     if not (np.all(np.isfinite(w)) and np.all(np.isfinite(margins))):
                         raise ConvergenceError(
                             "The coordinates are too large for the perceptron's arithmetic; rescale the points."
@@ -155,6 +155,11 @@ class Perceptron(LinearClassifier):
             )
         return self
 
+    def decision_function(self, X):
+        """y(x) = w^T phi(x), computed exactly as during training so that "converged" means
+        every training point has t y(x) > 0 here too, even at round-off scale."""
+        return _scores(self._check_X(X), self.weights_)
+
     def weights_at(self, step):
         """The weights [w0, w1, ..., wD] after ``step`` updates (0 gives ``initial_weights_``),
         so the ui can replay the run without refitting."""
@@ -162,3 +167,8 @@ class Perceptron(LinearClassifier):
         if isinstance(step, bool) or not isinstance(step, numbers.Integral) or not 0 <= step <= self.n_iter_:
             raise InvalidDataError(f"The step must be a whole number from 0 to {self.n_iter_}, not {step!r}.")
         return self.initial_weights_.copy() if step == 0 else self.history_[step - 1]["w"].copy()
+
+
+def _scores(X, w):
+    """w^T phi(x) for every row, with w = [w0, w1, ..., wD] (bias first)."""
+    return X @ w[1:] + w[0]
