@@ -5,8 +5,9 @@ import streamlit as st
 
 from . import controls, state
 from .canvas import canvas
-from .compute import fit_view
+from .compute import fit_view, fitted_model, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
+from .panels import PanelContext, active_panels
 from .theme import CLASS_COLOURS, class_label
 
 EXPLANATION = (
@@ -42,7 +43,7 @@ def _sidebar():
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
         st.header("Method")
         method = controls.method_picker()
-        params = controls.method_params(method)
+        params = controls.method_params(method, [int(k) for k in range(6) if scene.points.counts()[k]])
         multiclass = controls.multiclass_picker()
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass)
 
@@ -84,13 +85,19 @@ def main():
 
     scene = state.scene()
     with st.spinner("Fitting and evaluating…"):
-        view = fit_view(scene.points, scene.method, scene.params, scene.multiclass, scene.window)
+        view = fit_view(scene.points, scene.method, scene.params, scene.multiclass, scene.window, scene.step)
+        model = (
+            fitted_model(scene.points, scene.method, scene.params, scene.multiclass)[0] if len(scene.points) else None
+        )
     if view.error:
         st.warning(view.error, icon="⚠️")
     elif view.note:
         st.info(view.note, icon="ℹ️")
 
-    figure = scene_figure(scene.points, view, scene.window, scene.view_revision)
+    context = PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
+    panels = active_panels(context)
+    overlays = [trace for panel in panels if panel.overlay for trace in panel.overlay(context)]
+    figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays)
     canvas(
         figure,
         config=FIGURE_CONFIG,
@@ -102,3 +109,15 @@ def main():
     )
     st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
     st.caption(EXPLANATION)
+    _render_panels(panels, context)
+
+
+def _render_panels(panels, context):
+    shown = [panel for panel in panels if panel.render]
+    if not shown:
+        return
+    for tab, panel in zip(st.tabs([panel.title for panel in shown]), shown):
+        with tab:
+            if panel.help:
+                st.caption(panel.help)
+            panel.render(context)

@@ -38,15 +38,26 @@ def _is_exactly_linear(model):
     return getattr(model, "is_linear", False) and hasattr(model, "coef_") and not hasattr(model, "predict_index")
 
 
+def shown_model(model, step):
+    """The model as it was after ``step`` updates (playback), or the final fit.
+
+    Iterative estimators provide ``at_step(step)``, a copy carrying that step's weights.
+    """
+    if model is None or step is None or not hasattr(model, "at_step"):
+        return model
+    return model.at_step(step)
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def fit_view(points, method, params, multiclass, window, resolution=GRID_RESOLUTION):
-    """Fit, then evaluate predictions on the points and on a resolution^2 grid over ``window``."""
+def fit_view(points, method, params, multiclass, window, step=None, resolution=GRID_RESOLUTION):
+    """Fit (or replay to ``step``), then evaluate on the points and on a resolution^2 grid."""
     if len(points) == 0:
         return FitView(error="There are no points yet: click on the plot to add some, or generate clusters.")
     model, error = fitted_model(points, method, params, multiclass)
     if error:
         return FitView(error=error)
     try:
+        model = shown_model(model, step)
         grid = evaluate_grid(model, window, resolution)
         predicted_index = np.searchsorted(model.classes_, model.predict(points.X))
     except PlaygroundError as err:

@@ -5,6 +5,7 @@ import streamlit as st
 
 from playground import MODELS, ClusterSpec
 
+from .method_params import PARAM_WIDGETS
 from .theme import CLASS_NAMES, class_label
 
 GENERATOR_DEFAULTS = pd.DataFrame(
@@ -94,6 +95,12 @@ def method_picker():
     )
 
 
+def method_params(name, present_classes):
+    """The method's hyper-parameter widgets; returns the chosen parameters as a dict."""
+    widget = PARAM_WIDGETS.get(name)
+    return widget(present_classes) if widget else {}
+
+
 MULTICLASS_LABELS = {
     "native": "K-class discriminant (eq. 4.9)",
     "ovr": "one-versus-rest",
@@ -111,26 +118,3 @@ def multiclass_picker():
         help="One-versus-rest and one-versus-one combine two-class classifiers and leave ambiguous regions "
         "(figure 4.2); the single K-class discriminant assigns x to the largest y_k(x).",
     )
-
-
-def least_squares_params():
-    targets = st.radio(
-        "Targets",
-        ["one_of_k", "fisher"],
-        format_func={"one_of_k": "1-of-K (eq. 4.15)", "fisher": "N/N₁, −N/N₂ (§4.1.5, two classes)"}.get,
-        key="ls_targets",
-        horizontal=True,
-        help="With the Fisher targets the weight vector is parallel to Fisher's discriminant.",
-    )
-    return {"targets": targets}
-
-
-# Method name -> function drawing its hyper-parameter widgets and returning them as a dict.
-PARAM_WIDGETS = {
-    "least_squares": least_squares_params,
-}
-
-
-def method_params(name):
-    widget = PARAM_WIDGETS.get(name)
-    return widget() if widget else {}

@@ -112,8 +112,8 @@ def misclassified_trace(points, predicted):
     )
 
 
-def scene_figure(points, view, window, view_revision):
-    """The canvas figure: regions, boundary, points and misclassified marks."""
+def scene_figure(points, view, window, view_revision, overlays=()):
+    """The canvas figure: regions, boundary, panel overlays, points and misclassified marks."""
     traces = []
     if view.region_labels is not None:
         traces.append(region_trace(view.region_labels, window))
@@ -121,6 +121,7 @@ def scene_figure(points, view, window, view_revision):
             traces.append(segment_trace(view.segments))
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
+    traces += list(overlays)
     traces += point_traces(points)
     if view.predicted is not None and np.any(view.predicted != points.y):
         traces.append(misclassified_trace(points, view.predicted))

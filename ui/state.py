@@ -30,6 +30,7 @@ def init_state():
     st.session_state.setdefault("history", History())
     st.session_state.setdefault("notices", [])
     st.session_state.setdefault("last_event_nonce", None)
+    st.session_state.setdefault("panel_options", {})  # e.g. projection angle, surface kind
 
 
 def scene():
@@ -38,6 +39,11 @@ def scene():
 
 def set_scene(new_scene):
     st.session_state.scene = new_scene
+
+
+def set_step(step):
+    """Show the iterative fit after ``step`` updates (None: the final fit)."""
+    set_scene(replace(scene(), step=None if step is None else int(step)))
 
 
 def notify(message):
