@@ -10,6 +10,8 @@ standardised inputs (x - mean) / std and maps every iterate back to the book's w
 linear solves. Gradient descent is not affine-invariant and runs on the inputs as given.
 """
 
+import copy
+
 import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin, log_sigmoid, log_softmax, sigmoid
@@ -244,6 +246,39 @@ class _IterativeMixin:
         """Activations from the internal standardised weights (precise for coordinates far from 0)."""
         X = self._check_X(X)
         return ((X - self._centre) / self._scale) @ self._weights_std[..., 1:].T + self._weights_std[..., 0]
+
+    def _set_weights(self, weights):
+        """Set ``weights_``, ``coef_``, ``intercept_`` and the internal weights from book weights."""
+        weights = np.array(weights, dtype=float)
+        self.weights_ = weights
+        self._weights_std = _to_standardised(weights, self._centre, self._scale)
+        if weights.ndim == 1:
+            self.coef_ = weights[None, 1:].copy()
+            self.intercept_ = weights[:1].copy()
+        elif weights.shape[0] == 2:
+            diff = weights[1] - weights[0]
+            self.coef_ = diff[None, 1:].copy()
+            self.intercept_ = diff[:1].copy()
+        else:
+            self.coef_ = weights[:, 1:].copy()
+            self.intercept_ = weights[:, 0].copy()
+
+    def at_step(self, step):
+        """A copy of the fitted model as it was after ``step`` updates, for replaying the fit.
+
+        Step 0 is the initial weights, ``n_iter_`` the final fit; steps outside 0..n_iter_ are
+        clipped. The copy's ``weights_``, ``coef_``, ``intercept_`` (and so ``decision_function``,
+        ``predict_proba``) are those of ``history_[step]``; ``history_`` and ``n_iter_`` stay the
+        whole run's, and ``step_`` records the step shown.
+        """
+        self._check_fitted()
+        step = int(min(max(int(step), 0), len(self.history_) - 1))
+        replay = copy.copy(self)
+        replay._set_weights(self.history_[step]["w"])
+        if step == len(self.history_) - 1:  # the final step: keep the exact internal weights
+            replay._weights_std = np.array(self._weights_std, dtype=float)
+        replay.step_ = step
+        return replay
 
 
 class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):

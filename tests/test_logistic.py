@@ -277,3 +277,57 @@ def test_degenerate_data_give_finite_grids_or_a_sentence(name, solver, points, s
     np.testing.assert_allclose(result.proba.sum(axis=-1), 1.0, atol=1e-9)
     assert all(np.all(np.isfinite(h["w"])) and np.isfinite(h["log_likelihood"]) for h in model.history_)
     assert np.all(np.isfinite(model.coef_)) and np.all(np.isfinite(model.intercept_))
+
+
+# -- replaying the fit: at_step ------------------------------------------------------------
+
+
+def test_at_step_replays_the_seed003_irls_table():
+    model = make_model("logistic", w_init=SEED_W_INIT, max_iter=5).fit(SEED003_X, SEED_Y)
+    start = model.at_step(0)
+    np.testing.assert_allclose(start.weights_, SEED_W_INIT)
+    np.testing.assert_allclose(start.coef_, [[-1.0, 1.0]])
+    np.testing.assert_allclose(start.intercept_, [1.0])
+    a0 = 1.0 - SEED003_X[:, 0] + SEED003_X[:, 1]
+    np.testing.assert_allclose(start.predict_proba(SEED003_X)[:, 1], 1 / (1 + np.exp(-a0)), rtol=1e-12)
+    np.testing.assert_allclose(start.decision_function(SEED003_X), a0, rtol=1e-12)
+    first = model.at_step(1)
+    np.testing.assert_allclose(first.weights_, [2.620188714, -3.16480455, 2.080220871], rtol=1e-8)
+    assert first.step_ == 1 and first.history_ is model.history_ and first.n_iter_ == 5
+    # The last step is the fitted model; steps outside 0..n_iter_ are clipped.
+    final = model.at_step(99)
+    assert final.step_ == 5
+    np.testing.assert_allclose(final.predict_proba(SEED003_X), model.predict_proba(SEED003_X), rtol=1e-12)
+    assert model.at_step(-3).step_ == 0
+    # The original is untouched.
+    np.testing.assert_allclose(model.weights_, [5.713665154, -8.53726067, 5.768785273], rtol=1e-8)
+
+
+@pytest.mark.parametrize("solver", ["irls", "gd"])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_softmax_at_step_matches_each_history_entry(solver, n_classes):
+    X, y = overlapping(n_classes, 4)
+    model = make_model("softmax", solver=solver, max_iter=6).fit(X, y)
+    for step, entry in enumerate(model.history_):
+        replay = model.at_step(step)
+        W = entry["w"]
+        np.testing.assert_allclose(replay.weights_, W)
+        a = X @ W[:, 1:].T + W[:, 0]
+        expected = np.exp(a - a.max(axis=1, keepdims=True))
+        expected /= expected.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(replay.predict_proba(X), expected, rtol=1e-9, atol=1e-12)
+        np.testing.assert_array_equal(replay.predict(X), model.classes_[np.argmax(a, axis=1)])
+        # The log-likelihood recorded for that step is the one of its weights.
+        log_p = np.log(np.maximum(expected[np.arange(len(y)), np.searchsorted(model.classes_, y)], 1e-300))
+        assert np.sum(log_p) == pytest.approx(entry["log_likelihood"], rel=1e-8)
+
+
+def test_logistic_at_step_linear_geometry_follows_the_weights():
+    X, y = overlapping(2, 5)
+    model = make_model("logistic", solver="gd", max_iter=20).fit(X, y)
+    for step in (0, 3, 20):
+        replay = model.at_step(step)
+        w = model.history_[step]["w"]
+        np.testing.assert_allclose(replay.coef_, [w[1:]])
+        np.testing.assert_allclose(replay.intercept_, [w[0]])
+        np.testing.assert_allclose(replay.decision_function(X), X @ w[1:] + w[0], rtol=1e-9, atol=1e-9)
