@@ -1,5 +1,6 @@
 """Rosenblatt's perceptron (PRML 4.1.7): stochastic gradient descent on the perceptron criterion."""
 
+import copy
 import numbers
 
 import numpy as np
@@ -167,6 +168,21 @@ class Perceptron(LinearClassifier):
         if isinstance(step, bool) or not isinstance(step, numbers.Integral) or not 0 <= step <= self.n_iter_:
             raise InvalidDataError(f"The step must be a whole number from 0 to {self.n_iter_}, not {step!r}.")
         return self.initial_weights_.copy() if step == 0 else self.history_[step - 1]["w"].copy()
+
+    def at_step(self, step):
+        """A copy of the fitted perceptron whose ``weights_``, ``coef_`` and ``intercept_`` are those
+        after ``step`` updates (0: the initial weights), for playback (figure 4.7).
+
+        Everything else (``history_``, ``errors_per_epoch_``, ...) is the full run's; ``step_``
+        records the step shown.
+        """
+        weights = self.weights_at(step)
+        replay = copy.copy(self)
+        replay.weights_ = weights
+        replay.coef_ = weights[None, 1:].copy()
+        replay.intercept_ = weights[:1].copy()
+        replay.step_ = int(step)
+        return replay
 
 
 def _scores(X, w):

@@ -135,6 +135,31 @@ def test_history_replays_the_updates(two_clusters):
         model.weights_at(model.n_iter_ + 1)
 
 
+def test_at_step_is_a_copy_with_that_steps_weights(seed003):
+    X, _ = seed003
+    y = np.array([1, 1, 1, -1, -1, -1])
+    model = make_model("perceptron", w_init=[5, -6, 1], eta=1.0).fit(X, y)
+    expected = {0: [5, -6, 1], 1: [6, -4, 4], 2: [5, -6, 3]}
+    for step, w in expected.items():
+        replay = model.at_step(step)
+        assert replay is not model and replay.step_ == step
+        np.testing.assert_array_equal(replay.weights_, w)
+        np.testing.assert_array_equal(replay.coef_, [w[1:]])
+        np.testing.assert_array_equal(replay.intercept_, [w[0]])
+        np.testing.assert_array_equal(replay.decision_function(X), X @ np.array(w[1:], float) + w[0])
+    # Seed 003's prediction rows: initialisation (1, -1, -1, -1, -1, -1), after the 1st update all C1.
+    np.testing.assert_array_equal(model.at_step(0).predict(X), [1, -1, -1, -1, -1, -1])
+    np.testing.assert_array_equal(model.at_step(1).predict(X), np.ones(6))
+    np.testing.assert_array_equal(model.at_step(2).predict(X), y)
+    # The fitted model is untouched.
+    np.testing.assert_array_equal(model.weights_, [5, -6, 3])
+    np.testing.assert_array_equal(model.coef_, [[-6, 3]])
+    with pytest.raises(InvalidDataError, match="step"):
+        model.at_step(3)
+    with pytest.raises(InvalidDataError, match="step"):
+        model.at_step(-1)
+
+
 def test_shuffle_is_reproducible(two_clusters):
     X, y = two_clusters
     runs = [make_model("perceptron", shuffle=True, random_state=s).fit(X, y) for s in (7, 7, 8)]
