@@ -29,3 +29,13 @@ def three_clusters():
 @pytest.fixture
 def two_clusters():
     return clusters(2)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A skipped browser test is a failure: CI must never pass without having clicked."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and item.get_closest_marker("browser"):
+        report.outcome = "failed"
+        report.longrepr = f"browser test {item.name} was skipped; browser tests must run"

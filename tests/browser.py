@@ -1,0 +1,91 @@
+"""Helpers for real-browser tests: a Streamlit server on a free port and headless chromium."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def streamlit_server(script="streamlit_app.py", timeout=60):
+    """Start ``streamlit run script`` on a free loopback port; yield its URL; stop it."""
+    port = free_port()
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(ROOT / script),
+        "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+    ]
+    log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115  (closed below)
+    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Streamlit did not start; see {log.name}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def chromium_path():
+    """Debian's chromium; its absence is a failure, never a skip (the test command installs it)."""
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        raise RuntimeError("Debian's chromium is not installed: run the README's test command, which installs it.")
+    return path
+
+
+# JavaScript run in the page: facts about the canvas the tests assert on.
+CANVAS_STATE_JS = """() => {
+  const root = document.querySelector('.pg-canvas');
+  const traces = root._fullData || [];  // decoded arrays (data keeps the base64 bdata)
+  const points = traces.filter(t => t.meta === 'points');
+  const ids = points.flatMap(t => Array.from(t.customdata || []));
+  const xs = points.flatMap(t => Array.from(t.x || [])), ys = points.flatMap(t => Array.from(t.y || []));
+  return {
+    revision: root.dataset.revision,
+    n_points: ids.length,
+    classes: points.map(t => t.name),
+    boundary: traces.some(t => t.meta === 'boundary'),
+    regions: traces.some(t => t.type === 'heatmap' && t.name === 'regions'),
+    xrange: root._fullLayout.xaxis.range.slice(),
+    yrange: root._fullLayout.yaxis.range.slice(),
+    xs: xs, ys: ys,
+  };
+}"""
+
+# Pixel position (page coordinates) of data point (x, y) on the canvas.
+DATA_TO_PAGE_JS = """([x, y]) => {
+  const root = document.querySelector('.pg-canvas');
+  const xa = root._fullLayout.xaxis, ya = root._fullLayout.yaxis;
+  const box = root.querySelector('.main-svg').getBoundingClientRect();
+  return [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
+}"""
