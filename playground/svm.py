@@ -40,8 +40,8 @@ class _History:
     """Bounded log of SMO steps: every step until ``limit`` entries, then thinned by half
     (keeping steps that are multiples of a doubled stride) whenever it fills up."""
 
-    def __init__(self, limit=HISTORY_LIMIT):
-        self.limit = limit
+    def __init__(self, limit=None):
+        self.limit = HISTORY_LIMIT if limit is None else limit
         self.stride = 1
         self.entries = []
 
@@ -409,7 +409,8 @@ class LinearSVM(LinearClassifier):
         else:
             head = (
                 f"Stopped after max_iter = {self.n_iter_} SMO steps before the KKT conditions held to "
-                f"tol = {self.tol:g}, so the boundary is approximate"
+                f"tol = {self.tol:g}, so the boundary is approximate (SMO is slow when the coordinates are "
+                "very large or very small; rescale the points or change C)"
             )
         if norm == 0:
             return f"{head}; w = 0, so every point gets the same decision value and there is no boundary."
