@@ -38,21 +38,36 @@ _OVERLAP = "The classes overlap, so no hard margin exists; choose a finite C (so
 
 class _History:
     """Bounded log of SMO steps: every step until ``limit`` entries, then thinned by half
-    (keeping steps that are multiples of a doubled stride) whenever it fills up."""
+    (keeping steps that are multiples of a doubled stride) whenever it fills up.
+
+    Columns are kept as flat lists while SMO runs (no per-step dicts, so no garbage
+    collector passes); ``entries()`` builds the dicts once at the end."""
+
+    _COLUMNS = ("step", "i", "j", "objective", "w", "b")
 
     def __init__(self, limit=None):
         self.limit = HISTORY_LIMIT if limit is None else limit
         self.stride = 1
-        self.entries = []
+        self.columns = {name: [] for name in self._COLUMNS}
 
     def wants(self, step):
         return step % self.stride == 0
 
-    def add(self, entry):
-        self.entries.append(entry)
-        if len(self.entries) > self.limit:
+    def add(self, step, i, j, objective, w, b):
+        columns = self.columns
+        for name, value in zip(self._COLUMNS, (step, i, j, objective, w, b)):
+            columns[name].append(value)
+        if len(columns["step"]) > self.limit:
             self.stride *= 2
-            self.entries = [e for e in self.entries if e["step"] % self.stride == 0]
+            keep = [k for k, s in enumerate(columns["step"]) if s % self.stride == 0]
+            self.columns = {name: [values[k] for k in keep] for name, values in columns.items()}
+
+    def entries(self):
+        c = self.columns
+        return [
+            {"step": s, "pair": (i, j), "objective": o, "w": w, "b": b}
+            for s, i, j, o, w, b in zip(c["step"], c["i"], c["j"], c["objective"], c["w"], c["b"])
+        ]
 
 
 def _intercept(v, alpha, t, C):
@@ -100,7 +115,7 @@ def _smo(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, fi
     vec = np.empty(dim + 2)
     vec[dim] = 1.0
     step = first_step
-    pair = None
+    pair, global_pair = None, True
     active = np.arange(n_points)
     unshrunk = True
     early_unshrink_done = False
@@ -187,13 +202,13 @@ def _smo(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, fi
                 pen_up[k] = 0.0 if (a_k < C if t_k > 0 else a_k > 0) else -np.inf
                 pen_low[k] = 0.0 if (a_k > 0 if t_k > 0 else a_k < C) else np.inf
             step += 1
-            pair = (int(active[p]), int(active[q]))
+            pair, global_pair = (p, q), False
             if history is not None and history.wants(step):
                 b = float(free @ vA) / n_free if n_free else _midpoint(vA, pen_up, pen_low)
-                history.add(
-                    {"step": step, "pair": pair, "objective": sum_alpha - 0.5 * float(w @ w), "w": w.copy(), "b": b}
-                )
+                history.add(step, int(active[p]), int(active[q]), sum_alpha - 0.5 * float(w @ w), w.copy(), b)
         alpha[active] = a_list
+        if pair is not None and not global_pair:
+            pair, global_pair = (int(active[pair[0]]), int(active[pair[1]])), True
         if shrunk is not None:
             active = shrunk
             unshrunk = active.size == n_points
@@ -342,7 +357,7 @@ class LinearSVM(LinearClassifier):
         self.n_iter_ = int(steps)
         self.converged_ = bool(converged)
 
-        entries = history.entries
+        entries = history.entries()
         if pair is not None and (not entries or entries[-1]["step"] != steps):
             entries.append({"step": steps, "pair": pair, "objective": self.dual_objective_, "w": w.copy(), "b": 0.0})
         for entry in entries:
