@@ -74,6 +74,8 @@ class Scene:
     method: str = "least_squares"
     params: tuple = ()  # sorted (name, value) pairs, hashable
     multiclass: str = "native"
+    basis: str = "identity"  # a key of playground.basis.BASES
+    basis_params: tuple = ()  # sorted (name, value) pairs; RBF centres as a tuple of (x, y)
     window: Window = field(default_factory=Window)
     view_revision: int = 0  # bumped when the app (not the user) moves the view
     step: int | None = None  # playback step of an iterative method; None = the final fit
@@ -94,9 +96,16 @@ class Scene:
             step=None,
         )
 
+    def with_basis(self, basis, params=None):
+        return replace(self, basis=basis, basis_params=tuple(sorted((params or {}).items())), step=None)
+
     @property
     def param_dict(self):
         return dict(self.params)
+
+    @property
+    def basis_param_dict(self):
+        return dict(self.basis_params)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import streamlit as st
 
 from . import controls, state
 from .canvas import canvas
-from .compute import fit_view, fitted_model, shown_model
+from .compute import scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
 from .panels import PanelContext, active_panels
 from .theme import CLASS_COLOURS, class_label
@@ -85,10 +85,8 @@ def main():
 
     scene = state.scene()
     with st.spinner("Fitting and evaluating…"):
-        view = fit_view(scene.points, scene.method, scene.params, scene.multiclass, scene.window, scene.step)
-        model = (
-            fitted_model(scene.points, scene.method, scene.params, scene.multiclass)[0] if len(scene.points) else None
-        )
+        view = scene_view(scene)
+        model = scene_model(scene)
     if view.error:
         st.warning(view.error, icon="⚠️")
     elif view.note:
@@ -102,7 +100,7 @@ def main():
         figure,
         config=FIGURE_CONFIG,
         window=scene.window,
-        revision=hash((scene.points, scene.method, scene.params, scene.window)),
+        revision=hash(scene),
         n_points=len(scene.points),
         ack=st.session_state.last_event_nonce,
         on_events=_on_canvas_events,

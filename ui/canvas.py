@@ -54,6 +54,9 @@ function bind(root) {
     if (root.__pgSelecting) return;
     const ids = pointIds(ev.points);
     if (ids.length) { send(root, {type: 'remove', ids: [ids[0]]}); return; }
+    // Editable overlay markers (e.g. RBF centres) carry meta 'centres' and their index.
+    const centre = (ev.points || []).find(p => p.data && p.data.meta === 'centres');
+    if (centre) { send(root, {type: 'remove_centre', ids: [centre.customdata]}); return; }
     if (ev.xvals && ev.xvals.length && ev.yvals && ev.yvals.length) {
       send(root, {type: 'add', x: ev.xvals[0], y: ev.yvals[0]});
     }

@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, make_model
+from playground.basis import make_basis
 
 GRID_RESOLUTION = 200
 
@@ -25,10 +26,11 @@ class FitView:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def fitted_model(points, method, params, multiclass):
+def fitted_model(points, method, params, multiclass, basis="identity", basis_params=()):
     """The fitted estimator for these points and settings, or the PlaygroundError raised."""
     try:
-        model = make_model(method, multiclass=multiclass, **dict(params))
+        phi = None if basis == "identity" else make_basis(basis, **dict(basis_params))
+        model = make_model(method, multiclass=multiclass, basis=phi, **dict(params))
         return model.fit(points.X, points.y), None
     except PlaygroundError as err:
         return None, str(err)
@@ -48,12 +50,35 @@ def shown_model(model, step):
     return model.at_step(step)
 
 
+def scene_model(scene):
+    """The fitted model of a scene, or None (the error is reported by ``scene_view``)."""
+    if len(scene.points) == 0:
+        return None
+    return fitted_model(scene.points, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)[0]
+
+
+def scene_view(scene):
+    """``fit_view`` for a scene: everything the canvas and the status line draw."""
+    return fit_view(
+        scene.points,
+        scene.method,
+        scene.params,
+        scene.multiclass,
+        scene.window,
+        scene.step,
+        basis=scene.basis,
+        basis_params=scene.basis_params,
+    )
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def fit_view(points, method, params, multiclass, window, step=None, resolution=GRID_RESOLUTION):
+def fit_view(
+    points, method, params, multiclass, window, step=None, resolution=GRID_RESOLUTION, basis="identity", basis_params=()
+):
     """Fit (or replay to ``step``), then evaluate on the points and on a resolution^2 grid."""
     if len(points) == 0:
         return FitView(error="There are no points yet: click on the plot to add some, or generate clusters.")
-    model, error = fitted_model(points, method, params, multiclass)
+    model, error = fitted_model(points, method, params, multiclass, basis, basis_params)
     if error:
         return FitView(error=error)
     try:

@@ -41,6 +41,23 @@ def set_scene(new_scene):
     st.session_state.scene = new_scene
 
 
+def set_basis(basis, params=None):
+    """Switch the fixed basis functions phi(x) (section 4.3.1) applied before the method."""
+    current = scene()
+    if (basis, tuple(sorted((params or {}).items()))) != (current.basis, current.basis_params):
+        set_scene(current.with_basis(basis, params))
+
+
+def rbf_centres():
+    return tuple(scene().basis_param_dict.get("centres") or ())
+
+
+def set_rbf_centres(centres):
+    """Centres placed by hand (clicks on the canvas in centre mode)."""
+    params = {**scene().basis_param_dict, "centres": tuple(centres) or None, "placement": "given" if centres else None}
+    set_scene(scene().with_basis("rbf", {k: v for k, v in params.items() if v is not None}))
+
+
 def set_step(step):
     """Show the iterative fit after ``step`` updates (None: the final fit)."""
     set_scene(replace(scene(), step=None if step is None else int(step)))
@@ -125,8 +142,14 @@ def apply_canvas_events(events, active_class):
 
 def _apply_event(event, active_class):
     kind = event.get("type")
+    placing_centres = st.session_state.get("click_mode") == "centres" and scene().basis == "rbf"
     try:
-        if kind == "add":
+        if kind == "add" and placing_centres:
+            set_rbf_centres(rbf_centres() + ((float(event["x"]), float(event["y"])),))
+        elif kind == "remove_centre":
+            drop = {int(i) for i in event.get("ids", [])}
+            set_rbf_centres(tuple(c for i, c in enumerate(rbf_centres()) if i not in drop))
+        elif kind == "add":
             change_points(scene().points.added(float(event["x"]), float(event["y"]), active_class))
         elif kind == "remove":
             ids = [int(i) for i in event.get("ids", []) if isinstance(i, int | float)]
