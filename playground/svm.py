@@ -10,6 +10,8 @@ gradient follows from w = sum_n a_n t_n x_n (eq. 7.29), so no N x N matrix is ev
 memory is O(N D) and each step costs two matrix-vector products.
 """
 
+import copy
+
 import numpy as np
 
 from .base import LinearClassifier
@@ -433,6 +435,44 @@ class LinearSVM(LinearClassifier):
             f"{head}: {n_sv} support vectors ({n_sv - n_bound} on the margin, {n_bound} inside it or "
             f"misclassified), margin 1/|w| = {self.margin_:.3g}."
         )
+
+    def at_step(self, step):
+        """A copy of the fitted SVM as it was at playback position ``step``, for replaying SMO.
+
+        ``step`` counts entries of ``history_``, not SMO steps (the history may be thinned):
+        0 is the start, a = 0 and so w = 0 and b = 0 (every decision value is 0, there is no
+        boundary and the margin is infinite); k in 1..len(history_) is the state after SMO step
+        ``history_[k - 1]["step"]``; values outside 0..len(history_) are clipped, and
+        len(history_) is the fitted model. The copy's ``coef_``, ``intercept_`` (so
+        ``decision_function`` and ``predict``), ``margin_`` and ``dual_objective_`` are those of
+        that position; ``step_`` records it, ``smo_step_`` the SMO step number (0 at the start)
+        and ``pair_`` the pair (i, j) updated by that step (None at the start). The multipliers
+        of intermediate steps are not recorded, so ``alpha_``, ``support_``,
+        ``margin_category_`` and the rest stay the whole run's.
+        """
+        self._check_fitted()
+        n_entries = len(self.history_)
+        step = int(min(max(int(step), 0), n_entries))
+        replay = copy.copy(self)
+        replay.step_ = step
+        if step == n_entries:  # the fitted model itself (also when SMO took no step)
+            replay.smo_step_ = self.n_iter_
+            replay.pair_ = tuple(self.history_[-1]["pair"]) if n_entries else None
+            return replay
+        if step == 0:
+            w, b, objective, smo_step, pair = np.zeros(self.n_features_in_), 0.0, 0.0, 0, None
+        else:
+            entry = self.history_[step - 1]
+            w, b, objective = np.asarray(entry["w"], dtype=float), float(entry["b"]), float(entry["objective"])
+            smo_step, pair = int(entry["step"]), tuple(int(k) for k in entry["pair"])
+        replay.coef_ = w[None, :].copy()
+        replay.intercept_ = np.array([b])
+        norm = float(np.linalg.norm(w))
+        replay.margin_ = 1.0 / norm if norm > 0 else np.inf
+        replay.dual_objective_ = objective
+        replay.smo_step_ = smo_step
+        replay.pair_ = pair
+        return replay
 
     def margin_labels(self):
         """``MARGIN_CATEGORIES`` text for each training point, shape (N,)."""

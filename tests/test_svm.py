@@ -270,3 +270,37 @@ def test_any_data_gives_an_optimal_fit_or_a_sentence(points, scale, C):
     else:
         gap = primal(model, X, t, C) - model.dual_objective_
         assert -1e-9 <= gap <= 2e-3 * max(1.0, C * t.size)
+
+
+def test_at_step_replays_the_history():
+    X, y = clusters(2, 40, seed=5, **OVERLAPPING)
+    model = make_model("svm", C=1.0).fit(X, y)
+    n_entries = len(model.history_)
+    start = model.at_step(0)
+    np.testing.assert_array_equal(start.coef_, np.zeros((1, 2)))
+    assert start.intercept_[0] == 0.0 and start.margin_ == np.inf and start.pair_ is None
+    assert start.step_ == 0 and start.smo_step_ == 0 and start.dual_objective_ == 0.0
+    np.testing.assert_array_equal(start.decision_function(X), np.zeros(X.shape[0]))
+    for k in (1, n_entries // 2, n_entries - 1):
+        replay, entry = model.at_step(k), model.history_[k - 1]
+        np.testing.assert_array_equal(replay.coef_[0], entry["w"])
+        assert replay.intercept_[0] == entry["b"] and replay.pair_ == tuple(entry["pair"])
+        assert replay.smo_step_ == entry["step"] and replay.dual_objective_ == entry["objective"]
+        assert replay.margin_ == pytest.approx(1 / np.linalg.norm(entry["w"]))
+        np.testing.assert_allclose(replay.decision_function(X), X @ entry["w"] + entry["b"])
+    final = model.at_step(n_entries)
+    np.testing.assert_array_equal(final.coef_, model.coef_)
+    assert final.margin_ == model.margin_ and final.smo_step_ == model.n_iter_
+    # Clipped at both ends; the fitted model itself is untouched.
+    assert model.at_step(-5).step_ == 0 and model.at_step(10**6).step_ == n_entries
+    assert not hasattr(model, "step_")
+
+
+def test_at_step_maps_positions_to_a_thinned_history(monkeypatch):
+    monkeypatch.setattr(svm_module, "HISTORY_LIMIT", 16)
+    X, y = clusters(2, 150, seed=1, spread=(2.0, 1.5))
+    model = make_model("svm", C=1.0).fit(X, y)
+    steps = [entry["step"] for entry in model.history_]
+    assert [model.at_step(k).smo_step_ for k in range(1, len(steps) + 1)] == steps
+    objectives = [model.at_step(k).dual_objective_ for k in range(len(steps) + 1)]
+    assert np.all(np.diff(objectives) >= -1e-9)
