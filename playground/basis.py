@@ -7,6 +7,7 @@ phi_0 = 1 is produced: every method adds its own bias.
 >>> model = with_basis(make_model("svm"), RBFBasis(width=0.8)).fit(X, y)
 """
 
+import copy
 from itertools import combinations_with_replacement
 from math import comb
 
@@ -381,11 +382,26 @@ class BasisModel(Classifier):
     def ambiguous(self):
         return self._delegate("ambiguous")
 
+    @property
+    def at_step(self):
+        """Playback, when the inner method has it: ``at_step(step)`` returns a copy whose
+        ``estimator_`` is ``estimator_.at_step(step)`` (its weights at that step, in phi-space)."""
+        if not hasattr(self.estimator, "at_step"):
+            raise AttributeError(f"{self.estimator.display_name} has no playback (at_step).")
+
+        def replay(step):
+            self._check_fitted()
+            shown = copy.copy(self)
+            shown.estimator_ = self.estimator_.at_step(step)
+            return shown
+
+        return replay
+
     def __getattr__(self, name):
         # Called only when normal lookup fails: read fitted attributes of the inner method.
         if name.startswith("__") or not name.endswith("_") or name in ("estimator_", "basis_"):
             raise AttributeError(name)
-        if name in ("coef_", "intercept_") and not self.is_linear:
+        if name in ("coef_", "intercept_", "coefs_", "intercepts_") and not self.is_linear:
             raise AttributeError(
                 f"{name} of a model on a basis lives in feature space; use feature_line() or estimator_.{name}."
             )

@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from . import controls, state
+from .basis_controls import basis_picker
 from .canvas import canvas
 from .compute import scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
@@ -45,7 +46,9 @@ def _sidebar():
         method = controls.method_picker()
         params = controls.method_params(method, [int(k) for k in range(6) if scene.points.counts()[k]])
         multiclass = controls.multiclass_picker()
-    return (action, specs, n_per_class, shared, seed), (method, params, multiclass)
+        st.header("Basis functions")
+        basis_choice = basis_picker(scene)
+    return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
 
 def _apply(generator, method_choice):
@@ -53,10 +56,11 @@ def _apply(generator, method_choice):
     if action:
         state.generate(specs, n_per_class, shared_covariance=shared, seed=seed, mode=action)
         st.rerun()  # so the sidebar (undo, counts) shows the new points
-    method, params, multiclass = method_choice
+    method, params, multiclass, (basis, basis_params) = method_choice
     scene = state.scene()
     if (method, tuple(sorted(params.items())), multiclass) != (scene.method, scene.params, scene.multiclass):
         state.set_scene(scene.with_method(method, params, multiclass))
+    state.set_basis(basis, basis_params)  # no-op when unchanged; hand-placed RBF centres come from the scene
 
 
 def _status_line(points, view):

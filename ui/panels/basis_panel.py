@@ -1,0 +1,307 @@
+"""Fixed basis functions (PRML section 4.3.1, figure 4.12): the data in feature space.
+
+The overlay draws the Gaussian RBF centres on the plane with a circle of radius s around each
+(for centres placed by hand the markers carry meta="centres" and their index, so a click removes
+one). The panel shows, as figure 4.12 does, the data in the plane of two chosen basis functions
+phi_i, phi_j, where the model's boundary is the straight line of ``BasisModel.feature_line``
+(exact when there are only two features; otherwise a slice with the other features at their
+training means), beside the curved boundary it makes in x.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground import PlaygroundError, Window, boundary_segments, evaluate_grid
+from playground.basis import BasisModel, RBFBasis
+
+from ..figures import region_trace
+from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
+from . import Panel
+
+CENTRE_COLOUR = "#5B2C6F"
+CHOSEN_COLOUR = "#C0392B"
+CIRCLE_SIDES = 40
+SMALL_RESOLUTION = 100
+SUPERSCRIPTS = {"^2": "²", "^3": "³", "^4": "⁴", "^5": "⁵", "^6": "⁶"}
+
+
+def basis_model(model):
+    return model if isinstance(model, BasisModel) and hasattr(model, "basis_") else None
+
+
+def rbf_basis(model):
+    """The fitted RBFBasis of a model on Gaussian basis functions, or None."""
+    model = basis_model(model)
+    return model.basis_ if model is not None and isinstance(model.basis_, RBFBasis) else None
+
+
+def circle_path(centres, radius, sides=CIRCLE_SIDES):
+    """x, y lists tracing a circle of ``radius`` around every centre, None between circles."""
+    angles = np.linspace(0.0, 2.0 * np.pi, sides + 1)
+    xs, ys = [], []
+    for cx, cy in np.asarray(centres, dtype=float):
+        xs += (cx + radius * np.cos(angles)).round(6).tolist() + [None]
+        ys += (cy + radius * np.sin(angles)).round(6).tolist() + [None]
+    return xs, ys
+
+
+def centre_traces(basis, *, editable):
+    """The RBF centres c_j and circles of radius s; editable centres carry meta="centres"."""
+    centres = np.asarray(basis.centres_, dtype=float)
+    xs, ys = circle_path(centres, float(basis.width))
+    circles = go.Scatter(
+        x=xs,
+        y=ys,
+        mode="lines",
+        line=dict(color=CENTRE_COLOUR, width=1, dash="dot"),
+        hoverinfo="skip",
+        name="radius s around each centre",
+        showlegend=False,
+    )
+    hint = "<br>click to remove" if editable else ""
+    markers = go.Scatter(
+        x=centres[:, 0],
+        y=centres[:, 1],
+        customdata=np.arange(centres.shape[0]),
+        mode="markers",
+        marker=dict(symbol="cross-thin-open", size=15, color=CENTRE_COLOUR, line=dict(width=3, color=CENTRE_COLOUR)),
+        name="RBF centres cⱼ (radius s dotted)",
+        meta="centres" if editable else "rbf_centres",
+        hovertemplate="RBF centre (%{x:.3g}, %{y:.3g})" + hint + "<extra></extra>",
+    )
+    return [circles, markers]
+
+
+def overlay(ctx):
+    basis = rbf_basis(ctx.model)
+    if basis is None:
+        return []
+    return centre_traces(basis, editable=basis._placement() == "given")
+
+
+def pretty_name(model, index):
+    """A readable label for feature ``index``: 'φ3: Gaussian at (0.5, -1)' or 'x₁ x₂²'."""
+    names = model.feature_names()
+    basis = model.basis_
+    if isinstance(basis, RBFBasis):
+        offset = model.n_features_in_ if basis.include_input else 0
+        if index >= offset:
+            j = index - offset
+            cx, cy = basis.centres_[j][:2]
+            return f"φ{j + 1}: Gaussian at ({cx:.2g}, {cy:.2g})"
+    name = names[index]
+    for power, glyph in SUPERSCRIPTS.items():
+        name = name.replace(power, glyph)
+    return name.replace("x1", "x₁").replace("x2", "x₂")
+
+
+def default_pair(model):
+    """The two features with the largest |weight| (two classes), else the first two."""
+    inner = model.estimator_
+    coef = getattr(inner, "coef_", None)
+    if coef is not None and np.shape(coef)[0] == 1 and np.size(coef) >= 2:
+        order = np.argsort(-np.abs(np.ravel(coef)), kind="stable")
+        return tuple(sorted(int(k) for k in order[:2]))
+    return 0, 1
+
+
+def feature_space(model, X, i, j):
+    """Features i, j of the points, the model's line there (or None and why) and its window."""
+    features = model.features(X)[:, [i, j]]
+    window = Window.around(features, margin=0.12, minimum_size=0.2)
+    try:
+        line = model.feature_line(i, j)
+    except PlaygroundError as err:
+        return features, window, None, str(err)
+    return features, window, line, None
+
+
+def line_side(line, features):
+    """Class index (into ``classes_``) each feature point gets from the line: argmax / sign."""
+    scores = features @ line["coef"].T + line["intercept"]
+    if scores.shape[1] == 1:
+        return (scores[:, 0] > 0).astype(int)
+    return np.argmax(scores, axis=1)
+
+
+def _point_scatter(xy, y, *, size=8):
+    traces = []
+    for k in range(len(CLASS_NAMES)):
+        members = np.flatnonzero(y == k)
+        if members.size:
+            traces.append(
+                go.Scatter(
+                    x=xy[members, 0],
+                    y=xy[members, 1],
+                    mode="markers",
+                    marker=dict(
+                        color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=size, line=dict(color="white", width=1)
+                    ),
+                    name=CLASS_NAMES[k],
+                    hoverinfo="skip",
+                )
+            )
+    return traces
+
+
+def feature_space_figure(model, X, y, i, j):
+    features, window, line, _ = feature_space(model, X, i, j)
+    traces = []
+    if line is not None:
+        for _, _, start, end in boundary_segments(line["coef"], line["intercept"], window):
+            traces.append(
+                go.Scatter(
+                    x=[float(start[0]), float(end[0])],
+                    y=[float(start[1]), float(end[1])],
+                    mode="lines",
+                    line=dict(color=BOUNDARY_COLOUR, width=2.5, dash=None if line["exact"] else "dash"),
+                    hoverinfo="skip",
+                    name="boundary (a straight line)" if line["exact"] else "boundary slice",
+                    showlegend=False,
+                )
+            )
+    traces += _point_scatter(features, y)
+    figure = go.Figure(traces)
+    figure.update_layout(
+        template=TEMPLATE,
+        title=dict(text="feature space (φ-space)", font=dict(size=14)),
+        height=380,
+        margin=dict(l=50, r=10, t=40, b=45),
+        xaxis=dict(range=[window.x_min, window.x_max], title=pretty_name(model, i)),
+        yaxis=dict(range=[window.y_min, window.y_max], title=pretty_name(model, j)),
+        showlegend=False,
+    )
+    return figure
+
+
+def input_space_figure(model, X, y, window, chosen):
+    """A small copy of the plane: regions, the curved boundary, the chosen Gaussians' centres."""
+    grid = evaluate_grid(model, window, SMALL_RESOLUTION)
+    classes = np.asarray(model.classes_, dtype=int)
+    traces = [region_trace(classes[grid.labels].astype(np.uint8), window)]
+    if grid.decision.ndim == 2:
+        traces.append(
+            go.Contour(
+                z=grid.decision.astype(np.float32),
+                x0=float(grid.x[0]),
+                dx=float(grid.x[1] - grid.x[0]),
+                y0=float(grid.y[0]),
+                dy=float(grid.y[1] - grid.y[0]),
+                contours=dict(start=0, end=0, size=1, coloring="none"),
+                line=dict(color=BOUNDARY_COLOUR, width=2.5),
+                showscale=False,
+                hoverinfo="skip",
+            )
+        )
+    traces += _point_scatter(X, y, size=7)
+    basis = model.basis_
+    if isinstance(basis, RBFBasis):
+        offset = model.n_features_in_ if basis.include_input else 0
+        picked = [k - offset for k in chosen if k >= offset]
+        if picked:
+            centres = basis.centres_[picked]
+            xs, ys = circle_path(centres, float(basis.width))
+            traces.append(
+                go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=CHOSEN_COLOUR, width=1.5), hoverinfo="skip")
+            )
+            traces.append(
+                go.Scatter(
+                    x=centres[:, 0],
+                    y=centres[:, 1],
+                    mode="markers+text",
+                    marker=dict(symbol="cross-thin-open", size=14, line=dict(width=3, color=CHOSEN_COLOUR)),
+                    text=[f"φ{k + 1}" for k in picked],
+                    textposition="top right",
+                    textfont=dict(color=CHOSEN_COLOUR, size=14),
+                    hoverinfo="skip",
+                )
+            )
+    figure = go.Figure(traces)
+    figure.update_layout(
+        template=TEMPLATE,
+        title=dict(text="input space (x)", font=dict(size=14)),
+        height=380,
+        margin=dict(l=40, r=10, t=40, b=45),
+        xaxis=dict(range=[window.x_min, window.x_max], title="x₁"),
+        yaxis=dict(range=[window.y_min, window.y_max], title="x₂", scaleanchor="x", scaleratio=1),
+        showlegend=False,
+    )
+    return figure
+
+
+def _choose_features(model):
+    """Two selectboxes over the features; returns (i, j)."""
+    n_features = len(model.feature_names())
+    signature = (type(model.basis_).__name__, n_features, tuple(model.feature_names()))
+    if st.session_state.get("fs_signature") != signature:
+        st.session_state.fs_signature = signature
+        st.session_state.fs_i, st.session_state.fs_j = default_pair(model)
+    options = list(range(n_features))
+    left, right = st.columns(2)
+    i = left.selectbox("Horizontal axis", options, format_func=lambda k: pretty_name(model, k), key="fs_i")
+    j = right.selectbox("Vertical axis", options, format_func=lambda k: pretty_name(model, k), key="fs_j")
+    return i, j
+
+
+def _explanation(model, line, error, features, predicted, i, j):
+    n_features = len(model.feature_names())
+    if error:
+        return f"No straight line to draw here: {error}"
+    names = f"{pretty_name(model, i)} and {pretty_name(model, j)}"
+    agree = float(np.mean(line_side(line, features) == np.searchsorted(model.classes_, predicted)))
+    text = (
+        "On the canvas the boundary is **curved** in x. The method itself is linear: it only ever sees "
+        f"φ(x) (here M = {n_features} features) and draws a hyperplane wᵀφ + w₀ = 0 there "
+        "(section 4.3.1). "
+    )
+    if line["exact"]:
+        text += (
+            f"With exactly two basis functions, {names}, φ-space is this plane and the boundary is **exactly** "
+            "the straight line on the right: every point on its side is classified as the model classifies it."
+        )
+    else:
+        text += (
+            f"With M = {n_features} features this plane of {names} is a **slice**: the dashed line is the "
+            "boundary with the other features held at their training means, so it agrees with the model on "
+            f"{agree:.0%} of the points. Pick the two features with the largest weights to see the most of it."
+        )
+    if isinstance(model.basis_, RBFBasis):
+        text += (
+            " A Gaussian feature is near 1 close to its centre (red ✚ on the left) and near 0 far from it, "
+            "so points that curl around each other in x can fall on either side of a line in φ."
+        )
+    return text
+
+
+def render(ctx):
+    model = basis_model(ctx.model)
+    X, y = ctx.scene.points.X, ctx.scene.points.y
+    n_features = len(model.feature_names())
+    if n_features < 2:
+        st.info("This basis gives only one feature: add centres (or keep x) to see a plane of two features.")
+        return
+    i, j = _choose_features(model)
+    if i == j:
+        st.warning("Choose two different basis functions.")
+        return
+    features, _, line, error = feature_space(model, X, i, j)
+    left, right = st.columns(2)
+    left.plotly_chart(input_space_figure(model, X, y, ctx.window, (i, j)), width="stretch", key="fs_input")
+    right.plotly_chart(feature_space_figure(model, X, y, i, j), width="stretch", key="fs_feature")
+    st.markdown(_explanation(model, line, error, features, model.predict(X), i, j))
+
+
+PANELS = [
+    Panel(
+        title="Feature space φ (fig. 4.12)",
+        applies=lambda ctx: basis_model(ctx.model) is not None,
+        render=render,
+        overlay=overlay,
+        order=5,
+        help=(
+            "Figure 4.12: fixed nonlinear basis functions φ(x) turn a curved boundary in x into a straight line "
+            "(a hyperplane) in feature space; pick two features to look at the data there."
+        ),
+    )
+]

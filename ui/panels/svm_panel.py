@@ -1,0 +1,338 @@
+"""The linear support vector machine (PRML 7.1, seed 001): margins, support vectors, SMO playback.
+
+The overlay draws the margin lines w^T x + b = +-1 (dashed; exact segments for a linear SVM,
+the level curves y(x) = +-1 on a basis), rings the support vectors (a_n > 0), marks those
+inside the margin or misclassified (a_n = C) differently, and during playback highlights the
+pair of multipliers the SMO step being shown optimised. The panel gives the margin 1/||w||, the
+support-vector counts and C, plays the SMO steps back (``LinearSVM.at_step``) and charts the dual
+objective rising. With K > 2 classes (one-versus-rest / one-versus-one) each sub-SVM's margin
+lines are drawn in the colour of the class it separates.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground.geometry import boundary_segments
+from playground.grid import grid_axes
+from playground.svm import MARGIN_CATEGORIES, LinearSVM
+
+from ..playback import playback_controls
+from ..theme import CLASS_COLOURS, CLASS_NAMES, TEMPLATE
+from . import Panel
+
+MARGIN_COLOUR = "#444444"
+FREE_SV_COLOUR = "#6A3D9A"  # support vectors on the margin, 0 < a_n < C
+BOUND_SV_COLOUR = "#C2185B"  # a_n = C: inside the margin or misclassified
+PAIR_COLOUR = "#138D75"  # the two multipliers of the SMO step shown
+CONTOUR_RESOLUTION = 90  # margin curves on a basis: 90 x 90 float32 cells, about 32 KB
+
+
+def _inner(model):
+    """The estimator fitted on the features when ``model`` is on a basis, else ``model``."""
+    return getattr(model, "estimator_", model) if hasattr(model, "basis_") else model
+
+
+def two_class_svm(model):
+    """The fitted two-class ``LinearSVM`` inside ``model`` (plain, on a basis, or the single
+    sub-classifier of a two-class one-versus-rest / one-versus-one wrapper), or None."""
+    if model is None:
+        return None
+    inner = _inner(model)
+    if isinstance(inner, LinearSVM):
+        return inner
+    estimators = getattr(inner, "estimators_", None)
+    if estimators is not None and len(estimators) == 1 and isinstance(estimators[0], LinearSVM):
+        return estimators[0]
+    return None
+
+
+def sub_svms(model):
+    """[(LinearSVM, class index it calls positive, description)] of a K > 2 ovr / ovo SVM, else []."""
+    inner = _inner(model) if model is not None else None
+    estimators = getattr(inner, "estimators_", None)
+    if not estimators or len(estimators) < 2 or not all(isinstance(e, LinearSVM) for e in estimators):
+        return []
+    classes = np.asarray(inner.classes_, dtype=int)
+    pairs = getattr(inner, "pairs_", None)
+    result = []
+    for k, estimator in enumerate(estimators):
+        if pairs is not None:
+            i, j = (int(v) for v in np.asarray(pairs)[k])
+            result.append((estimator, int(classes[j]), f"{CLASS_NAMES[classes[j]]} vs {CLASS_NAMES[classes[i]]}"))
+        else:
+            result.append((estimator, int(classes[k]), f"{CLASS_NAMES[classes[k]]} vs the rest"))
+    return result
+
+
+def margin_segments(coef, intercept, window):
+    """The exact pieces of w^T x + b = +1 and = -1 inside the window: [(level, start, end)]."""
+    w = np.asarray(coef, dtype=float).reshape(1, -1)
+    b = float(np.ravel(intercept)[0])
+    pieces = []
+    for level in (1.0, -1.0):
+        for _, _, start, end in boundary_segments(w, np.array([b - level]), window):
+            pieces.append((level, start, end))
+    return pieces
+
+
+def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name="margin  wᵀx + b = ±1", legend=True):
+    """One dashed trace with both margin lines (None between them), or None when none is in view."""
+    pieces = margin_segments(coef, intercept, window)
+    if not pieces:
+        return None
+    xs, ys = [], []
+    for _, start, end in pieces:
+        xs += [float(start[0]), float(end[0]), None]
+        ys += [float(start[1]), float(end[1]), None]
+    return go.Scatter(
+        x=xs,
+        y=ys,
+        mode="lines",
+        line=dict(color=colour, width=1.8, dash="dash"),
+        hoverinfo="skip",
+        name=name,
+        showlegend=legend,
+    )
+
+
+def margin_contour_trace(model, window):
+    """On a basis the margin is curved in x: the level curves y(x) = -1 and +1 of the model."""
+    xs, ys = grid_axes(window, CONTOUR_RESOLUTION)
+    gx, gy = np.meshgrid(xs, ys)
+    decision = np.asarray(model.decision_function(np.column_stack([gx.ravel(), gy.ravel()])), dtype=float)
+    if decision.ndim != 1 or not np.all(np.isfinite(decision)):
+        return None
+    return go.Contour(
+        z=decision.reshape(gx.shape).astype(np.float32),
+        x0=float(xs[0]),
+        dx=float(xs[1] - xs[0]),
+        y0=float(ys[0]),
+        dy=float(ys[1] - ys[0]),
+        contours=dict(start=-1, end=1, size=2, coloring="none"),
+        line=dict(color=MARGIN_COLOUR, width=1.8, dash="dash"),
+        showscale=False,
+        hoverinfo="skip",
+        name="margin  y(x) = ±1",
+        showlegend=True,
+    )
+
+
+def support_vector_traces(svm, X):
+    """Rings around the support vectors: 0 < a_n < C (on the margin) and a_n = C (inside or wrong)."""
+    category = np.asarray(svm.margin_category_)
+    traces = []
+    styles = (
+        (1, "circle-open", 21, FREE_SV_COLOUR, f"support vector, {MARGIN_CATEGORIES[1].replace(' (free SV)', '')}"),
+        (2, "diamond-open", 25, BOUND_SV_COLOUR, f"support vector {MARGIN_CATEGORIES[2]}"),
+    )
+    for code, symbol, size, colour, name in styles:
+        members = np.flatnonzero(category == code)
+        if members.size == 0:
+            continue
+        traces.append(
+            go.Scatter(
+                x=X[members, 0],
+                y=X[members, 1],
+                mode="markers",
+                marker=dict(symbol=symbol, size=size, color=colour, line=dict(width=2.5)),
+                hoverinfo="skip",
+                name=name,
+            )
+        )
+    return traces
+
+
+def pair_trace(X, pair, smo_step):
+    """The two points whose multipliers the SMO step changed, ringed and joined."""
+    i, j = pair
+    return go.Scatter(
+        x=[float(X[i, 0]), float(X[j, 0])],
+        y=[float(X[i, 1]), float(X[j, 1])],
+        mode="lines+markers+text",
+        line=dict(color=PAIR_COLOUR, width=1.5, dash="dot"),
+        marker=dict(symbol="circle-open", size=28, color=PAIR_COLOUR, line=dict(width=3.5)),
+        text=[f"a{i}", f"a{j}"],
+        textposition="top center",
+        textfont=dict(color=PAIR_COLOUR, size=13),
+        hoverinfo="skip",
+        name=f"pair optimised at SMO step {smo_step}",
+    )
+
+
+def playback_position(ctx, svm):
+    """(position shown 0..len(history_), whether it is the fitted model)."""
+    n_entries = len(svm.history_)
+    shown = two_class_svm(ctx.shown_model)
+    position = getattr(shown, "step_", n_entries) if shown is not None else n_entries
+    return position, position >= n_entries
+
+
+def overlay(ctx):
+    model, shown_model = ctx.model, ctx.shown_model
+    X = ctx.scene.points.X
+    svm = two_class_svm(model)
+    if svm is None:
+        traces = []
+        if hasattr(model, "basis_"):
+            return traces  # the sub-SVMs' margins are curves in x there; the boundary says enough
+        for sub, positive, description in sub_svms(model):
+            colour = CLASS_COLOURS[positive % len(CLASS_COLOURS)]
+            trace = margin_line_trace(
+                sub.coef_, sub.intercept_, ctx.window, colour=colour, name="margins ±1 of " + description
+            )
+            if trace is not None:
+                trace.line.width = 1.4
+                traces.append(trace)
+        return traces
+    shown = two_class_svm(shown_model) or svm
+    on_basis = hasattr(model, "basis_")
+    traces = []
+    if on_basis:
+        if np.isfinite(shown.margin_):
+            contour = margin_contour_trace(shown_model, ctx.window)
+            if contour is not None:
+                traces.append(contour)
+    elif np.isfinite(shown.margin_):
+        trace = margin_line_trace(shown.coef_, shown.intercept_, ctx.window)
+        if trace is not None:
+            traces.append(trace)
+    position, final = playback_position(ctx, svm)
+    if final:
+        traces += support_vector_traces(svm, X)
+    elif position > 0 and getattr(shown, "pair_", None) is not None:
+        traces.append(pair_trace(X, shown.pair_, shown.smo_step_))
+    return traces
+
+
+def objective_figure(svm, position):
+    """The dual objective L~(a) after each recorded SMO step (0 at a = 0), the shown one marked."""
+    steps = [0] + [int(entry["step"]) for entry in svm.history_]
+    values = [0.0] + [float(entry["objective"]) for entry in svm.history_]
+    figure = go.Figure(
+        go.Scatter(
+            x=np.asarray(steps, dtype=np.int64),
+            y=np.asarray(values),
+            mode="lines+markers" if len(steps) <= 60 else "lines",
+            line=dict(color="#5D6D7E", width=1.5),
+            marker=dict(size=5),
+            hovertemplate="after SMO step %{x}: L̃(a) = %{y:.4g}<extra></extra>",
+        )
+    )
+    figure.add_scatter(
+        x=[steps[position]],
+        y=[values[position]],
+        mode="markers",
+        marker=dict(size=13, color=PAIR_COLOUR),
+        hoverinfo="skip",
+    )
+    figure.update_layout(
+        template=TEMPLATE,
+        title=dict(text="Dual objective L̃(a) (eq. 7.10): every SMO step raises it", font=dict(size=14)),
+        height=280,
+        margin=dict(l=10, r=10, t=50, b=30),
+        xaxis_title="SMO step",
+        yaxis=dict(title="L̃(a)", rangemode="tozero"),
+        showlegend=False,
+    )
+    return figure
+
+
+def _format_c(svm):
+    return "∞ (hard margin)" if svm.C is None else f"{svm.C:g}"
+
+
+def _render_two_class(ctx, svm):
+    model = ctx.model
+    category = np.asarray(svm.margin_category_)
+    n_free, n_bound = int(np.sum(category == 1)), int(np.sum(category == 2))
+    columns = st.columns(5)
+    columns[0].metric("Margin 1/‖w‖", f"{svm.margin_:.3g}" if np.isfinite(svm.margin_) else "∞")
+    columns[1].metric("Support vectors", int(svm.support_.size))
+    columns[2].metric("on the margin (0 < a < C)", n_free)
+    columns[3].metric("inside or wrong (a = C)", n_bound)
+    columns[4].metric("C", _format_c(svm))
+    if hasattr(model, "basis_"):
+        st.caption(
+            f"On a basis, w lives in φ-space (M = {svm.coef_.shape[1]} features): the margin 1/‖w‖ is measured "
+            "there, and on the plane the margin lines become the dashed curves y(x) = ±1."
+        )
+    n_entries = len(svm.history_)
+    can_replay = hasattr(model, "at_step")
+    if not can_replay or n_entries == 0:
+        st.caption("No SMO steps to replay here." if n_entries == 0 else "Playback needs the plain SVM.")
+        return
+    st.markdown("**SMO playback** — the dual is maximised two multipliers at a time (seed 001).")
+    position = playback_controls(n_entries, key="smo", label="SMO step (recorded)")
+    shown = svm.at_step(position)
+    y = ctx.scene.points.y
+    if position == 0:
+        st.markdown("Start: every a_n = 0, so w = Σ aₙtₙxₙ = 0 (eq. 7.29) and there is no boundary yet.")
+    else:
+        i, j = shown.pair_
+        final = position == n_entries
+        st.markdown(
+            f"SMO step **{shown.smo_step_}** of {svm.n_iter_}: the multipliers a{i} ({CLASS_NAMES[int(y[i])]}) and "
+            f"a{j} ({CLASS_NAMES[int(y[j])]}) moved together along Σ aₙtₙ = 0 (eq. 7.34) to the best point in "
+            f"the box 0 ≤ a ≤ C; L̃(a) = **{shown.dual_objective_:.4g}**, margin 1/‖w‖ = "
+            f"{shown.margin_:.3g}."
+            + (" This is the fitted model; its support vectors are ringed on the plot." if final else "")
+        )
+    if n_entries < svm.n_iter_:
+        st.caption(f"The run took {svm.n_iter_} steps; {n_entries} of them were recorded evenly for playback.")
+    left, right = st.columns([3, 2])
+    left.plotly_chart(objective_figure(svm, position), width="stretch", key="smo_objective")
+    right.markdown(
+        "The dual L̃(a) = Σaₙ − ½ΣΣ aₙaₘtₙtₘxₙᵀxₘ never falls: each step solves the two-variable "
+        "problem exactly. At the optimum only the support vectors keep aₙ > 0 (eq. 7.29); those with "
+        "aₙ < C sit on the margin (◯), those with aₙ = C are inside it or misclassified (◇, eq. 7.36)."
+    )
+
+
+def _render_multiclass(ctx):
+    rows = []
+    for sub, _, description in sub_svms(ctx.model):
+        category = np.asarray(sub.margin_category_)
+        rows.append(
+            {
+                "sub-SVM": description,
+                "margin 1/‖w‖": float(sub.margin_),
+                "support vectors": int(sub.support_.size),
+                "on the margin": int(np.sum(category == 1)),
+                "inside or wrong (a = C)": int(np.sum(category == 2)),
+                "SMO steps": int(sub.n_iter_),
+            }
+        )
+    st.dataframe(rows, hide_index=True, width="stretch")
+    st.caption(
+        "The SVM is a two-class machine: with K classes it is trained K times (one-versus-rest) or K(K−1)/2 times "
+        "(one-versus-one), and each sub-SVM's margin lines are drawn dashed in the colour of the class it calls "
+        "positive. Support vectors and playback are shown for two classes only."
+    )
+
+
+def _applies(ctx):
+    return ctx.scene.method == "svm" and (two_class_svm(ctx.model) is not None or bool(sub_svms(ctx.model)))
+
+
+def render(ctx):
+    svm = two_class_svm(ctx.model)
+    if svm is not None:
+        _render_two_class(ctx, svm)
+    else:
+        _render_multiclass(ctx)
+
+
+PANELS = [
+    Panel(
+        title="Support vector machine (§7.1)",
+        applies=_applies,
+        render=render,
+        overlay=overlay,
+        order=28,
+        help=(
+            "Section 7.1, figure 7.2: the SVM keeps the boundary as far as possible from the nearest points; the "
+            "dashed lines y = ±1 bound the margin, and only the ringed support vectors decide where it lies."
+        ),
+    )
+]
