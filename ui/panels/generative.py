@@ -1,0 +1,211 @@
+"""Gaussian generative models (PRML 4.2.1-4.2.2): fitted means, covariance ellipses, priors.
+
+On the canvas each class's maximum-likelihood mean mu_k (eq. 4.75) and its 1- and 2-sigma
+ellipses (x - mu)^T Sigma^-1 (x - mu) = r^2 for r = 1, 2; below, the fitted parameters, what the
+priors do to the boundary, and a button that swaps shared and separate covariances.
+"""
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from ..theme import CLASS_COLOURS, CLASS_NAMES
+from . import Panel
+from .posterior import class_symbol
+
+GENERATIVE_METHODS = ("gaussian_shared", "gaussian_separate", "naive_bayes")
+TOGGLE = {"gaussian_shared": "gaussian_separate", "gaussian_separate": "gaussian_shared"}
+PRIOR_PREFIX = {"gaussian_shared": "gs", "gaussian_separate": "gsep"}
+ELLIPSE_RADII = (1.0, 2.0)
+ELLIPSE_POINTS = 72
+
+
+def class_covariances(model):
+    """The (K, D, D) covariance of each class: shared, separate, or diagonal (naive Bayes); None otherwise."""
+    if not hasattr(model, "means_"):
+        return None
+    n_classes = np.asarray(model.classes_).size
+    if hasattr(model, "covariances_"):
+        return np.asarray(model.covariances_, dtype=float)
+    if hasattr(model, "covariance_"):
+        return np.repeat(np.asarray(model.covariance_, dtype=float)[None], n_classes, axis=0)
+    if hasattr(model, "variances_"):
+        return np.stack([np.diag(v) for v in np.asarray(model.variances_, dtype=float)])
+    return None
+
+
+def applies(ctx):
+    model = ctx.model
+    return (
+        ctx.scene.method in GENERATIVE_METHODS
+        and model is not None
+        and class_covariances(model) is not None
+        and np.asarray(model.means_).shape[1] == 2
+    )
+
+
+def ellipse(mean, cov, radius, n=ELLIPSE_POINTS):
+    """Points (n + 1, 2) on {x : (x - mean)^T cov^-1 (x - mean) = radius^2}, closed.
+
+    Its semi-axes lie along the eigenvectors of cov with lengths radius * sqrt(eigenvalue).
+    """
+    values, vectors = np.linalg.eigh((np.asarray(cov, dtype=float) + np.asarray(cov, dtype=float).T) / 2)
+    values = np.maximum(values, 0.0)
+    angles = np.linspace(0.0, 2 * np.pi, n + 1)
+    unit = np.stack([np.cos(angles), np.sin(angles)])  # (2, n + 1)
+    return np.asarray(mean, dtype=float) + (vectors @ (radius * np.sqrt(values)[:, None] * unit)).T
+
+
+def overlay(ctx):
+    model = ctx.shown_model
+    covariances = class_covariances(model)
+    if covariances is None:
+        return []
+    classes = np.asarray(model.classes_)
+    means = np.asarray(model.means_, dtype=float)
+    traces = []
+    for radius in ELLIPSE_RADII:
+        for position, label in enumerate(classes):
+            outline = ellipse(means[position], covariances[position], radius).astype(np.float32)
+            traces.append(
+                go.Scatter(
+                    x=outline[:, 0],
+                    y=outline[:, 1],
+                    mode="lines",
+                    line=dict(
+                        color=CLASS_COLOURS[int(label) % len(CLASS_COLOURS)],
+                        width=2 if radius == 1 else 1.5,
+                        dash="solid" if radius == 1 else "dash",
+                    ),
+                    hoverinfo="skip",
+                    name=f"{radius:g}σ ellipses",
+                    legendgroup=f"ellipse{radius:g}",
+                    showlegend=position == 0,
+                    meta="ellipse",
+                )
+            )
+    traces.append(
+        go.Scatter(
+            x=means[:, 0],
+            y=means[:, 1],
+            mode="markers",
+            marker=dict(
+                symbol="x-thin-open",
+                size=16,
+                color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes],
+                line=dict(width=4, color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes]),
+            ),
+            text=[f"mean μ of {CLASS_NAMES[int(c)]}" for c in classes],
+            hovertemplate="%{text}<br>(%{x:.3g}, %{y:.3g})<extra></extra>",
+            name="class means μₖ",
+            meta="means",
+        )
+    )
+    return traces
+
+
+def parameter_table(model):
+    """Priors, means and covariances as a small table, one row per class."""
+    covariances = class_covariances(model)
+    rows = []
+    for position, label in enumerate(np.asarray(model.classes_)):
+        cov = covariances[position]
+        rows.append(
+            {
+                "class": CLASS_NAMES[int(label)],
+                "p(Cₖ)": float(model.priors_[position]),
+                "μ₁": float(model.means_[position][0]),
+                "μ₂": float(model.means_[position][1]),
+                "Σ₁₁": float(cov[0, 0]),
+                "Σ₁₂": float(cov[0, 1]),
+                "Σ₂₂": float(cov[1, 1]),
+            }
+        )
+    return pd.DataFrame(rows).set_index("class")
+
+
+def prior_note(model, method):
+    """What the priors do to the boundary for this model (markdown)."""
+    classes = np.asarray(model.classes_)
+    if method == "gaussian_shared":
+        text = (
+            "**Priors and the boundary.** With a shared covariance the quadratic terms cancel and "
+            "aₖ(x) = wₖᵀx + wₖ₀ with wₖ = Σ⁻¹μₖ and wₖ₀ = −½μₖᵀΣ⁻¹μₖ + ln p(Cₖ) (eq. 4.68-4.70): the priors enter "
+            "only the biases, so moving a prior slider shifts the boundary **parallel to itself** (section 4.2.1)."
+        )
+        if classes.size == 2:
+            w = np.asarray(model.coef_, dtype=float)[0]
+            norm = float(np.linalg.norm(w))
+            log_ratio = float(np.log(model.priors_[1] / model.priors_[0]))
+            if norm > 0:
+                shift = log_ratio / norm
+                towards = class_symbol(classes[0]) if shift > 0 else class_symbol(classes[1])
+                text += (
+                    f" Here ln p({class_symbol(classes[1])})/p({class_symbol(classes[0])}) = {log_ratio:+.3f}, "
+                    f"which moves the line {abs(shift):.3f} units towards the mean of {towards} "
+                    "from where equal priors would put it."
+                )
+        return text
+    if method == "gaussian_separate":
+        return (
+            "**Priors and the boundary.** With one covariance per class the boundary is a conic, "
+            "aₖ(x) = ln N(x|μₖ, Σₖ) + ln p(Cₖ); a prior only adds a constant to its class's activation, so the "
+            "conic grows or shrinks around the less likely class instead of shifting in parallel."
+        )
+    return (
+        "**Priors and the boundary.** Naive Bayes has a diagonal covariance per class (section 4.2.3): "
+        "the ellipses are aligned with the axes, and a prior adds ln p(Cₖ) to the class's activation."
+    )
+
+
+def _toggle_covariance():
+    """Swap shared and separate covariances, carrying the hand-set priors across."""
+    current = st.session_state.get("method")
+    other = TOGGLE.get(current)
+    if other is None:
+        return
+    source, target = PRIOR_PREFIX[current], PRIOR_PREFIX[other]
+    for key in [f"{source}_set_priors"] + [f"{source}_prior_{k}" for k in range(len(CLASS_NAMES))]:
+        if key in st.session_state:
+            st.session_state[target + key[len(source) :]] = st.session_state[key]
+    st.session_state["method"] = other
+
+
+def render(ctx):
+    model = ctx.shown_model
+    method = ctx.scene.method
+    if method in TOGGLE:
+        to_separate = method == "gaussian_shared"
+        st.button(
+            "Give each class its own covariance ⟶ conic boundary"
+            if to_separate
+            else "Share one covariance between the classes ⟶ straight boundary",
+            key="toggle_covariance",
+            on_click=_toggle_covariance,
+            help="Switch between the shared-covariance model (linear boundary, eq. 4.65-4.70) and one covariance "
+            "per class (quadratic boundary, figure 4.11).",
+        )
+    st.markdown(prior_note(model, method))
+    st.caption(
+        "Set the priors with the sidebar's *Set the priors p(Cₖ) by hand* sliders; by default they are the "
+        "fractions Nₖ/N (eq. 4.73). On the canvas: ✕ = each class's mean μₖ (eq. 4.75), solid = 1σ and "
+        "dashed = 2σ ellipses of its fitted covariance (eq. 4.78-4.80)."
+    )
+    st.dataframe(parameter_table(model).style.format("{:.3f}"), width="stretch")
+
+
+PANELS = [
+    Panel(
+        title="Class Gaussians",
+        applies=applies,
+        render=render,
+        overlay=overlay,
+        order=30,
+        help=(
+            "The generative view (section 4.2): fit p(x|Cₖ) = N(x|μₖ, Σ) and p(Cₖ) by maximum likelihood "
+            "(eq. 4.71-4.80), then Bayes' theorem gives the boundary; share Σ and it is a line, give each class "
+            "its own and it becomes a conic (figure 4.11)."
+        ),
+    )
+]

@@ -1,0 +1,251 @@
+"""Step through logistic / softmax regression's fit (PRML 4.3.3, IRLS; or gradient descent).
+
+The step slider and play/pause write the scene's step, so the canvas draws the boundary of
+``history_[step]`` (through ``shown_model``); here the log-likelihood curve with the current step
+marked, the weights at that step, and the sigmoid of the activation for a chosen point.
+"""
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground import LogisticRegression, SoftmaxRegression
+from playground.base import sigmoid
+
+from ..playback import playback_controls
+from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE
+from . import Panel
+from .posterior import class_symbol
+
+PLAYBACK_KEY = "irls"
+POINT_KEY = "sigmoid_point"  # panel option: the chosen point's index, or None for the last point
+
+
+def applies(ctx):
+    model = ctx.model
+    return isinstance(model, LogisticRegression | SoftmaxRegression) and len(getattr(model, "history_", ())) > 0
+
+
+def current_step(ctx):
+    """The step the canvas shows (0..n_iter_), the final one when not replaying."""
+    step = ctx.scene.step
+    n = ctx.model.n_iter_
+    return n if step is None else int(min(max(step, 0), n))
+
+
+def chosen_point(ctx):
+    """Index of the point whose sigmoid is plotted: the panel option, else the last point; None if none."""
+    n_points = len(ctx.scene.points)
+    if n_points == 0:
+        return None
+    index = ctx.options.get(POINT_KEY)
+    if index is None or not 0 <= int(index) < n_points:
+        return n_points - 1
+    return int(index)
+
+
+def log_likelihood_figure(history, step):
+    """ln p(t|w) against the iteration, the current step marked."""
+    iterations = np.array([h["iteration"] for h in history], dtype=float)
+    values = np.array([h["log_likelihood"] for h in history], dtype=float)
+    step = int(min(max(step, 0), len(history) - 1))
+    figure = go.Figure(
+        [
+            go.Scatter(
+                x=iterations,
+                y=values,
+                mode="lines+markers" if len(history) <= 60 else "lines",
+                line=dict(color="#555555", width=2),
+                marker=dict(size=5, color="#555555"),
+                hovertemplate="iteration %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
+                name="log-likelihood",
+            ),
+            go.Scatter(
+                x=[iterations[step]],
+                y=[values[step]],
+                mode="markers",
+                marker=dict(size=13, color="#D55E00", line=dict(color="white", width=1.5)),
+                hovertemplate="step %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
+                name="current step",
+            ),
+        ]
+    )
+    figure.update_layout(
+        template=TEMPLATE,
+        height=260,
+        margin=dict(l=50, r=10, t=30, b=40),
+        title=dict(text=f"Log-likelihood ln p(t|w), step {step}: {values[step]:.5g}", font_size=14),
+        xaxis=dict(title="iteration", zeroline=False, showgrid=True, gridcolor="#EEEEEE"),
+        yaxis=dict(title="ln p(t|w)", zeroline=False, showgrid=True, gridcolor="#EEEEEE"),
+        showlegend=False,
+    )
+    return figure
+
+
+def weights_table(model, step):
+    """The weights [w0, w1, w2] (one row per class for softmax) at ``step``."""
+    w = np.atleast_2d(np.asarray(model.history_[step]["w"], dtype=float))
+    if isinstance(model, LogisticRegression):
+        index = ["w"]
+    else:
+        index = [f"w for {CLASS_NAMES[int(c)]}" for c in model.classes_]
+    return pd.DataFrame(w, index=index, columns=["w₀ (bias)", "w₁", "w₂"][: w.shape[1]])
+
+
+def point_activation(model, x, label):
+    """(a, p, class k) for point x: p(C_k|x) = sigma(a) for the class k whose posterior is shown.
+
+    Logistic regression: a = w^T phi(x) and k the positive class classes_[1] (eq. 4.87). Softmax:
+    k is the point's own class and a = a_k - ln sum_{j != k} exp(a_j), so that sigma(a) is exactly the
+    softmax p(C_k|x) (eq. 4.104).
+    """
+    classes = np.asarray(model.classes_)
+    X = np.asarray(x, dtype=float).reshape(1, -1)
+    if isinstance(model, LogisticRegression):
+        a = float(model.decision_function(X)[0])
+        return a, float(sigmoid(np.array([a]))[0]), int(classes[1])
+    activations = np.asarray(model.activations(X), dtype=float)[0]
+    positions = np.flatnonzero(classes == label)
+    position = int(positions[0]) if positions.size else int(np.argmax(activations))
+    others = np.delete(activations, position)
+    a = float(activations[position] - (np.max(others) + np.log(np.sum(np.exp(others - np.max(others))))))
+    return a, float(np.asarray(model.predict_proba(X))[0, position]), int(classes[position])
+
+
+def sigmoid_figure(a, p, k, point_index):
+    """sigma(a) over a range holding a, with the point's (a, p) marked (figure 4.9)."""
+    reach = max(6.0, min(abs(a) * 1.25 + 1.0, 60.0)) if np.isfinite(a) else 6.0
+    grid = np.linspace(-reach, reach, 241)
+    shown_a = float(np.clip(a, -reach, reach))
+    colour = CLASS_COLOURS[k % len(CLASS_COLOURS)]
+    figure = go.Figure(
+        [
+            go.Scatter(
+                x=grid,
+                y=sigmoid(grid),
+                mode="lines",
+                line=dict(color=BOUNDARY_COLOUR, width=2),
+                hoverinfo="skip",
+                name="σ(a)",
+            ),
+            go.Scatter(
+                x=[shown_a, shown_a, -reach],
+                y=[0, p, p],
+                mode="lines",
+                line=dict(color=colour, width=1, dash="dot"),
+                hoverinfo="skip",
+            ),
+            go.Scatter(
+                x=[shown_a],
+                y=[p],
+                mode="markers",
+                marker=dict(size=13, color=colour, line=dict(color="white", width=1.5)),
+                hovertemplate=f"a = {a:.4g}<br>p({class_symbol(k)}|x) = {p:.4f}<extra></extra>",
+                name=f"point {point_index}",
+            ),
+        ]
+    )
+    figure.update_layout(
+        template=TEMPLATE,
+        height=260,
+        margin=dict(l=50, r=10, t=30, b=40),
+        title=dict(text=f"Point {point_index}: a = {a:.3g}, p({class_symbol(k)}|x) = σ(a) = {p:.3f}", font_size=14),
+        xaxis=dict(title="activation a", showgrid=True, gridcolor="#EEEEEE"),
+        yaxis=dict(title=f"p({class_symbol(k)}|x)", range=[-0.03, 1.03], showgrid=True, gridcolor="#EEEEEE"),
+        showlegend=False,
+    )
+    return figure
+
+
+def overlay(ctx):
+    """A ring around the point whose sigmoid is plotted."""
+    index = chosen_point(ctx)
+    if index is None:
+        return []
+    x, y = ctx.scene.points.X[index]
+    return [
+        go.Scatter(
+            x=[x],
+            y=[y],
+            mode="markers",
+            marker=dict(symbol="circle-open", size=24, color="#D55E00", line=dict(width=3)),
+            hoverinfo="skip",
+            name="point for σ(a)",
+            meta="chosen point",
+        )
+    ]
+
+
+def _point_changed():
+    options = st.session_state.panel_options
+    if st.session_state.get("sigmoid_follow_last", True):
+        options[POINT_KEY] = None
+    else:
+        options[POINT_KEY] = int(st.session_state.get(POINT_KEY, 0))
+
+
+def _point_picker(ctx):
+    n_points = len(ctx.scene.points)
+    index = chosen_point(ctx)
+    follow_col, index_col = st.columns([1, 1])
+    follow = follow_col.checkbox(
+        "Follow the last added point",
+        value=ctx.options.get(POINT_KEY) is None,
+        key="sigmoid_follow_last",
+        on_change=_point_changed,
+    )
+    st.session_state[POINT_KEY] = index
+    index_col.number_input(
+        f"Point index (0 to {n_points - 1})",
+        min_value=0,
+        max_value=n_points - 1,
+        step=1,
+        key=POINT_KEY,
+        disabled=follow,
+        on_change=_point_changed,
+    )
+    return index
+
+
+def render(ctx):
+    model = ctx.model
+    n_steps = model.n_iter_
+    solver = "IRLS (Newton-Raphson, eq. 4.92-4.100)" if model.solver == "irls" else "gradient descent"
+    st.markdown(f"**{solver}**: {n_steps} update{'s' if n_steps != 1 else ''}; step 0 is the initial weights.")
+    step = playback_controls(n_steps, key=PLAYBACK_KEY, label="Iteration")
+    shown = ctx.shown_model
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(log_likelihood_figure(model.history_, step), width="stretch", config={"displaylogo": False})
+        st.dataframe(weights_table(model, step).style.format("{:.4g}"), width="stretch")
+    with right:
+        index = _point_picker(ctx)
+        if index is not None:
+            point = ctx.scene.points.X[index]
+            label = int(ctx.scene.points.y[index])
+            a, p, k = point_activation(shown, point, label)
+            st.plotly_chart(sigmoid_figure(a, p, k, index), width="stretch", config={"displaylogo": False})
+            st.caption(
+                f"Point {index} ({CLASS_NAMES[label]}, ringed on the canvas) at ({point[0]:.2f}, {point[1]:.2f}). "
+                + (
+                    "Logistic regression squashes its activation a = wᵀφ(x) through the sigmoid (eq. 4.59, 4.87)."
+                    if isinstance(model, LogisticRegression)
+                    else "For softmax, p(Cₖ|x) = σ(a) with a = aₖ − ln Σⱼ≠ₖ exp(aⱼ) (eq. 4.104)."
+                )
+            )
+
+
+PANELS = [
+    Panel(
+        title="Iterations",
+        applies=applies,
+        render=render,
+        overlay=overlay,
+        order=20,
+        help=(
+            "Replay the maximum-likelihood fit one update at a time (IRLS, eq. 4.99-4.100, or gradient steps on "
+            "eq. 4.91): the boundary on the canvas and the log-likelihood (eq. 4.90) move together."
+        ),
+    )
+]

@@ -1,0 +1,375 @@
+"""Posterior surfaces p(C_k|x) for every probabilistic model (PRML 4.2-4.3, figures 4.10-4.11).
+
+On the canvas: for two classes p(C_2|x) as a semi-opaque heatmap between the two class colours
+with contours at 0.1, 0.5 and 0.9; for three or more classes each pixel's colour mixed from the
+class colours weighted by the posteriors (the RGB picture of figure 4.11), sent as a uint8
+heatmap of palette indices. An invisible coarse heatmap gives a hover read-out of a_k(x) and
+every p(C_k|x) anywhere on the plane. Below the canvas: the display choice and a 3-D surface of p(C_k|x).
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground import LogisticRegression, evaluate_grid
+
+from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE
+from . import Panel
+
+DISPLAY_KEY = "posterior_display"  # st.session_state.panel_options[DISPLAY_KEY]: "regions" or "posterior"
+DISPLAYS = {"regions": "decision regions", "posterior": "posterior p(Cₖ|x)"}
+SURFACE_CLASS_KEY = "posterior_surface_class"
+HEATMAP_RESOLUTION = 200
+IMAGE_RESOLUTION = 200
+MAX_PALETTE = 250
+PALETTE_STEPS = (4, 6, 8, 9, 10, 12, 14, 16, 20, 24, 32, 48, 64, 128)  # colour rounding per channel, finest first
+CONTOUR_RESOLUTION = 64
+# p is sent as round(250 p): plotly's JSON escapes "/" (as \u002f, six characters) and bytes
+# of 0xFF (p = 1) would encode as runs of "/" in base64; 250 = 0xFA never does.
+HEATMAP_LEVELS = 250
+HOVER_RESOLUTION = 40
+SURFACE_RESOLUTION = 60
+CONTOUR_LEVELS = (0.1, 0.5, 0.9)
+HEATMAP_OPACITY = 0.8
+IMAGE_OPACITY = 1.0
+MIX_STRENGTH = 0.6  # the colour mix blended with white: 1 = pure class colours
+
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def class_symbol(k):
+    """'C₁' for global class index 0."""
+    return "C" + str(k + 1).translate(_SUBSCRIPTS)
+
+
+def is_probabilistic(model):
+    return model is not None and bool(getattr(model, "is_probabilistic", False)) and hasattr(model, "predict_proba")
+
+
+def display_choice(options):
+    value = options.get(DISPLAY_KEY, "regions")
+    return value if value in DISPLAYS else "regions"
+
+
+def hex_to_rgb(colour):
+    colour = colour.lstrip("#")
+    return np.array([int(colour[i : i + 2], 16) for i in (0, 2, 4)], dtype=float)
+
+
+def class_colours(classes):
+    """The (K, 3) RGB colours (0-255 floats) of the global class indices ``classes``."""
+    return np.array([hex_to_rgb(CLASS_COLOURS[int(c) % len(CLASS_COLOURS)]) for c in classes])
+
+
+def grid_axes(window, resolution):
+    """x0, dx, y0, dy of the cell centres of a resolution^2 grid over ``window`` (as evaluate_grid)."""
+    dx = (window.x_max - window.x_min) / resolution
+    dy = (window.y_max - window.y_min) / resolution
+    return dict(x0=window.x_min + dx / 2, dx=dx, y0=window.y_min + dy / 2, dy=dy)
+
+
+def posterior_grid(model, window, resolution):
+    """p(C_k|x) at the cell centres, shape (rows = y, cols = x, K), float64."""
+    grid = evaluate_grid(model, window, resolution)
+    if grid.proba is not None:
+        return np.asarray(grid.proba, dtype=float)
+    xs, ys = np.meshgrid(grid.x, grid.y)
+    proba = model.predict_proba(np.column_stack([xs.ravel(), ys.ravel()]))
+    return proba.reshape(xs.shape + (-1,))
+
+
+def mix_colours(proba, classes, strength=MIX_STRENGTH):
+    """Each pixel's colour sum_k p(C_k|x) colour_k (figure 4.11), (rows, cols, 3) uint8.
+
+    The mix is then blended with white, ``strength`` of the mix and the rest white, so points and
+    ellipses drawn in the full class colours stay visible on top.
+    """
+    rgb = np.asarray(proba, dtype=float) @ class_colours(classes)
+    rgb = strength * rgb + (1 - strength) * 255.0
+    return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
+
+
+def _diverging_scale(classes):
+    """p = 0 -> colour of classes[0], 0.5 -> white, 1 -> colour of classes[1]."""
+    first, second = (CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes[:2])
+    return [[0.0, first], [0.5, "#FFFFFF"], [1.0, second]]
+
+
+def two_class_traces(model, window, resolution=HEATMAP_RESOLUTION, contour_resolution=CONTOUR_RESOLUTION):
+    """p(C_2|x) as a uint8 heatmap (round(250 p)) and contour lines at 0.1, 0.5, 0.9 (float32 field)."""
+    classes = np.asarray(model.classes_)
+    p2 = posterior_grid(model, window, resolution)[..., 1]
+    z = np.clip(np.rint(p2 * HEATMAP_LEVELS), 0, HEATMAP_LEVELS).astype(np.uint8)
+    heatmap = go.Heatmap(
+        z=z,
+        **grid_axes(window, resolution),
+        zmin=0,
+        zmax=HEATMAP_LEVELS,
+        colorscale=_diverging_scale(classes),
+        opacity=HEATMAP_OPACITY,
+        showscale=False,
+        hoverinfo="skip",
+        name=f"p({class_symbol(classes[1])}|x)",
+        meta="posterior",
+    )
+    field = posterior_grid(model, window, contour_resolution)[..., 1].astype(np.float32)
+    contours = go.Contour(
+        z=field,
+        **grid_axes(window, contour_resolution),
+        contours=dict(
+            start=CONTOUR_LEVELS[0],
+            end=CONTOUR_LEVELS[-1],
+            size=CONTOUR_LEVELS[1] - CONTOUR_LEVELS[0],
+            coloring="none",
+            showlabels=True,
+            labelfont=dict(size=11, color=BOUNDARY_COLOUR),
+        ),
+        line=dict(color=BOUNDARY_COLOUR, width=1.2, dash="dot"),
+        showscale=False,
+        hoverinfo="skip",
+        name=f"p({class_symbol(classes[1])}|x) = 0.1, 0.5, 0.9",
+        meta="posterior contours",
+    )
+    return [heatmap, contours]
+
+
+def palette_indices(colours, max_colours=MAX_PALETTE):
+    """Quantise (rows, cols, 3) colours to a palette: (indices uint8 (rows, cols), palette (P, 3) uint8).
+
+    Colours are rounded on a grid of ``step`` levels per channel, the finest of STEPS that leaves
+    at most ``max_colours`` distinct colours in this picture (most pixels lie near a pure class
+    colour, so few occur).
+    """
+    flat = np.asarray(colours, dtype=float).reshape(-1, 3)
+    for step in PALETTE_STEPS:
+        rounded = np.clip(np.rint(flat / step) * step, 0, 255).astype(np.uint8)
+        palette, inverse = np.unique(rounded, axis=0, return_inverse=True)
+        if palette.shape[0] <= max_colours:
+            break
+    return inverse.reshape(np.shape(colours)[:2]).astype(np.uint8), palette
+
+
+def _palette_scale(palette):
+    """A colourscale showing integer z = 0..P-1 (zmin -0.5, zmax P-0.5) in the palette's flat colours."""
+    n = max(len(palette), 1)
+    scale = []
+    for k, (r, g, b) in enumerate(palette):
+        colour = f"#{int(r):02X}{int(g):02X}{int(b):02X}"
+        scale += [[k / n, colour], [(k + 1) / n, colour]]
+    return scale if len(palette) > 1 else [[0, scale[0][1]], [1, scale[0][1]]]
+
+
+def mixed_colour_trace(model, window, resolution=IMAGE_RESOLUTION):
+    """The RGB mixing of figure 4.11 as a heatmap of palette indices (uint8) with a flat colourscale.
+
+    A heatmap, not an image trace: plotly draws every image below every heatmap, so an image
+    would sit under the regions. The boundary, drawn by the canvas above all heatmaps, stays visible.
+    """
+    colours = mix_colours(posterior_grid(model, window, resolution), model.classes_)
+    indices, palette = palette_indices(colours)
+    return go.Heatmap(
+        z=indices,
+        **grid_axes(window, resolution),
+        zmin=-0.5,
+        zmax=len(palette) - 0.5,
+        colorscale=_palette_scale(palette),
+        opacity=IMAGE_OPACITY,
+        showscale=False,
+        hoverinfo="skip",
+        name="posterior colour mix",
+        meta="posterior",
+    )
+
+
+def hover_fields(model, X):
+    """(labels, values (N, M)) read out on hover: the activations a_k(x), then every p(C_k|x)."""
+    classes = np.asarray(model.classes_)
+    proba = model.predict_proba(X)
+    labels, columns = [], []
+    if isinstance(model, LogisticRegression):
+        labels.append("a = wᵀφ(x)")
+        columns.append(model.decision_function(X)[:, None])
+    elif hasattr(model, "activations"):
+        labels += [f"a{str(int(c) + 1).translate(_SUBSCRIPTS)}(x)" for c in classes]
+        columns.append(model.activations(X))
+    labels += [f"p({class_symbol(c)}|x)" for c in classes]
+    columns.append(proba)
+    return labels, np.column_stack(columns)
+
+
+def hover_trace(model, window, resolution=HOVER_RESOLUTION):
+    """An invisible coarse heatmap whose hover shows a_k(x) and p(C_k|x); customdata float32."""
+    axes = grid_axes(window, resolution)
+    xs = axes["x0"] + axes["dx"] * np.arange(resolution)
+    ys = axes["y0"] + axes["dy"] * np.arange(resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    labels, values = hover_fields(model, np.column_stack([gx.ravel(), gy.ravel()]))
+    values = np.nan_to_num(values, nan=0.0, posinf=3e38, neginf=-3e38)
+    customdata = np.clip(values, -3e38, 3e38).astype(np.float32).reshape(resolution, resolution, len(labels))
+    lines = ["x = (%{x:.2f}, %{y:.2f})"]
+    for m, label in enumerate(labels):
+        fmt = ".3f" if label.startswith("p(") else ".3g"
+        lines.append(f"{label} = %{{customdata[{m}]:{fmt}}}")
+    return go.Heatmap(
+        z=np.zeros((resolution, resolution), dtype=np.uint8),
+        customdata=customdata,
+        **axes,
+        opacity=0,
+        showscale=False,
+        hovertemplate="<br>".join(lines) + "<extra></extra>",
+        name="hover read-out",
+        meta="hover",
+        showlegend=False,
+    )
+
+
+def overlay(ctx):
+    model = ctx.shown_model
+    if not is_probabilistic(model):
+        return []
+    traces = []
+    if display_choice(ctx.options) == "posterior":
+        if np.asarray(model.classes_).size == 2:
+            traces += two_class_traces(model, ctx.window)
+        else:
+            traces.append(mixed_colour_trace(model, ctx.window))
+    traces.append(hover_trace(model, ctx.window))
+    return traces
+
+
+def surface_figure(model, window, class_position=0, resolution=SURFACE_RESOLUTION, points=None):
+    """A 3-D surface of p(C_k|x) over the window (k = classes_[class_position]); training points
+    drawn at height 1 (in class k) or 0 (not), as the targets t_n."""
+    classes = np.asarray(model.classes_)
+    k = int(classes[class_position])
+    axes = grid_axes(window, resolution)
+    xs = axes["x0"] + axes["dx"] * np.arange(resolution)
+    ys = axes["y0"] + axes["dy"] * np.arange(resolution)
+    p = posterior_grid(model, window, resolution)[..., class_position].astype(np.float32)
+    colour = CLASS_COLOURS[k % len(CLASS_COLOURS)]
+    traces = [
+        go.Surface(
+            x=xs.astype(np.float32),
+            y=ys.astype(np.float32),
+            z=p,
+            cmin=0,
+            cmax=1,
+            colorscale=[[0, "#FFFFFF"], [1, colour]],
+            showscale=False,
+            opacity=0.95,
+            contours=dict(z=dict(show=True, start=0.1, end=0.9, size=0.4, color=BOUNDARY_COLOUR, width=2)),
+            hovertemplate=f"x = (%{{x:.2f}}, %{{y:.2f}})<br>p({class_symbol(k)}|x) = %{{z:.3f}}<extra></extra>",
+            name=f"p({class_symbol(k)}|x)",
+        )
+    ]
+    if points is not None and len(points):
+        X, y = points.X, points.y
+        inside = (X[:, 0] >= window.x_min) & (X[:, 0] <= window.x_max)
+        inside &= (X[:, 1] >= window.y_min) & (X[:, 1] <= window.y_max)
+        X, y = X[inside], y[inside]
+        traces.append(
+            go.Scatter3d(
+                x=X[:, 0],
+                y=X[:, 1],
+                z=(y == k).astype(float),
+                mode="markers",
+                marker=dict(size=3, color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in y]),
+                hoverinfo="skip",
+                name="training points at t = 0 or 1",
+            )
+        )
+    figure = go.Figure(traces)
+    figure.update_layout(
+        template=TEMPLATE,
+        height=460,
+        margin=dict(l=0, r=0, t=10, b=0),
+        showlegend=False,
+        scene=dict(
+            xaxis_title="x₁",
+            yaxis_title="x₂",
+            zaxis=dict(title=f"p({class_symbol(k)}|x)", range=[0, 1]),
+            aspectmode="manual",
+            aspectratio=_aspect(window),
+            camera=dict(eye=dict(x=1.35, y=-1.75, z=1.05)),
+        ),
+    )
+    return figure
+
+
+def _aspect(window):
+    """The 3-D box: x and y to scale, the longer side 1.8, the height 0.9."""
+    width, height = window.x_max - window.x_min, window.y_max - window.y_min
+    longest = max(width, height)
+    return dict(x=1.8 * width / longest, y=1.8 * height / longest, z=0.9)
+
+
+def _display_changed():
+    st.session_state.panel_options[DISPLAY_KEY] = st.session_state[DISPLAY_KEY]
+
+
+def _describe(model, display):
+    classes = np.asarray(model.classes_)
+    names = [class_symbol(c) for c in classes]
+    if display == "regions":
+        return (
+            "The canvas shows the decision regions. Hover anywhere on the plane to read the activations "
+            "aₖ(x) and the posteriors p(Cₖ|x) = exp(aₖ) / Σⱼ exp(aⱼ) (eq. 4.62)."
+        )
+    if classes.size == 2:
+        return (
+            f"Colour = p({names[1]}|x) = σ(a) (eq. 4.57): {CLASS_NAMES[classes[0]]}'s colour where it is near 0, "
+            f"white at 0.5, {CLASS_NAMES[classes[1]]}'s colour near 1; dotted contours at 0.1, 0.5 and 0.9. "
+            "The 0.5 contour is the decision boundary; how far apart the 0.1 and 0.9 contours lie shows how "
+            "sure the model is."
+        )
+    return (
+        "Each pixel's colour is the class colours mixed in proportion to the posteriors p(Cₖ|x), as in "
+        "figure 4.11 (right): pure colours where one class is certain, blends near the boundaries."
+    )
+
+
+def render(ctx):
+    options = ctx.options
+    st.session_state[DISPLAY_KEY] = display_choice(options)
+    st.radio(
+        "Canvas shows",
+        list(DISPLAYS),
+        format_func=DISPLAYS.get,
+        key=DISPLAY_KEY,
+        horizontal=True,
+        on_change=_display_changed,
+    )
+    model = ctx.shown_model
+    st.caption(_describe(model, display_choice(options)))
+    classes = np.asarray(model.classes_)
+    position = 0
+    if classes.size > 2:
+        labels = {i: f"p({class_symbol(c)}|x)" for i, c in enumerate(classes)}
+        if st.session_state.get(SURFACE_CLASS_KEY, 0) not in labels:
+            st.session_state[SURFACE_CLASS_KEY] = 0
+        position = st.radio("Surface of", list(labels), format_func=labels.get, key=SURFACE_CLASS_KEY, horizontal=True)
+    position = int(min(position, classes.size - 1))
+    st.plotly_chart(
+        surface_figure(model, ctx.window, position, points=ctx.scene.points),
+        width="stretch",
+        config={"displaylogo": False},
+    )
+    st.caption(
+        "The surface rises from 0 to 1 across the boundary; the training points sit at their targets "
+        "(height 1 for the class shown, 0 for the others). Drag to turn it."
+    )
+
+
+PANELS = [
+    Panel(
+        title="Posterior p(Cₖ|x)",
+        applies=lambda ctx: is_probabilistic(ctx.model),
+        render=render,
+        overlay=overlay,
+        order=40,
+        help=(
+            "A probabilistic model gives more than a boundary: the posterior p(Cₖ|x) is a logistic sigmoid "
+            "(eq. 4.57) or a softmax (eq. 4.62) of the activations aₖ(x); compare figures 4.10 and 4.11."
+        ),
+    )
+]

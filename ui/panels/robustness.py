@@ -1,0 +1,170 @@
+"""Least squares beside logistic regression on the same points, with outliers (PRML figure 4.4).
+
+Least squares penalises points that are "too correct" (far on the right side of the boundary),
+so a group of distant, correctly labelled points drags its boundary; logistic regression's
+cross-entropy hardly notices them. The button adds such a group (undoable).
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground import InvalidDataError, PlaygroundError, Window, boundary_segments, evaluate_grid
+from playground.scene import PointSet
+
+from .. import state
+from ..compute import fitted_model
+from ..figures import point_traces, region_trace, segment_trace
+from ..theme import CLASS_NAMES, TEMPLATE, class_label
+from . import Panel
+
+N_OUTLIERS = 8
+OUTLIER_ANGLE_DEGREES = -25.0
+REGION_RESOLUTION = 80
+OUTLIER_CLASS_KEY = "outlier_class"
+
+
+def applies(ctx):
+    model = ctx.model
+    return ctx.scene.method == "logistic" and hasattr(model, "coef_") and np.asarray(model.classes_).size == 2
+
+
+def outlier_points(X, y, label, w=None, n=N_OUTLIERS, seed=0):
+    """``n`` points of class ``label`` far beyond its own cluster, on its side of the boundary.
+
+    They are centred at the class mean plus 1.5 times the data's extent along the direction
+    ``w`` (pointing towards the class; by default from the other classes' mean to this class's
+    mean) turned by 25 degrees, with a small spread: points a good classifier gets right with
+    room to spare, as in figure 4.4.
+    """
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y)
+    members, others = X[y == label], X[y != label]
+    if len(members) == 0:
+        raise InvalidDataError(f"There are no points of {CLASS_NAMES[int(label)]} to add outliers to.")
+    mean = members.mean(axis=0)
+    towards = mean - (others.mean(axis=0) if len(others) else X.mean(axis=0))
+    if w is not None:
+        w = np.asarray(w, dtype=float).reshape(-1)
+        if np.linalg.norm(w) > 0:
+            towards = w if w @ towards >= 0 else -w
+    if not np.linalg.norm(towards) > 0:
+        towards = np.array([1.0, 0.0])
+    towards = towards / np.linalg.norm(towards)
+    angle = np.radians(OUTLIER_ANGLE_DEGREES)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    direction = rotation @ towards
+    extent = float(np.max(np.ptp(X, axis=0))) or 1.0
+    spread = float(np.mean(members.std(axis=0))) * 0.3 or 0.05 * extent
+    rng = np.random.default_rng(seed)
+    centre = mean + 1.5 * extent * direction
+    return centre + spread * rng.standard_normal((n, 2))
+
+
+def _add_outliers():
+    scene = state.scene()
+    points = scene.points
+    model, _ = fitted_model(points, scene.method, scene.params, scene.multiclass)
+    present = [int(c) for c in np.unique(points.y)]
+    label = st.session_state.get(OUTLIER_CLASS_KEY)
+    if label not in present:
+        label = present[-1] if present else 0
+    w = np.asarray(model.coef_)[0] if model is not None and hasattr(model, "coef_") else None
+    try:
+        new = outlier_points(points.X, points.y, label, w, seed=len(points) + scene.seed)
+        extended = points.extended(PointSet.from_arrays(new, np.full(len(new), label)))
+    except PlaygroundError as err:
+        state.notify(str(err))
+        return
+    state.change_points(extended, refit_view=True)
+
+
+def _linear_fit_traces(model, points, window, resolution=REGION_RESOLUTION):
+    classes = np.asarray(model.classes_, dtype=int)
+    grid = evaluate_grid(model, window, resolution)
+    traces = [region_trace(classes[grid.labels].astype(np.uint8), window)]
+    segments = [
+        (int(classes[i]), int(classes[j]), start, end)
+        for i, j, start, end in boundary_segments(model.coef_, model.intercept_, window)
+    ]
+    if segments:
+        traces.append(segment_trace(segments))
+    traces += point_traces(points)
+    return traces
+
+
+def comparison_figure(model, points, window, title):
+    """A small figure: regions, boundary and points of a fitted linear model, on ``window``."""
+    figure = go.Figure(_linear_fit_traces(model, points, window))
+    predicted = model.predict(points.X)
+    wrong = int(np.sum(predicted != points.y))
+    figure.update_layout(
+        template=TEMPLATE,
+        height=360,
+        margin=dict(l=30, r=10, t=40, b=30),
+        title=dict(text=f"{title}: {wrong} misclassified", font_size=14),
+        xaxis=dict(range=[window.x_min, window.x_max], constrain="domain"),
+        yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1, constrain="domain"),
+        showlegend=False,
+        dragmode=False,
+    )
+    return figure
+
+
+def render(ctx):
+    points = ctx.scene.points
+    classes = [int(c) for c in np.asarray(ctx.model.classes_)]
+    if st.session_state.get(OUTLIER_CLASS_KEY) not in classes:
+        st.session_state[OUTLIER_CLASS_KEY] = classes[-1]
+    pick_col, button_col = st.columns([2, 1])
+    pick_col.radio(
+        "Outliers of",
+        classes,
+        format_func=class_label,
+        key=OUTLIER_CLASS_KEY,
+        horizontal=True,
+    )
+    button_col.button(
+        "Add outliers",
+        key="add_outliers",
+        on_click=_add_outliers,
+        help=f"Add {N_OUTLIERS} points of that class far away on its own side of the boundary (undo with ↶ Undo).",
+        width="stretch",
+    )
+    least_squares, error = fitted_model(points, "least_squares", (), "native")
+    window = Window.around(points.X)
+    left, right = st.columns(2)
+    with left:
+        if least_squares is None:
+            st.warning(error)
+        else:
+            st.plotly_chart(
+                comparison_figure(least_squares, points, window, "Least squares"),
+                width="stretch",
+                config={"displayModeBar": False},
+            )
+    with right:
+        st.plotly_chart(
+            comparison_figure(ctx.model, points, window, "Logistic regression"),
+            width="stretch",
+            config={"displayModeBar": False},
+        )
+    st.caption(
+        "Least squares fits targets 0/1 with a straight line, so points far on the correct side still count as "
+        "errors and pull its boundary towards them; the cross-entropy of logistic regression (eq. 4.90) gives "
+        "such points almost no weight, and its boundary stays put."
+    )
+
+
+PANELS = [
+    Panel(
+        title="Outliers: least squares vs logistic",
+        applies=applies,
+        render=render,
+        order=60,
+        help=(
+            "Figure 4.4 in your own hands: add a group of far but correctly labelled points and watch least "
+            "squares (section 4.1.3) tilt while logistic regression (section 4.3.2) holds its line."
+        ),
+    )
+]
