@@ -57,7 +57,7 @@ def test_support_vector_rings_match_support_and_categories():
     free, bound = traces
     assert free.marker.symbol != bound.marker.symbol and free.marker.color != bound.marker.color
     np.testing.assert_array_equal(np.column_stack([bound.x, bound.y]), X[model.margin_violators_])
-    assert "alpha = C" in bound.name and all(t.meta != "points" and t.showlegend is not False for t in traces)
+    assert "α = C" in bound.name and all(t.meta != "points" and t.showlegend is not False for t in traces)
 
 
 def test_playback_overlay_highlights_the_pair_and_hides_final_rings():
@@ -263,3 +263,17 @@ def test_every_method_runs_on_an_rbf_basis(method):
     assert any(t.label.startswith("Feature space") for t in at.tabs)
     at.radio(key="multiclass").set_value("ovo").run()
     assert not at.exception
+
+
+@pytest.mark.parametrize("basis", ["rbf", "polynomial"])
+@pytest.mark.parametrize("method", sorted(MODELS))
+def test_every_method_runs_on_a_basis_with_two_classes(two_class_app, method, basis):
+    at = two_class_app
+    at.selectbox(key="basis").set_value(basis).run()
+    at.selectbox(key="method").set_value(method).run()
+    assert not at.exception and not at.warning
+    assert any(t.label.startswith("Feature space") for t in at.tabs)
+    for key in ("smo_slider", "perceptron_slider"):  # playback on a basis, where there is one
+        if any(s.key == key for s in at.slider):
+            at.slider(key=key).set_value(1).run()
+            assert not at.exception and at.session_state.scene.step == 1

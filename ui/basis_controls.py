@@ -88,7 +88,7 @@ def _rbf_params(scene):
             horizontal=True,
         )
         if mode == "centres":
-            st.info("Clicks now place RBF centres (✚); click a centre to remove it.", icon="🖱️")
+            st.info("Clicks now place RBF centres (✚); click a centre to remove it.")
         st.caption(
             f"{len(centres)} centre{'' if len(centres) == 1 else 's'} placed."
             + ("" if centres else " Choose 'place / remove RBF centres' and click on the plot.")

@@ -124,7 +124,7 @@ def support_vector_traces(svm, X):
     traces = []
     styles = (
         (1, "circle-open", 21, FREE_SV_COLOUR, f"support vector, {MARGIN_CATEGORIES[1].replace(' (free SV)', '')}"),
-        (2, "diamond-open", 25, BOUND_SV_COLOUR, f"support vector {MARGIN_CATEGORIES[2]}"),
+        (2, "diamond-open", 25, BOUND_SV_COLOUR, f"support vector {MARGIN_CATEGORIES[2]}".replace("alpha", "α")),
     )
     for code, symbol, size, colour, name in styles:
         members = np.flatnonzero(category == code)
