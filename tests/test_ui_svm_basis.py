@@ -193,7 +193,7 @@ def test_svm_panel_in_the_app(two_class_app):
     assert any("SMO step **1**" in m.value for m in at.markdown)
     at.slider(key="smo_slider").set_value(0).run()
     assert any("no boundary yet" in m.value for m in at.markdown)
-    _button(at, "⏭ Final").click().run()
+    _button(at, "Final fit").click().run()
     assert at.session_state.scene.step is None and n_entries > 0
     at.checkbox(key="svm_hard").check().run()
     assert not at.exception

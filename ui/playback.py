@@ -39,13 +39,13 @@ def playback_controls(n_steps, *, key, label="Step"):
     playing = st.session_state.get(f"{key}_playing", False)
     play_col, final_col, slider_col = st.columns([1, 1, 6])
     play_col.button(
-        "⏸ Pause" if playing else "▶ Play",
+        "❚❚ Pause" if playing else "▶ Play",
         key=f"{key}_play",
         on_click=_toggle_play,
         args=(key, n_steps),
         width="stretch",
     )
-    final_col.button("⏭ Final", key=f"{key}_final", on_click=_show_final, args=(key,), width="stretch")
+    final_col.button("Final fit", key=f"{key}_final", on_click=_show_final, args=(key,), width="stretch")
     st.session_state[f"{key}_slider"] = shown
     slider_col.slider(
         label,
