@@ -1,0 +1,423 @@
+"""Fisher's linear discriminant as a projection (PRML 4.1.4, figure 4.6; 4.1.6 for K classes).
+
+Two classes: the points projected onto the line joining the class means and onto Fisher's
+direction, side by side with J(w) (eq. 4.26); an angle slider rotates the projection direction,
+with the curve J(theta) whose maximum sits at Fisher's direction, and the slider's direction and
+its threshold drawn on the plane. K classes: the points in the (K-1)-dimensional Fisher space.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground import ClusterSpec, make_clusters
+from playground.geometry import boundary_segments
+from playground.scene import PointSet
+
+from .. import state
+from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
+from . import Panel
+
+ANGLE_OPTION = "fisher_angle"  # ctx.options key: the slider's projection angle in degrees
+SHOW_OPTION = "fisher_show_direction"  # ctx.options key: draw the slider direction on the plane
+SLIDER_COLOUR = "#8E44AD"  # the rotated direction and its threshold (not the fitted boundary)
+N_BINS = 24
+ANGLE_STEP = 0.5
+# Figure 4.6's kind of data: two elongated classes whose means line is far from Fisher's direction.
+ELONGATED_CLUSTERS = (
+    ClusterSpec((-1.0, 0.6), (2.0, 0.35), 30.0),
+    ClusterSpec((1.0, -0.6), (2.0, 0.35), 30.0),
+)
+
+
+def fisher_model(model):
+    """The fitted FisherDiscriminant behind ``model`` (a wrapper of two classes is unwrapped), or None."""
+    estimators = getattr(model, "estimators_", None)
+    if estimators is not None and len(estimators) == 1:
+        model = estimators[0]
+    return model if hasattr(model, "directions_") and hasattr(model, "criterion") else None
+
+
+def unit(angle_deg):
+    theta = np.deg2rad(angle_deg)
+    return np.array([np.cos(theta), np.sin(theta)])
+
+
+def angle_of(direction):
+    """The angle in [0, 180) of a direction (J(w) does not depend on the sign of w)."""
+    return float(np.rad2deg(np.arctan2(direction[1], direction[0])) % 180.0)
+
+
+def means_direction(model):
+    difference = model.means_[1] - model.means_[0]
+    return difference / np.linalg.norm(difference)
+
+
+def oriented(model, direction):
+    """``direction`` turned (if needed) to point from class 0's mean towards class 1's."""
+    return direction if (model.means_[1] - model.means_[0]) @ direction >= 0 else -direction
+
+
+def midpoint_threshold(model, direction):
+    """Halfway between the projected class means along ``direction``."""
+    return float((model.means_[0] + model.means_[1]) @ direction / 2)
+
+
+def current_angle(ctx, model):
+    """The slider's angle: the stored option, or the line joining the means to begin with."""
+    angle = ctx.options.get(ANGLE_OPTION)
+    return angle_of(means_direction(model)) if angle is None else float(angle) % 180.0
+
+
+def criterion_curve(model, step=ANGLE_STEP):
+    """(angles in degrees over [0, 180], J at each): Fisher's criterion as the direction rotates."""
+    angles = np.arange(0.0, 180.0 + step / 2, step)
+    values = model.criterion(np.column_stack([np.cos(np.deg2rad(angles)), np.sin(np.deg2rad(angles))]))
+    return angles, values
+
+
+def _safe_j(value):
+    return "∞" if not np.isfinite(value) else f"{value:.3g}"
+
+
+def projection_figure(model, X, y, direction, threshold, title, height=260):
+    """Histograms of each class's projections w^T x on a shared set of bins, and the threshold."""
+    values = X @ direction
+    low, high = float(values.min()), float(values.max())
+    if high - low < 1e-12:
+        low, high = low - 0.5, high + 0.5
+    edges = np.linspace(low, high, N_BINS + 1)
+    centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
+    figure = go.Figure()
+    for label in model.classes_:
+        counts, _ = np.histogram(values[y == label], bins=edges)
+        figure.add_bar(
+            x=centres.astype(np.float32),
+            y=counts.astype(np.uint16),
+            width=width,
+            marker=dict(color=CLASS_COLOURS[int(label)], line=dict(width=0)),
+            opacity=0.6,
+            name=CLASS_NAMES[int(label)],
+            hovertemplate=f"{CLASS_NAMES[int(label)]}: %{{y}} points near %{{x:.3g}}<extra></extra>",
+        )
+    figure.add_vline(x=threshold, line=dict(color="#222222", width=2, dash="dash"))
+    figure.add_annotation(
+        x=threshold, y=1, yref="paper", text="threshold", showarrow=False, yanchor="bottom", font=dict(size=11)
+    )
+    figure.update_layout(
+        template=TEMPLATE,
+        title=dict(text=title, font=dict(size=14)),
+        barmode="overlay",
+        bargap=0,
+        height=height,
+        margin=dict(l=10, r=10, t=50, b=30),
+        xaxis_title="projection wᵀx (w of unit length)",
+        yaxis_title="points",
+        showlegend=False,
+    )
+    return figure
+
+
+def _label_side(angle, vertical):
+    """A text position that keeps a label near the ends of [0, 180] inside the plot."""
+    horizontal = "left" if angle > 135 else "right" if angle < 45 else "center"
+    return f"{vertical} {horizontal}"
+
+
+def elongated_points(n_per_class=50, seed=4):
+    """Two elongated classes (figure 4.6): the means line projects them overlapping, Fisher's does not."""
+    X, y = make_clusters(ELONGATED_CLUSTERS, n_per_class, shared_covariance=True, seed=seed)
+    return PointSet.from_arrays(X, y)
+
+
+def _load_elongated():
+    state.change_points(elongated_points(), refit_view=True)
+    state.notify("Loaded two elongated classes (figure 4.6); undo (↶) brings your points back.")
+
+
+def criterion_figure(model, angle):
+    """J(theta) over [0, 180] degrees, its maximum at Fisher's direction, the means line and the slider."""
+    angles, values = criterion_curve(model)
+    finite = np.isfinite(values)
+    top = float(values[finite].max()) if finite.any() else 1.0
+    fisher_angle = angle_of(model.direction_)
+    means_angle = angle_of(means_direction(model))
+    figure = go.Figure()
+    figure.add_scatter(
+        x=angles[finite].astype(np.float32),
+        y=values[finite].astype(np.float32),
+        mode="lines",
+        line=dict(color="#333333", width=2),
+        name="J(θ)",
+        hovertemplate="θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+    )
+    fisher_j = model.criterion(model.direction_)
+    figure.add_scatter(
+        x=[fisher_angle],
+        y=[fisher_j if np.isfinite(fisher_j) else top],
+        mode="markers+text",
+        marker=dict(symbol="star", size=15, color="#C0392B"),
+        text=["Fisher (maximum)"],
+        textposition=_label_side(fisher_angle, "top"),
+        name="Fisher's direction",
+        hovertemplate="Fisher's direction θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+    )
+    figure.add_scatter(
+        x=[means_angle],
+        y=[model.criterion(means_direction(model))],
+        mode="markers+text",
+        marker=dict(symbol="diamond", size=11, color="#555555"),
+        text=["means line"],
+        textposition=_label_side(means_angle, "bottom"),
+        name="line joining the means",
+        hovertemplate="line joining the means θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+    )
+    figure.add_vline(x=angle, line=dict(color=SLIDER_COLOUR, width=2))
+    figure.update_layout(
+        template=TEMPLATE,
+        title=dict(text=f"J(θ) as the direction rotates; slider at θ = {angle:.1f}°", font=dict(size=14)),
+        height=300,
+        margin=dict(l=10, r=10, t=50, b=30),
+        xaxis=dict(title="direction angle θ (degrees)", range=[0, 180], dtick=30),
+        yaxis=dict(title="J(θ)", rangemode="tozero", range=[0, 1.2 * top]),
+        showlegend=False,
+    )
+    return figure
+
+
+def fisher_space_figure(model, X, y):
+    """K classes: the points in the Fisher space y = W^T x (1-D strip or 2-D scatter)."""
+    Z = model.transform(X)
+    figure = go.Figure()
+    two_d = Z.shape[1] >= 2
+    for label in model.classes_:
+        members = y == label
+        k = int(label)
+        figure.add_scatter(
+            x=Z[members, 0].astype(np.float32),
+            y=(Z[members, 1] if two_d else np.full(members.sum(), float(k))).astype(np.float32),
+            mode="markers",
+            marker=dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=8, line=dict(color="white", width=1)),
+            name=CLASS_NAMES[k],
+        )
+    means = model.projected_means_
+    figure.add_scatter(
+        x=means[:, 0],
+        y=means[:, 1] if two_d else model.classes_.astype(float),
+        mode="markers",
+        marker=dict(symbol="x", size=13, color="#222222"),
+        name="projected class means",
+    )
+    figure.update_layout(
+        template=TEMPLATE,
+        height=380,
+        margin=dict(l=10, r=10, t=30, b=30),
+        xaxis_title=f"y₁ = w₁ᵀx   (J = {model.eigenvalues_[0]:.3g})",
+        yaxis_title=f"y₂ = w₂ᵀx   (J = {model.eigenvalues_[1]:.3g})" if two_d else "class",
+        legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+    )
+    return figure
+
+
+def _line_through(point, direction, window):
+    """The segment of the line {point + t direction} inside the window, as (x, y) lists, or None."""
+    normal = np.array([-direction[1], direction[0]])
+    segments = boundary_segments(normal[None, :], np.array([-normal @ point]), window)
+    if not segments:
+        return None
+    _, _, start, end = segments[0]
+    return [float(start[0]), float(end[0])], [float(start[1]), float(end[1])]
+
+
+def _applies(ctx):
+    return ctx.scene.method == "fisher" and fisher_model(ctx.model) is not None
+
+
+def overlay(ctx):
+    """Two classes: the slider's projection direction through the data mean, and its threshold line."""
+    model = fisher_model(ctx.model)
+    if model is None or model.classes_.size != 2 or not ctx.options.get(SHOW_OPTION, True):
+        return []
+    direction = oriented(model, unit(current_angle(ctx, model)))
+    centre = ctx.scene.points.X.mean(axis=0)
+    threshold = midpoint_threshold(model, direction)
+    traces = []
+    projection = _line_through(centre, direction, ctx.window)
+    if projection is not None:
+        traces.append(
+            go.Scatter(
+                x=projection[0],
+                y=projection[1],
+                mode="lines",
+                line=dict(color=SLIDER_COLOUR, width=1.5, dash="dot"),
+                hoverinfo="skip",
+                name="projection direction (slider)",
+            )
+        )
+    cut = _line_through(threshold * direction, np.array([-direction[1], direction[0]]), ctx.window)
+    if cut is not None:
+        traces.append(
+            go.Scatter(
+                x=cut[0],
+                y=cut[1],
+                mode="lines",
+                line=dict(color=SLIDER_COLOUR, width=2.5, dash="dashdot"),
+                hoverinfo="skip",
+                name="threshold for the slider direction",
+            )
+        )
+    return traces
+
+
+def _set_angle(options, angle, key):
+    options[ANGLE_OPTION] = float(angle) % 180.0
+    st.session_state[key] = options[ANGLE_OPTION]
+
+
+def _slider_moved(options, key):
+    options[ANGLE_OPTION] = float(st.session_state[key])
+
+
+def _show_toggled(options, key):
+    options[SHOW_OPTION] = bool(st.session_state[key])
+
+
+def _render_two_classes(ctx, model, X, y):
+    means_dir = means_direction(model)
+    fisher_dir = model.direction_
+    left, right = st.columns(2)
+    left.plotly_chart(
+        projection_figure(
+            model,
+            X,
+            y,
+            means_dir,
+            midpoint_threshold(model, means_dir),
+            f"(a) onto the line joining the means: J = {_safe_j(model.criterion(means_dir))}",
+        ),
+        width="stretch",
+        key="fisher_hist_means",
+    )
+    right.plotly_chart(
+        projection_figure(
+            model,
+            X,
+            y,
+            fisher_dir,
+            model.threshold_,
+            f"(b) onto Fisher's direction: J = {_safe_j(model.criterion(fisher_dir))}",
+        ),
+        width="stretch",
+        key="fisher_hist_fisher",
+    )
+    threshold_rule = (
+        "halfway between the projected means" if model.threshold == "midpoint" else "where the 1-D Gaussians tie"
+    )
+    st.caption(
+        "Left: projecting onto m₂ − m₁ separates the means as much as possible, but the classes' spread "
+        "along it makes them overlap. Right: Fisher's w ∝ S_W⁻¹(m₂ − m₁) (eq. 4.30) also keeps each class "
+        f"compact, maximising J(w) (eq. 4.26). Its threshold ({threshold_rule}) is the black line on the plot. "
+        "Threshold on the left: the midpoint of the projected means."
+    )
+    st.button(
+        "Load two elongated classes (fig. 4.6)",
+        key="fisher_load_elongated",
+        on_click=_load_elongated,
+        help="Replaces the points (undoable) with data where the two projections differ the most.",
+    )
+
+    st.markdown("**Rotate the projection direction**")
+    key = "fisher_angle_slider"
+    angle = current_angle(ctx, model)
+    st.session_state[key] = angle
+    slider_col, a_col, b_col = st.columns([6, 1.3, 1.3])
+    slider_col.slider(
+        "Direction angle θ (degrees from the x₁ axis)",
+        0.0,
+        180.0,
+        step=ANGLE_STEP,
+        key=key,
+        on_change=_slider_moved,
+        args=(ctx.options, key),
+    )
+    a_col.button(
+        "Means line",
+        key="fisher_snap_means",
+        on_click=_set_angle,
+        args=(ctx.options, angle_of(means_dir), key),
+        width="stretch",
+    )
+    b_col.button(
+        "Fisher's w",
+        key="fisher_snap_fisher",
+        on_click=_set_angle,
+        args=(ctx.options, angle_of(fisher_dir), key),
+        width="stretch",
+    )
+    show_key = "fisher_show_direction"
+    st.session_state[show_key] = bool(ctx.options.get(SHOW_OPTION, True))
+    st.checkbox(
+        "Draw this direction (dotted) and its threshold (dash-dot, purple) on the plot",
+        key=show_key,
+        on_change=_show_toggled,
+        args=(ctx.options, show_key),
+    )
+    direction = oriented(model, unit(angle))
+    left, right = st.columns(2)
+    left.plotly_chart(criterion_figure(model, angle), width="stretch", key="fisher_criterion")
+    right.plotly_chart(
+        projection_figure(
+            model,
+            X,
+            y,
+            direction,
+            midpoint_threshold(model, direction),
+            f"onto θ = {angle:.1f}°: J = {_safe_j(model.criterion(direction))}",
+            height=300,
+        ),
+        width="stretch",
+        key="fisher_hist_slider",
+    )
+    st.caption(
+        "J(θ) is the ratio of the between-class to the within-class variance of the projections; it peaks at "
+        "Fisher's direction (★) and is lower along the line joining the means (◆). The threshold for the "
+        "slider's direction is the midpoint of the projected means."
+    )
+
+
+def render(ctx):
+    model = fisher_model(ctx.model)
+    X, y = ctx.scene.points.X, ctx.scene.points.y
+    if model.classes_.size == 2:
+        _render_two_classes(ctx, model, X, y)
+        return
+    st.plotly_chart(fisher_space_figure(model, X, y), width="stretch", key="fisher_space")
+    st.button(
+        "Load two elongated classes (fig. 4.6)",
+        key="fisher_load_elongated",
+        on_click=_load_elongated,
+        help="Replaces the points (undoable) with two classes, to compare the projections of figure 4.6.",
+    )
+    values = ", ".join(f"{v:.3g}" for v in model.eigenvalues_)
+    st.caption(
+        f"With K = {model.classes_.size} classes Fisher's criterion gives at most K − 1 directions: the leading "
+        f"eigenvectors of S_W⁻¹S_B (eq. 4.51), here {model.directions_.shape[1]} in the plane, with eigenvalues "
+        f"{values}. The points are classified in this projected space (nearest projected mean"
+        + (", with the log priors" if model.threshold == "gaussian" else "")
+        + "), which draws the straight boundaries on the plot."
+    )
+
+
+PANELS = [
+    Panel(
+        title="Fisher projection (fig. 4.6)",
+        applies=_applies,
+        render=render,
+        overlay=overlay,
+        order=30,
+        help=(
+            "Figure 4.6: projecting onto the line joining the means leaves the classes overlapping; Fisher's "
+            "direction w ∝ S_W⁻¹(m₂ − m₁) maximises J(w) (eq. 4.26), the ratio of between- to within-class spread."
+        ),
+    )
+]

@@ -1,0 +1,287 @@
+"""Least squares for classification (PRML 4.1.3): the fitted outputs and why they are fragile.
+
+The outputs y_k(x) = w_k^T x + w_k0 are planes over the input plane, so they leave [0, 1]:
+they are not probabilities. Two buttons rebuild the book's demonstrations: far-away points of
+the correct class drag the boundary (figure 4.4), and three aligned classes mask the middle one
+(figure 4.5). Both go through ``state.change_points``, so undo brings the old points back.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground import ClusterSpec, PlaygroundError, make_clusters, make_model
+from playground.grid import grid_axes
+from playground.scene import PointSet
+
+from .. import state
+from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
+from . import Panel
+
+SURFACE_RESOLUTION = 80
+N_FAR_POINTS = 15
+# Figure 4.5: three classes along a line; the middle one gets (almost) no region.
+ALIGNED_CLUSTERS = (
+    ClusterSpec((-3.0, -3.0), (0.7, 0.7), 0.0),
+    ClusterSpec((0.0, 0.0), (0.7, 0.7), 0.0),
+    ClusterSpec((3.0, 3.0), (0.7, 0.7), 0.0),
+)
+
+
+def least_squares_model(model):
+    return model if model is not None and hasattr(model, "class_outputs") else None
+
+
+def output_names(model):
+    """One name per column of ``class_outputs``."""
+    if model.weights_.shape[1] == 1:
+        return ["y(x) with targets N/N₁, −N/N₂"]
+    return [f"y{int(c) + 1}(x) for {CLASS_NAMES[int(c)]}" for c in model.classes_]
+
+
+def output_grid(model, window, resolution=SURFACE_RESOLUTION):
+    """(xs, ys, Y) with Y (resolution, resolution, K) float32: y_k at the cell centres."""
+    xs, ys = grid_axes(window, resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    Y = model.class_outputs(np.column_stack([gx.ravel(), gy.ravel()]))
+    return xs, ys, Y.reshape(resolution, resolution, -1).astype(np.float32)
+
+
+def outside_colourscale(zmin, zmax):
+    """White -> blue inside [0, 1]; reds below 0 and purples above 1, with a jump at 0 and at 1."""
+    span = zmax - zmin
+    p0, p1 = (0.0 - zmin) / span, (1.0 - zmin) / span
+    return [
+        [0.0, "#7B241C"],
+        [p0, "#F1948A"],
+        [p0, "#FBFCFC"],
+        [p1, "#1F618D"],
+        [p1, "#D2B4DE"],
+        [1.0, "#4A235A"],
+    ]
+
+
+def surface_figure(model, points, window, k, kind="heatmap"):
+    """y_k(x) over the view: a heatmap (with the 0 and 1 contours) or a 3-D plane with the slab [0, 1]."""
+    xs, ys, Y = output_grid(model, window, SURFACE_RESOLUTION if kind == "heatmap" else 25)
+    z = Y[..., k]
+    zmin, zmax = min(float(z.min()), -0.25), max(float(z.max()), 1.25)
+    scale = outside_colourscale(zmin, zmax)
+    colourbar = dict(title=dict(text="y(x)"), tickvals=[0, 1], ticktext=["0", "1"], len=0.8)
+    if kind == "3d":
+        figure = go.Figure(
+            go.Surface(x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, colorbar=colourbar, name="y(x)")
+        )
+        for level, colour in ((0.0, "#C0392B"), (1.0, "#6C3483")):
+            figure.add_surface(
+                x=xs[[0, -1]],
+                y=ys[[0, -1]],
+                z=np.full((2, 2), level),
+                showscale=False,
+                opacity=0.25,
+                colorscale=[[0, colour], [1, colour]],
+                hoverinfo="skip",
+                name=f"y = {level:g}",
+            )
+        figure.update_layout(
+            template=TEMPLATE,
+            height=460,
+            margin=dict(l=0, r=0, t=10, b=0),
+            scene=dict(xaxis_title="x₁", yaxis_title="x₂", zaxis_title="y(x)"),
+        )
+        return figure
+    dx, dy = xs[1] - xs[0], ys[1] - ys[0]
+    figure = go.Figure(
+        go.Heatmap(
+            z=z,
+            x0=float(xs[0]),
+            dx=float(dx),
+            y0=float(ys[0]),
+            dy=float(dy),
+            colorscale=scale,
+            zmin=zmin,
+            zmax=zmax,
+            colorbar=colourbar,
+            hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>y(x) = %{z:.3g}<extra></extra>",
+        )
+    )
+    figure.add_contour(
+        z=z,
+        x0=float(xs[0]),
+        dx=float(dx),
+        y0=float(ys[0]),
+        dy=float(dy),
+        contours=dict(start=0, end=1, size=1, coloring="none", showlabels=True, labelfont=dict(size=12)),
+        line=dict(color="#222222", width=1.5, dash="dash"),
+        showscale=False,
+        hoverinfo="skip",
+    )
+    X, y = points.X, points.y
+    for label in np.unique(y):
+        members = y == label
+        figure.add_scatter(
+            x=X[members, 0].astype(np.float32),
+            y=X[members, 1].astype(np.float32),
+            mode="markers",
+            marker=dict(
+                color=CLASS_COLOURS[int(label)],
+                symbol=CLASS_SYMBOLS[int(label)],
+                size=6,
+                line=dict(color="white", width=0.5),
+            ),
+            name=CLASS_NAMES[int(label)],
+            hoverinfo="skip",
+        )
+    figure.update_layout(
+        template=TEMPLATE,
+        height=420,
+        margin=dict(l=10, r=10, t=10, b=30),
+        xaxis=dict(range=[window.x_min, window.x_max], constrain="domain"),
+        yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
+        showlegend=False,
+    )
+    return figure
+
+
+def far_points(X, y, label, fit, *, n=N_FAR_POINTS, seed=0):
+    """A tight group of ``n`` points of class ``label``, far on its own side (figure 4.4).
+
+    The group sits 2.5 times the distance between the class's mean and the others' mean beyond
+    the class's mean, at the angle (within +-75 degrees of that direction) that makes the refitted
+    model ``fit(X, y)`` misclassify most of the original points, among the angles where the
+    current fit already puts every new point in ``label``: these points are correctly classified
+    and far away, and still they drag the least-squares boundary.
+    """
+    base = fit(X, y)
+    own, others = X[y == label], X[y != label]
+    difference = own.mean(axis=0) - others.mean(axis=0)
+    distance = float(np.linalg.norm(difference)) or 1.0
+    along = difference / distance
+    across = np.array([-along[1], along[0]])
+    spread = float(np.mean(own.std(axis=0))) if len(own) > 1 else 0.1 * distance
+    noise = np.random.default_rng(seed).normal(scale=0.4 * max(spread, 1e-3 * distance), size=(n, 2))
+    best, best_key = None, None
+    for angle in np.deg2rad(np.arange(-75, 76, 15)):
+        group = own.mean(axis=0) + 2.5 * distance * (np.cos(angle) * along + np.sin(angle) * across) + noise
+        if not np.all(base.predict(group) == label):
+            continue
+        errors = int(
+            np.count_nonzero(fit(np.vstack([X, group]), np.concatenate([y, np.full(n, label)])).predict(X) != y)
+        )
+        key = (errors, -abs(angle))
+        if best_key is None or key > best_key:
+            best, best_key = group, key
+    if best is None:
+        best = own.mean(axis=0) + 2.5 * distance * along + noise
+    return best
+
+
+def aligned_points(n_per_class=30, seed=3):
+    """Figure 4.5's three classes along a diagonal line."""
+    X, y = make_clusters(ALIGNED_CLUSTERS, n_per_class, seed=seed)
+    return PointSet.from_arrays(X, y)
+
+
+def _add_far_points(label):
+    scene = state.scene()
+    points = scene.points
+    X, y = points.X, points.y
+
+    def fit(X_, y_):
+        return make_model(scene.method, multiclass=scene.multiclass, **scene.param_dict).fit(X_, y_)
+
+    try:
+        before = int(np.count_nonzero(fit(X, y).predict(X) != y))
+        group = far_points(X, y, label, fit)
+        new_points = points.extended(PointSet.from_arrays(group, np.full(len(group), label)))
+        after = int(np.count_nonzero(fit(new_points.X, new_points.y).predict(X) != y))
+    except PlaygroundError as err:
+        state.notify(str(err))
+        return
+    state.change_points(new_points, refit_view=True)
+    state.notify(
+        f"Added {len(group)} points of {CLASS_NAMES[label]} far on their own side: of the original points, "
+        f"least squares now misclassifies {after} (before: {before}). Undo (↶) to compare."
+    )
+
+
+def _load_aligned():
+    state.change_points(aligned_points(), refit_view=True)
+    state.notify("Loaded three classes along a line (figure 4.5); undo (↶) brings your points back.")
+
+
+def _applies(ctx):
+    return ctx.scene.method == "least_squares" and least_squares_model(ctx.model) is not None
+
+
+def render(ctx):
+    model = least_squares_model(ctx.model)
+    names = output_names(model)
+    left, right = st.columns([3, 2])
+    k = left.selectbox("Output", range(len(names)), format_func=names.__getitem__, key="ls_surface_output")
+    kind = right.radio(
+        "Show as",
+        ["heatmap", "3d"],
+        format_func={"heatmap": "map", "3d": "3-D surface"}.get,
+        key="ls_surface_kind",
+        horizontal=True,
+    )
+    k = min(int(k), len(names) - 1)
+    st.plotly_chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind), width="stretch", key="ls_surface")
+    _, _, Y = output_grid(model, ctx.window, 40)
+    at_points = model.class_outputs(ctx.scene.points.X)
+    outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))
+    columns = st.columns(3)
+    columns[0].metric(f"lowest {names[k].split(' ')[0]} in view", f"{float(Y[..., k].min()):.3g}")
+    columns[1].metric(f"highest {names[k].split(' ')[0]} in view", f"{float(Y[..., k].max()):.3g}")
+    columns[2].metric("training points with an output outside [0, 1]", f"{outside:.0%}")
+    sums = " Yet" if Y.shape[2] == 1 else " With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet"
+    st.markdown(
+        "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), "
+        "so each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the "
+        f"data.{sums} **they are not probabilities**: they leave [0, 1], and the squared error they "
+        "minimise is the right loss for Gaussian targets, not for class labels (section 4.1.3)."
+    )
+    st.markdown("**Why least squares is fragile**")
+    present = [int(c) for c in model.classes_]
+    a, b = st.columns(2)
+    with a:
+        label = st.selectbox(
+            "Class of the far-away points",
+            present,
+            index=len(present) - 1,
+            format_func=lambda c: CLASS_NAMES[c],
+            key="ls_far_class",
+        )
+        st.button(
+            "Add far-away points (fig. 4.4)",
+            key="ls_far_points",
+            on_click=_add_far_points,
+            args=(int(label),),
+            help="Adds points that are already classified correctly, far from the boundary: least squares still "
+            "moves the boundary towards them, because it penalises predictions that are 'too correct'.",
+        )
+        st.caption(
+            "Figure 4.4: points far on the correct side are penalised for exceeding their target, so they drag "
+            "the boundary; logistic regression (section 4.3.2) would hardly move."
+        )
+    with b:
+        st.button("Load three aligned classes (fig. 4.5)", key="ls_aligned", on_click=_load_aligned)
+        st.caption(
+            "Figure 4.5: with three classes in a row, the middle class's output is nearly flat and never the "
+            "largest, so its region shrinks or vanishes (masking); softmax regression gets all three."
+        )
+
+
+PANELS = [
+    Panel(
+        title="Least-squares outputs (fig. 4.4, 4.5)",
+        applies=_applies,
+        render=render,
+        order=30,
+        help=(
+            "Section 4.1.3: least squares fits y(x) = W̃ᵀx̃ to 1-of-K targets (eq. 4.17); its outputs are planes, "
+            "not probabilities, which is why outliers drag it (figure 4.4) and a middle class gets masked (figure 4.5)."
+        ),
+    )
+]

@@ -1,0 +1,281 @@
+"""One-versus-rest and one-versus-one (PRML 4.1.2, figure 4.2): the regions no single class owns.
+
+The overlay hatches the ambiguous regions computed by the strategy's own ``ambiguous(X)`` and
+draws each two-class classifier's line, thin and dashed, labelled "1 vs rest" or "1 vs 2". The
+region colours underneath stay the strategy's actual prediction (argmax for one-versus-rest,
+majority vote with confidence tie-break for one-versus-one), so the hatching shows where that
+prediction is a convention rather than an answer of the two-class classifiers.
+
+For linear sub-classifiers the ambiguous regions are exact polygons: the lines cut the view into
+convex cells on which every sub-classifier's sign, hence ambiguity, is constant; each cell is
+tested at its centroid. Otherwise a coarse uint8 grid is drawn.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground.geometry import boundary_segments, clip_polygon
+from playground.grid import grid_axes
+
+from ..theme import CLASS_COLOURS, CLASS_NAMES
+from . import Panel
+
+OPTION = "multiclass_overlay"  # ctx.options key: draw the overlay (default True)
+GRID_RESOLUTION = 120
+HATCH = dict(shape="/", fgcolor="rgba(40,40,40,0.55)", bgcolor="rgba(110,110,110,0.22)", size=9, solidity=0.25)
+PAIR_LINE_COLOUR = "#444444"
+GREY_MASK = [[0, "rgba(0,0,0,0)"], [0.5, "rgba(0,0,0,0)"], [0.5, "rgba(70,70,70,0.4)"], [1, "rgba(70,70,70,0.4)"]]
+
+
+def strategy_model(ctx):
+    """The one-versus-rest / one-versus-one model of more than two classes, or None."""
+    model = ctx.model
+    if ctx.scene.multiclass not in ("ovr", "ovo") or model is None or not hasattr(model, "ambiguous"):
+        return None
+    return model if np.size(model.classes_) > 2 else None
+
+
+def sub_classifier_names(model):
+    """'1 vs rest' per one-versus-rest classifier, '1 vs 2' per one-versus-one pair (1-based class numbers)."""
+    classes = [int(c) + 1 for c in model.classes_]
+    if hasattr(model, "pairs_"):
+        return [f"{classes[i]} vs {classes[j]}" for i, j in model.pairs_]
+    return [f"{c} vs rest" for c in classes]
+
+
+def _box(window):
+    return np.array(
+        [
+            [window.x_min, window.y_min],
+            [window.x_max, window.y_min],
+            [window.x_max, window.y_max],
+            [window.x_min, window.y_max],
+        ]
+    )
+
+
+def _area(polygon):
+    x, y = polygon[:, 0], polygon[:, 1]
+    return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def arrangement_cells(coefs, intercepts, window):
+    """The convex cells into which the lines w_m^T x + w_m0 = 0 cut the window (list of (M, 2) arrays)."""
+    cells = [_box(window)]
+    tiny = 1e-10 * (window.x_max - window.x_min) * (window.y_max - window.y_min)
+    for w, w0 in zip(np.asarray(coefs, float), np.asarray(intercepts, float)):
+        if not np.any(w):
+            continue
+        pieces = []
+        for cell in cells:
+            for sign in (1.0, -1.0):
+                piece = clip_polygon(cell, sign * w, sign * w0)
+                if len(piece) >= 3 and _area(piece) > tiny:
+                    pieces.append(piece)
+        cells = pieces
+    return cells
+
+
+def ambiguous_polygons(model, window):
+    """Exact ambiguous polygons for linear sub-classifiers (None when they are not linear)."""
+    if getattr(model, "coefs_", None) is None:
+        return None
+    cells = arrangement_cells(model.coefs_, model.intercepts_, window)
+    if not cells:
+        return []
+    centroids = np.array([cell.mean(axis=0) for cell in cells])
+    flags = np.asarray(model.ambiguous(centroids), dtype=bool)
+    return [cell for cell, flag in zip(cells, flags) if flag]
+
+
+def ambiguous_grid(model, window, resolution=GRID_RESOLUTION):
+    """(xs, ys, mask) with mask (resolution, resolution) uint8: 1 where the strategy is ambiguous."""
+    xs, ys = grid_axes(window, resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    mask = np.asarray(model.ambiguous(np.column_stack([gx.ravel(), gy.ravel()])), dtype=np.uint8)
+    return xs, ys, mask.reshape(resolution, resolution)
+
+
+def ambiguous_share(model, window):
+    """Fraction of the window's area that is ambiguous (exact for linear sub-classifiers)."""
+    polygons = ambiguous_polygons(model, window)
+    if polygons is None:
+        return float(ambiguous_grid(model, window, 100)[2].mean())
+    total = (window.x_max - window.x_min) * (window.y_max - window.y_min)
+    return float(sum(_area(polygon) for polygon in polygons) / total)
+
+
+def ambiguous_traces(model, window):
+    polygons = ambiguous_polygons(model, window)
+    if polygons is not None:
+        xs, ys = [], []
+        for polygon in polygons:
+            closed = np.vstack([polygon, polygon[:1]])
+            xs += closed[:, 0].astype(float).round(6).tolist() + [None]
+            ys += closed[:, 1].astype(float).round(6).tolist() + [None]
+        return [
+            go.Scatter(
+                x=xs or [None],
+                y=ys or [None],
+                mode="lines",
+                fill="toself",
+                fillcolor="rgba(110,110,110,0.22)",
+                fillpattern=HATCH,
+                line=dict(width=1, color="rgba(40,40,40,0.7)"),
+                hoverinfo="skip",
+                hoveron="points",
+                name="ambiguous region (fig. 4.2)",
+            )
+        ]
+    xs, ys, mask = ambiguous_grid(model, window)
+    return [
+        go.Heatmap(
+            z=mask,
+            x0=float(xs[0]),
+            dx=float(xs[1] - xs[0]),
+            y0=float(ys[0]),
+            dy=float(ys[1] - ys[0]),
+            colorscale=GREY_MASK,
+            zmin=0,
+            zmax=1,
+            showscale=False,
+            hoverinfo="skip",
+            name="ambiguous region (fig. 4.2)",
+        )
+    ]
+
+
+def sub_classifier_traces(model, window):
+    """Each two-class classifier's line, thin and dashed, with a label placed along it."""
+    if getattr(model, "coefs_", None) is None:
+        return []
+    names = sub_classifier_names(model)
+    one_vs_rest = not hasattr(model, "pairs_")
+    n_lines = len(names)
+    xs, ys, label_x, label_y, label_text, traces = [], [], [], [], [], []
+    for m, name in enumerate(names):
+        segments = boundary_segments(model.coefs_[m : m + 1], model.intercepts_[m : m + 1], window)
+        if not segments:
+            continue
+        _, _, start, end = segments[0]
+        where = start + (0.1 + 0.8 * (m + 0.5) / n_lines) * (end - start)
+        if one_vs_rest:
+            colour = CLASS_COLOURS[int(model.classes_[m])]
+            traces.append(
+                go.Scatter(
+                    x=[float(start[0]), float(end[0])],
+                    y=[float(start[1]), float(end[1])],
+                    mode="lines",
+                    line=dict(color=colour, width=2, dash="dash"),
+                    hoverinfo="skip",
+                    name=f"{CLASS_NAMES[int(model.classes_[m])]} vs rest",
+                )
+            )
+        else:
+            xs += [float(start[0]), float(end[0]), None]
+            ys += [float(start[1]), float(end[1]), None]
+        label_x.append(float(where[0]))
+        label_y.append(float(where[1]))
+        label_text.append(f"<b>{name}</b>")
+    if xs:
+        traces.append(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                line=dict(color=PAIR_LINE_COLOUR, width=1.5, dash="dash"),
+                hoverinfo="skip",
+                name="pairwise classifiers",
+            )
+        )
+    if label_text:
+        traces.append(
+            go.Scatter(
+                x=label_x,
+                y=label_y,
+                mode="text",
+                text=label_text,
+                textfont=dict(size=12, color="#222222"),
+                textposition="middle center",
+                hoverinfo="skip",
+                showlegend=False,
+                name="classifier labels",
+            )
+        )
+    return traces
+
+
+def enabled(ctx):
+    return bool(ctx.options.get(OPTION, True))
+
+
+def _applies(ctx):
+    return strategy_model(ctx) is not None
+
+
+def overlay(ctx):
+    model = strategy_model(ctx)
+    if model is None or not enabled(ctx):
+        return []
+    return ambiguous_traces(model, ctx.window) + sub_classifier_traces(model, ctx.window)
+
+
+def _toggled(key, options):
+    options[OPTION] = bool(st.session_state[key])
+
+
+def render(ctx):
+    model = strategy_model(ctx)
+    key = "multiclass_overlay_show"
+    st.session_state[key] = enabled(ctx)
+    st.checkbox(
+        "Hatch the ambiguous regions and draw every two-class classifier's line",
+        key=key,
+        on_change=_toggled,
+        args=(key, ctx.options),
+    )
+    names = sub_classifier_names(model)
+    n_classes = np.size(model.classes_)
+    share = ambiguous_share(model, ctx.window)
+    if hasattr(model, "pairs_"):
+        st.markdown(
+            f"**One-versus-one** (figure 4.2, right): {len(names)} = K(K−1)/2 classifiers, one per pair of classes "
+            "(dashed grey lines, each fitted on the points of its two classes only); each votes, and x goes to "
+            "the class with most votes. Where the vote ties (hatched) no class wins: here the shading shows the "
+            "tie broken by the classifiers' summed confidence, a convention the book does not have."
+        )
+    else:
+        st.markdown(
+            f"**One-versus-rest** (figure 4.2, left): {n_classes} classifiers, each separating one class from all "
+            "the others (dashed lines in that class's colour). The rule 'x is in class k where classifier k says "
+            "yes' is ambiguous where no classifier or more than one says yes (hatched). The shading shows the "
+            "usual fix, the largest y_k(x) — which is then the K-class discriminant of eq. 4.9 built from "
+            "separately trained parts."
+        )
+    st.metric("Share of the view that is ambiguous", f"{share:.1%}" if share >= 0.001 or share == 0 else "< 0.1%")
+    st.caption(
+        "Compare with the single K-class discriminant (sidebar: 'With more than two classes'), whose regions "
+        "are always singly connected and convex (figure 4.3), with no ambiguous region."
+    )
+    if getattr(model, "coefs_", None) is not None:
+        rows = [
+            {"classifier": name, "w₁": float(w[0]), "w₂": float(w[1]), "w₀": float(w0)}
+            for name, w, w0 in zip(names, model.coefs_, model.intercepts_)
+        ]
+        st.dataframe(rows, hide_index=True, width="content")
+
+
+PANELS = [
+    Panel(
+        title="Multi-class strategy (fig. 4.2)",
+        applies=_applies,
+        render=render,
+        overlay=overlay,
+        order=40,
+        help=(
+            "Figure 4.2: building K classes from two-class classifiers (one-versus-rest or one-versus-one) "
+            "leaves regions that no single class claims; they are hatched here, computed, not hidden."
+        ),
+    )
+]

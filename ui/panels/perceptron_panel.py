@@ -1,0 +1,218 @@
+"""Perceptron playback (PRML 4.1.7, figure 4.7): step through the updates w <- w + eta phi_n t_n.
+
+The canvas shows the boundary after the chosen number of updates (``Perceptron.at_step``); this
+panel's overlay rings the misclassified point whose update produced it and draws the boundary
+just before it, and the panel counts the errors and charts them per epoch.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from playground import ClusterSpec, make_clusters
+from playground.geometry import boundary_segments
+from playground.scene import PointSet
+
+from .. import state
+from ..playback import playback_controls
+from ..theme import CLASS_NAMES, TEMPLATE
+from . import Panel
+from .geometry import enabled as geometry_enabled
+from .geometry import two_class_line, weight_arrow_traces
+
+USED_COLOUR = "#1E8449"  # the book circles the point used in green
+PREVIOUS_COLOUR = "#7F7F7F"
+# Two close but separable classes: from w = 0 the perceptron needs 18 updates over 7 epochs,
+# and its error count goes up as well as down on the way.
+CLOSE_CLUSTERS = (
+    ClusterSpec((-0.8, 0.5), (1.2, 0.3), 25.0),
+    ClusterSpec((0.8, -0.5), (1.2, 0.3), 25.0),
+)
+
+
+def close_points(n_per_class=20, seed=20):
+    X, y = make_clusters(CLOSE_CLUSTERS, n_per_class, shared_covariance=True, seed=seed)
+    return PointSet.from_arrays(X, y)
+
+
+def _load_close():
+    state.change_points(close_points(), refit_view=True)
+    state.notify("Loaded two close, separable classes (figure 4.7); undo (↶) brings your points back.")
+
+
+def perceptron_model(model):
+    return model if hasattr(model, "weights_at") and hasattr(model, "errors_per_epoch_") else None
+
+
+def shown_step(ctx, model):
+    """The step on the canvas: 0..n_iter_ (the final fit when the scene has no step)."""
+    step = ctx.scene.step
+    return model.n_iter_ if step is None else max(0, min(int(step), model.n_iter_))
+
+
+def errors_at(model, X, y, step):
+    """Misclassified training points (t y(x) <= 0) with the weights after ``step`` updates."""
+    if step > 0:
+        return int(model.history_[step - 1]["errors"])
+    w = model.weights_at(0)
+    t = np.where(y == model.classes_[1], 1.0, -1.0)
+    return int(np.count_nonzero(t * (X @ w[1:] + w[0]) <= 0))
+
+
+def _previous_boundary(model, step, window):
+    w = model.weights_at(step - 1)
+    segments = boundary_segments(w[None, 1:], w[:1], window)
+    if not segments:
+        return []
+    _, _, start, end = segments[0]
+    return [
+        go.Scatter(
+            x=[float(start[0]), float(end[0])],
+            y=[float(start[1]), float(end[1])],
+            mode="lines",
+            line=dict(color=PREVIOUS_COLOUR, width=1.5, dash="dot"),
+            hoverinfo="skip",
+            name="boundary before this update",
+        )
+    ]
+
+
+def overlay(ctx):
+    model = perceptron_model(ctx.model)
+    if model is None:
+        return []
+    step = shown_step(ctx, model)
+    traces = []
+    if step > 0:
+        entry = model.history_[step - 1]
+        x = ctx.scene.points.X[entry["index"]]
+        traces += _previous_boundary(model, step, ctx.window)
+        traces.append(
+            go.Scatter(
+                x=[float(x[0])],
+                y=[float(x[1])],
+                mode="markers+text",
+                marker=dict(symbol="circle-open", size=26, color=USED_COLOUR, line=dict(width=3)),
+                text=[f"update {step}"],
+                textposition="bottom center",
+                textfont=dict(color=USED_COLOUR, size=12),
+                hoverinfo="skip",
+                name="misclassified point used for this update",
+            )
+        )
+    if not geometry_enabled(ctx):
+        line = two_class_line(ctx.shown_model)
+        if line is not None:
+            traces += weight_arrow_traces(line[0], line[1], ctx.window)
+    return traces
+
+
+def errors_figure(model, step):
+    """Mistakes (= updates) per epoch, the epoch of the shown step highlighted."""
+    counts = np.asarray(model.errors_per_epoch_, dtype=np.int64)
+    epochs = np.arange(1, counts.size + 1)
+    current = model.history_[step - 1]["epoch"] if step > 0 else 0
+    colours = ["#C0392B" if e == current else "#5D6D7E" for e in epochs]
+    figure = go.Figure(
+        go.Bar(
+            x=epochs,
+            y=counts,
+            marker=dict(color=colours),
+            hovertemplate="epoch %{x}: %{y} updates<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        template=TEMPLATE,
+        title=dict(text="Misclassified points met per epoch (each one an update)", font=dict(size=14)),
+        height=260,
+        margin=dict(l=10, r=10, t=50, b=30),
+        xaxis=dict(title="epoch", dtick=1 if counts.size <= 20 else None),
+        yaxis_title="updates",
+        showlegend=False,
+    )
+    return figure
+
+
+def errors_by_step_figure(model, X, y, step):
+    """Training errors after each update, the shown step marked."""
+    errors = [errors_at(model, X, y, 0)] + [int(h["errors"]) for h in model.history_]
+    steps = np.arange(len(errors))
+    figure = go.Figure(
+        go.Scatter(
+            x=steps,
+            y=np.asarray(errors, dtype=np.int64),
+            mode="lines+markers" if len(errors) <= 60 else "lines",
+            line=dict(color="#5D6D7E", width=1.5, shape="hv"),
+            hovertemplate="after %{x} updates: %{y} errors<extra></extra>",
+        )
+    )
+    figure.add_scatter(
+        x=[step], y=[errors[step]], mode="markers", marker=dict(size=12, color="#C0392B"), hoverinfo="skip"
+    )
+    figure.update_layout(
+        template=TEMPLATE,
+        title=dict(text="Training errors after each update", font=dict(size=14)),
+        height=260,
+        margin=dict(l=10, r=10, t=50, b=30),
+        xaxis=dict(title="update (step)", dtick=1 if len(errors) <= 25 else None),
+        yaxis=dict(title="errors", rangemode="tozero"),
+        showlegend=False,
+    )
+    return figure
+
+
+def _applies(ctx):
+    return ctx.scene.method == "perceptron" and perceptron_model(ctx.model) is not None
+
+
+def render(ctx):
+    model = perceptron_model(ctx.model)
+    X, y = ctx.scene.points.X, ctx.scene.points.y
+    step = playback_controls(model.n_iter_, key="perceptron", label="Update")
+    w = model.weights_at(step)
+    errors = errors_at(model, X, y, step)
+    columns = st.columns(4)
+    columns[0].metric("Step", f"{step} of {model.n_iter_}")
+    columns[1].metric("Epoch", model.history_[step - 1]["epoch"] if step else "start")
+    columns[2].metric("Training errors now", errors)
+    columns[3].metric("w = (w₀, w₁, w₂)", "(" + ", ".join(f"{v:.3g}" for v in w) + ")")
+    if step == 0:
+        st.markdown("The initial weights, before any update. Press ▶ Play or move the slider.")
+    else:
+        entry = model.history_[step - 1]
+        n = entry["index"]
+        t = 1 if y[n] == model.classes_[1] else -1
+        st.markdown(
+            f"Update {step}: point #{n} ({CLASS_NAMES[int(y[n])]}, t = {t:+d}) was misclassified by the dotted "
+            f"boundary, so w ← w + η t φ(x) (eq. 4.55) turned it into the solid one. Errors after it: **{errors}**"
+            + ("" if step < model.n_iter_ else (" (converged)" if model.converged_ else " (stopped, not converged)"))
+            + "."
+        )
+    left, right = st.columns(2)
+    left.plotly_chart(errors_by_step_figure(model, X, y, step), width="stretch", key="perceptron_errors_step")
+    right.plotly_chart(errors_figure(model, step), width="stretch", key="perceptron_errors_epoch")
+    st.button(
+        "Load two close classes (fig. 4.7)",
+        key="perceptron_load_close",
+        on_click=_load_close,
+        help="Replaces the points (undoable) with separable classes that take the perceptron several epochs.",
+    )
+    st.caption(
+        "An update fixes the point it uses but may break others, so the error count can go up (section 4.1.7); "
+        "the perceptron convergence theorem promises a finite number of updates only for linearly separable data."
+    )
+
+
+PANELS = [
+    Panel(
+        title="Perceptron playback (fig. 4.7)",
+        applies=_applies,
+        render=render,
+        overlay=overlay,
+        order=30,
+        help=(
+            "Figure 4.7: each misclassified point, circled, adds η t φ to w (eq. 4.55) and turns the boundary; "
+            "step through the updates and watch the errors."
+        ),
+    )
+]
