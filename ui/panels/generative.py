@@ -138,7 +138,12 @@ def prior_note(model, method):
             w = np.asarray(model.coef_, dtype=float)[0]
             norm = float(np.linalg.norm(w))
             log_ratio = float(np.log(model.priors_[1] / model.priors_[0]))
-            if norm > 0:
+            if abs(log_ratio) < 1e-9:
+                text += (
+                    f" Here the priors are equal, ln p({class_symbol(classes[1])})/p({class_symbol(classes[0])}) = 0, "
+                    "and the line lies where the two class densities are equal; move a slider to shift it."
+                )
+            elif norm > 0:
                 shift = log_ratio / norm
                 towards = class_symbol(classes[0]) if shift > 0 else class_symbol(classes[1])
                 text += (

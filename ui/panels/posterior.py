@@ -30,7 +30,7 @@ HEATMAP_LEVELS = 250
 HOVER_RESOLUTION = 40
 SURFACE_RESOLUTION = 60
 CONTOUR_LEVELS = (0.1, 0.5, 0.9)
-HEATMAP_OPACITY = 0.8
+HEATMAP_OPACITY = 1.0
 IMAGE_OPACITY = 1.0
 MIX_STRENGTH = 0.6  # the colour mix blended with white: 1 = pure class colours
 
@@ -89,9 +89,15 @@ def mix_colours(proba, classes, strength=MIX_STRENGTH):
     return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
 
 
+def _pastel(rgb, strength=MIX_STRENGTH):
+    r, g, b = np.clip(np.rint(strength * np.asarray(rgb, dtype=float) + (1 - strength) * 255.0), 0, 255).astype(int)
+    return f"#{r:02X}{g:02X}{b:02X}"
+
+
 def _diverging_scale(classes):
-    """p = 0 -> colour of classes[0], 0.5 -> white, 1 -> colour of classes[1]."""
-    first, second = (CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes[:2])
+    """p = 0 -> colour of classes[0], 0.5 -> white, 1 -> colour of classes[1] (blended with white as
+    in ``mix_colours``, so the points stay visible)."""
+    first, second = (_pastel(colour) for colour in class_colours(classes[:2]))
     return [[0.0, first], [0.5, "#FFFFFF"], [1.0, second]]
 
 

@@ -21,6 +21,8 @@ from . import Panel
 N_OUTLIERS = 8
 OUTLIER_ANGLE_DEGREES = -25.0
 REGION_RESOLUTION = 80
+FIGURE_HEIGHT = 380
+FIGURE_ASPECT = 1.3  # width / height of a small figure's plot area
 OUTLIER_CLASS_KEY = "outlier_class"
 
 
@@ -79,6 +81,16 @@ def _add_outliers():
     state.change_points(extended, refit_view=True)
 
 
+def framed_window(X, aspect=FIGURE_ASPECT):
+    """A window around the points widened along one axis to width / height = ``aspect``, so
+    that both small figures show x and y to the same scale and fill their frame."""
+    window = Window.around(X)
+    width, height = window.x_max - window.x_min, window.y_max - window.y_min
+    cx, cy = (window.x_min + window.x_max) / 2, (window.y_min + window.y_max) / 2
+    width, height = max(width, height * aspect), max(height, width / aspect)
+    return Window(cx - width / 2, cx + width / 2, cy - height / 2, cy + height / 2)
+
+
 def _linear_fit_traces(model, points, window, resolution=REGION_RESOLUTION):
     classes = np.asarray(model.classes_, dtype=int)
     grid = evaluate_grid(model, window, resolution)
@@ -100,11 +112,11 @@ def comparison_figure(model, points, window, title):
     wrong = int(np.sum(predicted != points.y))
     figure.update_layout(
         template=TEMPLATE,
-        height=360,
+        height=FIGURE_HEIGHT,
         margin=dict(l=30, r=10, t=40, b=30),
         title=dict(text=f"{title}: {wrong} misclassified", font_size=14),
-        xaxis=dict(range=[window.x_min, window.x_max], constrain="domain"),
-        yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1, constrain="domain"),
+        xaxis=dict(range=[window.x_min, window.x_max]),
+        yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
         showlegend=False,
         dragmode=False,
     )
@@ -132,7 +144,7 @@ def render(ctx):
         width="stretch",
     )
     least_squares, error = fitted_model(points, "least_squares", (), "native")
-    window = Window.around(points.X)
+    window = framed_window(points.X)
     left, right = st.columns(2)
     with left:
         if least_squares is None:
