@@ -26,9 +26,21 @@ def streamlit_server(script="streamlit_app.py", timeout=60):
     """Start ``streamlit run script`` on a free loopback port; yield its URL; stop it."""
     port = free_port()
     command = [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / script),
-        "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / script),
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
     ]
     log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115  (closed below)
     process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)

@@ -150,7 +150,7 @@ def test_clicked_point_lands_at_the_clicked_coordinates(page):
     added = {(round(x, 9), round(y, 9)) for x, y in zip(new["xs"], new["ys"])} - {
         (round(x, 9), round(y, 9)) for x, y in zip(state["xs"], state["ys"])
     }
-    (x, y), = added
+    ((x, y),) = added
     # A quarter of the way across and down the plot area (exact, not snapped to a grid).
     assert x == pytest.approx(xr[0] + 0.25 * (xr[1] - xr[0]), abs=0.01 * (xr[1] - xr[0]))
     assert y == pytest.approx(yr[1] - 0.25 * (yr[1] - yr[0]), abs=0.01 * (yr[1] - yr[0]))
