@@ -116,9 +116,29 @@ def test_hover_trace_reads_out_activations_and_posteriors():
 
 def test_logistic_hover_shows_the_single_activation():
     ctx = context("logistic", 2)
-    labels, values = posterior.hover_fields(ctx.model, ctx.scene.points.X[:4])
-    assert labels == ["a = wᵀφ(x)", "p(C₁|x)", "p(C₂|x)"]
-    np.testing.assert_allclose(1 / (1 + np.exp(-values[:, 0])), values[:, 2], rtol=1e-9)
+    X = ctx.scene.points.X[:4]
+    labels, values = posterior.hover_fields(ctx.model, X)
+    # With the geometry of figure 4.1: the signed distance r = y(x) / |w| (eq. 4.7).
+    assert labels == ["a = y(x) = wᵀx + w₀", "r = y(x)/‖w‖", "p(C₁|x)", "p(C₂|x)"]
+    np.testing.assert_allclose(values[:, 0], X @ ctx.model.coef_[0] + ctx.model.intercept_[0], rtol=1e-9)
+    np.testing.assert_allclose(values[:, 1], values[:, 0] / np.linalg.norm(ctx.model.coef_), rtol=1e-9)
+    np.testing.assert_allclose(1 / (1 + np.exp(-values[:, 0])), values[:, 3], rtol=1e-9)
+
+
+def test_two_class_generative_hover_adds_the_log_odds_and_distance():
+    ctx = context("gaussian_shared", 2)
+    X = ctx.scene.points.X[:5]
+    labels, values = posterior.hover_fields(ctx.model, X)
+    assert labels == ["a₁(x)", "a₂(x)", "y(x) = wᵀx + w₀", "r = y(x)/‖w‖", "p(C₁|x)", "p(C₂|x)"]
+    # y(x) is the log-odds a₂ - a₁ (eq. 4.58, 4.66).
+    np.testing.assert_allclose(values[:, 2], values[:, 1] - values[:, 0], rtol=1e-7, atol=1e-9)
+
+
+def test_posterior_hover_is_drawn_above_the_geometry_read_out():
+    from ui.panels import all_panels
+
+    titles = [panel.title for panel in all_panels()]
+    assert titles.index("Posterior p(Cₖ|x)") > titles.index("Geometry (fig. 4.1)")
 
 
 @pytest.mark.parametrize("name, n_classes", [("naive_bayes", 3), ("softmax", 3), ("logistic", 2)])

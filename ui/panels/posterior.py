@@ -15,6 +15,7 @@ from playground import LogisticRegression, evaluate_grid
 
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE
 from . import Panel
+from .geometry import two_class_line
 
 DISPLAY_KEY = "posterior_display"  # st.session_state.panel_options[DISPLAY_KEY]: "regions" or "posterior"
 DISPLAYS = {"regions": "decision regions", "posterior": "posterior p(Cₖ|x)"}
@@ -188,16 +189,30 @@ def mixed_colour_trace(model, window, resolution=IMAGE_RESOLUTION):
 
 
 def hover_fields(model, X):
-    """(labels, values (N, M)) read out on hover: the activations a_k(x), then every p(C_k|x)."""
+    """(labels, values (N, M)) read out on hover: the activations a_k(x), then every p(C_k|x).
+
+    For a two-class linear model also y(x) and the signed distance r of the geometry panel: this
+    read-out is drawn after (so above) the geometry panel's, which it replaces for these models.
+    """
     classes = np.asarray(model.classes_)
     proba = model.predict_proba(X)
     labels, columns = [], []
-    if isinstance(model, LogisticRegression):
-        labels.append("a = wᵀφ(x)")
+    line = two_class_line(model)
+    logistic = isinstance(model, LogisticRegression)
+    if logistic:
+        labels.append("a = wᵀφ(x)" if line is None else "a = y(x) = wᵀx + w₀")
         columns.append(model.decision_function(X)[:, None])
     elif hasattr(model, "activations"):
         labels += [f"a{str(int(c) + 1).translate(_SUBSCRIPTS)}(x)" for c in classes]
         columns.append(model.activations(X))
+    if line is not None:  # a two-class linear model: also the geometry of figure 4.1 (eq. 4.4, 4.7)
+        w, w0, _ = line
+        y = X @ w + w0
+        if not logistic:
+            labels.append("y(x) = wᵀx + w₀")
+            columns.append(y[:, None])
+        labels.append("r = y(x)/‖w‖")
+        columns.append((y / np.linalg.norm(w))[:, None])
     labels += [f"p({class_symbol(c)}|x)" for c in classes]
     columns.append(proba)
     return labels, np.column_stack(columns)
@@ -372,7 +387,7 @@ PANELS = [
         applies=lambda ctx: is_probabilistic(ctx.model),
         render=render,
         overlay=overlay,
-        order=40,
+        order=75,  # after the geometry panel (70): this hover read-out must be the topmost
         help=(
             "A probabilistic model gives more than a boundary: the posterior p(Cₖ|x) is a logistic sigmoid "
             "(eq. 4.57) or a softmax (eq. 4.62) of the activations aₖ(x); compare figures 4.10 and 4.11."
