@@ -55,6 +55,7 @@ def describe(browser=True):
         ("CPU", _cpu_model()),
         ("cores available", str(cores)),
         ("memory", f"{memory:.1f} GiB" if memory else "unknown"),
+        ("load average at start", " / ".join(f"{v:.1f}" for v in os.getloadavg()) + " (1 / 5 / 15 min)"),
         ("OS", f"{platform.system()} {platform.release()} ({platform.machine()})"),
         ("python", platform.python_version()),
     ]
