@@ -389,3 +389,41 @@ def test_softmax_iterations_on_the_default_scene(app):
     app.radio(key="posterior_display").set_value("posterior").run()
     app.slider(key="irls_slider").set_value(0).run()
     assert not app.exception and app.session_state.scene.step == 0
+
+
+# -- on basis functions (section 4.3.1) --------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, n_classes", [("logistic", 2), ("softmax", 3)])
+def test_iterations_and_read_out_work_on_a_basis(name, n_classes):
+    from playground.basis import make_basis
+
+    X, y = clusters(n_classes, 30, seed=2, spread=(1.5, 1.0))
+    model = make_model(name, basis=make_basis("polynomial"), l2=0.1).fit(X, y)
+    scene = Scene(points=PointSet.from_arrays(X, y), method=name, window=Window.around(X), basis="polynomial")
+    ctx = PanelContext(scene, model, model.at_step(1), scene.window, {})
+    assert iterations.applies(ctx)
+    inner = model.estimator_
+    table = iterations.weights_table(model, 1)
+    assert table.shape[1] == inner.history_[1]["w"].shape[-1]
+    a, p, k = iterations.point_activation(ctx.shown_model, X[7], y[7])
+    assert 1 / (1 + np.exp(-a)) == pytest.approx(p, rel=1e-9)
+    labels, values = posterior.hover_fields(model, X[:3])
+    features = model.features(X[:3])
+    if name == "logistic":
+        np.testing.assert_allclose(values[:, 0], inner.decision_function(features), rtol=1e-9)
+    else:
+        np.testing.assert_allclose(values[:, :3], inner.activations(features), rtol=1e-9)
+    np.testing.assert_allclose(values[:, -n_classes:], model.predict_proba(X[:3]), rtol=1e-9)
+    # The Gaussian and least-squares comparison panels stay away from phi-space models.
+    assert not robustness.applies(ctx)
+
+
+def test_class_gaussians_only_in_the_input_plane():
+    from playground.basis import make_basis
+
+    X, y = clusters(3, 30, seed=2)
+    model = make_model("gaussian_shared", basis=make_basis("rbf")).fit(X, y)
+    scene = Scene(points=PointSet.from_arrays(X, y), method="gaussian_shared", window=Window.around(X), basis="rbf")
+    assert not generative.applies(PanelContext(scene, model, model, scene.window, {}))
+    assert posterior.is_probabilistic(model)

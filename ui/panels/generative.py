@@ -39,6 +39,7 @@ def applies(ctx):
     model = ctx.model
     return (
         ctx.scene.method in GENERATIVE_METHODS
+        and getattr(ctx.scene, "basis", "identity") == "identity"  # on a basis the Gaussians live in phi-space
         and model is not None
         and class_covariances(model) is not None
         and np.asarray(model.means_).shape[1] == 2

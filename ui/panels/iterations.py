@@ -19,12 +19,20 @@ from . import Panel
 from .posterior import class_symbol
 
 PLAYBACK_KEY = "irls"
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 POINT_KEY = "sigmoid_point"  # panel option: the chosen point's index, or None for the last point
 
 
+def unwrap(model):
+    """The logistic / softmax estimator itself, also inside a basis-function wrapper (whose
+    ``estimator_`` works on phi(x)); None for anything else."""
+    inner = model.__dict__.get("estimator_", model) if model is not None else None
+    return inner if isinstance(inner, LogisticRegression | SoftmaxRegression) else None
+
+
 def applies(ctx):
-    model = ctx.model
-    return isinstance(model, LogisticRegression | SoftmaxRegression) and len(getattr(model, "history_", ())) > 0
+    inner = unwrap(ctx.model)
+    return inner is not None and len(getattr(inner, "history_", ())) > 0
 
 
 def current_step(ctx):
@@ -84,13 +92,15 @@ def log_likelihood_figure(history, step):
 
 
 def weights_table(model, step):
-    """The weights [w0, w1, w2] (one row per class for softmax) at ``step``."""
-    w = np.atleast_2d(np.asarray(model.history_[step]["w"], dtype=float))
-    if isinstance(model, LogisticRegression):
+    """The weights [w0, w1, ..., wM] (one row per class for softmax) at ``step``."""
+    inner = unwrap(model)
+    w = np.atleast_2d(np.asarray(inner.history_[step]["w"], dtype=float))
+    if isinstance(inner, LogisticRegression):
         index = ["w"]
     else:
-        index = [f"w for {CLASS_NAMES[int(c)]}" for c in model.classes_]
-    return pd.DataFrame(w, index=index, columns=["w₀ (bias)", "w₁", "w₂"][: w.shape[1]])
+        index = [f"w for {CLASS_NAMES[int(c)]}" for c in inner.classes_]
+    columns = ["w₀ (bias)"] + [f"w{str(j).translate(_SUBSCRIPTS)}" for j in range(1, w.shape[1])]
+    return pd.DataFrame(w, index=index, columns=columns)
 
 
 def point_activation(model, x, label):
@@ -102,6 +112,9 @@ def point_activation(model, x, label):
     """
     classes = np.asarray(model.classes_)
     X = np.asarray(x, dtype=float).reshape(1, -1)
+    inner = unwrap(model)
+    if inner is not None and inner is not model:  # on basis functions: the estimator sees phi(x)
+        X, model = model.features(X), inner
     if isinstance(model, LogisticRegression):
         a = float(model.decision_function(X)[0])
         return a, float(sigmoid(np.array([a]))[0]), int(classes[1])
@@ -209,7 +222,7 @@ def _point_picker(ctx):
 
 
 def render(ctx):
-    model = ctx.model
+    model = unwrap(ctx.model)
     n_steps = model.n_iter_
     solver = "IRLS (Newton-Raphson, eq. 4.92-4.100)" if model.solver == "irls" else "gradient descent"
     st.markdown(f"**{solver}**: {n_steps} update{'s' if n_steps != 1 else ''}; step 0 is the initial weights.")
@@ -218,7 +231,7 @@ def render(ctx):
     left, right = st.columns(2)
     with left:
         st.plotly_chart(log_likelihood_figure(model.history_, step), width="stretch", config={"displaylogo": False})
-        st.dataframe(weights_table(model, step).style.format("{:.4g}"), width="stretch")
+        st.dataframe(weights_table(ctx.model, step).style.format("{:.4g}"), width="stretch")
     with right:
         index = _point_picker(ctx)
         if index is not None:

@@ -198,13 +198,16 @@ def hover_fields(model, X):
     proba = model.predict_proba(X)
     labels, columns = [], []
     line = two_class_line(model)
-    logistic = isinstance(model, LogisticRegression)
+    inner, inputs = model, X
+    if "estimator_" in model.__dict__ and hasattr(model, "features"):  # on basis functions: a_k of phi(x)
+        inner, inputs = model.__dict__["estimator_"], model.features(X)
+    logistic = isinstance(inner, LogisticRegression)
     if logistic:
         labels.append("a = wᵀφ(x)" if line is None else "a = y(x) = wᵀx + w₀")
-        columns.append(model.decision_function(X)[:, None])
-    elif hasattr(model, "activations"):
+        columns.append(inner.decision_function(inputs)[:, None])
+    elif hasattr(inner, "activations"):
         labels += [f"a{str(int(c) + 1).translate(_SUBSCRIPTS)}(x)" for c in classes]
-        columns.append(model.activations(X))
+        columns.append(inner.activations(inputs))
     if line is not None:  # a two-class linear model: also the geometry of figure 4.1 (eq. 4.4, 4.7)
         w, w0, _ = line
         y = X @ w + w0

@@ -13,7 +13,7 @@ from playground import InvalidDataError, PlaygroundError, Window, boundary_segme
 from playground.scene import PointSet
 
 from .. import state
-from ..compute import fitted_model
+from ..compute import fitted_model, scene_model
 from ..figures import point_traces, region_trace, segment_trace
 from ..theme import CLASS_NAMES, TEMPLATE, class_label
 from . import Panel
@@ -66,7 +66,7 @@ def outlier_points(X, y, label, w=None, n=N_OUTLIERS, seed=0):
 def _add_outliers():
     scene = state.scene()
     points = scene.points
-    model, _ = fitted_model(points, scene.method, scene.params, scene.multiclass)
+    model = scene_model(scene)
     present = [int(c) for c in np.unique(points.y)]
     label = st.session_state.get(OUTLIER_CLASS_KEY)
     if label not in present:
