@@ -31,8 +31,17 @@ def _priors(prefix, present_classes):
         help="Changing the priors shifts the boundary (section 4.2); by default they are Nₖ/N.",
     ):
         return None
+    # No default when a value is already in session state (e.g. carried over by the shared /
+    # separate covariance toggle), which Streamlit would otherwise warn about.
     values = [
-        st.slider(f"p({class_label(k)})", 0.01, 1.0, 1.0 / len(present_classes), 0.01, key=f"{prefix}_prior_{k}")
+        st.slider(
+            f"p({class_label(k)})",
+            0.01,
+            1.0,
+            None if f"{prefix}_prior_{k}" in st.session_state else 1.0 / len(present_classes),
+            0.01,
+            key=f"{prefix}_prior_{k}",
+        )
         for k in present_classes
     ]
     total = sum(values)
