@@ -41,7 +41,7 @@ def target_for(method, n):
 def repeats_for(n, quick):
     if quick:
         return 2 if n <= 1_000 else 1
-    return {100: 9, 1_000: 7, 10_000: 3}[n]
+    return {100: 21, 1_000: 11, 10_000: 5}[n]
 
 
 def strategy_for(method, k):

@@ -71,7 +71,12 @@ class Result:
     latencies_ms: list = field(default_factory=list)
     render_ms: list = field(default_factory=list)
     bytes_per_click: list = field(default_factory=list)
+    breakdowns: list = field(default_factory=list)
     note: str = ""
+
+    def median_part(self, name):
+        values = [b[name] for b in self.breakdowns]
+        return statistics.median(values) if values else None
 
     @property
     def median(self):
@@ -87,14 +92,45 @@ class Result:
 
 
 class _Frames:
-    """Bytes of websocket frames the page receives."""
+    """Websocket frames the page receives (Streamlit ForwardMsg protobufs)."""
 
     def __init__(self, page):
-        self.total = 0
-        page.on("websocket", lambda ws: ws.on("framereceived", self._count))
+        self.payloads = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._keep))
 
-    def _count(self, payload):
-        self.total += len(payload.encode() if isinstance(payload, str) else payload)
+    def _keep(self, payload):
+        self.payloads.append(payload.encode() if isinstance(payload, str) else payload)
+
+    def reset(self):
+        self.payloads = []
+
+    @property
+    def total(self):
+        return sum(len(p) for p in self.payloads)
+
+    def breakdown(self):
+        """Bytes by what they carry: the canvas, other plotly charts, the rest of the page."""
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        parts = {"canvas": 0, "other charts": 0, "rest": 0, "reruns": 0}
+        for payload in self.payloads:
+            message = ForwardMsg()
+            try:
+                message.ParseFromString(payload)
+            except Exception:  # not a ForwardMsg: count it with the rest
+                parts["rest"] += len(payload)
+                continue
+            kind = message.WhichOneof("type")
+            element = message.delta.new_element.WhichOneof("type") if kind == "delta" else None
+            if kind == "new_session":
+                parts["reruns"] += 1
+            if element == "bidi_component":
+                parts["canvas"] += len(payload)
+            elif element == "plotly_chart":
+                parts["other charts"] += len(payload)
+            else:
+                parts["rest"] += len(payload)
+        return parts
 
 
 def _state(page):
@@ -169,7 +205,7 @@ def measure_clicks(page, frames, result, clicks, warmup=2):
         before = _state(page)
         expected = before["points"] + 1
         page.evaluate(ARM_JS, expected)
-        frames.total = 0
+        frames.reset()
         started = time.perf_counter()
         page.mouse.click(spot["x"], spot["y"])
         page.wait_for_function(
@@ -185,6 +221,7 @@ def measure_clicks(page, frames, result, clicks, warmup=2):
         if watch.get("render") is not None:
             result.render_ms.append(watch["render"])
         result.bytes_per_click.append(frames.total)
+        result.breakdowns.append(frames.breakdown())
     return result
 
 
@@ -219,7 +256,19 @@ def run(quick=False, log=print):
     return results
 
 
-HEADER = ("app", "N", "median ms", "p90 ms", "Plotly.react ms", "KiB per click", "clicks")
+HEADER = (
+    "app",
+    "N",
+    "median ms",
+    "p90 ms",
+    "Plotly.react ms",
+    "KiB per click",
+    "canvas KiB",
+    "other charts KiB",
+    "rest KiB",
+    "reruns",
+    "clicks",
+)
 
 
 def row(result):
@@ -231,12 +280,17 @@ def row(result):
         f"{result.p90:.0f}",
         f"{render:.0f}" if render is not None else "—",
         f"{result.median_bytes / 1024:.1f}",
+        f"{result.median_part('canvas') / 1024:.1f}",
+        f"{result.median_part('other charts') / 1024:.1f}",
+        f"{result.median_part('rest') / 1024:.1f}",
+        f"{result.median_part('reruns'):g}",
         str(len(result.latencies_ms)),
     )
 
 
 def _format(cells):
-    return "  ".join(f"{cell:>14}" if i else f"{cell:<10}" for i, cell in enumerate(cells))
+    widths = [10] + [max(6, len(h)) for h in HEADER[1:]]
+    return "  ".join(f"{c:>{w}}" if i else f"{c:<{w}}" for i, (c, w) in enumerate(zip(cells, widths)))
 
 
 def format_row(result):

@@ -129,7 +129,9 @@ def markdown(description, cases, results, *, quick, elapsed):
             "Clicks land on the emptiest spot of the plot, at least "
             f"{frontend.DOUBLE_CLICK_GAP_MS} ms apart, each after the page has been quiet for 500 ms; two "
             "warm-up clicks are not counted. *KiB per click* = websocket frames received from the click "
-            "until quiet (median). *Plotly.react ms* = the canvas's own draw time (median).",
+            "until quiet (median), split into the canvas element (its figure JSON), the other plotly charts "
+            "on the page (the method panels), and the rest (widgets, text, layout); *reruns* = script runs "
+            "per click. *Plotly.react ms* = the canvas's own draw time (median).",
             "",
             _table(frontend.HEADER, [frontend.row(r) for r in results]),
             "",
