@@ -81,8 +81,12 @@ function reportViewIfAdjusted(root, want) {
   // window so the regions are evaluated over all of it.
   const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range;
   const tx = 1e-3 * (want[1] - want[0]), ty = 1e-3 * (want[3] - want[2]);
-  if (Math.abs(xr[0] - want[0]) > tx || Math.abs(xr[1] - want[1]) > tx ||
-      Math.abs(yr[0] - want[2]) > ty || Math.abs(yr[1] - want[3]) > ty) {
+  const differs = (a, b) => Math.abs(a[0] - b[0]) > tx || Math.abs(a[1] - b[1]) > tx ||
+      Math.abs(a[2] - b[2]) > ty || Math.abs(a[3] - b[3]) > ty;
+  const have = [xr[0], xr[1], yr[0], yr[1]];
+  // A render of stale data (a rerun still on its way) must not re-report the same view.
+  if (differs(have, want) && (!root.__pgLastView || differs(have, root.__pgLastView))) {
+    root.__pgLastView = have;
     send(root, {type: 'view', x0: xr[0], x1: xr[1], y0: yr[0], y1: yr[1]});
   }
 }
@@ -149,7 +153,8 @@ def canvas(figure, *, config, window, revision, n_points, ack, height=560, key="
     """
     data = {
         # to_json encodes numpy arrays as typed base64 (bdata), far smaller than lists.
-        "figure": figure.to_json(validate=False),
+        # plotly escapes "/" as \u002f for embedding in HTML; here it only inflates the base64.
+        "figure": figure.to_json(validate=False).replace("\\u002f", "/"),
         "config": config,
         "plotly_url": ensure_plotly_js(),
         "height": height,

@@ -128,7 +128,6 @@ def generate(specs, n_per_class, *, shared_covariance, seed, mode):
 
 def apply_canvas_events(events, active_class):
     """Apply the canvas's new events in order: add a point, remove points, follow the view."""
-    print("EVENTS", events, st.session_state.last_event_nonce, flush=True)
     if not isinstance(events, list):
         return
     for event in events:
