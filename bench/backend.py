@@ -157,7 +157,12 @@ def _one_run(side, method, k, X, y, grid, epochs):
 
 
 def _worker(connection, side, method, n, k, repeats, epochs):
+    from threadpoolctl import threadpool_limits
+
     warnings.simplefilter("ignore")
+    # One BLAS thread on both sides: the products are tiny (D = 2), and a second thread on a
+    # busy two-core machine made scikit-learn's lbfgs 30x slower in some runs.
+    threadpool_limits(1)
     try:
         X, y, _, grid = make_data(n, k)
         warm = np.arange(0, n, max(1, n // 60))

@@ -93,7 +93,8 @@ def markdown(description, cases, results, *, quick, elapsed):
             f"{backend.repeats_for(100, quick)} / {backend.repeats_for(1_000, quick)} / "
             f"{backend.repeats_for(10_000, quick)} repeats at N = 100 / 1,000 / 10,000, after one warm-up run on a "
             "small subset. Both sides run on the same data in the same run, each in its own forked worker "
-            "process with a deadline (a case that is too slow shows `> deadline`, a `*` marks partial repeats). "
+            "process limited to one BLAS thread (threadpoolctl), with a deadline "
+            "(a case that is too slow shows `> deadline`, a `*` marks partial repeats). "
             "*ratio* = ours / scikit-learn on the total; below 1 we are faster.",
             "",
             "scikit-learn counterparts: "
