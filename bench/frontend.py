@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, streamlit_server
+from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, streamlit_server, wait_settled
 
 SIZES = (50, 1_000)
 METHOD_LABEL = "Logistic regression"  # two classes: IRLS fit and a 200 x 200 posterior per click
@@ -137,20 +137,6 @@ def _state(page):
     return page.evaluate(STATE_JS)
 
 
-def wait_settled(page, quiet_ms=500, timeout=20.0):
-    """Until the canvas revision has not changed for ``quiet_ms``."""
-    deadline = time.monotonic() + timeout
-    last, since = _state(page)["revision"], time.monotonic()
-    while time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-        current = _state(page)["revision"]
-        if current != last:
-            last, since = current, time.monotonic()
-        elif (time.monotonic() - since) * 1000 >= quiet_ms:
-            return
-    raise RuntimeError("the canvas kept changing")
-
-
 def _open(browser, url):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
@@ -158,7 +144,7 @@ def _open(browser, url):
     page.goto(url)
     page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
     page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.points !== undefined")
-    wait_settled(page)
+    wait_settled(page, quiet_ms=500, timeout=20.0)
     return context, page, frames
 
 
@@ -183,13 +169,13 @@ def prepare_playground(page, n):
     _set_slider(sidebar, page, "Points per class", n // 2)
     sidebar.get_by_role("button", name="Replace points").click()
     page.wait_for_function(f"() => document.querySelector('.pg-canvas').dataset.points === '{n}'", timeout=30_000)
-    wait_settled(page)
+    wait_settled(page, quiet_ms=500, timeout=20.0)
     sidebar.get_by_role("combobox", name="Method").click()
     page.keyboard.type(METHOD_LABEL)
     page.wait_for_timeout(300)
     page.keyboard.press("Enter")
     page.wait_for_timeout(500)
-    wait_settled(page)
+    wait_settled(page, quiet_ms=500, timeout=20.0)
     chosen = sidebar.get_by_role("combobox", name="Method").evaluate("e => e.value || e.innerText || ''")
     if not chosen.startswith(METHOD_LABEL):
         raise RuntimeError(f"could not select {METHOD_LABEL!r} in the sidebar")
@@ -213,7 +199,7 @@ def measure_clicks(page, frames, result, clicks, warmup=2):
         )
         outside_ms = (time.perf_counter() - started) * 1000
         watch = page.evaluate("() => window.__pgWatch")
-        wait_settled(page)
+        wait_settled(page, quiet_ms=500, timeout=20.0)
         if i < warmup:
             continue
         inside = watch["t0"] is not None and watch["t1"] is not None

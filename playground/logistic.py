@@ -230,6 +230,25 @@ class _MulticlassProblem:
 class _IterativeMixin:
     """What logistic and softmax regression share: the options and the standardised weights."""
 
+    def __init__(self, solver="irls", max_iter=None, tol=1e-8, l2=0.0, learning_rate=0.1, w_init=None):
+        self.solver = solver
+        self.max_iter = max_iter
+        self.tol = tol
+        self.l2 = l2
+        self.learning_rate = learning_rate
+        self.w_init = w_init
+
+    def _store_fit(self, classes, dim, theta, history, n_iter, converged, message):
+        """Fitted attributes common to both models; ``coef_`` / ``intercept_`` are set by each."""
+        self.classes_ = classes
+        self.n_features_in_ = dim
+        self._weights_std = theta
+        self.weights_ = history[-1]["w"].copy()
+        self.history_ = history
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.fit_message_ = message
+
     def _prepare(self, X, method):
         solver, max_iter, tol, l2, learning_rate = _check_options(self, method)
         if solver == "irls":
@@ -328,14 +347,6 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
     display_name = "Logistic regression"
     book_section = "4.3.2-4.3.3"
 
-    def __init__(self, solver="irls", max_iter=None, tol=1e-8, l2=0.0, learning_rate=0.1, w_init=None):
-        self.solver = solver
-        self.max_iter = max_iter
-        self.tol = tol
-        self.l2 = l2
-        self.learning_rate = learning_rate
-        self.w_init = w_init
-
     def fit(self, X, y):
         method = "Logistic regression"
         X, y_index, classes = check_X_y(X, y, method=method)
@@ -358,16 +369,9 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
             describe="Logistic regression",
             **options,
         )
-        self.classes_ = classes
-        self.n_features_in_ = dim
-        self._weights_std = theta
-        self.weights_ = history[-1]["w"].copy()
+        self._store_fit(classes, dim, theta, history, n_iter, converged, message)
         self.coef_ = self.weights_[None, 1:].copy()
         self.intercept_ = self.weights_[:1].copy()
-        self.history_ = history
-        self.n_iter_ = n_iter
-        self.converged_ = converged
-        self.fit_message_ = message
         return self
 
     def activations(self, X):
@@ -417,14 +421,6 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
     display_name = "Softmax regression (multiclass logistic)"
     book_section = "4.3.4"
 
-    def __init__(self, solver="irls", max_iter=None, tol=1e-8, l2=0.0, learning_rate=0.1, w_init=None):
-        self.solver = solver
-        self.max_iter = max_iter
-        self.tol = tol
-        self.l2 = l2
-        self.learning_rate = learning_rate
-        self.w_init = w_init
-
     def fit(self, X, y):
         method = "Softmax regression"
         X, y_index, classes = check_X_y(X, y, method=method)
@@ -452,10 +448,7 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
             describe="Softmax regression",
             **options,
         )
-        self.classes_ = classes
-        self.n_features_in_ = dim
-        self._weights_std = theta
-        self.weights_ = history[-1]["w"].copy()
+        self._store_fit(classes, dim, theta, history, n_iter, converged, message)
         if n_classes == 2:
             diff = self.weights_[1] - self.weights_[0]
             self.coef_ = diff[None, 1:].copy()
@@ -463,10 +456,6 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
         else:
             self.coef_ = self.weights_[:, 1:].copy()
             self.intercept_ = self.weights_[:, 0].copy()
-        self.history_ = history
-        self.n_iter_ = n_iter
-        self.converged_ = converged
-        self.fit_message_ = message
         return self
 
     def activations(self, X):

@@ -70,6 +70,14 @@ class _Strategy(Classifier):
         """Decision value of each sub-classifier, shape (N, M); positive means its positive class."""
         return np.column_stack([e.decision_function(X) for e in self.estimators_])
 
+    def predict_index(self, X):
+        """Index into ``classes_`` of each point's class, shape (N,): the largest decision value
+        (one-versus-rest: the largest y_k(x); one-versus-one: most votes, ties by confidence)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return (scores > 0).astype(np.intp)
+        return np.argmax(scores, axis=1)
+
     def predict(self, X):
         index = self.predict_index(X)
         return self.classes_[index]
@@ -132,13 +140,6 @@ class OneVsRest(_Strategy):
         X = self._check_X(X)
         decisions = self._binary_decisions(X)
         return decisions[:, 0] if self.classes_.size == 2 else decisions
-
-    def predict_index(self, X):
-        """Index into ``classes_`` of each point's class: the largest y_k(x), shape (N,)."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return (scores > 0).astype(np.intp)
-        return np.argmax(scores, axis=1)
 
     def ambiguous(self, X):
         """True where not exactly one classifier claims the point (y_k(x) > 0), shape (N,).
@@ -231,13 +232,6 @@ class OneVsOne(_Strategy):
         np.add.at(confidence.T, self.pairs_[:, 1], decisions.T)
         np.subtract.at(confidence.T, self.pairs_[:, 0], decisions.T)
         return self._votes(decisions) + confidence / (3 * (np.abs(confidence) + 1))
-
-    def predict_index(self, X):
-        """Index into ``classes_`` of each point's class: most votes, ties by confidence, (N,)."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return (scores > 0).astype(np.intp)
-        return np.argmax(scores, axis=1)
 
     def ambiguous(self, X):
         """True where the largest vote count is shared by two or more classes, shape (N,).

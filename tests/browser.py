@@ -75,6 +75,22 @@ def chromium_path():
     return path
 
 
+def wait_settled(page, quiet_ms=700, timeout=15.0):
+    """Wait until the canvas revision (set after each Plotly.react) has not changed for ``quiet_ms``:
+    a click can be followed by a rerun that adjusts the view, and measurements must not overlap it."""
+    read = "() => document.querySelector('.pg-canvas').dataset.revision"
+    deadline = time.monotonic() + timeout
+    last, since = page.evaluate(read), time.monotonic()
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        current = page.evaluate(read)
+        if current != last:
+            last, since = current, time.monotonic()
+        elif (time.monotonic() - since) * 1000 >= quiet_ms:
+            return
+    raise AssertionError("the canvas kept changing")
+
+
 # JavaScript run in the page: facts about the canvas the tests assert on.
 CANVAS_STATE_JS = """() => {
   const root = document.querySelector('.pg-canvas');

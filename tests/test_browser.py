@@ -10,7 +10,15 @@ import time
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.browser import ARTIFACTS, CANVAS_STATE_JS, CHROMIUM_ARGS, DATA_TO_PAGE_JS, chromium_path, streamlit_server
+from tests.browser import (
+    ARTIFACTS,
+    CANVAS_STATE_JS,
+    CHROMIUM_ARGS,
+    DATA_TO_PAGE_JS,
+    chromium_path,
+    streamlit_server,
+    wait_settled,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -59,20 +67,6 @@ def wait_for_change(page, before, timeout=15.0):
     elapsed = (time.perf_counter() - started) * 1000
     wait_settled(page)
     return elapsed
-
-
-def wait_settled(page, quiet_ms=700, timeout=15.0):
-    """Wait until the canvas revision has not changed for ``quiet_ms``."""
-    deadline = time.monotonic() + timeout
-    last, since = canvas_state(page)["revision"], time.monotonic()
-    while time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-        current = canvas_state(page)["revision"]
-        if current != last:
-            last, since = current, time.monotonic()
-        elif (time.monotonic() - since) * 1000 >= quiet_ms:
-            return
-    raise AssertionError("the canvas kept changing")
 
 
 def click_plot_fraction(page, fx, fy):

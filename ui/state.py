@@ -85,22 +85,21 @@ def change_points(new_points, *, refit_view=False):
     set_scene(updated)
 
 
-def undo():
-    step = st.session_state.history.undone(scene().points)
+def _walk_history(step, nothing_message):
+    """Apply a History.undone / redone result, or say there was nothing to do."""
     if step is None:
-        notify("Nothing to undo.")
+        notify(nothing_message)
         return
     st.session_state.history, points = step
     set_scene(scene().with_points(points))
+
+
+def undo():
+    _walk_history(st.session_state.history.undone(scene().points), "Nothing to undo.")
 
 
 def redo():
-    step = st.session_state.history.redone(scene().points)
-    if step is None:
-        notify("Nothing to redo.")
-        return
-    st.session_state.history, points = step
-    set_scene(scene().with_points(points))
+    _walk_history(st.session_state.history.redone(scene().points), "Nothing to redo.")
 
 
 def fit_view():
