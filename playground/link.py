@@ -111,10 +111,10 @@ def _decode_params(text, allowed, what, messages):
     try:
         raw = json.loads(text)
     except (ValueError, RecursionError):
-        messages.append(f"The {what} in the link are not readable; defaults are used.")
+        messages.append(f"The {what}s in the link are not readable; defaults are used.")
         return ()
     if not isinstance(raw, dict):
-        messages.append(f"The {what} in the link are not readable; defaults are used.")
+        messages.append(f"The {what}s in the link are not readable; defaults are used.")
         return ()
     kept = {}
     for name, value in raw.items():
@@ -232,3 +232,31 @@ def decode_scene(query, default=None):
     if version is not None and version != LINK_VERSION:
         messages.append(f"The link was made by another version ({version[:10]}); it was read as well as possible.")
     return scene, messages
+
+
+MAX_OPTIONS = 30
+
+
+def encode_options(options):
+    """Panel options (a flat dict of simple values) -> compact JSON for the link."""
+    clean = {k: v for k, v in sorted(options.items()) if isinstance(k, str) and _simple_value(v) is not None}
+    return _encode_params(tuple(clean.items()))
+
+
+def decode_options(text, messages):
+    """Inverse of ``encode_options``: a dict of at most MAX_OPTIONS simple values; never raises."""
+    try:
+        raw = json.loads(text) if len(text) <= MAX_PARAM_CHARS else None
+    except (ValueError, RecursionError):
+        raw = None
+    if not isinstance(raw, dict):
+        messages.append("The link's panel settings are not readable; defaults are used.")
+        return {}
+    kept = {}
+    for name, value in list(raw.items())[:MAX_OPTIONS]:
+        clean = _simple_value(value)
+        if len(name) <= 40 and clean is not None:
+            kept[name] = clean
+    if len(kept) < len(raw):
+        messages.append(f"{len(raw) - len(kept)} of the link's panel settings were not allowed and were ignored.")
+    return kept

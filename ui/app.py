@@ -9,8 +9,10 @@ from .canvas import canvas
 from .compute import scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
 from .panels import PanelContext, active_panels
+from .share import share_controls, sync_address_bar
 from .theme import CLASS_COLOURS, class_label
 
+TAB_KEY = "panel_tab"  # the open panel's title (a link carries it)
 EXPLANATION = (
     "**What is drawn:** shading = the class the model assigns to each location; black line = the "
     "decision boundary, where two classes' discriminants tie; black rings = training points the model "
@@ -78,10 +80,33 @@ def _status_line(points, view):
     return text
 
 
+def _dismiss_load_messages():
+    st.session_state.pop("load_messages", None)
+
+
+def _load_report():
+    """What a loaded link, preset or file could not use, until dismissed."""
+    source, problems = st.session_state.get("load_messages", (None, ()))
+    if not problems:
+        if source:
+            st.toast(f"Loaded {source}.")
+            _dismiss_load_messages()
+        return
+    with st.container(border=True):
+        st.warning(
+            f"Parts of {source} could not be used; the rest was loaded:\n"
+            + "\n".join(f"- {problem}" for problem in problems),
+            icon="⚠️",
+        )
+        st.button("Dismiss", key="dismiss_load_messages", on_click=_dismiss_load_messages)
+
+
 def main():
     state.init_state()
+    state.apply_pending_load()
     st.title("Linear classification playground")
     st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
+    _load_report()
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
     for notice in state.take_notices():
@@ -111,15 +136,28 @@ def main():
     )
     st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
     st.caption(EXPLANATION)
-    _render_panels(panels, context)
+    open_tab = _render_panels(panels, context)
+    query = state.link_query(state.scene(), st.session_state.panel_options, open_tab)
+    with st.sidebar:
+        st.header("Share")
+        share_controls(query)
+    sync_address_bar(query)
 
 
 def _render_panels(panels, context):
+    """One tab per panel; only the open tab runs (the others cost nothing). Returns its title."""
     shown = [panel for panel in panels if panel.render]
     if not shown:
-        return
-    for tab, panel in zip(st.tabs([panel.title for panel in shown]), shown):
+        return None
+    titles = [panel.title for panel in shown]
+    if st.session_state.get(TAB_KEY) not in titles:
+        st.session_state.pop(TAB_KEY, None)  # e.g. a panel of the previous method
+    tabs = st.tabs(titles, key=TAB_KEY, on_change="rerun")
+    for tab, panel in zip(tabs, shown):
+        if tab.open is False:
+            continue
         with tab:
             if panel.help:
                 st.caption(panel.help)
             panel.render(context)
+    return st.session_state.get(TAB_KEY) or titles[0]

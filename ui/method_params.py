@@ -1,11 +1,25 @@
 """Hyper-parameter widgets, one function per method: each draws widgets and returns a dict of
-constructor arguments (hashable values only: they become part of the scene)."""
+constructor arguments (hashable values only: they become part of the scene).
+
+``widget_state(method, params, present_classes)`` is the inverse: the session-state values that
+make the widgets return ``params`` (used when a link, a preset or a file loads a scene), with a
+sentence for every value the widgets cannot show.
+"""
 
 import streamlit as st
 
 from .theme import class_label
 
 C_VALUES = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+PERCEPTRON_ETAS = (0.01, 0.1, 0.2, 0.5, 1.0, 2.0)
+LOGISTIC_STEP_SIZES = (0.001, 0.01, 0.03, 0.1, 0.3, 1.0)
+LOGISTIC_L2 = (0.0, 0.001, 0.01, 0.1, 1.0, 10.0)
+
+
+def _default(key, value):
+    """The widget's default, or None when a loaded scene already put a value under ``key``
+    (Streamlit warns when a widget gets both)."""
+    return None if key in st.session_state else value
 
 
 def _parse_weights(text, size):
@@ -73,10 +87,10 @@ def fisher(present_classes):
 
 
 def perceptron(present_classes):
-    eta = st.select_slider("Learning rate η", [0.01, 0.1, 0.2, 0.5, 1.0, 2.0], 1.0, key="perc_eta")
-    max_epochs = st.slider("Maximum epochs", 1, 500, 100, key="perc_epochs")
+    eta = st.select_slider("Learning rate η", PERCEPTRON_ETAS, _default("perc_eta", 1.0), key="perc_eta")
+    max_epochs = st.slider("Maximum epochs", 1, 500, _default("perc_epochs", 100), key="perc_epochs")
     shuffle = st.checkbox("Visit the points in a shuffled order", key="perc_shuffle")
-    seed = st.number_input("Shuffle seed", 0, 10_000, 0, key="perc_seed") if shuffle else 0
+    seed = st.number_input("Shuffle seed", 0, 10_000, _default("perc_seed", 0), key="perc_seed") if shuffle else 0
     w_init = _parse_weights(st.text_input("Initial weights w0, w1, w2 (blank = zeros)", key="perc_w_init"), 3)
     return {"eta": eta, "max_epochs": max_epochs, "shuffle": shuffle, "random_state": int(seed), "w_init": w_init}
 
@@ -103,8 +117,8 @@ def naive_bayes(present_classes):
         if st.checkbox("Set the thresholds by hand (default: the data mean)", key="nb_set_thresholds"):
             left, right = st.columns(2)
             params["thresholds"] = (
-                left.number_input("x₁ threshold", value=0.0, step=0.1, key="nb_t1"),
-                right.number_input("x₂ threshold", value=0.0, step=0.1, key="nb_t2"),
+                left.number_input("x₁ threshold", value=_default("nb_t1", 0.0), step=0.1, key="nb_t1"),
+                right.number_input("x₂ threshold", value=_default("nb_t2", 0.0), step=0.1, key="nb_t2"),
             )
     return params
 
@@ -119,14 +133,15 @@ def _logistic(prefix):
             horizontal=True,
         )
         default_iter = 100 if solver == "irls" else 1000
-        max_iter = st.slider("Maximum iterations", 1, 5 * default_iter, default_iter, key=f"{prefix}_iter_{solver}")
+        iter_key = f"{prefix}_iter_{solver}"
+        max_iter = st.slider("Maximum iterations", 1, 5 * default_iter, _default(iter_key, default_iter), key=iter_key)
         params = {"solver": solver, "max_iter": max_iter}
         if solver == "gd":
             params["learning_rate"] = st.select_slider(
-                "Step size", [0.001, 0.01, 0.03, 0.1, 0.3, 1.0], 0.1, key=f"{prefix}_lr"
+                "Step size", LOGISTIC_STEP_SIZES, _default(f"{prefix}_lr", 0.1), key=f"{prefix}_lr"
             )
         params["l2"] = st.select_slider(
-            "L2 penalty λ (0 = maximum likelihood)", [0.0, 0.001, 0.01, 0.1, 1.0, 10.0], 0.0, key=f"{prefix}_l2"
+            "L2 penalty λ (0 = maximum likelihood)", LOGISTIC_L2, _default(f"{prefix}_l2", 0.0), key=f"{prefix}_l2"
         )
         return params
 
@@ -137,7 +152,7 @@ def svm(present_classes):
     hard = st.checkbox("Hard margin (C = ∞)", key="svm_hard", help="Fails with a message when the classes overlap.")
     if hard:
         return {"C": None}
-    C = st.select_slider("C (soft-margin penalty, log scale)", C_VALUES, 1.0, key="svm_C")
+    C = st.select_slider("C (soft-margin penalty, log scale)", C_VALUES, _default("svm_C", 1.0), key="svm_C")
     return {"C": C}
 
 
@@ -152,3 +167,149 @@ PARAM_WIDGETS = {
     "softmax": _logistic("sm"),
     "svm": svm,
 }
+
+
+# ---- The inverse: parameters -> widget values -------------------------------------------------
+
+
+class _Reader:
+    """Reads parameters for widgets, collecting a sentence for every value that does not fit."""
+
+    def __init__(self, params):
+        self.params = dict(params)
+        self.messages = []
+
+    def choice(self, name, options, default):
+        value = self.params.get(name, default)
+        if value in options:
+            return value
+        self.messages.append(f"{name} = {value!r} is not one of the offered values; {default!r} is used.")
+        return default
+
+    def number(self, name, low, high, default, kind=float):
+        value = self.params.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.messages.append(f"{name} = {value!r} is not a number; {default!r} is used.")
+            return default
+        if not low <= value <= high:
+            clipped = kind(min(max(value, low), high))
+            self.messages.append(f"{name} = {value!r} is outside {low}..{high}; {clipped!r} is used.")
+            return clipped
+        return kind(value)
+
+    def flag(self, name, default=False):
+        value = self.params.get(name, default)
+        return bool(value) if isinstance(value, bool | int) else default
+
+
+def _priors_state(prefix, reader, present_classes):
+    priors = reader.params.get("priors")
+    if priors is None:
+        return {f"{prefix}_set_priors": False}
+    if (
+        not isinstance(priors, tuple | list)
+        or len(priors) != len(present_classes)
+        or len(present_classes) < 2
+        or not all(isinstance(p, int | float) and not isinstance(p, bool) for p in priors)
+    ):
+        reader.messages.append(f"The priors {priors!r} do not match the {len(present_classes)} classes present.")
+        return {f"{prefix}_set_priors": False}
+    state = {f"{prefix}_set_priors": True}
+    for k, prior in zip(present_classes, priors, strict=True):
+        state[f"{prefix}_prior_{k}"] = round(min(max(float(prior), 0.01), 1.0), 2)
+    return state
+
+
+def _least_squares_state(reader, present_classes):
+    return {"ls_targets": reader.choice("targets", ("one_of_k", "fisher"), "one_of_k")}
+
+
+def _fisher_state(reader, present_classes):
+    return {"fisher_threshold": reader.choice("threshold", ("midpoint", "gaussian"), "midpoint")}
+
+
+def _perceptron_state(reader, present_classes):
+    w_init = reader.params.get("w_init")
+    text = ""
+    if w_init is not None:
+        if isinstance(w_init, tuple | list) and len(w_init) == 3:
+            text = ", ".join(f"{float(w):g}" for w in w_init)
+        else:
+            reader.messages.append(f"The initial weights {w_init!r} are not three numbers; zeros are used.")
+    shuffle = reader.flag("shuffle")
+    state = {
+        "perc_eta": reader.choice("eta", PERCEPTRON_ETAS, 1.0),
+        "perc_epochs": reader.number("max_epochs", 1, 500, 100, int),
+        "perc_shuffle": shuffle,
+        "perc_w_init": text,
+    }
+    if shuffle:
+        state["perc_seed"] = reader.number("random_state", 0, 10_000, 0, int)
+    return state
+
+
+def _gaussian_state(prefix):
+    def state(reader, present_classes):
+        return _priors_state(prefix, reader, present_classes)
+
+    return state
+
+
+def _naive_bayes_state(reader, present_classes):
+    variant = reader.choice("variant", ("gaussian", "bernoulli"), "gaussian")
+    state = {"nb_variant": variant, **_priors_state("nb", reader, present_classes)}
+    thresholds = reader.params.get("thresholds")
+    if variant == "bernoulli" and thresholds is not None:
+        if isinstance(thresholds, tuple | list) and len(thresholds) == 2:
+            state.update(nb_set_thresholds=True, nb_t1=float(thresholds[0]), nb_t2=float(thresholds[1]))
+        else:
+            reader.messages.append(f"The thresholds {thresholds!r} are not two numbers; the data mean is used.")
+    return state
+
+
+def _logistic_state(prefix):
+    def state(reader, present_classes):
+        solver = reader.choice("solver", ("irls", "gd"), "irls")
+        default_iter = 100 if solver == "irls" else 1000
+        values = {
+            f"{prefix}_solver": solver,
+            f"{prefix}_iter_{solver}": reader.number("max_iter", 1, 5 * default_iter, default_iter, int),
+            f"{prefix}_l2": reader.choice("l2", LOGISTIC_L2, 0.0),
+        }
+        if solver == "gd":
+            values[f"{prefix}_lr"] = reader.choice("learning_rate", LOGISTIC_STEP_SIZES, 0.1)
+        return values
+
+    return state
+
+
+def _svm_state(reader, present_classes):
+    if "C" in reader.params and reader.params["C"] is None:
+        return {"svm_hard": True}
+    return {"svm_hard": False, "svm_C": reader.choice("C", C_VALUES, 1.0)}
+
+
+WIDGET_STATE = {
+    "least_squares": _least_squares_state,
+    "fisher": _fisher_state,
+    "perceptron": _perceptron_state,
+    "gaussian_shared": _gaussian_state("gs"),
+    "gaussian_separate": _gaussian_state("gsep"),
+    "naive_bayes": _naive_bayes_state,
+    "logistic": _logistic_state("lr"),
+    "softmax": _logistic_state("sm"),
+    "svm": _svm_state,
+}
+
+
+def widget_state(method, params, present_classes):
+    """Session-state values that make ``PARAM_WIDGETS[method]`` return ``params``.
+
+    Returns (values, messages): a value the widgets cannot offer (a step size not on the
+    slider, an iteration count beyond its range) is replaced by the widget's default or
+    clipped, and a sentence says so.
+    """
+    reader = _Reader(params)
+    to_state = WIDGET_STATE.get(method)
+    values = to_state(reader, list(present_classes)) if to_state else {}
+    return values, reader.messages

@@ -9,7 +9,10 @@ from dataclasses import replace
 import streamlit as st
 
 from playground import ClusterSpec, InvalidDataError, PlaygroundError, Window, make_clusters
+from playground.link import decode_options, decode_scene, encode_options, encode_scene
 from playground.scene import History, PointSet, Scene
+
+from .method_params import widget_state
 
 DEFAULT_CLUSTERS = (
     ClusterSpec((-2.0, -1.0), (1.0, 0.6), 30.0),
@@ -26,7 +29,11 @@ def default_scene():
 
 
 def init_state():
-    st.session_state.setdefault("scene", default_scene())
+    if "scene" not in st.session_state:
+        st.session_state.scene = default_scene()
+        query = st.query_params.to_dict()
+        if query:
+            load_scene(*scene_from_link(query), source="the link")
     st.session_state.setdefault("history", History())
     st.session_state.setdefault("notices", [])
     st.session_state.setdefault("last_event_nonce", None)
@@ -157,3 +164,77 @@ def _apply_event(event, active_class):
             set_scene(scene().with_window(window))
     except (InvalidDataError, KeyError, TypeError, ValueError) as err:
         notify(f"That canvas action was ignored: {err}")
+
+
+# ---- Loading a whole scene (a shared link, a preset, an uploaded file) -------------------------
+
+PENDING_LOAD = "pending_load"
+# Widget keys owned by the basis picker: cleared on a load so it starts from the new scene.
+BASIS_WIDGET_KEYS = (
+    "basis",
+    "basis_degree",
+    "rbf_placement",
+    "rbf_width",
+    "rbf_grid_n",
+    "rbf_data_n",
+    "rbf_seed",
+    "rbf_include_input",
+    "rbf_hand_centres",
+    "rbf_last_placement",
+    "click_mode",
+)
+
+
+def scene_from_link(query):
+    """(scene, messages, panel options, open tab) from a link's query parameters; never raises."""
+    scene, messages = decode_scene(query)
+    if "p" in query and not len(scene.points):
+        # Unreadable points: show the default clusters rather than an empty plot.
+        fallback = default_scene()
+        scene = replace(scene, points=fallback.points, window=fallback.window if "w" not in query else scene.window)
+    options = decode_options(str(query["po"]), messages) if "po" in query else None
+    tab = str(query["tab"])[:60] if "tab" in query else None
+    return scene, messages, options, tab
+
+
+def link_query(current, panel_options, tab):
+    """The query parameters that reproduce what the user sees (the address bar follows them)."""
+    query = encode_scene(current)
+    if panel_options:
+        query["po"] = encode_options(panel_options)
+    if tab:
+        query["tab"] = tab
+    return query
+
+
+def load_scene(new_scene, messages=(), panel_options=None, tab=None, *, source="the file"):
+    """Replace the whole scene. Call from a callback, or call ``st.rerun()`` after it: the
+    change is applied by ``apply_pending_load`` at the start of the next run, before any
+    widget is drawn, because widgets' values can only be set then."""
+    st.session_state[PENDING_LOAD] = (new_scene, tuple(messages), source, panel_options, tab)
+
+
+def apply_pending_load():
+    """Apply a ``load_scene``: points through the undo history, the view moved, widgets set."""
+    pending = st.session_state.pop(PENDING_LOAD, None)
+    if pending is None:
+        return
+    new_scene, messages, source, panel_options, tab = pending
+    present = [k for k, count in enumerate(new_scene.points.counts()) if count]
+    values, widget_messages = widget_state(new_scene.method, new_scene.params, present)
+    current = scene()
+    if new_scene.points != current.points:
+        st.session_state.history = st.session_state.history.pushed(current.points)
+    # Bump the view revision so the canvas adopts the loaded window instead of keeping its zoom.
+    set_scene(replace(new_scene, view_revision=current.view_revision + 1))
+    for key in BASIS_WIDGET_KEYS:
+        st.session_state.pop(key, None)
+    st.session_state.method = new_scene.method
+    st.session_state.multiclass = new_scene.multiclass
+    st.session_state.update(values)
+    if panel_options is not None:
+        st.session_state.panel_options = dict(panel_options)
+    if tab is not None:
+        st.session_state.panel_tab = tab
+    problems = list(messages) + [f"Method parameter {text}" for text in widget_messages]
+    st.session_state.load_messages = (source, problems)

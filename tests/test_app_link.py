@@ -1,0 +1,107 @@
+"""The shareable link in the app (AppTest): the address bar follows the scene, a link reproduces
+it in a fresh session, and a damaged link loads what it can with a message."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from playground.link import encode_scene, quantise
+from playground.scene import Scene
+from ui.method_params import C_VALUES, widget_state
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+
+
+def _run(query=None):
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in (query or {}).items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def _open_copy(at):
+    """A fresh session opened on the first session's address bar."""
+    return _run(dict(at.query_params))
+
+
+def test_address_bar_follows_the_scene_and_reopens_it():
+    at = _run()
+    at.selectbox(key="method").set_value("softmax").run()
+    at.radio(key="sm_solver").set_value("gd").run()
+    at.select_slider(key="sm_lr").set_value(0.3).run()
+    at.select_slider(key="sm_l2").set_value(0.01).run()
+    assert not at.exception
+    query = dict(at.query_params)
+    assert query["m"] == "softmax" and '"learning_rate":0.3' in query["mp"]
+
+    copy = _open_copy(at)
+    assert not copy.exception and not copy.warning
+    original, reopened = at.session_state.scene, copy.session_state.scene
+    assert reopened.points == quantise(original.points)
+    assert (reopened.method, reopened.params, reopened.multiclass) == (
+        original.method,
+        original.params,
+        original.multiclass,
+    )
+    assert copy.select_slider(key="sm_lr").value == 0.3 and copy.radio(key="sm_solver").value == "gd"
+    assert reopened.window.as_tuple() == pytest.approx(original.window.as_tuple(), rel=1e-5)
+    assert dict(copy.query_params) == query  # link -> scene -> link is stable
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "widget_key", "value"),
+    [
+        ("svm", {"C": 30.0}, "svm_C", 30.0),
+        ("svm", {"C": None}, "svm_hard", True),
+        ("perceptron", {"eta": 0.5, "max_epochs": 7, "w_init": (5.0, -6.0, 1.0)}, "perc_w_init", "5, -6, 1"),
+        ("fisher", {"threshold": "gaussian"}, "fisher_threshold", "gaussian"),
+        ("naive_bayes", {"variant": "bernoulli"}, "nb_variant", "bernoulli"),
+        ("gaussian_shared", {"priors": (0.2, 0.3, 0.5)}, "gs_prior_2", 0.5),
+    ],
+)
+def test_a_link_sets_the_method_widgets(method, params, widget_key, value):
+    at = _run()
+    multiclass = "ovr" if method in ("svm", "perceptron") else "native"  # two-class methods, three classes
+    scene = Scene(at.session_state.scene.points, method, tuple(sorted(params.items())), multiclass)
+    copy = _run(encode_scene(scene))
+    assert not copy.exception and not copy.warning, [w.value for w in copy.warning]
+    assert copy.session_state.scene.method == method
+    assert copy.session_state[widget_key] == value
+    for name, expected in params.items():
+        assert copy.session_state.scene.param_dict[name] == expected
+
+
+def test_a_damaged_link_loads_what_it_can_and_says_what_was_ignored():
+    at = _run()
+    query = encode_scene(at.session_state.scene.with_method("svm", {"C": 3.0}))
+    query.update(m="no_such_method", w="1,2", s="-5", v="9", po="[]")
+    copy = _run(query)
+    assert not copy.exception
+    text = copy.warning[0].value
+    for fragment in ("unknown method 'no_such_method'", "view window", "playback step", "another version"):
+        assert fragment in text
+    assert copy.session_state.scene.points == quantise(at.session_state.scene.points)  # the readable part
+    assert copy.session_state.scene.method == "least_squares"
+    copy.button(key="dismiss_load_messages").click().run()
+    assert not any("could not be used" in w.value for w in copy.warning)
+
+
+def test_unreadable_points_fall_back_to_the_default_clusters():
+    copy = _run({"v": "1", "p": "1,2,3,4~@@@", "m": "fisher"})
+    assert "points were ignored" in copy.warning[0].value
+    assert len(copy.session_state.scene.points) == 90 and copy.session_state.scene.method == "fisher"
+
+
+def test_values_the_widgets_cannot_show_are_named():
+    values, messages = widget_state("svm", {"C": 7.0}, [0, 1])
+    assert values["svm_C"] == 1.0 and "C = 7.0" in messages[0]
+    values, messages = widget_state("logistic", {"max_iter": 10**6}, [0, 1])
+    assert values["lr_iter_irls"] == 500 and "outside" in messages[0]
+    assert set(C_VALUES) >= {0.01, 1000.0}
+
+
+def test_oversized_link_is_refused_with_a_message():
+    copy = _run({"v": "1", "p": "x" * 300_000, "mp": "{" * 5000})
+    assert not copy.exception
+    assert "too long" in copy.warning[0].value
