@@ -260,3 +260,15 @@ def decode_options(text, messages):
     if len(kept) < len(raw):
         messages.append(f"{len(raw) - len(kept)} of the link's panel settings were not allowed and were ignored.")
     return kept
+
+
+MAX_COMPARED = 4
+
+
+def decode_method_list(text, messages):
+    """'least_squares,svm' -> known method names, at most MAX_COMPARED, in order; never raises."""
+    names = [name for name in text.split(",")[: 2 * MAX_COMPARED] if name]
+    known = [name for name in dict.fromkeys(names) if name in MODELS][:MAX_COMPARED]
+    if len(known) < len(names):
+        messages.append("Some of the link's compared methods are unknown or repeated and were ignored.")
+    return tuple(known)

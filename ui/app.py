@@ -6,12 +6,14 @@ import streamlit as st
 from . import controls, state
 from .basis_controls import basis_picker
 from .canvas import canvas
+from .compare import comparison, view_mode_picker
 from .compute import scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
 from .panels import PanelContext, active_panels
 from .share import share_controls, sync_address_bar
 from .theme import CLASS_COLOURS, class_label
 
+PRESENTATION_KEY = "presentation"
 TAB_KEY = "panel_tab"  # the open panel's title (a link carries it)
 EXPLANATION = (
     "**What is drawn:** shading = the class the model assigns to each location; black line = the "
@@ -21,10 +23,24 @@ EXPLANATION = (
 )
 
 
-def _on_canvas_events():
-    result = st.session_state.get("canvas")
-    events = result.get("events") if result is not None else None
-    state.apply_canvas_events(events, st.session_state.get("active_class_index", 0))
+def _canvas_events_handler(key, *, shared_view=False):
+    """The callback of the canvas under ``key``: apply its new events to the scene."""
+
+    def on_events():
+        result = st.session_state.get(key)
+        events = result.get("events") if result is not None else None
+        state.apply_canvas_events(events, st.session_state.get("active_class_index", 0), shared_view=shared_view)
+
+    return on_events
+
+
+PRESENTATION_CSS = """
+<style>
+section[data-testid="stSidebar"], header[data-testid="stHeader"] { display: none; }
+html { font-size: 20px; }
+.block-container { padding-top: 1rem; max-width: 100%; }
+</style>
+"""
 
 
 def _sidebar():
@@ -65,7 +81,7 @@ def _apply(generator, method_choice):
     state.set_basis(basis, basis_params)  # no-op when unchanged; hand-placed RBF centres come from the scene
 
 
-def _status_line(points, view):
+def _status_line(points, view, *, with_accuracy=True):
     counts = points.counts()
     parts = [
         f"<span style='color:{CLASS_COLOURS[k]}'>{class_label(k)}</span>: {counts[k]}"
@@ -73,7 +89,7 @@ def _status_line(points, view):
         if counts[k]
     ]
     text = " · ".join(parts) if parts else "no points"
-    if view.accuracy is not None:
+    if with_accuracy and view.accuracy is not None:
         wrong = int(np.sum(view.predicted != points.y))
         text += f" — training accuracy **{view.accuracy:.1%}**"
         text += f" ({wrong} misclassified, ringed)" if wrong else " (all points correct)"
@@ -104,8 +120,9 @@ def _load_report():
 def main():
     state.init_state()
     state.apply_pending_load()
-    st.title("Linear classification playground")
-    st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
+    if not st.session_state.get(PRESENTATION_KEY):  # in front of a class the plot gets the room
+        st.title("Linear classification playground")
+        st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
     _load_report()
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
@@ -113,18 +130,59 @@ def main():
         st.toast(notice)
 
     scene = state.scene()
+    mode, compared_methods = _view_controls()
     with st.spinner("Fitting and evaluating…"):
         view = scene_view(scene)
         model = scene_model(scene)
+    if mode == "compare":
+        _comparison(scene, compared_methods)
+        st.markdown(_status_line(scene.points, view, with_accuracy=False), unsafe_allow_html=True)
+        st.caption(EXPLANATION)
+        open_tab = None
+    else:
+        open_tab = _single_method(scene, view, model)
+    query = state.link_query(
+        state.scene(),
+        st.session_state.panel_options,
+        open_tab,
+        compared_methods,
+        st.session_state.get(PRESENTATION_KEY, False),
+    )
+    with st.sidebar:
+        st.header("Share")
+        share_controls(query)
+    sync_address_bar(query)
+
+
+def _view_controls():
+    """One method or a comparison, and presentation mode: at the top, as they change the page."""
+    left, right = st.columns([4, 1])
+    with left:
+        mode, methods = view_mode_picker()
+    presenting = right.toggle(
+        "Presentation mode",
+        key=PRESENTATION_KEY,
+        help="For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen.",
+    )
+    if presenting:
+        st.markdown(PRESENTATION_CSS, unsafe_allow_html=True)
+    return mode, methods
+
+
+def _scale():
+    return 1.6 if st.session_state.get(PRESENTATION_KEY) else 1.0
+
+
+def _single_method(scene, view, model):
+    """The scene's method on the clickable canvas, with its panels' overlays and tabs below."""
     if view.error:
         st.warning(view.error, icon="⚠️")
     elif view.note:
         st.info(view.note, icon="ℹ️")
-
     context = PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
     panels = active_panels(context)
     overlays = [trace for panel in panels if panel.overlay for trace in panel.overlay(context)]
-    figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays)
+    figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays, scale=_scale())
     canvas(
         figure,
         config=FIGURE_CONFIG,
@@ -132,16 +190,43 @@ def main():
         revision=hash(scene),
         n_points=len(scene.points),
         ack=st.session_state.last_event_nonce,
-        on_events=_on_canvas_events,
+        height=int(560 * _scale()),
+        on_events=_canvas_events_handler("canvas"),
     )
     st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
     st.caption(EXPLANATION)
-    open_tab = _render_panels(panels, context)
-    query = state.link_query(state.scene(), st.session_state.panel_options, open_tab)
-    with st.sidebar:
-        st.header("Share")
-        share_controls(query)
-    sync_address_bar(query)
+    return _render_panels(panels, context)
+
+
+def _comparison(scene, methods):
+    """Two to four methods side by side, each on its own canvas over the shared window."""
+    compared = comparison(scene, methods)
+    if len(compared) < 2:
+        st.info("Pick two to four methods to compare (above).", icon="ℹ️")
+        return
+    scale = _scale()
+    columns = st.columns(2)
+    for index, item in enumerate(compared):
+        with columns[index % 2]:
+            st.markdown(item.title)
+            if item.view.error:
+                st.warning(item.view.error, icon="⚠️")
+            figure = scene_figure(scene.points, item.view, scene.window, scene.view_revision, scale=scale)
+            # Legends of different heights would give the plots different ranges under the
+            # equal-aspect lock; the classes' colours are those of the one-method view.
+            figure.update_layout(showlegend=False, margin=dict(t=10))
+            key = f"canvas_compare_{index}"
+            canvas(
+                figure,
+                config=FIGURE_CONFIG,
+                window=scene.window,
+                revision=hash(item.scene),
+                n_points=len(scene.points),
+                ack=st.session_state.last_event_nonce,
+                height=int(400 * scale),
+                key=key,
+                on_events=_canvas_events_handler(key, shared_view=True),
+            )
 
 
 def _render_panels(panels, context):
@@ -158,6 +243,6 @@ def _render_panels(panels, context):
             continue
         with tab:
             if panel.help:
-                st.caption(panel.help)
+                st.caption(f"**What am I looking at?** {panel.help}")
             panel.render(context)
     return st.session_state.get(TAB_KEY) or titles[0]

@@ -76,6 +76,16 @@ function bind(root) {
   });
 }
 
+function observeWidth(root, Plotly) {
+  // The sidebar folding away (presentation mode) widens the plot without a window resize.
+  let lastWidth = root.clientWidth;
+  new ResizeObserver(() => {
+    if (Math.abs(root.clientWidth - lastWidth) < 2) return;
+    lastWidth = root.clientWidth;
+    Plotly.Plots.resize(root).then(() => reportViewIfAdjusted(root, root.__pgWant));
+  }).observe(root);
+}
+
 function reportViewIfAdjusted(root, want) {
   // Equal axis scales make plotly widen one range to fill the plot; tell Python the visible
   // window so the regions are evaluated over all of it.
@@ -107,9 +117,11 @@ export default function (component) {
   })();
   loadPlotly(data.plotly_url).then((Plotly) => {
     const figure = JSON.parse(data.figure);
+    figure.layout.height = data.height;  // plotly keeps its first height otherwise
+    root.__pgWant = data.window;
     const started = performance.now();
     return Plotly.react(root, figure.data, figure.layout, data.config).then(() => {
-      if (!root.__pgBound) { bind(root); root.__pgBound = true; }
+      if (!root.__pgBound) { bind(root); observeWidth(root, Plotly); root.__pgBound = true; }
       root.dataset.revision = data.revision;
       root.dataset.points = data.n_points;
       root.dataset.renderMs = (performance.now() - started).toFixed(1);

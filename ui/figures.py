@@ -73,7 +73,7 @@ def contour_traces(field, window):
     return traces
 
 
-def point_traces(points):
+def point_traces(points, scale=1.0):
     """One marker trace per class: own colour and symbol; customdata = the point's index."""
     X, y = points.X, points.y
     traces = []
@@ -88,7 +88,7 @@ def point_traces(points):
                 customdata=members,
                 mode="markers",
                 marker=dict(
-                    color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10, line=dict(color="white", width=1)
+                    color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * scale, line=dict(color="white", width=1)
                 ),
                 name=CLASS_NAMES[k],
                 meta="points",
@@ -98,7 +98,7 @@ def point_traces(points):
     return traces
 
 
-def misclassified_trace(points, predicted):
+def misclassified_trace(points, predicted, scale=1.0):
     wrong = np.flatnonzero(predicted != points.y)
     X = points.X[wrong]
     return go.Scatter(
@@ -108,12 +108,15 @@ def misclassified_trace(points, predicted):
         hoverinfo="skip",
         name="misclassified",
         meta="marks",
-        marker=dict(symbol="circle-open", size=19, color=BOUNDARY_COLOUR, line=dict(width=2)),
+        marker=dict(symbol="circle-open", size=19 * scale, color=BOUNDARY_COLOUR, line=dict(width=2 * scale)),
     )
 
 
-def scene_figure(points, view, window, view_revision, overlays=()):
-    """The canvas figure: regions, boundary, panel overlays, points and misclassified marks."""
+def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0):
+    """The canvas figure: regions, boundary, panel overlays, points and misclassified marks.
+
+    ``scale`` enlarges markers and fonts (presentation mode).
+    """
     traces = []
     if view.region_labels is not None:
         traces.append(region_trace(view.region_labels, window))
@@ -122,9 +125,9 @@ def scene_figure(points, view, window, view_revision, overlays=()):
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
     traces += list(overlays)
-    traces += point_traces(points)
+    traces += point_traces(points, scale)
     if view.predicted is not None and np.any(view.predicted != points.y):
-        traces.append(misclassified_trace(points, view.predicted))
+        traces.append(misclassified_trace(points, view.predicted, scale))
     figure = go.Figure(traces)
     figure.update_layout(
         template=TEMPLATE,
@@ -139,6 +142,8 @@ def scene_figure(points, view, window, view_revision, overlays=()):
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, bgcolor="rgba(255,255,255,0.6)"),
         showlegend=True,
     )
+    if scale != 1.0:
+        figure.update_layout(font=dict(size=13 * scale))
     return figure
 
 

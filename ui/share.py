@@ -61,7 +61,7 @@ def share_link(query):
 
 def share_controls(query):
     """A "copy link" button and the link itself (selectable when the clipboard is blocked)."""
-    _copy_button(data={"label": "🔗 Copy link to this scene"}, key="copy_link", height=40)
+    _copy_button(data={"label": "Copy link to this scene"}, key="copy_link", height=40)
     link = share_link(query)
     st.code(link, language=None, wrap_lines=True)
     st.caption(

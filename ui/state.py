@@ -9,7 +9,7 @@ from dataclasses import replace
 import streamlit as st
 
 from playground import ClusterSpec, InvalidDataError, PlaygroundError, Window, make_clusters
-from playground.link import decode_options, decode_scene, encode_options, encode_scene
+from playground.link import decode_method_list, decode_options, decode_scene, encode_options, encode_scene
 from playground.scene import History, PointSet, Scene
 
 from .method_params import widget_state
@@ -33,7 +33,8 @@ def init_state():
         st.session_state.scene = default_scene()
         query = st.query_params.to_dict()
         if query:
-            load_scene(*scene_from_link(query), source="the link")
+            link_scene, messages, view = scene_from_link(query)
+            load_scene(link_scene, messages, source="the link", **view)
     st.session_state.setdefault("history", History())
     st.session_state.setdefault("notices", [])
     st.session_state.setdefault("last_event_nonce", None)
@@ -132,8 +133,12 @@ def generate(specs, n_per_class, *, shared_covariance, seed, mode):
     set_scene(replace(scene(), seed=int(seed)))
 
 
-def apply_canvas_events(events, active_class):
-    """Apply the canvas's new events in order: add a point, remove points, follow the view."""
+def apply_canvas_events(events, active_class, *, shared_view=False):
+    """Apply the canvas's new events in order: add a point, remove points, follow the view.
+
+    ``shared_view``: several canvases show the scene (the comparison view), so a zoom in one
+    moves the others too.
+    """
     if not isinstance(events, list):
         return
     for event in events:
@@ -142,10 +147,10 @@ def apply_canvas_events(events, active_class):
         if st.session_state.last_event_nonce is not None and event["nonce"] <= st.session_state.last_event_nonce:
             continue
         st.session_state.last_event_nonce = event["nonce"]
-        _apply_event(event, active_class)
+        _apply_event(event, active_class, shared_view)
 
 
-def _apply_event(event, active_class):
+def _apply_event(event, active_class, shared_view=False):
     kind = event.get("type")
     placing_centres = st.session_state.get("click_mode") == "centres" and scene().basis == "rbf"
     try:
@@ -161,7 +166,7 @@ def _apply_event(event, active_class):
             change_points(scene().points.removed(ids))
         elif kind == "view":
             window = Window(float(event["x0"]), float(event["x1"]), float(event["y0"]), float(event["y1"]))
-            set_scene(scene().with_window(window))
+            set_scene(scene().with_window(window, by_app=shared_view))
     except (InvalidDataError, KeyError, TypeError, ValueError) as err:
         notify(f"That canvas action was ignored: {err}")
 
@@ -186,32 +191,54 @@ BASIS_WIDGET_KEYS = (
 
 
 def scene_from_link(query):
-    """(scene, messages, panel options, open tab) from a link's query parameters; never raises."""
+    """(scene, messages, view) from a link's query parameters; never raises.
+
+    ``view`` holds what the link says about the page around the scene: panel options, the open
+    tab, the compared methods and presentation mode (keyword arguments of ``load_scene``).
+    """
     scene, messages = decode_scene(query)
     if "p" in query and not len(scene.points):
         # Unreadable points: show the default clusters rather than an empty plot.
         fallback = default_scene()
         scene = replace(scene, points=fallback.points, window=fallback.window if "w" not in query else scene.window)
-    options = decode_options(str(query["po"]), messages) if "po" in query else None
-    tab = str(query["tab"])[:60] if "tab" in query else None
-    return scene, messages, options, tab
+    view = {}
+    if "po" in query:
+        view["panel_options"] = decode_options(str(query["po"]), messages)
+    if "tab" in query:
+        view["tab"] = str(query["tab"])[:60]
+    if "cmp" in query:
+        view["compare"] = decode_method_list(str(query["cmp"]), messages)
+    if "pm" in query:
+        view["presentation"] = str(query["pm"]) == "1"
+    return scene, messages, view
 
 
-def link_query(current, panel_options, tab):
+def link_query(current, panel_options, tab, compared=(), presenting=False):
     """The query parameters that reproduce what the user sees (the address bar follows them)."""
     query = encode_scene(current)
     if panel_options:
         query["po"] = encode_options(panel_options)
     if tab:
         query["tab"] = tab
+    if compared:
+        query["cmp"] = ",".join(compared)
+    if presenting:
+        query["pm"] = "1"
     return query
 
 
-def load_scene(new_scene, messages=(), panel_options=None, tab=None, *, source="the file"):
+def load_scene(
+    new_scene, messages=(), panel_options=None, tab=None, *, compare=None, presentation=None, source="the file"
+):
     """Replace the whole scene. Call from a callback, or call ``st.rerun()`` after it: the
     change is applied by ``apply_pending_load`` at the start of the next run, before any
-    widget is drawn, because widgets' values can only be set then."""
-    st.session_state[PENDING_LOAD] = (new_scene, tuple(messages), source, panel_options, tab)
+    widget is drawn, because widgets' values can only be set then.
+
+    ``compare``: methods to show side by side (switches to the comparison view), or () for
+    one method; None leaves the view mode as it is. ``presentation``: True / False / None.
+    """
+    view = {"panel_options": panel_options, "tab": tab, "compare": compare, "presentation": presentation}
+    st.session_state[PENDING_LOAD] = (new_scene, tuple(messages), source, view)
 
 
 def apply_pending_load():
@@ -219,7 +246,7 @@ def apply_pending_load():
     pending = st.session_state.pop(PENDING_LOAD, None)
     if pending is None:
         return
-    new_scene, messages, source, panel_options, tab = pending
+    new_scene, messages, source, view = pending
     present = [k for k, count in enumerate(new_scene.points.counts()) if count]
     values, widget_messages = widget_state(new_scene.method, new_scene.params, present)
     current = scene()
@@ -232,9 +259,15 @@ def apply_pending_load():
     st.session_state.method = new_scene.method
     st.session_state.multiclass = new_scene.multiclass
     st.session_state.update(values)
-    if panel_options is not None:
-        st.session_state.panel_options = dict(panel_options)
-    if tab is not None:
-        st.session_state.panel_tab = tab
+    if view["panel_options"] is not None:
+        st.session_state.panel_options = dict(view["panel_options"])
+    if view["tab"] is not None:
+        st.session_state.panel_tab = view["tab"]
+    if view["compare"] is not None:
+        st.session_state.view_mode = "compare" if view["compare"] else "single"
+        if view["compare"]:
+            st.session_state.compare_methods = list(view["compare"])
+    if view["presentation"] is not None:
+        st.session_state.presentation = bool(view["presentation"])
     problems = list(messages) + [f"Method parameter {text}" for text in widget_messages]
     st.session_state.load_messages = (source, problems)

@@ -1,0 +1,86 @@
+"""Comparison view: two to four methods side by side on the same points, sharing the view.
+
+Each method gets its own clickable canvas (a click in any of them edits the shared points) and
+its accuracy. The method chosen in the sidebar keeps its sidebar parameters; the others run
+with their defaults, and a two-class method facing more classes runs one-versus-rest.
+"""
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import streamlit as st
+
+from playground import MODELS
+
+from .compute import fitted_model, scene_view
+
+MODE_KEY = "view_mode"  # "single" or "compare"
+METHODS_KEY = "compare_methods"
+MAX_COMPARED = 4
+DEFAULT_COMPARED = ("least_squares", "fisher", "logistic", "svm")
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One method of the comparison: its scene, its fit view and how to title it."""
+
+    method: str
+    scene: object
+    view: object
+    strategy_note: str = ""
+
+    @property
+    def title(self):
+        name = MODELS[self.method].display_name
+        if self.view.error:
+            return f"**{name}**{self.strategy_note} — no fit"
+        wrong = int(np.sum(self.view.predicted != self.scene.points.y))
+        return f"**{name}**{self.strategy_note} — accuracy **{self.view.accuracy:.1%}** ({wrong} wrong)"
+
+
+def view_mode_picker():
+    """'single' or 'compare'; the methods to compare (2-4) when comparing."""
+    mode = st.segmented_control(
+        "View",
+        ["single", "compare"],
+        format_func={"single": "One method", "compare": "Compare methods"}.get,
+        key=MODE_KEY,
+        default=None if MODE_KEY in st.session_state else "single",
+        help="Compare draws two to four methods side by side on the same points, with a shared view.",
+    )
+    if mode != "compare":
+        return "single", ()
+    st.session_state.setdefault(METHODS_KEY, list(DEFAULT_COMPARED))
+    methods = st.multiselect(
+        "Methods to compare",
+        list(MODELS),
+        format_func=lambda name: MODELS[name].display_name,
+        key=METHODS_KEY,
+        max_selections=MAX_COMPARED,
+        help="The method chosen above keeps its settings; the others use their defaults.",
+    )
+    return "compare", tuple(methods)
+
+
+def compared_scene(scene, method):
+    """The scene as ``method`` sees it: the sidebar's parameters for the sidebar's method,
+    defaults otherwise, and one-versus-rest when a two-class method meets more classes."""
+    if method == scene.method:
+        return scene, ""
+    candidate = replace(scene, method=method, params=(), multiclass="native", step=None)
+    if len(scene.points) and fitted_model(candidate.points, method, (), "native", scene.basis, scene.basis_params)[1]:
+        with_ovr = replace(candidate, multiclass="ovr")
+        if fitted_model(with_ovr.points, method, (), "ovr", scene.basis, scene.basis_params)[1] is None:
+            return with_ovr, " (one-versus-rest)"
+    return candidate, ""
+
+
+def comparison(scene, methods):
+    """The compared methods in order, each fitted and evaluated over the shared window."""
+    compared = []
+    for method in dict.fromkeys(methods):  # unique, in order
+        if method not in MODELS:
+            continue
+        sub_scene, note = compared_scene(scene, method)
+        compared.append(Compared(method, sub_scene, scene_view(sub_scene), note))
+    return compared
