@@ -35,7 +35,7 @@ class Compared:
         if self.view.error:
             return f"**{name}**{self.strategy_note} — no fit"
         wrong = int(np.sum(self.view.predicted != self.scene.points.y))
-        return f"**{name}**{self.strategy_note} — accuracy **{self.view.accuracy:.1%}** ({wrong} wrong)"
+        return f"**{name}**{self.strategy_note}: **{self.view.accuracy:.1%}** ({wrong} wrong)"
 
 
 def view_mode_picker():
@@ -71,7 +71,7 @@ def compared_scene(scene, method):
     if len(scene.points) and fitted_model(candidate.points, method, (), "native", scene.basis, scene.basis_params)[1]:
         with_ovr = replace(candidate, multiclass="ovr")
         if fitted_model(with_ovr.points, method, (), "ovr", scene.basis, scene.basis_params)[1] is None:
-            return with_ovr, " (one-versus-rest)"
+            return with_ovr, " (one-vs-rest)"
     return candidate, ""
 
 
