@@ -211,7 +211,7 @@ def _presets():
                 "Least squares is trained here as three separate 'this class or not?' classifiers "
                 "(one-versus-rest), one dashed line each. In the hatched areas the rule breaks down: no "
                 "classifier says yes, or two of them do, so the point gets no clear class (figure 4.2, left). "
-                "Switch *With more than two classes* in the sidebar to one-versus-one: three pairwise "
+                "Try: switch *With more than two classes* in the sidebar to one-versus-one: three pairwise "
                 "classifiers vote, and an ambiguous triangle remains where the vote ties. Then pick the "
                 "K-class discriminant: every point goes to the largest yₖ(x) and the ambiguity is gone."
             ),
