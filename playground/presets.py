@@ -54,10 +54,10 @@ BARS_CLUSTERS = (
 )
 # Figure 4.4: two separable classes, then far-away class-2 points on the correct side.
 OUTLIER_CLUSTERS = (
-    ClusterSpec((-1.5, 1.5), (0.9, 0.6), 45.0),
-    ClusterSpec((1.5, -1.0), (0.9, 0.6), 45.0),
+    ClusterSpec((-1.2, 1.2), (1.2, 0.5), 0.0),
+    ClusterSpec((1.2, -1.2), (1.2, 0.5), 0.0),
 )
-OUTLIER_CENTRE = (7.0, -7.0)
+OUTLIER_CENTRE = (6.0, -9.0)
 # Figures 4.10-4.11: classes 1 and 2 share a covariance, class 3 has its own.
 GAUSSIAN_CLUSTERS = (
     ClusterSpec((-2.0, -1.2), (1.0, 0.45), 30.0),
@@ -141,7 +141,7 @@ def bars_points(n_per_class=25, seed=1):
     return PointSet.from_arrays(*make_clusters(BARS_CLUSTERS, n_per_class, seed=seed))
 
 
-def outlier_points(n_per_class=20, n_far=10, seed=4):
+def outlier_points(n_per_class=20, n_far=12, seed=4):
     """Two separable classes plus ``n_far`` class-2 points far away on their own side (figure 4.4)."""
     X, y = make_clusters(OUTLIER_CLUSTERS, n_per_class, seed=seed)
     far = np.asarray(OUTLIER_CENTRE) + 0.5 * np.random.default_rng(seed + 1).standard_normal((n_far, 2))
@@ -223,11 +223,12 @@ def _presets():
             figure="4.4",
             title="least squares vs logistic regression with outliers",
             explanation=(
-                "Two well-separated classes, plus ten class-2 points far away in the lower right, on the "
-                "correct side. Least squares punishes points for being 'too correct', so these far points "
-                "drag its boundary and several class-1 points end up on the wrong side (ringed). Logistic "
-                "regression, beside it, hardly notices them and still classifies every point correctly. Try: "
-                "box-select the far-away points to delete them and watch the least-squares line swing back."
+                "Two separated classes, plus twelve class-2 points far away in the lower right, on the correct "
+                "side. Least squares punishes points for being 'too correct', so these far points drag its "
+                "boundary into the two clusters and several points near it end up on the wrong side (ringed). "
+                "Logistic regression, beside it, hardly notices them and still classifies every point "
+                "correctly. Try: box-select the far-away points to delete them and watch the least-squares "
+                "line swing back."
             ),
             scene=_scene(outlier_points(), "least_squares", LEAST_SQUARES, seed=4),
             compare=("least_squares", "logistic"),
@@ -297,7 +298,7 @@ def _presets():
             title="basis functions",
             explanation=(
                 "Class 1 sits in the middle and class 2 surrounds it, so no straight line in x separates them. "
-                "Two Gaussian basis functions, centred at the red crosses, describe each point by how close it "
+                "Two Gaussian basis functions, centred at the two ✚ marks, describe each point by how close it "
                 "is to each centre, (φ₁, φ₂); in that feature space a straight line splits the classes, and "
                 "seen back in x it is the curved boundary on the plot. The *Feature space φ* tab shows both "
                 "pictures side by side. Try: set *Basis functions* in the sidebar to none and watch logistic "

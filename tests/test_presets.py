@@ -134,7 +134,7 @@ def test_fig4_4_far_points_drag_least_squares_but_not_logistic():
     preset = PRESETS["fig4_4"]
     points = preset.scene.points
     assert preset.compare == ("least_squares", "logistic") and preset.scene.method == "least_squares"
-    near = np.arange(40)  # the two clusters; the last ten points are the far-away group of class 2
+    near = np.arange(40)  # the two clusters; the last twelve points are the far-away group of class 2
     far = np.arange(40, len(points))
     assert np.all(points.y[far] == 1)
     X, y = points.X, points.y
@@ -142,11 +142,11 @@ def test_fig4_4_far_points_drag_least_squares_but_not_logistic():
     assert np.all(without.predict(X) == y)  # the far points are on the correct side already
     with_far = _fit(preset.scene)
     wrong = np.count_nonzero(with_far.predict(X) != y)
-    assert wrong >= 3
+    assert wrong >= 5
     assert _angle_degrees(without.coef_[0], with_far.coef_[0]) > 10  # the boundary visibly tilts
     logistic = _fit(preset.scene, "logistic", solver="irls", max_iter=100, l2=0.0)
     assert _accuracy(logistic, points) == 1.0
-    assert "ten class-2 points" in preset.explanation
+    assert "twelve class-2 points" in preset.explanation
 
 
 def test_fig4_5_least_squares_masks_the_middle_class_and_softmax_does_not():

@@ -18,10 +18,12 @@ VIEW_MODE_KEY = "view_mode"  # "compare" or "single"
 
 def _load(key):
     preset = PRESETS[key]
+    # Panel options left by an earlier scene (a rotated Fisher direction, the posterior display)
+    # would change the figure, so a preset starts from its own, or from none.
     state.load_scene(
         preset.scene,
         source=preset.source,
-        panel_options=preset.panel_options,
+        panel_options=dict(preset.panel_options or {}),
         tab=preset.tab,
     )
     st.session_state[ACTIVE_KEY] = key
@@ -56,5 +58,5 @@ def preset_explanation():
     if preset is None:
         return
     text_col, close_col = st.columns([12, 1])
-    text_col.info(f"**{preset.heading}**\n\n{preset.explanation}", icon="📖")
+    text_col.info(f"**{preset.heading}**\n\n{preset.explanation}", icon=":material/menu_book:")
     close_col.button("close", key="preset_close", on_click=_close, help="Hide this explanation.")
