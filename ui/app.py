@@ -10,6 +10,7 @@ from .compare import comparison, view_mode_picker
 from .compute import scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
 from .panels import PanelContext, active_panels
+from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .theme import CLASS_COLOURS, class_label
 
@@ -47,6 +48,7 @@ def _sidebar():
     scene = state.scene()
     history = st.session_state.history
     with st.sidebar:
+        preset_picker()
         st.header("Points")
         # Canvas callbacks read this: inside them the radio's session value is its label.
         st.session_state.active_class_index = controls.class_picker()
@@ -124,6 +126,7 @@ def main():
         st.title("Linear classification playground")
         st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
     _load_report()
+    preset_explanation()
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
     for notice in state.take_notices():

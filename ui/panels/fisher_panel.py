@@ -10,9 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import ClusterSpec, make_clusters
 from playground.geometry import boundary_segments
-from playground.scene import PointSet
+from playground.presets import elongated_points
 
 from .. import state
 from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
@@ -23,11 +22,6 @@ SHOW_OPTION = "fisher_show_direction"  # ctx.options key: draw the slider direct
 SLIDER_COLOUR = "#8E44AD"  # the rotated direction and its threshold (not the fitted boundary)
 N_BINS = 24
 ANGLE_STEP = 0.5
-# Figure 4.6's kind of data: two elongated classes whose means line is far from Fisher's direction.
-ELONGATED_CLUSTERS = (
-    ClusterSpec((-1.0, 0.6), (2.0, 0.35), 30.0),
-    ClusterSpec((1.0, -0.6), (2.0, 0.35), 30.0),
-)
 
 
 def fisher_model(model):
@@ -122,12 +116,6 @@ def _label_side(angle, vertical):
     """A text position that keeps a label near the ends of [0, 180] inside the plot."""
     horizontal = "left" if angle > 135 else "right" if angle < 45 else "center"
     return f"{vertical} {horizontal}"
-
-
-def elongated_points(n_per_class=50, seed=4):
-    """Two elongated classes (figure 4.6): the means line projects them overlapping, Fisher's does not."""
-    X, y = make_clusters(ELONGATED_CLUSTERS, n_per_class, shared_covariance=True, seed=seed)
-    return PointSet.from_arrays(X, y)
 
 
 def _load_elongated():

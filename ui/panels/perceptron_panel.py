@@ -9,9 +9,8 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import ClusterSpec, make_clusters
 from playground.geometry import boundary_segments
-from playground.scene import PointSet
+from playground.presets import close_points
 
 from .. import state
 from ..playback import playback_controls
@@ -22,17 +21,6 @@ from .geometry import two_class_line, weight_arrow_traces
 
 USED_COLOUR = "#1E8449"  # the book circles the point used in green
 PREVIOUS_COLOUR = "#7F7F7F"
-# Two close but separable classes: from w = 0 the perceptron needs 18 updates over 7 epochs,
-# and its error count goes up as well as down on the way.
-CLOSE_CLUSTERS = (
-    ClusterSpec((-0.8, 0.5), (1.2, 0.3), 25.0),
-    ClusterSpec((0.8, -0.5), (1.2, 0.3), 25.0),
-)
-
-
-def close_points(n_per_class=20, seed=20):
-    X, y = make_clusters(CLOSE_CLUSTERS, n_per_class, shared_covariance=True, seed=seed)
-    return PointSet.from_arrays(X, y)
 
 
 def _load_close():

@@ -1,0 +1,345 @@
+"""One-click scenes that reproduce figures of PRML chapter 4 and the lecture notes' worked example.
+
+A ``Preset`` is a whole ``Scene`` (points, method and its parameters, strategy, basis, view)
+plus the words the app shows beside it. Every scene is deterministic (fixed seeds or fixed
+coordinates) and its parameters are the values the sidebar widgets return, so loading a preset
+and reading the widgets back gives the same scene.
+
+>>> from playground.presets import PRESETS
+>>> scene = PRESETS["fig4_6"].scene
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .datasets import ClusterSpec, make_clusters
+from .grid import Window
+from .scene import PointSet, Scene
+
+# Titles of the app's panels (tabs) a preset opens; tests/test_presets.py checks them against ui.panels.
+MULTICLASS_TAB = "Multi-class strategy (fig. 4.2)"
+LEAST_SQUARES_TAB = "Least-squares outputs (fig. 4.4, 4.5)"
+FISHER_TAB = "Fisher projection (fig. 4.6)"
+PERCEPTRON_TAB = "Perceptron playback (fig. 4.7)"
+GAUSSIANS_TAB = "Class Gaussians"
+FEATURE_SPACE_TAB = "Feature space φ (fig. 4.12)"
+# ui/panels/posterior.py: st.session_state.panel_options[POSTERIOR_DISPLAY] picks what the canvas shows.
+POSTERIOR_DISPLAY = "posterior_display"
+
+# Each method's parameters as its sidebar widgets return them by default.
+LEAST_SQUARES = {"targets": "one_of_k"}
+FISHER = {"threshold": "midpoint"}
+PERCEPTRON = {"eta": 1.0, "max_epochs": 100, "shuffle": False, "random_state": 0, "w_init": None}
+GAUSSIAN = {"priors": None}
+LOGISTIC = {"solver": "irls", "max_iter": 100, "l2": 0.0}
+
+# Figure 4.6's kind of data: two elongated classes whose means line is far from Fisher's direction.
+ELONGATED_CLUSTERS = (
+    ClusterSpec((-1.0, 0.6), (2.0, 0.35), 30.0),
+    ClusterSpec((1.0, -0.6), (2.0, 0.35), 30.0),
+)
+# Two close but separable classes: from w = 0 the perceptron needs 18 updates over 7 epochs,
+# and its error count goes up as well as down on the way.
+CLOSE_CLUSTERS = (
+    ClusterSpec((-0.8, 0.5), (1.2, 0.3), 25.0),
+    ClusterSpec((0.8, -0.5), (1.2, 0.3), 25.0),
+)
+# Figure 4.2: two bars below, one above; the three pairwise lines do not meet in one point, so
+# one-versus-one leaves a visible ambiguous triangle as well.
+BARS_CLUSTERS = (
+    ClusterSpec((-2.5, -1.5), (1.2, 0.3), 15.0),
+    ClusterSpec((2.5, -1.5), (1.2, 0.3), 15.0),
+    ClusterSpec((0.0, 2.5), (1.2, 0.3), 90.0),
+)
+# Figure 4.4: two separable classes, then far-away class-2 points on the correct side.
+OUTLIER_CLUSTERS = (
+    ClusterSpec((-1.2, 1.2), (1.2, 0.5), 0.0),
+    ClusterSpec((1.2, -1.2), (1.2, 0.5), 0.0),
+)
+OUTLIER_CENTRE = (6.0, -9.0)
+# Figures 4.10-4.11: classes 1 and 2 share a covariance, class 3 has its own.
+GAUSSIAN_CLUSTERS = (
+    ClusterSpec((-2.0, -1.2), (1.0, 0.45), 30.0),
+    ClusterSpec((2.0, -0.2), (1.0, 0.45), 30.0),
+    ClusterSpec((0.0, 2.6), (1.6, 0.35), -10.0),
+)
+# Figure 4.12: two Gaussian basis functions, placed by hand, and their common width s.
+RBF_CENTRES = ((-1.0, 0.0), (1.0, 0.0))
+RBF_WIDTH = 1.0
+# Seed 003 (lecture notes on PRML 4): C1 = (1,2), (2,3), (3,4.9); C2 = (2,1), (3,2), (4,3.9).
+SEED003_XY = ((1.0, 2.0), (2.0, 3.0), (3.0, 4.9), (2.0, 1.0), (3.0, 2.0), (4.0, 3.9))
+SEED003_LABELS = (0, 0, 0, 1, 1, 1)  # shown as "class 1" and "class 2"
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A scene that reproduces one figure, and what to say about it.
+
+    Parameters
+    ----------
+    key : str
+        Identifier, the key in ``PRESETS``.
+    figure : str
+        The figure number(s) in PRML, e.g. "4.6"; empty for an example that is not a figure.
+    title : str
+        A few words: what the figure compares.
+    explanation : str
+        One short paragraph: what to look at, what it shows, one thing to try.
+    scene : Scene
+        Points, method and parameters, strategy, basis, view window.
+    compare : tuple of str
+        Methods to show side by side (registry names), or empty.
+    tab : str or None
+        Title of the panel to open below the canvas.
+    panel_options : dict or None
+        Panel settings (``st.session_state.panel_options``) the figure needs.
+    """
+
+    key: str
+    figure: str
+    title: str
+    explanation: str
+    scene: Scene
+    compare: tuple = ()
+    tab: str | None = None
+    panel_options: dict | None = field(default=None, hash=False)
+
+    @property
+    def label(self):
+        """Button text, e.g. "Fig. 4.6 — Fisher vs mean difference"."""
+        return f"Fig. {self.figure} — {self.title}" if self.figure else self.title
+
+    @property
+    def heading(self):
+        """Title of the explanation box, e.g. "Figure 4.6 — Fisher vs mean difference"."""
+        return f"Figure {self.figure} — {self.title}" if self.figure else self.title
+
+    @property
+    def source(self):
+        """What was loaded, for the app's messages: "figure 4.6" or the title."""
+        return f"figure {self.figure}" if self.figure else self.title.lower()
+
+
+# ---- Point sets ---------------------------------------------------------------------------------
+
+
+def elongated_points(n_per_class=50, seed=4):
+    """Two elongated classes (figure 4.6): the means line projects them overlapping, Fisher's does not."""
+    X, y = make_clusters(ELONGATED_CLUSTERS, n_per_class, shared_covariance=True, seed=seed)
+    return PointSet.from_arrays(X, y)
+
+
+def close_points(n_per_class=20, seed=20):
+    """Two close, separable classes (figure 4.7) that take the perceptron several epochs."""
+    X, y = make_clusters(CLOSE_CLUSTERS, n_per_class, shared_covariance=True, seed=seed)
+    return PointSet.from_arrays(X, y)
+
+
+def bars_points(n_per_class=25, seed=1):
+    """Three bar-shaped classes (figure 4.2) whose two-class classifiers leave ambiguous regions."""
+    return PointSet.from_arrays(*make_clusters(BARS_CLUSTERS, n_per_class, seed=seed))
+
+
+def outlier_points(n_per_class=20, n_far=12, seed=4):
+    """Two separable classes plus ``n_far`` class-2 points far away on their own side (figure 4.4)."""
+    X, y = make_clusters(OUTLIER_CLUSTERS, n_per_class, seed=seed)
+    far = np.asarray(OUTLIER_CENTRE) + 0.5 * np.random.default_rng(seed + 1).standard_normal((n_far, 2))
+    return PointSet.from_arrays(np.vstack([X, far]), np.concatenate([y, np.ones(n_far, dtype=int)]))
+
+
+def aligned_points(n_outer=30, n_middle_half=14, spread=0.7, seed=3):
+    """Three classes along the diagonal (figure 4.5), symmetric under x -> -x.
+
+    Class 3 is the mirror image of class 1 through the origin and class 2 is its own mirror
+    image, so the least-squares output of the middle class is exactly flat, at N_2 / N. With
+    the middle class a little smaller (N_2 / N < 1/3) it is below the larger of the other two
+    outputs everywhere: the middle class is masked in the whole plane, not just near its points.
+    """
+    rng = np.random.default_rng(seed)
+    outer = np.array([-3.0, -3.0]) + spread * rng.standard_normal((n_outer, 2))
+    half = spread * rng.standard_normal((n_middle_half, 2))
+    X = np.vstack([outer, half, -half, -outer])
+    y = np.repeat([0, 1, 2], [n_outer, 2 * n_middle_half, n_outer])
+    return PointSet.from_arrays(X, y)
+
+
+def gaussian_points(n_per_class=40, seed=7):
+    """Three classes (figures 4.10-4.11): 1 and 2 drawn with one covariance, 3 with another."""
+    return PointSet.from_arrays(*make_clusters(GAUSSIAN_CLUSTERS, n_per_class, seed=seed))
+
+
+def ring_points(n_inner=30, n_outer=40, seed=2):
+    """Class 1 in the middle, class 2 on an ellipse around it: no straight line separates them (figure 4.12)."""
+    inner, _ = make_clusters([ClusterSpec((0.0, 0.0), (1.0, 0.45))], n_inner, seed=seed)
+    rng = np.random.default_rng(seed)
+    angle = rng.uniform(0.0, 2 * np.pi, n_outer)
+    radius = rng.normal(2.6, 0.35, n_outer)
+    outer = np.column_stack([radius * np.cos(angle), 0.8 * radius * np.sin(angle)])
+    y = np.repeat([0, 1], [n_inner, n_outer])
+    return PointSet.from_arrays(np.vstack([inner, outer]), y)
+
+
+def seed003_points():
+    """The six points of seed 003's worked example."""
+    return PointSet.from_arrays(SEED003_XY, SEED003_LABELS)
+
+
+# ---- The presets --------------------------------------------------------------------------------
+
+
+def _scene(points, method, params, *, multiclass="native", basis="identity", basis_params=None, seed=0):
+    return Scene(
+        points=points,
+        method=method,
+        params=tuple(sorted(params.items())),
+        multiclass=multiclass,
+        basis=basis,
+        basis_params=tuple(sorted((basis_params or {}).items())),
+        window=Window.around(points.X),
+        seed=seed,
+    )
+
+
+def _presets():
+    presets = [
+        Preset(
+            key="fig4_2",
+            figure="4.2",
+            title="one-versus-rest and one-versus-one ambiguity",
+            explanation=(
+                "Least squares is trained here as three separate 'this class or not?' classifiers "
+                "(one-versus-rest), one dashed line each. In the hatched areas the rule breaks down: no "
+                "classifier says yes, or two of them do, so the point gets no clear class (figure 4.2, left). "
+                "Try: switch *With more than two classes* in the sidebar to one-versus-one: three pairwise "
+                "classifiers vote, and an ambiguous triangle remains where the vote ties. Then pick the "
+                "K-class discriminant: every point goes to the largest yₖ(x) and the ambiguity is gone."
+            ),
+            scene=_scene(bars_points(), "least_squares", LEAST_SQUARES, multiclass="ovr", seed=1),
+            tab=MULTICLASS_TAB,
+        ),
+        Preset(
+            key="fig4_4",
+            figure="4.4",
+            title="least squares vs logistic regression with outliers",
+            explanation=(
+                "Two separated classes, plus twelve class-2 points far away in the lower right, on the correct "
+                "side. Least squares punishes points for being 'too correct', so these far points drag its "
+                "boundary into the two clusters and several points near it end up on the wrong side (ringed). "
+                "Logistic regression, beside it, hardly notices them and still classifies every point "
+                "correctly. Try: box-select the far-away points to delete them and watch the least-squares "
+                "line swing back."
+            ),
+            scene=_scene(outlier_points(), "least_squares", LEAST_SQUARES, seed=4),
+            compare=("least_squares", "logistic"),
+        ),
+        Preset(
+            key="fig4_5",
+            figure="4.5",
+            title="least squares masks the middle class",
+            explanation=(
+                "Three classes lie along a line. Least squares fits each class's output yₖ(x) with a plane, "
+                "and the middle class's plane comes out flat, never the largest: class 2 gets no region at "
+                "all and its points are swallowed by their neighbours (figure 4.5, left). Softmax regression, "
+                "beside it, gives the middle class its own band (figure 4.5, right). Try: in the "
+                "*Least-squares outputs* tab look at y2(x), a level plane at about 0.32."
+            ),
+            scene=_scene(aligned_points(), "least_squares", LEAST_SQUARES, seed=3),
+            compare=("least_squares", "softmax"),
+            tab=LEAST_SQUARES_TAB,
+        ),
+        Preset(
+            key="fig4_6",
+            figure="4.6",
+            title="Fisher vs mean difference",
+            explanation=(
+                "Two long, tilted clouds. Projected onto the line joining the class means (left histogram "
+                "below) they overlap; projected onto Fisher's direction, which also keeps each class narrow, "
+                "they separate (right histogram). The two directions differ by about 25°, and Fisher's "
+                "criterion J is about five times larger along Fisher's. Try: move the angle slider and watch "
+                "J and the overlap change: J peaks exactly at Fisher's direction."
+            ),
+            scene=_scene(elongated_points(), "fisher", FISHER, seed=4),
+            tab=FISHER_TAB,
+        ),
+        Preset(
+            key="fig4_7",
+            figure="4.7",
+            title="perceptron convergence",
+            explanation=(
+                "Two close but separable classes and the perceptron, starting from w = 0. Press ▶ Play in the "
+                "playback tab: each step circles the misclassified point it uses and turns the boundary by "
+                "adding that point to w (or subtracting it). The error count goes up as well as down, yet "
+                "after 18 updates every point is correct, as the convergence theorem promises for separable "
+                "data. Try: add a class-1 point deep inside class 2 and watch it never settle."
+            ),
+            scene=_scene(close_points(), "perceptron", PERCEPTRON, seed=20),
+            tab=PERCEPTRON_TAB,
+        ),
+        Preset(
+            key="fig4_10_11",
+            figure="4.10–4.11",
+            title="shared and separate covariances",
+            explanation=(
+                "Each class is modelled as a Gaussian with its own covariance. Classes 1 and 2 were drawn with "
+                "the same covariance, so the boundary between them is nearly straight; class 3 is shaped "
+                "differently, so its boundaries curve (figure 4.11). The colours mix the class colours in "
+                "proportion to the posteriors p(Cₖ|x): pure where one class is certain, blended near the "
+                "boundaries. Try: in the *Class Gaussians* tab press *Share one covariance* and every "
+                "boundary becomes straight."
+            ),
+            scene=_scene(gaussian_points(), "gaussian_separate", GAUSSIAN, seed=7),
+            tab=GAUSSIANS_TAB,
+            panel_options={POSTERIOR_DISPLAY: "posterior"},
+        ),
+        Preset(
+            key="fig4_12",
+            figure="4.12",
+            title="basis functions",
+            explanation=(
+                "Class 1 sits in the middle and class 2 surrounds it, so no straight line in x separates them. "
+                "Two Gaussian basis functions, centred at the two ✚ marks, describe each point by how close it "
+                "is to each centre, (φ₁, φ₂); in that feature space a straight line splits the classes, and "
+                "seen back in x it is the curved boundary on the plot. The *Feature space φ* tab shows both "
+                "pictures side by side. Try: set *Basis functions* in the sidebar to none and watch logistic "
+                "regression fail with a straight line."
+            ),
+            scene=_scene(
+                ring_points(),
+                "logistic",
+                LOGISTIC,
+                basis="rbf",
+                basis_params={
+                    "placement": "given",
+                    "centres": RBF_CENTRES,
+                    "width": RBF_WIDTH,
+                    "include_input": False,
+                },
+                seed=2,
+            ),
+            tab=FEATURE_SPACE_TAB,
+        ),
+        Preset(
+            key="seed003",
+            figure="",
+            title="Six-point worked example (lecture notes)",
+            explanation=(
+                "The six points of the lecture notes' worked example. Fisher: m₁ = (2, 3.3), m₂ = (3, 2.3), "
+                "S_W = [[4, 5.8], [5.8, 8.68]] and the unit direction ±(−0.83, 0.56), which separates the "
+                "classes. Shared covariance (method *Gaussian classes, shared covariance*, tab *Class Gaussians*): "
+                "Σ = [[0.667, 0.967], [0.967, 1.447]] (the notes print 1.467, a slip). Perceptron: here "
+                "class 2 has t = +1, so enter the notes' start w = (5, −6, 1) with flipped signs, −5, 6, −1; "
+                "two updates give (−6, 4, −4) and (−5, 6, −3), so ŵ = ±(0.598, −0.717, 0.359) (the notes' "
+                "0.585 is a slip). Logistic regression: the points are separable, so IRLS has no finite "
+                "optimum; the notes' run from w = (1, −1, 1) reaches ±(5.71, −8.54, 5.77) with "
+                "ln p = −0.0096 after five steps, and the app stops with a message saying why."
+            ),
+            scene=_scene(seed003_points(), "fisher", FISHER),
+            tab=FISHER_TAB,
+        ),
+    ]
+    return {preset.key: preset for preset in presets}
+
+
+#: Key -> Preset, in the order of the book's figures (dicts keep insertion order).
+PRESETS = _presets()

@@ -1,0 +1,62 @@
+"""The figure presets in the app: one sidebar button per figure, and the explanation box it opens.
+
+A button loads the preset's whole scene through ``state.load_scene`` (points, method and its
+widgets, strategy, basis, view, panel options, open tab), so undo brings the previous points back
+and a shared link carries the result like any other scene.
+"""
+
+import streamlit as st
+
+from playground.presets import PRESETS
+
+from . import state
+
+ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
+COMPARE_KEY = "compare_methods"  # methods of the comparison view (the app's compare mode reads it)
+VIEW_MODE_KEY = "view_mode"  # "compare" or "single"
+
+
+def _load(key):
+    preset = PRESETS[key]
+    # Panel options left by an earlier scene (a rotated Fisher direction, the posterior display)
+    # would change the figure, so a preset starts from its own, or from none.
+    state.load_scene(
+        preset.scene,
+        source=preset.source,
+        panel_options=dict(preset.panel_options or {}),
+        tab=preset.tab,
+    )
+    st.session_state[ACTIVE_KEY] = key
+    if preset.compare:
+        st.session_state[COMPARE_KEY] = list(preset.compare)
+        st.session_state[VIEW_MODE_KEY] = "compare"
+    else:
+        st.session_state[VIEW_MODE_KEY] = "single"
+
+
+def _close():
+    st.session_state.pop(ACTIVE_KEY, None)
+
+
+def preset_picker():
+    """Sidebar: an expander with one button per preset."""
+    with st.expander("Figures from chapter 4", expanded=True):
+        for key, preset in PRESETS.items():
+            st.button(
+                preset.label,
+                key=f"preset_{key}",
+                on_click=_load,
+                args=(key,),
+                width="stretch",
+                help="Replaces the points and the method (undo brings your points back).",
+            )
+
+
+def preset_explanation():
+    """The active preset's figure, title and paragraph, with a button that closes it."""
+    preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
+    if preset is None:
+        return
+    text_col, close_col = st.columns([12, 1])
+    text_col.info(f"**{preset.heading}**\n\n{preset.explanation}", icon=":material/menu_book:")
+    close_col.button("close", key="preset_close", on_click=_close, help="Hide this explanation.")
