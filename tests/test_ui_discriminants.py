@@ -356,6 +356,12 @@ def _tabs(at):
     return [tab.label for tab in at.tabs]
 
 
+def _open_tab(at, prefix):
+    """Open the panel tab whose title starts with ``prefix`` (only the open tab renders)."""
+    at.session_state["panel_tab"] = next(label for label in _tabs(at) if label.startswith(prefix))
+    return at.run()
+
+
 def test_app_fisher_panel_slider_and_snap(app):
     app.selectbox(key="method").set_value("fisher").run()
     assert "Fisher projection (fig. 4.6)" in _tabs(app)  # K = 3: the Fisher space
@@ -410,6 +416,7 @@ def test_app_multiclass_panel_and_geometry_toggle(app, strategy):
 def test_app_geometry_toggle(app):
     app.selectbox(key="method").set_value("fisher").run()
     _button(app, "Load two elongated classes (fig. 4.6)").click().run()
+    _open_tab(app, "Geometry")
     app.checkbox(key="geometry_show").uncheck().run()
     assert app.session_state.panel_options[geometry.OPTION] is False and not app.exception
     app.checkbox(key="geometry_show").check().run()

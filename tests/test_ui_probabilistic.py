@@ -310,6 +310,12 @@ def _tabs(at):
     return [t.label for t in at.tabs]
 
 
+def _open_tab(at, prefix):
+    """Open the panel tab whose title starts with ``prefix`` (only the open tab renders)."""
+    at.session_state["panel_tab"] = next(label for label in _tabs(at) if label.startswith(prefix))
+    return at.run()
+
+
 def _button(at, label):
     return next(b for b in at.button if b.label == label)
 
@@ -329,6 +335,7 @@ def test_generative_methods_show_their_panels(app, method):
     app.selectbox(key="method").set_value(method).run()
     assert not app.exception
     assert {"Class Gaussians", "Posterior p(Cₖ|x)"} <= set(_tabs(app))
+    _open_tab(app, "Posterior")
     app.radio(key="posterior_display").set_value("posterior").run()
     assert not app.exception
     assert app.session_state.panel_options["posterior_display"] == "posterior"
@@ -368,6 +375,7 @@ def test_logistic_iterations_playback_and_outliers(app):
     app.selectbox(key="method").set_value("logistic").run()
     assert not app.exception
     assert {"Iterations", "Posterior p(Cₖ|x)", "Outliers: least squares vs logistic"} <= set(_tabs(app))
+    _open_tab(app, "Iterations")
     app.slider(key="irls_slider").set_value(1).run()
     assert not app.exception and app.session_state.scene.step == 1
     assert any("step 1" in str(c.proto.spec) for c in app.get("plotly_chart"))
@@ -375,6 +383,7 @@ def test_logistic_iterations_playback_and_outliers(app):
     app.number_input(key="sigmoid_point").set_value(3).run()
     assert not app.exception and app.session_state.panel_options["sigmoid_point"] == 3
     n = len(app.session_state.scene.points)
+    _open_tab(app, "Outliers")
     _button(app, "Add outliers").click().run()
     assert not app.exception
     assert len(app.session_state.scene.points) == n + robustness.N_OUTLIERS
@@ -386,7 +395,9 @@ def test_softmax_iterations_on_the_default_scene(app):
     app.selectbox(key="method").set_value("softmax").run()
     assert not app.exception
     assert "Iterations" in _tabs(app) and "Outliers: least squares vs logistic" not in _tabs(app)
+    _open_tab(app, "Posterior")
     app.radio(key="posterior_display").set_value("posterior").run()
+    _open_tab(app, "Iterations")
     app.slider(key="irls_slider").set_value(0).run()
     assert not app.exception and app.session_state.scene.step == 0
 

@@ -12,6 +12,7 @@ import streamlit as st
 from playground.basis import MAX_DEGREE
 
 from . import state
+from .method_params import widget_default
 
 BASIS_LABELS = {
     "identity": "none: φ(x) = x",
@@ -73,10 +74,14 @@ def _rbf_params(scene):
     st.session_state[LAST_PLACEMENT] = placement
     params = {"placement": placement}
     if placement == "grid":
-        params["n_centres"] = st.select_slider("Number of centres (a square grid)", GRID_SIZES, 9, key="rbf_grid_n")
+        params["n_centres"] = st.select_slider(
+            "Number of centres (a square grid)", GRID_SIZES, widget_default("rbf_grid_n", 9), key="rbf_grid_n"
+        )
     elif placement == "data":
-        params["n_centres"] = st.slider("Number of centres", 1, 50, 10, key="rbf_data_n")
-        params["random_state"] = int(st.number_input("Seed for choosing them", 0, 10_000, 0, key="rbf_seed"))
+        params["n_centres"] = st.slider("Number of centres", 1, 50, widget_default("rbf_data_n", 10), key="rbf_data_n")
+        params["random_state"] = int(
+            st.number_input("Seed for choosing them", 0, 10_000, widget_default("rbf_seed", 0), key="rbf_seed")
+        )
     else:
         if centres:
             params["centres"] = centres
@@ -93,7 +98,9 @@ def _rbf_params(scene):
             f"{len(centres)} centre{'' if len(centres) == 1 else 's'} placed."
             + ("" if centres else " Choose 'place / remove RBF centres' and click on the plot.")
         )
-    params["width"] = st.select_slider("Width s (the same for every centre)", WIDTHS, 1.0, key="rbf_width")
+    params["width"] = st.select_slider(
+        "Width s (the same for every centre)", WIDTHS, widget_default("rbf_width", 1.0), key="rbf_width"
+    )
     params["include_input"] = st.checkbox(
         "Also keep x itself as features", key="rbf_include_input", help="φ(x) = (x₁, x₂, φ₁(x), …, φ_J(x))."
     )
@@ -112,7 +119,7 @@ def basis_picker(scene):
         "(section 4.3.1, figure 4.12).",
     )
     if name == "polynomial":
-        params = {"degree": st.slider("Degree", 1, MAX_DEGREE, 2, key="basis_degree")}
+        params = {"degree": st.slider("Degree", 1, MAX_DEGREE, widget_default("basis_degree", 2), key="basis_degree")}
     elif name == "rbf":
         params = _rbf_params(scene)
     else:

@@ -16,7 +16,7 @@ LOGISTIC_STEP_SIZES = (0.001, 0.01, 0.03, 0.1, 0.3, 1.0)
 LOGISTIC_L2 = (0.0, 0.001, 0.01, 0.1, 1.0, 10.0)
 
 
-def _default(key, value):
+def widget_default(key, value):
     """The widget's default, or None when a loaded scene already put a value under ``key``
     (Streamlit warns when a widget gets both)."""
     return None if key in st.session_state else value
@@ -87,10 +87,10 @@ def fisher(present_classes):
 
 
 def perceptron(present_classes):
-    eta = st.select_slider("Learning rate η", PERCEPTRON_ETAS, _default("perc_eta", 1.0), key="perc_eta")
-    max_epochs = st.slider("Maximum epochs", 1, 500, _default("perc_epochs", 100), key="perc_epochs")
+    eta = st.select_slider("Learning rate η", PERCEPTRON_ETAS, widget_default("perc_eta", 1.0), key="perc_eta")
+    max_epochs = st.slider("Maximum epochs", 1, 500, widget_default("perc_epochs", 100), key="perc_epochs")
     shuffle = st.checkbox("Visit the points in a shuffled order", key="perc_shuffle")
-    seed = st.number_input("Shuffle seed", 0, 10_000, _default("perc_seed", 0), key="perc_seed") if shuffle else 0
+    seed = st.number_input("Shuffle seed", 0, 10_000, widget_default("perc_seed", 0), key="perc_seed") if shuffle else 0
     w_init = _parse_weights(st.text_input("Initial weights w0, w1, w2 (blank = zeros)", key="perc_w_init"), 3)
     return {"eta": eta, "max_epochs": max_epochs, "shuffle": shuffle, "random_state": int(seed), "w_init": w_init}
 
@@ -117,8 +117,8 @@ def naive_bayes(present_classes):
         if st.checkbox("Set the thresholds by hand (default: the data mean)", key="nb_set_thresholds"):
             left, right = st.columns(2)
             params["thresholds"] = (
-                left.number_input("x₁ threshold", value=_default("nb_t1", 0.0), step=0.1, key="nb_t1"),
-                right.number_input("x₂ threshold", value=_default("nb_t2", 0.0), step=0.1, key="nb_t2"),
+                left.number_input("x₁ threshold", value=widget_default("nb_t1", 0.0), step=0.1, key="nb_t1"),
+                right.number_input("x₂ threshold", value=widget_default("nb_t2", 0.0), step=0.1, key="nb_t2"),
             )
     return params
 
@@ -134,14 +134,19 @@ def _logistic(prefix):
         )
         default_iter = 100 if solver == "irls" else 1000
         iter_key = f"{prefix}_iter_{solver}"
-        max_iter = st.slider("Maximum iterations", 1, 5 * default_iter, _default(iter_key, default_iter), key=iter_key)
+        max_iter = st.slider(
+            "Maximum iterations", 1, 5 * default_iter, widget_default(iter_key, default_iter), key=iter_key
+        )
         params = {"solver": solver, "max_iter": max_iter}
         if solver == "gd":
             params["learning_rate"] = st.select_slider(
-                "Step size", LOGISTIC_STEP_SIZES, _default(f"{prefix}_lr", 0.1), key=f"{prefix}_lr"
+                "Step size", LOGISTIC_STEP_SIZES, widget_default(f"{prefix}_lr", 0.1), key=f"{prefix}_lr"
             )
         params["l2"] = st.select_slider(
-            "L2 penalty λ (0 = maximum likelihood)", LOGISTIC_L2, _default(f"{prefix}_l2", 0.0), key=f"{prefix}_l2"
+            "L2 penalty λ (0 = maximum likelihood)",
+            LOGISTIC_L2,
+            widget_default(f"{prefix}_l2", 0.0),
+            key=f"{prefix}_l2",
         )
         return params
 
@@ -152,7 +157,7 @@ def svm(present_classes):
     hard = st.checkbox("Hard margin (C = ∞)", key="svm_hard", help="Fails with a message when the classes overlap.")
     if hard:
         return {"C": None}
-    C = st.select_slider("C (soft-margin penalty, log scale)", C_VALUES, _default("svm_C", 1.0), key="svm_C")
+    C = st.select_slider("C (soft-margin penalty, log scale)", C_VALUES, widget_default("svm_C", 1.0), key="svm_C")
     return {"C": C}
 
 
