@@ -125,6 +125,9 @@ def main():
     if not st.session_state.get(PRESENTATION_KEY):  # in front of a class the plot gets the room
         st.title("Linear classification playground")
         st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
+    # The view controls come first: a widget whose position on the page moves between runs (an
+    # explanation box appearing above it) came back empty in the browser.
+    mode, compared_methods = _view_controls()
     _load_report()
     preset_explanation()
     generator, method_choice = _sidebar()
@@ -133,7 +136,6 @@ def main():
         st.toast(notice)
 
     scene = state.scene()
-    mode, compared_methods = _view_controls()
     with st.spinner("Fitting and evaluating…"):
         view = scene_view(scene)
         model = scene_model(scene)
@@ -159,11 +161,10 @@ def main():
 
 def _view_controls():
     """One method or a comparison, and presentation mode: at the top, as they change the page."""
-    left, right = st.columns([4, 1])
-    with left:
-        mode, methods = view_mode_picker()
+    mode_col, methods_col, right = st.columns([2.2, 5, 1.6], vertical_alignment="bottom")
+    mode, methods = view_mode_picker(mode_col, methods_col)
     presenting = right.toggle(
-        "Presentation mode",
+        "Presentation",
         key=PRESENTATION_KEY,
         help="For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen.",
     )

@@ -38,9 +38,9 @@ class Compared:
         return f"**{name}**{self.strategy_note}: **{self.view.accuracy:.1%}** ({wrong} wrong)"
 
 
-def view_mode_picker():
-    """'single' or 'compare'; the methods to compare (2-4) when comparing."""
-    mode = st.segmented_control(
+def view_mode_picker(mode_col, methods_col):
+    """'single' or 'compare', and the methods to compare (2-4) when comparing (in two columns)."""
+    mode = mode_col.segmented_control(
         "View",
         ["single", "compare"],
         format_func={"single": "One method", "compare": "Compare methods"}.get,
@@ -48,18 +48,20 @@ def view_mode_picker():
         default=None if MODE_KEY in st.session_state else "single",
         help="Compare draws two to four methods side by side on the same points, with a shared view.",
     )
-    if mode != "compare":
-        return "single", ()
+    comparing = mode == "compare"
     st.session_state.setdefault(METHODS_KEY, list(DEFAULT_COMPARED))
-    methods = st.multiselect(
+    # Always drawn (disabled for one method): a multiselect first mounted by a preset's callback
+    # showed no chips in the browser, though Python had its value.
+    methods = methods_col.multiselect(
         "Methods to compare",
         list(MODELS),
         format_func=lambda name: MODELS[name].display_name,
         key=METHODS_KEY,
         max_selections=MAX_COMPARED,
-        help="The method chosen above keeps its settings; the others use their defaults.",
+        disabled=not comparing,
+        help="The method chosen in the sidebar keeps its settings; the others use their defaults.",
     )
-    return "compare", tuple(methods)
+    return ("compare", tuple(methods)) if comparing else ("single", ())
 
 
 def compared_scene(scene, method):

@@ -12,8 +12,6 @@ from playground.presets import PRESETS
 from . import state
 
 ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
-COMPARE_KEY = "compare_methods"  # methods of the comparison view (the app's compare mode reads it)
-VIEW_MODE_KEY = "view_mode"  # "compare" or "single"
 
 
 def _load(key):
@@ -25,13 +23,9 @@ def _load(key):
         source=preset.source,
         panel_options=dict(preset.panel_options or {}),
         tab=preset.tab,
+        compare=tuple(preset.compare),  # () switches back to the one-method view
     )
     st.session_state[ACTIVE_KEY] = key
-    if preset.compare:
-        st.session_state[COMPARE_KEY] = list(preset.compare)
-        st.session_state[VIEW_MODE_KEY] = "compare"
-    else:
-        st.session_state[VIEW_MODE_KEY] = "single"
 
 
 def _close():
