@@ -90,14 +90,14 @@ def decode_points(text):
     return PointSet.from_arrays(X, labels)
 
 
-def _simple_value(value, depth=0):
+def simple_value(value, depth=0):
     """Parameters in a link may only be numbers, strings, booleans, None or short lists of them."""
     if value is None or isinstance(value, bool | str):
         return value if not isinstance(value, str) or len(value) <= 100 else None
     if isinstance(value, int | float):
         return value if math.isfinite(value) and abs(value) <= 1e12 else None
     if isinstance(value, list | tuple) and depth < 2 and len(value) <= 200:
-        items = tuple(_simple_value(v, depth + 1) for v in value)
+        items = tuple(simple_value(v, depth + 1) for v in value)
         return items if all(v is not None for v in items) else None
     return None
 
@@ -132,7 +132,7 @@ def clean_params(raw, allowed, what, messages, source="link"):
         return ()
     kept, ignored = {}, []
     for name, value in raw.items():
-        clean = _simple_value(value)
+        clean = simple_value(value)
         if name not in allowed:
             ignored.append(f"The {source}'s {what} '{str(name)[:30]}' is unknown and was ignored.")
         elif clean is None and value is not None:
@@ -331,7 +331,7 @@ MAX_OPTIONS = 30
 
 def encode_options(options):
     """Panel options (a flat dict of simple values) -> compact JSON for the link."""
-    clean = {k: v for k, v in sorted(options.items()) if isinstance(k, str) and _simple_value(v) is not None}
+    clean = {k: v for k, v in sorted(options.items()) if isinstance(k, str) and simple_value(v) is not None}
     return _encode_params(tuple(clean.items()))
 
 
@@ -347,7 +347,7 @@ def clean_options(raw, messages, source="link"):
         return {}
     kept = {}
     for name, value in list(raw.items())[:MAX_OPTIONS]:
-        clean = _simple_value(value)
+        clean = simple_value(value)
         if len(name) <= 40 and clean is not None:
             kept[name] = clean
     if len(kept) < len(raw):
