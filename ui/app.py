@@ -8,6 +8,7 @@ from .basis_controls import basis_picker
 from .canvas import canvas
 from .compute import scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
+from .import_export import import_export_controls
 from .panels import PanelContext, active_panels
 from .share import share_controls, sync_address_bar
 from .theme import CLASS_COLOURS, class_label
@@ -50,6 +51,7 @@ def _sidebar():
         multiclass = controls.multiclass_picker()
         st.header("Basis functions")
         basis_choice = basis_picker(scene)
+        import_export_controls()
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
 
