@@ -83,13 +83,12 @@ def import_export_controls():
     """Download the points (CSV) or the scene (JSON); upload either to load it."""
     points_csv, scene_json = _exports()
     error = st.session_state.get(ERROR_KEY)
-    with st.expander("Import / export files", expanded=error is not None):
+    with st.expander("Import / export files", key="import_export_expander"):
         if error:
-            st.error(error, icon="🚫")
+            st.error(error, icon=":material/error:")
             st.button("Dismiss", key="dismiss_import_error", on_click=_dismiss_error, type="tertiary")
-        left, right = st.columns(2)
-        left.download_button(
-            "Points (CSV)",
+        st.download_button(
+            "Download points (CSV)",
             points_csv,
             "points.csv",
             "text/csv",
@@ -97,16 +96,18 @@ def import_export_controls():
             on_click="ignore",
             disabled=not len(state.scene().points),
             icon=":material/download:",
+            width="stretch",
             help="x1, x2, class: one row per point, full precision.",
         )
-        right.download_button(
-            "Scene (JSON)",
+        st.download_button(
+            "Download scene (JSON)",
             scene_json,
             "scene.json",
             "application/json",
             key="download_scene_json",
             on_click="ignore",
             icon=":material/download:",
+            width="stretch",
             help="Points, method and its parameters, basis, view and panel settings.",
         )
         key = _upload_key()
