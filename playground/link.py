@@ -90,14 +90,14 @@ def decode_points(text):
     return PointSet.from_arrays(X, labels)
 
 
-def _simple_value(value, depth=0):
+def simple_value(value, depth=0):
     """Parameters in a link may only be numbers, strings, booleans, None or short lists of them."""
     if value is None or isinstance(value, bool | str):
         return value if not isinstance(value, str) or len(value) <= 100 else None
     if isinstance(value, int | float):
         return value if math.isfinite(value) and abs(value) <= 1e12 else None
     if isinstance(value, list | tuple) and depth < 2 and len(value) <= 200:
-        items = tuple(_simple_value(v, depth + 1) for v in value)
+        items = tuple(simple_value(v, depth + 1) for v in value)
         return items if all(v is not None for v in items) else None
     return None
 
@@ -106,26 +106,58 @@ def _encode_params(params):
     return json.dumps({k: list(v) if isinstance(v, tuple) else v for k, v in params}, separators=(",", ":"))
 
 
-def _decode_params(text, allowed, what, messages):
-    """JSON object -> sorted tuple of (name, value) for names in ``allowed``; reports the rest."""
-    try:
-        raw = json.loads(text)
-    except (ValueError, RecursionError):
-        messages.append(f"The {what}s in the link are not readable; defaults are used.")
-        return ()
+MAX_REPORTED = 5  # ignored names reported one by one; the rest are counted in one sentence
+
+
+def clean_params(raw, allowed, what, messages, source="link"):
+    """Parsed JSON object -> sorted tuple of (name, value) for names in ``allowed``; reports the rest.
+
+    Shared by links and files, so both accept exactly the same parameters.
+
+    Parameters
+    ----------
+    raw : object
+        What the JSON held; anything but a dict is reported as unreadable.
+    allowed : set of str
+        The constructor's parameter names.
+    what : str
+        "method parameter" or "basis parameter", for the messages.
+    messages : list of str
+        Receives one sentence per ignored name (at most MAX_REPORTED, then a count).
+    source : str
+        "link" or "file", for the messages.
+    """
     if not isinstance(raw, dict):
-        messages.append(f"The {what}s in the link are not readable; defaults are used.")
+        messages.append(f"The {what}s in the {source} are not readable; defaults are used.")
         return ()
-    kept = {}
+    kept, ignored = {}, []
     for name, value in raw.items():
-        clean = _simple_value(value)
+        clean = simple_value(value)
         if name not in allowed:
-            messages.append(f"The link's {what} '{str(name)[:30]}' is unknown and was ignored.")
+            ignored.append(f"The {source}'s {what} '{str(name)[:30]}' is unknown and was ignored.")
         elif clean is None and value is not None:
-            messages.append(f"The link's value for {what} '{name}' is not allowed and was ignored.")
+            ignored.append(f"The {source}'s value for {what} '{name}' is not allowed and was ignored.")
         else:
             kept[name] = clean
+    report_ignored(ignored, f"{what}s", messages)
     return tuple(sorted(kept.items()))
+
+
+def report_ignored(sentences, what, messages):
+    """Append the first MAX_REPORTED sentences and count the rest (a file may hold thousands)."""
+    messages.extend(sentences[:MAX_REPORTED])
+    if len(sentences) > MAX_REPORTED:
+        messages.append(f"{len(sentences) - MAX_REPORTED:,} more {what} were ignored.")
+
+
+_UNREADABLE = object()  # a link part that is not JSON: clean_params reports it
+
+
+def _parse_json(text):
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _UNREADABLE
 
 
 def encode_scene(scene):
@@ -156,6 +188,100 @@ def _constructor_params(cls):
     return {name for name in inspect.signature(cls.__init__).parameters if name != "self"}
 
 
+def _whole_number(value, low, high):
+    """``value`` (an int, a whole float or decimal text) as an int in [low, high], else None."""
+    if isinstance(value, str):
+        try:
+            value = int(value)
+        except ValueError:
+            return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    return None
+
+
+def _window(values):
+    """Four numbers (or their text) within ±MAX_COORDINATE with min < max as a Window, else None."""
+    try:
+        numbers = [float(v) for v in values]
+        if len(numbers) != 4 or not all(abs(v) <= MAX_COORDINATE for v in numbers):
+            return None
+        return Window(*numbers)
+    except (TypeError, ValueError, OverflowError, PlaygroundError):
+        return None
+
+
+def _short(value):
+    return str(value)[:30]
+
+
+def scene_with_fields(scene, fields, messages, source="link"):
+    """Apply a link's or a file's scene fields to ``scene``; never raises.
+
+    Every field is validated and bounded the same way whatever its source; an unusable field
+    keeps ``scene``'s value and appends a sentence to ``messages``.
+
+    Parameters
+    ----------
+    scene : Scene
+        The starting point (its values are kept for absent or unusable fields).
+    fields : dict
+        Any of "method", "multiclass", "basis" (str), "params", "basis_params" (dict of parsed
+        JSON), "window" (four numbers or their text), "step", "seed" (int or its text).
+    messages : list of str
+    source : str
+        "link" or "file", for the messages.
+    """
+    if "method" in fields:
+        method = fields["method"]
+        if isinstance(method, str) and method in MODELS:
+            scene = replace(scene, method=method, params=())
+        else:
+            name = MODELS[scene.method].display_name
+            messages.append(f"The {source} names an unknown method '{_short(method)}'; {name} is used.")
+    if "params" in fields:
+        allowed = _constructor_params(MODELS[scene.method])
+        scene = replace(scene, params=clean_params(fields["params"], allowed, "method parameter", messages, source))
+    if "multiclass" in fields:
+        strategy = fields["multiclass"]
+        if isinstance(strategy, str) and strategy in MULTICLASS_STRATEGIES:
+            scene = replace(scene, multiclass=strategy)
+        else:
+            messages.append(f"The {source}'s multi-class strategy '{_short(strategy)}' is unknown and was ignored.")
+    if "basis" in fields:
+        basis = fields["basis"]
+        if isinstance(basis, str) and basis in BASES:
+            scene = replace(scene, basis=basis, basis_params=())
+        else:
+            messages.append(f"The {source}'s basis '{_short(basis)}' is unknown and was ignored.")
+    if "basis_params" in fields:
+        allowed = _constructor_params(BASES[scene.basis])
+        params = clean_params(fields["basis_params"], allowed, "basis parameter", messages, source)
+        scene = replace(scene, basis_params=params)
+    if "window" in fields:
+        window = _window(fields["window"]) if isinstance(fields["window"], list | tuple) else None
+        if window is None:
+            messages.append(
+                f"The {source}'s view window is not four finite numbers with min < max; the default is used."
+            )
+        else:
+            scene = replace(scene, window=window)
+    if "step" in fields:
+        step = _whole_number(fields["step"], 0, MAX_STEP)
+        if step is None and fields["step"] is not None:
+            messages.append(f"The {source}'s playback step is not a whole number in range; the final fit is shown.")
+        scene = replace(scene, step=step)
+    if "seed" in fields:
+        seed = _whole_number(fields["seed"], 0, 2**31 - 1)
+        if seed is None:
+            messages.append(f"The {source}'s seed is not a whole number in range; it was ignored.")
+        else:
+            scene = replace(scene, seed=seed)
+    return scene
+
+
 def decode_scene(query, default=None):
     """Query parameters -> (scene, messages). Never raises; bounds every field.
 
@@ -181,53 +307,19 @@ def decode_scene(query, default=None):
             scene = replace(scene, points=decode_points(text))
         except PlaygroundError as err:
             messages.append(f"The link's points were ignored: {err}.")
-    if (method := get("m")) is not None:
-        if method in MODELS:
-            scene = replace(scene, method=method, params=())
-        else:
-            messages.append(
-                f"The link names an unknown method '{method[:30]}'; {MODELS[scene.method].display_name} is used."
-            )
-    if (text := get("mp")) is not None:
-        allowed = _constructor_params(MODELS[scene.method])
-        scene = replace(scene, params=_decode_params(text, allowed, "method parameter", messages))
-    if (strategy := get("mc")) is not None:
-        if strategy in MULTICLASS_STRATEGIES:
-            scene = replace(scene, multiclass=strategy)
-        else:
-            messages.append(f"The link's multi-class strategy '{strategy[:30]}' is unknown and was ignored.")
-    if (basis := get("b")) is not None:
-        if basis in BASES:
-            scene = replace(scene, basis=basis, basis_params=())
-        else:
-            messages.append(f"The link's basis '{basis[:30]}' is unknown and was ignored.")
-    if (text := get("bp")) is not None:
-        allowed = _constructor_params(BASES[scene.basis])
-        scene = replace(scene, basis_params=_decode_params(text, allowed, "basis parameter", messages))
-    if (text := get("w")) is not None:
-        try:
-            values = [float(v) for v in text.split(",")]
-            if len(values) != 4 or not all(abs(v) <= MAX_COORDINATE for v in values):
-                raise ValueError
-            scene = replace(scene, window=Window(*values))
-        except (ValueError, PlaygroundError):
-            messages.append("The link's view window is not four finite numbers with min < max; the default is used.")
-    if (text := get("s")) is not None:
-        try:
-            step = int(text)
-            if not 0 <= step <= MAX_STEP:
-                raise ValueError
-            scene = replace(scene, step=step)
-        except ValueError:
-            messages.append("The link's playback step is not a whole number in range; the final fit is shown.")
-    if (text := get("seed")) is not None:
-        try:
-            seed = int(text)
-            if not 0 <= seed < 2**31:
-                raise ValueError
-            scene = replace(scene, seed=seed)
-        except ValueError:
-            messages.append("The link's seed is not a whole number in range; it was ignored.")
+    # The link's short names and how each text becomes the value a file would hold.
+    parts = {
+        "m": ("method", str),
+        "mp": ("params", _parse_json),
+        "mc": ("multiclass", str),
+        "b": ("basis", str),
+        "bp": ("basis_params", _parse_json),
+        "w": ("window", lambda text: text.split(",")),
+        "s": ("step", str),
+        "seed": ("seed", str),
+    }
+    fields = {field: parse(text) for name, (field, parse) in parts.items() if (text := get(name)) is not None}
+    scene = scene_with_fields(scene, fields, messages)
     version = get("v")
     if version is not None and version != LINK_VERSION:
         messages.append(f"The link was made by another version ({version[:10]}); it was read as well as possible.")
@@ -239,26 +331,27 @@ MAX_OPTIONS = 30
 
 def encode_options(options):
     """Panel options (a flat dict of simple values) -> compact JSON for the link."""
-    clean = {k: v for k, v in sorted(options.items()) if isinstance(k, str) and _simple_value(v) is not None}
+    clean = {k: v for k, v in sorted(options.items()) if isinstance(k, str) and simple_value(v) is not None}
     return _encode_params(tuple(clean.items()))
 
 
 def decode_options(text, messages):
     """Inverse of ``encode_options``: a dict of at most MAX_OPTIONS simple values; never raises."""
-    try:
-        raw = json.loads(text) if len(text) <= MAX_PARAM_CHARS else None
-    except (ValueError, RecursionError):
-        raw = None
+    return clean_options(_parse_json(text) if len(text) <= MAX_PARAM_CHARS else None, messages)
+
+
+def clean_options(raw, messages, source="link"):
+    """Parsed panel options -> a dict of at most MAX_OPTIONS simple values; reports what was dropped."""
     if not isinstance(raw, dict):
-        messages.append("The link's panel settings are not readable; defaults are used.")
+        messages.append(f"The {source}'s panel settings are not readable; defaults are used.")
         return {}
     kept = {}
     for name, value in list(raw.items())[:MAX_OPTIONS]:
-        clean = _simple_value(value)
+        clean = simple_value(value)
         if len(name) <= 40 and clean is not None:
             kept[name] = clean
     if len(kept) < len(raw):
-        messages.append(f"{len(raw) - len(kept)} of the link's panel settings were not allowed and were ignored.")
+        messages.append(f"{len(raw) - len(kept)} of the {source}'s panel settings were not allowed and were ignored.")
     return kept
 
 

@@ -9,6 +9,7 @@ from .canvas import canvas
 from .compare import comparison, view_mode_picker
 from .compute import scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
+from .import_export import import_export_controls
 from .panels import PanelContext, active_panels
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
@@ -68,6 +69,7 @@ def _sidebar():
         multiclass = controls.multiclass_picker()
         st.header("Basis functions")
         basis_choice = basis_picker(scene)
+        import_export_controls()
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
 

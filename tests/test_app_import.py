@@ -1,0 +1,147 @@
+"""Import / export files in the app (AppTest): a CSV replaces the points (undoable), a JSON loads
+the whole scene and its widgets, a malformed file changes nothing and says which line is wrong,
+and what the download buttons give loads back to the same scene."""
+
+import os
+from pathlib import Path
+
+import pytest
+import streamlit.testing.v1.app_test as app_test_module
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest
+
+from playground.fileio import points_from_csv, points_to_csv, scene_from_json, scene_to_json
+from playground.scene import PointSet, Scene
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+NEW_POINTS = PointSet.from_arrays([[0.125, 1.5], [2.0, -1.0], [3.5, 0.25], [-1.0, 2.0]], [0, 0, 1, 1])
+
+
+def _run():
+    return AppTest.from_file(APP, default_timeout=60).run()
+
+
+def _upload(at, name, data):
+    at.file_uploader[0].upload(name, data, "application/octet-stream").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _import_error(at):
+    return [e.value for e in at.error if "was not loaded" in e.value]
+
+
+def test_a_csv_replaces_the_points_and_undo_restores_them():
+    at = _run()
+    before = at.session_state.scene
+    at.selectbox(key="method").set_value("fisher").run()
+    _upload(at, "mine.csv", points_to_csv(NEW_POINTS).encode())
+    assert at.session_state.scene.points == NEW_POINTS
+    assert at.session_state.scene.method == "fisher"  # a CSV changes only the points
+    window = at.session_state.scene.window
+    assert window.x_min < -1.0 and window.x_max > 3.5  # the view was fitted to the new points
+    assert not _import_error(at)
+    assert len(at.file_uploader) == 1 and not at.file_uploader[0].value  # ready for the next file
+    next(b for b in at.button if b.label == "↶ Undo").click().run()
+    assert at.session_state.scene.points == before.points
+
+
+def test_a_json_loads_the_method_and_its_widgets():
+    at = _run()
+    scene = Scene(
+        points=NEW_POINTS,
+        method="svm",
+        params=(("C", 30.0),),
+        basis="polynomial",
+        basis_params=(("degree", 3),),
+        seed=5,
+    )
+    view = {"panel_options": {"posterior_display": "posterior"}, "tab": None}
+    _upload(at, "saved.json", scene_to_json(scene, view).encode())
+    loaded = at.session_state.scene
+    assert loaded.points == NEW_POINTS
+    assert (loaded.method, loaded.param_dict["C"], loaded.basis, loaded.basis_param_dict["degree"]) == (
+        "svm",
+        30.0,
+        "polynomial",
+        3,
+    )
+    assert at.selectbox(key="method").value == "svm" and at.session_state["svm_C"] == 30.0
+    assert at.session_state.panel_options == {"posterior_display": "posterior"}
+    assert not at.warning or not any("could not be used" in w.value for w in at.warning)
+
+
+def test_a_json_with_unusable_settings_loads_the_rest_and_says_so():
+    at = _run()
+    text = scene_to_json(Scene(points=NEW_POINTS, method="svm")).replace('"svm"', '"quantum"')
+    _upload(at, "odd.json", text.encode())
+    assert at.session_state.scene.points == NEW_POINTS
+    message = next(w.value for w in at.warning if "could not be used" in w.value)
+    assert "'odd.json'" in message and "unknown method 'quantum'" in message
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "fragments"),
+    [
+        ("bad.csv", b"x1,x2,class\n1,2,1\n3,4,2\n4,abc,1\n", ["'bad.csv'", "Line 4: 'abc' in column x2 is"]),
+        ("bad.csv", b"1,2,1\n1,2\n", ["Line 2", "found 2 columns"]),
+        ("bad.csv", b"1,2,1\n1,2,9\n", ["Line 2", "from 1 to 6"]),
+        ("bad.csv", b"1,2,1\n1,nan,2\n", ["Line 2", "not a finite number"]),
+        ("bad.csv", b"1,2,1\n1,2,\xff\n", ["Line 2", "not UTF-8"]),
+        ("bad.csv", b"", ["empty"]),
+        ("bad.json", b'{\n  "points": [\n    [1, 2, 1],\n    [1, 2]\n  ]\n}', ["'bad.json'", "Line 4", "point 2"]),
+        ("bad.json", b'{\n  "points": [[1, 2, 1],\n', ["Line 3, column 1", "not valid JSON"]),
+    ],
+)
+def test_a_malformed_file_changes_nothing_and_names_the_line(name, data, fragments):
+    at = _run()
+    at.selectbox(key="method").set_value("logistic").run()
+    before = at.session_state.scene
+    _upload(at, name, data)
+    (message,) = _import_error(at)
+    assert all(fragment in message for fragment in fragments), message
+    assert "unchanged" in message
+    assert at.session_state.scene == before
+    assert at.selectbox(key="method").value == "logistic"
+    at.button(key="dismiss_import_error").click().run()
+    assert not _import_error(at)
+
+
+@pytest.fixture
+def media_managers(monkeypatch):
+    """The media file manager of each AppTest run, to fetch what a download button would give."""
+    managers = []
+
+    class Recording(MediaFileManager):
+        def __init__(self, storage):
+            super().__init__(storage)
+            managers.append(self)
+
+    monkeypatch.setattr(app_test_module, "MediaFileManager", Recording)
+    return managers
+
+
+def _download(at, managers, key):
+    """The bytes a click on the download button ``key`` gives (the file is made on the click)."""
+    file_id = at.download_button(key=key).proto.deferred_file_id
+    url = managers[-1].execute_deferred(file_id)
+    return managers[-1].read_file(os.path.splitext(os.path.basename(url))[0]).content
+
+
+def test_downloads_round_trip(media_managers):
+    at = _run()
+    at.selectbox(key="method").set_value("softmax").run()
+    at.radio(key="sm_solver").set_value("gd").run()
+    scene = at.session_state.scene
+    assert scene.method == "softmax" and scene.param_dict["solver"] == "gd"  # the current run's settings
+
+    assert points_from_csv(_download(at, media_managers, "download_points_csv")) == scene.points
+    data = _download(at, media_managers, "download_scene_json")
+    loaded, view, messages = scene_from_json(data)
+    assert messages == [] and loaded == Scene(**{**scene.__dict__, "view_revision": 0})
+    assert view["panel_options"] == at.session_state.panel_options
+
+    fresh = _upload(_run(), "scene.json", data)  # another session opens the file
+    assert fresh.session_state.scene.points == scene.points
+    assert fresh.session_state.scene.params == scene.params
+    assert fresh.radio(key="sm_solver").value == "gd"

@@ -1,0 +1,357 @@
+"""Files: points as CSV and the scene as JSON round-trip exactly; a malformed file raises one
+sentence naming the problem and its line; random damage never escapes as another exception."""
+
+import json
+import re
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playground import ClusterSpec, Window, make_clusters
+from playground.errors import InvalidDataError, PlaygroundError
+from playground.fileio import (
+    MAX_UPLOAD_BYTES,
+    points_from_csv,
+    points_to_csv,
+    scene_from_json,
+    scene_to_json,
+)
+from playground.link import MAX_OPTIONS
+from playground.scene import PointSet, Scene
+from playground.validation import MAX_POINTS
+
+
+def _points(n_per_class=(20, 20, 20)):
+    X, y = make_clusters([ClusterSpec((-2, 0), (1, 0.5), 20), ClusterSpec((2, 1)), ClusterSpec((0, 3))], n_per_class)
+    return PointSet.from_arrays(X, y)
+
+
+def _scene():
+    return Scene(
+        points=_points(),
+        method="perceptron",
+        params=(("eta", 0.5), ("max_epochs", 7), ("w_init", (5.0, -6.0, 1.0))),
+        multiclass="ovo",
+        basis="rbf",
+        basis_params=(("centres", ((0.0, 1.0), (2.5, -1.0))), ("width", 0.8)),
+        window=Window(-4.5, 4.25, -3.0, 5.0),
+        view_revision=3,  # not part of a file: the app's own counter
+        step=7,
+        seed=42,
+    )
+
+
+VIEW = {"panel_options": {"posterior_display": "posterior", "angle": 30.5}, "tab": "Iterations"}
+
+
+# ---- CSV ----------------------------------------------------------------------------------------
+
+
+def test_csv_round_trip_is_exact():
+    points = _points()
+    text = points_to_csv(points)
+    assert text.splitlines()[0] == "x1,x2,class"
+    assert points_from_csv(text) == points
+    assert points_from_csv(text.encode()) == points
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=True),
+            st.floats(-1e6, 1e6, allow_nan=False),
+            st.integers(0, 5),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_csv_round_trip_keeps_every_bit(rows):
+    points = PointSet.from_arrays([r[:2] for r in rows], [r[2] for r in rows])
+    assert points_from_csv(points_to_csv(points)) == points
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1.5,2,1\n-3,4e-3,2\n",  # no header
+        "x,y,label\n1.5,2,1\n-3,0.004,2\n",
+        "X1;X2;Class\n1,5;2;1\n-3;0,004;2\n",  # semicolons and decimal commas
+        "x1\tx2\tclass\n1.5\t2\t1\n-3\t0.004\t2\n",
+        "\ufeffx1,x2,class\r\n\r\n1.5,2,1\r\n\r\n-3,0.004,2\r\n\r\n",  # BOM, CRLF, blank lines
+        '"x1","x2","class"\n"1.5", "2", "1"\n -3 , 0.004 , 2.0 \n',  # quotes, spaces, a whole float
+        "label,y,x\n1,2,1.5\n2,0.004,-3\n",  # named columns in another order
+        "x1,x2,y\n1.5,2,1\n-3,0.004,2\n",  # scikit-learn's names: y is the class
+        "height,weight,species\n1.5,2,1\n-3,0.004,2\n",  # unknown names: taken in order
+    ],
+)
+def test_csv_variants_are_read(text):
+    expected = PointSet.from_arrays([[1.5, 2.0], [-3.0, 0.004]], [0, 1])
+    assert points_from_csv(text) == expected
+    assert points_from_csv(text.encode("utf-8")) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "fragments"),
+    [
+        ("x1,x2,class\n1,2,1\n\n1,2\n", ["Line 4", "expected 3 columns", "found 2 columns"]),
+        ("1,2,1\n1,2,1,4\n", ["Line 2", "found 4 columns"]),
+        ("x1,x2,class\n1,2,1\n1,2,1\n3,4,2\n5,6,2\n1,1,1\nabc_is_not,abc,1\n", ["Line 7", "'abc_is_not'", "x1"]),
+        ("x1,x2,class\n1,2,1\n1,2,1\n3,4,2\n5,6,2\n1,1,1\n1,abc,1\n", ["Line 7: 'abc' in column x2 is not a number."]),
+        ("1,nan,1\n", ["Line 1", "'nan'", "x2", "not a finite number"]),
+        ("1,2,1\n-inf,2,1\n", ["Line 2", "'-inf'", "x1", "not a finite number"]),
+        ("1,2,1\n1e999,2,1\n", ["Line 2", "not a finite number"]),
+        ("1,2,1\n1e300,2,1\n", ["Line 2", "outside the range ±1,000,000"]),
+        ("1,2,7\n", ["Line 1", "class must be a whole number from 1 to 6", "'7'"]),
+        ("1,2,0\n", ["Line 1", "from 1 to 6", "'0'"]),
+        ("1,2,1\n1,2,1.5\n", ["Line 2", "whole number", "'1.5'"]),
+        ("1,2,1\n1,2,setosa\n", ["Line 2", "'setosa'"]),
+        ("1,2,1\n1,,1\n", ["Line 2", "column x2 is empty"]),
+        ("a,b\n1,2\n", ["Line 1", "header has 2 columns"]),
+        ("", ["empty"]),
+        ("\n \r\n\t\n", ["empty"]),
+        ("x1,x2,class\n\n", ["header but no rows"]),
+    ],
+)
+def test_malformed_csv_names_the_problem_and_the_line(text, fragments):
+    with pytest.raises(InvalidDataError) as raised:
+        points_from_csv(text)
+    message = str(raised.value)
+    assert all(fragment in message for fragment in fragments), message
+    assert message.count(".") >= 1 and "\n" not in message  # one sentence
+
+
+def test_csv_that_is_not_utf8_names_the_line():
+    with pytest.raises(InvalidDataError, match=r"Line 3: the file is not UTF-8 text \(byte 0xe9"):
+        points_from_csv("x1,x2,class\n1,2,1\ncaf\u00e9,2,1\n".encode("latin-1"))
+
+
+def test_csv_over_the_size_limit_is_refused_before_parsing():
+    with pytest.raises(InvalidDataError, match=r"the limit is 2 MB"):
+        points_from_csv(b"1,2,1\n" * (MAX_UPLOAD_BYTES // 6 + 1))
+
+
+def test_csv_with_too_many_rows_says_how_many_and_the_limit():
+    with pytest.raises(InvalidDataError, match=r"25,000 rows of points; at most 20,000"):
+        points_from_csv("x1,x2,class\n" + "0,0,1\n" * 25_000)
+    assert len(points_from_csv("0,0,1\n" * MAX_POINTS)) == MAX_POINTS
+
+
+# ---- JSON ---------------------------------------------------------------------------------------
+
+
+def test_json_round_trip_reproduces_the_scene_and_the_view():
+    scene = _scene()
+    text = scene_to_json(scene, VIEW)
+    loaded, view, messages = scene_from_json(text)
+    assert messages == []
+    assert loaded == replace(scene, view_revision=0)
+    assert view == VIEW
+    assert scene_to_json(loaded, view) == text  # saving a loaded file gives the same file
+
+
+def test_json_lists_one_point_per_line():
+    scene = _scene()
+    lines = scene_to_json(scene).splitlines()
+    rows = [json.loads(line.strip().rstrip(",")) for line in lines if line.startswith("    [")]
+    assert len(rows) == len(scene.points)
+    assert rows[0] == [*scene.points.xy[0], scene.points.labels[0] + 1]
+
+
+def test_empty_scene_round_trips():
+    loaded, view, messages = scene_from_json(scene_to_json(Scene()))
+    assert loaded == Scene() and view == {} and messages == []
+
+
+def test_hand_written_json_with_points_only_is_framed():
+    loaded, _, messages = scene_from_json('{"points": [[10, 20, 1], [12, 22, 2]]}')
+    assert loaded.points == PointSet.from_arrays([[10, 20], [12, 22]], [0, 1])
+    assert loaded.window.x_min < 10 < 12 < loaded.window.x_max
+    assert messages == ["The file does not say it is a playground scene; it was read as well as possible."]
+
+
+@pytest.mark.parametrize(
+    ("text", "fragments"),
+    [
+        ('{\n  "method": "svm",\n  "points": [[1, 2, 1],,]\n}', ["Line 3, column 24", "not valid JSON"]),
+        ('{"points": [[1, 2, 1]]', ["Line 1, column 23", "not valid JSON"]),
+        ("[[1, 2, 1]]", ["not a scene"]),
+        ('{"method": "svm"}', ["no 'points'"]),
+        ('{\n"seed": 1,\n"points": {"a": 1}\n}', ["Line 3", "'points' must be a list"]),
+        ('{"points": [\n  [1, 2, 1],\n  [1, 2, 7]\n]}', ["Line 3", "point 2", "class 7", "from 1 to 6"]),
+        ('{"points": [\n  [1, 2, 1],\n  [1, "abc", 1]\n]}', ["Line 3", "point 2", 'x2 = "abc"', "not a number"]),
+        ('{"points": [[1, 2, 1], [1, 2]]}', ["Line 1", "point 2", "[1, 2]", "not a row"]),
+        ('{"points": [\n[NaN, 2, 1]]}', ["Line 2", "point 1", "not a finite number"]),
+        ('{"points": [[1, 2, 1], [1e400, 2, 1]]}', ["point 2", "not a finite number"]),
+        ('{"points": [[1, 2e300, 1]]}', ["point 1", "outside the range ±1,000,000"]),
+        ('{"points": [[1, 2, 1.5]]}', ["point 1", "class 1.5"]),
+        ('{"points": [[1, 2, true]]}', ["point 1", "class true"]),
+        ("", ["empty"]),
+        ("[" * 100_000, ["nested too deeply"]),
+    ],
+)
+def test_unusable_json_names_the_problem_and_the_line(text, fragments):
+    with pytest.raises(InvalidDataError) as raised:
+        scene_from_json(text)
+    message = str(raised.value)
+    assert all(fragment in message for fragment in fragments), message
+
+
+def test_the_line_of_a_bad_point_follows_the_layout():
+    scene = replace(_scene(), points=_points((3, 3, 3)))
+    text = scene_to_json(scene, VIEW)
+    lines = text.splitlines()
+    target = next(i for i, line in enumerate(lines) if line.startswith("    [")) + 4  # the fifth point
+    lines[target] = lines[target].replace("[", '["oops", ', 1)
+    with pytest.raises(InvalidDataError, match=rf"^Line {target + 1}: point 5 is "):
+        scene_from_json("\r\n".join(lines))
+
+
+def test_json_too_big_or_with_too_many_points_is_refused():
+    with pytest.raises(InvalidDataError, match="the limit is 2 MB"):
+        scene_from_json(b" " * (MAX_UPLOAD_BYTES + 1))
+    with pytest.raises(InvalidDataError, match=r"20,001 points; at most 20,000"):
+        scene_from_json('{"points": [' + ",".join(["[0,0,1]"] * (MAX_POINTS + 1)) + "]}")
+    with pytest.raises(InvalidDataError, match=r"Line 1: the file is not UTF-8"):
+        scene_from_json(b'{"points": [], "method": "\xff"}')
+
+
+def test_unusable_settings_fall_back_with_one_sentence_each():
+    raw = json.loads(scene_to_json(_scene(), VIEW))
+    raw.update(
+        version=99,
+        method="quantum",
+        params={"eta": 0.5},  # validated against least squares, the fallback method
+        multiclass="all-vs-all",
+        basis="fourier",
+        basis_params={"degree": "x" * 500},
+        window=[0, 0, 0, 1],
+        step=-3,
+        seed="seven",
+        colour="blue",
+        view={"panel_options": {"a": {"nested": 1}, "b": 2}, "tab": "x" * 100, "compare": ["svm", "fisher"]},
+    )
+    scene, view, messages = scene_from_json(json.dumps(raw))
+    text = "\n".join(messages)
+    for fragment in (
+        "another version",
+        "unknown method 'quantum'",
+        "method parameter 'eta' is unknown",
+        "multi-class strategy 'all-vs-all'",
+        "basis 'fourier'",
+        "view window",
+        "playback step",
+        "seed",
+        "field 'colour'",
+        "1 of the file's panel settings",
+        "open tab",
+    ):
+        assert fragment in text, (fragment, messages)
+    assert (scene.method, scene.params, scene.multiclass, scene.basis, scene.step, scene.seed) == (
+        "least_squares",
+        (),
+        "native",
+        "identity",
+        None,
+        0,
+    )
+    assert scene.points == _scene().points
+    assert view == {"panel_options": {"b": 2}, "compare": ("svm", "fisher")}
+
+
+def test_file_view_obeys_the_links_bounds():
+    many = {f"option{i}": i for i in range(3 * MAX_OPTIONS)}
+    junk = {f"junk{i}": {"x": 1} for i in range(50)}
+    _, view, messages = scene_from_json(json.dumps({"points": [], "view": {"panel_options": many, **junk}}))
+    assert len(view["panel_options"]) == MAX_OPTIONS
+    assert any("60 of the file's panel settings" in m for m in messages)
+    assert any("45 more view settings were ignored" in m for m in messages)  # counted, not listed
+    assert len(messages) < 10
+
+
+def test_thousands_of_unknown_parameters_give_a_short_report():
+    params = {f"p{i}": i for i in range(5000)}
+    _, _, messages = scene_from_json(json.dumps({"points": [], "params": params}))
+    assert len(messages) <= 8 and "4,995 more method parameters were ignored" in messages[-1]
+
+
+# ---- Fuzzing: damage never escapes as another exception ------------------------------------------
+
+VALID_CSV = points_to_csv(_points((4, 4, 4))).encode()
+VALID_JSON = scene_to_json(replace(_scene(), points=_points((4, 4, 4))), VIEW).encode()
+
+
+def _check(reader, data):
+    """Either a usable result or a PlaygroundError; never NaN or infinity in the points."""
+    try:
+        result = reader(data)
+    except PlaygroundError as err:
+        assert str(err)
+        return
+    points = result if isinstance(result, PointSet) else result[0].points
+    assert np.all(np.isfinite(points.X)) and np.all((points.y >= 0) & (points.y < 6))
+    if not isinstance(result, PointSet):
+        assert all(isinstance(m, str) and m for m in result[2])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=300))
+def test_random_bytes_never_raise_anything_else(data):
+    _check(points_from_csv, data)
+    _check(scene_from_json, data)
+
+
+JUNK = st.sampled_from(
+    [b"abc", b"1e999", b"-1e308", b"9" * 400, b"NaN", b"Infinity", b",,,", b";", b"\t", b'"', b"[", b"]", b"{", b"}"]
+    + [b"\xff\xfe", b"\x00", b"\r", b"\n", b"1,2,99", b"[1, 2, 3]", b'"points": 1,', b"\xef\xbb\xbf"]
+)
+
+
+@st.composite
+def mutations(draw, valid):
+    """One or two kinds of damage: truncation, a bit flip, inserted junk, a number replaced by junk
+    or by a huge number, a junk line; most leave the rest of the file readable."""
+    data = bytearray(valid)
+    for _ in range(draw(st.integers(1, 2))):
+        kind = draw(st.sampled_from(["truncate", "flip", "insert", "number", "number", "line"]))
+        if kind == "truncate":
+            del data[draw(st.integers(len(data) // 2, len(data))) :]
+        elif kind == "flip" and data:
+            data[draw(st.integers(0, len(data) - 1))] ^= 1 << draw(st.integers(0, 7))
+        elif kind == "insert":
+            position = draw(st.integers(0, len(data)))
+            data[position:position] = draw(JUNK)
+        elif kind == "number":
+            numbers = list(re.finditer(rb"-?[0-9][0-9.e+-]*", bytes(data)))
+            if numbers:
+                match = draw(st.sampled_from(numbers))
+                data[match.start() : match.end()] = draw(JUNK | st.sampled_from([b"1e308", b"-1e300", b"7", b"0"]))
+        else:
+            lines = bytes(data).split(b"\n")
+            lines.insert(draw(st.integers(0, len(lines))), draw(JUNK) + b"," + draw(JUNK))
+            data = bytearray(b"\n".join(lines))
+    return bytes(data)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mutations(VALID_CSV))
+def test_damaged_csv_never_raises_anything_else(data):
+    _check(points_from_csv, data)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mutations(VALID_JSON))
+def test_damaged_json_never_raises_anything_else(data):
+    _check(scene_from_json, data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 30), st.sampled_from(["1e308", "-1e999", "1" * 5000, "1e-400", "0x10", "1_0"]))
+def test_huge_and_odd_numbers_in_a_json_row_are_caught(index, number):
+    rows = [json.dumps([1.0, 2.0, 1])] * 31
+    rows[index] = f"[{number}, 2.0, 1]"
+    _check(scene_from_json, ('{"points": [\n' + ",\n".join(rows) + "\n]}").encode())

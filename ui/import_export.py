@@ -1,0 +1,122 @@
+"""Import / export files: the points as CSV, the whole scene as JSON, one uploader for both.
+
+An upload is read in the uploader's callback (once per file, before any widget is drawn): a CSV
+replaces the points through the undo history and keeps the method; a JSON loads the whole scene
+through ``state.load_scene``. A file that cannot be used changes nothing, and the reason stays in
+the expander until the next upload or until dismissed.
+"""
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from playground import PlaygroundError
+from playground.fileio import MAX_UPLOAD_BYTES, points_from_csv, points_to_csv, scene_from_json, scene_to_json
+from playground.validation import MAX_POINTS
+
+from . import state
+
+# A new uploader key after every file empties the uploader, so the same file can be loaded again
+# (after an undo, say) and no stale file name stays on show.
+UPLOAD_KEY_PREFIX = "import_file"
+UPLOAD_COUNT_KEY = "import_file_count"
+ERROR_KEY = "import_error"
+MAX_NAME_CHARS = 60
+FORMATS = (
+    "**CSV**: columns x1, x2, class (1–6), header optional, separated by commas, semicolons or tabs; "
+    "replaces the points (undo brings them back). **JSON**: a scene saved here; loads the points, "
+    f"method, basis and view. At most {MAX_POINTS:,} points and {MAX_UPLOAD_BYTES // 2**20} MB."
+)
+
+
+def _upload_key():
+    return f"{UPLOAD_KEY_PREFIX}_{st.session_state.get(UPLOAD_COUNT_KEY, 0)}"
+
+
+def _on_upload(key):
+    """Load the file just uploaded under ``key``; on any problem keep everything as it is."""
+    uploaded = st.session_state.get(key)
+    if uploaded is None:  # the file was removed from the uploader
+        return
+    st.session_state[UPLOAD_COUNT_KEY] = st.session_state.get(UPLOAD_COUNT_KEY, 0) + 1
+    st.session_state.pop(ERROR_KEY, None)
+    name = uploaded.name[:MAX_NAME_CHARS]
+    try:
+        if name.lower().endswith(".json"):
+            scene, view, messages = scene_from_json(uploaded.getvalue())
+            state.load_scene(scene, messages, view.get("panel_options"), view.get("tab"), source=f"'{name}'")
+        else:
+            points = points_from_csv(uploaded.getvalue())
+            state.change_points(points, refit_view=True)
+            state.notify(f"Loaded {len(points):,} points from '{name}'; undo (↶) brings back the previous ones.")
+    except PlaygroundError as err:
+        st.session_state[ERROR_KEY] = f"'{name}' was not loaded: {err} The points and settings are unchanged."
+
+
+def _exports():
+    """The two files, made when a download button is clicked, from the session as it is then.
+
+    The sidebar is drawn before this run applies the method widgets and before the panels set
+    their options, so data made here would lag one run behind. A click is served outside the
+    script thread, where ``st.session_state`` is unavailable; the session's own thread-safe state
+    object is captured instead. Making the files only on a click also spares every rerun the work.
+    """
+    session = get_script_run_ctx().session_state
+
+    def points_csv():
+        return points_to_csv(session["scene"].points)
+
+    def scene_json():
+        view = {
+            "panel_options": session["panel_options"],
+            "tab": session["panel_tab"] if "panel_tab" in session else None,
+        }
+        return scene_to_json(session["scene"], view)
+
+    return points_csv, scene_json
+
+
+def _dismiss_error():
+    st.session_state.pop(ERROR_KEY, None)
+
+
+def import_export_controls():
+    """Download the points (CSV) or the scene (JSON); upload either to load it."""
+    points_csv, scene_json = _exports()
+    error = st.session_state.get(ERROR_KEY)
+    with st.expander("Import / export files", key="import_export_expander"):
+        if error:
+            st.error(error, icon=":material/error:")
+            st.button("Dismiss", key="dismiss_import_error", on_click=_dismiss_error, type="tertiary")
+        st.download_button(
+            "Download points (CSV)",
+            points_csv,
+            "points.csv",
+            "text/csv",
+            key="download_points_csv",
+            on_click="ignore",
+            disabled=not len(state.scene().points),
+            icon=":material/download:",
+            width="stretch",
+            help="x1, x2, class: one row per point, full precision.",
+        )
+        st.download_button(
+            "Download scene (JSON)",
+            scene_json,
+            "scene.json",
+            "application/json",
+            key="download_scene_json",
+            on_click="ignore",
+            icon=":material/download:",
+            width="stretch",
+            help="Points, method and its parameters, basis, view and panel settings.",
+        )
+        key = _upload_key()
+        st.file_uploader(
+            "Load points (.csv) or a scene (.json)",
+            type=["csv", "json"],
+            key=key,
+            on_change=_on_upload,
+            args=(key,),
+            max_upload_size=MAX_UPLOAD_BYTES // 2**20,
+        )
+        st.caption(FORMATS)
