@@ -34,7 +34,7 @@ def _close():
 
 def preset_picker():
     """Sidebar: an expander with one button per preset."""
-    with st.expander("Figures from chapter 4", expanded=True):
+    with st.expander("Figures from chapter 4", expanded=False):
         for key, preset in PRESETS.items():
             st.button(
                 preset.label,
