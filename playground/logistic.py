@@ -14,9 +14,9 @@ import copy
 
 import numpy as np
 
-from .base import LinearClassifier, ProbabilisticMixin, log_sigmoid, log_softmax, sigmoid
+from .base import LinearClassifier, ProbabilisticMixin, softmax_by_class, transpose_centred, two_class_proba
 from .errors import InvalidDataError
-from .validation import add_bias, check_w_init, check_X_y
+from .validation import check_w_init, check_X_y
 
 SOLVERS = ("irls", "gd")
 #: Default number of updates when ``max_iter`` is None.
@@ -140,50 +140,96 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
     return theta, history, n_iter, converged and not separable, message
 
 
-class _BinaryProblem:
-    """Cross-entropy for two classes (eq. 4.90) with an optional ridge on the non-bias weights."""
+def _weighted_gram(design_T, weights):
+    """Phi^T diag(weights) Phi from the transposed design (M, N): the points run along the
+    contiguous axis, so the product is one scaling of M long rows and one BLAS call."""
+    return (design_T * weights) @ design_T.T
 
-    def __init__(self, design, targets, penalty_weights, n_points):
-        self.design, self.t, self.pen, self.n = design, targets, penalty_weights, n_points
+
+class _BinaryProblem:
+    """Cross-entropy for two classes (eq. 4.90) with an optional ridge on the non-bias weights.
+
+    ``design_T`` is Phi^T, shape (M, N). Everything is written in the signed activations
+    z_n = s_n w^T phi_n, s_n = 2 t_n - 1 (positive: the point is on its class's side), from
+    which ln y_n, y_n - t_n and R_nn follow without cancellation. The quantities of the last
+    w are kept: IRLS asks for the likelihood, the step and the separability at the same w.
+    """
+
+    def __init__(self, design_T, targets, penalty_weights, n_points):
+        self.design_T, self.t, self.pen, self.n = design_T, targets, penalty_weights, n_points
+        self.sign = 2.0 * targets - 1.0
+        self._last = None
+
+    def _margins(self, w):
+        """(z, exp(-|z|)) at w, each shape (N,)."""
+        if self._last is None or not np.array_equal(self._last[0], w):
+            z = w @ self.design_T
+            z *= self.sign
+            self._last = (np.array(w, dtype=float), z, np.exp(-np.abs(z)))
+        return self._last[1:]
 
     def log_likelihood(self, w):
-        a = self.design @ w
-        return float(np.sum(self.t * log_sigmoid(a) + (1 - self.t) * log_sigmoid(-a)))
+        """sum_n ln sigma(z_n) = sum_n min(z_n, 0) - ln(1 + exp(-|z_n|)) (eq. 4.90)."""
+        z, e = self._margins(w)
+        return float(np.minimum(z, 0.0).sum() - np.log1p(e).sum())
 
-    def penalty(self, w):
-        return 0.5 * float(np.sum(self.pen * w**2))
+    def _residuals_and_curvature(self, w):
+        """y_n - t_n = -s_n sigma(-z_n) and R_nn = y_n (1 - y_n) (eq. 4.98), both precise."""
+        z, e = self._margins(w)
+        big = 1.0 / (1.0 + e)  # sigma(|z|)
+        small = e * big  # sigma(-|z|)
+        residuals = np.where(z >= 0, small, big)
+        residuals *= -self.sign
+        return residuals, big * small
 
     def gradient(self, w):
         """Phi^T (y - t) + l2 I' w (eq. 4.91 / 4.96)."""
-        return self.design.T @ (sigmoid(self.design @ w) - self.t) + self.pen * w
+        residuals, _ = self._residuals_and_curvature(w)
+        return self.design_T @ residuals + self.pen * w
+
+    def penalty(self, w):
+        return 0.5 * float(np.sum(self.pen * w**2))
 
     def mean_gradient(self, w):
         return self.gradient(w) / self.n
 
     def newton_step(self, w):
         """(Phi^T R Phi + l2 I')^-1 (Phi^T (y - t) + l2 I' w), with R_nn = y_n (1 - y_n) (eq. 4.97-4.99)."""
-        a = self.design @ w
-        r = sigmoid(a) * sigmoid(-a)
-        hessian = (self.design * r[:, None]).T @ self.design + np.diag(self.pen)
-        return _newton_solve(hessian, self.gradient(w))
+        residuals, r = self._residuals_and_curvature(w)
+        hessian = _weighted_gram(self.design_T, r) + np.diag(self.pen)
+        return _newton_solve(hessian, self.design_T @ residuals + self.pen * w)
 
     def separates(self, w):
-        a = self.design @ w
-        return bool(np.all(np.where(self.t == 1, a > 0, a < 0)))
+        z, _ = self._margins(w)
+        return bool(np.all(z > 0))
 
 
 class _MulticlassProblem:
-    """Multi-class cross-entropy (eq. 4.108) over W (K, M), with an optional ridge on the non-bias weights."""
+    """Multi-class cross-entropy (eq. 4.108) over W (K, M), with an optional ridge on the non-bias weights.
 
-    def __init__(self, design, y_index, n_classes, penalty_weights):
-        self.design, self.y, self.k, self.pen = design, y_index, n_classes, penalty_weights
+    ``design_T`` is Phi^T, shape (M, N). With two classes the likelihood depends on W only
+    through d = w_2 - w_1, so it and its derivatives come from the two-class problem in d
+    (penalty weight halved: |w_1|^2 + |w_2|^2 = |d|^2 / 2 when w_1 + w_2 = 0), which is cheaper.
+    """
+
+    def __init__(self, design_T, y_index, n_classes, penalty_weights):
+        self.design_T, self.y, self.k, self.pen = design_T, y_index, n_classes, penalty_weights
         self.targets = np.eye(n_classes)[y_index]
-        self.n = design.shape[0]
+        self.n = design_T.shape[1]
+        self.pair = None
+        if n_classes == 2:
+            self.pair = _BinaryProblem(design_T, (y_index == 1).astype(float), penalty_weights / 2, self.n)
+        self._last = None
 
     def _log_proba(self, W):
-        return log_softmax(self.design @ W.T)
+        """ln y_nk, shape (N, K), for the last W asked."""
+        if self._last is None or not np.array_equal(self._last[0], W):
+            self._last = (np.array(W, dtype=float), softmax_by_class(W @ self.design_T, log=True))
+        return self._last[1]
 
     def log_likelihood(self, W):
+        if self.pair is not None:
+            return self.pair.log_likelihood(W[1] - W[0])
         return float(np.sum(self._log_proba(W)[np.arange(self.n), self.y]))
 
     def penalty(self, W):
@@ -191,7 +237,11 @@ class _MulticlassProblem:
 
     def gradient(self, W):
         """grad_{w_j} E = sum_n (y_nj - t_nj) phi_n (eq. 4.109), shape (K, M)."""
-        return (np.exp(self._log_proba(W)) - self.targets).T @ self.design + self.pen * W
+        if self.pair is not None:
+            residuals, _ = self.pair._residuals_and_curvature(W[1] - W[0])  # y_n2 - t_n2 = -(y_n1 - t_n1)
+            g = self.design_T @ residuals
+            return np.array([-g, g]) + self.pen * W
+        return (np.exp(self._log_proba(W)) - self.targets).T @ self.design_T.T + self.pen * W
 
     def mean_gradient(self, W):
         return self.gradient(W) / self.n
@@ -204,13 +254,17 @@ class _MulticlassProblem:
         projector onto those directions, makes the system positive definite and yields exactly
         the minimum-norm Newton step, so the weights' sum over classes never changes.
         """
+        if self.pair is not None and not np.any(self.pen * (W[0] + W[1])):
+            # The system splits into the sum w_1 + w_2 (no gradient, so no step) and the
+            # difference d, whose Newton step delta moves w_1 by +delta/2 and w_2 by -delta/2.
+            delta = self.pair.newton_step(W[1] - W[0]) / 2
+            return np.array([-delta, delta])
         proba = np.exp(self._log_proba(W))
         k_classes, m = W.shape
         hessian = np.empty((k_classes * m, k_classes * m))
         for k in range(k_classes):  # K(K+1)/2 blocks, each vectorised over the points
             for j in range(k, k_classes):
-                weight = proba[:, k] * ((k == j) - proba[:, j])
-                block = (self.design * weight[:, None]).T @ self.design
+                block = _weighted_gram(self.design_T, proba[:, k] * ((k == j) - proba[:, j]))
                 if k == j:
                     block += np.diag(self.pen)
                 hessian[k * m : (k + 1) * m, j * m : (j + 1) * m] = block
@@ -221,9 +275,11 @@ class _MulticlassProblem:
         return _newton_solve(hessian, self.gradient(W).ravel()).reshape(W.shape)
 
     def separates(self, W):
-        a = self.design @ W.T
-        own = a[np.arange(self.n), self.y]
-        others = np.where(self.targets == 1, -np.inf, a).max(axis=1)
+        if self.pair is not None:
+            return self.pair.separates(W[1] - W[0])
+        a = W @ self.design_T  # (K, N)
+        own = a[self.y, np.arange(self.n)]
+        others = np.where(self.targets.T == 1, -np.inf, a).max(axis=0)
         return bool(np.all(own > others))
 
 
@@ -255,16 +311,23 @@ class _IterativeMixin:
             centre, scale = _standardiser(X)
         else:
             centre, scale = np.zeros(X.shape[1]), np.ones(X.shape[1])
-        design = add_bias((X - centre) / scale)
+        # Phi^T (M, N): the points along the contiguous axis (see _weighted_gram).
+        design_T = np.empty((X.shape[1] + 1, X.shape[0]))
+        design_T[0] = 1.0  # the book's dummy input x0 = 1
+        design_T[1:] = X.T
+        design_T[1:] -= centre[:, None]
+        design_T[1:] /= scale[:, None]
         penalty_weights = np.concatenate([[0.0], np.full(X.shape[1], l2) / scale**2])  # l2 on w1..wD only
         self._centre, self._scale = centre, scale
         options = {"solver": solver, "max_iter": max_iter, "tol": tol, "learning_rate": learning_rate, "l2": l2}
-        return design, penalty_weights, options
+        return design_T, penalty_weights, options
 
-    def _linear_std(self, X):
-        """Activations from the internal standardised weights (precise for coordinates far from 0)."""
+    def _linear_std(self, X, weights=None):
+        """Activations from the internal standardised weights (precise for coordinates far from 0):
+        shape (N,) for one weight vector, class-major (K, N) for K of them."""
         X = self._check_X(X)
-        return ((X - self._centre) / self._scale) @ self._weights_std[..., 1:].T + self._weights_std[..., 0]
+        w = self._weights_std if weights is None else weights
+        return (w[..., 1:] / self._scale) @ transpose_centred(X, self._centre) + w[..., :1]
 
     def _set_weights(self, weights):
         """Set ``weights_``, ``coef_``, ``intercept_`` and the internal weights from book weights."""
@@ -357,9 +420,9 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
             )
         dim = X.shape[1]
         w_init = check_w_init(self.w_init, dim + 1, method)
-        design, penalty_weights, options = self._prepare(X, method)
+        design_T, penalty_weights, options = self._prepare(X, method)
         targets = (y_index == 1).astype(float)
-        problem = _BinaryProblem(design, targets, penalty_weights, X.shape[0])
+        problem = _BinaryProblem(design_T, targets, penalty_weights, X.shape[0])
         start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, self._centre, self._scale)
         centre, scale = self._centre, self._scale
         theta, history, n_iter, converged, message = _run(
@@ -379,10 +442,9 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
         a = self._linear_std(X)
         return np.column_stack([np.zeros_like(a), a])
 
-    def predict_log_proba(self, X):
-        """(ln sigma(-a), ln sigma(a)) for a = w^T phi(x), shape (N, 2) (eq. 4.87)."""
-        a = self._linear_std(X)
-        return np.column_stack([log_sigmoid(-a), log_sigmoid(a)])
+    def _posterior(self, X, log):
+        """(sigma(-a), sigma(a)) for a = w^T phi(x), or their logs, shape (N, 2) (eq. 4.87)."""
+        return two_class_proba(self._linear_std(X), log=log)
 
 
 class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
@@ -436,11 +498,11 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
                     f"Softmax regression: the initial weights must be {n_classes} rows of {dim + 1} finite numbers "
                     f"[w_k0, w_k1, ...], one row per class; got shape {w_init.shape}."
                 )
-        design, penalty_weights, options = self._prepare(X, method)
+        design_T, penalty_weights, options = self._prepare(X, method)
         centre, scale = self._centre, self._scale
         if self.w_init is not None:
             start = _to_standardised(w_init, centre, scale)
-        problem = _MulticlassProblem(design, y_index, n_classes, penalty_weights)
+        problem = _MulticlassProblem(design_T, y_index, n_classes, penalty_weights)
         theta, history, n_iter, converged, message = _run(
             problem,
             start,
@@ -460,8 +522,12 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
 
     def activations(self, X):
         """a_k = w_k^T phi(x), shape (N, K) (eq. 4.105)."""
-        return self._linear_std(X)
+        return np.ascontiguousarray(self._linear_std(X).T)
 
-    def predict_log_proba(self, X):
-        """ln p(C_k|x), shape (N, K) (eq. 4.104), by log-sum-exp."""
-        return log_softmax(self.activations(X))
+    def _posterior(self, X, log):
+        """p(C_k|x) (eq. 4.104) or its log, shape (N, K), by log-sum-exp; for two classes the
+        sigmoid of the log-odds a_2 - a_1 (eq. 4.57), the same numbers more cheaply."""
+        W = self._weights_std
+        if W.shape[0] == 2:
+            return two_class_proba(self._linear_std(X, W[1] - W[0]), log=log)
+        return softmax_by_class(self._linear_std(X), log=log)

@@ -6,7 +6,7 @@ single class; ``ambiguous(X)`` computes them so the ui can show them instead of 
 
 import numpy as np
 
-from .base import Classifier, log_softmax
+from .base import Classifier, softmax_by_class
 from .errors import PlaygroundError
 from .validation import check_X_y
 
@@ -153,17 +153,21 @@ class OneVsRest(_Strategy):
 
     def predict_log_proba(self, X):
         """Each classifier's log p(class k | x) against the rest, renormalised over k, (N, K)."""
+        return self._posterior(X, log=True)
+
+    def predict_proba(self, X):
+        """p(C_k | x) from the K one-versus-rest posteriors, normalised to sum to 1, (N, K)."""
+        return self._posterior(X, log=False)
+
+    def _posterior(self, X, log):
         if not self.is_probabilistic:
             raise PlaygroundError(f"{self.estimator.display_name} does not give probabilities.")
         X = self._check_X(X)
         if self.classes_.size == 2:
-            return self.estimators_[0].predict_log_proba(X)
-        positive = np.column_stack([e.predict_log_proba(X)[:, 1] for e in self.estimators_])
-        return log_softmax(positive)
-
-    def predict_proba(self, X):
-        """p(C_k | x) from the K one-versus-rest posteriors, normalised to sum to 1, (N, K)."""
-        return np.exp(self.predict_log_proba(X))
+            return self.estimators_[0]._posterior(X, log=log)
+        # Renormalised in the log domain: far from the data every p(class k | x) may underflow.
+        positive = np.array([e.predict_log_proba(X)[:, 1] for e in self.estimators_])
+        return softmax_by_class(positive, log=log)
 
 
 class OneVsOne(_Strategy):
