@@ -3,7 +3,7 @@
 A subclass implements ``fit`` and either sets ``coef_`` / ``intercept_`` (a linear model:
 ``LinearClassifier`` supplies ``decision_function``) or overrides ``decision_function``
 itself. Probabilistic models implement ``_posterior(X, log)``, which gives ``predict_proba``
-and ``predict_log_proba``.
+and ``predict_log_proba`` (or only ``predict_log_proba``; ``predict_proba`` follows).
 """
 
 import inspect
@@ -96,21 +96,48 @@ class LinearClassifier(Classifier):
 
 
 class ProbabilisticMixin:
-    """``predict_proba`` and ``predict_log_proba`` from the subclass's ``_posterior(X, log)``:
-    rows sum to 1, never NaN."""
+    """``predict_proba`` and ``predict_log_proba`` from the subclass's ``_posterior(X, log)``
+    (X already checked), evaluated in blocks of points: rows sum to 1, never NaN."""
 
     is_probabilistic = True
 
     def predict_proba(self, X):
         """p(C_k|x), shape (N, K), columns in the order of ``classes_``."""
-        return self._posterior(X, log=False)
+        return in_blocks(lambda block: self._posterior(block, log=False), self._check_X(X), self.classes_.size)
 
     def predict_log_proba(self, X):
         """ln p(C_k|x), shape (N, K)."""
-        return self._posterior(X, log=True)
+        return in_blocks(lambda block: self._posterior(block, log=True), self._check_X(X), self.classes_.size)
 
     def _posterior(self, X, log):
-        raise NotImplementedError
+        """Posteriors (or their logs) at checked inputs, shape (N, K). This default serves a
+        subclass that defines only ``predict_log_proba``."""
+        if type(self).predict_log_proba is ProbabilisticMixin.predict_log_proba:
+            raise NotImplementedError(f"{type(self).__name__} defines neither _posterior nor predict_log_proba.")
+        log_proba = self.predict_log_proba(X)
+        return log_proba if log else np.exp(log_proba)
+
+
+# Posteriors are computed from class-major activations A of shape (K, N): numpy reduces an
+# (N, K) array along its short axis 1 some 30x slower than it combines K rows of length N,
+# and the grid behind the regions has 40,000 points for K = 2 or 3 classes. The points go
+# through in blocks: temporaries of a block are recycled by the memory allocator, whereas
+# temporaries of a whole grid are fresh memory (page faults) on every call and cost more
+# than the arithmetic.
+
+#: Points evaluated at a time by ``in_blocks``.
+BLOCK = 8192
+
+
+def in_blocks(function, X, width):
+    """``function(X[i:j])`` over consecutive blocks of ``BLOCK`` rows, gathered into one
+    C-ordered array of shape (N, width)."""
+    if X.shape[0] <= BLOCK:
+        return np.ascontiguousarray(function(X))
+    out = np.empty((X.shape[0], width))
+    for start in range(0, X.shape[0], BLOCK):
+        out[start : start + BLOCK] = function(X[start : start + BLOCK])
+    return out
 
 
 def transpose_centred(X, centre):
@@ -121,43 +148,32 @@ def transpose_centred(X, centre):
     return out
 
 
-# Posteriors are computed from class-major activations A of shape (K, N): numpy reduces an
-# (N, K) array along its short axis 1 some 30x slower than it combines K rows of length N,
-# and the grid behind the regions has 40,000 points for K = 2 or 3 classes. Temporaries are
-# few and reused (``out=``): a fresh 40,000-point array costs page faults worth several
-# arithmetic passes.
-
-
 def softmax_by_class(A, log=False, overwrite=False):
     """p(C_k|x) = exp(a_k) / sum_j exp(a_j) (eq. 4.62-4.63), or its log, from A of shape (K, N).
 
-    Returns an (N, K) array. The largest activation is subtracted first (log-sum-exp), so
-    nothing overflows and every row sums to 1 up to rounding. ``overwrite=True`` lets the
-    function use A (a float array the caller no longer needs) as its workspace.
+    Returns an (N, K) array (the transpose of a (K, N) one). The largest activation is
+    subtracted first (log-sum-exp), so nothing overflows and every row sums to 1 up to
+    rounding. ``overwrite=True`` lets the function work in A (a float array the caller no
+    longer needs) and return it transposed.
     """
     A = np.asarray(A, dtype=float)
     shift = A[0].copy()
     for row in A[1:]:
         np.maximum(shift, row, out=shift)
     shift[~np.isfinite(shift)] = 0.0  # an all -inf column must not give -inf - (-inf)
-    shifted = np.subtract(A, shift, out=A if overwrite else np.empty(A.shape))
+    out = np.subtract(A, shift, out=A if overwrite else np.empty(A.shape))
     total = shift  # reused: the shift is no longer needed
     if log:
-        np.exp(shifted[0], out=total)
-        for row in shifted[1:]:
+        np.exp(out[0], out=total)
+        for row in out[1:]:
             total += np.exp(row)
         np.log(total, out=total)
-        return _by_point(np.subtract, shifted, total)
-    np.exp(shifted, out=shifted)
-    np.sum(shifted, axis=0, out=total)
-    return _by_point(np.divide, shifted, total)
-
-
-def _by_point(operation, A, column):
-    """operation(A, column) for A (K, N) and column (N,), returned as a C-ordered (N, K) array."""
-    out = np.empty(A.shape[::-1])
-    operation(A, column, out=out.T)
-    return out
+        out -= total
+    else:
+        np.exp(out, out=out)
+        np.sum(out, axis=0, out=total)
+        out /= total
+    return out.T
 
 
 def log_softmax(activations):
@@ -204,18 +220,19 @@ def two_class_proba(log_odds, log=False):
 
     Each column is computed on its own (never as 1 - the other), so both keep their relative
     precision far from the boundary; the rows sum to 1 up to rounding. ``log=True`` gives
-    their logs, ln sigma(+-a) = min(+-a, 0) - ln(1 + exp(-|a|)).
+    their logs, ln sigma(+-a) = min(+-a, 0) - ln(1 + exp(-|a|)). Returns the transpose of a
+    (2, N) array.
     """
     a = np.asarray(log_odds, dtype=float)
-    out = np.empty((a.shape[0], 2))
+    out = np.empty((2, a.shape[0]))
     if not log:
-        sigmoid(-a, out=out[:, 0])
-        sigmoid(a, out=out[:, 1])
-        return out
+        sigmoid(-a, out=out[0])
+        sigmoid(a, out=out[1])
+        return out.T
     common = _log1p_exp_minus_abs(a)
-    part = np.minimum(a, 0.0)
-    np.subtract(part, common, out=out[:, 1])
-    np.maximum(a, 0.0, out=part)  # min(-a, 0) = -max(a, 0)
-    part += common
-    np.negative(part, out=out[:, 0])
-    return out
+    np.minimum(a, 0.0, out=out[1])
+    out[1] -= common
+    np.negative(a, out=out[0])
+    np.minimum(out[0], 0.0, out=out[0])
+    out[0] -= common
+    return out.T

@@ -232,7 +232,7 @@ class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
     def _posterior(self, X, log):
         """p(C_k|x) or its log, shape (N, K): the softmax of the activations (eq. 4.62), for two
         classes the sigmoid of the log-odds (eq. 4.65), from the data-centred weights."""
-        U = transpose_centred(self._check_X(X), self._centre)
+        U = transpose_centred(X, self._centre)
         if self.classes_.size == 2:
             w = self._centred_coef[1] - self._centred_coef[0]
             a = w @ U
@@ -333,8 +333,8 @@ class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
         return self
 
     def _activations_by_class(self, X):
-        """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64), class-major: shape (K, N)."""
-        X = self._check_X(X)
+        """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64) at checked inputs X,
+        class-major: shape (K, N)."""
         XT = X.T.copy()  # (D, N): the points along the contiguous axis
         centred, z = np.empty_like(XT), np.empty_like(XT)
         out = np.empty((self.classes_.size, X.shape[0]))
@@ -349,11 +349,11 @@ class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
 
     def activations(self, X):
         """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64), shape (N, K)."""
-        return np.ascontiguousarray(self._activations_by_class(X).T)
+        return np.ascontiguousarray(self._activations_by_class(self._check_X(X)).T)
 
     def decision_function(self, X):
         """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
-        return two_class_or_all(self._activations_by_class(X))
+        return two_class_or_all(self._activations_by_class(self._check_X(X)))
 
     def _posterior(self, X, log):
         """p(C_k|x) or its log, shape (N, K) (eq. 4.62)."""

@@ -140,30 +140,58 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
     return theta, history, n_iter, converged and not separable, message
 
 
-def _weighted_gram(design_T, weights):
-    """Phi^T diag(weights) Phi from the transposed design (M, N): the points run along the
-    contiguous axis, so the product is one scaling of M long rows and one BLAS call."""
-    return (design_T * weights) @ design_T.T
+#: Up to this many parameters per class, Hessian blocks use precomputed products phi_a phi_b.
+_PAIRWISE_MAX = 8
+
+
+class _Design:
+    """The transposed design Phi^T (M, N), points along the contiguous axis, and weighted Gram
+    matrices Phi^T diag(r) Phi from it (eq. 4.97, 4.110).
+
+    With few parameters the products phi_na phi_nb (a <= b) are formed once, so that each
+    Gram matrix is one matrix-vector product: BLAS is several times slower at the equivalent
+    (M, N) @ (N, M) product with M = 3. With many parameters (a large basis) that product is
+    used instead, to keep memory O(N M).
+    """
+
+    def __init__(self, design_T):
+        self.T = design_T
+        self.m = design_T.shape[0]
+        self.upper = np.triu_indices(self.m)
+        self.pairs = None
+        if self.m <= _PAIRWISE_MAX:
+            self.pairs = np.empty((self.upper[0].size, design_T.shape[1]))
+            for row, a, b in zip(self.pairs, *self.upper):
+                np.multiply(design_T[a], design_T[b], out=row)
+
+    def gram(self, weights):
+        """Phi^T diag(weights) Phi, shape (M, M), exactly symmetric."""
+        if self.pairs is None:
+            return (self.T * weights) @ self.T.T
+        out = np.empty((self.m, self.m))
+        out[self.upper] = self.pairs @ weights
+        out.T[self.upper] = out[self.upper]
+        return out
 
 
 class _BinaryProblem:
     """Cross-entropy for two classes (eq. 4.90) with an optional ridge on the non-bias weights.
 
-    ``design_T`` is Phi^T, shape (M, N). Everything is written in the signed activations
+    ``design`` is a ``_Design``. Everything is written in the signed activations
     z_n = s_n w^T phi_n, s_n = 2 t_n - 1 (positive: the point is on its class's side), from
     which ln y_n, y_n - t_n and R_nn follow without cancellation. The quantities of the last
     w are kept: IRLS asks for the likelihood, the step and the separability at the same w.
     """
 
-    def __init__(self, design_T, targets, penalty_weights, n_points):
-        self.design_T, self.t, self.pen, self.n = design_T, targets, penalty_weights, n_points
+    def __init__(self, design, targets, penalty_weights, n_points):
+        self.design, self.t, self.pen, self.n = design, targets, penalty_weights, n_points
         self.sign = 2.0 * targets - 1.0
         self._last = None
 
     def _margins(self, w):
         """(z, exp(-|z|)) at w, each shape (N,)."""
         if self._last is None or not np.array_equal(self._last[0], w):
-            z = w @ self.design_T
+            z = w @ self.design.T
             z *= self.sign
             self._last = (np.array(w, dtype=float), z, np.exp(-np.abs(z)))
         return self._last[1:]
@@ -182,10 +210,14 @@ class _BinaryProblem:
         residuals *= -self.sign
         return residuals, big * small
 
+    def likelihood_gradient(self, w):
+        """Phi^T (y - t) (eq. 4.91)."""
+        residuals, _ = self._residuals_and_curvature(w)
+        return self.design.T @ residuals
+
     def gradient(self, w):
         """Phi^T (y - t) + l2 I' w (eq. 4.91 / 4.96)."""
-        residuals, _ = self._residuals_and_curvature(w)
-        return self.design_T @ residuals + self.pen * w
+        return self.likelihood_gradient(w) + self.pen * w
 
     def penalty(self, w):
         return 0.5 * float(np.sum(self.pen * w**2))
@@ -196,8 +228,8 @@ class _BinaryProblem:
     def newton_step(self, w):
         """(Phi^T R Phi + l2 I')^-1 (Phi^T (y - t) + l2 I' w), with R_nn = y_n (1 - y_n) (eq. 4.97-4.99)."""
         residuals, r = self._residuals_and_curvature(w)
-        hessian = _weighted_gram(self.design_T, r) + np.diag(self.pen)
-        return _newton_solve(hessian, self.design_T @ residuals + self.pen * w)
+        hessian = self.design.gram(r) + np.diag(self.pen)
+        return _newton_solve(hessian, self.design.T @ residuals + self.pen * w)
 
     def separates(self, w):
         z, _ = self._margins(w)
@@ -207,30 +239,40 @@ class _BinaryProblem:
 class _MulticlassProblem:
     """Multi-class cross-entropy (eq. 4.108) over W (K, M), with an optional ridge on the non-bias weights.
 
-    ``design_T`` is Phi^T, shape (M, N). With two classes the likelihood depends on W only
-    through d = w_2 - w_1, so it and its derivatives come from the two-class problem in d
-    (penalty weight halved: |w_1|^2 + |w_2|^2 = |d|^2 / 2 when w_1 + w_2 = 0), which is cheaper.
+    ``design`` is a ``_Design``; activations and posteriors are class-major (K, N) and kept
+    for the last W. With two classes the likelihood depends on W only through d = w_2 - w_1,
+    so it and its derivatives come from the two-class problem in d (penalty weight halved:
+    |w_1|^2 + |w_2|^2 = |d|^2 / 2 when w_1 + w_2 = 0), which is cheaper.
     """
 
-    def __init__(self, design_T, y_index, n_classes, penalty_weights):
-        self.design_T, self.y, self.k, self.pen = design_T, y_index, n_classes, penalty_weights
-        self.targets = np.eye(n_classes)[y_index]
-        self.n = design_T.shape[1]
+    def __init__(self, design, y_index, n_classes, penalty_weights):
+        self.design, self.y, self.k, self.pen = design, y_index, n_classes, penalty_weights
+        self.n = design.T.shape[1]
+        self.targets = np.zeros((n_classes, self.n))  # t_nk, class-major
+        self.targets[y_index, np.arange(self.n)] = 1.0
         self.pair = None
         if n_classes == 2:
-            self.pair = _BinaryProblem(design_T, (y_index == 1).astype(float), penalty_weights / 2, self.n)
+            self.pair = _BinaryProblem(design, (y_index == 1).astype(float), penalty_weights / 2, self.n)
         self._last = None
 
-    def _log_proba(self, W):
-        """ln y_nk, shape (N, K), for the last W asked."""
+    def _state(self, W):
+        """(a_nk, y_nk) at W, both class-major (K, N), and sum_n ln y_n,t_n."""
         if self._last is None or not np.array_equal(self._last[0], W):
-            self._last = (np.array(W, dtype=float), softmax_by_class(W @ self.design_T, log=True))
-        return self._last[1]
+            A = W @ self.design.T
+            shift = A.max(axis=0)  # log-sum-exp: exp never overflows
+            proba = np.subtract(A, shift, out=np.empty_like(A))
+            np.exp(proba, out=proba)
+            total = proba.sum(axis=0)
+            proba /= total
+            # ln y_nk = a_nk - shift_n - ln total_n at the points' own classes (eq. 4.108)
+            log_likelihood = float(np.sum(A[self.y, np.arange(self.n)] - shift) - np.sum(np.log(total)))
+            self._last = (np.array(W, dtype=float), A, proba, log_likelihood)
+        return self._last[1:]
 
     def log_likelihood(self, W):
         if self.pair is not None:
             return self.pair.log_likelihood(W[1] - W[0])
-        return float(np.sum(self._log_proba(W)[np.arange(self.n), self.y]))
+        return self._state(W)[2]
 
     def penalty(self, W):
         return 0.5 * float(np.sum(self.pen * W**2))
@@ -238,10 +280,11 @@ class _MulticlassProblem:
     def gradient(self, W):
         """grad_{w_j} E = sum_n (y_nj - t_nj) phi_n (eq. 4.109), shape (K, M)."""
         if self.pair is not None:
-            residuals, _ = self.pair._residuals_and_curvature(W[1] - W[0])  # y_n2 - t_n2 = -(y_n1 - t_n1)
-            g = self.design_T @ residuals
+            g = self.pair.likelihood_gradient(W[1] - W[0])  # y_n2 - t_n2 = -(y_n1 - t_n1)
             return np.array([-g, g]) + self.pen * W
-        return (np.exp(self._log_proba(W)) - self.targets).T @ self.design_T.T + self.pen * W
+        _, proba, _ = self._state(W)
+        residuals = proba - self.targets
+        return np.array([self.design.T @ row for row in residuals]) + self.pen * W
 
     def mean_gradient(self, W):
         return self.gradient(W) / self.n
@@ -259,12 +302,12 @@ class _MulticlassProblem:
             # difference d, whose Newton step delta moves w_1 by +delta/2 and w_2 by -delta/2.
             delta = self.pair.newton_step(W[1] - W[0]) / 2
             return np.array([-delta, delta])
-        proba = np.exp(self._log_proba(W))
+        _, proba, _ = self._state(W)
         k_classes, m = W.shape
         hessian = np.empty((k_classes * m, k_classes * m))
         for k in range(k_classes):  # K(K+1)/2 blocks, each vectorised over the points
             for j in range(k, k_classes):
-                block = _weighted_gram(self.design_T, proba[:, k] * ((k == j) - proba[:, j]))
+                block = self.design.gram(proba[k] * ((k == j) - proba[j]))
                 if k == j:
                     block += np.diag(self.pen)
                 hessian[k * m : (k + 1) * m, j * m : (j + 1) * m] = block
@@ -277,10 +320,10 @@ class _MulticlassProblem:
     def separates(self, W):
         if self.pair is not None:
             return self.pair.separates(W[1] - W[0])
-        a = W @ self.design_T  # (K, N)
-        own = a[self.y, np.arange(self.n)]
-        others = np.where(self.targets.T == 1, -np.inf, a).max(axis=0)
-        return bool(np.all(own > others))
+        A, _, _ = self._state(W)
+        own = A[self.y, np.arange(self.n)]
+        below = np.count_nonzero(A < own, axis=0)  # every other class strictly below its own
+        return bool(np.all(below == self.k - 1))
 
 
 class _IterativeMixin:
@@ -323,9 +366,8 @@ class _IterativeMixin:
         return design_T, penalty_weights, options
 
     def _linear_std(self, X, weights=None):
-        """Activations from the internal standardised weights (precise for coordinates far from 0):
-        shape (N,) for one weight vector, class-major (K, N) for K of them."""
-        X = self._check_X(X)
+        """Activations at checked inputs X from the internal standardised weights (precise for
+        coordinates far from 0): shape (N,) for one weight vector, class-major (K, N) for K of them."""
         w = self._weights_std if weights is None else weights
         return (w[..., 1:] / self._scale) @ transpose_centred(X, self._centre) + w[..., :1]
 
@@ -422,7 +464,7 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
         w_init = check_w_init(self.w_init, dim + 1, method)
         design_T, penalty_weights, options = self._prepare(X, method)
         targets = (y_index == 1).astype(float)
-        problem = _BinaryProblem(design_T, targets, penalty_weights, X.shape[0])
+        problem = _BinaryProblem(_Design(design_T), targets, penalty_weights, X.shape[0])
         start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, self._centre, self._scale)
         centre, scale = self._centre, self._scale
         theta, history, n_iter, converged, message = _run(
@@ -439,7 +481,7 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
 
     def activations(self, X):
         """(0, a(x)) with a = w^T phi(x), shape (N, 2): the softmax of these is (1 - sigma(a), sigma(a))."""
-        a = self._linear_std(X)
+        a = self._linear_std(self._check_X(X))
         return np.column_stack([np.zeros_like(a), a])
 
     def _posterior(self, X, log):
@@ -502,7 +544,7 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
         centre, scale = self._centre, self._scale
         if self.w_init is not None:
             start = _to_standardised(w_init, centre, scale)
-        problem = _MulticlassProblem(design_T, y_index, n_classes, penalty_weights)
+        problem = _MulticlassProblem(_Design(design_T), y_index, n_classes, penalty_weights)
         theta, history, n_iter, converged, message = _run(
             problem,
             start,
@@ -522,7 +564,7 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
 
     def activations(self, X):
         """a_k = w_k^T phi(x), shape (N, K) (eq. 4.105)."""
-        return np.ascontiguousarray(self._linear_std(X).T)
+        return np.ascontiguousarray(self._linear_std(self._check_X(X)).T)
 
     def _posterior(self, X, log):
         """p(C_k|x) (eq. 4.104) or its log, shape (N, K), by log-sum-exp; for two classes the
@@ -530,4 +572,4 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
         W = self._weights_std
         if W.shape[0] == 2:
             return two_class_proba(self._linear_std(X, W[1] - W[0]), log=log)
-        return softmax_by_class(self._linear_std(X), log=log)
+        return softmax_by_class(self._linear_std(X), log=log, overwrite=True)

@@ -136,8 +136,8 @@ class NaiveBayes(ProbabilisticMixin, Classifier):
         return (X > self.thresholds_).astype(float)
 
     def _activations_by_class(self, X):
-        """a_k(x) = ln p(x|C_k) + ln p(C_k), class-major: shape (K, N) (eq. 4.63; eq. 4.82 for Bernoulli features)."""
-        X = self._check_X(X)
+        """a_k(x) = ln p(x|C_k) + ln p(C_k) at checked inputs X, class-major: shape (K, N)
+        (eq. 4.63; eq. 4.82 for Bernoulli features)."""
         if self.variant == "bernoulli" and hasattr(self, "thresholds_"):
             out = self.feature_coef_ @ (X > self.thresholds_).T.astype(float)
             out += self.feature_intercept_[:, None]
@@ -158,11 +158,11 @@ class NaiveBayes(ProbabilisticMixin, Classifier):
 
     def activations(self, X):
         """a_k(x) = ln p(x|C_k) + ln p(C_k), shape (N, K) (eq. 4.63; eq. 4.82 for Bernoulli features)."""
-        return np.ascontiguousarray(self._activations_by_class(X).T)
+        return np.ascontiguousarray(self._activations_by_class(self._check_X(X)).T)
 
     def decision_function(self, X):
         """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
-        return two_class_or_all(self._activations_by_class(X))
+        return two_class_or_all(self._activations_by_class(self._check_X(X)))
 
     def _posterior(self, X, log):
         """p(C_k|x) or its log, shape (N, K) (eq. 4.62)."""
