@@ -91,8 +91,15 @@ class LinearClassifier(Classifier):
     def decision_function(self, X):
         """y(x) = w^T x + w0: shape (N,) for two classes, (N, K) otherwise."""
         X = self._check_X(X)
-        scores = X @ self.coef_.T + self.intercept_
-        return scores[:, 0] if scores.shape[1] == 1 else scores
+        if self.coef_.shape[0] == 1:
+            return X @ self.coef_[0] + self.intercept_[0]
+        return in_blocks(self._linear_by_class, X, self.coef_.shape[0])
+
+    def _linear_by_class(self, X):
+        """The K discriminants computed class-major, (K, N), returned transposed (see in_blocks)."""
+        scores = self.coef_ @ X.T
+        scores += self.intercept_[:, None]
+        return scores.T
 
 
 class ProbabilisticMixin:
