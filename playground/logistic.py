@@ -16,13 +16,13 @@ import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin, softmax_by_class, transpose_centred, two_class_proba
 from .errors import InvalidDataError
-from .validation import check_w_init, check_X_y
+from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X_y
 
 SOLVERS = ("irls", "gd")
 #: Default number of updates when ``max_iter`` is None.
 DEFAULT_MAX_ITER = {"irls": 100, "gd": 1000}
 #: Upper bound on ``max_iter`` (a hosted instance must not be asked to loop for ever).
-MAX_ITER_LIMIT = 100_000
+MAX_ITER_LIMIT = MAX_ITERATIONS
 #: Singular values of the Hessian below this fraction of the largest are treated as zero.
 HESSIAN_RCOND = 1e-12
 
@@ -32,8 +32,7 @@ def _check_options(model, method):
     if model.solver not in SOLVERS:
         raise InvalidDataError(f"{method}: solver must be 'irls' or 'gd', not {model.solver!r}.")
     max_iter = DEFAULT_MAX_ITER[model.solver] if model.max_iter is None else model.max_iter
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or not 0 <= max_iter <= MAX_ITER_LIMIT:
-        raise InvalidDataError(f"{method}: max_iter must be a whole number from 0 to {MAX_ITER_LIMIT:,}.")
+    max_iter = check_iterations(max_iter, f"{method}: max_iter", minimum=0)
     values = {}
     for name, positive in (("tol", False), ("l2", False), ("learning_rate", True)):
         try:
