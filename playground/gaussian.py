@@ -251,7 +251,7 @@ class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
     biased (1/N_k) class covariance (eq. 4.80). The activations keep the quadratic term:
     a_k(x) = ln N(x|mu_k, Sigma_k) + ln p(C_k)
            = -1/2 (x - mu_k)^T Sigma_k^-1 (x - mu_k) - 1/2 ln|Sigma_k| - D/2 ln 2 pi + ln p(C_k),
-    evaluated through the Cholesky factor of Sigma_k.
+    evaluated as |L_k^-1 (x - mu_k)|^2 with Sigma_k = L_k L_k^T (Cholesky), L_k^-1 formed once in fit.
 
     Each class needs at least two points (one point has no spread at all): otherwise fit raises
     DegenerateFitError. A singular Sigma_k (two points in 2-D, collinear or repeated points) gets
