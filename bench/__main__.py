@@ -1,7 +1,8 @@
 """``python -m bench``: back-end against scikit-learn, front-end against a floor app; writes BENCHMARKS.md.
 
 Options: ``--quick`` (few repeats, a smoke run), ``--backend-only``, ``--frontend-only``,
-``--output PATH`` (default BENCHMARKS.md at the repository root; ``-`` writes nothing).
+``--output PATH`` (default BENCHMARKS.md at the repository root; ``-`` writes nothing). A run of one
+half keeps the other half's section of an existing output file.
 """
 
 import argparse
@@ -55,7 +56,10 @@ def main(argv=None):
     for line in report.summary_lines(cases, results):
         print("  " + line)
     if args.output != "-":
-        Path(args.output).write_text(text)
+        output = Path(args.output)
+        if output.exists() and (args.backend_only or args.frontend_only):
+            text = report.keep_other_half(text, output.read_text(), "backend" if args.backend_only else "frontend")
+        output.write_text(text)
         print(f"\nWrote {args.output} ({elapsed:.0f} s in all)")
 
 

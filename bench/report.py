@@ -152,3 +152,47 @@ def markdown(description, cases, results, *, quick, elapsed):
         ]
     out += ["## Summary", ""] + [f"- {line.strip()}" for line in summary_lines(cases, results)] + [""]
     return "\n".join(out)
+
+
+def _sections(text):
+    """The lines of a markdown text grouped under its "## " headings: [(heading, lines)], the
+    part before the first heading under ""."""
+    sections = [("", [])]
+    for line in text.splitlines():
+        if line.startswith("## "):
+            sections.append((line, []))
+        sections[-1][1].append(line)
+    return sections
+
+
+def keep_other_half(text, previous, ran):
+    """``text``, written by a run of one half (``ran``: "backend" or "frontend"), with the other
+    half's section and summary lines carried over from ``previous``, the file it replaces."""
+    kept = "## Front-end" if ran == "backend" else "## Back-end"
+    old = _sections(previous)
+    kept_sections = [section for section in old if section[0].startswith(kept)]
+    if not kept_sections:
+        return text
+    old_summary = next((lines for heading, lines in old if heading == "## Summary"), [])
+    kept_lines = [
+        line for line in old_summary if line.startswith("- ") and line.startswith("- front-end") == (ran == "backend")
+    ]
+    sections = _sections(text)
+    headings = [heading for heading, _ in sections]
+    at = headings.index("## Summary") if ran == "backend" else headings.index("## Machine") + 1
+    sections[at:at] = kept_sections
+    out = []
+    for heading, lines in sections:
+        if heading == "## Summary":
+            new_lines = [line for line in lines if line.startswith("- ")]
+            both = new_lines + kept_lines if ran == "backend" else kept_lines + new_lines
+            lines = ["## Summary", ""] + both + [""]
+        out += lines
+    # Date the kept half by the run that measured it (an earlier note says so if it was kept before).
+    lead = f"The {kept[3:].lower()} section below is kept from the run"
+    earlier = [line for line in previous.splitlines() if line.startswith(lead)]
+    dates = [line.split("|")[2].strip() for line in previous.splitlines() if line.startswith("| date |")]
+    since = earlier[0][len(lead) :].split(";")[0] if earlier else f" of {dates[0]}" if dates else ""
+    note = f"{lead}{since}; this run was `--{ran}-only`."
+    out.insert(out.index("## Machine") - 1, note)
+    return "\n".join(out).rstrip("\n") + "\n"

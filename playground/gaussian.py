@@ -10,7 +10,7 @@ ridge is added to the diagonal and ``fit_message_`` says how large it was.
 
 import numpy as np
 
-from .base import Classifier, LinearClassifier, ProbabilisticMixin, log_softmax
+from .base import Classifier, LinearClassifier, ProbabilisticMixin, softmax_by_class, transpose_centred, two_class_proba
 from .errors import InvalidDataError
 from .validation import check_X_y, class_counts, require_points_per_class
 
@@ -112,11 +112,21 @@ def _cholesky(cov):
     raise InvalidDataError("A covariance matrix could not be factorised even after adding a ridge.")
 
 
-def _two_class_or_all(activations):
-    """Decision values from activations (N, K): a_2 - a_1 for two classes (the log-odds), else all."""
-    if activations.shape[1] == 2:
-        return activations[:, 1] - activations[:, 0]
-    return activations
+def two_class_or_all(A):
+    """Decision values from class-major activations A (K, N): a_2 - a_1 for two classes (the
+    log-odds), else all of them as (N, K)."""
+    if A.shape[0] == 2:
+        return A[1] - A[0]
+    return np.ascontiguousarray(A.T)
+
+
+def finite_activations(A):
+    """A with NaN (from inf - inf) set to -ACTIVATION_LIMIT and everything clipped to
+    +-ACTIVATION_LIMIT, in place: the softmax of such activations is never NaN."""
+    nan = np.isnan(A)
+    if nan.any():
+        A[nan] = -ACTIVATION_LIMIT
+    return np.clip(A, -ACTIVATION_LIMIT, ACTIVATION_LIMIT, out=A)
 
 
 class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
@@ -219,11 +229,19 @@ class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
         X = self._check_X(X)
         return np.clip(X @ self.class_coef_.T + self.class_intercept_, -ACTIVATION_LIMIT, ACTIVATION_LIMIT)
 
-    def predict_log_proba(self, X):
-        """ln p(C_k|x), shape (N, K): the log-softmax of the activations (eq. 4.62)."""
-        X = self._check_X(X)
-        a = (X - self._centre) @ self._centred_coef.T + self._centred_intercept
-        return log_softmax(np.clip(a, -ACTIVATION_LIMIT, ACTIVATION_LIMIT))
+    def _posterior(self, X, log):
+        """p(C_k|x) or its log, shape (N, K): the softmax of the activations (eq. 4.62), for two
+        classes the sigmoid of the log-odds (eq. 4.65), from the data-centred weights."""
+        U = transpose_centred(X, self._centre)
+        if self.classes_.size == 2:
+            w = self._centred_coef[1] - self._centred_coef[0]
+            a = w @ U
+            a += self._centred_intercept[1] - self._centred_intercept[0]
+            return two_class_proba(np.clip(a, -ACTIVATION_LIMIT, ACTIVATION_LIMIT, out=a), log=log)
+        A = self._centred_coef @ U
+        A += self._centred_intercept[:, None]
+        np.clip(A, -ACTIVATION_LIMIT, ACTIVATION_LIMIT, out=A)
+        return softmax_by_class(A, log=log, overwrite=True)
 
 
 class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
@@ -233,7 +251,7 @@ class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
     biased (1/N_k) class covariance (eq. 4.80). The activations keep the quadratic term:
     a_k(x) = ln N(x|mu_k, Sigma_k) + ln p(C_k)
            = -1/2 (x - mu_k)^T Sigma_k^-1 (x - mu_k) - 1/2 ln|Sigma_k| - D/2 ln 2 pi + ln p(C_k),
-    evaluated through the Cholesky factor of Sigma_k.
+    evaluated as |L_k^-1 (x - mu_k)|^2 with Sigma_k = L_k L_k^T (Cholesky), L_k^-1 formed once in fit.
 
     Each class needs at least two points (one point has no spread at all): otherwise fit raises
     DegenerateFitError. A singular Sigma_k (two points in 2-D, collinear or repeated points) gets
@@ -300,6 +318,11 @@ class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
         self.ridges_ = ridges
         self._factors = factors
         self._log_dets = 2 * np.sum(np.log(np.diagonal(factors, axis1=1, axis2=2)), axis=1)
+        # For prediction: z = L_k^-1 (x - mu_k) gives the Mahalanobis distance |z|^2 with one
+        # product (a triangular inverse, well conditioned since Sigma_k is regularised), and
+        # a_k = constant_k - |z|^2 / 2.
+        self._whitening = np.array([np.linalg.solve(factor, np.eye(dim)) for factor in factors])
+        self._constants = -0.5 * (self._log_dets + dim * _LOG_2PI) + np.log(self.priors_)
         self.fit_message_ = ""
         if singular:
             names = ", ".join(str(c) for c in singular)
@@ -309,20 +332,29 @@ class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
             )
         return self
 
+    def _activations_by_class(self, X):
+        """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64) at checked inputs X,
+        class-major: shape (K, N)."""
+        XT = X.T.copy()  # (D, N): the points along the contiguous axis
+        centred, z = np.empty_like(XT), np.empty_like(XT)
+        out = np.empty((self.classes_.size, X.shape[0]))
+        for k in range(self.classes_.size):  # a loop over classes; each step is vectorised over points
+            np.subtract(XT, self.means_[k][:, None], out=centred)
+            np.matmul(self._whitening[k], centred, out=z)  # L_k^-1 (x - mu_k)
+            np.square(z, out=z)
+            np.sum(z, axis=0, out=out[k])  # the Mahalanobis distance
+            out[k] *= -0.5
+            out[k] += self._constants[k]
+        return finite_activations(out)
+
     def activations(self, X):
         """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64), shape (N, K)."""
-        X = self._check_X(X)
-        out = np.empty((X.shape[0], self.classes_.size))
-        for k in range(self.classes_.size):
-            z = np.linalg.solve(self._factors[k], (X - self.means_[k]).T)  # L_k^-1 (x - mu_k), (D, N)
-            mahalanobis = np.sum(z**2, axis=0)
-            out[:, k] = -0.5 * (mahalanobis + self._log_dets[k] + X.shape[1] * _LOG_2PI) + np.log(self.priors_[k])
-        return np.clip(np.nan_to_num(out, nan=-ACTIVATION_LIMIT), -ACTIVATION_LIMIT, ACTIVATION_LIMIT)
+        return np.ascontiguousarray(self._activations_by_class(self._check_X(X)).T)
 
     def decision_function(self, X):
         """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
-        return _two_class_or_all(self.activations(X))
+        return two_class_or_all(self._activations_by_class(self._check_X(X)))
 
-    def predict_log_proba(self, X):
-        """ln p(C_k|x), shape (N, K) (eq. 4.62)."""
-        return log_softmax(self.activations(X))
+    def _posterior(self, X, log):
+        """p(C_k|x) or its log, shape (N, K) (eq. 4.62)."""
+        return softmax_by_class(self._activations_by_class(X), log=log, overwrite=True)

@@ -14,15 +14,15 @@ import copy
 
 import numpy as np
 
-from .base import LinearClassifier, ProbabilisticMixin, log_sigmoid, log_softmax, sigmoid
+from .base import LinearClassifier, ProbabilisticMixin, softmax_by_class, transpose_centred, two_class_proba
 from .errors import InvalidDataError
-from .validation import add_bias, check_w_init, check_X_y
+from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X_y
 
 SOLVERS = ("irls", "gd")
 #: Default number of updates when ``max_iter`` is None.
 DEFAULT_MAX_ITER = {"irls": 100, "gd": 1000}
 #: Upper bound on ``max_iter`` (a hosted instance must not be asked to loop for ever).
-MAX_ITER_LIMIT = 100_000
+MAX_ITER_LIMIT = MAX_ITERATIONS
 #: Singular values of the Hessian below this fraction of the largest are treated as zero.
 HESSIAN_RCOND = 1e-12
 
@@ -32,8 +32,7 @@ def _check_options(model, method):
     if model.solver not in SOLVERS:
         raise InvalidDataError(f"{method}: solver must be 'irls' or 'gd', not {model.solver!r}.")
     max_iter = DEFAULT_MAX_ITER[model.solver] if model.max_iter is None else model.max_iter
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or not 0 <= max_iter <= MAX_ITER_LIMIT:
-        raise InvalidDataError(f"{method}: max_iter must be a whole number from 0 to {MAX_ITER_LIMIT:,}.")
+    max_iter = check_iterations(max_iter, f"{method}: max_iter", minimum=0)
     values = {}
     for name, positive in (("tol", False), ("l2", False), ("learning_rate", True)):
         try:
@@ -140,58 +139,151 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
     return theta, history, n_iter, converged and not separable, message
 
 
+#: Up to this many parameters per class, Hessian blocks use precomputed products phi_a phi_b.
+_PAIRWISE_MAX = 8
+
+
+class _Design:
+    """The transposed design Phi^T (M, N), points along the contiguous axis, and weighted Gram
+    matrices Phi^T diag(r) Phi from it (eq. 4.97, 4.110).
+
+    With few parameters the products phi_na phi_nb (a <= b) are formed once, so that each
+    Gram matrix is one matrix-vector product: BLAS is several times slower at the equivalent
+    (M, N) @ (N, M) product with M = 3. With many parameters (a large basis) that product is
+    used instead, to keep memory O(N M).
+    """
+
+    def __init__(self, design_T):
+        self.T = design_T
+        self.m = design_T.shape[0]
+        self.upper = np.triu_indices(self.m)
+        self.pairs = None
+        if self.m <= _PAIRWISE_MAX:
+            self.pairs = np.empty((self.upper[0].size, design_T.shape[1]))
+            for row, a, b in zip(self.pairs, *self.upper):
+                np.multiply(design_T[a], design_T[b], out=row)
+
+    def gram(self, weights):
+        """Phi^T diag(weights) Phi, shape (M, M), exactly symmetric."""
+        if self.pairs is None:
+            return (self.T * weights) @ self.T.T
+        out = np.empty((self.m, self.m))
+        out[self.upper] = self.pairs @ weights
+        out.T[self.upper] = out[self.upper]
+        return out
+
+
 class _BinaryProblem:
-    """Cross-entropy for two classes (eq. 4.90) with an optional ridge on the non-bias weights."""
+    """Cross-entropy for two classes (eq. 4.90) with an optional ridge on the non-bias weights.
+
+    ``design`` is a ``_Design``. Everything is written in the signed activations
+    z_n = s_n w^T phi_n, s_n = 2 t_n - 1 (positive: the point is on its class's side), from
+    which ln y_n, y_n - t_n and R_nn follow without cancellation. The quantities of the last
+    w are kept: IRLS asks for the likelihood, the step and the separability at the same w.
+    """
 
     def __init__(self, design, targets, penalty_weights, n_points):
         self.design, self.t, self.pen, self.n = design, targets, penalty_weights, n_points
+        self.sign = 2.0 * targets - 1.0
+        self._last = None
+
+    def _margins(self, w):
+        """(z, exp(-|z|)) at w, each shape (N,)."""
+        if self._last is None or not np.array_equal(self._last[0], w):
+            z = w @ self.design.T
+            z *= self.sign
+            self._last = (np.array(w, dtype=float), z, np.exp(-np.abs(z)))
+        return self._last[1:]
 
     def log_likelihood(self, w):
-        a = self.design @ w
-        return float(np.sum(self.t * log_sigmoid(a) + (1 - self.t) * log_sigmoid(-a)))
+        """sum_n ln sigma(z_n) = sum_n min(z_n, 0) - ln(1 + exp(-|z_n|)) (eq. 4.90)."""
+        z, e = self._margins(w)
+        return float(np.minimum(z, 0.0).sum() - np.log1p(e).sum())
 
-    def penalty(self, w):
-        return 0.5 * float(np.sum(self.pen * w**2))
+    def _residuals_and_curvature(self, w):
+        """y_n - t_n = -s_n sigma(-z_n) and R_nn = y_n (1 - y_n) (eq. 4.98), both precise."""
+        z, e = self._margins(w)
+        big = 1.0 / (1.0 + e)  # sigma(|z|)
+        small = e * big  # sigma(-|z|)
+        residuals = np.where(z >= 0, small, big)
+        residuals *= -self.sign
+        return residuals, big * small
+
+    def likelihood_gradient(self, w):
+        """Phi^T (y - t) (eq. 4.91)."""
+        residuals, _ = self._residuals_and_curvature(w)
+        return self.design.T @ residuals
 
     def gradient(self, w):
         """Phi^T (y - t) + l2 I' w (eq. 4.91 / 4.96)."""
-        return self.design.T @ (sigmoid(self.design @ w) - self.t) + self.pen * w
+        return self.likelihood_gradient(w) + self.pen * w
+
+    def penalty(self, w):
+        return 0.5 * float(np.sum(self.pen * w**2))
 
     def mean_gradient(self, w):
         return self.gradient(w) / self.n
 
     def newton_step(self, w):
         """(Phi^T R Phi + l2 I')^-1 (Phi^T (y - t) + l2 I' w), with R_nn = y_n (1 - y_n) (eq. 4.97-4.99)."""
-        a = self.design @ w
-        r = sigmoid(a) * sigmoid(-a)
-        hessian = (self.design * r[:, None]).T @ self.design + np.diag(self.pen)
-        return _newton_solve(hessian, self.gradient(w))
+        residuals, r = self._residuals_and_curvature(w)
+        hessian = self.design.gram(r) + np.diag(self.pen)
+        return _newton_solve(hessian, self.design.T @ residuals + self.pen * w)
 
     def separates(self, w):
-        a = self.design @ w
-        return bool(np.all(np.where(self.t == 1, a > 0, a < 0)))
+        z, _ = self._margins(w)
+        return bool(np.all(z > 0))
 
 
 class _MulticlassProblem:
-    """Multi-class cross-entropy (eq. 4.108) over W (K, M), with an optional ridge on the non-bias weights."""
+    """Multi-class cross-entropy (eq. 4.108) over W (K, M), with an optional ridge on the non-bias weights.
+
+    ``design`` is a ``_Design``; activations and posteriors are class-major (K, N) and kept
+    for the last W. With two classes the likelihood depends on W only through d = w_2 - w_1,
+    so it and its derivatives come from the two-class problem in d (penalty weight halved:
+    |w_1|^2 + |w_2|^2 = |d|^2 / 2 when w_1 + w_2 = 0), which is cheaper.
+    """
 
     def __init__(self, design, y_index, n_classes, penalty_weights):
         self.design, self.y, self.k, self.pen = design, y_index, n_classes, penalty_weights
-        self.targets = np.eye(n_classes)[y_index]
-        self.n = design.shape[0]
+        self.n = design.T.shape[1]
+        self.targets = np.zeros((n_classes, self.n))  # t_nk, class-major
+        self.targets[y_index, np.arange(self.n)] = 1.0
+        self.pair = None
+        if n_classes == 2:
+            self.pair = _BinaryProblem(design, (y_index == 1).astype(float), penalty_weights / 2, self.n)
+        self._last = None
 
-    def _log_proba(self, W):
-        return log_softmax(self.design @ W.T)
+    def _state(self, W):
+        """(a_nk, y_nk) at W, both class-major (K, N), and sum_n ln y_n,t_n."""
+        if self._last is None or not np.array_equal(self._last[0], W):
+            A = W @ self.design.T
+            shift = A.max(axis=0)  # log-sum-exp: exp never overflows
+            proba = np.subtract(A, shift, out=np.empty_like(A))
+            np.exp(proba, out=proba)
+            total = proba.sum(axis=0)
+            proba /= total
+            # ln y_nk = a_nk - shift_n - ln total_n at the points' own classes (eq. 4.108)
+            log_likelihood = float(np.sum(A[self.y, np.arange(self.n)] - shift) - np.sum(np.log(total)))
+            self._last = (np.array(W, dtype=float), A, proba, log_likelihood)
+        return self._last[1:]
 
     def log_likelihood(self, W):
-        return float(np.sum(self._log_proba(W)[np.arange(self.n), self.y]))
+        if self.pair is not None:
+            return self.pair.log_likelihood(W[1] - W[0])
+        return self._state(W)[2]
 
     def penalty(self, W):
         return 0.5 * float(np.sum(self.pen * W**2))
 
     def gradient(self, W):
         """grad_{w_j} E = sum_n (y_nj - t_nj) phi_n (eq. 4.109), shape (K, M)."""
-        return (np.exp(self._log_proba(W)) - self.targets).T @ self.design + self.pen * W
+        if self.pair is not None:
+            g = self.pair.likelihood_gradient(W[1] - W[0])  # y_n2 - t_n2 = -(y_n1 - t_n1)
+            return np.array([-g, g]) + self.pen * W
+        _, proba, _ = self._state(W)
+        residuals = proba - self.targets
+        return np.array([self.design.T @ row for row in residuals]) + self.pen * W
 
     def mean_gradient(self, W):
         return self.gradient(W) / self.n
@@ -204,13 +296,17 @@ class _MulticlassProblem:
         projector onto those directions, makes the system positive definite and yields exactly
         the minimum-norm Newton step, so the weights' sum over classes never changes.
         """
-        proba = np.exp(self._log_proba(W))
+        if self.pair is not None and not np.any(self.pen * (W[0] + W[1])):
+            # The system splits into the sum w_1 + w_2 (no gradient, so no step) and the
+            # difference d, whose Newton step delta moves w_1 by +delta/2 and w_2 by -delta/2.
+            delta = self.pair.newton_step(W[1] - W[0]) / 2
+            return np.array([-delta, delta])
+        _, proba, _ = self._state(W)
         k_classes, m = W.shape
         hessian = np.empty((k_classes * m, k_classes * m))
         for k in range(k_classes):  # K(K+1)/2 blocks, each vectorised over the points
             for j in range(k, k_classes):
-                weight = proba[:, k] * ((k == j) - proba[:, j])
-                block = (self.design * weight[:, None]).T @ self.design
+                block = self.design.gram(proba[k] * ((k == j) - proba[j]))
                 if k == j:
                     block += np.diag(self.pen)
                 hessian[k * m : (k + 1) * m, j * m : (j + 1) * m] = block
@@ -221,10 +317,12 @@ class _MulticlassProblem:
         return _newton_solve(hessian, self.gradient(W).ravel()).reshape(W.shape)
 
     def separates(self, W):
-        a = self.design @ W.T
-        own = a[np.arange(self.n), self.y]
-        others = np.where(self.targets == 1, -np.inf, a).max(axis=1)
-        return bool(np.all(own > others))
+        if self.pair is not None:
+            return self.pair.separates(W[1] - W[0])
+        A, _, _ = self._state(W)
+        own = A[self.y, np.arange(self.n)]
+        below = np.count_nonzero(A < own, axis=0)  # every other class strictly below its own
+        return bool(np.all(below == self.k - 1))
 
 
 class _IterativeMixin:
@@ -255,16 +353,22 @@ class _IterativeMixin:
             centre, scale = _standardiser(X)
         else:
             centre, scale = np.zeros(X.shape[1]), np.ones(X.shape[1])
-        design = add_bias((X - centre) / scale)
+        # Phi^T (M, N): the points along the contiguous axis (see _weighted_gram).
+        design_T = np.empty((X.shape[1] + 1, X.shape[0]))
+        design_T[0] = 1.0  # the book's dummy input x0 = 1
+        design_T[1:] = X.T
+        design_T[1:] -= centre[:, None]
+        design_T[1:] /= scale[:, None]
         penalty_weights = np.concatenate([[0.0], np.full(X.shape[1], l2) / scale**2])  # l2 on w1..wD only
         self._centre, self._scale = centre, scale
         options = {"solver": solver, "max_iter": max_iter, "tol": tol, "learning_rate": learning_rate, "l2": l2}
-        return design, penalty_weights, options
+        return design_T, penalty_weights, options
 
-    def _linear_std(self, X):
-        """Activations from the internal standardised weights (precise for coordinates far from 0)."""
-        X = self._check_X(X)
-        return ((X - self._centre) / self._scale) @ self._weights_std[..., 1:].T + self._weights_std[..., 0]
+    def _linear_std(self, X, weights=None):
+        """Activations at checked inputs X from the internal standardised weights (precise for
+        coordinates far from 0): shape (N,) for one weight vector, class-major (K, N) for K of them."""
+        w = self._weights_std if weights is None else weights
+        return (w[..., 1:] / self._scale) @ transpose_centred(X, self._centre) + w[..., :1]
 
     def _set_weights(self, weights):
         """Set ``weights_``, ``coef_``, ``intercept_`` and the internal weights from book weights."""
@@ -357,9 +461,9 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
             )
         dim = X.shape[1]
         w_init = check_w_init(self.w_init, dim + 1, method)
-        design, penalty_weights, options = self._prepare(X, method)
+        design_T, penalty_weights, options = self._prepare(X, method)
         targets = (y_index == 1).astype(float)
-        problem = _BinaryProblem(design, targets, penalty_weights, X.shape[0])
+        problem = _BinaryProblem(_Design(design_T), targets, penalty_weights, X.shape[0])
         start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, self._centre, self._scale)
         centre, scale = self._centre, self._scale
         theta, history, n_iter, converged, message = _run(
@@ -376,13 +480,12 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
 
     def activations(self, X):
         """(0, a(x)) with a = w^T phi(x), shape (N, 2): the softmax of these is (1 - sigma(a), sigma(a))."""
-        a = self._linear_std(X)
+        a = self._linear_std(self._check_X(X))
         return np.column_stack([np.zeros_like(a), a])
 
-    def predict_log_proba(self, X):
-        """(ln sigma(-a), ln sigma(a)) for a = w^T phi(x), shape (N, 2) (eq. 4.87)."""
-        a = self._linear_std(X)
-        return np.column_stack([log_sigmoid(-a), log_sigmoid(a)])
+    def _posterior(self, X, log):
+        """(sigma(-a), sigma(a)) for a = w^T phi(x), or their logs, shape (N, 2) (eq. 4.87)."""
+        return two_class_proba(self._linear_std(X), log=log)
 
 
 class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
@@ -436,11 +539,11 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
                     f"Softmax regression: the initial weights must be {n_classes} rows of {dim + 1} finite numbers "
                     f"[w_k0, w_k1, ...], one row per class; got shape {w_init.shape}."
                 )
-        design, penalty_weights, options = self._prepare(X, method)
+        design_T, penalty_weights, options = self._prepare(X, method)
         centre, scale = self._centre, self._scale
         if self.w_init is not None:
             start = _to_standardised(w_init, centre, scale)
-        problem = _MulticlassProblem(design, y_index, n_classes, penalty_weights)
+        problem = _MulticlassProblem(_Design(design_T), y_index, n_classes, penalty_weights)
         theta, history, n_iter, converged, message = _run(
             problem,
             start,
@@ -460,8 +563,12 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
 
     def activations(self, X):
         """a_k = w_k^T phi(x), shape (N, K) (eq. 4.105)."""
-        return self._linear_std(X)
+        return np.ascontiguousarray(self._linear_std(self._check_X(X)).T)
 
-    def predict_log_proba(self, X):
-        """ln p(C_k|x), shape (N, K) (eq. 4.104), by log-sum-exp."""
-        return log_softmax(self.activations(X))
+    def _posterior(self, X, log):
+        """p(C_k|x) (eq. 4.104) or its log, shape (N, K), by log-sum-exp; for two classes the
+        sigmoid of the log-odds a_2 - a_1 (eq. 4.57), the same numbers more cheaply."""
+        W = self._weights_std
+        if W.shape[0] == 2:
+            return two_class_proba(self._linear_std(X, W[1] - W[0]), log=log)
+        return softmax_by_class(self._linear_std(X), log=log, overwrite=True)

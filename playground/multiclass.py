@@ -6,7 +6,7 @@ single class; ``ambiguous(X)`` computes them so the ui can show them instead of 
 
 import numpy as np
 
-from .base import Classifier, log_softmax
+from .base import Classifier, in_blocks, softmax_by_class
 from .errors import PlaygroundError
 from .validation import check_X_y
 
@@ -153,17 +153,27 @@ class OneVsRest(_Strategy):
 
     def predict_log_proba(self, X):
         """Each classifier's log p(class k | x) against the rest, renormalised over k, (N, K)."""
-        if not self.is_probabilistic:
-            raise PlaygroundError(f"{self.estimator.display_name} does not give probabilities.")
-        X = self._check_X(X)
-        if self.classes_.size == 2:
-            return self.estimators_[0].predict_log_proba(X)
-        positive = np.column_stack([e.predict_log_proba(X)[:, 1] for e in self.estimators_])
-        return log_softmax(positive)
+        return in_blocks(
+            lambda block: self._posterior(block, log=True), self._check_probabilistic(X), self.classes_.size
+        )
 
     def predict_proba(self, X):
         """p(C_k | x) from the K one-versus-rest posteriors, normalised to sum to 1, (N, K)."""
-        return np.exp(self.predict_log_proba(X))
+        return in_blocks(
+            lambda block: self._posterior(block, log=False), self._check_probabilistic(X), self.classes_.size
+        )
+
+    def _check_probabilistic(self, X):
+        if not self.is_probabilistic:
+            raise PlaygroundError(f"{self.estimator.display_name} does not give probabilities.")
+        return self._check_X(X)
+
+    def _posterior(self, X, log):
+        if self.classes_.size == 2:
+            return self.estimators_[0]._posterior(X, log=log)
+        # Renormalised in the log domain: far from the data every p(class k | x) may underflow.
+        positive = np.array([e._posterior(X, log=True)[:, 1] for e in self.estimators_])
+        return softmax_by_class(positive, log=log, overwrite=True)
 
 
 class OneVsOne(_Strategy):

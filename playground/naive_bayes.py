@@ -9,9 +9,9 @@ input plane gives axis-aligned steps.
 
 import numpy as np
 
-from .base import Classifier, ProbabilisticMixin, log_softmax
+from .base import Classifier, ProbabilisticMixin, softmax_by_class
 from .errors import InvalidDataError
-from .gaussian import ACTIVATION_LIMIT, check_priors, data_scale
+from .gaussian import check_priors, data_scale, finite_activations, two_class_or_all
 from .validation import check_X, check_X_y, class_counts
 
 VARIANTS = ("gaussian", "bernoulli")
@@ -135,24 +135,35 @@ class NaiveBayes(ProbabilisticMixin, Classifier):
             raise InvalidDataError("Binary features exist only for the 'bernoulli' variant of naive Bayes.")
         return (X > self.thresholds_).astype(float)
 
-    def activations(self, X):
-        """a_k(x) = ln p(x|C_k) + ln p(C_k), shape (N, K) (eq. 4.63; eq. 4.82 for Bernoulli features)."""
-        X = self._check_X(X)
+    def _activations_by_class(self, X):
+        """a_k(x) = ln p(x|C_k) + ln p(C_k) at checked inputs X, class-major: shape (K, N)
+        (eq. 4.63; eq. 4.82 for Bernoulli features)."""
         if self.variant == "bernoulli" and hasattr(self, "thresholds_"):
-            out = self.binarize(X) @ self.feature_coef_.T + self.feature_intercept_
+            out = self.feature_coef_ @ (X > self.thresholds_).T.astype(float)
+            out += self.feature_intercept_[:, None]
         else:
             # sum_i ln N(x_i | mu_ki, var_ki) + ln p(C_k), with the diagonal covariance of naive Bayes
             norm = -0.5 * np.sum(np.log(self.variances_) + _LOG_2PI, axis=1) + np.log(self.priors_)
-            out = np.empty((X.shape[0], self.classes_.size))
+            XT = X.T.copy()  # (D, N): the points along the contiguous axis
+            squares = np.empty_like(XT)
+            out = np.empty((self.classes_.size, X.shape[0]))
             for k in range(self.classes_.size):  # a loop over classes, vectorised over points
-                out[:, k] = norm[k] - 0.5 * np.sum((X - self.means_[k]) ** 2 / self.variances_[k], axis=1)
-        return np.clip(np.nan_to_num(out, nan=-ACTIVATION_LIMIT), -ACTIVATION_LIMIT, ACTIVATION_LIMIT)
+                np.subtract(XT, self.means_[k][:, None], out=squares)
+                np.square(squares, out=squares)
+                squares /= self.variances_[k][:, None]
+                np.sum(squares, axis=0, out=out[k])
+                out[k] *= -0.5
+                out[k] += norm[k]
+        return finite_activations(out)
+
+    def activations(self, X):
+        """a_k(x) = ln p(x|C_k) + ln p(C_k), shape (N, K) (eq. 4.63; eq. 4.82 for Bernoulli features)."""
+        return np.ascontiguousarray(self._activations_by_class(self._check_X(X)).T)
 
     def decision_function(self, X):
         """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
-        a = self.activations(X)
-        return a[:, 1] - a[:, 0] if a.shape[1] == 2 else a
+        return two_class_or_all(self._activations_by_class(self._check_X(X)))
 
-    def predict_log_proba(self, X):
-        """ln p(C_k|x), shape (N, K) (eq. 4.62)."""
-        return log_softmax(self.activations(X))
+    def _posterior(self, X, log):
+        """p(C_k|x) or its log, shape (N, K) (eq. 4.62)."""
+        return softmax_by_class(self._activations_by_class(X), log=log, overwrite=True)

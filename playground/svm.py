@@ -16,7 +16,7 @@ import numpy as np
 
 from .base import LinearClassifier
 from .errors import ConvergenceError, InvalidDataError
-from .validation import check_X_y
+from .validation import check_iterations, check_X_y
 
 #: libsvm's floor on the curvature a_ij = |x_i - x_j|^2 of a pair (duplicated points).
 _TAU = 1e-12
@@ -241,7 +241,8 @@ class LinearSVM(LinearClassifier):
     tol : float
         Stopping tolerance on the maximal KKT violation, as libsvm's ``eps``.
     max_iter : int
-        Cap on the number of SMO steps; reaching it leaves ``converged_`` False.
+        Cap on the number of SMO steps, at most ``MAX_ITERATIONS`` (100,000); reaching it
+        leaves ``converged_`` False.
     shrinking : bool
         Set aside bounded multipliers that cannot change (libsvm's heuristic); the result
         is checked on every point before stopping.
@@ -307,8 +308,7 @@ class LinearSVM(LinearClassifier):
                 raise InvalidDataError(f"The SVM's C must be a positive finite number or None; got {self.C}.")
         if not (isinstance(self.tol, (int, float, np.integer, np.floating)) and np.isfinite(self.tol) and self.tol > 0):
             raise InvalidDataError(f"The SVM's tolerance must be a positive number; got {self.tol!r}.")
-        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, (int, np.integer)) or self.max_iter < 1:
-            raise InvalidDataError(f"The SVM's max_iter must be a whole number of at least 1; got {self.max_iter!r}.")
+        check_iterations(self.max_iter, "The SVM's max_iter")
         if self.selection not in ("second_order", "first_order"):
             raise InvalidDataError(f"SMO selection must be 'second_order' or 'first_order', not {self.selection!r}.")
 

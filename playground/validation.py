@@ -1,5 +1,7 @@
 """Input checks shared by every estimator, so each method's messages read the same."""
 
+import numbers
+
 import numpy as np
 
 from .errors import InvalidDataError
@@ -7,6 +9,18 @@ from .errors import InvalidDataError
 # A hosted instance must not be asked to fit arbitrarily much (issue 7 states the limits).
 MAX_POINTS = 20_000
 MAX_FEATURES = 1_000
+#: Upper bound on the updates of an iterative fit (IRLS or gradient steps, SMO steps).
+MAX_ITERATIONS = 100_000
+
+
+def check_iterations(value, what, minimum=1):
+    """``value`` as an int from ``minimum`` to ``MAX_ITERATIONS``, or raise InvalidDataError.
+
+    ``what`` names the parameter in the message, e.g. "The SVM's max_iter".
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not minimum <= value <= MAX_ITERATIONS:
+        raise InvalidDataError(f"{what} must be a whole number from {minimum} to {MAX_ITERATIONS:,}; got {value!r}.")
+    return int(value)
 
 
 def check_X(X, *, name="X", n_features=None, max_points=None):

@@ -151,6 +151,8 @@ def test_logistic_refuses_three_classes_and_points_to_softmax(three_clusters):
         ({"solver": "lbfgs"}, "'irls' or 'gd'"),
         ({"max_iter": -1}, "max_iter"),
         ({"max_iter": 2.5}, "max_iter"),
+        ({"max_iter": 100_001}, "max_iter must be a whole number from 0 to 100,000"),
+        ({"solver": "gd", "max_iter": 10**9}, "max_iter must be a whole number from 0 to 100,000"),
         ({"tol": -1}, "tol must be"),
         ({"l2": np.nan}, "l2 must be"),
         ({"learning_rate": 0}, "learning_rate must be"),
@@ -180,6 +182,12 @@ def test_softmax_irls_matches_sklearn_multinomial(n_classes):
     np.testing.assert_allclose(model.weights_.sum(axis=0), 0.0, atol=1e-9)
     assert model.history_[-1]["w"].shape == (n_classes, 3)
     np.testing.assert_allclose(model.decision_function(X), model.activations(X))
+
+
+def test_softmax_iterations_are_bounded(three_clusters):
+    with pytest.raises(InvalidDataError, match="max_iter must be a whole number from 0 to 100,000"):
+        make_model("softmax", solver="gd", max_iter=100_001).fit(*three_clusters)
+    assert make_model("softmax", max_iter=100_000).fit(*three_clusters).converged_
 
 
 def test_softmax_with_l2_matches_sklearn():

@@ -171,3 +171,29 @@ def test_both_outcomes_occur():
     X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.2]])
     assert check_fit("least_squares", "identity", X, np.array([0, 0, 1, 1])) == "fit"
     assert check_fit("least_squares", "identity", X, np.zeros(4, dtype=int)) == "refused"
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("method", list(MODELS))
+def test_large_inputs_are_evaluated_in_blocks_like_small_ones(method, n_classes):
+    """More points than one evaluation block (playground.base.BLOCK): the same numbers as
+    evaluating a few points at a time, C-ordered, posteriors normalised."""
+    from playground.base import BLOCK
+
+    rng = np.random.default_rng(n_classes)
+    X = np.vstack([rng.normal(size=(30, 2)) + 2 * k for k in range(n_classes)])
+    y = np.repeat(np.arange(n_classes), 30)
+    multiclass = "ovr" if n_classes > 2 and method in TWO_CLASS_ONLY else "native"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        model = make_model(method, multiclass=multiclass).fit(X, y)
+    points = rng.normal(size=(2 * BLOCK + 123, 2)) * 5
+    pieces = np.array_split(np.arange(points.shape[0]), 7)
+    outputs = ["decision_function"] + (["predict_proba", "predict_log_proba"] if model.is_probabilistic else [])
+    for name in outputs:
+        whole = getattr(model, name)(points)
+        assert whole.flags["C_CONTIGUOUS"]
+        by_piece = np.concatenate([getattr(model, name)(points[piece]) for piece in pieces])
+        np.testing.assert_allclose(whole, by_piece, rtol=1e-12, atol=1e-15)
+    if model.is_probabilistic:
+        np.testing.assert_allclose(model.predict_proba(points).sum(axis=1), 1.0, atol=1e-12)

@@ -211,6 +211,7 @@ def test_more_than_two_classes_point_to_a_strategy():
         ({"tol": 0}, "tolerance must be a positive number"),
         ({"max_iter": 0}, "max_iter must be a whole number"),
         ({"max_iter": 2.5}, "max_iter must be a whole number"),
+        ({"max_iter": 100_001}, "max_iter must be a whole number from 1 to 100,000"),
         ({"selection": "random"}, "selection must be"),
     ],
 )

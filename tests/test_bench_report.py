@@ -1,0 +1,67 @@
+"""bench/report.py: a run of one half keeps the other half of BENCHMARKS.md."""
+
+from bench import report
+
+PREVIOUS = """# Benchmarks
+
+Written by `python -m bench` in 200 s.
+
+## Machine
+
+| date | 2026-01-01 10:00 UTC |
+
+## Back-end: ours against scikit-learn
+
+old back-end table
+
+## Front-end: click-to-repaint in headless Chromium
+
+old front-end table
+
+## Summary
+
+- back-end: 1 of 2 targeted cases meet their target
+- front-end N=50: playground / floor 1.60 (median): target <= 1.3 MISSED
+"""
+
+BACKEND_ONLY = """# Benchmarks
+
+Written by `python -m bench` in 20 s.
+
+## Machine
+
+| date | 2026-02-02 10:00 UTC |
+
+## Back-end: ours against scikit-learn
+
+new back-end table
+
+## Summary
+
+- back-end: 2 of 2 targeted cases meet their target
+"""
+
+
+def test_backend_only_run_keeps_the_front_end_section_and_its_date():
+    merged = report.keep_other_half(BACKEND_ONLY, PREVIOUS, "backend")
+    assert "new back-end table" in merged and "old back-end table" not in merged
+    assert "old front-end table" in merged
+    assert merged.index("## Back-end") < merged.index("## Front-end") < merged.index("## Summary")
+    summary = merged[merged.index("## Summary") :]
+    assert "2 of 2" in summary and "1 of 2" not in summary and "front-end N=50" in summary
+    assert "kept from the run of 2026-01-01 10:00 UTC; this run was `--backend-only`" in merged
+    # Kept again by a later partial run: still dated by the run that measured it.
+    again = report.keep_other_half(BACKEND_ONLY.replace("2026-02-02", "2026-03-03"), merged, "backend")
+    assert "kept from the run of 2026-01-01 10:00 UTC" in again and again.count("old front-end table") == 1
+
+
+def test_frontend_only_run_keeps_the_back_end_section():
+    frontend_only = PREVIOUS.replace("## Back-end: ours against scikit-learn\n\nold back-end table\n\n", "")
+    frontend_only = frontend_only.replace("- back-end: 1 of 2 targeted cases meet their target\n", "")
+    merged = report.keep_other_half(frontend_only, PREVIOUS, "frontend")
+    assert merged.index("## Machine") < merged.index("## Back-end") < merged.index("## Front-end")
+    assert "- back-end: 1 of 2" in merged
+
+
+def test_nothing_to_keep_leaves_the_text_alone():
+    assert report.keep_other_half(BACKEND_ONLY, "# Benchmarks\n", "backend") == BACKEND_ONLY
