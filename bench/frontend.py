@@ -61,7 +61,7 @@ ARM_JS = """(expected) => {
 
 STATE_JS = """() => { const r = document.querySelector('.pg-canvas');
   return {revision: r.dataset.revision, points: parseInt(r.dataset.points),
-          regions: (r._fullData || []).some(t => t.type === 'heatmap' && t.name === 'regions')}; }"""
+          regions: (r._fullData || []).some(t => t.name === 'regions')}; }"""
 
 
 @dataclass

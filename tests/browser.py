@@ -103,7 +103,7 @@ CANVAS_STATE_JS = """() => {
     n_points: ids.length,
     classes: points.map(t => t.name),
     boundary: traces.some(t => t.meta === 'boundary'),
-    regions: traces.some(t => t.type === 'heatmap' && t.name === 'regions'),
+    regions: traces.some(t => t.name === 'regions'),  // a heatmap, or exact polygons for linear models
     xrange: root._fullLayout.xaxis.range.slice(),
     yrange: root._fullLayout.yaxis.range.slice(),
     xs: xs, ys: ys,

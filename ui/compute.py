@@ -7,6 +7,7 @@ import streamlit as st
 
 from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, make_model
 from playground.basis import make_basis
+from playground.geometry import linear_regions
 
 GRID_RESOLUTION = 200
 
@@ -21,6 +22,7 @@ class FitView:
     predicted: np.ndarray | None = None  # (N,) predicted class index per point
     region_labels: np.ndarray | None = None  # (R, R) uint8 global class index per cell
     segments: tuple = ()  # exact boundary segments ((class_i, class_j, start, end), ...)
+    region_polygons: tuple = ()  # exact regions of a linear model ((class, (M, 2) polygon), ...)
     contour_field: np.ndarray | None = None  # (R, R) or (R, R, K) float32 for curved boundaries
     accuracy: float | None = None
 
@@ -89,11 +91,17 @@ def fit_view(
         return FitView(error=str(err))
     classes = np.asarray(model.classes_, dtype=int)
     predicted = classes[predicted_index]
-    segments, contour_field = (), None
+    segments, polygons, contour_field = (), (), None
     if _is_exactly_linear(model):
         segments = tuple(
             (int(classes[i]), int(classes[j]), start, end)
             for i, j, start, end in boundary_segments(model.coef_, model.intercept_, window)
+        )
+        # Polygons are exact and a few hundred bytes, where the 200 x 200 grid is 54 KB per click.
+        polygons = tuple(
+            (int(classes[k]), polygon)
+            for k, polygon in enumerate(linear_regions(model.coef_, model.intercept_, window))
+            if len(polygon) >= 3
         )
     else:
         contour_field = _boundary_field(grid)
@@ -103,6 +111,7 @@ def fit_view(
         predicted=predicted,
         region_labels=classes[grid.labels].astype(np.uint8),
         segments=segments,
+        region_polygons=polygons,
         contour_field=contour_field,
         accuracy=float(np.mean(predicted == points.y)),
     )

@@ -36,6 +36,26 @@ def region_trace(region_labels, window):
     )
 
 
+def region_polygon_traces(region_polygons):
+    """Exact decision regions of a linear model: one filled polygon per class, no hover (so a
+    click on a region still reaches the plot as a click on empty space)."""
+    return [
+        go.Scatter(
+            x=polygon[:, 0],
+            y=polygon[:, 1],
+            mode="lines",
+            fill="toself",
+            fillcolor=REGION_COLOURS[k],
+            line=dict(width=0, color=REGION_COLOURS[k]),
+            hoverinfo="skip",
+            hoveron="points",
+            name="regions",
+            showlegend=False,
+        )
+        for k, polygon in region_polygons
+    ]
+
+
 def segment_trace(segments):
     """Exact boundary line segments, drawn as one trace separated by gaps."""
     xs, ys = [], []
@@ -83,9 +103,10 @@ def point_traces(points, scale=1.0):
             continue
         traces.append(
             go.Scatter(
-                x=X[members, 0],
-                y=X[members, 1],
-                customdata=members,
+                # float32 and int32 halve the bytes sent per click; 7 digits is far below a pixel.
+                x=X[members, 0].astype(np.float32),
+                y=X[members, 1].astype(np.float32),
+                customdata=members.astype(np.int32),
                 mode="markers",
                 marker=dict(
                     color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * scale, line=dict(color="white", width=1)
@@ -118,7 +139,10 @@ def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0):
     ``scale`` enlarges markers and fonts (presentation mode).
     """
     traces = []
-    if view.region_labels is not None:
+    if view.region_polygons:
+        traces += region_polygon_traces(view.region_polygons)
+        traces.append(segment_trace(view.segments))
+    elif view.region_labels is not None:
         traces.append(region_trace(view.region_labels, window))
         if view.segments:
             traces.append(segment_trace(view.segments))

@@ -197,8 +197,9 @@ def scene_from_link(query):
     tab, the compared methods and presentation mode (keyword arguments of ``load_scene``).
     """
     scene, messages = decode_scene(query)
-    if "p" in query and not len(scene.points):
-        # Unreadable points: show the default clusters rather than an empty plot.
+    if ("p" in query or "v" not in query) and not len(scene.points):
+        # Unreadable points, or a hand-written link without any (the app's links always carry
+        # "v"): show the default clusters rather than an empty plot.
         fallback = default_scene()
         scene = replace(scene, points=fallback.points, window=fallback.window if "w" not in query else scene.window)
     view = {}

@@ -170,11 +170,11 @@ def overlay(ctx):
     if line is None or not enabled(ctx):
         return []
     w, w0, classes = line
-    return (
-        hover_traces(w, w0, classes, ctx.window)
-        + distance_traces(w, w0, ctx.window)
-        + weight_arrow_traces(w, w0, ctx.window)
-    )
+    # A probabilistic model's posterior read-out (ui/panels/posterior.py) already shows y(x) and r
+    # on hover, drawn above this one: sending both doubled the bytes of every click.
+    probabilistic = getattr(ctx.shown_model, "is_probabilistic", False)
+    hover = [] if probabilistic else hover_traces(w, w0, classes, ctx.window)
+    return hover + distance_traces(w, w0, ctx.window) + weight_arrow_traces(w, w0, ctx.window)
 
 
 def _toggled(key, options):
