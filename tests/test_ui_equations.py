@@ -17,6 +17,7 @@ import ui.equations as equations_module
 from playground import MODELS, PlaygroundError, PolynomialBasis, RBFBasis, make_model
 from tests.conftest import clusters
 from ui.equations import Equation, matrix, model_equations, number, vector
+from ui.panels import equations as equations_panel
 from ui.panels.equations import POINT_OPTION, typed_point
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -595,3 +596,15 @@ def test_a_typed_point_is_kept_in_the_link_and_can_follow_the_last_point_again()
     assert POINT_OPTION not in at.session_state.panel_options
     last = at.session_state.scene.points.X[-1]
     assert at.number_input(key="equation_x1").value == pytest.approx(last[0])
+
+
+def test_a_rerun_that_only_shows_the_followed_point_again_types_nothing(monkeypatch):
+    # In the browser Streamlit calls the inputs' on_change when the tab was closed and reopened
+    # and another widget reruns the script, with the values the inputs were only showing.
+    options, shown = {}, (1.6490586081246903, 2.918875579820718)
+    monkeypatch.setattr(equations_panel.st, "session_state", dict(zip(equations_panel.INPUT_KEYS, shown)))
+    equations_panel._typed(options, shown)
+    assert POINT_OPTION not in options
+    equations_panel.st.session_state[equations_panel.INPUT_KEYS[0]] = 0.5
+    equations_panel._typed(options, shown)
+    assert options[POINT_OPTION] == [0.5, shown[1]]

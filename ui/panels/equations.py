@@ -38,8 +38,12 @@ def evaluation_point(ctx):
     return tuple(float(v) for v in points.X[-1]) if len(points) else None
 
 
-def _typed(options):
-    options[POINT_OPTION] = [float(st.session_state[key]) for key in INPUT_KEYS]
+def _typed(options, shown):
+    """Keep a typed point. Streamlit may also call this on a rerun when the inputs merely show
+    the followed point again (their state was dropped while the tab was closed): ignore that."""
+    typed = [float(st.session_state.get(key, value)) for key, value in zip(INPUT_KEYS, shown)]
+    if typed != list(shown):
+        options[POINT_OPTION] = typed
 
 
 def _follow_last(options):
@@ -55,7 +59,7 @@ def _point_inputs(ctx):
     first, second, follow = st.columns([2, 2, 3], vertical_alignment="bottom")
     for column, key, label in ((first, INPUT_KEYS[0], "x₁"), (second, INPUT_KEYS[1], "x₂")):
         column.number_input(
-            f"Evaluate at {label}", key=key, step=0.1, format="%.3f", on_change=_typed, args=(ctx.options,)
+            f"Evaluate at {label}", key=key, step=0.1, format="%.3f", on_change=_typed, args=(ctx.options, point)
         )
     following = typed_point(ctx.options) is None
     follow.button(
