@@ -128,12 +128,13 @@ def _count(n, what):
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
-def aligned(lines):
-    """Lines aligned at their first ``&``."""
+def aligned(lines, gap=""):
+    """Lines aligned at their first ``&``; ``gap`` (e.g. "6pt") spaces tall lines apart."""
     lines = list(lines)
     if len(lines) == 1:
         return lines[0].replace("&", "", 1)
-    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+    separator = rf" \\[{gap}] " if gap else r" \\ "
+    return r"\begin{aligned}" + separator.join(lines) + r"\end{aligned}"
 
 
 def side_by_side(items, per_line=PER_LINE):
@@ -315,7 +316,7 @@ def _fisher(model, space):
             + r"\mathbf{S}_W\hat{\mathbf{w}}} = "
             + number(model.eigenvalues_[0]),
             "4.26",
-            "S_B = (m₂ − m₁)(m₂ − m₁)ᵀ (eq. 4.27); J is the largest it can be along ŵ.",
+            "S_B = (m₂ − m₁)(m₂ − m₁)ᵀ (eq. 4.27); ŵ is the direction that maximises J.",
         )
         low, high = (number(v) for v in np.ravel(model.projected_means_))
         if model.threshold == "gaussian" and not (model.fit_message_ and "midpoint" in model.fit_message_):
@@ -489,7 +490,7 @@ def _separate_gaussian(model, space):
         )
     yield Equation(
         "Activations (quadratic)",
-        aligned(lines),
+        aligned(lines, gap="6pt"),
         "4.63-4.64",
         "aₖ(x) = ln p(x|Cₖ) + ln p(Cₖ); the constant is −½ln|Σₖ| − (D/2)ln 2π + ln p(Cₖ). "
         "The quadratic terms differ between classes, so the boundaries are conics (figure 4.11).",
@@ -556,7 +557,7 @@ def _naive_bayes(model, space):
             lines.append(rf"a_{{{class_number(c)}}}({vec}) &= -" + " - ".join(terms) + hidden + _plus(constant))
         yield Equation(
             "Activations",
-            aligned(lines),
+            aligned(lines, gap="6pt"),
             "4.63",
             "aₖ(x) = Σᵢ ln N(xᵢ|μₖᵢ, σ²ₖᵢ) + ln p(Cₖ): a diagonal-covariance Gaussian, so the boundaries are conics.",
         )
@@ -670,6 +671,15 @@ def _softmax(model, space):
     )
 
 
+def _intercept_note(model):
+    """How b was found: from the support vectors on the margin (eq. 7.37), or without any."""
+    if np.any(np.asarray(model.margin_category_) == 1):
+        return "b averages tₙ − wᵀxₙ over the support vectors on the margin (eq. 7.37)."
+    return (
+        "no support vector lies exactly on the margin, so b is the midpoint of the interval the KKT conditions allow."
+    )
+
+
 def _svm(model, space):
     a, b = model.classes_
     w, bias = np.ravel(model.coef_), float(np.ravel(model.intercept_)[0])
@@ -680,7 +690,7 @@ def _svm(model, space):
         rf"y({vec}) = \mathbf{{w}}{T}{vec} + b = " + affine(bias, w, space),
         "7.1",
         f"Class {class_number(b)} (t = +1) where y > 0, class {class_number(a)} (t = −1) where y < 0; "
-        "b averages tₙ − wᵀxₙ over the support vectors on the margin (eq. 7.37)."
+        + _intercept_note(model)
         + (f" Playback: SMO step {model.smo_step_} of {model.n_iter_}." if playback else ""),
     )
     n_sv = int(np.size(model.support_))
@@ -910,7 +920,8 @@ def _inner_values(inner, features, classes, head):
     elif hasattr(inner, "activations"):
         bernoulli = isinstance(inner, NaiveBayes) and inner.variant == "bernoulli"
         a = inner.activations(features)[0]
-        yield Equation("Activations at the point", head + _values(_a, a, classes), "4.82" if bernoulli else "4.63")
+        number_ = "4.82" if bernoulli else "4.68" if isinstance(inner, SharedCovarianceGaussian) else "4.63"
+        yield Equation("Activations at the point", head + _values(_a, a, classes), number_)
     elif isinstance(inner, LeastSquaresClassifier):
         outputs = inner.class_outputs(features)[0]
         latex = rf"y(\mathbf{{x}}) = {number(outputs[0])}" if outputs.size == 1 else _values(_y, outputs, classes)
