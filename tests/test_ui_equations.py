@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 import ui.equations as equations_module
 from playground import MODELS, PlaygroundError, PolynomialBasis, RBFBasis, make_model
 from tests.conftest import clusters
-from ui.equations import Equation, matrix, model_equations, number, vector
+from ui.equations import MAX_ENTRIES, MAX_ROWS, MAX_TERMS, Equation, matrix, model_equations, number, vector
 from ui.panels import equations as equations_panel
 from ui.panels.equations import POINT_OPTION, typed_point
 
@@ -431,12 +431,12 @@ def test_rbf_basis_writes_phi_out_then_the_inner_method_in_phi_space(data):
     equations = model_equations(model, point=(0.2, 0.4))
     basis = by_number(equations, "3.4")
     assert "16 centres" in basis.title and r"2s^2" in basis.latex and "s = 0.8" in basis.latex
-    assert_close(pmatrices(by_title(equations, "Centres").latex)[0], model.basis_.centres_.T[:, :6])
+    assert_close(pmatrices(by_title(equations, "Centres").latex)[0], model.basis_.centres_.T[:, :MAX_ROWS])
     w = by_number(equations, "7.29").latex
-    assert r"\text{(10 more)}" in w and r"\boldsymbol{\phi}_n" in w  # 16 weights: the first 6 shown
-    assert_close(column(w), model.estimator_.coef_[0, :6])
+    assert rf"\text{{({16 - MAX_ENTRIES} more)}}" in w and r"\boldsymbol{\phi}_n" in w  # 16 weights, the first few
+    assert_close(column(w), model.estimator_.coef_[0, :MAX_ENTRIES])
     features = by_title(equations, "Features at the point").latex
-    assert_close(column(features), model.features(np.array([[0.2, 0.4]]))[0, :6])
+    assert_close(column(features), model.features(np.array([[0.2, 0.4]]))[0, :MAX_ENTRIES])
     value = after(by_title(equations, "Decision value at the point").latex, r"y(\mathbf{x})")
     assert_close(value, model.decision_function(np.array([[0.2, 0.4]]))[0])
 
@@ -449,7 +449,7 @@ def test_polynomial_basis_names_the_monomials(data):
     assert phi.title == "Polynomial basis, degree 4" and "M = 14" in phi.note
     assert "x_{1}x_{2}" in phi.latex and "x_{2}^{4}" not in phi.latex and r"\text{(4 more)}" in phi.latex
     activations = by_number(equations, "4.68").latex
-    assert r"x_{1}^{2}" in activations and "(8 more terms)" in activations
+    assert r"x_{1}^{2}" in activations and f"({14 - MAX_TERMS} more terms)" in activations
     printed = posteriors_printed(equations)
     assert_close([printed[k] for k in range(3)], model.predict_proba(X[:1])[0])
 
@@ -544,9 +544,9 @@ def test_numbers_have_four_significant_digits():
 def test_long_vectors_and_matrices_are_abbreviated():
     assert vector([1, 2]) == r"\begin{pmatrix}1 \\ 2\end{pmatrix}"
     long = vector(np.arange(10.0))
-    assert r"\cdots" in long and r"\text{(4 more)}" in long and "^{\\mathrm{T}}" in long
+    assert r"\cdots" in long and rf"\text{{({10 - MAX_ENTRIES} more)}}" in long and "^{\\mathrm{T}}" in long
     big = matrix(np.ones((8, 9)))
-    assert r"\vdots" in big and r"\ddots" in big and "(8 x 9)" in big
+    assert r"\vdots" in big and r"\ddots" in big and r"(8\times 9)" in big
     assert_well_formed(long)
     assert_well_formed(big)
 

@@ -12,6 +12,7 @@ Degenerate or unusual fits never raise: each part of the description stops at th
 attribute it cannot read, and what was written before it is kept.
 """
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,10 +37,13 @@ from playground import (
 from playground.least_squares import LeastSquaresClassifier
 
 SIGNIFICANT = 4  # significant digits of every printed number
-MAX_ENTRIES = 6  # entries of a long vector (or terms of a long sum) shown before "... (J more)"
-MAX_ROWS = 6  # rows and columns of a large matrix shown before the dots
+MAX_ENTRIES = 5  # entries of a long vector shown before "... (J more)"
+MAX_TERMS = 4  # terms of a long sum (a model in feature space) shown before "... (J more terms)"
+MAX_ROWS = 4  # rows and columns of a large matrix shown before the dots
+SUM_BUDGET = 48  # visible characters of a long sum before the rest is abbreviated
+SHORT = 3  # vectors up to this long are columns and sit side by side; longer ones get a line each
 MAX_FEATURES_NAMED = 10  # monomials of a polynomial basis written out
-PER_LINE = 3  # class means or covariances side by side on one line
+PER_LINE = 3  # short class means or covariances side by side on one line
 T = r"^{\mathrm{T}}"
 HALF = r"\tfrac{1}{2}"
 
@@ -96,7 +100,7 @@ def vector(values, limit=MAX_ENTRIES):
     """A column vector (up to 3 entries) or a transposed row, the first ``limit`` entries of a long one."""
     values = np.ravel(np.asarray(values, dtype=float))
     shown, hidden = values[:limit], max(values.size - limit, 0)
-    if values.size <= 3:
+    if values.size <= SHORT:
         return r"\begin{pmatrix}" + r" \\ ".join(number(v) for v in shown) + r"\end{pmatrix}"
     entries = " & ".join(number(v) for v in shown) + (r" & \cdots" if hidden else "")
     return r"\begin{pmatrix}" + entries + r"\end{pmatrix}" + T + _more(hidden)
@@ -115,7 +119,7 @@ def matrix(values, limit=MAX_ROWS):
         rows.append(" & ".join([r"\vdots"] * min(n_cols, limit) + ([r"\ddots"] if more_cols else [])))
     text = r"\begin{pmatrix}" + r" \\ ".join(rows) + r"\end{pmatrix}"
     if more_rows or more_cols:
-        text += rf"\;\text{{({n_rows}\times{n_cols})}}".replace(r"\times", " x ")
+        text += rf"\;({n_rows}\times {n_cols})"
     return text
 
 
@@ -176,18 +180,34 @@ class Space:
         return self.vector == r"\mathbf{x}"
 
 
-def affine(bias, weights, space, limit=MAX_ENTRIES):
-    """``w0 + w1 x_1 - w2 x_2 ...`` (bias omitted when None), the first ``limit`` terms of a long sum."""
+def visible_length(latex):
+    """A rough count of the characters ``latex`` shows, to keep a long sum within the panel."""
+    text = latex.replace(r"\times", "x")
+    text = re.sub(r"\\[A-Za-z]+", "", text)  # \mathbf, \, and the like show nothing of their own
+    return len(re.sub(r"[{}^_\\\s]", "", text))
+
+
+def affine(bias, weights, space, limit=MAX_TERMS, budget=SUM_BUDGET):
+    """``w0 + w1 x_1 - w2 x_2 ...`` (bias omitted when None).
+
+    A long sum shows its first terms, at most ``limit`` of them and (after the first) no more than
+    fit in ``budget`` visible characters, then "... (J more terms)".
+    """
     weights = np.ravel(np.asarray(weights, dtype=float))
     terms = [] if bias is None else [number(bias)]
+    shown = 0
     for i, w in enumerate(weights[:limit]):
         coefficient = number(abs(w)) if np.isfinite(w) else number(w)
-        sign = "-" if w < 0 and np.isfinite(w) else "+"
+        negative = w < 0 and np.isfinite(w)
         if not terms:
-            terms.append(("-" if sign == "-" else "") + rf"{coefficient}\,{space.name(i)}")
+            term = ("-" if negative else "") + rf"{coefficient}\,{space.name(i)}"
         else:
-            terms.append(rf"{sign} {coefficient}\,{space.name(i)}")
-    hidden = max(weights.size - limit, 0)
+            term = rf"{'-' if negative else '+'} {coefficient}\,{space.name(i)}"
+        if shown and visible_length(" ".join(terms + [term])) > budget:
+            break
+        terms.append(term)
+        shown += 1
+    hidden = weights.size - shown
     if hidden:
         terms.append(r"+ \cdots" + _more(hidden, "more terms"))
     return " ".join(terms) if terms else "0"
@@ -209,7 +229,8 @@ def _priors(model):
 
 def _means(model, space, symbol=r"\boldsymbol{\mu}", number_="4.75", title="Class means"):
     items = (rf"{symbol}_{{{class_number(c)}}} = {vector(m)}" for c, m in zip(model.classes_, model.means_))
-    return Equation(title, side_by_side(items), number_, None if space.is_inputs else "In feature space.")
+    per_line = PER_LINE if np.shape(model.means_)[1] <= SHORT else 1
+    return Equation(title, side_by_side(items, per_line), number_, None if space.is_inputs else "In feature space.")
 
 
 def _ridge_note(ridge):
@@ -441,7 +462,10 @@ def _shared_gaussian(model, space):
         return
     lines = [rf"\mathbf{{w}}_{{{class_number(c)}}} = " + vector(w) for c, w in zip(classes, model.class_coef_)]
     yield Equation(
-        "Weight vectors", rf"\mathbf{{w}}_k = {sigma}\boldsymbol{{\mu}}_k:\quad " + side_by_side(lines), "4.69"
+        "Weight vectors",
+        rf"\mathbf{{w}}_k = {sigma}\boldsymbol{{\mu}}_k:\quad "
+        + side_by_side(lines, PER_LINE if len(space.names) <= SHORT else 1),
+        "4.69",
     )
     biases = [rf"w_{{{class_number(c)}0}} = {number(w0)}" for c, w0 in zip(classes, model.class_intercept_)]
     yield Equation(
@@ -476,17 +500,20 @@ def _separate_gaussian(model, space):
     note = "Each class's own maximum-likelihood covariance."
     if np.any(ridges > 0):
         note += " Ridges added to the diagonals: " + ", ".join(f"{r:.4g}" for r in ridges) + "."
-    yield Equation("Class covariances", side_by_side(items, 2), "4.80", note)
-    vec = space.vector
     dim = np.shape(model.means_)[1]
+    yield Equation("Class covariances", side_by_side(items, 2 if dim <= SHORT else 1), "4.80", note)
+    vec = space.vector
     lines = []
     for k, c in enumerate(classes):
         constant = -0.5 * _log_det(model.covariances_[k], ridges[k]) - 0.5 * dim * np.log(2 * np.pi)
         constant += np.log(model.priors_[k])
-        centred = rf"\left({vec} - {vector(model.means_[k])}\right)"
+        if dim <= SHORT:  # small enough to write the numbers in
+            mean, covariance = vector(model.means_[k]), matrix(model.covariances_[k])
+        else:  # in feature space: the symbols, whose numbers are printed above
+            mean, covariance = (rf"\boldsymbol{{{s}}}_{{{class_number(c)}}}" for s in (r"\mu", r"\Sigma"))
+        centred = rf"\left({vec} - {mean}\right)"
         lines.append(
-            rf"a_{{{class_number(c)}}}({vec}) &= -{HALF}{centred}{T}{matrix(model.covariances_[k])}^{{-1}}{centred}"
-            + _plus(constant)
+            rf"a_{{{class_number(c)}}}({vec}) &= -{HALF}{centred}{T}{covariance}^{{-1}}{centred}" + _plus(constant)
         )
     yield Equation(
         "Activations (quadratic)",
@@ -547,13 +574,14 @@ def _naive_bayes(model, space):
             f"{model.epsilon_:.4g} so that none is zero.",
         )
         lines = []
+        fractions = MAX_TERMS - 1  # stacked fractions are wide
         for c, mu, var, prior in zip(classes, model.means_, model.variances_, model.priors_):
             terms = [
                 rf"\frac{{({space.name(i)} {'-' if m >= 0 else '+'} {number(abs(m))})^2}}{{2\cdot {number(v)}}}"
-                for i, (m, v) in enumerate(zip(mu[:MAX_ENTRIES], var[:MAX_ENTRIES]))
+                for i, (m, v) in enumerate(zip(mu[:fractions], var[:fractions]))
             ]
             constant = -0.5 * np.sum(np.log(2 * np.pi * np.asarray(var))) + np.log(prior)
-            hidden = _more(max(len(mu) - MAX_ENTRIES, 0), "more terms")
+            hidden = _more(max(len(mu) - fractions, 0), "more terms")
             lines.append(rf"a_{{{class_number(c)}}}({vec}) &= -" + " - ".join(terms) + hidden + _plus(constant))
         yield Equation(
             "Activations",
@@ -968,7 +996,8 @@ def _at_point(model, point):
     features, inner = x, model
     if isinstance(model, BasisModel):
         features, inner = model.features(x), model.estimator_
-        yield Equation("Features at the point", head + r"\boldsymbol{\phi}(\mathbf{x}) = " + vector(features[0]), None)
+        # Without the "x = ..." head: a vector of tiny numbers is wide enough on its own.
+        yield Equation("Features at the point", r"\boldsymbol{\phi}(\mathbf{x}) = " + vector(features[0]), None)
     if isinstance(inner, OneVsRest | OneVsOne) and len(inner.estimators_) == 1:
         inner = inner.estimators_[0]  # two classes: the plain two-class model
     classes = np.asarray(model.classes_)
