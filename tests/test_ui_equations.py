@@ -207,6 +207,7 @@ def test_every_method_writes_well_formed_latex_with_its_equation_numbers(case, d
         assert equation.title
         assert_well_formed(equation.latex)
         assert equation.number is None or re.fullmatch(r"\d\.\d+(-\d\.\d+)?", equation.number)
+        assert equation.note is None or not {"\\", "$"} & set(equation.note)  # notes are plain text
     numbers = {e.number for e in equations}
     wrapped = params.get("multiclass") in ("ovr", "ovo") and n_classes > 2
     if wrapped:

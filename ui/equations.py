@@ -254,7 +254,6 @@ def _posterior_rule(classes, given, number_):
 def _least_squares(model, space):
     weights = np.asarray(model.weights_, dtype=float)
     classes = model.classes_
-    bias_first = r"\widetilde{\mathbf{x}} = (1, " + ", ".join(space.name(i) for i in range(2)) + r", \dots)" + T
     rank = getattr(model, "rank_", None)
     note = "Row 0 holds the biases; computed by an SVD (numpy lstsq), never an explicit inverse."
     if rank is not None and rank < weights.shape[0]:
@@ -299,7 +298,8 @@ def _least_squares(model, space):
             + aligned(lines)
         )
         rule = "x goes to the class whose output yₖ is largest (eq. 4.9); the outputs are not probabilities."
-    yield Equation("Discriminants", latex, "4.17", rule + ("" if space.is_inputs else f" ({bias_first})"))
+    augmented = "x̃ = (1, x)." if space.is_inputs else "Here x̃ = (1, φ(x)): the features with a 1 for the bias."
+    yield Equation("Discriminants", latex, "4.17", f"{rule} {augmented}")
 
 
 def _fisher(model, space):

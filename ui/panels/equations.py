@@ -17,6 +17,11 @@ POINT_OPTION = "equation_point"  # ctx.options: [x1, x2] typed by hand; absent =
 INPUT_KEYS = ("equation_x1", "equation_x2")
 
 
+def plain(text):
+    """Plain text for a Markdown element: "S_W ... S_B" must not turn into italics."""
+    return text.replace("_", r"\_").replace("*", r"\*")
+
+
 def typed_point(options):
     """The hand-typed evaluation point (x1, x2) from the options, or None (also when malformed)."""
     value = options.get(POINT_OPTION)
@@ -96,7 +101,7 @@ def render(ctx):
         reference = f"(eq. {equation.number})" if equation.number else ""
         caption = " ".join(part for part in (reference, equation.note or "") if part)
         if caption:
-            st.caption(caption)
+            st.caption(plain(caption))
 
 
 PANELS = [
