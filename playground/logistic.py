@@ -70,6 +70,9 @@ def _to_standardised(w, centre, scale):
     return w_std
 
 
+MAX_STEP_HALVINGS = 40
+
+
 def _newton_solve(hessian, gradient):
     """Solve H delta = g by least squares (SVD): a singular H (R -> 0, collinear points) gives the
     minimum-norm step instead of a crash or an inverse of nothing."""
@@ -101,10 +104,21 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
         step = problem.newton_step(theta) if solver == "irls" else learning_rate * problem.mean_gradient(theta)
         new = theta - step
         new_ll = problem.log_likelihood(new) if np.all(np.isfinite(new)) else -np.inf
+        old_objective = objective(ll, theta)
+        if solver == "irls":
+            # Damped Newton: far from the optimum (e.g. separable data on a polynomial basis) a
+            # full step can overshoot and the error explode; halve it until the error does not
+            # rise. Near the optimum the full step (eq. 4.99) is always taken.
+            for _ in range(MAX_STEP_HALVINGS):
+                if np.isfinite(new_ll) and objective(new_ll, new) <= old_objective + 1e-12 * (1 + abs(old_objective)):
+                    break
+                step = step / 2
+                new = theta - step
+                new_ll = problem.log_likelihood(new) if np.all(np.isfinite(new)) else -np.inf
         if not np.isfinite(new_ll):
             blew_up, n_iter = True, n_iter - 1
             break
-        old_objective, new_objective = objective(ll, theta), objective(new_ll, new)
+        new_objective = objective(new_ll, new)
         went_up |= new_objective > old_objective + 1e-12 * (1 + abs(old_objective))
         small = np.max(np.abs(new - theta)) <= tol * (1 + np.max(np.abs(theta))) or abs(
             new_objective - old_objective
