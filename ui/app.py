@@ -163,7 +163,7 @@ def main():
 
 def _view_controls():
     """One method or a comparison, and presentation mode: at the top, as they change the page."""
-    mode_col, methods_col, right = st.columns([2.2, 5, 1.6], vertical_alignment="bottom")
+    mode_col, methods_col, right = st.columns([2.7, 4.6, 1.5], vertical_alignment="bottom")
     mode, methods = view_mode_picker(mode_col, methods_col)
     presenting = right.toggle(
         "Presentation",
