@@ -144,3 +144,30 @@ def test_comparison_view_shares_the_points_and_the_zoom(browser, server):
     page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
     context.close()
     assert not errors, errors
+
+
+def _c_slider(page):
+    return _sidebar(page).get_by_role("slider", name="C (soft-margin penalty, log scale)")
+
+
+def test_method_parameters_survive_the_round_trip(browser, server):
+    """A link's parameters (here the SVM's C and the shared-covariance priors) reach the widgets,
+    and the address bar after an edit carries them on to the next browser."""
+    errors = []
+    first_link = f'{server}/?m=svm&mc=ovr&mp={{"C":30.0}}'
+    context, page = _open(browser, first_link, errors)
+    assert _c_slider(page).get_attribute("aria-valuetext") == "30.0"
+    before = page.evaluate(CANVAS_STATE_JS)["n_points"]
+    _click_plot(page, 0.8, 0.8)
+    page.wait_for_function("n => document.querySelector('.pg-canvas').dataset.points == n + 1", arg=before)
+    wait_settled(page)
+    _wait_for_url(page, "C%22%3A30.0")
+    other, copy = _open(browser, page.url, errors)
+    assert copy.evaluate(CANVAS_STATE_JS)["n_points"] == before + 1
+    assert _c_slider(copy).get_attribute("aria-valuetext") == "30.0"
+    chosen = _sidebar(copy).get_by_role("combobox", name="Method").evaluate("e => e.value || e.innerText || ''")
+    assert chosen.startswith("Support vector machine")
+    copy.screenshot(path=str(ARTIFACTS / "share-parameters.png"))
+    other.close()
+    context.close()
+    assert not errors, errors
