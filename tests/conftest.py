@@ -5,14 +5,34 @@ import os
 import numpy as np
 import pytest
 from hypothesis import settings
+from playwright.sync_api import sync_playwright
 
 from playground import ClusterSpec, make_clusters
+from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, streamlit_server
 
 # In CI the property tests draw the same examples every run, so a submission cannot fail on a
 # lucky draw; locally they stay random and keep exploring.
 settings.register_profile("ci", derandomize=True, deadline=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A live Streamlit server on a free port, one per browser-test module."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium driven by Playwright, one per browser-test module."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
 
 # Seed 003 (lecture notes on PRML 4): C1 = (1,2), (2,3), (3,4.9); C2 = (2,1), (3,2), (4,3.9).
 SEED003_X = np.array([[1, 2], [2, 3], [3, 4.9], [2, 1], [3, 2], [4, 3.9]], dtype=float)

@@ -8,34 +8,15 @@ import statistics
 import time
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tests.browser import (
     ARTIFACTS,
     CANVAS_STATE_JS,
-    CHROMIUM_ARGS,
     DATA_TO_PAGE_JS,
-    chromium_path,
-    streamlit_server,
     wait_settled,
 )
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server():
-    ARTIFACTS.mkdir(exist_ok=True)
-    with streamlit_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -2,26 +2,10 @@
 context shows the same scene; the comparison view and presentation mode work on screen."""
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from tests.browser import ARTIFACTS, CANVAS_STATE_JS, CHROMIUM_ARGS, chromium_path, streamlit_server, wait_settled
+from tests.browser import ARTIFACTS, CANVAS_STATE_JS, wait_settled
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server():
-    ARTIFACTS.mkdir(exist_ok=True)
-    with streamlit_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def _open(browser, url, errors):
@@ -169,5 +153,23 @@ def test_method_parameters_survive_the_round_trip(browser, server):
     assert chosen.startswith("Support vector machine")
     copy.screenshot(path=str(ARTIFACTS / "share-parameters.png"))
     other.close()
+    context.close()
+    assert not errors, errors
+
+
+def test_presentation_mode_folds_the_controls_and_widens_the_plot(browser, server):
+    errors = []
+    context, page = _open(browser, server, errors)
+    width_before = page.locator(".pg-canvas").bounding_box()["width"]
+    page.get_by_text("Presentation", exact=True).click()
+    page.wait_for_function("() => !document.querySelector(\"section[data-testid='stSidebar']\")?.offsetWidth")
+    wait_settled(page)
+    box = page.locator(".pg-canvas").bounding_box()
+    assert box["width"] > 1.15 * width_before and box["height"] >= 850  # 560 px x 1.6
+    markers = page.evaluate(
+        "() => document.querySelector('.pg-canvas')._fullData.find(t => t.meta === 'points').marker.size"
+    )
+    assert markers == 16
+    page.screenshot(path=str(ARTIFACTS / "presentation.png"))
     context.close()
     assert not errors, errors
