@@ -129,6 +129,23 @@ def finite_activations(A):
     return np.clip(A, -ACTIVATION_LIMIT, ACTIVATION_LIMIT, out=A)
 
 
+class ClassActivationsMixin:
+    """activations, decision_function and posteriors of a generative model that provides
+    ``_activations_by_class(X)`` -> a_k(x) = ln p(x|C_k) + ln p(C_k), class-major (K, N)."""
+
+    def activations(self, X):
+        """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63), shape (N, K)."""
+        return np.ascontiguousarray(self._activations_by_class(self._check_X(X)).T)
+
+    def decision_function(self, X):
+        """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
+        return two_class_or_all(self._activations_by_class(self._check_X(X)))
+
+    def _posterior(self, X, log):
+        """p(C_k|x) or its log, shape (N, K) (eq. 4.62)."""
+        return softmax_by_class(self._activations_by_class(X), log=log, overwrite=True)
+
+
 class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
     """Gaussian classes sharing one covariance matrix: a linear classifier (eq. 4.68-4.70).
 
@@ -244,7 +261,7 @@ class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
         return softmax_by_class(A, log=log, overwrite=True)
 
 
-class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
+class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Classifier):
     """Gaussian classes each with its own covariance: quadratic boundaries (section 4.2.1).
 
     Maximum likelihood per class: pi_k = N_k / N, mu_k the class mean and Sigma_k = S_k, the
@@ -346,15 +363,3 @@ class SeparateCovarianceGaussian(ProbabilisticMixin, Classifier):
             out[k] *= -0.5
             out[k] += self._constants[k]
         return finite_activations(out)
-
-    def activations(self, X):
-        """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64), shape (N, K)."""
-        return np.ascontiguousarray(self._activations_by_class(self._check_X(X)).T)
-
-    def decision_function(self, X):
-        """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
-        return two_class_or_all(self._activations_by_class(self._check_X(X)))
-
-    def _posterior(self, X, log):
-        """p(C_k|x) or its log, shape (N, K) (eq. 4.62)."""
-        return softmax_by_class(self._activations_by_class(X), log=log, overwrite=True)

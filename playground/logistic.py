@@ -95,6 +95,9 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
     def objective(ll, th):
         return -ll + problem.penalty(th)
 
+    def rose(new_objective, old_objective):  # beyond rounding
+        return new_objective > old_objective + 1e-12 * (1 + abs(old_objective))
+
     ll = problem.log_likelihood(theta)
     history = [{"iteration": 0, "w": to_book(theta), "log_likelihood": float(ll)}]
     separable = l2 == 0 and problem.separates(theta)
@@ -110,7 +113,7 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
             # full step can overshoot and the error explode; halve it until the error does not
             # rise. Near the optimum the full step (eq. 4.99) is always taken.
             for _ in range(MAX_STEP_HALVINGS):
-                if np.isfinite(new_ll) and objective(new_ll, new) <= old_objective + 1e-12 * (1 + abs(old_objective)):
+                if np.isfinite(new_ll) and not rose(objective(new_ll, new), old_objective):
                     break
                 step = step / 2
                 new = theta - step
@@ -119,7 +122,7 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
             blew_up, n_iter = True, n_iter - 1
             break
         new_objective = objective(new_ll, new)
-        went_up |= new_objective > old_objective + 1e-12 * (1 + abs(old_objective))
+        went_up |= rose(new_objective, old_objective)
         small = np.max(np.abs(new - theta)) <= tol * (1 + np.max(np.abs(theta))) or abs(
             new_objective - old_objective
         ) <= tol * (1 + abs(old_objective))

@@ -9,9 +9,9 @@ input plane gives axis-aligned steps.
 
 import numpy as np
 
-from .base import Classifier, ProbabilisticMixin, softmax_by_class
+from .base import Classifier, ProbabilisticMixin
 from .errors import InvalidDataError
-from .gaussian import check_priors, data_scale, finite_activations, two_class_or_all
+from .gaussian import ClassActivationsMixin, check_priors, data_scale, finite_activations
 from .validation import check_X, check_X_y, class_counts
 
 VARIANTS = ("gaussian", "bernoulli")
@@ -28,7 +28,7 @@ def _positive(value, name, method):
     return value
 
 
-class NaiveBayes(ProbabilisticMixin, Classifier):
+class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
     """Naive Bayes classifier with Gaussian or Bernoulli features.
 
     Parameters
@@ -155,15 +155,3 @@ class NaiveBayes(ProbabilisticMixin, Classifier):
                 out[k] *= -0.5
                 out[k] += norm[k]
         return finite_activations(out)
-
-    def activations(self, X):
-        """a_k(x) = ln p(x|C_k) + ln p(C_k), shape (N, K) (eq. 4.63; eq. 4.82 for Bernoulli features)."""
-        return np.ascontiguousarray(self._activations_by_class(self._check_X(X)).T)
-
-    def decision_function(self, X):
-        """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
-        return two_class_or_all(self._activations_by_class(self._check_X(X)))
-
-    def _posterior(self, X, log):
-        """p(C_k|x) or its log, shape (N, K) (eq. 4.62)."""
-        return softmax_by_class(self._activations_by_class(X), log=log, overwrite=True)

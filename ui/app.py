@@ -85,7 +85,7 @@ def _apply(generator, method_choice):
     state.set_basis(basis, basis_params)  # no-op when unchanged; hand-placed RBF centres come from the scene
 
 
-def _status_line(points, view, *, with_accuracy=True):
+def _status_line(points, view=None):
     counts = points.counts()
     parts = [
         f"<span style='color:{CLASS_COLOURS[k]}'>{class_label(k)}</span>: {counts[k]}"
@@ -93,7 +93,7 @@ def _status_line(points, view, *, with_accuracy=True):
         if counts[k]
     ]
     text = " · ".join(parts) if parts else "no points"
-    if with_accuracy and view.accuracy is not None:
+    if view is not None and view.accuracy is not None:
         wrong = int(np.sum(view.predicted != points.y))
         text += f" — training accuracy **{view.accuracy:.1%}**"
         text += f" ({wrong} misclassified, ringed)" if wrong else " (all points correct)"
@@ -127,9 +127,7 @@ def main():
     if not st.session_state.get(PRESENTATION_KEY):  # in front of a class the plot gets the room
         st.title("Linear classification playground")
         st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
-    # The view controls come first: a widget whose position on the page moves between runs (an
-    # explanation box appearing above it) came back empty in the browser.
-    mode, compared_methods = _view_controls()
+    mode, compared_methods = _view_controls()  # first: they decide what the page below holds
     _load_report()
     preset_explanation()
     generator, method_choice = _sidebar()
@@ -138,15 +136,15 @@ def main():
         st.toast(notice)
 
     scene = state.scene()
-    with st.spinner("Fitting and evaluating…"):
-        view = scene_view(scene)
-        model = scene_model(scene)
-    if mode == "compare":
+    if mode == "compare":  # each compared method is fitted in _comparison; the sidebar's may not be one
         _comparison(scene, compared_methods)
-        st.markdown(_status_line(scene.points, view, with_accuracy=False), unsafe_allow_html=True)
+        st.markdown(_status_line(scene.points), unsafe_allow_html=True)
         st.caption(EXPLANATION)
         open_tab = None
     else:
+        with st.spinner("Fitting and evaluating…"):
+            view = scene_view(scene)
+            model = scene_model(scene)
         open_tab = _single_method(scene, view, model)
     query = state.link_query(
         state.scene(),

@@ -11,12 +11,12 @@ import numpy as np
 import streamlit as st
 
 from playground import MODELS
+from playground.link import MAX_COMPARED
 
 from .compute import fitted_model, scene_view
 
 MODE_KEY = "view_mode"  # "single" or "compare"
 METHODS_KEY = "compare_methods"
-MAX_COMPARED = 4
 DEFAULT_COMPARED = ("least_squares", "fisher", "logistic", "svm")
 
 

@@ -12,6 +12,8 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import streamlit as st
+
 from playground.grid import Window
 from playground.scene import Scene
 
@@ -41,6 +43,20 @@ class Panel:
     overlay: Callable | None = None
     order: int = 100
     help: str = ""
+
+
+def _option_toggled(key, options, option):
+    options[option] = bool(st.session_state[key])
+
+
+def option_checkbox(label, ctx, option, key, default=True):
+    """A checkbox bound to ``ctx.options[option]`` (which a link carries); returns its value.
+
+    The options, not the widget, hold the value: the widget is re-seeded from them on every run,
+    so a loaded link or preset shows its own setting.
+    """
+    st.session_state[key] = bool(ctx.options.get(option, default))
+    return st.checkbox(label, key=key, on_change=_option_toggled, args=(key, ctx.options, option))
 
 
 def all_panels():

@@ -15,7 +15,7 @@ from playground.presets import elongated_points
 
 from .. import state
 from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
-from . import Panel
+from . import Panel, option_checkbox
 
 ANGLE_OPTION = "fisher_angle"  # ctx.options key: the slider's projection angle in degrees
 SHOW_OPTION = "fisher_show_direction"  # ctx.options key: draw the slider direction on the plane
@@ -266,10 +266,6 @@ def _slider_moved(options, key):
     options[ANGLE_OPTION] = float(st.session_state[key])
 
 
-def _show_toggled(options, key):
-    options[SHOW_OPTION] = bool(st.session_state[key])
-
-
 def _render_two_classes(ctx, model, X, y):
     means_dir = means_direction(model)
     fisher_dir = model.direction_
@@ -342,13 +338,11 @@ def _render_two_classes(ctx, model, X, y):
         args=(ctx.options, angle_of(fisher_dir), key),
         width="stretch",
     )
-    show_key = "fisher_show_direction"
-    st.session_state[show_key] = bool(ctx.options.get(SHOW_OPTION, True))
-    st.checkbox(
+    option_checkbox(
         "Draw this direction (dotted) and its threshold (dash-dot, purple) on the plot",
-        key=show_key,
-        on_change=_show_toggled,
-        args=(ctx.options, show_key),
+        ctx,
+        SHOW_OPTION,
+        "fisher_show_direction",
     )
     direction = oriented(model, unit(angle))
     left, right = st.columns(2)

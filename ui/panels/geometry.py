@@ -14,7 +14,7 @@ import streamlit as st
 from playground.grid import grid_axes
 
 from ..theme import CLASS_NAMES
-from . import Panel
+from . import Panel, option_checkbox
 
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)
 HOVER_RESOLUTION = 40  # 40 x 40 cells; z and customdata float32 for both halves: about 26 KB
@@ -177,19 +177,9 @@ def overlay(ctx):
     return hover + distance_traces(w, w0, ctx.window) + weight_arrow_traces(w, w0, ctx.window)
 
 
-def _toggled(key, options):
-    options[OPTION] = bool(st.session_state[key])
-
-
 def render(ctx):
     key = "geometry_show"
-    st.session_state[key] = enabled(ctx)
-    st.checkbox(
-        "Draw w, the distance from the origin and the hover read-out on the plot",
-        key=key,
-        on_change=_toggled,
-        args=(key, ctx.options),
-    )
+    option_checkbox("Draw w, the distance from the origin and the hover read-out on the plot", ctx, OPTION, key)
     w, w0, classes = two_class_line(ctx.shown_model)
     norm = float(np.linalg.norm(w))
     positive, negative = CLASS_NAMES[int(classes[1])], CLASS_NAMES[int(classes[0])]

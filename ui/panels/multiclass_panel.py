@@ -19,7 +19,7 @@ from playground.geometry import boundary_segments, clip_polygon
 from playground.grid import grid_axes
 
 from ..theme import CLASS_COLOURS, CLASS_NAMES
-from . import Panel
+from . import Panel, option_checkbox
 
 OPTION = "multiclass_overlay"  # ctx.options key: draw the overlay (default True)
 GRID_RESOLUTION = 120
@@ -221,20 +221,10 @@ def overlay(ctx):
     return ambiguous_traces(model, ctx.window) + sub_classifier_traces(model, ctx.window)
 
 
-def _toggled(key, options):
-    options[OPTION] = bool(st.session_state[key])
-
-
 def render(ctx):
     model = strategy_model(ctx)
     key = "multiclass_overlay_show"
-    st.session_state[key] = enabled(ctx)
-    st.checkbox(
-        "Hatch the ambiguous regions and draw every two-class classifier's line",
-        key=key,
-        on_change=_toggled,
-        args=(key, ctx.options),
-    )
+    option_checkbox("Hatch the ambiguous regions and draw every two-class classifier's line", ctx, OPTION, key)
     names = sub_classifier_names(model)
     n_classes = np.size(model.classes_)
     share = ambiguous_share(model, ctx.window)
