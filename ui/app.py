@@ -70,6 +70,8 @@ def _sidebar():
         st.header("Basis functions")
         basis_choice = basis_picker(scene)
         import_export_controls()
+        st.header("Share")
+        share_controls()
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
 
@@ -132,9 +134,22 @@ def main():
     preset_explanation()
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
+    state.mark_sidebar_drawn()
+    _workspace(mode, compared_methods)
+
+
+@st.fragment
+def _workspace(mode, compared_methods):
+    """The canvas, the status line and the panels, and the address bar that follows them.
+
+    A fragment: a click on the canvas or a panel widget reruns only this, not the page around it
+    (the sidebar alone is dozens of widgets to re-send). When such an edit changes what the sidebar
+    shows (undo becomes possible, a class appears, a panel switches the method), the whole app reruns.
+    """
+    if state.sidebar_outdated():
+        st.rerun(scope="app")
     for notice in state.take_notices():
         st.toast(notice)
-
     scene = state.scene()
     if mode == "compare":  # each compared method is fitted in _comparison; the sidebar's may not be one
         _comparison(scene, compared_methods)
@@ -146,17 +161,15 @@ def main():
             view = scene_view(scene)
             model = scene_model(scene)
         open_tab = _single_method(scene, view, model)
-    query = state.link_query(
-        state.scene(),
-        st.session_state.panel_options,
-        open_tab,
-        compared_methods,
-        st.session_state.get(PRESENTATION_KEY, False),
+    sync_address_bar(
+        state.link_query(
+            state.scene(),
+            st.session_state.panel_options,
+            open_tab,
+            compared_methods,
+            st.session_state.get(PRESENTATION_KEY, False),
+        )
     )
-    with st.sidebar:
-        st.header("Share")
-        share_controls(query)
-    sync_address_bar(query)
 
 
 def _view_controls():

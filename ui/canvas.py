@@ -80,7 +80,8 @@ function observeWidth(root, Plotly) {
   // The sidebar folding away (presentation mode) widens the plot without a window resize.
   let lastWidth = root.clientWidth;
   new ResizeObserver(() => {
-    if (Math.abs(root.clientWidth - lastWidth) < 2) return;
+    // A hidden plot (a rerun swapping elements) has no width; plotly cannot resize it.
+    if (!root.clientWidth || Math.abs(root.clientWidth - lastWidth) < 2) return;
     lastWidth = root.clientWidth;
     Plotly.Plots.resize(root).then(() => reportViewIfAdjusted(root, root.__pgWant));
   }).observe(root);

@@ -8,8 +8,11 @@ import streamlit as st
 from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, make_model
 from playground.basis import make_basis
 from playground.geometry import linear_regions
+from playground.scene import PointSet
 
 GRID_RESOLUTION = 200
+# The caches key point sets on their fingerprint, not on every coordinate.
+HASH_FUNCS = {PointSet: lambda points: points.digest}
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class FitView:
     accuracy: float | None = None
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
 def fitted_model(points, method, params, multiclass, basis="identity", basis_params=()):
     """The fitted estimator for these points and settings, or the PlaygroundError raised."""
     try:
@@ -73,7 +76,7 @@ def scene_view(scene):
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
 def fit_view(
     points, method, params, multiclass, window, step=None, resolution=GRID_RESOLUTION, basis="identity", basis_params=()
 ):

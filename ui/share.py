@@ -1,36 +1,64 @@
-"""Sharing: the address bar follows the scene, and a button copies the link.
+"""Sharing: the address bar follows the scene, and the sidebar copies and shows the link.
 
 The link is the page's own URL: ``sync_address_bar`` rewrites the query parameters after
-every run, so copying the address bar and pressing "Copy link" give the same thing.
+every run of the canvas and panels. The sidebar is not rerun by a click on the canvas, so the
+link it shows is read from the address bar in the browser, and follows it as it changes.
 """
-
-from urllib.parse import urlencode
 
 import streamlit as st
 
 _JS = r"""
+function watchAddressBar() {
+  // Streamlit rewrites the query string with history.pushState / replaceState, which fire no
+  // event; wrap them once so every link box on the page can follow the address bar.
+  if (window.__pgHistoryWrapped) return;
+  window.__pgHistoryWrapped = true;
+  for (const name of ['pushState', 'replaceState']) {
+    const original = window.history[name].bind(window.history);
+    window.history[name] = (...args) => {
+      const result = original(...args);
+      window.dispatchEvent(new Event('pg-address-changed'));
+      return result;
+    };
+  }
+  window.addEventListener('popstate', () => window.dispatchEvent(new Event('pg-address-changed')));
+}
+
+function showLink(box) {
+  const url = window.location.href;
+  box.querySelector('.pg-link').textContent = url;
+  box.querySelector('.pg-link-length').textContent = url.length.toLocaleString('en') + ' characters. ';
+}
+
 export default function (component) {
   const { data, parentElement } = component;
-  let button = parentElement.querySelector('button');
-  if (!button) {
-    button = document.createElement('button');
-    button.className = 'pg-copy';
-    button.type = 'button';
-    const note = document.createElement('span');
-    note.className = 'pg-copy-note';
-    parentElement.append(button, note);
+  let box = parentElement.querySelector('.pg-share');
+  if (!box) {
+    box = document.createElement('div');
+    box.className = 'pg-share';
+    box.innerHTML = '<button type="button" class="pg-copy"></button><span class="pg-copy-note"></span>' +
+      '<pre class="pg-link"></pre><p class="pg-link-caption"><span class="pg-link-length"></span>' +
+      '<span class="pg-link-help"></span></p>';
+    parentElement.appendChild(box);
+    watchAddressBar();
+    window.addEventListener('pg-address-changed', () => showLink(box));
   }
-  const note = parentElement.querySelector('.pg-copy-note');
+  const button = box.querySelector('.pg-copy'), note = box.querySelector('.pg-copy-note');
   button.textContent = data.label;
+  box.querySelector('.pg-link-help').textContent = data.help;
+  showLink(box);
   button.onclick = async () => {
-    // The address bar already holds the scene (the app rewrites it after every run).
-    const url = window.location.href;
+    showLink(box);
     try {
-      await navigator.clipboard.writeText(url);
+      await navigator.clipboard.writeText(window.location.href);
       note.textContent = 'Copied.';
     } catch (err) {
       // No clipboard outside https / localhost: select the link shown below instead.
       note.textContent = 'Your browser blocked the clipboard; copy the link below.';
+      const range = document.createRange();
+      range.selectNodeContents(box.querySelector('.pg-link'));
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
     }
     setTimeout(() => { note.textContent = ''; }, 4000);
   };
@@ -42,9 +70,18 @@ _CSS = """
   padding: 0.35rem 0.9rem; cursor: pointer; font: inherit; }
 .pg-copy:hover { border-color: #ff4b4b; color: #ff4b4b; }
 .pg-copy-note { margin-left: 0.6rem; font-size: 0.85rem; color: #555; }
+.pg-link { margin: 0.6rem 0 0.3rem; padding: 0.6rem 0.75rem; border-radius: 0.5rem; background: #f0f2f6;
+  font-family: "Source Code Pro", monospace; font-size: 0.75rem; white-space: pre-wrap; word-break: break-all;
+  max-height: 9rem; overflow-y: auto; user-select: all; }
+.pg-link-caption { font-size: 0.85rem; color: rgba(49, 51, 63, 0.6); margin: 0; }
 """
 
-_copy_button = st.components.v2.component("playground_copy_link", js=_JS, css=_CSS, isolate_styles=False)
+_share_box = st.components.v2.component("playground_share", js=_JS, css=_CSS, isolate_styles=False)
+
+HELP = (
+    "The address bar always holds this link: opening it in any browser shows these points, this method "
+    "with its settings, the view and the open panel."
+)
 
 
 def sync_address_bar(query):
@@ -53,18 +90,7 @@ def sync_address_bar(query):
         st.query_params.from_dict(query)
 
 
-def share_link(query):
-    """The full link for ``query`` on this server."""
-    base = (st.context.url or "").split("?", 1)[0]
-    return f"{base}?{urlencode(query)}"
-
-
-def share_controls(query):
-    """A "copy link" button and the link itself (selectable when the clipboard is blocked)."""
-    _copy_button(data={"label": "Copy link to this scene"}, key="copy_link", height=40)
-    link = share_link(query)
-    st.code(link, language=None, wrap_lines=True)
-    st.caption(
-        f"{len(link):,} characters. The address bar always holds this link: opening it in any browser "
-        "shows these points, this method with its settings, the view and the open panel."
-    )
+def share_controls():
+    """A "copy link" button and the link itself (selectable when the clipboard is blocked), both
+    read from the address bar in the browser."""
+    _share_box(data={"label": "Copy link to this scene", "help": HELP}, key="share_link", height="content")

@@ -81,6 +81,39 @@ def take_notices():
     return notices
 
 
+# ---- What the sidebar shows of the scene --------------------------------------------------------
+
+SIDEBAR_SIGNATURE = "sidebar_signature"
+
+
+def sidebar_signature():
+    """What the sidebar draws from the scene and the session, beyond its own widgets' values:
+    undo / redo / clear availability, the classes present (prior sliders), the basis (the count of
+    hand-placed RBF centres), the method chosen (a panel may switch it) and a pending load."""
+    current = scene()
+    history = st.session_state.history
+    present = tuple(int(k) for k in current.points.counts().nonzero()[0])
+    return (
+        bool(history.past),
+        bool(history.future),
+        present,
+        current.basis,
+        current.basis_params,
+        st.session_state.get("method"),
+        PENDING_LOAD in st.session_state,
+    )
+
+
+def mark_sidebar_drawn():
+    st.session_state[SIDEBAR_SIGNATURE] = sidebar_signature()
+
+
+def sidebar_outdated():
+    """True when an edit made outside the sidebar (a canvas click, a panel button) changed what
+    the sidebar shows: the canvas and panels rerun on their own, so the app must rerun whole."""
+    return st.session_state.get(SIDEBAR_SIGNATURE) != sidebar_signature()
+
+
 def change_points(new_points, *, refit_view=False):
     """Replace the point set, recording the old one for undo."""
     current = scene()
