@@ -49,6 +49,14 @@ def test_address_bar_follows_the_scene_and_reopens_it():
     assert dict(copy.query_params) == query  # link -> scene -> link is stable
 
 
+def test_an_opened_link_is_where_the_session_starts():
+    """Undo is off after opening a link: the default scene it replaced was never on screen."""
+    copy = _open_copy(_run())
+    assert not copy.exception
+    assert next(b for b in copy.button if b.label == "↶ Undo").disabled
+    assert not copy.session_state.history.past
+
+
 @pytest.mark.parametrize(
     ("method", "params", "widget_key", "value"),
     [

@@ -164,3 +164,50 @@ def test_box_select_removes_the_points_inside(page):
     wait_for_change(page, before)
     assert canvas_state(page)["n_points"] == state["n_points"] - inside
     page.screenshot(path=ARTIFACTS / "after-box-select.png", full_page=True)
+
+
+def _sidebar_deltas(payloads):
+    """How many of these websocket frames draw something in the sidebar (root container 1)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    count = 0
+    for payload in payloads:
+        message = ForwardMsg()
+        message.ParseFromString(payload)
+        if message.WhichOneof("type") == "delta" and list(message.metadata.delta_path)[:1] == [1]:
+            count += 1
+    return count
+
+
+def test_a_click_reruns_the_canvas_alone_and_the_sidebar_when_it_must(page):
+    """A click reruns the canvas fragment only, unless the sidebar shows something it changed:
+    the first edit of a session enables Undo, so that one reruns the whole page."""
+    frames = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda p: frames.append(p if isinstance(p, bytes) else p.encode())),
+    )
+    page.reload()
+    page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.revision !== undefined")
+    wait_settled(page)
+    undo = page.locator("section[data-testid='stSidebar']").get_by_role("button", name="↶ Undo")
+    assert undo.is_disabled()
+
+    counts = []
+    for fx in (0.12, 0.2):
+        state = canvas_state(page)
+        frames.clear()
+        click_plot_fraction(page, fx, 0.92)
+        wait_for_change(page, state["revision"])
+        assert canvas_state(page)["n_points"] == state["n_points"] + 1
+        counts.append(_sidebar_deltas(frames))
+    assert counts[0] > 0 and undo.is_enabled()  # the first edit: the whole page, Undo now enabled
+    assert counts[1] == 0  # later clicks: the canvas, status line and panels only
+    # The sidebar's share box follows the address bar all the same.
+    assert page.locator(".pg-link").text_content() == page.url
+
+    state = canvas_state(page)
+    undo.click()
+    wait_for_change(page, state["revision"])
+    assert canvas_state(page)["n_points"] == state["n_points"] - 1

@@ -231,7 +231,7 @@ def _comparison(scene, methods):
             figure = scene_figure(scene.points, item.view, scene.window, scene.view_revision, scale=scale)
             # Legends of different heights would give the plots different ranges under the
             # equal-aspect lock; the classes' colours are those of the one-method view.
-            figure.update_layout(showlegend=False, margin=dict(t=10))
+            figure["layout"].update(showlegend=False, margin=dict(l=40, r=10, t=10, b=30))
             key = f"canvas_compare_{index}"
             canvas(
                 figure,

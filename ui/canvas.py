@@ -5,11 +5,14 @@ Why a custom component: ``st.plotly_chart`` only reports clicks on existing mark
 ``clickanywhere`` plotly.js reports the data coordinates of clicks on empty space too.
 """
 
+import base64
 import shutil
 from pathlib import Path
 
+import numpy as np
 import plotly
 import streamlit as st
+from plotly.io.json import to_json_plotly
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
@@ -157,17 +160,56 @@ def ensure_plotly_js():
     return f"/{base}/app/static/{PLOTLY_JS}" if base else f"/app/static/{PLOTLY_JS}"
 
 
+# plotly.js typed arrays ("bdata"): base64 of the raw bytes, a third of the size of a JSON list.
+TYPED_ARRAY_CODES = {
+    "int8": "i1",
+    "uint8": "u1",
+    "int16": "i2",
+    "uint16": "u2",
+    "int32": "i4",
+    "uint32": "u4",
+    "float32": "f4",
+    "float64": "f8",
+}
+
+
+def _typed_arrays(value, key=None):
+    """``value`` with every numpy array replaced by a plotly.js typed-array spec (axis ranges stay lists)."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "b" or (value.dtype.kind in "iu" and value.dtype.itemsize == 8):
+            value = value.astype(np.int32)  # plotly.js has no 64-bit integers
+        code = TYPED_ARRAY_CODES.get(value.dtype.name)
+        if code is None or value.size == 0 or key == "range":
+            return value.tolist()
+        spec = {"dtype": code, "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii")}
+        if value.ndim > 1:
+            spec["shape"] = ", ".join(str(n) for n in value.shape)
+        return spec
+    if isinstance(value, dict):
+        return {k: _typed_arrays(v, k) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_typed_arrays(v) for v in value]
+    return value
+
+
+def figure_json(figure):
+    """The JSON text of a figure: a dict {"data", "layout"} (see ``figures``) or a plotly Figure."""
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    # plotly escapes "/" as \u002f for embedding in HTML; here it only inflates the base64.
+    return to_json_plotly(_typed_arrays(figure)).replace("\\u002f", "/")
+
+
 def canvas(figure, *, config, window, revision, n_points, ack, height=560, key="canvas", on_events=None):
-    """Draw a plotly ``figure`` with plotly.js ``config`` and return the component result.
+    """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``;
+    return the component result.
 
     ``result.events`` is None or a list of unacknowledged events, oldest first, each one of
     {"type": "add", "x", "y"}, {"type": "remove", "ids": [...]} or {"type": "view", "x0",
     "x1", "y0", "y1"}, with an increasing "nonce"; ``ack`` is the last nonce applied.
     """
     data = {
-        # to_json encodes numpy arrays as typed base64 (bdata), far smaller than lists.
-        # plotly escapes "/" as \u002f for embedding in HTML; here it only inflates the base64.
-        "figure": figure.to_json(validate=False).replace("\\u002f", "/"),
+        "figure": figure_json(figure),
         "config": config,
         "plotly_url": ensure_plotly_js(),
         "height": height,

@@ -34,7 +34,8 @@ def init_state():
         query = st.query_params.to_dict()
         if query:
             link_scene, messages, view = scene_from_link(query)
-            load_scene(link_scene, messages, source="the link", **view)
+            # The default scene was never on screen: nothing to undo back to.
+            load_scene(link_scene, messages, source="the link", undoable=False, **view)
     st.session_state.setdefault("history", History())
     st.session_state.setdefault("notices", [])
     st.session_state.setdefault("last_event_nonce", None)
@@ -262,7 +263,15 @@ def link_query(current, panel_options, tab, compared=(), presenting=False):
 
 
 def load_scene(
-    new_scene, messages=(), panel_options=None, tab=None, *, compare=None, presentation=None, source="the file"
+    new_scene,
+    messages=(),
+    panel_options=None,
+    tab=None,
+    *,
+    compare=None,
+    presentation=None,
+    source="the file",
+    undoable=True,
 ):
     """Replace the whole scene. Call from a callback, or call ``st.rerun()`` after it: the
     change is applied by ``apply_pending_load`` at the start of the next run, before any
@@ -270,8 +279,15 @@ def load_scene(
 
     ``compare``: methods to show side by side (switches to the comparison view), or () for
     one method; None leaves the view mode as it is. ``presentation``: True / False / None.
+    ``undoable``: whether undo brings the previous points back (not for a session's first scene).
     """
-    view = {"panel_options": panel_options, "tab": tab, "compare": compare, "presentation": presentation}
+    view = {
+        "panel_options": panel_options,
+        "tab": tab,
+        "compare": compare,
+        "presentation": presentation,
+        "undoable": undoable,
+    }
     st.session_state[PENDING_LOAD] = (new_scene, tuple(messages), source, view)
 
 
@@ -284,7 +300,7 @@ def apply_pending_load():
     present = [k for k, count in enumerate(new_scene.points.counts()) if count]
     values, widget_messages = widget_state(new_scene.method, new_scene.params, present)
     current = scene()
-    if new_scene.points != current.points:
+    if view["undoable"] and new_scene.points != current.points:
         st.session_state.history = st.session_state.history.pushed(current.points)
     # Bump the view revision so the canvas adopts the loaded window instead of keeping its zoom.
     set_scene(replace(new_scene, view_revision=current.view_revision + 1))

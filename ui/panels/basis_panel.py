@@ -162,17 +162,18 @@ def feature_space_figure(model, X, y, i, j):
                 )
             )
     traces += _point_scatter(features, y)
-    figure = go.Figure(traces)
-    figure.update_layout(
-        template=TEMPLATE,
-        title=dict(text="feature space (φ-space)", font=dict(size=14)),
-        height=380,
-        margin=dict(l=50, r=10, t=40, b=45),
-        xaxis=dict(range=[window.x_min, window.x_max], title=pretty_name(model, i)),
-        yaxis=dict(range=[window.y_min, window.y_max], title=pretty_name(model, j)),
-        showlegend=False,
+    return go.Figure(
+        data=traces,
+        layout=dict(
+            template=TEMPLATE,
+            title=dict(text="feature space (φ-space)", font=dict(size=14)),
+            height=380,
+            margin=dict(l=50, r=10, t=40, b=45),
+            xaxis=dict(range=[window.x_min, window.x_max], title=pretty_name(model, i)),
+            yaxis=dict(range=[window.y_min, window.y_max], title=pretty_name(model, j)),
+            showlegend=False,
+        ),
     )
-    return figure
 
 
 def input_space_figure(model, X, y, window, chosen):
@@ -217,17 +218,18 @@ def input_space_figure(model, X, y, window, chosen):
                     hoverinfo="skip",
                 )
             )
-    figure = go.Figure(traces)
-    figure.update_layout(
-        template=TEMPLATE,
-        title=dict(text="input space (x)", font=dict(size=14)),
-        height=380,
-        margin=dict(l=40, r=10, t=40, b=45),
-        xaxis=dict(range=[window.x_min, window.x_max], title="x₁"),
-        yaxis=dict(range=[window.y_min, window.y_max], title="x₂", scaleanchor="x", scaleratio=1),
-        showlegend=False,
+    return go.Figure(
+        data=traces,
+        layout=dict(
+            template=TEMPLATE,
+            title=dict(text="input space (x)", font=dict(size=14)),
+            height=380,
+            margin=dict(l=40, r=10, t=40, b=45),
+            xaxis=dict(range=[window.x_min, window.x_max], title="x₁"),
+            yaxis=dict(range=[window.y_min, window.y_max], title="x₂", scaleanchor="x", scaleratio=1),
+            showlegend=False,
+        ),
     )
-    return figure
 
 
 def _choose_features(model):

@@ -74,6 +74,11 @@ def _safe_j(value):
     return "∞" if not np.isfinite(value) else f"{value:.3g}"
 
 
+def vline(x, line):
+    """A vertical line across the plot at x, as ``figure.add_vline`` would draw it."""
+    return dict(type="line", x0=x, x1=x, xref="x", y0=0, y1=1, yref="y domain", line=line)
+
+
 def projection_figure(model, X, y, direction, threshold, title, height=260):
     """Histograms of each class's projections w^T x on a shared set of bins, and the threshold."""
     values = X @ direction
@@ -82,34 +87,46 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
         low, high = low - 0.5, high + 0.5
     edges = np.linspace(low, high, N_BINS + 1)
     centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
-    figure = go.Figure()
+    bars = []
     for label in model.classes_:
         counts, _ = np.histogram(values[y == label], bins=edges)
-        figure.add_bar(
-            x=centres.astype(np.float32),
-            y=counts.astype(np.uint16),
-            width=width,
-            marker=dict(color=CLASS_COLOURS[int(label)], line=dict(width=0)),
-            opacity=0.6,
-            name=CLASS_NAMES[int(label)],
-            hovertemplate=f"{CLASS_NAMES[int(label)]}: %{{y}} points near %{{x:.3g}}<extra></extra>",
+        bars.append(
+            go.Bar(
+                x=centres.astype(np.float32),
+                y=counts.astype(np.uint16),
+                width=width,
+                marker=dict(color=CLASS_COLOURS[int(label)], line=dict(width=0)),
+                opacity=0.6,
+                name=CLASS_NAMES[int(label)],
+                hovertemplate=f"{CLASS_NAMES[int(label)]}: %{{y}} points near %{{x:.3g}}<extra></extra>",
+            )
         )
-    figure.add_vline(x=threshold, line=dict(color="#222222", width=2, dash="dash"))
-    figure.add_annotation(
-        x=threshold, y=1, yref="paper", text="threshold", showarrow=False, yanchor="bottom", font=dict(size=11)
+    return go.Figure(
+        data=bars,
+        layout=dict(
+            template=TEMPLATE,
+            title=dict(text=title, font=dict(size=14)),
+            barmode="overlay",
+            bargap=0,
+            height=height,
+            margin=dict(l=10, r=10, t=50, b=30),
+            xaxis_title="projection wᵀx (w of unit length)",
+            yaxis_title="points",
+            showlegend=False,
+            shapes=[vline(threshold, dict(color="#222222", width=2, dash="dash"))],
+            annotations=[
+                dict(
+                    x=threshold,
+                    y=1,
+                    yref="paper",
+                    text="threshold",
+                    showarrow=False,
+                    yanchor="bottom",
+                    font=dict(size=11),
+                )
+            ],
+        ),
     )
-    figure.update_layout(
-        template=TEMPLATE,
-        title=dict(text=title, font=dict(size=14)),
-        barmode="overlay",
-        bargap=0,
-        height=height,
-        margin=dict(l=10, r=10, t=50, b=30),
-        xaxis_title="projection wᵀx (w of unit length)",
-        yaxis_title="points",
-        showlegend=False,
-    )
-    return figure
 
 
 def _label_side(angle, vertical):
@@ -130,81 +147,90 @@ def criterion_figure(model, angle):
     top = float(values[finite].max()) if finite.any() else 1.0
     fisher_angle = angle_of(model.direction_)
     means_angle = angle_of(means_direction(model))
-    figure = go.Figure()
-    figure.add_scatter(
-        x=angles[finite].astype(np.float32),
-        y=values[finite].astype(np.float32),
-        mode="lines",
-        line=dict(color="#333333", width=2),
-        name="J(θ)",
-        hovertemplate="θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
-    )
     fisher_j = model.criterion(model.direction_)
-    figure.add_scatter(
-        x=[fisher_angle],
-        y=[fisher_j if np.isfinite(fisher_j) else top],
-        mode="markers+text",
-        marker=dict(symbol="star", size=15, color="#C0392B"),
-        text=["Fisher (maximum)"],
-        textposition=_label_side(fisher_angle, "top"),
-        name="Fisher's direction",
-        hovertemplate="Fisher's direction θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+    traces = [
+        go.Scatter(
+            x=angles[finite].astype(np.float32),
+            y=values[finite].astype(np.float32),
+            mode="lines",
+            line=dict(color="#333333", width=2),
+            name="J(θ)",
+            hovertemplate="θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+        ),
+        go.Scatter(
+            x=[fisher_angle],
+            y=[fisher_j if np.isfinite(fisher_j) else top],
+            mode="markers+text",
+            marker=dict(symbol="star", size=15, color="#C0392B"),
+            text=["Fisher (maximum)"],
+            textposition=_label_side(fisher_angle, "top"),
+            name="Fisher's direction",
+            hovertemplate="Fisher's direction θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+        ),
+        go.Scatter(
+            x=[means_angle],
+            y=[model.criterion(means_direction(model))],
+            mode="markers+text",
+            marker=dict(symbol="diamond", size=11, color="#555555"),
+            text=["means line"],
+            textposition=_label_side(means_angle, "bottom"),
+            name="line joining the means",
+            hovertemplate="line joining the means θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+        ),
+    ]
+    return go.Figure(
+        data=traces,
+        layout=dict(
+            template=TEMPLATE,
+            title=dict(text=f"J(θ) as the direction rotates; slider at θ = {angle:.1f}°", font=dict(size=14)),
+            height=300,
+            margin=dict(l=10, r=10, t=50, b=30),
+            xaxis=dict(title="direction angle θ (degrees)", range=[0, 180], dtick=30),
+            yaxis=dict(title="J(θ)", rangemode="tozero", range=[0, 1.2 * top]),
+            showlegend=False,
+            shapes=[vline(angle, dict(color=SLIDER_COLOUR, width=2))],
+        ),
     )
-    figure.add_scatter(
-        x=[means_angle],
-        y=[model.criterion(means_direction(model))],
-        mode="markers+text",
-        marker=dict(symbol="diamond", size=11, color="#555555"),
-        text=["means line"],
-        textposition=_label_side(means_angle, "bottom"),
-        name="line joining the means",
-        hovertemplate="line joining the means θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
-    )
-    figure.add_vline(x=angle, line=dict(color=SLIDER_COLOUR, width=2))
-    figure.update_layout(
-        template=TEMPLATE,
-        title=dict(text=f"J(θ) as the direction rotates; slider at θ = {angle:.1f}°", font=dict(size=14)),
-        height=300,
-        margin=dict(l=10, r=10, t=50, b=30),
-        xaxis=dict(title="direction angle θ (degrees)", range=[0, 180], dtick=30),
-        yaxis=dict(title="J(θ)", rangemode="tozero", range=[0, 1.2 * top]),
-        showlegend=False,
-    )
-    return figure
 
 
 def fisher_space_figure(model, X, y):
     """K classes: the points in the Fisher space y = W^T x (1-D strip or 2-D scatter)."""
     Z = model.transform(X)
-    figure = go.Figure()
     two_d = Z.shape[1] >= 2
+    traces = []
     for label in model.classes_:
         members = y == label
         k = int(label)
-        figure.add_scatter(
-            x=Z[members, 0].astype(np.float32),
-            y=(Z[members, 1] if two_d else np.full(members.sum(), float(k))).astype(np.float32),
-            mode="markers",
-            marker=dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=8, line=dict(color="white", width=1)),
-            name=CLASS_NAMES[k],
+        traces.append(
+            go.Scatter(
+                x=Z[members, 0].astype(np.float32),
+                y=(Z[members, 1] if two_d else np.full(members.sum(), float(k))).astype(np.float32),
+                mode="markers",
+                marker=dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=8, line=dict(color="white", width=1)),
+                name=CLASS_NAMES[k],
+            )
         )
     means = model.projected_means_
-    figure.add_scatter(
-        x=means[:, 0],
-        y=means[:, 1] if two_d else model.classes_.astype(float),
-        mode="markers",
-        marker=dict(symbol="x", size=13, color="#222222"),
-        name="projected class means",
+    traces.append(
+        go.Scatter(
+            x=means[:, 0],
+            y=means[:, 1] if two_d else model.classes_.astype(float),
+            mode="markers",
+            marker=dict(symbol="x", size=13, color="#222222"),
+            name="projected class means",
+        )
     )
-    figure.update_layout(
-        template=TEMPLATE,
-        height=380,
-        margin=dict(l=10, r=10, t=30, b=30),
-        xaxis_title=f"y₁ = w₁ᵀx   (J = {model.eigenvalues_[0]:.3g})",
-        yaxis_title=f"y₂ = w₂ᵀx   (J = {model.eigenvalues_[1]:.3g})" if two_d else "class",
-        legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+    return go.Figure(
+        data=traces,
+        layout=dict(
+            template=TEMPLATE,
+            height=380,
+            margin=dict(l=10, r=10, t=30, b=30),
+            xaxis_title=f"y₁ = w₁ᵀx   (J = {model.eigenvalues_[0]:.3g})",
+            yaxis_title=f"y₂ = w₂ᵀx   (J = {model.eigenvalues_[1]:.3g})" if two_d else "class",
+            legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+        ),
     )
-    return figure
 
 
 def _line_through(point, direction, window):

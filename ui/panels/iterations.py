@@ -58,8 +58,8 @@ def log_likelihood_figure(history, step):
     iterations = np.array([h["iteration"] for h in history], dtype=float)
     values = np.array([h["log_likelihood"] for h in history], dtype=float)
     step = int(min(max(step, 0), len(history) - 1))
-    figure = go.Figure(
-        [
+    return go.Figure(
+        data=[
             go.Scatter(
                 x=iterations,
                 y=values,
@@ -77,18 +77,17 @@ def log_likelihood_figure(history, step):
                 hovertemplate="step %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
                 name="current step",
             ),
-        ]
+        ],
+        layout=dict(
+            template=TEMPLATE,
+            height=260,
+            margin=dict(l=50, r=10, t=30, b=40),
+            title=dict(text=f"Log-likelihood ln p(t|w), step {step}: {values[step]:.5g}", font_size=14),
+            xaxis=dict(title="iteration", zeroline=False, showgrid=True, gridcolor="#EEEEEE"),
+            yaxis=dict(title="ln p(t|w)", zeroline=False, showgrid=True, gridcolor="#EEEEEE"),
+            showlegend=False,
+        ),
     )
-    figure.update_layout(
-        template=TEMPLATE,
-        height=260,
-        margin=dict(l=50, r=10, t=30, b=40),
-        title=dict(text=f"Log-likelihood ln p(t|w), step {step}: {values[step]:.5g}", font_size=14),
-        xaxis=dict(title="iteration", zeroline=False, showgrid=True, gridcolor="#EEEEEE"),
-        yaxis=dict(title="ln p(t|w)", zeroline=False, showgrid=True, gridcolor="#EEEEEE"),
-        showlegend=False,
-    )
-    return figure
 
 
 def weights_table(model, step):
@@ -132,8 +131,8 @@ def sigmoid_figure(a, p, k, point_index):
     grid = np.linspace(-reach, reach, 241)
     shown_a = float(np.clip(a, -reach, reach))
     colour = CLASS_COLOURS[k % len(CLASS_COLOURS)]
-    figure = go.Figure(
-        [
+    return go.Figure(
+        data=[
             go.Scatter(
                 x=grid,
                 y=sigmoid(grid),
@@ -157,18 +156,17 @@ def sigmoid_figure(a, p, k, point_index):
                 hovertemplate=f"a = {a:.4g}<br>p({class_symbol(k)}|x) = {p:.4f}<extra></extra>",
                 name=f"point {point_index}",
             ),
-        ]
+        ],
+        layout=dict(
+            template=TEMPLATE,
+            height=260,
+            margin=dict(l=50, r=10, t=30, b=40),
+            title=dict(text=f"Point {point_index}: a = {a:.3g}, p({class_symbol(k)}|x) = σ(a) = {p:.3f}", font_size=14),
+            xaxis=dict(title="activation a", showgrid=True, gridcolor="#EEEEEE"),
+            yaxis=dict(title=f"p({class_symbol(k)}|x)", range=[-0.03, 1.03], showgrid=True, gridcolor="#EEEEEE"),
+            showlegend=False,
+        ),
     )
-    figure.update_layout(
-        template=TEMPLATE,
-        height=260,
-        margin=dict(l=50, r=10, t=30, b=40),
-        title=dict(text=f"Point {point_index}: a = {a:.3g}, p({class_symbol(k)}|x) = σ(a) = {p:.3f}", font_size=14),
-        xaxis=dict(title="activation a", showgrid=True, gridcolor="#EEEEEE"),
-        yaxis=dict(title=f"p({class_symbol(k)}|x)", range=[-0.03, 1.03], showgrid=True, gridcolor="#EEEEEE"),
-        showlegend=False,
-    )
-    return figure
 
 
 def overlay(ctx):

@@ -69,29 +69,31 @@ def surface_figure(model, points, window, k, kind="heatmap"):
     scale = outside_colourscale(zmin, zmax)
     colourbar = dict(title=dict(text="y(x)"), tickvals=[0, 1], ticktext=["0", "1"], len=0.8)
     if kind == "3d":
-        figure = go.Figure(
-            go.Surface(x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, colorbar=colourbar, name="y(x)")
-        )
+        traces = [go.Surface(x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, colorbar=colourbar, name="y(x)")]
         for level, colour in ((0.0, "#C0392B"), (1.0, "#6C3483")):
-            figure.add_surface(
-                x=xs[[0, -1]],
-                y=ys[[0, -1]],
-                z=np.full((2, 2), level),
-                showscale=False,
-                opacity=0.25,
-                colorscale=[[0, colour], [1, colour]],
-                hoverinfo="skip",
-                name=f"y = {level:g}",
+            traces.append(
+                go.Surface(
+                    x=xs[[0, -1]],
+                    y=ys[[0, -1]],
+                    z=np.full((2, 2), level),
+                    showscale=False,
+                    opacity=0.25,
+                    colorscale=[[0, colour], [1, colour]],
+                    hoverinfo="skip",
+                    name=f"y = {level:g}",
+                )
             )
-        figure.update_layout(
-            template=TEMPLATE,
-            height=460,
-            margin=dict(l=0, r=0, t=10, b=0),
-            scene=dict(xaxis_title="x₁", yaxis_title="x₂", zaxis_title="y(x)"),
+        return go.Figure(
+            data=traces,
+            layout=dict(
+                template=TEMPLATE,
+                height=460,
+                margin=dict(l=0, r=0, t=10, b=0),
+                scene=dict(xaxis_title="x₁", yaxis_title="x₂", zaxis_title="y(x)"),
+            ),
         )
-        return figure
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
-    figure = go.Figure(
+    traces = [
         go.Heatmap(
             z=z,
             x0=float(xs[0]),
@@ -103,44 +105,48 @@ def surface_figure(model, points, window, k, kind="heatmap"):
             zmax=zmax,
             colorbar=colourbar,
             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>y(x) = %{z:.3g}<extra></extra>",
-        )
-    )
-    figure.add_contour(
-        z=z,
-        x0=float(xs[0]),
-        dx=float(dx),
-        y0=float(ys[0]),
-        dy=float(dy),
-        contours=dict(start=0, end=1, size=1, coloring="none", showlabels=True, labelfont=dict(size=12)),
-        line=dict(color="#222222", width=1.5, dash="dash"),
-        showscale=False,
-        hoverinfo="skip",
-    )
+        ),
+        go.Contour(
+            z=z,
+            x0=float(xs[0]),
+            dx=float(dx),
+            y0=float(ys[0]),
+            dy=float(dy),
+            contours=dict(start=0, end=1, size=1, coloring="none", showlabels=True, labelfont=dict(size=12)),
+            line=dict(color="#222222", width=1.5, dash="dash"),
+            showscale=False,
+            hoverinfo="skip",
+        ),
+    ]
     X, y = points.X, points.y
     for label in np.unique(y):
         members = y == label
-        figure.add_scatter(
-            x=X[members, 0].astype(np.float32),
-            y=X[members, 1].astype(np.float32),
-            mode="markers",
-            marker=dict(
-                color=CLASS_COLOURS[int(label)],
-                symbol=CLASS_SYMBOLS[int(label)],
-                size=6,
-                line=dict(color="white", width=0.5),
-            ),
-            name=CLASS_NAMES[int(label)],
-            hoverinfo="skip",
+        traces.append(
+            go.Scatter(
+                x=X[members, 0].astype(np.float32),
+                y=X[members, 1].astype(np.float32),
+                mode="markers",
+                marker=dict(
+                    color=CLASS_COLOURS[int(label)],
+                    symbol=CLASS_SYMBOLS[int(label)],
+                    size=6,
+                    line=dict(color="white", width=0.5),
+                ),
+                name=CLASS_NAMES[int(label)],
+                hoverinfo="skip",
+            )
         )
-    figure.update_layout(
-        template=TEMPLATE,
-        height=420,
-        margin=dict(l=10, r=10, t=10, b=30),
-        xaxis=dict(range=[window.x_min, window.x_max], constrain="domain"),
-        yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
-        showlegend=False,
+    return go.Figure(
+        data=traces,
+        layout=dict(
+            template=TEMPLATE,
+            height=420,
+            margin=dict(l=10, r=10, t=10, b=30),
+            xaxis=dict(range=[window.x_min, window.x_max], constrain="domain"),
+            yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
+            showlegend=False,
+        ),
     )
-    return figure
 
 
 def far_points(X, y, label, fit, *, n=N_FAR_POINTS, seed=0):

@@ -101,52 +101,54 @@ def errors_figure(model, step):
     epochs = np.arange(1, counts.size + 1)
     current = model.history_[step - 1]["epoch"] if step > 0 else 0
     colours = ["#C0392B" if e == current else "#5D6D7E" for e in epochs]
-    figure = go.Figure(
-        go.Bar(
-            x=epochs,
-            y=counts,
-            marker=dict(color=colours),
-            hovertemplate="epoch %{x}: %{y} updates<extra></extra>",
-        )
+    return go.Figure(
+        data=[
+            go.Bar(
+                x=epochs,
+                y=counts,
+                marker=dict(color=colours),
+                hovertemplate="epoch %{x}: %{y} updates<extra></extra>",
+            )
+        ],
+        layout=dict(
+            template=TEMPLATE,
+            title=dict(text="Misclassified points met per epoch (each one an update)", font=dict(size=14)),
+            height=260,
+            margin=dict(l=10, r=10, t=50, b=30),
+            xaxis=dict(title="epoch", dtick=1 if counts.size <= 20 else None),
+            yaxis_title="updates",
+            showlegend=False,
+        ),
     )
-    figure.update_layout(
-        template=TEMPLATE,
-        title=dict(text="Misclassified points met per epoch (each one an update)", font=dict(size=14)),
-        height=260,
-        margin=dict(l=10, r=10, t=50, b=30),
-        xaxis=dict(title="epoch", dtick=1 if counts.size <= 20 else None),
-        yaxis_title="updates",
-        showlegend=False,
-    )
-    return figure
 
 
 def errors_by_step_figure(model, X, y, step):
     """Training errors after each update, the shown step marked."""
     errors = [errors_at(model, X, y, 0)] + [int(h["errors"]) for h in model.history_]
     steps = np.arange(len(errors))
-    figure = go.Figure(
-        go.Scatter(
-            x=steps,
-            y=np.asarray(errors, dtype=np.int64),
-            mode="lines+markers" if len(errors) <= 60 else "lines",
-            line=dict(color="#5D6D7E", width=1.5, shape="hv"),
-            hovertemplate="after %{x} updates: %{y} errors<extra></extra>",
-        )
+    return go.Figure(
+        data=[
+            go.Scatter(
+                x=steps,
+                y=np.asarray(errors, dtype=np.int64),
+                mode="lines+markers" if len(errors) <= 60 else "lines",
+                line=dict(color="#5D6D7E", width=1.5, shape="hv"),
+                hovertemplate="after %{x} updates: %{y} errors<extra></extra>",
+            ),
+            go.Scatter(
+                x=[step], y=[errors[step]], mode="markers", marker=dict(size=12, color="#C0392B"), hoverinfo="skip"
+            ),
+        ],
+        layout=dict(
+            template=TEMPLATE,
+            title=dict(text="Training errors after each update", font=dict(size=14)),
+            height=260,
+            margin=dict(l=10, r=10, t=50, b=30),
+            xaxis=dict(title="update (step)", dtick=1 if len(errors) <= 25 else None),
+            yaxis=dict(title="errors", rangemode="tozero"),
+            showlegend=False,
+        ),
     )
-    figure.add_scatter(
-        x=[step], y=[errors[step]], mode="markers", marker=dict(size=12, color="#C0392B"), hoverinfo="skip"
-    )
-    figure.update_layout(
-        template=TEMPLATE,
-        title=dict(text="Training errors after each update", font=dict(size=14)),
-        height=260,
-        margin=dict(l=10, r=10, t=50, b=30),
-        xaxis=dict(title="update (step)", dtick=1 if len(errors) <= 25 else None),
-        yaxis=dict(title="errors", rangemode="tozero"),
-        showlegend=False,
-    )
-    return figure
 
 
 def _applies(ctx):

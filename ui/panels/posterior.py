@@ -302,22 +302,23 @@ def surface_figure(model, window, class_position=0, resolution=SURFACE_RESOLUTIO
                 name="training points at t = 0 or 1",
             )
         )
-    figure = go.Figure(traces)
-    figure.update_layout(
-        template=TEMPLATE,
-        height=460,
-        margin=dict(l=0, r=0, t=10, b=0),
-        showlegend=False,
-        scene=dict(
-            xaxis_title="x₁",
-            yaxis_title="x₂",
-            zaxis=dict(title=f"p({class_symbol(k)}|x)", range=[0, 1]),
-            aspectmode="manual",
-            aspectratio=_aspect(window),
-            camera=dict(eye=dict(x=1.35, y=-1.75, z=1.05)),
+    return go.Figure(
+        data=traces,
+        layout=dict(
+            template=TEMPLATE,
+            height=460,
+            margin=dict(l=0, r=0, t=10, b=0),
+            showlegend=False,
+            scene=dict(
+                xaxis_title="x₁",
+                yaxis_title="x₂",
+                zaxis=dict(title=f"p({class_symbol(k)}|x)", range=[0, 1]),
+                aspectmode="manual",
+                aspectratio=_aspect(window),
+                camera=dict(eye=dict(x=1.35, y=-1.75, z=1.05)),
+            ),
         ),
     )
-    return figure
 
 
 def _aspect(window):

@@ -107,20 +107,21 @@ def _linear_fit_traces(model, points, window, resolution=REGION_RESOLUTION):
 
 def comparison_figure(model, points, window, title):
     """A small figure: regions, boundary and points of a fitted linear model, on ``window``."""
-    figure = go.Figure(_linear_fit_traces(model, points, window))
     predicted = model.predict(points.X)
     wrong = int(np.sum(predicted != points.y))
-    figure.update_layout(
-        template=TEMPLATE,
-        height=FIGURE_HEIGHT,
-        margin=dict(l=30, r=10, t=40, b=30),
-        title=dict(text=f"{title}: {wrong} misclassified", font_size=14),
-        xaxis=dict(range=[window.x_min, window.x_max]),
-        yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
-        showlegend=False,
-        dragmode=False,
+    return go.Figure(
+        data=_linear_fit_traces(model, points, window),
+        layout=dict(
+            template=TEMPLATE,
+            height=FIGURE_HEIGHT,
+            margin=dict(l=30, r=10, t=40, b=30),
+            title=dict(text=f"{title}: {wrong} misclassified", font_size=14),
+            xaxis=dict(range=[window.x_min, window.x_max]),
+            yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
+            showlegend=False,
+            dragmode=False,
+        ),
     )
-    return figure
 
 
 def render(ctx):

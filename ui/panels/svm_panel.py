@@ -209,33 +209,34 @@ def objective_figure(svm, position):
     """The dual objective L~(a) after each recorded SMO step (0 at a = 0), the shown one marked."""
     steps = [0] + [int(entry["step"]) for entry in svm.history_]
     values = [0.0] + [float(entry["objective"]) for entry in svm.history_]
-    figure = go.Figure(
-        go.Scatter(
-            x=np.asarray(steps, dtype=np.int64),
-            y=np.asarray(values),
-            mode="lines+markers" if len(steps) <= 60 else "lines",
-            line=dict(color="#5D6D7E", width=1.5),
-            marker=dict(size=5),
-            hovertemplate="after SMO step %{x}: L̃(a) = %{y:.4g}<extra></extra>",
-        )
+    return go.Figure(
+        data=[
+            go.Scatter(
+                x=np.asarray(steps, dtype=np.int64),
+                y=np.asarray(values),
+                mode="lines+markers" if len(steps) <= 60 else "lines",
+                line=dict(color="#5D6D7E", width=1.5),
+                marker=dict(size=5),
+                hovertemplate="after SMO step %{x}: L̃(a) = %{y:.4g}<extra></extra>",
+            ),
+            go.Scatter(
+                x=[steps[position]],
+                y=[values[position]],
+                mode="markers",
+                marker=dict(size=13, color=PAIR_COLOUR),
+                hoverinfo="skip",
+            ),
+        ],
+        layout=dict(
+            template=TEMPLATE,
+            title=dict(text="Dual objective L̃(a) (eq. 7.10): every SMO step raises it", font=dict(size=14)),
+            height=280,
+            margin=dict(l=10, r=10, t=50, b=30),
+            xaxis_title="SMO step",
+            yaxis=dict(title="L̃(a)", rangemode="tozero"),
+            showlegend=False,
+        ),
     )
-    figure.add_scatter(
-        x=[steps[position]],
-        y=[values[position]],
-        mode="markers",
-        marker=dict(size=13, color=PAIR_COLOUR),
-        hoverinfo="skip",
-    )
-    figure.update_layout(
-        template=TEMPLATE,
-        title=dict(text="Dual objective L̃(a) (eq. 7.10): every SMO step raises it", font=dict(size=14)),
-        height=280,
-        margin=dict(l=10, r=10, t=50, b=30),
-        xaxis_title="SMO step",
-        yaxis=dict(title="L̃(a)", rangemode="tozero"),
-        showlegend=False,
-    )
-    return figure
 
 
 def _format_c(svm):
