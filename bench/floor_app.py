@@ -20,6 +20,7 @@ if str(ROOT) not in sys.path:
 
 from playground import Window  # noqa: E402
 from ui.canvas import canvas  # noqa: E402
+from ui.runtime import freeze_long_lived_objects  # noqa: E402
 
 WINDOW = Window(-5.0, 5.0, -5.0, 5.0)
 CONFIG = {"displaylogo": False, "scrollZoom": True, "doubleClick": "reset"}
@@ -87,6 +88,8 @@ def main():
         key="floor_canvas",
         on_events=_on_events,
     )
+    # The same runtime tuning as the playground, so the two differ only in the app's own work.
+    freeze_long_lived_objects()
 
 
 main()

@@ -53,6 +53,7 @@ ARM_JS = """(expected) => {
     if (watch.t1 === null && root.dataset.points === String(expected)) {
       watch.t1 = performance.now();
       watch.render = parseFloat(root.dataset.renderMs);
+      watch.received = parseFloat(root.dataset.receivedAt);
       observer.disconnect();
     }
   });
@@ -70,6 +71,7 @@ class Result:
     n: int
     latencies_ms: list = field(default_factory=list)
     render_ms: list = field(default_factory=list)
+    update_ms: list = field(default_factory=list)  # click -> the new figure reaches the canvas
     bytes_per_click: list = field(default_factory=list)
     breakdowns: list = field(default_factory=list)
     note: str = ""
@@ -124,9 +126,10 @@ class _Frames:
             element = message.delta.new_element.WhichOneof("type") if kind == "delta" else None
             if kind == "new_session":
                 parts["reruns"] += 1
-            if element == "bidi_component":
+            name = message.delta.new_element.bidi_component.component_name if element == "bidi_component" else ""
+            if name.endswith("playground_canvas"):
                 parts["canvas"] += len(payload)
-            elif element == "plotly_chart":
+            elif element == "plotly_chart" or name.endswith("playground_chart"):
                 parts["other charts"] += len(payload)
             else:
                 parts["rest"] += len(payload)
@@ -206,6 +209,8 @@ def measure_clicks(page, frames, result, clicks, warmup=2):
         result.latencies_ms.append(watch["t1"] - watch["t0"] if inside else outside_ms)
         if watch.get("render") is not None:
             result.render_ms.append(watch["render"])
+        if inside and watch.get("received") is not None:
+            result.update_ms.append(watch["received"] - watch["t0"])
         result.bytes_per_click.append(frames.total)
         result.breakdowns.append(frames.breakdown())
     return result
@@ -247,6 +252,7 @@ HEADER = (
     "N",
     "median ms",
     "p90 ms",
+    "to canvas ms",
     "Plotly.react ms",
     "KiB per click",
     "canvas KiB",
@@ -259,11 +265,13 @@ HEADER = (
 
 def row(result):
     render = statistics.median(result.render_ms) if result.render_ms else None
+    update = statistics.median(result.update_ms) if result.update_ms else None
     return (
         result.app,
         f"{result.n:,}",
         f"{result.median:.0f}",
         f"{result.p90:.0f}",
+        f"{update:.0f}" if update is not None else "—",
         f"{render:.0f}" if render is not None else "—",
         f"{result.median_bytes / 1024:.1f}",
         f"{result.median_part('canvas') / 1024:.1f}",

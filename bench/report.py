@@ -126,13 +126,18 @@ def markdown(description, cases, results, *, quick, elapsed):
             f'points each, "Replace points"), then the method is set to *{frontend.METHOD_LABEL}*: every '
             "click refits by IRLS and evaluates the 200 x 200 posterior grid behind the regions. The floor app "
             "(`bench/floor_app.py`) mounts the same canvas component with a figure holding only the points "
-            "(N random ones to start with), echoing each click: no fit, no regions, no sidebar. "
+            "(N random ones to start with), echoing each click: no fit, no regions, no sidebar. Both run on "
+            "the same server configuration and the same runtime tuning (`ui/runtime.py`: objects alive after "
+            "the first run are frozen out of the collection Streamlit runs after every script run, which "
+            "otherwise holds up every click by 55-60 ms in both apps). "
             "Clicks land on the emptiest spot of the plot, at least "
             f"{frontend.DOUBLE_CLICK_GAP_MS} ms apart, each after the page has been quiet for 500 ms; two "
             "warm-up clicks are not counted. *KiB per click* = websocket frames received from the click "
             "until quiet (median), split into the canvas element (its figure JSON), the other plotly charts "
-            "on the page (the method panels), and the rest (widgets, text, layout); *reruns* = script runs "
-            "per click. *Plotly.react ms* = the canvas's own draw time (median).",
+            "on the page (the open method panel's), and the rest (widgets, text, layout); *reruns* = script "
+            "runs per click. *to canvas ms* = from the click until the new figure reaches the canvas (the "
+            "server's run, the transfer and the page's update before the canvas draws); *Plotly.react ms* = "
+            "the canvas's own draw time (medians).",
             "",
             _table(frontend.HEADER, [frontend.row(r) for r in results]),
             "",

@@ -8,6 +8,7 @@ AppTest tests drive the widgets headless.
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -251,10 +252,12 @@ def test_log_likelihood_figure_marks_the_step():
     ctx = context("logistic", 2, spread=(2.5, 2.0))
     history = ctx.model.history_
     figure = iterations.log_likelihood_figure(history, 2)
+    figure = go.Figure(figure)  # a plotly.js dict: it must pass plotly's validation
     curve, marker = figure.data
     assert len(curve.x) == len(history)
     assert marker.x[0] == 2 and marker.y[0] == pytest.approx(history[2]["log_likelihood"])
     assert figure.layout.template.layout.paper_bgcolor == "white"
+    assert figure.layout.xaxis.title.text == "iteration" and figure.layout.title.font.size == 14
 
 
 def test_chosen_point_defaults_to_the_last_and_is_ringed():
@@ -378,7 +381,8 @@ def test_logistic_iterations_playback_and_outliers(app):
     _open_tab(app, "Iterations")
     app.slider(key="irls_slider").set_value(1).run()
     assert not app.exception and app.session_state.scene.step == 1
-    assert any("step 1" in str(c.proto.spec) for c in app.get("plotly_chart"))
+    charts = [c.proto.json for c in app.get("bidi_component") if c.proto.component_name.endswith("playground_chart")]
+    assert any("step 1" in spec for spec in charts)
     app.checkbox(key="sigmoid_follow_last").uncheck().run()
     app.number_input(key="sigmoid_point").set_value(3).run()
     assert not app.exception and app.session_state.panel_options["sigmoid_point"] == 3

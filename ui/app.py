@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from . import controls, state
+from . import controls, runtime, state
 from .basis_controls import basis_picker
 from .canvas import canvas
 from .compare import comparison, view_mode_picker
@@ -136,6 +136,7 @@ def main():
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()
     _workspace(mode, compared_methods)
+    runtime.freeze_long_lived_objects()
 
 
 @st.fragment

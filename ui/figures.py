@@ -8,9 +8,8 @@ wants one (it validates them then).
 
 import numpy as np
 
-from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, REGION_COLOURS, TEMPLATE
+from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, REGION_COLOURS, TEMPLATE_JSON
 
-TEMPLATE_JSON = TEMPLATE.to_plotly_json()
 OUTLINE_MAX_POINTS = 400  # markers with a white rim up to this many points
 
 

@@ -25,6 +25,9 @@ TEMPLATE = go.layout.Template(
     )
 )
 
+# The same template as a plotly.js dict, for figures built as dicts (no validation on every click).
+TEMPLATE_JSON = TEMPLATE.to_plotly_json()
+
 
 def class_label(k):
     """'● class 1': the symbol and name a legend or widget shows for class index k."""

@@ -15,6 +15,7 @@ import streamlit as st
 from playground import PlaygroundError, Window, boundary_segments, evaluate_grid
 from playground.basis import BasisModel, RBFBasis
 
+from ..chart import chart
 from ..figures import region_trace
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
 from . import Panel
@@ -289,8 +290,8 @@ def render(ctx):
         return
     features, _, line, error = feature_space(model, X, i, j)
     left, right = st.columns(2)
-    left.plotly_chart(input_space_figure(model, X, y, ctx.window, (i, j)), width="stretch", key="fs_input")
-    right.plotly_chart(feature_space_figure(model, X, y, i, j), width="stretch", key="fs_feature")
+    chart(input_space_figure(model, X, y, ctx.window, (i, j)), key="fs_input", where=left)
+    chart(feature_space_figure(model, X, y, i, j), key="fs_feature", where=right)
     st.markdown(_explanation(model, line, error, features, model.predict(X), i, j))
 
 

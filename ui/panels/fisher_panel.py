@@ -14,6 +14,7 @@ from playground.geometry import boundary_segments
 from playground.presets import elongated_points
 
 from .. import state
+from ..chart import chart
 from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
 from . import Panel, option_checkbox
 
@@ -296,7 +297,7 @@ def _render_two_classes(ctx, model, X, y):
     means_dir = means_direction(model)
     fisher_dir = model.direction_
     left, right = st.columns(2)
-    left.plotly_chart(
+    chart(
         projection_figure(
             model,
             X,
@@ -305,10 +306,10 @@ def _render_two_classes(ctx, model, X, y):
             midpoint_threshold(model, means_dir),
             f"(a) onto the line joining the means: J = {_safe_j(model.criterion(means_dir))}",
         ),
-        width="stretch",
         key="fisher_hist_means",
+        where=left,
     )
-    right.plotly_chart(
+    chart(
         projection_figure(
             model,
             X,
@@ -317,8 +318,8 @@ def _render_two_classes(ctx, model, X, y):
             model.threshold_,
             f"(b) onto Fisher's direction: J = {_safe_j(model.criterion(fisher_dir))}",
         ),
-        width="stretch",
         key="fisher_hist_fisher",
+        where=right,
     )
     threshold_rule = (
         "halfway between the projected means" if model.threshold == "midpoint" else "where the 1-D Gaussians tie"
@@ -372,8 +373,8 @@ def _render_two_classes(ctx, model, X, y):
     )
     direction = oriented(model, unit(angle))
     left, right = st.columns(2)
-    left.plotly_chart(criterion_figure(model, angle), width="stretch", key="fisher_criterion")
-    right.plotly_chart(
+    chart(criterion_figure(model, angle), key="fisher_criterion", where=left)
+    chart(
         projection_figure(
             model,
             X,
@@ -383,8 +384,8 @@ def _render_two_classes(ctx, model, X, y):
             f"onto θ = {angle:.1f}°: J = {_safe_j(model.criterion(direction))}",
             height=300,
         ),
-        width="stretch",
         key="fisher_hist_slider",
+        where=right,
     )
     st.caption(
         "J(θ) is the ratio of the between-class to the within-class variance of the projections; it peaks at "
@@ -399,7 +400,7 @@ def render(ctx):
     if model.classes_.size == 2:
         _render_two_classes(ctx, model, X, y)
         return
-    st.plotly_chart(fisher_space_figure(model, X, y), width="stretch", key="fisher_space")
+    chart(fisher_space_figure(model, X, y), key="fisher_space")
     st.button(
         "Load two elongated classes (fig. 4.6)",
         key="fisher_load_elongated",

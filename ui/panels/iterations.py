@@ -13,8 +13,9 @@ import streamlit as st
 from playground import LogisticRegression, SoftmaxRegression
 from playground.base import sigmoid
 
+from ..chart import chart
 from ..playback import playback_controls
-from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE
+from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE_JSON
 from . import Panel
 from .posterior import class_symbol
 
@@ -54,39 +55,49 @@ def chosen_point(ctx):
 
 
 def log_likelihood_figure(history, step):
-    """ln p(t|w) against the iteration, the current step marked."""
+    """ln p(t|w) against the iteration, the current step marked: a plotly.js figure dict (this panel
+    redraws on every click, and plotly's validating objects cost more than the rest of it)."""
     iterations = np.array([h["iteration"] for h in history], dtype=float)
     values = np.array([h["log_likelihood"] for h in history], dtype=float)
     step = int(min(max(step, 0), len(history) - 1))
-    return go.Figure(
-        data=[
-            go.Scatter(
-                x=iterations,
-                y=values,
-                mode="lines+markers" if len(history) <= 60 else "lines",
-                line=dict(color="#555555", width=2),
-                marker=dict(size=5, color="#555555"),
-                hovertemplate="iteration %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
-                name="log-likelihood",
-            ),
-            go.Scatter(
-                x=[iterations[step]],
-                y=[values[step]],
-                mode="markers",
-                marker=dict(size=13, color="#D55E00", line=dict(color="white", width=1.5)),
-                hovertemplate="step %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
-                name="current step",
-            ),
-        ],
-        layout=dict(
-            template=TEMPLATE,
-            height=260,
-            margin=dict(l=50, r=10, t=30, b=40),
-            title=dict(text=f"Log-likelihood ln p(t|w), step {step}: {values[step]:.5g}", font_size=14),
-            xaxis=dict(title="iteration", zeroline=False, showgrid=True, gridcolor="#EEEEEE"),
-            yaxis=dict(title="ln p(t|w)", zeroline=False, showgrid=True, gridcolor="#EEEEEE"),
-            showlegend=False,
-        ),
+    curve = dict(
+        type="scatter",
+        x=iterations,
+        y=values,
+        mode="lines+markers" if len(history) <= 60 else "lines",
+        line=dict(color="#555555", width=2),
+        marker=dict(size=5, color="#555555"),
+        hovertemplate="iteration %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
+        name="log-likelihood",
+    )
+    marker = dict(
+        type="scatter",
+        x=[iterations[step]],
+        y=[values[step]],
+        mode="markers",
+        marker=dict(size=13, color="#D55E00", line=dict(color="white", width=1.5)),
+        hovertemplate="step %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
+        name="current step",
+    )
+    layout = _small_layout(
+        f"Log-likelihood ln p(t|w), step {step}: {values[step]:.5g}",
+        dict(title=dict(text="iteration"), zeroline=False),
+        dict(title=dict(text="ln p(t|w)"), zeroline=False),
+    )
+    return dict(data=[curve, marker], layout=layout)
+
+
+def _small_layout(title, xaxis, yaxis):
+    """The layout of this panel's two small figures (in plotly.js's own form: no shorthands)."""
+    grid = dict(showgrid=True, gridcolor="#EEEEEE")
+    return dict(
+        template=TEMPLATE_JSON,
+        height=260,
+        margin=dict(l=50, r=10, t=30, b=40),
+        title=dict(text=title, font=dict(size=14)),
+        xaxis={**xaxis, **grid},
+        yaxis={**yaxis, **grid},
+        showlegend=False,
     )
 
 
@@ -126,47 +137,43 @@ def point_activation(model, x, label):
 
 
 def sigmoid_figure(a, p, k, point_index):
-    """sigma(a) over a range holding a, with the point's (a, p) marked (figure 4.9)."""
+    """sigma(a) over a range holding a, with the point's (a, p) marked (figure 4.9); a figure dict."""
     reach = max(6.0, min(abs(a) * 1.25 + 1.0, 60.0)) if np.isfinite(a) else 6.0
     grid = np.linspace(-reach, reach, 241)
     shown_a = float(np.clip(a, -reach, reach))
     colour = CLASS_COLOURS[k % len(CLASS_COLOURS)]
-    return go.Figure(
-        data=[
-            go.Scatter(
-                x=grid,
-                y=sigmoid(grid),
-                mode="lines",
-                line=dict(color=BOUNDARY_COLOUR, width=2),
-                hoverinfo="skip",
-                name="σ(a)",
-            ),
-            go.Scatter(
-                x=[shown_a, shown_a, -reach],
-                y=[0, p, p],
-                mode="lines",
-                line=dict(color=colour, width=1, dash="dot"),
-                hoverinfo="skip",
-            ),
-            go.Scatter(
-                x=[shown_a],
-                y=[p],
-                mode="markers",
-                marker=dict(size=13, color=colour, line=dict(color="white", width=1.5)),
-                hovertemplate=f"a = {a:.4g}<br>p({class_symbol(k)}|x) = {p:.4f}<extra></extra>",
-                name=f"point {point_index}",
-            ),
-        ],
-        layout=dict(
-            template=TEMPLATE,
-            height=260,
-            margin=dict(l=50, r=10, t=30, b=40),
-            title=dict(text=f"Point {point_index}: a = {a:.3g}, p({class_symbol(k)}|x) = σ(a) = {p:.3f}", font_size=14),
-            xaxis=dict(title="activation a", showgrid=True, gridcolor="#EEEEEE"),
-            yaxis=dict(title=f"p({class_symbol(k)}|x)", range=[-0.03, 1.03], showgrid=True, gridcolor="#EEEEEE"),
-            showlegend=False,
-        ),
+    curve = dict(
+        type="scatter",
+        x=grid,
+        y=sigmoid(grid),
+        mode="lines",
+        line=dict(color=BOUNDARY_COLOUR, width=2),
+        hoverinfo="skip",
+        name="σ(a)",
     )
+    guides = dict(
+        type="scatter",
+        x=[shown_a, shown_a, -reach],
+        y=[0, p, p],
+        mode="lines",
+        line=dict(color=colour, width=1, dash="dot"),
+        hoverinfo="skip",
+    )
+    point = dict(
+        type="scatter",
+        x=[shown_a],
+        y=[p],
+        mode="markers",
+        marker=dict(size=13, color=colour, line=dict(color="white", width=1.5)),
+        hovertemplate=f"a = {a:.4g}<br>p({class_symbol(k)}|x) = {p:.4f}<extra></extra>",
+        name=f"point {point_index}",
+    )
+    layout = _small_layout(
+        f"Point {point_index}: a = {a:.3g}, p({class_symbol(k)}|x) = σ(a) = {p:.3f}",
+        dict(title=dict(text="activation a")),
+        dict(title=dict(text=f"p({class_symbol(k)}|x)"), range=[-0.03, 1.03]),
+    )
+    return dict(data=[curve, guides, point], layout=layout)
 
 
 def overlay(ctx):
@@ -228,15 +235,16 @@ def render(ctx):
     shown = ctx.shown_model
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(log_likelihood_figure(model.history_, step), width="stretch", config={"displaylogo": False})
-        st.dataframe(weights_table(ctx.model, step).style.format("{:.4g}"), width="stretch")
+        chart(log_likelihood_figure(model.history_, step), key="irls_log_likelihood")
+        # A plain table: a data grid costs several times as much to send and draw, on every click.
+        st.table(weights_table(ctx.model, step).map(lambda value: f"{value:.4g}"))
     with right:
         index = _point_picker(ctx)
         if index is not None:
             point = ctx.scene.points.X[index]
             label = int(ctx.scene.points.y[index])
             a, p, k = point_activation(shown, point, label)
-            st.plotly_chart(sigmoid_figure(a, p, k, index), width="stretch", config={"displaylogo": False})
+            chart(sigmoid_figure(a, p, k, index), key="irls_sigmoid")
             st.caption(
                 f"Point {index} ({CLASS_NAMES[label]}, ringed on the canvas) at ({point[0]:.2f}, {point[1]:.2f}). "
                 + (

@@ -15,6 +15,7 @@ from playground.grid import grid_axes
 from playground.scene import PointSet
 
 from .. import state
+from ..chart import chart
 from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
 from . import Panel
 
@@ -233,7 +234,7 @@ def render(ctx):
         horizontal=True,
     )
     k = min(int(k), len(names) - 1)
-    st.plotly_chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind), width="stretch", key="ls_surface")
+    chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind), key="ls_surface")
     _, _, Y = output_grid(model, ctx.window, 40)
     at_points = model.class_outputs(ctx.scene.points.X)
     outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))

@@ -13,6 +13,7 @@ from playground.geometry import boundary_segments
 from playground.presets import close_points
 
 from .. import state
+from ..chart import chart
 from ..playback import playback_controls
 from ..theme import CLASS_NAMES, TEMPLATE
 from . import Panel
@@ -179,8 +180,8 @@ def render(ctx):
             + "."
         )
     left, right = st.columns(2)
-    left.plotly_chart(errors_by_step_figure(model, X, y, step), width="stretch", key="perceptron_errors_step")
-    right.plotly_chart(errors_figure(model, step), width="stretch", key="perceptron_errors_epoch")
+    chart(errors_by_step_figure(model, X, y, step), key="perceptron_errors_step", where=left)
+    chart(errors_figure(model, step), key="perceptron_errors_epoch", where=right)
     st.button(
         "Load two close classes (fig. 4.7)",
         key="perceptron_load_close",

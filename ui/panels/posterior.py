@@ -13,6 +13,7 @@ import streamlit as st
 
 from playground import LogisticRegression, evaluate_grid
 
+from ..chart import chart
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE
 from . import Panel
 from .geometry import two_class_line
@@ -374,11 +375,7 @@ def render(ctx):
             st.session_state[SURFACE_CLASS_KEY] = 0
         position = st.radio("Surface of", list(labels), format_func=labels.get, key=SURFACE_CLASS_KEY, horizontal=True)
     position = int(min(position, classes.size - 1))
-    st.plotly_chart(
-        surface_figure(model, ctx.window, position, points=ctx.scene.points),
-        width="stretch",
-        config={"displaylogo": False},
-    )
+    chart(surface_figure(model, ctx.window, position, points=ctx.scene.points), key="posterior_surface")
     st.caption(
         "The surface rises from 0 to 1 across the boundary; the training points sit at their targets "
         "(height 1 for the class shown, 0 for the others). Drag to turn it."

@@ -13,6 +13,7 @@ from playground import InvalidDataError, PlaygroundError, Window, boundary_segme
 from playground.scene import PointSet
 
 from .. import state
+from ..chart import chart
 from ..compute import fitted_model, scene_model
 from ..figures import point_traces, region_trace, segment_trace
 from ..theme import CLASS_NAMES, TEMPLATE, class_label
@@ -151,15 +152,15 @@ def render(ctx):
         if least_squares is None:
             st.warning(error)
         else:
-            st.plotly_chart(
+            chart(
                 comparison_figure(least_squares, points, window, "Least squares"),
-                width="stretch",
+                key="robustness_least_squares",
                 config={"displayModeBar": False},
             )
     with right:
-        st.plotly_chart(
+        chart(
             comparison_figure(ctx.model, points, window, "Logistic regression"),
-            width="stretch",
+            key="robustness_logistic",
             config={"displayModeBar": False},
         )
     st.caption(

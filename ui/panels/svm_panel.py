@@ -17,6 +17,7 @@ from playground.geometry import boundary_segments
 from playground.grid import grid_axes
 from playground.svm import MARGIN_CATEGORIES, LinearSVM
 
+from ..chart import chart
 from ..playback import playback_controls
 from ..theme import CLASS_COLOURS, CLASS_NAMES, TEMPLATE
 from . import Panel
@@ -282,7 +283,7 @@ def _render_two_class(ctx, svm):
     if n_entries < svm.n_iter_:
         st.caption(f"The run took {svm.n_iter_} steps; {n_entries} of them were recorded evenly for playback.")
     left, right = st.columns([3, 2])
-    left.plotly_chart(objective_figure(svm, position), width="stretch", key="smo_objective")
+    chart(objective_figure(svm, position), key="smo_objective", where=left)
     right.markdown(
         "The dual L̃(a) = Σaₙ − ½ΣΣ aₙaₘtₙtₘxₙᵀxₘ never falls: each step solves the two-variable "
         "problem exactly. At the optimum only the support vectors keep aₙ > 0 (eq. 7.29); those with "

@@ -1,0 +1,74 @@
+"""A panel's plotly figure, drawn by the plotly.js the canvas loads (``Plotly.react``).
+
+Why not ``st.plotly_chart``: it renders with its own plotly bundle inside the page's React update,
+about 30 ms of the browser's main thread per chart on every click, all before the canvas above
+can draw; this element costs a few milliseconds and draws after the canvas.
+"""
+
+import streamlit as st
+
+from .canvas import PLOTLY_LOADER_JS, ensure_plotly_js, figure_json
+
+DEFAULT_HEIGHT = 450  # plotly.js's own default
+
+_JS = (
+    PLOTLY_LOADER_JS
+    + r"""
+export default function (component) {
+  const { data, parentElement } = component;
+  let root = parentElement.querySelector('.pg-chart');
+  if (!root) {
+    root = document.createElement('div');
+    root.className = 'pg-chart';
+    parentElement.appendChild(root);
+  }
+  root.style.height = data.height + 'px';
+  loadPlotly(data.plotly_url).then((Plotly) => {
+    const figure = JSON.parse(data.figure);
+    figure.layout.height = data.height;
+    return Plotly.react(root, figure.data, figure.layout, data.config).then(() => {
+      if (!root.__pgObserved) {
+        // Columns change width with the window and the sidebar; plotly does not notice by itself.
+        let lastWidth = root.clientWidth;
+        new ResizeObserver(() => {
+          if (!root.clientWidth || Math.abs(root.clientWidth - lastWidth) < 2) return;
+          lastWidth = root.clientWidth;
+          Plotly.Plots.resize(root);
+        }).observe(root);
+        root.__pgObserved = true;
+      }
+    });
+  }).catch((err) => { root.textContent = 'The chart could not be drawn: ' + err.message; });
+}
+"""
+)
+
+_CSS = ".pg-chart { width: 100%; }"
+
+_chart = st.components.v2.component("playground_chart", js=_JS, css=_CSS, isolate_styles=False)
+
+CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["toImage"]}
+
+
+def chart(figure, *, key, config=None, where=None):
+    """Draw a plotly ``figure`` (a Figure or a dict {"data", "layout"}) across the width of ``where``
+    (a column or other container; the current one by default).
+
+    ``key`` must be unique on the page; the height is the figure's ``layout.height``.
+    """
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    layout = figure["layout"]
+    height = int(layout.get("height") or DEFAULT_HEIGHT)
+    for axis in ("xaxis", "yaxis"):  # room for tick labels and titles (st.plotly_chart's theme gave it)
+        layout[axis] = {"automargin": True, **(layout.get(axis) or {})}
+    data = {
+        "figure": figure_json(figure),
+        "config": {**CONFIG, **(config or {})},
+        "plotly_url": ensure_plotly_js(),
+        "height": height,
+    }
+    if where is None:
+        return _chart(data=data, key=key, height=height)
+    with where:
+        return _chart(data=data, key=key, height=height)
