@@ -47,8 +47,8 @@ def main(argv=None):
         print("\nFront-end: click on empty space -> new point drawn with the regions updated (headless Chromium)")
         print(frontend.format_header())
         results = frontend.run(quick=args.quick)
-        for n, median, p90 in frontend.ratios(results):
-            print(f"  N = {n:,}: playground / floor = {median:.2f} (median), {p90:.2f} (p90); target <= 1.3")
+        for n, floor, median, p90 in frontend.ratios(results):
+            print(f"  N = {n:,}: playground / {floor} = {median:.2f} (median), {p90:.2f} (p90); target <= 1.3")
 
     elapsed = time.monotonic() - started
     text = report.markdown(description, cases, results, quick=args.quick, elapsed=elapsed)

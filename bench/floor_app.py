@@ -2,7 +2,8 @@
 
 No fit, no regions, no sidebar: a click on empty space adds a point to a figure that holds
 nothing but the points (``?points=N`` seeds N random ones, to match the playground's count).
-Whatever the playground spends beyond this is its own cost.
+Whatever the playground spends beyond this is its own cost. ``?tuned=1`` also applies the
+playground's runtime tuning (``ui/runtime.py``); without it the floor runs on Streamlit's defaults.
 Run by the benchmark as ``streamlit run bench/floor_app.py`` from the repository root
 (``bench/static`` links to the root's ``static/`` so plotly.js is served the same way).
 """
@@ -88,8 +89,9 @@ def main():
         key="floor_canvas",
         on_events=_on_events,
     )
-    # The same runtime tuning as the playground, so the two differ only in the app's own work.
-    freeze_long_lived_objects()
+    if st.query_params.get("tuned") == "1":
+        # The playground's runtime tuning: the two then differ only in the app's own work.
+        freeze_long_lived_objects()
 
 
 main()

@@ -17,6 +17,10 @@ import numpy as np
 from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, streamlit_server, wait_settled
 
 SIZES = (50, 1_000)
+# The floors: the echo app on Streamlit's defaults, and the same with the playground's runtime tuning
+# (the garbage collection Streamlit runs after every script run spared the long-lived objects).
+FLOORS = {"floor": "", "floor, tuned": "&tuned=1"}
+APPS = ("playground", *FLOORS)
 METHOD_LABEL = "Logistic regression"  # two classes: IRLS fit and a 200 x 200 posterior per click
 DOUBLE_CLICK_GAP_MS = 450  # plotly.js reads two clicks within 300 ms as a double-click (view reset)
 
@@ -225,22 +229,23 @@ def run(quick=False, log=print):
     results = []
     with ExitStack() as stack:
         app_url = stack.enter_context(streamlit_server("streamlit_app.py"))
-        floor_url = stack.enter_context(streamlit_server("bench/floor_app.py"))
+        # One server per floor: the tuning is process-wide, once applied it stays.
+        floor_urls = {name: stack.enter_context(streamlit_server("bench/floor_app.py")) for name in FLOORS}
         playwright = stack.enter_context(sync_playwright())
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         stack.callback(browser.close)
         for n in SIZES:
-            for app in ("playground", "floor"):
+            for app in APPS:
                 result = Result(app, n)
                 if app == "playground":
                     context, page, frames = _open(browser, app_url)
                     prepare_playground(page, n)
                     result.note = f"{METHOD_LABEL}, 2 classes, 200 x 200 grid"
                 else:
-                    context, page, frames = _open(browser, f"{floor_url}/?points={n}")
+                    context, page, frames = _open(browser, f"{floor_urls[app]}/?points={n}{FLOORS[app]}")
                     result.note = "echoes the click; no fit, no regions"
                 measure_clicks(page, frames, result, clicks)
-                page.screenshot(path=ARTIFACTS / f"bench-{app}-{n}.png")
+                page.screenshot(path=ARTIFACTS / f"bench-{app.replace(', ', '-')}-{n}.png")
                 context.close()
                 results.append(result)
                 log(format_row(result))
@@ -283,7 +288,7 @@ def row(result):
 
 
 def _format(cells):
-    widths = [10] + [max(6, len(h)) for h in HEADER[1:]]
+    widths = [12] + [max(6, len(h)) for h in HEADER[1:]]
     return "  ".join(f"{c:>{w}}" if i else f"{c:<{w}}" for i, (c, w) in enumerate(zip(cells, widths)))
 
 
@@ -296,11 +301,12 @@ def format_header():
 
 
 def ratios(results):
-    """playground / floor at each N: (n, median ratio, p90 ratio)."""
+    """playground / each floor at each N: (n, floor name, median ratio, p90 ratio)."""
     by = {(r.app, r.n): r for r in results}
     out = []
     for n in SIZES:
-        app, floor = by.get(("playground", n)), by.get(("floor", n))
-        if app and floor and floor.median and floor.p90:
-            out.append((n, app.median / floor.median, app.p90 / floor.p90))
+        for name in FLOORS:
+            app, floor = by.get(("playground", n)), by.get((name, n))
+            if app and floor and floor.median and floor.p90:
+                out.append((n, name, app.median / floor.median, app.p90 / floor.p90))
     return out
