@@ -4,6 +4,8 @@ The step lives in the scene (so a link can carry it); the slider writes it throu
 and while playing a fragment advances it on a timer and reruns the app to redraw the canvas.
 """
 
+import time
+
 import streamlit as st
 
 from . import state
@@ -63,9 +65,17 @@ def playback_controls(n_steps, *, key, label="Step"):
 
 @st.fragment(run_every=PLAY_INTERVAL_SECONDS)
 def _advance(key, n_steps):
-    """While playing: one step per tick; stop at the end."""
+    """While playing: one step per tick; stop at the end.
+
+    The body also runs inline whenever the page is drawn, which includes the rerun each step
+    starts; without the clock check every such rerun took another step, and playback raced to the end.
+    """
     if not st.session_state.get(f"{key}_playing", False):
         return
+    now = time.monotonic()
+    if now - st.session_state.get(f"{key}_stepped_at", 0.0) < 0.9 * PLAY_INTERVAL_SECONDS:
+        return
+    st.session_state[f"{key}_stepped_at"] = now
     current = state.scene().step
     step = 0 if current is None else int(current) + 1
     if step >= n_steps:
