@@ -190,6 +190,8 @@ def test_playback_takes_one_step_per_tick(browser, server):
     link = f"{server}/?{urlencode(encode_scene(scene.with_window(Window.around(X))))}"
     errors = []
     context, page = _open(browser, link, errors)
+    # The Iterations panel's two charts are drawn (by the canvas's plotly.js, not st.plotly_chart).
+    page.wait_for_function("() => document.querySelectorAll('.pg-chart .main-svg').length >= 2")
     slider = page.locator("input[aria-label='Iteration']")
     final = int(slider.get_attribute("aria-valuetext"))
     assert final >= 8  # separable classes: IRLS takes many updates

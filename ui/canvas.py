@@ -17,7 +17,7 @@ from plotly.io.json import to_json_plotly
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
 
-PLOTLY_LOADER_JS = r"""
+PLOTLY_SHARED_JS = r"""
 function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__pgPlotlyLoading) {
@@ -34,10 +34,33 @@ function loadPlotly(url) {
   }
   return window.__pgPlotlyLoading;
 }
+
+function plotRoot(parentElement, className) {
+  // The component's function runs again on every data change: reuse the element it made.
+  let root = parentElement.querySelector('.' + className);
+  if (!root) {
+    root = document.createElement('div');
+    root.className = className;
+    parentElement.appendChild(root);
+  }
+  return root;
+}
+
+function observeWidth(root, Plotly, afterResize) {
+  // Columns change width with the window, and the sidebar folding away (presentation mode)
+  // widens a plot without a window resize; plotly notices neither by itself.
+  let lastWidth = root.clientWidth;
+  new ResizeObserver(() => {
+    // A hidden plot (a rerun swapping elements) has no width; plotly cannot resize it.
+    if (!root.clientWidth || Math.abs(root.clientWidth - lastWidth) < 2) return;
+    lastWidth = root.clientWidth;
+    Plotly.Plots.resize(root).then(afterResize || (() => {}));
+  }).observe(root);
+}
 """
 
 _JS = (
-    PLOTLY_LOADER_JS
+    PLOTLY_SHARED_JS
     + r"""
 function pointIds(points) {
   // Only markers of the data-point traces carry an index in customdata.
@@ -83,17 +106,6 @@ function bind(root) {
   });
 }
 
-function observeWidth(root, Plotly) {
-  // The sidebar folding away (presentation mode) widens the plot without a window resize.
-  let lastWidth = root.clientWidth;
-  new ResizeObserver(() => {
-    // A hidden plot (a rerun swapping elements) has no width; plotly cannot resize it.
-    if (!root.clientWidth || Math.abs(root.clientWidth - lastWidth) < 2) return;
-    lastWidth = root.clientWidth;
-    Plotly.Plots.resize(root).then(() => reportViewIfAdjusted(root, root.__pgWant));
-  }).observe(root);
-}
-
 function reportViewIfAdjusted(root, want) {
   // Equal axis scales make plotly widen one range to fill the plot; tell Python the visible
   // window so the regions are evaluated over all of it.
@@ -111,12 +123,7 @@ function reportViewIfAdjusted(root, want) {
 
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
-  let root = parentElement.querySelector('.pg-canvas');
-  if (!root) {
-    root = document.createElement('div');
-    root.className = 'pg-canvas';
-    parentElement.appendChild(root);
-  }
+  const root = plotRoot(parentElement, 'pg-canvas');
   root.style.height = data.height + 'px';
   root.dataset.receivedAt = performance.now().toFixed(1);  // the benchmark's page-update split
   root.__pgSend = setTriggerValue;
@@ -130,7 +137,11 @@ export default function (component) {
     root.__pgWant = data.window;
     const started = performance.now();
     return Plotly.react(root, figure.data, figure.layout, data.config).then(() => {
-      if (!root.__pgBound) { bind(root); observeWidth(root, Plotly); root.__pgBound = true; }
+      if (!root.__pgBound) {
+        bind(root);
+        observeWidth(root, Plotly, () => reportViewIfAdjusted(root, root.__pgWant));
+        root.__pgBound = true;
+      }
       root.dataset.revision = data.revision;
       root.dataset.points = data.n_points;
       root.dataset.renderMs = (performance.now() - started).toFixed(1);

@@ -7,36 +7,22 @@ can draw; this element costs a few milliseconds and draws after the canvas.
 
 import streamlit as st
 
-from .canvas import PLOTLY_LOADER_JS, ensure_plotly_js, figure_json
+from .canvas import PLOTLY_SHARED_JS, ensure_plotly_js, figure_json
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
 
 _JS = (
-    PLOTLY_LOADER_JS
+    PLOTLY_SHARED_JS
     + r"""
 export default function (component) {
   const { data, parentElement } = component;
-  let root = parentElement.querySelector('.pg-chart');
-  if (!root) {
-    root = document.createElement('div');
-    root.className = 'pg-chart';
-    parentElement.appendChild(root);
-  }
+  const root = plotRoot(parentElement, 'pg-chart');
   root.style.height = data.height + 'px';
   loadPlotly(data.plotly_url).then((Plotly) => {
     const figure = JSON.parse(data.figure);
     figure.layout.height = data.height;
     return Plotly.react(root, figure.data, figure.layout, data.config).then(() => {
-      if (!root.__pgObserved) {
-        // Columns change width with the window and the sidebar; plotly does not notice by itself.
-        let lastWidth = root.clientWidth;
-        new ResizeObserver(() => {
-          if (!root.clientWidth || Math.abs(root.clientWidth - lastWidth) < 2) return;
-          lastWidth = root.clientWidth;
-          Plotly.Plots.resize(root);
-        }).observe(root);
-        root.__pgObserved = true;
-      }
+      if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
     });
   }).catch((err) => { root.textContent = 'The chart could not be drawn: ' + err.message; });
 }
