@@ -5,7 +5,7 @@ import streamlit as st
 
 from . import controls, runtime, state
 from .basis_controls import basis_picker
-from .canvas import canvas
+from .canvas import canvas, follow_canvas
 from .compare import comparison, view_mode_picker
 from .compute import scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
@@ -135,42 +135,112 @@ def main():
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()
-    _workspace(mode, compared_methods)
+    st.session_state[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
+    try:
+        if mode == "compare":
+            _comparison_view(compared_methods)
+        else:
+            _canvas_view()
+            _panel_view()
+    finally:  # also when the run is cut short (a rerun), so a later canvas-only run calls its panels
+        st.session_state[WHOLE_RUN] = False
     runtime.freeze_long_lived_objects()
 
 
-@st.fragment
-def _workspace(mode, compared_methods):
-    """The canvas, the status line and the panels, and the address bar that follows them.
+# The canvas and the panels below it are two fragments: a click on the canvas reruns the canvas
+# alone, which draws at once; the panels follow one round trip later (the canvas asks for them
+# when it has drawn, see ``panels_follow``). The sidebar alone is dozens of widgets to re-send, so
+# neither reruns the page unless an edit changed what the sidebar shows (undo becomes possible, a
+# class appears, a panel switches the method) or a panel widget changed what the canvas shows.
+CANVAS_DRAWN = "canvas_drawn"  # what the canvas last drew: the panels follow it
+WHOLE_RUN = "whole_run"  # True while the whole page runs (not one fragment)
+OPEN_PANEL = "open_panel"  # the open panel's title, as the panels last drew it (the link carries it)
 
-    A fragment: a click on the canvas or a panel widget reruns only this, not the page around it
-    (the sidebar alone is dozens of widgets to re-send). When such an edit changes what the sidebar
-    shows (undo becomes possible, a class appears, a panel switches the method), the whole app reruns.
-    """
-    if state.sidebar_outdated():
-        st.rerun(scope="app")
-    for notice in state.take_notices():
-        st.toast(notice)
-    scene = state.scene()
-    if mode == "compare":  # each compared method is fitted in _comparison; the sidebar's may not be one
-        _comparison(scene, compared_methods)
-        st.markdown(_status_line(scene.points), unsafe_allow_html=True)
-        st.caption(EXPLANATION)
-        open_tab = None
-    else:
-        with st.spinner("Fitting and evaluating…"):
-            view = scene_view(scene)
-            model = scene_model(scene)
-        open_tab = _single_method(scene, view, model)
+
+def _canvas_key(scene):
+    """What the canvas draws: the scene and the panel options (overlays such as a projection)."""
+    options = repr(sorted(st.session_state.panel_options.items()))
+    return f"{hash(scene)}/{hash(options)}"
+
+
+def _sync_link(compared_methods=()):
+    """The address bar follows what is on screen (the link reproduces it)."""
     sync_address_bar(
         state.link_query(
             state.scene(),
             st.session_state.panel_options,
-            open_tab,
+            st.session_state.get(OPEN_PANEL) if not compared_methods else None,
             compared_methods,
             st.session_state.get(PRESENTATION_KEY, False),
         )
     )
+
+
+def _show_notices():
+    for notice in state.take_notices():
+        st.toast(notice)
+
+
+@st.fragment
+def _canvas_view():
+    """The scene's method on the clickable canvas, with its panels' overlays; the status line."""
+    if state.sidebar_outdated():
+        st.rerun(scope="app")
+    _show_notices()
+    scene = state.scene()
+    with st.spinner("Fitting and evaluating…"):
+        view = scene_view(scene)
+        model = scene_model(scene)
+    if view.error:
+        st.warning(view.error, icon="⚠️")
+    elif view.note:
+        st.info(view.note, icon="ℹ️")
+    context = PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
+    overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
+    figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays, scale=_scale())
+    st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
+    canvas(
+        figure,
+        config=FIGURE_CONFIG,
+        window=scene.window,
+        revision=hash(scene),
+        n_points=len(scene.points),
+        ack=st.session_state.last_event_nonce,
+        height=int(560 * _scale()),
+        on_events=_canvas_events_handler("canvas"),
+        # Only after a run of the canvas alone: when the whole page runs, the panels run too, and a
+        # call from the canvas would race their update (sending back widget values not yet shown).
+        panels_follow=None if st.session_state.get(WHOLE_RUN) else st.session_state[CANVAS_DRAWN],
+    )
+    st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
+    st.caption(EXPLANATION)
+    _sync_link()
+
+
+@st.fragment
+def _panel_view():
+    """The open panel, for the scene the canvas last drew."""
+    if state.sidebar_outdated() or st.session_state.get(CANVAS_DRAWN) != _canvas_key(state.scene()):
+        st.rerun(scope="app")  # a panel widget changed the canvas: the step, a projection, an overlay
+    scene = state.scene()
+    model = scene_model(scene)
+    context = PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
+    st.session_state[OPEN_PANEL] = _render_panels(active_panels(context), context)
+    follow_canvas(st.session_state[CANVAS_DRAWN])
+    _sync_link()
+
+
+@st.fragment
+def _comparison_view(compared_methods):
+    """Two to four methods side by side: a click or a zoom in any canvas moves them all."""
+    if state.sidebar_outdated():
+        st.rerun(scope="app")
+    _show_notices()
+    scene = state.scene()
+    _comparison(scene, compared_methods)
+    st.markdown(_status_line(scene.points), unsafe_allow_html=True)
+    st.caption(EXPLANATION)
+    _sync_link(compared_methods)
 
 
 def _view_controls():
@@ -189,31 +259,6 @@ def _view_controls():
 
 def _scale():
     return 1.6 if st.session_state.get(PRESENTATION_KEY) else 1.0
-
-
-def _single_method(scene, view, model):
-    """The scene's method on the clickable canvas, with its panels' overlays and tabs below."""
-    if view.error:
-        st.warning(view.error, icon="⚠️")
-    elif view.note:
-        st.info(view.note, icon="ℹ️")
-    context = PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
-    panels = active_panels(context)
-    overlays = [trace for panel in panels if panel.overlay for trace in panel.overlay(context)]
-    figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays, scale=_scale())
-    canvas(
-        figure,
-        config=FIGURE_CONFIG,
-        window=scene.window,
-        revision=hash(scene),
-        n_points=len(scene.points),
-        ack=st.session_state.last_event_nonce,
-        height=int(560 * _scale()),
-        on_events=_canvas_events_handler("canvas"),
-    )
-    st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
-    st.caption(EXPLANATION)
-    return _render_panels(panels, context)
 
 
 def _comparison(scene, methods):

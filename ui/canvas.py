@@ -147,6 +147,12 @@ export default function (component) {
       root.dataset.renderMs = (performance.now() - started).toFixed(1);
       reportViewIfAdjusted(root, data.window);
       status.textContent = '';
+      // Now that the new scene is on screen, the panels below catch up (follow_canvas).
+      const panels = window.__pgPanels;
+      if (data.panels_follow && panels && panels.drawnFor !== data.panels_follow) {
+        panels.drawnFor = data.panels_follow;
+        panels.refresh(data.panels_follow);
+      }
     });
   }).catch((err) => { status.textContent = 'The plot could not be drawn: ' + err.message; });
 }
@@ -217,13 +223,17 @@ def figure_json(figure):
     return to_json_plotly(_typed_arrays(figure)).replace("\\u002f", "/")
 
 
-def canvas(figure, *, config, window, revision, n_points, ack, height=560, key="canvas", on_events=None):
+def canvas(
+    figure, *, config, window, revision, n_points, ack, height=560, key="canvas", on_events=None, panels_follow=None
+):
     """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``;
     return the component result.
 
     ``result.events`` is None or a list of unacknowledged events, oldest first, each one of
     {"type": "add", "x", "y"}, {"type": "remove", "ids": [...]} or {"type": "view", "x0",
     "x1", "y0", "y1"}, with an increasing "nonce"; ``ack`` is the last nonce applied.
+    ``panels_follow``: a key of what is drawn; once drawn, the ``follow_canvas`` element reruns its
+    fragment unless it last ran for that key.
     """
     data = {
         "figure": figure_json(figure),
@@ -234,5 +244,23 @@ def canvas(figure, *, config, window, revision, n_points, ack, height=560, key="
         "n_points": n_points,
         "ack": ack or 0,
         "window": list(window.as_tuple()),
+        "panels_follow": panels_follow,
     }
     return _canvas(data=data, key=key, height=height + 24, on_events_change=on_events or (lambda: None))
+
+
+_FOLLOW_JS = r"""
+export default function (component) {
+  // The canvas calls refresh() after drawing a scene these panels were not drawn for.
+  const { data, setTriggerValue } = component;
+  window.__pgPanels = { drawnFor: data.drawn_for, refresh: (key) => setTriggerValue('refresh', key) };
+}
+"""
+
+_follow = st.components.v2.component("playground_follow_canvas", js=_FOLLOW_JS, isolate_styles=False)
+
+
+def follow_canvas(drawn_for, key="follow_canvas"):
+    """An invisible element that reruns its fragment when the canvas has drawn something other
+    than ``drawn_for`` (the canvas's ``panels_follow`` key this fragment last ran for)."""
+    _follow(data={"drawn_for": drawn_for}, key=key, height=0, on_refresh_change=lambda: None)
