@@ -137,8 +137,10 @@ def markdown(description, cases, results, *, quick, elapsed):
             "warm-up clicks are not counted. *KiB per click* = websocket frames received from the click "
             "until quiet (median), split into the canvas element (its figure JSON), the other plotly charts "
             "on the page (the open method panel's), and the rest (widgets, text, layout); *reruns* = script "
-            "runs per click. *to canvas ms* = from the click until the new figure reaches the canvas (the "
-            "server's run, the transfer and the page's update before the canvas draws); *Plotly.react ms* = "
+            "runs per click (the playground's canvas runs alone and draws; its panels run next, after the draw, "
+            "and their bytes are counted too). *to canvas ms* = from the click until the new figure reaches "
+            "the canvas (the server's run, the transfer and the page's update before the canvas draws); "
+            "*Plotly.react ms* = "
             "the canvas's own draw time (medians).",
             "",
             _table(frontend.HEADER, [frontend.row(r) for r in results]),
