@@ -176,6 +176,11 @@ def _sync_link(compared_methods=()):
     )
 
 
+def _panel_context(scene, model):
+    """What the panels see: the fit, the step the canvas shows, the view and the panel options."""
+    return PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
+
+
 def _show_notices():
     for notice in state.take_notices():
         st.toast(notice)
@@ -195,7 +200,7 @@ def _canvas_view():
         st.warning(view.error, icon="⚠️")
     elif view.note:
         st.info(view.note, icon="ℹ️")
-    context = PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
+    context = _panel_context(scene, model)
     overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
     figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays, scale=_scale())
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
@@ -223,11 +228,12 @@ def _panel_view():
     if state.sidebar_outdated() or st.session_state.get(CANVAS_DRAWN) != _canvas_key(state.scene()):
         st.rerun(scope="app")  # a panel widget changed the canvas: the step, a projection, an overlay
     scene = state.scene()
-    model = scene_model(scene)
-    context = PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
+    context = _panel_context(scene, scene_model(scene))
+    previous = st.session_state.get(OPEN_PANEL)
     st.session_state[OPEN_PANEL] = _render_panels(active_panels(context), context)
     follow_canvas(st.session_state[CANVAS_DRAWN])
-    _sync_link()
+    if st.session_state[OPEN_PANEL] != previous:  # the rest of the link is the canvas's to keep
+        _sync_link()
 
 
 @st.fragment

@@ -5,6 +5,8 @@ about 30 ms of the browser's main thread per chart on every click, all before th
 can draw; this element costs a few milliseconds and draws after the canvas.
 """
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from .canvas import PLOTLY_SHARED_JS, ensure_plotly_js, figure_json
@@ -44,17 +46,15 @@ def chart(figure, *, key, config=None, where=None):
     """
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
-    layout = figure["layout"]
+    layout = dict(figure["layout"])  # a copy: the caller's figure stays as it was
     height = int(layout.get("height") or DEFAULT_HEIGHT)
     for axis in ("xaxis", "yaxis"):  # room for tick labels and titles (st.plotly_chart's theme gave it)
         layout[axis] = {"automargin": True, **(layout.get(axis) or {})}
     data = {
-        "figure": figure_json(figure),
+        "figure": figure_json({**figure, "layout": layout}),
         "config": {**CONFIG, **(config or {})},
         "plotly_url": ensure_plotly_js(),
         "height": height,
     }
-    if where is None:
-        return _chart(data=data, key=key, height=height)
-    with where:
+    with where if where is not None else nullcontext():
         return _chart(data=data, key=key, height=height)
