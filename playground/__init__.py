@@ -6,6 +6,7 @@
 
 from .base import Classifier, LinearClassifier, ProbabilisticMixin
 from .basis import BASES, BasisModel, IdentityBasis, PolynomialBasis, RBFBasis, make_basis, with_basis
+from .bayesian_logistic import BayesianLogisticRegression
 from .datasets import ClusterSpec, make_clusters
 from .errors import ConvergenceError, DegenerateFitError, InvalidDataError, PlaygroundError
 from .fisher import FisherDiscriminant
@@ -16,6 +17,7 @@ from .logistic import LogisticRegression, SoftmaxRegression
 from .multiclass import OneVsOne, OneVsRest, with_strategy
 from .naive_bayes import NaiveBayes
 from .perceptron import Perceptron
+from .probit import ProbitRegression
 from .registry import MODELS, make_model
 from .svm import LinearSVM
 
@@ -23,6 +25,7 @@ __all__ = [
     "BASES",
     "MODELS",
     "BasisModel",
+    "BayesianLogisticRegression",
     "Classifier",
     "ClusterSpec",
     "ConvergenceError",
@@ -40,6 +43,7 @@ __all__ = [
     "Perceptron",
     "PlaygroundError",
     "PolynomialBasis",
+    "ProbitRegression",
     "ProbabilisticMixin",
     "RBFBasis",
     "SeparateCovarianceGaussian",

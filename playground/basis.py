@@ -364,7 +364,28 @@ class BasisModel(Classifier):
     def _delegate(self, name):
         if not hasattr(self.estimator, name):
             raise AttributeError(f"{self.estimator.display_name} has no {name}.")
-        return lambda X: getattr(self.estimator_, name)(self.features(X))
+        return lambda X, *args, **kwargs: getattr(self.estimator_, name)(self.features(X), *args, **kwargs)
+
+    #: Further methods of some inner models (the Bayesian logistic model's): those taking points
+    #: first get phi(X); those in weight space pass through. Read by ``__getattr__``.
+    _POINT_METHODS = (
+        "predict_proba_map",
+        "predictive_moments",
+        "sample_activations",
+        "log_posterior",
+        "posterior_along",
+    )
+    _WEIGHT_METHODS = ("sample_weights", "covariance_ellipse")
+
+    def _weight_space(self, name):
+        if not hasattr(self.estimator, name):
+            raise AttributeError(f"{self.estimator.display_name} has no {name}.")
+
+        def method(*args, **kwargs):
+            self._check_fitted()
+            return getattr(self.estimator_, name)(*args, **kwargs)
+
+        return method
 
     @property
     def predict_proba(self):
@@ -399,6 +420,10 @@ class BasisModel(Classifier):
 
     def __getattr__(self, name):
         # Called only when normal lookup fails: read fitted attributes of the inner method.
+        if name in BasisModel._POINT_METHODS:
+            return self._delegate(name)
+        if name in BasisModel._WEIGHT_METHODS:
+            return self._weight_space(name)
         if name.startswith("__") or not name.endswith("_") or name in ("estimator_", "basis_"):
             raise AttributeError(name)
         if name in ("coef_", "intercept_", "coefs_", "intercepts_") and not self.is_linear:

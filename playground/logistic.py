@@ -71,6 +71,7 @@ def _to_standardised(w, centre, scale):
 
 
 MAX_STEP_HALVINGS = 40
+SIGMOID_STEEPENS = "the sigmoid sharpens into a step (section 4.3.2)"
 
 
 def _newton_solve(hessian, gradient):
@@ -80,12 +81,13 @@ def _newton_solve(hessian, gradient):
     return np.where(np.isfinite(delta), delta, 0.0)
 
 
-def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, describe):
+def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, describe, steepens=SIGMOID_STEEPENS):
     """The shared optimisation loop.
 
     ``problem`` supplies ``log_likelihood(theta)``, ``penalty(theta)``, ``newton_step(theta)``,
     ``mean_gradient(theta)`` and ``separates(theta)``; ``to_book`` maps parameters to the
-    weights stored in the history.
+    weights stored in the history; ``steepens`` says, in the separable-data message, what the
+    weights' growth does to the model (the probit model's Phi also sharpens into a step).
 
     Returns
     -------
@@ -137,7 +139,7 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
     if separable:
         message = (
             f"The classes are linearly separable, so maximum likelihood has no finite solution: the weights "
-            f"grow without bound as the sigmoid sharpens into a step (section 4.3.2); stopped after {n_iter} "
+            f"grow without bound as {steepens}; stopped after {n_iter} "
             "updates, set l2 > 0 for a finite answer."
         )
     elif blew_up:

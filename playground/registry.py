@@ -1,6 +1,7 @@
 """The method registry: name -> estimator class, the one list the app and tests read."""
 
 from .basis import with_basis
+from .bayesian_logistic import BayesianLogisticRegression
 from .errors import PlaygroundError
 from .fisher import FisherDiscriminant
 from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
@@ -9,6 +10,7 @@ from .logistic import LogisticRegression, SoftmaxRegression
 from .multiclass import with_strategy
 from .naive_bayes import NaiveBayes
 from .perceptron import Perceptron
+from .probit import ProbitRegression
 from .svm import LinearSVM
 
 # Each method adds its class here; the app's method list is built from this dict.
@@ -19,6 +21,8 @@ MODELS = {
     "naive_bayes": NaiveBayes,
     "logistic": LogisticRegression,
     "softmax": SoftmaxRegression,
+    "probit": ProbitRegression,  # 4.3.5
+    "bayesian_logistic": BayesianLogisticRegression,  # 4.4-4.5
     "fisher": FisherDiscriminant,
     "perceptron": Perceptron,
     "svm": LinearSVM,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from playground import MODELS, PlaygroundError, PolynomialBasis, RBFBasis, Window, evaluate_grid, make_model
 
 RESOLUTION = 30
-TWO_CLASS_ONLY = {"logistic", "perceptron", "svm"}
+TWO_CLASS_ONLY = {"logistic", "perceptron", "svm", "probit", "bayesian_logistic"}
 BASES = {
     "identity": lambda: None,
     "poly2": lambda: PolynomialBasis(2),

@@ -14,6 +14,7 @@ C_VALUES = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 PERCEPTRON_ETAS = (0.01, 0.1, 0.2, 0.5, 1.0, 2.0)
 LOGISTIC_STEP_SIZES = (0.001, 0.01, 0.03, 0.1, 0.3, 1.0)
 LOGISTIC_L2 = (0.0, 0.001, 0.01, 0.1, 1.0, 10.0)
+PRIOR_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 
 
 def widget_default(key, value):
@@ -153,6 +154,18 @@ def _logistic(prefix):
     return widgets
 
 
+def bayesian_logistic(present_classes):
+    alpha = st.select_slider(
+        "Prior precision α (log scale)",
+        PRIOR_ALPHAS,
+        widget_default("bayes_alpha", 1.0),
+        key="bayes_alpha",
+        help="The prior N(w | 0, α⁻¹I) over every weight, the bias included (eq. 4.140): a larger α pulls w_MAP "
+        "towards 0 and narrows the posterior.",
+    )
+    return {"alpha": alpha}
+
+
 def svm(present_classes):
     hard = st.checkbox("Hard margin (C = ∞)", key="svm_hard", help="Fails with a message when the classes overlap.")
     if hard:
@@ -170,6 +183,8 @@ PARAM_WIDGETS = {
     "naive_bayes": naive_bayes,
     "logistic": _logistic("lr"),
     "softmax": _logistic("sm"),
+    "probit": _logistic("pb"),
+    "bayesian_logistic": bayesian_logistic,
     "svm": svm,
 }
 
@@ -288,6 +303,10 @@ def _logistic_state(prefix):
     return state
 
 
+def _bayesian_logistic_state(reader, present_classes):
+    return {"bayes_alpha": reader.choice("alpha", PRIOR_ALPHAS, 1.0)}
+
+
 def _svm_state(reader, present_classes):
     if "C" in reader.params and reader.params["C"] is None:
         return {"svm_hard": True}
@@ -303,6 +322,8 @@ WIDGET_STATE = {
     "naive_bayes": _naive_bayes_state,
     "logistic": _logistic_state("lr"),
     "softmax": _logistic_state("sm"),
+    "probit": _logistic_state("pb"),
+    "bayesian_logistic": _bayesian_logistic_state,
     "svm": _svm_state,
 }
 

@@ -1,0 +1,408 @@
+"""Bayesian logistic regression by the Laplace approximation (PRML 4.4-4.5).
+
+A Gaussian prior p(w) = N(w | 0, alpha^-1 I) over every weight, the bias w0 included (eq. 4.140
+with m0 = 0, S0 = alpha^-1 I, phi_0 = 1). The posterior p(w|t) is not Gaussian; the Laplace
+approximation replaces it by N(w | w_MAP, S_N) (eq. 4.144): w_MAP maximises
+ln p(w|t) = -alpha/2 w^T w + sum_n t_n ln y_n + (1 - t_n) ln(1 - y_n) + const (eq. 4.142), found by
+Newton's method, and S_N^-1 = alpha I + sum_n y_n (1 - y_n) phi_n phi_n^T is its negative
+Hessian there (eq. 4.143).
+
+Predictions integrate over that posterior (section 4.5.2): the activation a = w^T phi is then
+Gaussian with mean mu_a = w_MAP^T phi and variance sigma_a^2 = phi^T S_N phi (eq. 4.149-4.150),
+and p(C_1|phi) = integral sigma(a) N(a | mu_a, sigma_a^2) da ~ sigma(kappa(sigma_a^2) mu_a) with
+kappa(s^2) = (1 + pi s^2 / 8)^-1/2 (eq. 4.153-4.155): the probit approximation of the sigmoid
+(figure 4.9) makes the integral a closed form. Far from the data sigma_a^2 grows and the
+predictive relaxes towards 1/2 where the MAP sigmoid stays over-confident.
+
+Numerics: the weights live internally on inputs divided by their root mean square (no
+centring, so the isotropic prior stays diagonal: alpha on w0 and alpha / s_j^2 on the scaled
+w_j), which keeps the Hessian's scale even on a polynomial basis; Newton is unchanged by the
+rescaling. S_N comes from an eigendecomposition of the Hessian, whose eigenvalues are at
+least alpha / max(1, s_j^2) because the data term is positive semi-definite: no inverse of a
+singular matrix can occur.
+"""
+
+import math
+import numbers
+
+import numpy as np
+
+from .base import LinearClassifier, ProbabilisticMixin, log_sigmoid, two_class_proba
+from .errors import InvalidDataError
+from .logistic import _BinaryProblem, _Design, _run
+from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
+
+#: Prior precisions alpha accepted (beyond these the fit is all prior or all likelihood).
+ALPHA_RANGE = (1e-8, 1e8)
+#: Samples from N(w_MAP, S_N) at most per call (the ui draws a few dozen).
+MAX_SAMPLES = 10_000
+#: Points along a line through w_MAP at most (``posterior_along``).
+MAX_LINE_POINTS = 10_001
+
+
+def moderation(variance):
+    """kappa(sigma^2) = (1 + pi sigma^2 / 8)^-1/2 (eq. 4.154), elementwise."""
+    variance = np.asarray(variance, dtype=float)
+    return 1.0 / np.sqrt(1.0 + (math.pi / 8.0) * variance)
+
+
+def _log_prior(weights, alpha):
+    """ln N(w | 0, alpha^-1 I) of weight vectors (..., M): a float for one vector."""
+    weights = np.asarray(weights, dtype=float)
+    value = 0.5 * weights.shape[-1] * math.log(alpha / (2 * math.pi)) - 0.5 * alpha * np.sum(weights**2, axis=-1)
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def _whole(value, low, high):
+    """True for an int (not a bool) from low to high."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral) and low <= value <= high
+
+
+class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
+    """Two-class logistic regression with a Gaussian prior over the weights and the Laplace
+    approximation of the posterior (eq. 4.140-4.144); predictions average over the posterior
+    (the moderated predictive distribution, eq. 4.155).
+
+    The target is t = 1 for ``classes_[1]`` (the positive class), t = 0 for ``classes_[0]``.
+
+    ``predict_proba`` is the predictive distribution p(C|phi, t) ~ sigma(kappa(sigma_a^2) mu_a);
+    ``predict_proba_map`` is the plain sigma(w_MAP^T phi), for comparison. ``predict`` is the
+    argmax of the predictive distribution, which for two classes is the MAP decision: kappa > 0
+    does not change the sign of mu_a = w_MAP^T phi, so the decision boundary is the MAP
+    boundary, a straight line w_MAP^T phi = 0 (section 4.5.2: "the decision boundary
+    corresponding to p(C_1|phi) = 0.5 is given by mu_a = 0"); ``decision_function`` is mu_a.
+    Only the probabilities away from the boundary change.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Precision of the prior N(w | 0, alpha^-1 I) over (w0, w1, ..., wD), between 1e-8 and 1e8.
+    max_iter : int, default 100
+        Newton steps at most in the search for w_MAP.
+    tol : float, default 1e-8
+        Stop when a step changes no weight by more than tol * (1 + max |w|) or the negative log
+        posterior by less than tol * (1 + its value).
+    w_init : array-like of shape (D + 1,) or None
+        Where Newton's method starts, [w0, w1, ..., wD]; None means zeros.
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,)
+    weights_ : ndarray (D + 1,)
+        w_MAP = [w0, w1, ..., wD] (eq. 4.142-4.143 maximised).
+    coef_ : ndarray (1, D)
+    intercept_ : ndarray (1,)
+        w_MAP without and with only the bias.
+    covariance_ : ndarray (D + 1, D + 1)
+        S_N (eq. 4.143), over (w0, w1, ..., wD), bias first.
+    precision_ : ndarray (D + 1, D + 1)
+        S_N^-1 = alpha I + Phi^T R Phi at w_MAP, the negative Hessian of ln p(w|t) (the A of eq. 4.137).
+    log_likelihood_ : float
+        ln p(t | w_MAP).
+    log_posterior_ : float
+        ln p(t | w_MAP) + ln p(w_MAP), the log joint at the mode (ln f(z_0) of section 4.4).
+    log_evidence_ : float
+        The Laplace approximation of the log marginal likelihood ln p(t | alpha) (eq. 4.137):
+        ln p(t|w_MAP) + ln p(w_MAP) + (M/2) ln 2 pi - (1/2) ln |S_N^-1|, M = D + 1.
+    history_ : list of dict
+        Newton's iterates: {"iteration": 0, 1, ..., "w": ndarray (D + 1,), "log_likelihood": float,
+        "log_posterior": float}, the start included. The Laplace approximation exists only at
+        the mode, so there is no playback (``at_step``) of intermediate posteriors.
+    n_iter_ : int
+    converged_ : bool
+    fit_message_ : str
+        Empty, or a sentence when Newton's method stopped at max_iter.
+    """
+
+    display_name = "Bayesian logistic regression (Laplace)"
+    book_section = "4.4–4.5"
+    section = "4.4–4.5"
+
+    def __init__(self, alpha=1.0, max_iter=100, tol=1e-8, w_init=None):
+        self.alpha = alpha
+        self.max_iter = max_iter
+        self.tol = tol
+        self.w_init = w_init
+
+    # -- fitting -------------------------------------------------------------------------------
+
+    def _check_options(self, method):
+        low, high = ALPHA_RANGE
+        if isinstance(self.alpha, bool) or not isinstance(self.alpha, numbers.Real):
+            raise InvalidDataError(f"{method}: the prior precision alpha must be a number; got {self.alpha!r}.")
+        alpha = float(self.alpha)
+        if not (math.isfinite(alpha) and low <= alpha <= high):
+            raise InvalidDataError(
+                f"{method}: the prior precision alpha must be between {low:g} and {high:g}; got {self.alpha!r}."
+            )
+        max_iter = check_iterations(self.max_iter, f"{method}: max_iter", minimum=0)
+        try:
+            tol = float(self.tol)
+        except (TypeError, ValueError):
+            raise InvalidDataError(f"{method}: tol must be a number.") from None
+        if not (math.isfinite(tol) and tol >= 0):
+            raise InvalidDataError(f"{method}: tol must be a finite number at least 0; got {self.tol!r}.")
+        return alpha, min(max_iter, MAX_ITERATIONS), tol
+
+    def fit(self, X, y):
+        method = "Bayesian logistic regression"
+        X, y_index, classes = check_X_y(X, y, method=method)
+        if classes.size > 2:
+            raise InvalidDataError(
+                f"Bayesian logistic regression separates two classes but the points have {classes.size}; "
+                "use a one-versus-rest or one-versus-one strategy."
+            )
+        alpha, max_iter, tol = self._check_options(method)
+        n_points, dim = X.shape
+        w_init = check_w_init(self.w_init, dim + 1, method)
+        # Inputs divided by their root mean square: phi_s = (1, x / s), w = theta / (1, s).
+        scale = np.sqrt(np.mean(X * X, axis=0))
+        scale[~(scale > 0)] = 1.0
+        to_internal = np.concatenate([[1.0], scale])
+        design_T = np.empty((dim + 1, n_points))
+        design_T[0] = 1.0
+        design_T[1:] = X.T / scale[:, None]
+        # alpha/2 |w|^2 = alpha/2 (theta_0^2 + sum_j theta_j^2 / s_j^2): still diagonal.
+        penalty = alpha / to_internal**2
+        design = _Design(design_T)
+        problem = _BinaryProblem(design, (y_index == 1).astype(float), penalty, n_points)
+        start = np.zeros(dim + 1) if w_init is None else w_init * to_internal
+        theta, history, n_iter, converged, message = _run(
+            problem,
+            start,
+            solver="irls",
+            max_iter=max_iter,
+            tol=tol,
+            learning_rate=1.0,  # unused by Newton's method
+            l2=alpha,  # > 0: a finite w_MAP exists even for separable classes
+            to_book=lambda th: th / to_internal,
+            describe=method,
+        )
+        if converged:
+            # The stopping rule leaves w within about tol of the mode; the Laplace approximation is
+            # taken at the mode itself, so one more Newton step (quadratic convergence) brings w_MAP
+            # to rounding level. It is a real step and goes into the history.
+            polished = theta - problem.newton_step(theta)
+            objective = problem.penalty(theta) - problem.log_likelihood(theta)
+            if np.all(np.isfinite(polished)) and problem.penalty(polished) - problem.log_likelihood(
+                polished
+            ) <= objective + 1e-12 * (1 + abs(objective)):
+                theta, n_iter = polished, n_iter + 1
+                history.append(
+                    {"iteration": n_iter, "w": theta / to_internal, "log_likelihood": problem.log_likelihood(theta)}
+                )
+        for entry in history:
+            entry["log_posterior"] = entry["log_likelihood"] + _log_prior(entry["w"], alpha)
+
+        # The Laplace approximation at the mode (eq. 4.143-4.144), from the internal Hessian
+        # H = Phi_s^T R Phi_s + diag(penalty) = T S_N^-1 T with T = diag(1, s).
+        _, curvature = problem._residuals_and_curvature(theta)
+        hessian = design.gram(curvature) + np.diag(penalty)
+        eigenvalues, eigenvectors = np.linalg.eigh(hessian)
+        # H - diag(penalty) is positive semi-definite, so no eigenvalue lies below min(penalty);
+        # rounding must not push one there (or to 0).
+        eigenvalues = np.maximum(eigenvalues, penalty.min())
+        self._to_internal = to_internal
+        self._theta = theta
+        self._root = eigenvectors / np.sqrt(eigenvalues)  # internal covariance = root root^T
+        self._covariance_internal = self._root @ self._root.T
+
+        weights = theta / to_internal
+        self.classes_ = classes
+        self.n_features_in_ = dim
+        self.weights_ = weights
+        self.coef_ = weights[None, 1:].copy()
+        self.intercept_ = weights[:1].copy()
+        self.covariance_ = self._covariance_internal / np.outer(to_internal, to_internal)
+        self.precision_ = hessian * np.outer(to_internal, to_internal)
+        log_det_precision = float(np.sum(np.log(eigenvalues)) + 2.0 * np.sum(np.log(to_internal)))
+        n_weights = dim + 1
+        self.log_likelihood_ = problem.log_likelihood(theta)
+        self.log_posterior_ = self.log_likelihood_ + _log_prior(weights, alpha)
+        self.log_evidence_ = self.log_posterior_ + 0.5 * n_weights * math.log(2 * math.pi) - 0.5 * log_det_precision
+        self.history_ = history
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.fit_message_ = message
+        return self
+
+    # -- the predictive distribution -----------------------------------------------------------
+
+    def _moments(self, X):
+        """(mu_a, sigma_a^2) at checked inputs, each (N,) (eq. 4.149-4.150), in internal coordinates."""
+        scaled = X.T / self._to_internal[1:, None]  # (D, N)
+        mean = self._theta[1:] @ scaled
+        mean += self._theta[0]
+        S = self._covariance_internal
+        variance = np.sum(scaled * (S[1:, 1:] @ scaled), axis=0)
+        variance += 2.0 * (S[0, 1:] @ scaled)
+        variance += S[0, 0]
+        np.maximum(variance, 0.0, out=variance)  # a quadratic form of a positive definite matrix
+        return mean, variance
+
+    def predictive_moments(self, X):
+        """The activation's mean mu_a = w_MAP^T phi and variance sigma_a^2 = phi^T S_N phi under the
+        Laplace posterior (eq. 4.149-4.150).
+
+        Returns
+        -------
+        mean, variance : ndarrays (N,)
+        """
+        X = self._check_X(X)
+        return self._moments(X)
+
+    def _posterior(self, X, log):
+        """p(C|phi) ~ (sigma(-kappa mu_a), sigma(kappa mu_a)) (eq. 4.155), or their logs, (N, 2)."""
+        mean, variance = self._moments(X)
+        mean *= moderation(variance)
+        return two_class_proba(mean, log=log)
+
+    def predict_proba_map(self, X):
+        """The plain (unmoderated) posterior with the MAP weights, (sigma(-mu_a), sigma(mu_a)), shape (N, 2)."""
+        X = self._check_X(X)
+        mean, _ = self._moments(X)
+        return two_class_proba(mean)
+
+    # -- the posterior over the weights --------------------------------------------------------
+
+    def _rng_samples(self, n_samples, random_state):
+        if not _whole(n_samples, 1, MAX_SAMPLES):
+            raise InvalidDataError(
+                f"The number of samples must be a whole number from 1 to {MAX_SAMPLES:,}; got {n_samples!r}."
+            )
+        if not _whole(random_state, 0, 2**63 - 1):
+            raise InvalidDataError(f"random_state must be a whole number at least 0; got {random_state!r}.")
+        rng = np.random.default_rng(int(random_state))
+        return rng.standard_normal((int(n_samples), self._theta.size))
+
+    def sample_weights(self, n_samples=20, random_state=0):
+        """Weight vectors drawn from the Laplace posterior N(w_MAP, S_N), shape (n_samples, D + 1),
+        each [w0, w1, ..., wD]. The same ``random_state`` gives the same draws."""
+        self._check_fitted()
+        normal = self._rng_samples(n_samples, random_state)
+        internal = self._theta + normal @ self._root.T
+        return internal / self._to_internal
+
+    def sample_activations(self, X, n_samples=20, random_state=0):
+        """a = w^T phi(x) for the weights of ``sample_weights(n_samples, random_state)``, shape (N, n_samples):
+        each column's zero level set is one boundary sampled from the posterior."""
+        X = self._check_X(X)
+        weights = self.sample_weights(n_samples, random_state)
+        return X @ weights[:, 1:].T + weights[:, 0]
+
+    def log_posterior(self, X, y, weights):
+        """ln p(t | w) + ln N(w | 0, alpha^-1 I) at each weight vector, the log joint whose maximum is w_MAP.
+
+        Parameters
+        ----------
+        X, y : the training points (N, D) and labels (N,), labels among ``classes_``
+        weights : array (D + 1,) or (S, D + 1) of [w0, w1, ..., wD]
+
+        Returns
+        -------
+        float or ndarray (S,)
+        """
+        X, targets = self._training(X, y)
+        W = np.asarray(weights, dtype=float)
+        single = W.ndim == 1
+        W = np.atleast_2d(W)
+        if W.ndim != 2 or W.shape[1] != self.n_features_in_ + 1 or not np.all(np.isfinite(W)):
+            raise InvalidDataError(
+                f"Weight vectors must be rows of {self.n_features_in_ + 1} finite numbers [w0, w1, ...]."
+            )
+        sign = 2.0 * targets - 1.0
+        margins = (X @ W[:, 1:].T + W[:, 0]) * sign[:, None]  # (N, S)
+        out = log_sigmoid(margins).sum(axis=0) + _log_prior(W, float(self.alpha))
+        return float(out[0]) if single else out
+
+    def _training(self, X, y):
+        self._check_fitted()
+        X = check_X(X, n_features=self.n_features_in_)
+        y = np.asarray(y).reshape(-1)
+        if y.shape[0] != X.shape[0]:
+            raise InvalidDataError(f"There must be one label per point: {X.shape[0]} points but {y.size} labels.")
+        known = np.isin(y, self.classes_)
+        if not np.all(known):
+            raise InvalidDataError(f"Label {y[~known][0]!r} is not one of the fitted classes {list(self.classes_)}.")
+        return X, (y == self.classes_[1]).astype(float)
+
+    def posterior_along(self, X, y, direction=None, offsets=None, n_points=201, n_std=4.0):
+        """The posterior against its Laplace approximation along a line w_MAP + s v (figure 4.14 in one dimension).
+
+        Parameters
+        ----------
+        X, y : the training points and labels (the true posterior needs them)
+        direction : array (D + 1,) or None
+            v, in weight space [w0, w1, ...]; normalised here. None: the leading eigenvector of
+            S_N (the direction in which the posterior is widest), its largest entry positive.
+        offsets : array (S,) or None
+            The values of s; None: ``n_points`` values evenly over +-``n_std`` standard deviations
+            of the approximation along v.
+
+        Returns
+        -------
+        dict with "direction" (D + 1,) the unit v; "offsets" (S,); "weights" (S, D + 1); "std",
+        1 / sqrt(v^T S_N^-1 v), the approximation's standard deviation along the line;
+        "log_posterior" (S,) ln p(w|t) - ln p(w_MAP|t) (0 at s = 0); "log_laplace" (S,)
+        -s^2 v^T S_N^-1 v / 2, the Laplace approximation on the same scale. Both are logs of
+        densities relative to their value at w_MAP, so exp() of them can be drawn together.
+        """
+        self._check_fitted()
+        if direction is None:
+            eigenvalues, eigenvectors = np.linalg.eigh(self.covariance_)
+            v = eigenvectors[:, -1]
+            v = v if v[np.argmax(np.abs(v))] > 0 else -v
+        else:
+            v = np.asarray(direction, dtype=float).reshape(-1)
+            norm = np.linalg.norm(v) if v.size == self.weights_.size and np.all(np.isfinite(v)) else 0.0
+            if not norm > 0:
+                raise InvalidDataError(
+                    f"The direction must be {self.weights_.size} finite numbers, not all zero [w0, w1, ...]."
+                )
+            v = v / norm
+        curvature = float(v @ self.precision_ @ v)
+        std = 1.0 / math.sqrt(curvature)
+        if offsets is None:
+            if not _whole(n_points, 3, MAX_LINE_POINTS):
+                raise InvalidDataError(
+                    f"n_points must be a whole number from 3 to {MAX_LINE_POINTS:,}; got {n_points!r}."
+                )
+            offsets = np.linspace(-n_std * std, n_std * std, int(n_points))
+        offsets = np.asarray(offsets, dtype=float).reshape(-1)
+        if offsets.size == 0 or offsets.size > MAX_LINE_POINTS or not np.all(np.isfinite(offsets)):
+            raise InvalidDataError(f"The offsets must be 1 to {MAX_LINE_POINTS:,} finite numbers.")
+        weights = self.weights_ + offsets[:, None] * v
+        log_posterior = self.log_posterior(X, y, weights) - self.log_posterior(X, y, self.weights_)
+        return {
+            "direction": v,
+            "offsets": offsets,
+            "weights": weights,
+            "std": std,
+            "log_posterior": log_posterior,
+            "log_laplace": -0.5 * curvature * offsets**2,
+        }
+
+    def covariance_ellipse(self, i=1, j=2, n_std=1.0, n_points=100):
+        """The n_std-standard-deviation ellipse of the Laplace posterior's marginal over weights i and j.
+
+        Indices count the bias as 0 ([w0, w1, ..., wD]). Returns an (n_points, 2) array of
+        (w_i, w_j) on the curve (w - m)^T S^-1 (w - m) = n_std^2, S the 2 x 2 block of S_N,
+        m the matching entries of w_MAP; the first point is repeated last, closing it.
+        """
+        self._check_fitted()
+        size = self.weights_.size
+        for index in (i, j):
+            if not _whole(index, 0, size - 1):
+                raise InvalidDataError(f"Weight indices run from 0 (the bias) to {size - 1}; got {index!r}.")
+        if i == j:
+            raise InvalidDataError("Pick two different weights for the ellipse.")
+        if not _whole(n_points, 3, MAX_LINE_POINTS):
+            raise InvalidDataError(f"n_points must be a whole number from 3 to {MAX_LINE_POINTS:,}.")
+        block = self.covariance_[np.ix_([i, j], [i, j])]
+        eigenvalues, eigenvectors = np.linalg.eigh(block)
+        angles = np.linspace(0.0, 2 * math.pi, int(n_points))
+        circle = np.stack([np.cos(angles), np.sin(angles)])
+        radii = float(n_std) * np.sqrt(np.maximum(eigenvalues, 0.0))
+        points = (eigenvectors * radii) @ circle
+        points[:, -1] = points[:, 0]
+        return points.T + self.weights_[[i, j]]
