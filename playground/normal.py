@@ -96,52 +96,120 @@ def _gaussian_factor(y):
     return out
 
 
-class _Pieces:
-    """Cody's three ranges evaluated at every x (a few dozen whole-array operations: cheaper
-    than gathering and scattering the points of each range), chosen with masks at the end.
+class NormalCDF:
+    """Phi at the points x (any shape), evaluated once and read in several forms: the probit
+    fit asks for ln Phi and phi/Phi at the same activations.
 
-    Attributes: ``x`` (clipped), ``y`` = |x|, ``central`` (|x| <= the quartile), ``far``
-    (|x| > sqrt(32)), ``half`` = |Phi(x) - 1/2| (valid where central), ``ratio`` r(y) with
-    Phi(-y) = exp(-y^2/2) r(y) (valid elsewhere) and ``series`` = R3(1/y^2) (valid where far).
+    Each of Cody's ranges is evaluated on its own points only (gathered by index): the
+    middle range's rational function is the costly part and, on a grid of activations,
+    applies to a fraction of the points.
     """
 
     def __init__(self, x):
         x = np.asarray(x, dtype=float)
-        self.shape = x.shape  # the work is done on a flat copy (0-d inputs included)
-        self.x = np.clip(x.reshape(-1), -LARGEST, LARGEST)
-        y = self.y = np.abs(self.x)
-        self.central = y <= QUARTILE
-        self.far = y > SQRT_32
-        clipped = np.minimum(y, QUARTILE)
-        self.half = clipped * _rational(clipped * clipped, _A, _A4, _B)
-        middle_ratio = _rational(np.clip(y, QUARTILE, SQRT_32), _C, _C8, _D)
-        far_y = np.maximum(y, SQRT_32)
-        inv_square = 1.0 / far_y
-        inv_square *= inv_square  # 1/y^2 may underflow to 0 for y > 1e154: the series' limit
-        self.series = _rational(inv_square, _P, _P5, _Q)
-        far_ratio = INV_SQRT_2PI - inv_square * self.series
-        far_ratio /= far_y
-        self.inv_square = inv_square
-        self.ratio = np.where(self.far, far_ratio, middle_ratio)
+        self.shape = x.shape  # the work is done on a flat view (0-d inputs included)
+        self.x = x.reshape(-1)
+        y = np.abs(self.x)
+        np.minimum(y, LARGEST, out=y)
+        self.y = y
+        central = y <= QUARTILE
+        far = y > SQRT_32
+        self.central = np.flatnonzero(central)
+        self.far = np.flatnonzero(far)
+        middle = np.flatnonzero(~(central | far))
+        # |Phi(x) - 1/2| on the central range, x R1(x^2).
+        y_central = y[self.central]
+        self.half = y_central * _rational(y_central * y_central, _A, _A4, _B)
+        # Elsewhere the tail ratio r(y), Phi(-y) = exp(-y^2/2) r(y); 1 (unused) on the central range.
+        ratio = np.ones(y.size)
+        ratio[middle] = _rational(y[middle], _C, _C8, _D)
+        y_far = y[self.far]
+        inv_square = 1.0 / y_far
+        inv_square *= inv_square  # underflows to 0 for y > 1e154: the series' limit
+        self.far_series = _rational(inv_square, _P, _P5, _Q)  # R3(1/y^2)
+        self.far_inv_square = inv_square
+        far_ratio = INV_SQRT_2PI - inv_square * self.far_series
+        far_ratio /= y_far
+        ratio[self.far] = far_ratio
+        self.ratio = ratio
+        self._gauss = None
+        self._tails = None
+
+    def gaussian(self):
+        """exp(-x^2/2), to full relative precision."""
+        if self._gauss is None:
+            self._gauss = _gaussian_factor(self.y)
+        return self._gauss
 
     def tails(self):
-        """(Phi(-|x|), Phi(|x|)): the smaller and the larger of Phi(x), Phi(-x), each precise."""
-        small = _gaussian_factor(self.y)
-        small *= self.ratio
-        small = np.where(self.central, 0.5 - self.half, small)
-        large = np.where(self.central, 0.5 + self.half, 1.0 - small)
-        return small, large
+        """(Phi(-|x|), Phi(|x|)), flat: the smaller and the larger of Phi(x), Phi(-x), each precise."""
+        if self._tails is None:
+            small = self.gaussian() * self.ratio
+            small[self.central] = 0.5 - self.half
+            large = 1.0 - small
+            large[self.central] = 0.5 + self.half
+            self._tails = (small, large)
+        return self._tails
 
     def log_tails(self):
-        """(ln Phi(-|x|), ln Phi(|x|)), the first without underflow."""
+        """(ln Phi(-|x|), ln Phi(|x|)), flat, the first without underflow."""
         small, _ = self.tails()
         high, low = _half_square(self.y)
-        # log(0) where not used (the central log of an underflowed tail), or for |x| near 1e300
-        # (-inf, the right limit).
-        with np.errstate(divide="ignore"):
-            log_small = high + low + np.log(self.ratio)
-            log_small = np.where(self.central, np.log(small), log_small)
+        log_small = np.log(self.ratio)
+        log_small += high
+        log_small += low
+        log_small[self.central] = np.log(small[self.central])
         return log_small, np.log1p(-small)
+
+    def _lower(self, small, large):
+        """Phi(x) (or its log) from the two tails: the small one where x <= 0; shaped like x."""
+        return np.where(self.x > 0, large, small).reshape(self.shape)
+
+    def cdf(self):
+        """Phi(x) (eq. 4.114)."""
+        return self._lower(*self.tails())
+
+    def log_cdf(self):
+        """ln Phi(x) without underflow (about -x^2/2 - ln(-x sqrt(2 pi)) for x -> -inf)."""
+        return self._lower(*self.log_tails())
+
+    def pair(self, log=False):
+        """(Phi(-x), Phi(x)) or their logs, shape (N, 2) for N points: the transpose of a (2, N) array."""
+        small, large = self.log_tails() if log else self.tails()
+        positive = self.x > 0  # there Phi(-x) is the small one
+        out = np.empty((2, self.x.size))
+        out[0] = np.where(positive, small, large)
+        out[1] = np.where(positive, large, small)
+        return out.T
+
+    def pdf_over_cdf(self):
+        """lambda(x) = phi(x) / Phi(x) and the curvature lambda(x) (lambda(x) + x), shaped like x.
+
+        These are the derivatives of ln Phi: d/dx ln Phi(x) = lambda(x) and
+        -d^2/dx^2 ln Phi(x) = lambda(x) (lambda(x) + x), which lies in (0, 1). For x -> -inf,
+        lambda(x) ~ -x and the curvature ~ 1 - 1/x^2; both are formed without cancelling terms.
+        """
+        x = np.copysign(self.y, self.x)  # infinities clipped: 0 * inf must not occur below
+        lower = np.flatnonzero(x < -QUARTILE)
+        ratio = np.empty(x.size)
+        # Where Phi(x) >= 1/4 the quotient is direct; below, Phi(x) = exp(-x^2/2) r and the
+        # exponentials cancel: lambda = 1/(sqrt(2 pi) r).
+        small, large = self.tails()
+        cdf = np.where(x > 0, large, small)
+        cdf[lower] = 1.0  # not used there (and maybe 0)
+        np.divide(self.gaussian(), cdf, out=ratio)
+        ratio *= INV_SQRT_2PI
+        ratio[lower] = 1.0 / (SQRT_2PI * self.ratio[lower])
+        with np.errstate(over="ignore", invalid="ignore"):  # replaced below in the far lower tail
+            curvature = ratio + x
+            curvature *= ratio
+        # Far in the lower tail r = (1/sqrt(2 pi) - R3/y^2)/y, so lambda/y = 1/(1 - sqrt(2 pi) R3/y^2)
+        # and lambda (lambda - y) = (lambda/y)^2 sqrt(2 pi) R3: no difference of large numbers.
+        negative = x[self.far] < 0
+        series = self.far_series[negative]
+        scaled = 1.0 / (1.0 - SQRT_2PI * self.far_inv_square[negative] * series)
+        curvature[self.far[negative]] = scaled * scaled * SQRT_2PI * series
+        return ratio.reshape(self.shape), curvature.reshape(self.shape)
 
 
 def normal_cdf_pair(x, log=False):
@@ -152,32 +220,17 @@ def normal_cdf_pair(x, log=False):
     sum to 1 up to rounding. Returns the transpose of a (2, N) array, like
     ``playground.base.two_class_proba``.
     """
-    pieces = _Pieces(np.reshape(x, -1))
-    small, large = pieces.log_tails() if log else pieces.tails()
-    positive = pieces.x > 0  # there Phi(-x) is the small one
-    out = np.empty((2,) + pieces.x.shape)
-    np.copyto(out[0], large)
-    np.copyto(out[0], small, where=positive)
-    np.copyto(out[1], small)
-    np.copyto(out[1], large, where=positive)
-    return out.T
-
-
-def _lower(pieces, small, large):
-    """Phi(x) (or its log) from the two tails: the small one where x <= 0."""
-    return np.where(pieces.x > 0, large, small)
+    return NormalCDF(np.reshape(x, -1)).pair(log=log)
 
 
 def normal_cdf(x):
     """Phi(x) = integral_{-inf}^x N(t|0, 1) dt (eq. 4.114), elementwise, same shape as x."""
-    pieces = _Pieces(x)
-    return _lower(pieces, *pieces.tails()).reshape(pieces.shape)
+    return NormalCDF(x).cdf()
 
 
 def log_normal_cdf(x):
     """ln Phi(x) without underflow (about -x^2/2 - ln(-x sqrt(2 pi)) for x -> -inf), elementwise."""
-    pieces = _Pieces(x)
-    return _lower(pieces, *pieces.log_tails()).reshape(pieces.shape)
+    return NormalCDF(x).log_cdf()
 
 
 def normal_pdf(x):
@@ -187,30 +240,11 @@ def normal_pdf(x):
 
 
 def pdf_over_cdf(x):
-    """lambda(x) = phi(x) / Phi(x) and the curvature lambda(x) (lambda(x) + x), elementwise.
-
-    These are the derivatives of ln Phi: d/dx ln Phi(x) = lambda(x) and
-    -d^2/dx^2 ln Phi(x) = lambda(x) (lambda(x) + x), which lies in (0, 1). For x -> -inf,
-    lambda(x) ~ -x and the curvature ~ 1 - 1/x^2; both are formed without cancelling terms.
+    """lambda(x) = phi(x) / Phi(x) and the curvature lambda(x) (lambda(x) + x), elementwise
+    (see ``NormalCDF.pdf_over_cdf``).
 
     Returns
     -------
     ratio, curvature : ndarrays, same shape as x
     """
-    pieces = _Pieces(x)
-    x, y = pieces.x, pieces.y
-    lower_tail = (x < 0) & ~pieces.central
-    # Where Phi(x) is a tail exp(-x^2/2) r, the exponentials cancel: lambda = 1/(sqrt(2 pi) r).
-    small, large = pieces.tails()
-    cdf = np.where(x > 0, large, small)
-    cdf[lower_tail] = 1.0  # not used there; avoids 0/0
-    ratio = np.where(lower_tail, 1.0 / (SQRT_2PI * pieces.ratio), normal_pdf(y) / cdf)
-    with np.errstate(over="ignore", invalid="ignore"):  # replaced below in the far lower tail
-        curvature = ratio + x
-        curvature *= ratio
-    # Far in the lower tail r = (1/sqrt(2 pi) - R3/y^2)/y, so lambda/y = 1/(1 - sqrt(2 pi) R3/y^2)
-    # and lambda (lambda - y) = (lambda/y)^2 sqrt(2 pi) R3: no difference of large numbers.
-    scaled = 1.0 / (1.0 - SQRT_2PI * pieces.inv_square * pieces.series)
-    far_curvature = scaled * scaled * SQRT_2PI * pieces.series
-    np.copyto(curvature, far_curvature, where=lower_tail & pieces.far)
-    return ratio.reshape(pieces.shape), curvature.reshape(pieces.shape)
+    return NormalCDF(x).pdf_over_cdf()

@@ -16,7 +16,7 @@ import numpy as np
 from .base import LinearClassifier, ProbabilisticMixin
 from .errors import InvalidDataError
 from .logistic import _Design, _IterativeMixin, _newton_solve, _run, _to_book, _to_standardised
-from .normal import log_normal_cdf, normal_cdf_pair, pdf_over_cdf
+from .normal import NormalCDF, normal_cdf_pair
 from .validation import check_w_init, check_X_y
 
 PROBIT_STEEPENS = "the probit function Φ(a) sharpens into a step (section 4.3.5)"
@@ -38,28 +38,28 @@ class _ProbitProblem:
         self.sign = 2.0 * targets - 1.0
         self._last = None
 
-    def _margins(self, w):
-        """z at w, shape (N,)."""
+    def _state(self, w):
+        """(z, NormalCDF(z)) at w: ln Phi and phi/Phi at one w share one evaluation of Phi."""
         if self._last is None or not np.array_equal(self._last[0], w):
             z = w @ self.design.T
             z *= self.sign
-            self._last = (np.array(w, dtype=float), z, None)
-        return self._last[1]
+            self._last = (np.array(w, dtype=float), z, NormalCDF(z), None)
+        return self._last[1], self._last[2]
 
-    def _state(self, w):
-        """(z, lambda(z), curvature) at w, each shape (N,); the last two computed once per w."""
-        z = self._margins(w)
-        if self._last[2] is None:
-            self._last = (self._last[0], z, pdf_over_cdf(z))
-        return z, *self._last[2]
+    def _derivatives(self, w):
+        """(lambda(z), lambda(z) (lambda(z) + z)) at w, computed once per w."""
+        _, normal = self._state(w)
+        if self._last[3] is None:
+            self._last = self._last[:3] + (normal.pdf_over_cdf(),)
+        return self._last[3]
 
     def log_likelihood(self, w):
         """sum_n ln Phi(z_n) = sum_n t_n ln Phi(a_n) + (1 - t_n) ln Phi(-a_n)."""
-        return float(np.sum(log_normal_cdf(self._margins(w))))
+        return float(np.sum(self._state(w)[1].log_cdf()))
 
     def gradient(self, w):
         """dE/dw = -Phi^T (s lambda(z)), plus the ridge."""
-        _, ratio, _ = self._state(w)
+        ratio, _ = self._derivatives(w)
         return -(self.design.T @ (self.sign * ratio)) + self.pen * w
 
     def penalty(self, w):
@@ -70,7 +70,7 @@ class _ProbitProblem:
 
     def hessian(self, w):
         """Phi^T R Phi + ridge, R_nn = lambda(z_n) (lambda(z_n) + z_n)."""
-        _, _, curvature = self._state(w)
+        _, curvature = self._derivatives(w)
         return self.design.gram(curvature) + np.diag(self.pen)
 
     def newton_step(self, w):
@@ -78,7 +78,7 @@ class _ProbitProblem:
         return _newton_solve(self.hessian(w), self.gradient(w))
 
     def separates(self, w):
-        return bool(np.all(self._margins(w) > 0))
+        return bool(np.all(self._state(w)[0] > 0))
 
 
 class ProbitRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
