@@ -40,10 +40,14 @@ MAX_SAMPLES = 10_000
 MAX_LINE_POINTS = 10_001
 
 
+#: lambda with sigma(a) ~ Phi(lambda a) (figure 4.9): lambda^2 = pi/8 matches the slopes at a = 0.
+PROBIT_LAMBDA = math.sqrt(math.pi / 8.0)
+
+
 def moderation(variance):
     """kappa(sigma^2) = (1 + pi sigma^2 / 8)^-1/2 (eq. 4.154), elementwise."""
     variance = np.asarray(variance, dtype=float)
-    return 1.0 / np.sqrt(1.0 + (math.pi / 8.0) * variance)
+    return 1.0 / np.sqrt(1.0 + PROBIT_LAMBDA**2 * variance)
 
 
 def _log_prior(weights, alpha):

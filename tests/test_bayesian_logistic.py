@@ -492,3 +492,20 @@ def test_the_app_fits_it_with_an_alpha_slider_that_a_link_carries():
     assert not copy.exception and copy.select_slider(key="bayes_alpha").value == 0.1
     values, messages = widget_state("bayesian_logistic", {"alpha": 7.0}, [0, 1])
     assert values == {"bayes_alpha": 1.0} and "alpha = 7.0" in messages[0]
+
+
+def test_figure_4_9_the_scaled_probit_matches_the_sigmoid():
+    """sigma(a) against Phi(lambda a), lambda^2 = pi/8: equal slopes at 0 and a largest gap under 0.02."""
+    from scipy.special import ndtr
+
+    from playground.bayesian_logistic import PROBIT_LAMBDA
+    from playground.normal import normal_cdf
+
+    a = np.linspace(-10, 10, 20_001)
+    gap = np.abs(expit(a) - normal_cdf(PROBIT_LAMBDA * a))
+    assert PROBIT_LAMBDA**2 == pytest.approx(np.pi / 8)
+    np.testing.assert_allclose(normal_cdf(PROBIT_LAMBDA * a), ndtr(PROBIT_LAMBDA * a), rtol=1e-13)
+    assert 0.015 < gap.max() < 0.02
+    h = 1e-6
+    slope = (normal_cdf(np.array([PROBIT_LAMBDA * h])) - normal_cdf(np.array([-PROBIT_LAMBDA * h]))) / (2 * h)
+    assert slope[0] == pytest.approx(0.25, rel=1e-8)  # sigma'(0) = 1/4
