@@ -95,7 +95,7 @@ def simple_value(value, depth=0):
     if value is None or isinstance(value, bool | str):
         return value if not isinstance(value, str) or len(value) <= 100 else None
     if isinstance(value, int | float):
-        return value if math.isfinite(value) and abs(value) <= 1e12 else None
+        return value if abs(value) <= 1e12 else None  # False for NaN and inf; exact for huge ints
     if isinstance(value, list | tuple) and depth < 2 and len(value) <= 200:
         items = tuple(simple_value(v, depth + 1) for v in value)
         return items if all(v is not None for v in items) else None

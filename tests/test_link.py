@@ -126,3 +126,11 @@ def test_mutated_links_never_raise(noise, position):
     mutated = text[:position] + noise.decode("latin-1") + text[position + len(noise) :]
     scene, messages = decode_scene({"p": mutated, "w": mutated[:40], "mp": mutated[:60]})
     assert isinstance(scene, Scene)
+
+
+def test_a_huge_whole_number_parameter_is_dropped_not_raised():
+    """JSON allows integers of any length; float(10**400) overflows, the bound check must not."""
+    from playground.link import simple_value
+
+    assert simple_value(10**400) is None and simple_value(-(10**400)) is None
+    assert simple_value(7) == 7 and simple_value(float("nan")) is None and simple_value(float("inf")) is None
