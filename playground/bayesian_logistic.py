@@ -14,12 +14,14 @@ kappa(s^2) = (1 + pi s^2 / 8)^-1/2 (eq. 4.153-4.155): the probit approximation o
 (figure 4.9) makes the integral a closed form. Far from the data sigma_a^2 grows and the
 predictive relaxes towards 1/2 where the MAP sigmoid stays over-confident.
 
-Numerics: the weights live internally on inputs divided by their root mean square (no
-centring, so the isotropic prior stays diagonal: alpha on w0 and alpha / s_j^2 on the scaled
-w_j), which keeps the Hessian's scale even on a polynomial basis; Newton is unchanged by the
-rescaling. S_N comes from an eigendecomposition of the Hessian, whose eigenvalues are at
-least alpha / max(1, s_j^2) because the data term is positive semi-definite: no inverse of a
-singular matrix can occur.
+Numerics: the weights live internally on inputs x_j / s_j with s_j^2 = mean(x_j^2) + alpha / N
+(no centring, so the isotropic prior stays diagonal: alpha on w0 and alpha / s_j^2 on the scaled
+w_j). This is the diagonal of (Phi^T Phi + alpha I) / N: every feature's row of the Hessian
+then has a comparable scale, whether the feature is large (x^6 on a polynomial basis) or
+vanishingly small (a Gaussian basis function far from every point, where the prior decides
+the weight); Newton is unchanged by the rescaling. The Hessian is positive definite, so the
+Newton steps are linear solves, and S_N comes from its eigendecomposition, whose eigenvalues
+are at least the smallest prior term because the data term is positive semi-definite.
 """
 
 import math
@@ -29,7 +31,7 @@ import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin, log_sigmoid, two_class_proba
 from .errors import InvalidDataError
-from .logistic import _BinaryProblem, _Design, _run
+from .logistic import _BinaryProblem, _Design, _newton_solve, _run
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
 
 #: Prior precisions alpha accepted (beyond these the fit is all prior or all likelihood).
@@ -48,6 +50,24 @@ def moderation(variance):
     """kappa(sigma^2) = (1 + pi sigma^2 / 8)^-1/2 (eq. 4.154), elementwise."""
     variance = np.asarray(variance, dtype=float)
     return 1.0 / np.sqrt(1.0 + PROBIT_LAMBDA**2 * variance)
+
+
+class _PosteriorProblem(_BinaryProblem):
+    """The negative log posterior: cross-entropy plus a prior term on every weight. Its Hessian
+    Phi^T R Phi + diag(prior) is positive definite, so a Newton step is a linear solve (scaled
+    by the Hessian's diagonal), not the least-squares step logistic regression needs for a
+    singular Hessian."""
+
+    def newton_step(self, w):
+        residuals, curvature = self._residuals_and_curvature(w)
+        hessian = self.design.gram(curvature) + np.diag(self.pen)
+        gradient = self.design.T @ residuals + self.pen * w
+        diagonal = np.sqrt(np.diag(hessian))
+        try:
+            step = np.linalg.solve(hessian / np.outer(diagonal, diagonal), gradient / diagonal) / diagonal
+        except np.linalg.LinAlgError:
+            step = _newton_solve(hessian, gradient)
+        return np.where(np.isfinite(step), step, 0.0)
 
 
 def _log_prior(weights, alpha):
@@ -159,9 +179,11 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         alpha, max_iter, tol = self._check_options(method)
         n_points, dim = X.shape
         w_init = check_w_init(self.w_init, dim + 1, method)
-        # Inputs divided by their root mean square: phi_s = (1, x / s), w = theta / (1, s).
-        scale = np.sqrt(np.mean(X * X, axis=0))
-        scale[~(scale > 0)] = 1.0
+        # phi_s = (1, x / s), w = theta / (1, s), s_j^2 = mean(x_j^2) + alpha / N (see the module notes).
+        largest = np.max(np.abs(X), axis=0)
+        largest[largest == 0] = 1.0
+        root_mean_square = largest * np.sqrt(np.mean((X / largest) ** 2, axis=0))  # no overflow, no underflow
+        scale = np.hypot(root_mean_square, math.sqrt(alpha / n_points))
         to_internal = np.concatenate([[1.0], scale])
         design_T = np.empty((dim + 1, n_points))
         design_T[0] = 1.0
@@ -169,7 +191,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         # alpha/2 |w|^2 = alpha/2 (theta_0^2 + sum_j theta_j^2 / s_j^2): still diagonal.
         penalty = alpha / to_internal**2
         design = _Design(design_T)
-        problem = _BinaryProblem(design, (y_index == 1).astype(float), penalty, n_points)
+        problem = _PosteriorProblem(design, (y_index == 1).astype(float), penalty, n_points)
         start = np.zeros(dim + 1) if w_init is None else w_init * to_internal
         theta, history, n_iter, converged, message = _run(
             problem,

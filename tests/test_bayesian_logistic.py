@@ -509,3 +509,31 @@ def test_figure_4_9_the_scaled_probit_matches_the_sigmoid():
     h = 1e-6
     slope = (normal_cdf(np.array([PROBIT_LAMBDA * h])) - normal_cdf(np.array([-PROBIT_LAMBDA * h]))) / (2 * h)
     assert slope[0] == pytest.approx(0.25, rel=1e-8)  # sigma'(0) = 1/4
+
+
+@pytest.mark.parametrize("factor", [1e-190, 1e-7, 1e4])
+def test_features_of_very_different_sizes(factor):
+    """A Gaussian basis function far from every point is ~1e-190 everywhere: its weight is the
+    prior's (w = 0, variance 1/alpha), and the others are unaffected. (Scaling by the root mean
+    square alone made the prior term overflow, and Newton's least-squares step dropped the
+    data's directions beside it.)"""
+    X, y = overlapping(19, n=30)
+    features = np.column_stack([X, factor * np.exp(-((X[:, 0] - 1) ** 2))])
+    model = make_model("bayesian_logistic", alpha=0.5).fit(features, y)
+    oracle = Oracle(features, y, 1, 0.5)
+    assert model.converged_
+    np.testing.assert_allclose(model.weights_, oracle.w, atol=1e-6)
+    np.testing.assert_allclose(model.covariance_, oracle.covariance, rtol=1e-6, atol=1e-9)
+    assert model.log_evidence_ == pytest.approx(oracle.log_evidence, abs=1e-6)
+    if factor < 1e-100:
+        assert model.covariance_[3, 3] == pytest.approx(1 / 0.5) and abs(model.weights_[3]) < 1e-100
+
+
+def test_a_basis_function_far_from_every_point():
+    """The property-test example that made the Newton solve fail (an RBF feature of 1e-196)."""
+    X = np.array([[0.0, 0.0]] * 8 + [[0.0, -100.0], [30.0, -73.125]])
+    y = np.array([0] * 9 + [1])
+    model = make_model("bayesian_logistic", basis=RBFBasis(n_centres=4)).fit(X, y)
+    oracle = Oracle(model.features(X), y, 1, 1.0)
+    np.testing.assert_allclose(model.estimator_.weights_, oracle.w, atol=1e-6)
+    assert np.all(np.isfinite(model.covariance_)) and np.isfinite(model.log_evidence_)
