@@ -8,7 +8,7 @@ from .base import Classifier, LinearClassifier, ProbabilisticMixin
 from .basis import BASES, BasisModel, IdentityBasis, PolynomialBasis, RBFBasis, make_basis, with_basis
 from .bayesian_logistic import BayesianLogisticRegression
 from .datasets import ClusterSpec, make_clusters
-from .errors import ConvergenceError, DegenerateFitError, InvalidDataError, PlaygroundError
+from .errors import Classes, ConvergenceError, DegenerateFitError, InvalidDataError, Message, PlaygroundError, phrase
 from .fisher import FisherDiscriminant
 from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from .geometry import boundary_segments, linear_regions
@@ -26,6 +26,7 @@ __all__ = [
     "MODELS",
     "BasisModel",
     "BayesianLogisticRegression",
+    "Classes",
     "Classifier",
     "ClusterSpec",
     "ConvergenceError",
@@ -37,6 +38,7 @@ __all__ = [
     "LinearClassifier",
     "LinearSVM",
     "LogisticRegression",
+    "Message",
     "NaiveBayes",
     "OneVsOne",
     "OneVsRest",
@@ -56,6 +58,7 @@ __all__ = [
     "make_basis",
     "make_clusters",
     "make_model",
+    "phrase",
     "with_basis",
     "with_strategy",
 ]

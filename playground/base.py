@@ -19,8 +19,10 @@ class Classifier:
 
     #: Name shown in the app's method list.
     display_name = "classifier"
-    #: The book's section, shown next to the name.
+    #: The book's section, shown next to the name: "Least squares (§4.1.3)".
     book_section = ""
+    #: scikit-learn's marker for classifiers (read by some of its test utilities).
+    _estimator_type = "classifier"
     #: Whether ``predict_proba`` is meaningful.
     is_probabilistic = False
     #: Whether the decision boundary is a straight line in the model's input space.
@@ -33,22 +35,33 @@ class Classifier:
         kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
         return [p.name for p in signature.parameters.values() if p.name != "self" and p.kind in kinds]
 
-    def get_params(self):
-        return {name: getattr(self, name) for name in self._param_names()}
+    def get_params(self, deep=True):
+        """The constructor's parameters; with ``deep``, also those of a wrapped estimator or
+        basis as ``estimator__eta`` (scikit-learn's convention, so its ``clone`` works)."""
+        params = {name: getattr(self, name) for name in self._param_names()}
+        if deep:
+            for name, value in list(params.items()):
+                if hasattr(value, "get_params") and not isinstance(value, type):
+                    params.update((f"{name}__{key}", inner) for key, inner in value.get_params().items())
+        return params
 
     def set_params(self, **params):
         valid = set(self._param_names())
         for name, value in params.items():
-            if name not in valid:
-                raise PlaygroundError(f"{self.display_name} has no parameter '{name}'.")
-            setattr(self, name, value)
+            outer, _, inner = name.partition("__")
+            if outer not in valid:
+                raise PlaygroundError(f"{self.display_name} has no parameter '{outer}'.")
+            if inner:
+                getattr(self, outer).set_params(**{inner: value})
+            else:
+                setattr(self, name, value)
         return self
 
     def clone(self):
-        return type(self)(**self.get_params())
+        return type(self)(**self.get_params(deep=False))
 
     def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items())
         return f"{type(self).__name__}({args})"
 
     # -- prediction --
@@ -104,9 +117,22 @@ class LinearClassifier(Classifier):
 
 class ProbabilisticMixin:
     """``predict_proba`` and ``predict_log_proba`` from the subclass's ``_posterior(X, log)``
-    (X already checked), evaluated in blocks of points: rows sum to 1, never NaN."""
+    (X already checked), evaluated in blocks of points: rows sum to 1, never NaN.
+
+    ``predict`` is the class of largest posterior, ``argmax(predict_proba)``, exactly, even
+    where rounding makes two posteriors equal although the decision values differ in their
+    last digits (then the first of the tied classes wins, as ``numpy.argmax`` has it).
+    """
 
     is_probabilistic = True
+
+    def predict(self, X):
+        """Labels from ``classes_``: the largest posterior p(C_k|x), shape (N,)."""
+        return self.classes_[self.predict_index(X)]
+
+    def predict_index(self, X):
+        """Position in ``classes_`` of the largest posterior, shape (N,)."""
+        return np.argmax(self.predict_proba(X), axis=1)
 
     def predict_proba(self, X):
         """p(C_k|x), shape (N, K), columns in the order of ``classes_``."""
@@ -123,6 +149,38 @@ class ProbabilisticMixin:
             raise NotImplementedError(f"{type(self).__name__} defines neither _posterior nor predict_log_proba.")
         log_proba = self.predict_log_proba(X)
         return log_proba if log else np.exp(log_proba)
+
+
+class LinearPosteriorMixin:
+    """Posteriors of a linear probabilistic model from its public ``coef_`` and ``intercept_``:
+    the sigmoid of the decision value y(x) = w^T x + w0 for two classes (eq. 4.57, 4.87), the
+    softmax of the K discriminants otherwise (eq. 4.62, 4.104). There is no other copy of the
+    weights: change ``coef_`` and the posteriors change with it."""
+
+    def _posterior(self, X, log):
+        if self.coef_.shape[0] == 1:
+            return two_class_proba(X @ self.coef_[0] + self.intercept_[0], log=log)
+        A = self.coef_ @ X.T
+        A += self.intercept_[:, None]
+        return softmax_by_class(A, log=log, overwrite=True)
+
+
+def cached_from(owner, key, sources, compute):
+    """``compute()``, recomputed only when an array in ``sources`` changed since the last call.
+
+    For quantities derived from public fitted attributes (e.g. Cholesky factors of
+    ``covariances_``): the attributes stay the one source of truth, and a user who edits them
+    in place changes the model's answers, while an unchanged model does not refactor its
+    matrices on every call. The cache lives in ``owner._derived`` (set up at fit time).
+    """
+    cache = owner.__dict__.setdefault("_derived", {})
+    entry = cache.get(key)
+    if entry is not None and len(entry[0]) == len(sources):
+        if all(np.array_equal(old, new) for old, new in zip(entry[0], sources)):
+            return entry[1]
+    value = compute()
+    cache[key] = (tuple(np.array(source, copy=True) for source in sources), value)
+    return value
 
 
 # Posteriors are computed from class-major activations A of shape (K, N): numpy reduces an

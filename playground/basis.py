@@ -15,7 +15,7 @@ import numpy as np
 
 from .base import Classifier
 from .errors import InvalidDataError, PlaygroundError
-from .validation import MAX_FEATURES, check_X
+from .validation import MAX_FEATURES, MAX_MAGNITUDE, check_X, magnitude_text
 
 MAX_DEGREE = 6
 MAX_CENTRES = 100
@@ -39,8 +39,16 @@ class Basis:
     display_name = "basis"
 
     # -- parameters, as Classifier has them --
-    def get_params(self):
+    def get_params(self, deep=True):
         return {name: getattr(self, name) for name in Classifier._param_names.__func__(type(self))}
+
+    def set_params(self, **params):
+        valid = set(Classifier._param_names.__func__(type(self)))
+        for name, value in params.items():
+            if name not in valid:
+                raise PlaygroundError(f"{self.display_name} has no parameter '{name}'.")
+            setattr(self, name, value)
+        return self
 
     def clone(self):
         return type(self)(**self.get_params())
@@ -74,10 +82,10 @@ class Basis:
             raise PlaygroundError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
         X = check_X(X, n_features=self.n_features_in_)
         features = self._transform(X)
-        if not np.all(np.isfinite(features)):
+        if not np.all(np.abs(features) <= MAX_MAGNITUDE):  # also catches inf and NaN
             raise InvalidDataError(
-                f"{self.display_name} overflows on these coordinates; move the points closer to the origin "
-                "or use a lower degree."
+                f"{self.display_name} makes features beyond ±{magnitude_text(MAX_MAGNITUDE)} (the largest the methods "
+                "accept) on these coordinates; move the points closer to the origin or use a lower degree."
             )
         return features
 

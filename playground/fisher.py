@@ -4,7 +4,7 @@ import numpy as np
 
 from .base import LinearClassifier
 from .errors import DegenerateFitError, InvalidDataError
-from .validation import check_X_y, require_points_per_class
+from .validation import check_X_y, require_points_per_class, standard_units, to_input_units
 
 THRESHOLDS = ("midpoint", "gaussian")
 
@@ -22,13 +22,15 @@ class FisherDiscriminant(LinearClassifier):
     directions are the leading eigenvectors of S_W^-1 S_B (eq. 4.51), at most K - 1 of them,
     found as the generalised symmetric eigenproblem S_B v = lambda S_W v.
 
-    Everything is computed from the singular value decomposition of the within-class centred
-    points (S_W = Xc^T Xc), so no inverse is ever formed and a singular S_W (collinear or
-    coinciding points) is detected reliably. For two classes a singular S_W is handled as
-    the limit of a vanishing ridge: if the class means differ along a direction in which
-    neither class varies, J(w) is unbounded and w is that direction; otherwise w is the
-    pseudo-inverse solution S_W^+ (m_1 - m_0). For K classes a tiny ridge
-    (``RIDGE`` times the mean eigenvalue of S_W) is added. Either way ``fit_message_`` says so.
+    Everything is computed on the centred and scaled points (see ``standard_units``), from
+    the singular value decomposition of the within-class centred points (S_W = Xc^T Xc), so
+    the answer does not depend on where the points sit or on their unit, no inverse is ever
+    formed and a singular S_W (collinear or coinciding points) is detected reliably. For two
+    classes a singular S_W is handled as the limit of a vanishing ridge: if the class means
+    differ along a direction in which neither class varies, J(w) is unbounded and w is that
+    direction; otherwise w is the pseudo-inverse solution S_W^+ (m_1 - m_0). For K classes a
+    tiny ridge (``RIDGE`` times the mean eigenvalue of S_W) is added. Either way
+    ``fit_message_`` says so.
 
     Parameters
     ----------
@@ -76,7 +78,10 @@ class FisherDiscriminant(LinearClassifier):
     coef_ : ndarray (1, D) or (K, D)
     intercept_ : ndarray (1,) or (K,)
         For two classes coef_ = direction_ and intercept_ = -threshold_, so the decision
-        value is the projection minus the threshold and the boundary line is exact.
+        value is the projection minus the threshold and the boundary line is exact. For K
+        classes, the nearest-projected-mean discriminants less a part common to every class
+        (which changes no decision), written about the data's mean so that they keep their
+        precision far from the origin.
     rank_ : int
         Numerical rank of S_W.
     fit_message_ : str or None
@@ -98,14 +103,14 @@ class FisherDiscriminant(LinearClassifier):
         n_points, n_features = X.shape
         n_classes = classes.size
 
-        # Work on X / c (c = largest |coordinate|): every formula below is scale-free or
-        # rescaled at the end, and 1e-9 or 1e200 coordinates neither underflow nor overflow.
-        scale = float(np.max(np.abs(X)))
-        if scale == 0.0:
+        # Work on Z = (X - c) / s (c the mean, s the size of the cloud): the directions and the
+        # criterion do not depend on the offset or the unit, and neither a point far from the
+        # origin nor a coordinate of 1e-9 or 1e90 costs precision, overflows or underflows.
+        Z, centre, scale = standard_units(X)
+        if not np.any(Z):
             raise DegenerateFitError(self._coincident_means_message(n_classes))
-        Z = X / scale
         one_hot = np.eye(n_classes)[y_index]
-        means = (one_hot.T @ Z) / counts[:, None]  # (K, D), eq. 4.21
+        means = (one_hot.T @ Z) / counts[:, None]  # (K, D), eq. 4.21, in units of Z
         centred = Z - means[y_index]
         # S_W = Xc^T Xc = V diag(s^2) V^T; rank from the singular values of Xc (as matrix_rank).
         # Full V (D x D) is needed; U is never used, so keep it thin unless N < D.
@@ -121,39 +126,42 @@ class FisherDiscriminant(LinearClassifier):
         self.n_features_in_ = n_features
         self.priors_ = counts / n_points
         self.rank_ = int(nonsingular.sum())
-        self._scale = scale
-        self._sw = centred.T @ centred
-        self.means_ = means * scale
-        self.within_class_scatter_ = self._sw * scale**2
+        sw = centred.T @ centred
+        self.means_ = means * scale + centre
+        self.within_class_scatter_ = sw * scale**2
         messages = []
 
         if n_classes == 2:
             difference = means[1] - means[0]
             if np.linalg.norm(difference) <= 100 * _EPS * np.sqrt(n_features):
                 raise DegenerateFitError(self._coincident_means_message(2))
-            self._sb = np.outer(difference, difference)  # eq. 4.27
+            sb = np.outer(difference, difference)  # eq. 4.27
             w = self._two_class_direction(difference, basis, eigvals, nonsingular, messages)
             direction = w / np.linalg.norm(w)
             self.direction_ = direction
             self.directions_ = direction[:, None]
-            self.eigenvalues_ = np.array([self._ratio(direction[None, :])[0]])
+            self.eigenvalues_ = np.array([_ratio(direction[None, :], sb, sw)[0]])
         else:
             overall = self.priors_ @ means
             between = means - overall
-            self._sb = (between.T * counts) @ between  # eq. 4.43
+            sb = (between.T * counts) @ between  # eq. 4.43
             if np.linalg.norm(between) <= 100 * _EPS * np.sqrt(n_features):
                 raise DegenerateFitError(self._coincident_means_message(n_classes))
-            directions, values = self._k_class_directions(basis, eigvals, nonsingular, n_classes, messages)
+            directions, values, sw_eigs = self._k_class_directions(sb, basis, eigvals, nonsingular, n_classes, messages)
             self.directions_ = directions
             self.eigenvalues_ = values
-        self.between_class_scatter_ = self._sb * scale**2
+        self.between_class_scatter_ = sb * scale**2
 
-        projected = means @ self.directions_  # in units of 1 / scale
-        self.projected_means_ = projected * scale
+        projected = means @ self.directions_  # centred, in units of Z
+        self.projected_means_ = self.means_ @ self.directions_
         if n_classes == 2:
-            self._fit_threshold(Z, y_index, projected[:, 0], messages)
+            cut = self._fit_threshold(Z, y_index, projected[:, 0], messages)
+            self.threshold_ = float(cut * scale + centre @ self.direction_)
+            self.coef_ = self.direction_[None, :].copy()
+            self.intercept_ = np.array([-self.threshold_])
         else:
-            self._fit_nearest_mean(Z, y_index, projected)
+            coef, intercept = self._nearest_mean(basis, sw_eigs, projected, n_points)
+            self.coef_, self.intercept_ = to_input_units(coef, intercept, centre, scale)
         self.fit_message_ = " ".join(messages) if messages else None
         return self
 
@@ -190,8 +198,12 @@ class FisherDiscriminant(LinearClassifier):
         keep = nonsingular
         return basis[:, keep] @ (coords[keep] / eigvals[keep])
 
-    def _k_class_directions(self, basis, eigvals, nonsingular, n_classes, messages):
-        """Leading generalised eigenvectors of S_B v = lambda S_W v (eq. 4.51)."""
+    @staticmethod
+    def _k_class_directions(sb, basis, eigvals, nonsingular, n_classes, messages):
+        """Leading generalised eigenvectors of S_B v = lambda S_W v (eq. 4.51).
+
+        Returns the unit directions (D, n_components), their eigenvalues, and the eigenvalues
+        of S_W actually used (with the ridge, if one was added)."""
         n_features = basis.shape[0]
         if not np.all(nonsingular):
             ridge = RIDGE * (eigvals.sum() / n_features if eigvals.sum() > 0 else 1.0)
@@ -203,7 +215,7 @@ class FisherDiscriminant(LinearClassifier):
         # Whiten with S_W^-1/2 = V diag(1/s) V^T, solve an ordinary symmetric eigenproblem.
         root = np.sqrt(eigvals)
         whitened_basis = basis / root  # columns v_i / s_i
-        reduced = whitened_basis.T @ self._sb @ whitened_basis
+        reduced = whitened_basis.T @ sb @ whitened_basis
         values, vectors = np.linalg.eigh((reduced + reduced.T) / 2)
         order = np.argsort(values)[::-1]
         n_components = min(n_classes - 1, n_features)
@@ -213,12 +225,10 @@ class FisherDiscriminant(LinearClassifier):
         # A fixed sign: the largest component of each direction is positive.
         biggest = np.argmax(np.abs(directions), axis=0)
         directions *= np.sign(directions[biggest, np.arange(n_components)])
-        self._sw_eigs = eigvals
-        self._sw_basis = basis
-        return directions, np.maximum(values[chosen], 0.0)
+        return directions, np.maximum(values[chosen], 0.0), eigvals
 
     def _fit_threshold(self, Z, y_index, projected_means, messages):
-        """Two classes: the cut on y = direction_ . x (in the working units of Z)."""
+        """Two classes: the cut on y = direction_ . z, in the units of Z (centred)."""
         low, high = projected_means
         cut = (low + high) / 2
         if self.threshold == "gaussian":
@@ -237,23 +247,20 @@ class FisherDiscriminant(LinearClassifier):
                     )
                 else:
                     cut = root
-        self.threshold_ = float(cut * self._scale)
-        self.coef_ = self.direction_[None, :].copy()
-        self.intercept_ = np.array([-self.threshold_])
+        return cut
 
-    def _fit_nearest_mean(self, Z, y_index, projected):
-        """K classes: y_k(x) = -1/2 sum_j ((p_j - mu_kj) / sigma_j)^2 [+ ln pi_k], expanded to a linear form."""
-        n_points = Z.shape[0]
+    def _nearest_mean(self, basis, sw_eigs, projected, n_points):
+        """K classes: y_k(z) = -1/2 sum_j ((p_j - mu_kj) / sigma_j)^2 [+ ln pi_k] less its part
+        common to every class, a linear form (coef (K, D), intercept (K,)) in the units of Z."""
         # Pooled (maximum-likelihood) within-class variance of each projection, with the ridge if any.
-        sw_directions = (self._sw_basis.T @ self.directions_) * np.sqrt(self._sw_eigs)[:, None]
+        sw_directions = (basis.T @ self.directions_) * np.sqrt(sw_eigs)[:, None]
         variances = np.sum(sw_directions**2, axis=0) / n_points
         weights = projected / variances  # (K, n_components): mu_kj / sigma_j^2
-        coef = weights @ self.directions_.T  # per unit of Z
+        coef = weights @ self.directions_.T
         intercept = -0.5 * np.sum(projected * weights, axis=1)
         if self.threshold == "gaussian":
             intercept = intercept + np.log(self.priors_)
-        self.coef_ = coef / self._scale
-        self.intercept_ = intercept
+        return coef, intercept
 
     # -- projections and the criterion ---------------------------------------------
     def transform(self, X):
@@ -263,18 +270,6 @@ class FisherDiscriminant(LinearClassifier):
         """
         X = self._check_X(X)
         return X @ self.directions_
-
-    def _ratio(self, W):
-        """w^T S_B w / w^T S_W w for each row of W, in the working units (scale-free)."""
-        numerator = np.einsum("md,de,me->m", W, self._sb, W)
-        denominator = np.einsum("md,de,me->m", W, self._sw, W)
-        numerator = np.maximum(numerator, 0.0)
-        tiny = 1e-12 * np.einsum("md,md->m", W, W) * max(np.trace(self._sw), _EPS)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = numerator / denominator
-        degenerate = denominator <= tiny
-        ratio[degenerate] = np.where(numerator[degenerate] > tiny[degenerate], np.inf, 0.0)
-        return ratio
 
     def criterion(self, direction):
         """Fisher's criterion J(w) = w^T S_B w / w^T S_W w (eq. 4.26) for any direction.
@@ -300,8 +295,27 @@ class FisherDiscriminant(LinearClassifier):
         if np.any(np.linalg.norm(W, axis=1) == 0):
             raise InvalidDataError("The zero vector has no direction; J(w) needs w != 0.")
         W = W / np.linalg.norm(W, axis=1, keepdims=True)
-        ratio = self._ratio(W)
+        ratio = _ratio(W, self.between_class_scatter_, self.within_class_scatter_)
         return float(ratio[0]) if single else ratio
+
+
+def _ratio(W, sb, sw):
+    """w^T S_B w / w^T S_W w for each row of W (unit rows), ``inf`` where only S_W vanishes.
+
+    Both scatters are divided by their joint size first: J does not depend on the unit, and
+    the products then neither overflow nor underflow."""
+    size = np.abs(sb).max() + np.abs(sw).max()
+    if size > 0:
+        sb, sw = sb / size, sw / size
+    numerator = np.einsum("md,de,me->m", W, sb, W)
+    denominator = np.einsum("md,de,me->m", W, sw, W)
+    numerator = np.maximum(numerator, 0.0)
+    tiny = 1e-12 * np.einsum("md,md->m", W, W) * max(np.trace(sw), _EPS)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = numerator / denominator
+    degenerate = denominator <= tiny
+    ratio[degenerate] = np.where(numerator[degenerate] > tiny[degenerate], np.inf, 0.0)
+    return ratio
 
 
 def _gaussian_tie(means, variances, priors):

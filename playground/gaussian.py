@@ -10,9 +10,16 @@ ridge is added to the diagonal and ``fit_message_`` says how large it was.
 
 import numpy as np
 
-from .base import Classifier, LinearClassifier, ProbabilisticMixin, softmax_by_class, transpose_centred, two_class_proba
-from .errors import InvalidDataError
-from .validation import check_X_y, class_counts, require_points_per_class
+from .base import (
+    Classifier,
+    LinearClassifier,
+    LinearPosteriorMixin,
+    ProbabilisticMixin,
+    cached_from,
+    softmax_by_class,
+)
+from .errors import Classes, InvalidDataError, Message
+from .validation import check_X_y, class_counts, require_points_per_class, standard_units, to_input_units
 
 #: A covariance counts as singular when its smallest eigenvalue is below this fraction of its largest.
 SINGULAR_RTOL = 1e-10
@@ -146,7 +153,7 @@ class ClassActivationsMixin:
         return softmax_by_class(self._activations_by_class(X), log=log, overwrite=True)
 
 
-class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
+class SharedCovarianceGaussian(LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
     """Gaussian classes sharing one covariance matrix: a linear classifier (eq. 4.68-4.70).
 
     Maximum likelihood (section 4.2.2): pi_k = N_k / N (eq. 4.73), mu_k the class means
@@ -180,8 +187,13 @@ class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
     coef_ : ndarray (1, D) or (K, D)
         Two classes: w_2 - w_1 = Sigma^-1 (mu_2 - mu_1), so the decision value is the log-odds
         ln p(C_2|x) / p(C_1|x) (eq. 4.65-4.67 with the classes' roles swapped: positive means
-        ``classes_[1]``). K > 2: ``class_coef_``.
+        ``classes_[1]``). K > 2: Sigma^-1 (mu_k - m) with m the mean of the training points,
+        i.e. ``class_coef_`` less a vector common to every class.
     intercept_ : ndarray (1,) or (K,)
+        The matching biases. ``decision_function``, ``predict_proba`` and ``predict`` are
+        computed from ``coef_`` and ``intercept_`` alone (the softmax of the K discriminants,
+        or the sigmoid of the log-odds): they are the same posteriors as the book's a_k give,
+        and they keep their precision for points far from the origin.
     fit_message_ : str
         Empty, or a sentence about the ridge that had to be added.
     """
@@ -200,65 +212,51 @@ class SharedCovarianceGaussian(ProbabilisticMixin, LinearClassifier):
         n_classes, (n_points, dim) = classes.size, X.shape
         priors = check_priors(self.priors, n_classes, method)
         counts = class_counts(y_index, n_classes)
+        # Estimate on Z = (X - c) / s (see standard_units) so that an offset of 1e8 or a unit
+        # of 1e-9 costs no precision; every estimate is mapped back to the units of X.
+        Z, centre, scale = standard_units(X)
         one_hot = np.eye(n_classes)[y_index]
-        means = (one_hot.T @ X) / counts[:, None]
-        centred = X - means[y_index]
+        means = (one_hot.T @ Z) / counts[:, None]
+        centred = Z - means[y_index]
         # sum_k (N_k / N) S_k = (1/N) sum_n (x_n - mu_k(n)) (x_n - mu_k(n))^T  (eq. 4.78-4.80)
         covariance = centred.T @ centred / n_points
-        sigma, ridge, automatic = regularise(covariance, reg, data_scale(X))
+        sigma, ridge, automatic = regularise(covariance, reg / scale**2, data_scale(Z))
 
         self.priors_ = counts / n_points if priors is None else priors
         log_priors = np.log(self.priors_)
         self.classes_ = classes
         self.n_features_in_ = dim
-        self.means_ = means
-        self.covariance_ = (covariance + covariance.T) / 2
-        self.ridge_ = float(ridge)
+        self.means_ = means * scale + centre
+        self.covariance_ = (covariance + covariance.T) / 2 * scale**2
+        self.ridge_ = float(ridge * scale**2)
         self.fit_message_ = ""
         if automatic:
             self.fit_message_ = (
                 "The shared covariance matrix is singular (the points are collinear, repeated or too few), "
-                f"so a ridge of {ridge:.3g} was added to its diagonal."
+                f"so a ridge of {self.ridge_:.3g} was added to its diagonal."
             )
 
-        # The book's w_k and w_k0 (eq. 4.69-4.70).
-        self.class_coef_ = np.linalg.solve(sigma, means.T).T
-        self.class_intercept_ = -0.5 * np.sum(means * self.class_coef_, axis=1) + log_priors
-        # The same activations less a part common to every class (it cancels in the softmax):
-        # measured from the data mean they keep their precision for coordinates far from 0.
-        self._centre = X.mean(axis=0)
-        offsets = means - self._centre
-        self._centred_coef = np.linalg.solve(sigma, offsets.T).T
-        self._centred_intercept = -0.5 * np.sum(offsets * self._centred_coef, axis=1) + log_priors
-
-        if n_classes == 2:
-            w = self._centred_coef[1] - self._centred_coef[0]
-            midpoint = (means[0] + means[1]) / 2
-            self.coef_ = w[None, :]
-            self.intercept_ = np.array([-w @ midpoint + log_priors[1] - log_priors[0]])
-        else:
-            self.coef_ = self.class_coef_.copy()
-            self.intercept_ = self.class_intercept_.copy()
+        # The book's w_k = Sigma^-1 mu_k and w_k0 (eq. 4.69-4.70), for reading.
+        self.class_coef_ = np.linalg.solve(sigma, (self.means_ / scale).T).T / scale
+        self.class_intercept_ = -0.5 * np.sum(self.means_ * self.class_coef_, axis=1) + log_priors
+        # The discriminants the model computes with: the same activations less a part common
+        # to every class (it cancels in the softmax), measured from the data mean, where they
+        # keep their precision for points far from the origin.
+        coef = np.linalg.solve(sigma, means.T).T
+        intercept = -0.5 * np.sum(means * coef, axis=1) + log_priors
+        coef, intercept = to_input_units(coef, intercept, centre, scale)
+        if n_classes == 2:  # the log-odds a_2 - a_1 (eq. 4.65-4.67), positive for classes_[1]
+            coef, intercept = coef[1:] - coef[:1], intercept[1:] - intercept[:1]
+        self.coef_ = coef
+        self.intercept_ = intercept
         return self
 
     def activations(self, X):
-        """a_k(x) = w_k^T x + w_k0 (eq. 4.68), shape (N, K)."""
+        """The book's a_k(x) = w_k^T x + w_k0 (eq. 4.68) with ``class_coef_`` and
+        ``class_intercept_``, shape (N, K). Far from the origin these are large numbers whose
+        differences (all that the posteriors depend on) are better read from ``coef_``."""
         X = self._check_X(X)
         return np.clip(X @ self.class_coef_.T + self.class_intercept_, -ACTIVATION_LIMIT, ACTIVATION_LIMIT)
-
-    def _posterior(self, X, log):
-        """p(C_k|x) or its log, shape (N, K): the softmax of the activations (eq. 4.62), for two
-        classes the sigmoid of the log-odds (eq. 4.65), from the data-centred weights."""
-        U = transpose_centred(X, self._centre)
-        if self.classes_.size == 2:
-            w = self._centred_coef[1] - self._centred_coef[0]
-            a = w @ U
-            a += self._centred_intercept[1] - self._centred_intercept[0]
-            return two_class_proba(np.clip(a, -ACTIVATION_LIMIT, ACTIVATION_LIMIT, out=a), log=log)
-        A = self._centred_coef @ U
-        A += self._centred_intercept[:, None]
-        np.clip(A, -ACTIVATION_LIMIT, ACTIVATION_LIMIT, out=A)
-        return softmax_by_class(A, log=log, overwrite=True)
 
 
 class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Classifier):
@@ -316,14 +314,12 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
         fallback = pooled if pooled > 0 else data_scale(X)
 
         covariances = np.empty((n_classes, dim, dim))
-        factors = np.empty((n_classes, dim, dim))
         ridges = np.empty(n_classes)
         singular = []
         for k in range(n_classes):  # a loop over classes; each step is vectorised over points
             rows = centred[y_index == k]
             covariances[k] = rows.T @ rows / counts[k]
-            sigma, ridges[k], automatic = regularise(covariances[k], reg, fallback)
-            factors[k] = _cholesky(sigma)
+            _, ridges[k], automatic = regularise(covariances[k], reg, fallback)
             if automatic:
                 singular.append(classes[k])
 
@@ -333,33 +329,46 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
         self.means_ = means
         self.covariances_ = (covariances + covariances.transpose(0, 2, 1)) / 2
         self.ridges_ = ridges
-        self._factors = factors
-        self._log_dets = 2 * np.sum(np.log(np.diagonal(factors, axis1=1, axis2=2)), axis=1)
-        # For prediction: z = L_k^-1 (x - mu_k) gives the Mahalanobis distance |z|^2 with one
-        # product (a triangular inverse, well conditioned since Sigma_k is regularised), and
-        # a_k = constant_k - |z|^2 / 2.
-        self._whitening = np.array([np.linalg.solve(factor, np.eye(dim)) for factor in factors])
-        self._constants = -0.5 * (self._log_dets + dim * _LOG_2PI) + np.log(self.priors_)
         self.fit_message_ = ""
         if singular:
-            names = ", ".join(str(c) for c in singular)
-            self.fit_message_ = (
-                f"The covariance of class {names} is singular (its points are collinear, repeated or too few), "
-                f"so a small ridge ({AUTO_RIDGE:g} of its average variance) was added to its diagonal."
+            self.fit_message_ = Message(
+                "The covariance of ",
+                Classes(*singular),
+                " is singular (collinear, repeated or too few points), so a small ridge "
+                f"({AUTO_RIDGE:g} of its average variance) was added to its diagonal.",
             )
+        self._whitening()  # factorised once here; again only if the attributes are changed
         return self
+
+    def _whitening(self):
+        """(L_k^-1 (K, D, D), constants (K,)) from the public ``covariances_``, ``ridges_`` and
+        ``priors_``, with Sigma_k + ridge_k I = L_k L_k^T (Cholesky), so that
+        a_k(x) = constant_k - |L_k^-1 (x - mu_k)|^2 / 2: the Mahalanobis distance with one
+        product (a triangular inverse, well conditioned since Sigma_k is regularised)."""
+
+        def compute():
+            dim = self.covariances_.shape[1]
+            eye = np.eye(dim)
+            factors = np.array([_cholesky(c + r * eye) for c, r in zip(self.covariances_, self.ridges_)])
+            log_dets = 2 * np.sum(np.log(np.diagonal(factors, axis1=1, axis2=2)), axis=1)
+            whitening = np.array([np.linalg.solve(factor, eye) for factor in factors])
+            constants = -0.5 * (log_dets + dim * _LOG_2PI) + np.log(self.priors_)
+            return whitening, constants
+
+        return cached_from(self, "whitening", (self.covariances_, self.ridges_, self.priors_), compute)
 
     def _activations_by_class(self, X):
         """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64) at checked inputs X,
         class-major: shape (K, N)."""
+        whitening, constants = self._whitening()
         XT = X.T.copy()  # (D, N): the points along the contiguous axis
         centred, z = np.empty_like(XT), np.empty_like(XT)
         out = np.empty((self.classes_.size, X.shape[0]))
         for k in range(self.classes_.size):  # a loop over classes; each step is vectorised over points
             np.subtract(XT, self.means_[k][:, None], out=centred)
-            np.matmul(self._whitening[k], centred, out=z)  # L_k^-1 (x - mu_k)
+            np.matmul(whitening[k], centred, out=z)  # L_k^-1 (x - mu_k)
             np.square(z, out=z)
             np.sum(z, axis=0, out=out[k])  # the Mahalanobis distance
             out[k] *= -0.5
-            out[k] += self._constants[k]
+            out[k] += constants[k]
         return finite_activations(out)

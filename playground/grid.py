@@ -75,17 +75,21 @@ def evaluate_grid(model, window, resolution=200):
     points = np.column_stack([gx.ravel(), gy.ravel()])
     shape = gx.shape
     decision = np.asarray(model.decision_function(points))
-    if decision.ndim == 1:
+    proba = None
+    if getattr(model, "is_probabilistic", False):
+        # A probabilistic model predicts the class of largest posterior: the regions are
+        # exactly what predict() and the posterior read-outs say, ties included.
+        proba = model.predict_proba(points)
+        labels = np.argmax(proba, axis=1)
+        proba = proba.reshape(shape + (-1,))
+    elif hasattr(model, "predict_index"):
+        # Models whose predict is not argmax of decision values (e.g. one-versus-one votes)
+        # say so by providing predict_index; the grid then uses it.
+        labels = model.predict_index(points)
+    elif decision.ndim == 1:
         labels = (decision > 0).astype(np.intp)
     else:
         labels = np.argmax(decision, axis=1)
-    # Models whose predict is not argmax of decision values (e.g. one-versus-one votes)
-    # say so by providing predict_index; the grid then uses it.
-    if hasattr(model, "predict_index"):
-        labels = model.predict_index(points)
-    proba = None
-    if getattr(model, "is_probabilistic", False):
-        proba = model.predict_proba(points).reshape(shape + (-1,))
     return GridResult(
         x=xs,
         y=ys,

@@ -4,15 +4,17 @@ import numpy as np
 
 from .base import LinearClassifier
 from .errors import InvalidDataError
-from .validation import add_bias, check_X_y
+from .validation import add_bias, check_X_y, standard_units, to_input_units
 
 
 class LeastSquaresClassifier(LinearClassifier):
     """Fit y(x) = W~^T x~ to 1-of-K targets by minimising the sum of squares (eq. 4.15).
 
-    W~ = X~^+ T (eq. 4.16), computed with ``numpy.linalg.lstsq`` (SVD), so a rank-deficient
-    design (duplicate or collinear points) gives the minimum-norm solution instead of
-    failing. A point is assigned to the class whose output y_k(x) is largest (eq. 4.9).
+    W~ = X~^+ T (eq. 4.16), computed with ``numpy.linalg.lstsq`` (SVD) on centred and scaled
+    inputs, so a rank-deficient design (duplicate or collinear points) gives the minimum-norm
+    solution (in w; the biases are free) instead of failing, and neither a large offset nor
+    the unit of the coordinates changes the answer. A point is assigned to the class whose
+    output y_k(x) is largest (eq. 4.9).
 
     Parameters
     ----------
@@ -59,18 +61,23 @@ class LeastSquaresClassifier(LinearClassifier):
         else:
             T = np.eye(n_classes)[y_index]
 
-        design = add_bias(X)
-        weights, _, rank, _ = np.linalg.lstsq(design, T, rcond=None)
-        self.weights_ = weights
+        # Fit on centred, scaled inputs: least squares is unchanged by where the points sit and
+        # by their unit, and the solve then keeps its precision for any accepted coordinates.
+        # The design's bias column is orthogonal to the centred inputs, so a rank-deficient
+        # design gives the minimum-norm w of the centred problem (as scikit-learn's
+        # LinearRegression does): the answer does not depend on the origin either.
+        Z, centre, scale = standard_units(X)
+        weights_z, _, rank, _ = np.linalg.lstsq(add_bias(Z), T, rcond=None)
+        coef, intercept = to_input_units(weights_z[1:].T, weights_z[0], centre, scale)
+        self.weights_ = np.vstack([intercept, coef.T])
         self.rank_ = int(rank)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
 
-        W = weights.T  # (outputs, D + 1)
-        if W.shape[0] == 2:
-            W = W[1:] - W[:1]
-        self.coef_ = W[:, 1:].copy()
-        self.intercept_ = W[:, 0].copy()
+        if coef.shape[0] == 2:  # two classes: y_2 - y_1, positive for classes_[1]
+            coef, intercept = coef[1:] - coef[:1], intercept[1:] - intercept[:1]
+        self.coef_ = coef
+        self.intercept_ = intercept
         return self
 
     def class_outputs(self, X):

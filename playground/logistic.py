@@ -8,13 +8,17 @@ Newton's method is unchanged by an affine change of the inputs, so IRLS works in
 standardised inputs (x - mean) / std and maps every iterate back to the book's weights
 [w0, w1, ..., wD]: the iterates are the book's, but large or tiny coordinates do not spoil the
 linear solves. Gradient descent is not affine-invariant and runs on the inputs as given.
+
+The fitted model keeps one set of weights, ``weights_`` (with ``coef_`` and ``intercept_``
+views of it, or for softmax with two classes their difference): ``decision_function``,
+``predict_proba`` and ``predict`` are computed from ``coef_`` and ``intercept_`` alone.
 """
 
 import copy
 
 import numpy as np
 
-from .base import LinearClassifier, ProbabilisticMixin, softmax_by_class, transpose_centred, two_class_proba
+from .base import LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
 from .errors import InvalidDataError
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X_y
 
@@ -345,7 +349,7 @@ class _MulticlassProblem:
 
 
 class _IterativeMixin:
-    """What logistic and softmax regression share: the options and the standardised weights."""
+    """What logistic and softmax regression share: the options, the weights and playback."""
 
     def __init__(self, solver="irls", max_iter=None, tol=1e-8, l2=0.0, learning_rate=0.1, w_init=None):
         self.solver = solver
@@ -355,55 +359,50 @@ class _IterativeMixin:
         self.learning_rate = learning_rate
         self.w_init = w_init
 
-    def _store_fit(self, classes, dim, theta, history, n_iter, converged, message):
-        """Fitted attributes common to both models; ``coef_`` / ``intercept_`` are set by each."""
+    def _store_fit(self, classes, dim, history, n_iter, converged, message):
+        """Fitted attributes common to both models; the weights are the last entry of the history."""
         self.classes_ = classes
         self.n_features_in_ = dim
-        self._weights_std = theta
-        self.weights_ = history[-1]["w"].copy()
         self.history_ = history
         self.n_iter_ = n_iter
         self.converged_ = converged
         self.fit_message_ = message
+        self._set_weights(history[-1]["w"])
 
     def _prepare(self, X, method):
+        """The options, the transposed design Phi^T, the penalty weights and the standardiser
+        (centre, scale) that maps the internal weights to the book's."""
         solver, max_iter, tol, l2, learning_rate = _check_options(self, method)
         if solver == "irls":
             centre, scale = _standardiser(X)
         else:
             centre, scale = np.zeros(X.shape[1]), np.ones(X.shape[1])
-        # Phi^T (M, N): the points along the contiguous axis (see _weighted_gram).
+        # Phi^T (M, N): the points along the contiguous axis (see _Design).
         design_T = np.empty((X.shape[1] + 1, X.shape[0]))
         design_T[0] = 1.0  # the book's dummy input x0 = 1
         design_T[1:] = X.T
         design_T[1:] -= centre[:, None]
         design_T[1:] /= scale[:, None]
         penalty_weights = np.concatenate([[0.0], np.full(X.shape[1], l2) / scale**2])  # l2 on w1..wD only
-        self._centre, self._scale = centre, scale
         options = {"solver": solver, "max_iter": max_iter, "tol": tol, "learning_rate": learning_rate, "l2": l2}
-        return design_T, penalty_weights, options
-
-    def _linear_std(self, X, weights=None):
-        """Activations at checked inputs X from the internal standardised weights (precise for
-        coordinates far from 0): shape (N,) for one weight vector, class-major (K, N) for K of them."""
-        w = self._weights_std if weights is None else weights
-        return (w[..., 1:] / self._scale) @ transpose_centred(X, self._centre) + w[..., :1]
+        return design_T, penalty_weights, options, (centre, scale)
 
     def _set_weights(self, weights):
-        """Set ``weights_``, ``coef_``, ``intercept_`` and the internal weights from book weights."""
+        """Set ``weights_`` and, from it, ``coef_`` and ``intercept_``: views of ``weights_``
+        where they can be (one weight vector, or K > 2 of them), so the two never disagree;
+        for softmax with two classes the difference w_2 - w_1."""
         weights = np.array(weights, dtype=float)
         self.weights_ = weights
-        self._weights_std = _to_standardised(weights, self._centre, self._scale)
         if weights.ndim == 1:
-            self.coef_ = weights[None, 1:].copy()
-            self.intercept_ = weights[:1].copy()
+            self.coef_ = weights[None, 1:]
+            self.intercept_ = weights[:1]
         elif weights.shape[0] == 2:
             diff = weights[1] - weights[0]
-            self.coef_ = diff[None, 1:].copy()
-            self.intercept_ = diff[:1].copy()
+            self.coef_ = diff[None, 1:]
+            self.intercept_ = diff[:1]
         else:
-            self.coef_ = weights[:, 1:].copy()
-            self.intercept_ = weights[:, 0].copy()
+            self.coef_ = weights[:, 1:]
+            self.intercept_ = weights[:, 0]
 
     def at_step(self, step):
         """A copy of the fitted model as it was after ``step`` updates, for replaying the fit.
@@ -417,13 +416,11 @@ class _IterativeMixin:
         step = int(min(max(int(step), 0), len(self.history_) - 1))
         replay = copy.copy(self)
         replay._set_weights(self.history_[step]["w"])
-        if step == len(self.history_) - 1:  # the final step: keep the exact internal weights
-            replay._weights_std = np.array(self._weights_std, dtype=float)
         replay.step_ = step
         return replay
 
 
-class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
+class LogisticRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
     """Two-class logistic regression p(C|phi) = sigma(w^T phi), phi = (1, x) (eq. 4.87).
 
     The target is t = 1 for ``classes_[1]`` (the positive class) and t = 0 for ``classes_[0]``;
@@ -447,7 +444,10 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
     learning_rate : float, default 0.1
         Step size of gradient descent on the mean gradient.
     w_init : array-like of shape (D + 1,) or None
-        Initial weights [w0, w1, ..., wD] (bias first); None means zeros.
+        Initial weights [w0, w1, ..., wD] (bias first, as the perceptron's), in this
+        convention: sigma(w^T phi) is p(``classes_[1]``|x). None means zeros. Both solvers
+        start from it, and it is ``history_[0]["w"]``. (The book writes p(C1|phi) =
+        sigma(w^T phi); with C1 = ``classes_[0]``, its start w is ``-w_init``.)
 
     Attributes
     ----------
@@ -468,7 +468,7 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
     """
 
     display_name = "Logistic regression"
-    book_section = "4.3.2-4.3.3"
+    book_section = "4.3.2"
 
     def fit(self, X, y):
         method = "Logistic regression"
@@ -480,34 +480,29 @@ class LogisticRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
             )
         dim = X.shape[1]
         w_init = check_w_init(self.w_init, dim + 1, method)
-        design_T, penalty_weights, options = self._prepare(X, method)
+        design_T, penalty_weights, options, (centre, scale) = self._prepare(X, method)
         targets = (y_index == 1).astype(float)
         problem = _BinaryProblem(_Design(design_T), targets, penalty_weights, X.shape[0])
-        start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, self._centre, self._scale)
-        centre, scale = self._centre, self._scale
-        theta, history, n_iter, converged, message = _run(
+        start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, centre, scale)
+        _, history, n_iter, converged, message = _run(
             problem,
             start,
             to_book=lambda w: _to_book(w, centre, scale),
             describe="Logistic regression",
             **options,
         )
-        self._store_fit(classes, dim, theta, history, n_iter, converged, message)
-        self.coef_ = self.weights_[None, 1:].copy()
-        self.intercept_ = self.weights_[:1].copy()
+        if w_init is not None:
+            history[0]["w"] = w_init.copy()  # exactly as given, not through the standardiser and back
+        self._store_fit(classes, dim, history, n_iter, converged, message)
         return self
 
     def activations(self, X):
         """(0, a(x)) with a = w^T phi(x), shape (N, 2): the softmax of these is (1 - sigma(a), sigma(a))."""
-        a = self._linear_std(self._check_X(X))
+        a = self.decision_function(X)
         return np.column_stack([np.zeros_like(a), a])
 
-    def _posterior(self, X, log):
-        """(sigma(-a), sigma(a)) for a = w^T phi(x), or their logs, shape (N, 2) (eq. 4.87)."""
-        return two_class_proba(self._linear_std(X), log=log)
 
-
-class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
+class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
     """Multiclass logistic regression p(C_k|phi) = exp(a_k) / sum_j exp(a_j), a_k = w_k^T phi (eq. 4.104-4.105).
 
     Maximises sum_n sum_k t_nk ln y_nk (eq. 4.107-4.108) by Newton-Raphson with the K(D+1)-square
@@ -558,36 +553,23 @@ class SoftmaxRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
                     f"Softmax regression: the initial weights must be {n_classes} rows of {dim + 1} finite numbers "
                     f"[w_k0, w_k1, ...], one row per class; got shape {w_init.shape}."
                 )
-        design_T, penalty_weights, options = self._prepare(X, method)
-        centre, scale = self._centre, self._scale
+        design_T, penalty_weights, options, (centre, scale) = self._prepare(X, method)
         if self.w_init is not None:
             start = _to_standardised(w_init, centre, scale)
         problem = _MulticlassProblem(_Design(design_T), y_index, n_classes, penalty_weights)
-        theta, history, n_iter, converged, message = _run(
+        _, history, n_iter, converged, message = _run(
             problem,
             start,
             to_book=lambda W: _to_book(W, centre, scale),
             describe="Softmax regression",
             **options,
         )
-        self._store_fit(classes, dim, theta, history, n_iter, converged, message)
-        if n_classes == 2:
-            diff = self.weights_[1] - self.weights_[0]
-            self.coef_ = diff[None, 1:].copy()
-            self.intercept_ = diff[:1].copy()
-        else:
-            self.coef_ = self.weights_[:, 1:].copy()
-            self.intercept_ = self.weights_[:, 0].copy()
+        if self.w_init is not None:
+            history[0]["w"] = w_init.copy()
+        self._store_fit(classes, dim, history, n_iter, converged, message)
         return self
 
     def activations(self, X):
-        """a_k = w_k^T phi(x), shape (N, K) (eq. 4.105)."""
-        return np.ascontiguousarray(self._linear_std(self._check_X(X)).T)
-
-    def _posterior(self, X, log):
-        """p(C_k|x) (eq. 4.104) or its log, shape (N, K), by log-sum-exp; for two classes the
-        sigmoid of the log-odds a_2 - a_1 (eq. 4.57), the same numbers more cheaply."""
-        W = self._weights_std
-        if W.shape[0] == 2:
-            return two_class_proba(self._linear_std(X, W[1] - W[0]), log=log)
-        return softmax_by_class(self._linear_std(X), log=log, overwrite=True)
+        """a_k = w_k^T phi(x) from ``weights_``, shape (N, K) (eq. 4.105)."""
+        X = self._check_X(X)
+        return X @ self.weights_[:, 1:].T + self.weights_[:, 0]

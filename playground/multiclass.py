@@ -7,7 +7,7 @@ single class; ``ambiguous(X)`` computes them so the ui can show them instead of 
 import numpy as np
 
 from .base import Classifier, in_blocks, softmax_by_class
-from .errors import PlaygroundError
+from .errors import Classes, Message, PlaygroundError
 from .validation import check_X_y
 
 STRATEGIES = ("ovr", "ovo")
@@ -50,21 +50,58 @@ class _Strategy(Classifier):
     def clone(self):
         return type(self)(self.estimator.clone())
 
-    def _fit_one(self, X, y, what):
+    def _fit_one(self, X, y, problem, mapping=None):
+        """Fit a clone of the estimator on one sub-problem.
+
+        ``problem`` names the sub-problem as ``Message`` parts (e.g. ``(Classes(3), " versus
+        the rest")``); ``mapping`` turns the sub-problem's labels into the real classes (or
+        into text such as "the other classes") in its messages. An error is raised again
+        naming the sub-problem; the fitted model's ``fit_message_`` is kept, mapped, for
+        ``fit_message_`` of the whole.
+        """
+        mapping = mapping or (lambda label: label)
         model = self.estimator.clone()
         try:
-            return model.fit(X, y)
+            model.fit(X, y)
         except PlaygroundError as err:
-            raise type(err)(f"In the sub-problem {what}: {err}") from None
+            raise err.relabel(mapping, "In the sub-problem ", *problem, ": ") from None
+        note = getattr(model, "fit_message_", None)
+        if note:
+            self._notes.append(Message(*problem, ": ", Message(note).relabel(mapping)))
+        return model
 
-    def _set_lines(self):
-        """``coefs_`` (M, D) and ``intercepts_`` (M,): one line w_m^T x + w_m0 = 0 per sub-classifier."""
-        if self.is_linear and all(hasattr(e, "coef_") for e in self.estimators_):
-            self.coefs_ = np.vstack([e.coef_.reshape(1, -1) for e in self.estimators_])
-            self.intercepts_ = np.concatenate([np.ravel(e.intercept_) for e in self.estimators_])
-        else:
-            self.coefs_ = None
-            self.intercepts_ = None
+    def _start_fit(self, X, y):
+        X, y_index, classes = check_X_y(X, y, method=self.display_name)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self._notes = []
+        return X, y_index, classes
+
+    def _finish_fit(self, notes):
+        """``fit_message_``: the sub-classifiers' notes, each after its sub-problem's name."""
+        self.fit_message_ = Message(*[part for note in notes for part in (note, " ")][:-1]) if notes else None
+        del self._notes
+
+    @property
+    def coefs_(self):
+        """The sub-classifiers' lines w_m^T x + w_m0 = 0, one row per sub-classifier, shape (M, D);
+        None for non-linear models. Gathered from ``estimators_`` on each access (read-only):
+        the sub-classifiers' ``coef_`` are the one source."""
+        return self._lines()[0]
+
+    @property
+    def intercepts_(self):
+        """The matching w_m0, shape (M,); None for non-linear models."""
+        return self._lines()[1]
+
+    def _lines(self):
+        self._check_fitted()
+        if not (self.is_linear and all(hasattr(e, "coef_") for e in self.estimators_)):
+            return None, None
+        coefs = np.vstack([np.reshape(e.coef_, (1, -1)) for e in self.estimators_])
+        intercepts = np.concatenate([np.ravel(e.intercept_) for e in self.estimators_])
+        coefs.flags.writeable = intercepts.flags.writeable = False
+        return coefs, intercepts
 
     def _binary_decisions(self, X):
         """Decision value of each sub-classifier, shape (N, M); positive means its positive class."""
@@ -72,7 +109,10 @@ class _Strategy(Classifier):
 
     def predict_index(self, X):
         """Index into ``classes_`` of each point's class, shape (N,): the largest decision value
-        (one-versus-rest: the largest y_k(x); one-versus-one: most votes, ties by confidence)."""
+        (one-versus-rest: the largest y_k(x); one-versus-one: most votes, ties by confidence),
+        or, when the wrapper gives probabilities, the largest of them."""
+        if getattr(self, "is_probabilistic", False):
+            return np.argmax(self.predict_proba(X), axis=1)
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return (scores > 0).astype(np.intp)
@@ -106,11 +146,19 @@ class OneVsRest(_Strategy):
     ----------
     classes_ : ndarray (K,)
     estimators_ : list of K fitted estimators (one estimator for two classes)
-        The k-th has classes [rest, classes_[k]], its positive class being classes_[k]; the
-        "rest" label is min(classes_) - 1.
+        The k-th is fitted with label 1 for ``classes_[k]`` and 0 for every other class (so
+        its ``classes_`` is [0, 1] and its positive class is ``classes_[k]``), whatever the
+        labels are (negative, unsigned, text). For two classes: the plain model on the labels.
     coefs_ : ndarray (M, D) or None
     intercepts_ : ndarray (M,) or None
         Each sub-classifier's line (M = K, or 1 for two classes); None for non-linear models.
+        Read-only, gathered from ``estimators_``.
+    fit_message_ : Message or None
+        The sub-classifiers' notes (e.g. "did not converge"), each after the name of its
+        sub-problem ("class 2 versus the rest: ...").
+
+    With a probabilistic method, ``predict`` is the argmax of ``predict_proba`` (the
+    normalised one-versus-rest posteriors), as for every probabilistic model.
     """
 
     _suffix = "one-versus-rest"
@@ -120,19 +168,22 @@ class OneVsRest(_Strategy):
         return bool(self.estimator.is_probabilistic)
 
     def fit(self, X, y):
-        X, y_index, classes = check_X_y(X, y, method=self.display_name)
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        labels = classes[y_index]
+        X, y_index, classes = self._start_fit(X, y)
         if classes.size == 2:
-            self.estimators_ = [self._fit_one(X, labels, f"class {classes[1]} versus class {classes[0]}")]
+            problem = (Classes(classes[1]), " versus ", Classes(classes[0]))
+            self.estimators_ = [self._fit_one(X, classes[y_index], problem)]
         else:
-            rest = classes.min() - 1
+            # Sub-problem k: label 1 for class k, 0 for the rest, whatever the labels are.
             self.estimators_ = [
-                self._fit_one(X, np.where(y_index == k, label, rest), f"class {label} versus the rest")
+                self._fit_one(
+                    X,
+                    (y_index == k).astype(int),
+                    (Classes(label), " versus the rest"),
+                    lambda sub, label=label: label if sub == 1 else "the other classes",
+                )
                 for k, label in enumerate(classes)
             ]
-        self._set_lines()
+        self._finish_fit(self._notes)
         return self
 
     def decision_function(self, X):
@@ -199,25 +250,25 @@ class OneVsOne(_Strategy):
         The m-th is fitted on the points of classes i and j only; its positive class is j.
     coefs_ : ndarray (M, D) or None
     intercepts_ : ndarray (M,) or None
-        Each pairwise line; None for non-linear models.
+        Each pairwise line; None for non-linear models. Read-only, gathered from ``estimators_``.
+    fit_message_ : Message or None
+        The sub-classifiers' notes, each after the name of its pair ("class 1 versus class 3: ...").
     """
 
     _suffix = "one-versus-one"
 
     def fit(self, X, y):
-        X, y_index, classes = check_X_y(X, y, method=self.display_name)
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
+        X, y_index, classes = self._start_fit(X, y)
         labels = classes[y_index]
         pairs = [(i, j) for i in range(classes.size) for j in range(i + 1, classes.size)]
         self.pairs_ = np.array(pairs, dtype=np.intp).reshape(-1, 2)
         estimators = []
         for i, j in pairs:
             rows = (y_index == i) | (y_index == j)
-            what = f"class {classes[i]} versus class {classes[j]}"
-            estimators.append(self._fit_one(X[rows], labels[rows], what))
+            problem = (Classes(classes[i]), " versus ", Classes(classes[j]))
+            estimators.append(self._fit_one(X[rows], labels[rows], problem))
         self.estimators_ = estimators
-        self._set_lines()
+        self._finish_fit(self._notes)
         return self
 
     def votes(self, X):

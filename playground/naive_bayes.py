@@ -70,7 +70,7 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
     """
 
     display_name = "Naive Bayes"
-    book_section = "4.2.2-4.2.3"
+    book_section = "4.2.3"
     is_linear = False
 
     def __init__(self, variant="gaussian", priors=None, var_smoothing=1e-9, alpha=1.0, thresholds=None):

@@ -134,9 +134,7 @@ class Perceptron(LinearClassifier):
                 if capped:
                     break
 
-        self.weights_ = w
-        self.coef_ = w[None, 1:].copy()
-        self.intercept_ = w[:1].copy()
+        self._set_weights(w)
         self.history_ = history
         self.errors_per_epoch_ = errors_per_epoch
         self.n_iter_ = len(history)
@@ -156,10 +154,14 @@ class Perceptron(LinearClassifier):
             )
         return self
 
-    def decision_function(self, X):
-        """y(x) = w^T phi(x), computed exactly as during training so that "converged" means
-        every training point has t y(x) > 0 here too, even at round-off scale."""
-        return _scores(self._check_X(X), self.weights_)
+    def _set_weights(self, w):
+        """``weights_`` and, as views of it, ``coef_`` and ``intercept_``: one set of weights.
+        ``decision_function`` computes X @ coef_[0] + intercept_[0], the same arithmetic as
+        training, so "converged" means every training point has t y(x) > 0 here too, even at
+        round-off scale."""
+        self.weights_ = w
+        self.coef_ = w[None, 1:]
+        self.intercept_ = w[:1]
 
     def weights_at(self, step):
         """The weights [w0, w1, ..., wD] after ``step`` updates (0 gives ``initial_weights_``),
@@ -178,13 +180,12 @@ class Perceptron(LinearClassifier):
         """
         weights = self.weights_at(step)
         replay = copy.copy(self)
-        replay.weights_ = weights
-        replay.coef_ = weights[None, 1:].copy()
-        replay.intercept_ = weights[:1].copy()
+        replay._set_weights(weights)
         replay.step_ = int(step)
         return replay
 
 
 def _scores(X, w):
-    """w^T phi(x) for every row, with w = [w0, w1, ..., wD] (bias first)."""
+    """w^T phi(x) for every row, with w = [w0, w1, ..., wD] (bias first); the arithmetic of
+    ``LinearClassifier.decision_function``."""
     return X @ w[1:] + w[0]

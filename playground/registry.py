@@ -13,19 +13,20 @@ from .perceptron import Perceptron
 from .probit import ProbitRegression
 from .svm import LinearSVM
 
-# Each method adds its class here; the app's method list is built from this dict.
+# Each method adds its class here; the app's method list is built from this dict, in this
+# order: the book's (each class's ``book_section`` says where), then the SVM of chapter 7.
 MODELS = {
-    "least_squares": LeastSquaresClassifier,
-    "gaussian_shared": SharedCovarianceGaussian,
-    "gaussian_separate": SeparateCovarianceGaussian,
-    "naive_bayes": NaiveBayes,
-    "logistic": LogisticRegression,
-    "softmax": SoftmaxRegression,
+    "least_squares": LeastSquaresClassifier,  # 4.1.3
+    "fisher": FisherDiscriminant,  # 4.1.4
+    "perceptron": Perceptron,  # 4.1.7
+    "gaussian_shared": SharedCovarianceGaussian,  # 4.2.1-4.2.2
+    "gaussian_separate": SeparateCovarianceGaussian,  # 4.2.1-4.2.2
+    "naive_bayes": NaiveBayes,  # 4.2.3
+    "logistic": LogisticRegression,  # 4.3.2
+    "softmax": SoftmaxRegression,  # 4.3.4
     "probit": ProbitRegression,  # 4.3.5
     "bayesian_logistic": BayesianLogisticRegression,  # 4.4-4.5
-    "fisher": FisherDiscriminant,
-    "perceptron": Perceptron,
-    "svm": LinearSVM,
+    "svm": LinearSVM,  # 7.1, outside chapter 4: last
 }
 
 MULTICLASS_STRATEGIES = ("native", "ovr", "ovo")

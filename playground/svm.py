@@ -16,7 +16,7 @@ import numpy as np
 
 from .base import LinearClassifier
 from .errors import ConvergenceError, InvalidDataError
-from .validation import check_iterations, check_X_y
+from .validation import check_iterations, check_X_y, standard_units
 
 #: libsvm's floor on the curvature a_ij = |x_i - x_j|^2 of a pair (duplicated points).
 _TAU = 1e-12
@@ -317,10 +317,13 @@ class LinearSVM(LinearClassifier):
         X, y_index, classes = check_X_y(X, y, max_classes=2, method="The linear SVM")
         t = np.where(y_index == 1, 1.0, -1.0)
         n_points = X.shape[0]
-        # The SVM is translation invariant (sum a_n t_n = 0), so SMO runs on centred inputs
-        # to keep |x_i - x_j|^2 accurate; only b is shifted back.
-        mean = X.mean(axis=0)
-        Xc = X - mean
+        # SMO runs on Z = (X - m) / s (m the mean, s a power of two near the cloud's size).
+        # The SVM does not depend on where the points sit (sum a_n t_n = 0), and the problem on
+        # Z with the box C s^2 is the problem on X with the box C: its multipliers are s^2 a_n,
+        # its w is s w (the steps are the same, exactly so since s is a power of two). So
+        # |x_i - x_j|^2 stays accurate far from the origin, and 1e-90 or 1e90 coordinates
+        # neither underflow nor overflow.
+        Z, mean, scale = standard_units(X)
         alpha = np.zeros(n_points)
         history = _History()
         options = {
@@ -330,27 +333,28 @@ class LinearSVM(LinearClassifier):
             "history": history,
         }
         if self.C is not None:
-            box = float(self.C)
-            steps, status, pair = _smo(Xc, t, box, alpha, max_steps=int(self.max_iter), first_step=0, **options)
+            box = float(self.C) * scale**2
+            steps, status, pair = _smo(Z, t, box, alpha, max_steps=int(self.max_iter), first_step=0, **options)
             converged = status == "converged"
         else:
-            box, steps, converged, pair = self._hard_margin(Xc, t, alpha, options)
+            box, steps, converged, pair = self._hard_margin(Z, t, alpha, options)
 
-        w = Xc.T @ (alpha * t)
-        v = t - Xc @ w
-        b_centred = _intercept(v, alpha, t, box)
+        w_z = Z.T @ (alpha * t)
+        v = t - Z @ w_z
+        b_z = _intercept(v, alpha, t, box)
+        w = w_z / scale
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
-        self.alpha_ = alpha
+        self.alpha_ = alpha / scale**2
         self.support_ = np.flatnonzero(alpha > 0)
         self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = (alpha * t)[self.support_][None, :]
+        self.dual_coef_ = (self.alpha_ * t)[self.support_][None, :]
         self.n_support_ = np.array([np.sum(t[self.support_] < 0), np.sum(t[self.support_] > 0)])
         self.coef_ = w[None, :]
-        self.intercept_ = np.array([b_centred - w @ mean])
+        self.intercept_ = np.array([b_z - w @ mean])
         norm = float(np.linalg.norm(w))
         self.margin_ = 1.0 / norm if norm > 0 else np.inf
-        self.dual_objective_ = float(alpha.sum() - 0.5 * w @ w)
+        self.dual_objective_ = float(alpha.sum() - 0.5 * w_z @ w_z) / scale**2
         category = np.zeros(n_points, dtype=int)
         category[(alpha > 0) & (alpha < box)] = 1
         category[alpha >= box] = 2
@@ -361,9 +365,11 @@ class LinearSVM(LinearClassifier):
 
         entries = history.entries()
         if pair is not None and (not entries or entries[-1]["step"] != steps):
-            entries.append({"step": steps, "pair": pair, "objective": self.dual_objective_, "w": w.copy(), "b": 0.0})
-        for entry in entries:
-            entry["b"] -= float(entry["w"] @ mean)  # back to uncentred inputs
+            entries.append({"step": steps, "pair": pair, "objective": 0.0, "w": w_z.copy(), "b": 0.0})
+        for entry in entries:  # back to the units of X
+            entry["w"] = entry["w"] / scale
+            entry["b"] -= float(entry["w"] @ mean)
+            entry["objective"] /= scale**2
         if entries:
             entries[-1].update(objective=self.dual_objective_, w=w.copy(), b=float(self.intercept_[0]))
         self.history_ = entries
@@ -426,8 +432,7 @@ class LinearSVM(LinearClassifier):
         else:
             head = (
                 f"Stopped after max_iter = {self.n_iter_} SMO steps before the KKT conditions held to "
-                f"tol = {self.tol:g}, so the boundary is approximate (SMO is slow when the coordinates are "
-                "very large or very small; rescale the points or change C)"
+                f"tol = {self.tol:g}, so the boundary is approximate (allow more steps, or change C or the tolerance)"
             )
         if norm == 0:
             return f"{head}; w = 0, so every point gets the same decision value and there is no boundary."

@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from .errors import InvalidDataError
+from .errors import Classes, DegenerateFitError, InvalidDataError
 
 # A hosted instance must not be asked to fit arbitrarily much (issue 7 states the limits).
 MAX_POINTS = 20_000
@@ -23,14 +23,39 @@ def check_iterations(value, what, minimum=1):
     return int(value)
 
 
+#: Largest |coordinate| accepted anywhere (inputs, features, evaluation points): squares and
+#: products of coordinates (covariances, kernels, scores) must stay far from the float64
+#: overflow at 1.8e308. The app accepts +-1e6 (link.MAX_COORDINATE), well inside.
+MAX_MAGNITUDE = 1e100
+#: Training inputs that are not all equal must differ by at least this much in some coordinate
+#: (squared differences must not underflow)...
+MIN_SPREAD = 1e-100
+#: ...and by at least this fraction of their largest |coordinate|: otherwise a boundary
+#: w^T x + w0 = 0 written in those coordinates cannot be evaluated to any useful precision.
+MIN_RELATIVE_SPREAD = 1e-12
+
+
+def magnitude_text(value):
+    """1e+100 -> "1e100", for messages."""
+    return f"{value:.0e}".replace("e+", "e")
+
+
+_LIMIT = magnitude_text(MAX_MAGNITUDE)
+
+
 def check_X(X, *, name="X", n_features=None, max_points=None):
     """Return ``X`` as a finite float array of shape (N, D), or raise InvalidDataError.
 
-    ``max_points`` bounds training sets (a hosted instance must not fit without limit);
-    evaluation (e.g. a 200 x 200 grid) is not bounded here.
+    Any array-like of real numbers is accepted (lists, integers, float32, ...); every
+    coordinate must be finite and within +-``MAX_MAGNITUDE``. ``max_points`` bounds training
+    sets (a hosted instance must not fit without limit); evaluation (e.g. a 200 x 200 grid)
+    is not bounded here.
     """
     try:
-        X = np.asarray(X, dtype=float)
+        X = np.asarray(X)
+        if X.dtype.kind in "USV":  # numpy would read "1.5" as a number
+            raise TypeError
+        X = X.astype(float, copy=False)
     except (TypeError, ValueError):
         raise InvalidDataError(f"{name} must contain numbers only.") from None
     if X.ndim == 1 and n_features is not None and X.shape[0] == n_features:
@@ -45,11 +70,76 @@ def check_X(X, *, name="X", n_features=None, max_points=None):
         raise InvalidDataError(f"Too many points: {X.shape[0]:,}; the limit is {max_points:,}.")
     if X.shape[1] > MAX_FEATURES:
         raise InvalidDataError(f"Too many features: {X.shape[1]:,}; the limit is {MAX_FEATURES:,}.")
-    if not np.all(np.isfinite(X)):
+    # Two reductions instead of a boolean temporary: NaN propagates into both, inf shows in one.
+    low, high = float(X.min()), float(X.max())
+    if not (np.isfinite(low) and np.isfinite(high)):
         raise InvalidDataError(f"{name} contains NaN or infinite coordinates; every coordinate must be finite.")
+    if max(-low, high) > MAX_MAGNITUDE:
+        biggest = high if high > -low else low
+        raise InvalidDataError(
+            f"{name} has a coordinate of {biggest:.3g}; the playground works with coordinates from "
+            f"-{_LIMIT} to {_LIMIT} (the app itself accepts ±1e6), beyond which squares and products of "
+            "coordinates overflow. Rescale the points, e.g. change their unit."
+        )
     if n_features is not None and X.shape[1] != n_features:
         raise InvalidDataError(f"The model was fitted on {n_features} features but {name} has {X.shape[1]}.")
     return X
+
+
+def check_spread(X):
+    """Raise InvalidDataError if training inputs differ, but too little for float64 to carry.
+
+    Inputs that are all equal pass (each method says what it makes of them). Otherwise the
+    largest range of a coordinate must be at least ``MIN_SPREAD`` and at least
+    ``MIN_RELATIVE_SPREAD`` times the largest |coordinate|.
+    """
+    spread = float(np.max(X.max(axis=0) - X.min(axis=0)))
+    if spread == 0:
+        return
+    size = float(np.max(np.abs(X)))
+    if spread < MIN_SPREAD:
+        raise InvalidDataError(
+            f"The training inputs differ by at most {spread:.3g}: too little for double-precision arithmetic "
+            f"(at least {magnitude_text(MIN_SPREAD)} is needed). Rescale the points, e.g. change their unit."
+        )
+    if spread < MIN_RELATIVE_SPREAD * size:
+        raise InvalidDataError(
+            f"The training inputs differ by at most {spread:.3g} but lie {size:.3g} from the origin: double "
+            "precision cannot resolve a boundary between them there. Subtract a common offset (e.g. the first "
+            "point) from every coordinate."
+        )
+
+
+def check_labels(y, n_points):
+    """Class labels as a 1-D array: whole numbers (any integers, bools, whole floats) or text.
+
+    A column vector (N, 1) is accepted as (N,).
+    """
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1 or y.shape[0] != n_points:
+        raise InvalidDataError(f"There must be one label per point: {n_points} points but {y.size} labels.")
+    kind = y.dtype.kind
+    if kind == "O":
+        values = y.tolist()
+        if all(isinstance(v, str) for v in values):
+            return np.array(values, dtype=str)
+        if all(isinstance(v, numbers.Real) for v in values):
+            try:
+                y = np.array(values, dtype=float if any(isinstance(v, float) for v in values) else np.int64)
+            except OverflowError:
+                raise InvalidDataError("Class labels must be whole numbers of at most 18 digits.") from None
+            kind = y.dtype.kind
+        else:
+            raise InvalidDataError("Class labels must be all whole numbers or all text, not a mixture.")
+    if kind == "f":
+        if not np.all(np.isfinite(y)) or np.any(y != np.round(y)) or np.any(np.abs(y) > 2.0**53):
+            raise InvalidDataError("Class labels must be whole numbers (or text), not fractions, NaN or infinity.")
+        return y.astype(np.int64)
+    if kind in "iubUS":
+        return y
+    raise InvalidDataError("Class labels must be whole numbers or text.")
 
 
 def check_X_y(X, y, *, min_classes=2, max_classes=None, method="This method"):
@@ -64,15 +154,8 @@ def check_X_y(X, y, *, min_classes=2, max_classes=None, method="This method"):
         Sorted unique labels.
     """
     X = check_X(X, max_points=MAX_POINTS)
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise InvalidDataError(f"There must be one label per point: {X.shape[0]} points but {y.size} labels.")
-    if y.dtype.kind == "f":
-        if not np.all(np.isfinite(y)) or np.any(y != np.round(y)):
-            raise InvalidDataError("Class labels must be whole numbers.")
-        y = y.astype(np.int64)
-    elif y.dtype.kind not in "iub":
-        raise InvalidDataError("Class labels must be whole numbers.")
+    y = check_labels(y, X.shape[0])
+    check_spread(X)
     classes, y_index = np.unique(y, return_inverse=True)
     if classes.size < min_classes:
         have = "one class" if classes.size == 1 else f"{classes.size} classes"
@@ -95,16 +178,55 @@ def class_counts(y_index, n_classes):
 
 def require_points_per_class(y_index, classes, minimum, method):
     """Raise a DegenerateFitError naming the first class with fewer than ``minimum`` points."""
-    from .errors import DegenerateFitError
-
     counts = class_counts(y_index, classes.size)
     for label, count in zip(classes, counts):
         if count < minimum:
             have = "one" if count == 1 else str(count)
             raise DegenerateFitError(
-                f"{method} needs at least {minimum} points in each class; class {label} has {have}."
+                f"{method} needs at least {minimum} points in each class; ", Classes(label), f" has {have}."
             )
     return counts
+
+
+def standard_units(X):
+    """Centre and scale for fitting: Z = (X - centre) / scale.
+
+    ``centre`` (D,) is the mean of the points and ``scale`` a power of two near the largest
+    |X - centre| (1 when all points coincide), so dividing by it is exact. A method whose
+    answer does not depend on where the points sit or on their unit fits on Z, where nothing
+    loses precision to a large offset and nothing overflows or underflows, and maps its
+    coefficients back with ``to_input_units``.
+
+    Returns
+    -------
+    Z : ndarray (N, D)
+    centre : ndarray (D,)
+    scale : float
+    """
+    centre = X.mean(axis=0)
+    Z = X - centre
+    largest = float(np.max(np.abs(Z)))
+    scale = float(np.ldexp(1.0, int(np.frexp(largest)[1]))) if largest > 0 else 1.0
+    Z /= scale
+    return Z, centre, scale
+
+
+def to_input_units(coef, intercept, centre, scale):
+    """Linear discriminants fitted on Z = (X - centre) / scale, written in X.
+
+    y = coef_Z . z + intercept_Z = (coef_Z / scale) . x + (intercept_Z - (coef_Z / scale) . centre).
+
+    Parameters
+    ----------
+    coef : ndarray (M, D)
+    intercept : ndarray (M,)
+
+    Returns
+    -------
+    coef, intercept : ndarrays (M, D) and (M,)
+    """
+    coef = np.asarray(coef, dtype=float) / scale
+    return coef, np.asarray(intercept, dtype=float) - coef @ centre
 
 
 def add_bias(X):
@@ -116,9 +238,14 @@ def check_w_init(w_init, n_params, method):
     """``w_init`` given as [w0, w1, ..., wD] (bias first), as the book writes it."""
     if w_init is None:
         return None
-    w = np.asarray(w_init, dtype=float).reshape(-1)
+    try:
+        w = np.asarray(w_init, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        w = np.full(1, np.nan)
     if w.size != n_params or not np.all(np.isfinite(w)):
         raise InvalidDataError(
             f"{method}: the initial weights must be {n_params} finite numbers [w0, w1, ...]; got {w.size}."
         )
+    if np.max(np.abs(w)) > MAX_MAGNITUDE:
+        raise InvalidDataError(f"{method}: the initial weights must lie between -{_LIMIT} and {_LIMIT}.")
     return w

@@ -244,7 +244,7 @@ def test_other_misuse_gives_a_sentence():
         PolynomialBasis(2).transform(np.zeros((1, 2)))
     with pytest.raises(PlaygroundError, match="not been fitted"):
         make_model("svm", basis=PolynomialBasis(2)).features(np.zeros((1, 2)))
-    with pytest.raises(InvalidDataError, match="overflows"):
+    with pytest.raises(InvalidDataError, match="features beyond ±1e100"):
         PolynomialBasis(6).fit_transform(np.array([[1e100, 0.0]]))
     with pytest.raises(InvalidDataError, match="limit is 1,000"):
         PolynomialBasis(6).fit(np.zeros((1, 10)))

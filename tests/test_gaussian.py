@@ -45,7 +45,14 @@ def test_shared_matches_linear_discriminant_analysis(n_classes, solver):
     np.testing.assert_array_equal(model.predict(grid), oracle.predict(grid))
     if n_classes > 2:
         np.testing.assert_allclose(model.activations(grid), oracle.decision_function(grid), atol=1e-8)
-        np.testing.assert_allclose(model.coef_, oracle.coef_, atol=1e-9)
+        np.testing.assert_allclose(model.class_coef_, oracle.coef_, atol=1e-9)
+        np.testing.assert_allclose(model.class_intercept_, oracle.intercept_, atol=1e-9)
+        # coef_ is the book's w_k less one vector common to every class (measured from the data
+        # mean): the same differences w_j - w_k, so the same decisions and posteriors.
+        shift = model.coef_ - model.class_coef_
+        np.testing.assert_allclose(shift, np.broadcast_to(shift[0], shift.shape), atol=1e-9)
+        differences = model.decision_function(grid) - model.activations(grid)
+        np.testing.assert_allclose(differences, differences[:, :1] + 0 * differences, atol=1e-8)
     else:
         np.testing.assert_allclose(model.decision_function(grid), oracle.decision_function(grid), atol=1e-8)
 

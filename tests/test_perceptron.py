@@ -214,8 +214,13 @@ def test_huge_and_tiny_coordinates(seed003, scale):
 
 def test_coordinates_too_large_for_floats():
     X = np.array([[1e308, 1e308], [-1e308, -1e308], [1e308, -1e308]])
+    with pytest.raises(InvalidDataError, match="from -1e100 to 1e100"):
+        make_model("perceptron").fit(X, [0, 1, 1])
+    with pytest.raises(InvalidDataError, match="initial weights"):
+        make_model("perceptron", w_init=[0, 1e308, 1e308]).fit(X / 1e250, [0, 1, 1])
+    # Accepted coordinates, but a learning rate that overflows the weights: a sentence, no inf.
     with pytest.raises(ConvergenceError, match="too large"):
-        make_model("perceptron", w_init=[0, 1e308, 1e308]).fit(X, [0, 1, 1])
+        make_model("perceptron", eta=1e300).fit(X / 1e210, [0, 1, 1])
 
 
 def test_more_than_two_classes_points_to_the_strategies(three_clusters):

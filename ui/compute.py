@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, make_model
+from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, make_model, phrase
 from playground.basis import make_basis
 from playground.geometry import linear_regions
 from playground.scene import PointSet
@@ -13,6 +13,11 @@ from playground.scene import PointSet
 GRID_RESOLUTION = 200
 # The caches key point sets on their fingerprint, not on every coordinate.
 HASH_FUNCS = {PointSet: lambda points: points.digest}
+
+
+def class_name(label):
+    """How a sentence names a class: the app's label k (0..5) is class k + 1, as the book counts."""
+    return f"class {int(label) + 1}"
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
         model = make_model(method, multiclass=multiclass, basis=phi, **dict(params))
         return model.fit(points.X, points.y), None
     except PlaygroundError as err:
-        return None, str(err)
+        return None, phrase(err, class_name)
 
 
 def _is_exactly_linear(model):
@@ -91,7 +96,7 @@ def fit_view(
         grid = evaluate_grid(model, window, resolution)
         predicted_index = np.searchsorted(model.classes_, model.predict(points.X))
     except PlaygroundError as err:
-        return FitView(error=str(err))
+        return FitView(error=phrase(err, class_name))
     classes = np.asarray(model.classes_, dtype=int)
     predicted = classes[predicted_index]
     segments, polygons, contour_field = (), (), None
@@ -109,7 +114,7 @@ def fit_view(
     else:
         contour_field = _boundary_field(grid)
     return FitView(
-        note=getattr(model, "fit_message_", None),
+        note=phrase(getattr(model, "fit_message_", None), class_name),
         classes=classes,
         predicted=predicted,
         region_labels=classes[grid.labels].astype(np.uint8),
