@@ -8,7 +8,16 @@ from .base import Classifier, LinearClassifier, ProbabilisticMixin
 from .basis import BASES, BasisModel, IdentityBasis, PolynomialBasis, RBFBasis, make_basis, with_basis
 from .bayesian_logistic import BayesianLogisticRegression
 from .datasets import ClusterSpec, make_clusters
-from .errors import Classes, ConvergenceError, DegenerateFitError, InvalidDataError, Message, PlaygroundError, phrase
+from .errors import (
+    Classes,
+    ConvergenceError,
+    DegenerateFitError,
+    InvalidDataError,
+    Message,
+    NotFittedError,
+    PlaygroundError,
+    phrase,
+)
 from .fisher import FisherDiscriminant
 from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from .geometry import boundary_segments, linear_regions
@@ -39,6 +48,7 @@ __all__ = [
     "LinearSVM",
     "LogisticRegression",
     "Message",
+    "NotFittedError",
     "NaiveBayes",
     "OneVsOne",
     "OneVsRest",

@@ -10,7 +10,7 @@ import inspect
 
 import numpy as np
 
-from .errors import PlaygroundError
+from .errors import NotFittedError, PlaygroundError
 from .validation import check_X
 
 
@@ -66,12 +66,12 @@ class Classifier:
 
     # -- prediction --
     def _check_fitted(self):
-        if not hasattr(self, "classes_"):
-            raise PlaygroundError(f"{self.display_name} has not been fitted yet: call fit(X, y) first.")
+        if "classes_" not in self.__dict__:
+            raise NotFittedError(f"{self.display_name} has not been fitted yet: call fit(X, y) first.")
 
     def _check_X(self, X):
         self._check_fitted()
-        return check_X(X, n_features=self.n_features_in_)
+        return check_X(X, n_features=self.n_features_in_, model=type(self).__name__)
 
     def decision_function(self, X):
         raise NotImplementedError

@@ -14,7 +14,7 @@ from math import comb
 import numpy as np
 
 from .base import Classifier
-from .errors import InvalidDataError, PlaygroundError
+from .errors import InvalidDataError, NotFittedError, PlaygroundError
 from .validation import MAX_FEATURES, MAX_MAGNITUDE, check_X, magnitude_text
 
 MAX_DEGREE = 6
@@ -79,8 +79,8 @@ class Basis:
     def transform(self, X):
         """phi(X), shape (N, M), finite."""
         if not hasattr(self, "n_features_in_"):
-            raise PlaygroundError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
-        X = check_X(X, n_features=self.n_features_in_)
+            raise NotFittedError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
+        X = check_X(X, n_features=self.n_features_in_, model=type(self).__name__)
         features = self._transform(X)
         if not np.all(np.abs(features) <= MAX_MAGNITUDE):  # also catches inf and NaN
             raise InvalidDataError(
@@ -92,7 +92,7 @@ class Basis:
     def feature_names(self):
         """One readable name per feature, e.g. ["x1", "x2", "x1^2", "x1 x2", "x2^2"]."""
         if not hasattr(self, "n_features_in_"):
-            raise PlaygroundError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
+            raise NotFittedError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
         return self._names()
 
     def _fit(self, X):
@@ -233,7 +233,12 @@ class RBFBasis(Basis):
         placement = self._placement()
         dim = X.shape[1]
         if placement == "given":
-            centres = check_X(self.centres, name="The centres", n_features=dim)
+            centres = check_X(self.centres, name="The centres")
+            if centres.shape[1] != dim:
+                raise InvalidDataError(
+                    f"The centres have {centres.shape[1]} coordinates but the points have {dim}; "
+                    "give each centre as many coordinates as a point."
+                )
             if centres.shape[0] > MAX_CENTRES:
                 raise InvalidDataError(f"Too many centres: {centres.shape[0]}; the limit is {MAX_CENTRES}.")
         elif placement == "grid":
@@ -355,7 +360,7 @@ class BasisModel(Classifier):
     def features(self, X):
         """phi(X), shape (N, M)."""
         self._check_fitted()
-        return self.basis_.transform(check_X(X, n_features=self.n_features_in_))
+        return self.basis_.transform(check_X(X, n_features=self.n_features_in_, model=type(self).__name__))
 
     def feature_names(self):
         self._check_fitted()

@@ -152,6 +152,20 @@ class InvalidDataError(PlaygroundError):
     """The points themselves are unusable (wrong shape, NaN, too few classes...)."""
 
 
+class InvalidTypeError(InvalidDataError, TypeError):
+    """The input holds something that is not a number at all (e.g. a dict in X)."""
+
+
+class NotFittedError(PlaygroundError, AttributeError):
+    """A method that needs a fitted model was called before ``fit`` (an AttributeError too,
+    as scikit-learn's NotFittedError is)."""
+
+
+class NotAvailableError(PlaygroundError, AttributeError):
+    """The model has no such method (e.g. probabilities from a method that gives none); an
+    AttributeError too, so ``hasattr`` says False."""
+
+
 class DegenerateFitError(PlaygroundError):
     """The data are valid but the method has no well-defined answer on them."""
 

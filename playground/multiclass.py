@@ -7,7 +7,7 @@ single class; ``ambiguous(X)`` computes them so the ui can show them instead of 
 import numpy as np
 
 from .base import Classifier, in_blocks, softmax_by_class
-from .errors import Classes, Message, PlaygroundError
+from .errors import Classes, Message, NotAvailableError, PlaygroundError
 from .validation import check_X_y
 
 STRATEGIES = ("ovr", "ovo")
@@ -34,18 +34,16 @@ class _Strategy(Classifier):
     _suffix = ""
 
     def __init__(self, estimator):
-        if not isinstance(estimator, Classifier):
-            raise PlaygroundError("A multi-class strategy wraps one of the playground's estimators.")
-        self.estimator = estimator
+        self.estimator = estimator  # checked in fit (scikit-learn's rule: __init__ only stores)
 
     @property
     def display_name(self):
-        return f"{self.estimator.display_name} ({self._suffix})"
+        return f"{getattr(self.estimator, 'display_name', 'a model')} ({self._suffix})"
 
     @property
     def is_linear(self):
         """True when every sub-problem's boundary is a straight line (a linear base model)."""
-        return bool(self.estimator.is_linear)
+        return bool(getattr(self.estimator, "is_linear", False))
 
     def clone(self):
         return type(self)(self.estimator.clone())
@@ -71,6 +69,8 @@ class _Strategy(Classifier):
         return model
 
     def _start_fit(self, X, y):
+        if not isinstance(self.estimator, Classifier):
+            raise PlaygroundError("A multi-class strategy wraps one of the playground's estimators.")
         X, y_index, classes = check_X_y(X, y, method=self.display_name)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
@@ -165,7 +165,7 @@ class OneVsRest(_Strategy):
 
     @property
     def is_probabilistic(self):
-        return bool(self.estimator.is_probabilistic)
+        return bool(getattr(self.estimator, "is_probabilistic", False))
 
     def fit(self, X, y):
         X, y_index, classes = self._start_fit(X, y)
@@ -202,22 +202,26 @@ class OneVsRest(_Strategy):
             return np.zeros(scores.shape[0], dtype=bool)
         return np.count_nonzero(scores > 0, axis=1) != 1
 
-    def predict_log_proba(self, X):
-        """Each classifier's log p(class k | x) against the rest, renormalised over k, (N, K)."""
-        return in_blocks(
-            lambda block: self._posterior(block, log=True), self._check_probabilistic(X), self.classes_.size
-        )
-
-    def predict_proba(self, X):
+    # predict_proba and predict_log_proba exist only when the wrapped method gives
+    # probabilities, so that hasattr() tells the truth (as scikit-learn's available_if).
+    @property
+    def predict_proba(self):
         """p(C_k | x) from the K one-versus-rest posteriors, normalised to sum to 1, (N, K)."""
-        return in_blocks(
-            lambda block: self._posterior(block, log=False), self._check_probabilistic(X), self.classes_.size
+        self._require_probabilities()
+        return lambda X: in_blocks(
+            lambda block: self._posterior(block, log=False), self._check_X(X), self.classes_.size
         )
 
-    def _check_probabilistic(self, X):
+    @property
+    def predict_log_proba(self):
+        """Each classifier's log p(class k | x) against the rest, renormalised over k, (N, K)."""
+        self._require_probabilities()
+        return lambda X: in_blocks(lambda block: self._posterior(block, log=True), self._check_X(X), self.classes_.size)
+
+    def _require_probabilities(self):
         if not self.is_probabilistic:
-            raise PlaygroundError(f"{self.estimator.display_name} does not give probabilities.")
-        return self._check_X(X)
+            name = getattr(self.estimator, "display_name", "This method")
+            raise NotAvailableError(f"{name} does not give probabilities.")
 
     def _posterior(self, X, log):
         if self.classes_.size == 2:

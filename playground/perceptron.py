@@ -152,6 +152,12 @@ class Perceptron(LinearClassifier):
                 f"The perceptron did not converge in {self.max_epochs} epochs: the classes may not be "
                 "linearly separable (section 4.1.7), or it needs more epochs; the boundary shown is the last one."
             )
+        if not converged and _far_from_origin(X):
+            self.fit_message_ += (
+                " The points lie far from the origin for their spread, and each update moves the bias w0 by "
+                "only eta while it moves w by eta x: the perceptron needs very many updates there (the other "
+                "methods do not mind). Centre the points, or start from a w_init with a suitable bias."
+            )
         return self
 
     def _set_weights(self, w):
@@ -183,6 +189,12 @@ class Perceptron(LinearClassifier):
         replay._set_weights(weights)
         replay.step_ = int(step)
         return replay
+
+
+def _far_from_origin(X):
+    """Whether the points' mean is more than ten times their largest standard deviation from 0."""
+    spread = float(np.max(np.std(X, axis=0)))
+    return float(np.linalg.norm(X.mean(axis=0))) > 10 * spread
 
 
 def _scores(X, w):

@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from .errors import Classes, DegenerateFitError, InvalidDataError
+from .errors import Classes, DegenerateFitError, InvalidDataError, InvalidTypeError
 
 # A hosted instance must not be asked to fit arbitrarily much (issue 7 states the limits).
 MAX_POINTS = 20_000
@@ -43,33 +43,51 @@ def magnitude_text(value):
 _LIMIT = magnitude_text(MAX_MAGNITUDE)
 
 
-def check_X(X, *, name="X", n_features=None, max_points=None):
+def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
     """Return ``X`` as a finite float array of shape (N, D), or raise InvalidDataError.
 
-    Any array-like of real numbers is accepted (lists, integers, float32, ...); every
-    coordinate must be finite and within +-``MAX_MAGNITUDE``. ``max_points`` bounds training
-    sets (a hosted instance must not fit without limit); evaluation (e.g. a 200 x 200 grid)
-    is not bounded here.
+    Any array-like of real numbers is accepted (lists, integers, float32, objects holding
+    numbers, sparse matrices, which are made dense); every coordinate must be finite and
+    within +-``MAX_MAGNITUDE``. ``max_points`` bounds training sets (a hosted instance must
+    not fit without limit); evaluation (e.g. a 200 x 200 grid) is not bounded here.
+    ``n_features`` is the number of features a fitted ``model`` (named in the message) expects.
     """
+    if hasattr(X, "toarray") and hasattr(X, "nnz"):  # a scipy.sparse matrix: at most 20,000 x 1,000
+        X = X.toarray()
     try:
         X = np.asarray(X)
-        if X.dtype.kind in "USV":  # numpy would read "1.5" as a number
-            raise TypeError
+    except (TypeError, ValueError) as err:
+        raise InvalidDataError(f"{name} must be a table of numbers ({err}).") from None
+    if X.dtype.kind == "c":
+        raise InvalidDataError(f"{name} contains complex numbers. Complex data not supported: use real numbers.")
+    if X.dtype.kind in "USV":  # numpy would read "1.5" as a number
+        raise InvalidDataError(f"{name} must contain numbers, not text.")
+    try:
         X = X.astype(float, copy=False)
-    except (TypeError, ValueError):
-        raise InvalidDataError(f"{name} must contain numbers only.") from None
-    if X.ndim == 1 and n_features is not None and X.shape[0] == n_features:
-        X = X[None, :]
+    except (TypeError, ValueError) as err:
+        raise InvalidTypeError(f"{name} must contain numbers only ({err}).") from None
+    if X.ndim == 1:
+        raise InvalidDataError(
+            f"{name} must be a table of points, one row per point, not a 1-D array. Reshape your data: "
+            "X.reshape(1, -1) for a single point, X.reshape(-1, 1) for points with one coordinate."
+        )
     if X.ndim != 2:
         raise InvalidDataError(f"{name} must be a table of points, one row per point (got {X.ndim} dimensions).")
     if X.shape[0] == 0:
         raise InvalidDataError("There are no points yet: add some by clicking on the plot or generating clusters.")
     if X.shape[1] == 0:
-        raise InvalidDataError(f"{name} has no coordinates (zero columns).")
+        raise InvalidDataError(
+            f"{name} has no coordinates: 0 feature(s) (shape={X.shape}) while a minimum of 1 is required."
+        )
     if max_points is not None and X.shape[0] > max_points:
         raise InvalidDataError(f"Too many points: {X.shape[0]:,}; the limit is {max_points:,}.")
     if X.shape[1] > MAX_FEATURES:
         raise InvalidDataError(f"Too many features: {X.shape[1]:,}; the limit is {MAX_FEATURES:,}.")
+    if n_features is not None and X.shape[1] != n_features:
+        raise InvalidDataError(
+            f"{name} has {X.shape[1]} features, but {model or 'the model'} is expecting {n_features} features as "
+            f"input: it was fitted on points with {n_features} coordinates."
+        )
     # Two reductions instead of a boolean temporary: NaN propagates into both, inf shows in one.
     low, high = float(X.min()), float(X.max())
     if not (np.isfinite(low) and np.isfinite(high)):
@@ -81,8 +99,6 @@ def check_X(X, *, name="X", n_features=None, max_points=None):
             f"-{_LIMIT} to {_LIMIT} (the app itself accepts ±1e6), beyond which squares and products of "
             "coordinates overflow. Rescale the points, e.g. change their unit."
         )
-    if n_features is not None and X.shape[1] != n_features:
-        raise InvalidDataError(f"The model was fitted on {n_features} features but {name} has {X.shape[1]}.")
     return X
 
 
@@ -115,6 +131,10 @@ def check_labels(y, n_points):
 
     A column vector (N, 1) is accepted as (N,).
     """
+    if y is None:
+        raise InvalidDataError("Fitting requires y to be passed, but the target y is None: give each point its class.")
+    if hasattr(y, "toarray") and hasattr(y, "nnz"):
+        y = y.toarray()
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
@@ -134,12 +154,18 @@ def check_labels(y, n_points):
         else:
             raise InvalidDataError("Class labels must be all whole numbers or all text, not a mixture.")
     if kind == "f":
-        if not np.all(np.isfinite(y)) or np.any(y != np.round(y)) or np.any(np.abs(y) > 2.0**53):
-            raise InvalidDataError("Class labels must be whole numbers (or text), not fractions, NaN or infinity.")
+        if not np.all(np.isfinite(y)):
+            raise InvalidDataError("Class labels must be whole numbers or text, not NaN or infinity.")
+        if np.any(y != np.round(y)) or np.any(np.abs(y) > 2.0**53):
+            example = y[(y != np.round(y)) | (np.abs(y) > 2.0**53)][0]
+            raise InvalidDataError(
+                f"Class labels must be whole numbers or text; these look continuous (e.g. {example:g}), "
+                "like a quantity to predict rather than a class."
+            )
         return y.astype(np.int64)
     if kind in "iubUS":
         return y
-    raise InvalidDataError("Class labels must be whole numbers or text.")
+    raise InvalidDataError(f"Unknown label type: class labels must be whole numbers or text, not {y.dtype}.")
 
 
 def check_X_y(X, y, *, min_classes=2, max_classes=None, method="This method"):

@@ -224,7 +224,7 @@ def test_the_callers_objects_are_not_fitted_in_place():
         (RBFBasis(placement="random"), "placement must be one of grid, data, given"),
         (RBFBasis(placement="given"), "needs centres"),
         (RBFBasis(centres=[[0, 0]], placement="grid"), "placement must be 'given'"),
-        (RBFBasis(centres=[[0, 0, 0]]), "fitted on 2 features but The centres has 3"),
+        (RBFBasis(centres=[[0, 0, 0]]), "centres have 3 coordinates but the points have 2"),
         (RBFBasis(centres=[[0, np.nan]]), "NaN"),
         (RBFBasis(centres=np.zeros((101, 2))), "Too many centres"),
         (RBFBasis(random_state=None), "random_state must be a whole number"),
@@ -249,7 +249,7 @@ def test_other_misuse_gives_a_sentence():
     with pytest.raises(InvalidDataError, match="limit is 1,000"):
         PolynomialBasis(6).fit(np.zeros((1, 10)))
     model = make_model("svm", basis=PolynomialBasis(2)).fit(*ring(10))
-    with pytest.raises(InvalidDataError, match="fitted on 2 features"):
+    with pytest.raises(InvalidDataError, match="X has 5 features, but BasisModel is expecting 2"):
         model.predict(np.zeros((1, 5)))
 
 

@@ -80,7 +80,7 @@ def test_rank_deficient_design_still_fits():
         (np.array([[0, np.nan], [1, 1]]), np.array([0, 1]), "NaN"),
         (np.ones((3, 2)), np.array([0, 1]), "one label per point"),
         (np.ones((2, 2)), np.array([0.5, 1.0]), "whole numbers"),
-        ([["a", "b"], ["c", "d"]], [0, 1], "numbers only"),
+        ([["a", "b"], ["c", "d"]], [0, 1], "must contain numbers, not text"),
     ],
 )
 def test_bad_input_gives_a_sentence(X, y, message):
