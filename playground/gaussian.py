@@ -361,14 +361,17 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
         """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64) at checked inputs X,
         class-major: shape (K, N)."""
         whitening, constants = self._whitening()
-        XT = X.T.copy()  # (D, N): the points along the contiguous axis
-        centred, z = np.empty_like(XT), np.empty_like(XT)
-        out = np.empty((self.classes_.size, X.shape[0]))
-        for k in range(self.classes_.size):  # a loop over classes; each step is vectorised over points
-            np.subtract(XT, self.means_[k][:, None], out=centred)
-            np.matmul(whitening[k], centred, out=z)  # L_k^-1 (x - mu_k)
-            np.square(z, out=z)
-            np.sum(z, axis=0, out=out[k])  # the Mahalanobis distance
-            out[k] *= -0.5
-            out[k] += constants[k]
+        # Far from a class with a tiny covariance the distance overflows to inf: the
+        # activation is then clipped (finite_activations), on purpose and without a warning.
+        with np.errstate(over="ignore", invalid="ignore"):
+            XT = X.T.copy()  # (D, N): the points along the contiguous axis
+            centred, z = np.empty_like(XT), np.empty_like(XT)
+            out = np.empty((self.classes_.size, X.shape[0]))
+            for k in range(self.classes_.size):  # a loop over classes; each step is vectorised over points
+                np.subtract(XT, self.means_[k][:, None], out=centred)
+                np.matmul(whitening[k], centred, out=z)  # L_k^-1 (x - mu_k)
+                np.square(z, out=z)
+                np.sum(z, axis=0, out=out[k])  # the Mahalanobis distance
+                out[k] *= -0.5
+                out[k] += constants[k]
         return finite_activations(out)

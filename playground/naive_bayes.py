@@ -143,15 +143,18 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
             out += self.feature_intercept_[:, None]
         else:
             # sum_i ln N(x_i | mu_ki, var_ki) + ln p(C_k), with the diagonal covariance of naive Bayes
-            norm = -0.5 * np.sum(np.log(self.variances_) + _LOG_2PI, axis=1) + np.log(self.priors_)
-            XT = X.T.copy()  # (D, N): the points along the contiguous axis
-            squares = np.empty_like(XT)
-            out = np.empty((self.classes_.size, X.shape[0]))
-            for k in range(self.classes_.size):  # a loop over classes, vectorised over points
-                np.subtract(XT, self.means_[k][:, None], out=squares)
-                np.square(squares, out=squares)
-                squares /= self.variances_[k][:, None]
-                np.sum(squares, axis=0, out=out[k])
-                out[k] *= -0.5
-                out[k] += norm[k]
+            # Far from a class with tiny variances the squares overflow to inf: the activation
+            # is then clipped (finite_activations), on purpose and without a warning.
+            with np.errstate(over="ignore", invalid="ignore"):
+                norm = -0.5 * np.sum(np.log(self.variances_) + _LOG_2PI, axis=1) + np.log(self.priors_)
+                XT = X.T.copy()  # (D, N): the points along the contiguous axis
+                squares = np.empty_like(XT)
+                out = np.empty((self.classes_.size, X.shape[0]))
+                for k in range(self.classes_.size):  # a loop over classes, vectorised over points
+                    np.subtract(XT, self.means_[k][:, None], out=squares)
+                    np.square(squares, out=squares)
+                    squares /= self.variances_[k][:, None]
+                    np.sum(squares, axis=0, out=out[k])
+                    out[k] *= -0.5
+                    out[k] += norm[k]
         return finite_activations(out)

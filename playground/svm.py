@@ -20,6 +20,9 @@ from .validation import check_iterations, check_X_y, standard_units
 
 #: libsvm's floor on the curvature a_ij = |x_i - x_j|^2 of a pair (duplicated points).
 _TAU = 1e-12
+#: After SMO, multipliers below this fraction of the largest are set to 0, and those within
+#: this fraction of C below C are set to C.
+_AT_BOUND = 1e-12
 #: At most this many SMO steps are kept in ``history_`` (then every 2nd, 4th, ... step).
 HISTORY_LIMIT = 2000
 #: With shrinking, bounded multipliers that cannot violate the KKT conditions are set aside
@@ -339,6 +342,11 @@ class LinearSVM(LinearClassifier):
         else:
             box, steps, converged, pair = self._hard_margin(Z, t, alpha, options)
 
+        # A multiplier within rounding of a bound is at the bound: a_n = 1e-16 left by the
+        # arithmetic of a step (next to multipliers of order 1) is no free support vector
+        # (b and the margin categories say so).
+        alpha[alpha <= _AT_BOUND * alpha.max()] = 0.0
+        alpha[alpha >= (1 - _AT_BOUND) * box] = box
         w_z = Z.T @ (alpha * t)
         v = t - Z @ w_z
         b_z = _intercept(v, alpha, t, box)

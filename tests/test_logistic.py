@@ -44,6 +44,68 @@ def test_seed003_irls_table():
     assert "linearly separable" in model.fit_message_ and "l2" in model.fit_message_
 
 
+# The notes' IRLS table (seed 003) in the book's convention, p(C1|phi) = sigma(w^T phi), from
+# w = (1, -1, 1): the start, the first update and the fifth, and ln p after the fifth.
+NOTES_W = {0: [1.0, -1.0, 1.0], 1: [2.620188714, -3.16480455, 2.080220871], 5: [5.713665154, -8.53726067, 5.768785273]}
+NOTES_LOG_LIKELIHOOD = {0: -2.93486703, 5: -0.00960079}
+NOTES_P_C1 = [0.999835753, 0.99738924, 0.99976809, 0.00371346, 0.000233862, 0.002632685]
+
+
+def test_seed003_irls_table_from_the_notes_start_in_the_app_convention():
+    """The app's labels: C1 (the first three points) is label 0, C2 label 1. The back-end's
+    positive class is classes_[1] = C2, so the notes' start w = (1, -1, 1) is w_init =
+    (-1, 1, -1) and every weight vector of the run is the negative of the notes' table."""
+    y = np.array([0, 0, 0, 1, 1, 1])
+    model = make_model("logistic", w_init=[-1.0, 1.0, -1.0], max_iter=5).fit(SEED003_X, y)
+    assert model.n_iter_ == 5 and [h["iteration"] for h in model.history_] == list(range(6))
+    assert model.history_[0]["w"].tolist() == [-1.0, 1.0, -1.0]  # step 0 is w_init, exactly
+    for step, w in NOTES_W.items():
+        np.testing.assert_allclose(model.history_[step]["w"], -np.array(w), rtol=1e-8)
+    for step, value in NOTES_LOG_LIKELIHOOD.items():
+        assert model.history_[step]["log_likelihood"] == pytest.approx(value, abs=1e-8)
+    assert model.history_[5]["log_likelihood"] == pytest.approx(-0.0096, abs=5e-5)
+    np.testing.assert_allclose(model.weights_, -np.array(NOTES_W[5]), rtol=1e-8)
+    np.testing.assert_allclose(model.predict_proba(SEED003_X)[:, 0], NOTES_P_C1, rtol=1e-6)  # p(C1|x)
+    np.testing.assert_array_equal(model.predict(SEED003_X), y)
+
+
+def test_w_init_starts_gradient_descent_too():
+    y = np.array([0, 0, 0, 1, 1, 1])
+    w_init = np.array([-1.0, 1.0, -1.0])
+    model = make_model("logistic", solver="gd", w_init=w_init, learning_rate=0.5, max_iter=3).fit(SEED003_X, y)
+    assert model.history_[0]["w"].tolist() == w_init.tolist()
+    phi = np.column_stack([np.ones(6), SEED003_X])
+    gradient = phi.T @ (1 / (1 + np.exp(-phi @ w_init)) - y)  # eq. 4.91
+    np.testing.assert_allclose(model.history_[1]["w"], w_init - 0.5 * gradient / 6, rtol=1e-12)
+    # Replaying step 0 shows the start.
+    np.testing.assert_allclose(model.at_step(0).decision_function(SEED003_X), phi @ w_init, rtol=1e-12)
+
+
+def test_w_init_must_be_d_plus_one_finite_numbers():
+    for bad in ([1.0, 2.0], [0.0, np.nan, 1.0], "abc", [0.0, 1e300, 0.0]):
+        with pytest.raises(InvalidDataError, match="initial weights"):
+            make_model("logistic", w_init=bad).fit(SEED003_X, SEED_Y)
+
+
+@pytest.mark.parametrize("name", ["logistic", "softmax"])
+@pytest.mark.parametrize("solver", ["irls", "gd"])
+def test_predictions_follow_the_public_weights(name, solver):
+    """One source of truth: no hidden (standardised) copy of the weights."""
+    X, y = overlapping(2 if name == "logistic" else 3, 6)
+    model = make_model(name, solver=solver, max_iter=20).fit(X + 1000.0, y)
+    model.coef_[:] = 0
+    model.intercept_[:] = 0
+    k = model.classes_.size
+    np.testing.assert_array_equal(model.decision_function(X), 0.0)
+    np.testing.assert_allclose(model.predict_proba(X), 1.0 / k)
+    np.testing.assert_allclose(model.predict_log_proba(X), -np.log(k))
+    # A replacement weight vector is read too.
+    model.coef_ = np.ones_like(model.coef_)
+    np.testing.assert_allclose(
+        model.decision_function(X[:3]), (X[:3] @ np.ones((X.shape[1], model.coef_.shape[0])) + 0).squeeze()
+    )
+
+
 def test_seed003_separable_run_stops_and_says_why():
     model = make_model("logistic", w_init=SEED_W_INIT).fit(SEED003_X, SEED_Y)
     assert not model.converged_ and model.n_iter_ < 100
