@@ -128,7 +128,8 @@ class ProbabilisticMixin:
 
     def predict(self, X):
         """Labels from ``classes_``: the largest posterior p(C_k|x), shape (N,)."""
-        return self.classes_[self.predict_index(X)]
+        index = self.predict_index(X)  # first: an unfitted model has no classes_
+        return self.classes_[index]
 
     def predict_index(self, X):
         """Position in ``classes_`` of the largest posterior, shape (N,)."""
