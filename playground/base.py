@@ -133,7 +133,7 @@ class ProbabilisticMixin:
 
     def predict_index(self, X):
         """Position in ``classes_`` of the largest posterior, shape (N,)."""
-        return np.argmax(self.predict_proba(X), axis=1)
+        return argmax_rows(self.predict_proba(X))
 
     def predict_proba(self, X):
         """p(C_k|x), shape (N, K), columns in the order of ``classes_``."""
@@ -150,6 +150,14 @@ class ProbabilisticMixin:
             raise NotImplementedError(f"{type(self).__name__} defines neither _posterior nor predict_log_proba.")
         log_proba = self.predict_log_proba(X)
         return log_proba if log else np.exp(log_proba)
+
+
+def argmax_rows(proba):
+    """``np.argmax(proba, axis=1)`` (ties to the first), with two columns compared directly:
+    numpy's argmax along the short axis of an (N, 2) array is ten times slower."""
+    if proba.shape[1] == 2:
+        return (proba[:, 1] > proba[:, 0]).astype(np.intp)
+    return np.argmax(proba, axis=1)
 
 
 class LinearPosteriorMixin:

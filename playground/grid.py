@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .base import argmax_rows
 from .errors import InvalidDataError
 
 MIN_RESOLUTION = 10
@@ -80,7 +81,7 @@ def evaluate_grid(model, window, resolution=200):
         # A probabilistic model predicts the class of largest posterior: the regions are
         # exactly what predict() and the posterior read-outs say, ties included.
         proba = model.predict_proba(points)
-        labels = np.argmax(proba, axis=1)
+        labels = argmax_rows(proba)
         proba = proba.reshape(shape + (-1,))
     elif hasattr(model, "predict_index"):
         # Models whose predict is not argmax of decision values (e.g. one-versus-one votes)

@@ -75,9 +75,9 @@ class LeastSquaresClassifier(LinearClassifier):
         self.n_features_in_ = X.shape[1]
 
         if coef.shape[0] == 2:  # two classes: y_2 - y_1, positive for classes_[1]
-            coef, intercept = coef[1:] - coef[:1], intercept[1:] - intercept[:1]
-        self.coef_ = coef
-        self.intercept_ = intercept
+            self.coef_, self.intercept_ = coef[1:] - coef[:1], intercept[1:] - intercept[:1]
+        else:  # views of weights_: one set of weights
+            self.coef_, self.intercept_ = self.weights_[1:].T, self.weights_[0]
         return self
 
     def class_outputs(self, X):

@@ -6,7 +6,7 @@ single class; ``ambiguous(X)`` computes them so the ui can show them instead of 
 
 import numpy as np
 
-from .base import Classifier, in_blocks, softmax_by_class
+from .base import Classifier, argmax_rows, in_blocks, softmax_by_class
 from .errors import Classes, Message, NotAvailableError, PlaygroundError
 from .validation import check_X_y
 
@@ -112,7 +112,7 @@ class _Strategy(Classifier):
         (one-versus-rest: the largest y_k(x); one-versus-one: most votes, ties by confidence),
         or, when the wrapper gives probabilities, the largest of them."""
         if getattr(self, "is_probabilistic", False):
-            return np.argmax(self.predict_proba(X), axis=1)
+            return argmax_rows(self.predict_proba(X))
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return (scores > 0).astype(np.intp)

@@ -121,12 +121,24 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
                 self.thresholds_ = thresholds[0]
             binary = self.binarize(X)
             ones = one_hot.T @ binary  # N_ki, (K, D)
-            prob = (ones + alpha) / (counts[:, None] + 2 * alpha)
-            log_p, log_q = np.log(prob), np.log1p(-prob)
-            self.feature_prob_ = prob
-            self.feature_coef_ = log_p - log_q
-            self.feature_intercept_ = np.sum(log_q, axis=1) + np.log(self.priors_)
+            self.feature_prob_ = (ones + alpha) / (counts[:, None] + 2 * alpha)
         return self
+
+    # The Bernoulli model's parameters are feature_prob_ and priors_; its linear form (eq. 4.82)
+    # is read from them, so editing them changes the model and nothing can disagree.
+    @property
+    def feature_coef_(self):
+        """Bernoulli: ln mu_ki - ln(1 - mu_ki), the weights of the binary features in a_k (eq. 4.82)."""
+        if "feature_prob_" not in self.__dict__:
+            raise AttributeError("feature_coef_ exists for a fitted 'bernoulli' naive Bayes only.")
+        return np.log(self.feature_prob_) - np.log1p(-self.feature_prob_)
+
+    @property
+    def feature_intercept_(self):
+        """Bernoulli: sum_i ln(1 - mu_ki) + ln p(C_k)."""
+        if "feature_prob_" not in self.__dict__:
+            raise AttributeError("feature_intercept_ exists for a fitted 'bernoulli' naive Bayes only.")
+        return np.sum(np.log1p(-self.feature_prob_), axis=1) + np.log(self.priors_)
 
     def binarize(self, X):
         """The binary features b_i = 1 if x_i > thresholds_[i] else 0, shape (N, D) (Bernoulli variant)."""
@@ -140,7 +152,7 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
         (eq. 4.63; eq. 4.82 for Bernoulli features)."""
         if self.variant == "bernoulli" and hasattr(self, "thresholds_"):
             out = self.feature_coef_ @ (X > self.thresholds_).T.astype(float)
-            out += self.feature_intercept_[:, None]
+            out += self.feature_intercept_[:, None]  # both from feature_prob_ and priors_
         else:
             # sum_i ln N(x_i | mu_ki, var_ki) + ln p(C_k), with the diagonal covariance of naive Bayes
             # Far from a class with tiny variances the squares overflow to inf: the activation

@@ -109,10 +109,12 @@ def check_spread(X):
     largest range of a coordinate must be at least ``MIN_SPREAD`` and at least
     ``MIN_RELATIVE_SPREAD`` times the largest |coordinate|.
     """
-    spread = float(np.max(X.max(axis=0) - X.min(axis=0)))
+    XT = np.ascontiguousarray(X.T)  # numpy reduces (N, D) along axis 0 some 30x slower
+    high, low = XT.max(axis=1), XT.min(axis=1)
+    spread = float(np.max(high - low))
     if spread == 0:
         return
-    size = float(np.max(np.abs(X)))
+    size = max(-float(low.min()), float(high.max()))
     if spread < MIN_SPREAD:
         raise InvalidDataError(
             f"The training inputs differ by at most {spread:.3g}: too little for double-precision arithmetic "
@@ -229,12 +231,14 @@ def standard_units(X):
     centre : ndarray (D,)
     scale : float
     """
-    centre = X.mean(axis=0)
-    Z = X - centre
-    largest = float(np.max(np.abs(Z)))
+    # Worked on the transpose: numpy reduces and broadcasts along the long axis far faster.
+    ZT = np.array(X.T, order="C")
+    centre = ZT.mean(axis=1)
+    ZT -= centre[:, None]
+    largest = max(-float(ZT.min()), float(ZT.max()))
     scale = float(np.ldexp(1.0, int(np.frexp(largest)[1]))) if largest > 0 else 1.0
-    Z /= scale
-    return Z, centre, scale
+    ZT /= scale
+    return np.ascontiguousarray(ZT.T), centre, scale
 
 
 def to_input_units(coef, intercept, centre, scale):
