@@ -331,11 +331,14 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
         self.ridges_ = ridges
         self.fit_message_ = ""
         if singular:
+            one = len(singular) == 1
             self.fit_message_ = Message(
-                "The covariance of ",
+                "The covariance of " if one else "The covariances of ",
                 Classes(*singular),
-                " is singular (collinear, repeated or too few points), so a small ridge "
-                f"({AUTO_RIDGE:g} of its average variance) was added to its diagonal.",
+                " is singular" if one else " are singular",
+                " (collinear, repeated or too few points), so a small ridge "
+                f"({AUTO_RIDGE:g} of {'its' if one else 'each'} average variance) was added to "
+                f"{'its diagonal' if one else 'their diagonals'}.",
             )
         self._whitening()  # factorised once here; again only if the attributes are changed
         return self

@@ -90,8 +90,13 @@ def test_singular_covariances_are_named_from_one_in_the_app():
     X = np.array([[0, 0], [1, 1], [2, 2], [0, 1], [1, 2], [2, 3.0], [5, 0], [6, 1], [5, 1.5]])
     y = np.array([0, 0, 0, 1, 1, 1, 2, 2, 2])  # classes 0 and 1 lie on lines
     model = make_model("gaussian_separate").fit(X, y)
-    assert model.fit_message_.startswith("The covariance of class 0 and class 1 is singular")
-    assert phrase(model.fit_message_, one_based).startswith("The covariance of class 1 and class 2 is singular")
+    assert model.fit_message_.startswith("The covariances of class 0 and class 1 are singular")
+    assert phrase(model.fit_message_, one_based).startswith("The covariances of class 1 and class 2 are singular")
+    assert model.fit_message_.endswith("was added to their diagonals.")
+    spread = [[0, 0], [1, 0.2], [0.3, 1]]
+    single = make_model("gaussian_separate").fit(spread + X[3:].tolist(), y)  # only class 1 on a line
+    assert single.fit_message_.startswith("The covariance of class 1 is singular")
+    assert single.fit_message_.endswith("was added to its diagonal.")
 
 
 @pytest.mark.parametrize("strategy", ["ovr", "ovo"])
@@ -132,7 +137,7 @@ def test_the_apps_status_line_numbers_classes_from_one():
         view = fit_view(
             PointSet.from_arrays(lines, [0, 0, 0, 1, 1, 1, 2, 2, 2]), "gaussian_separate", (), "native", Window()
         )
-        assert view.error is None and view.note.startswith("The covariance of class 1 and class 2 is singular")
+        assert view.error is None and view.note.startswith("The covariances of class 1 and class 2 are singular")
 
 
 def test_every_error_is_a_value_error_with_a_sentence():
