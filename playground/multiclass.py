@@ -65,7 +65,7 @@ class _Strategy(Classifier):
             raise err.relabel(mapping, "In the sub-problem ", *problem, ": ") from None
         note = getattr(model, "fit_message_", None)
         if note:
-            self._notes.append(Message(*problem, ": ", Message(note).relabel(mapping)))
+            self._notes.append((Message(*problem), Message(note).relabel(mapping)))
         return model
 
     def _start_fit(self, X, y):
@@ -78,8 +78,17 @@ class _Strategy(Classifier):
         return X, y_index, classes
 
     def _finish_fit(self, notes):
-        """``fit_message_``: the sub-classifiers' notes, each after its sub-problem's name."""
-        self.fit_message_ = Message(*[part for note in notes for part in (note, " ")][:-1]) if notes else None
+        """``fit_message_``: the sub-classifiers' notes, each once, after the names of the
+        sub-problems it concerns ("class 1 versus the rest and class 3 versus the rest: ...")."""
+        groups = {}  # note text -> (note, [sub-problems]), in order of appearance
+        for problem, note in notes:
+            groups.setdefault(str(note), (note, []))[1].append(problem)
+        parts = []
+        for note, problems in groups.values():
+            for k, problem in enumerate(problems):
+                parts += [", " if 0 < k < len(problems) - 1 else " and " if k else "", problem]
+            parts += [": ", note, " "]
+        self.fit_message_ = Message(*parts[:-1]) if parts else None
         del self._notes
 
     @property

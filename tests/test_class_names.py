@@ -118,9 +118,14 @@ def test_one_versus_rest_notes_name_their_sub_problems():
     model = make_model("perceptron", multiclass="ovr", max_epochs=2).fit(X, y + 10)
     note = model.fit_message_
     assert isinstance(note, Message)
-    assert note.startswith("class 10 versus the rest: The perceptron did not converge")
-    assert phrase(note, one_based).startswith("class 11 versus the rest: ")
-    assert note.labels[:1] == (10,)
+    # The same note for every sub-problem is said once, after all of their names.
+    assert note.startswith(
+        "class 10 versus the rest, class 11 versus the rest and class 12 versus the rest: "
+        "The perceptron did not converge"
+    )
+    assert note.count("did not converge") == 1
+    assert phrase(note, one_based).startswith("class 11 versus the rest, class 12 versus the rest and class 13")
+    assert note.labels == (10, 11, 12)
 
 
 def test_the_apps_status_line_numbers_classes_from_one():
