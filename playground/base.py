@@ -3,7 +3,15 @@
 A subclass implements ``fit`` and either sets ``coef_`` / ``intercept_`` (a linear model:
 ``LinearClassifier`` supplies ``decision_function``) or overrides ``decision_function``
 itself. Probabilistic models implement ``_posterior(X, log)``, which gives ``predict_proba``
-and ``predict_log_proba`` (or only ``predict_log_proba``; ``predict_proba`` follows).
+and ``predict_log_proba`` (or only ``predict_log_proba``; ``predict_proba`` follows); a linear
+one takes it from ``LinearPosteriorMixin``, i.e. from ``coef_`` and ``intercept_``. Their
+``predict`` is ``argmax(predict_proba)``.
+
+One source of truth: every answer a fitted model gives is computed from its public fitted
+attributes (``coef_``, ``intercept_``; a generative model's means, covariances and priors),
+never from a hidden copy, so editing them in place changes the answers. A quantity derived
+from them for speed (e.g. Cholesky factors) is cached with ``cached_from``, which notices when
+they change.
 """
 
 import inspect
