@@ -35,7 +35,7 @@ from playground.validation import MAX_MAGNITUDE, MIN_SPREAD
 TWO_CLASS_ONLY = {"logistic", "perceptron", "svm"}
 INVARIANT = [name for name in MODELS if name != "perceptron"]
 PROBABILISTIC = [name for name in MODELS if MODELS[name].is_probabilistic]
-SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Offsets: small, the app's limit, and a file in projected coordinates.
 OFFSETS = st.sampled_from([3.0, -250.0, 12_345.0, -654_321.0, MAX_COORDINATE, -MAX_COORDINATE, 3e7, 1e8])
 
