@@ -1,5 +1,6 @@
 """Shared fixtures: seed 003's six-point worked example and random cluster sets."""
 
+import functools
 import os
 
 import numpy as np
@@ -7,7 +8,7 @@ import pytest
 from hypothesis import settings
 from playwright.sync_api import sync_playwright
 
-from playground import ClusterSpec, make_clusters
+from playground import ClusterSpec, PlaygroundError, make_clusters, make_model
 from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, streamlit_server
 
 # In CI the property tests draw the same examples every run, so a submission cannot fail on a
@@ -42,6 +43,18 @@ SEED003_CLASS = np.array([1, 1, 1, 2, 2, 2])
 @pytest.fixture
 def seed003():
     return SEED003_X.copy(), SEED003_CLASS.copy()
+
+
+@functools.cache
+def two_class_only(name):
+    """Whether method ``name`` separates two classes only: its fit refuses three classes and
+    points to the multi-class strategies (so tests need not list such methods by hand)."""
+    X = np.array([[0.0, 0.0], [1.0, 0.2], [0.1, 3.0], [1.2, 3.1], [4.0, 0.0], [4.8, 1.0]])
+    try:
+        make_model(name).fit(X, [0, 0, 1, 1, 2, 2])
+    except PlaygroundError as err:
+        return "one-versus" in str(err) or "two classes" in str(err)
+    return False
 
 
 def clusters(n_classes=3, n_per_class=40, seed=0, spread=(1.0, 0.6)):

@@ -18,9 +18,9 @@ from sklearn.utils._tags import ClassifierTags, TransformerTags
 from sklearn.utils.estimator_checks import check_estimator
 
 from playground import MODELS, BasisModel, NotFittedError, OneVsOne, OneVsRest, PolynomialBasis, make_model
-from tests.conftest import clusters
+from tests.conftest import clusters, two_class_only
 
-TWO_CLASS_ONLY = {"logistic", "perceptron", "svm"}
+TWO_CLASS_ONLY = {name for name in MODELS if two_class_only(name)}
 #: Checks that need scikit-learn's own exception or warning classes; see the tests below.
 SKLEARN_CLASSES_ONLY = {"check_estimators_unfitted", "check_supervised_y_2d"}
 

@@ -31,9 +31,13 @@ from sklearn.svm import SVC
 from playground import MODELS, InvalidDataError, PlaygroundError, PolynomialBasis, RBFBasis, make_model
 from playground.link import MAX_COORDINATE
 from playground.validation import MAX_MAGNITUDE, MIN_SPREAD
+from tests.conftest import two_class_only
 
-TWO_CLASS_ONLY = {"logistic", "perceptron", "svm"}
-INVARIANT = [name for name in MODELS if name != "perceptron"]
+TWO_CLASS_ONLY = {name for name in MODELS if two_class_only(name)}
+#: Methods whose answer depends on where the points sit or on their unit, by definition: the
+#: perceptron (see above) and a Bayesian model with a prior on w stated in the units of x.
+NOT_INVARIANT = {"perceptron", "bayesian_logistic"}
+INVARIANT = [name for name in MODELS if name not in NOT_INVARIANT]
 PROBABILISTIC = [name for name in MODELS if MODELS[name].is_probabilistic]
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Offsets: small, the app's limit, and a file in projected coordinates.

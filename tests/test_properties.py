@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playground import MODELS, PlaygroundError, PolynomialBasis, RBFBasis, Window, evaluate_grid, make_model
+from tests.conftest import two_class_only
 
 RESOLUTION = 30
-TWO_CLASS_ONLY = {"logistic", "perceptron", "svm", "probit", "bayesian_logistic"}
+TWO_CLASS_ONLY = {name for name in MODELS if two_class_only(name)}
 BASES = {
     "identity": lambda: None,
     "poly2": lambda: PolynomialBasis(2),
