@@ -52,7 +52,11 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
     not fit without limit); evaluation (e.g. a 200 x 200 grid) is not bounded here.
     ``n_features`` is the number of features a fitted ``model`` (named in the message) expects.
     """
-    if hasattr(X, "toarray") and hasattr(X, "nnz"):  # a scipy.sparse matrix: at most 20,000 x 1,000
+    if hasattr(X, "toarray") and hasattr(X, "nnz"):  # a scipy.sparse matrix, made dense if not too big
+        if np.prod(getattr(X, "shape", (np.inf,)), dtype=float) > MAX_POINTS * MAX_FEATURES:
+            raise InvalidDataError(
+                f"{name} is a sparse matrix too large to work with: at most {MAX_POINTS:,} x {MAX_FEATURES:,} entries."
+            )
         X = X.toarray()
     try:
         X = np.asarray(X)
