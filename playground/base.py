@@ -22,6 +22,16 @@ from .errors import NotFittedError, PlaygroundError
 from .validation import check_X
 
 
+class _ClassAlias:
+    """A class attribute that reads another one (on the class or an instance)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, instance, owner):
+        return getattr(owner, self.name)
+
+
 class Classifier:
     """Base class: parameters, prediction from decision values, accuracy."""
 
@@ -29,6 +39,8 @@ class Classifier:
     display_name = "classifier"
     #: The book's section, shown next to the name: "Least squares (§4.1.3)".
     book_section = ""
+    #: The same, under its short name (both are read).
+    section = _ClassAlias("book_section")
     #: scikit-learn's marker for classifiers (read by some of its test utilities).
     _estimator_type = "classifier"
     #: Whether ``predict_proba`` is meaningful.
@@ -219,14 +231,6 @@ def in_blocks(function, X, width):
     out = np.empty((X.shape[0], width))
     for start in range(0, X.shape[0], BLOCK):
         out[start : start + BLOCK] = function(X[start : start + BLOCK])
-    return out
-
-
-def transpose_centred(X, centre):
-    """(X - centre)^T, shape (D, N): points along the contiguous axis, so that what follows
-    (a (K, D) @ (D, N) product, per-class operations) runs over long rows."""
-    out = X.T.copy()
-    out -= np.asarray(centre, dtype=float)[:, None]
     return out
 
 

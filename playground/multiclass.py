@@ -138,6 +138,22 @@ class _Strategy(Classifier):
         return [m for m in (getattr(e, "fit_message_", None) for e in self.estimators_) if m]
 
 
+def _rest_label(classes):
+    """A label for "the rest" below every class, and the labels the classes keep in their sub-problems.
+
+    Whole numbers (booleans and unsigned included): min - 1, the classes as they are (as int64).
+    Text: "" (if no class is ""), the classes as they are. Otherwise (no room below the
+    smallest label): 0 for the rest and 1 for the class of each sub-problem.
+    """
+    if classes.dtype.kind in "iub":
+        low = int(classes.min()) - 1
+        if low >= np.iinfo(np.int64).min and int(classes.max()) <= np.iinfo(np.int64).max:
+            return low, classes.astype(np.int64)
+    elif classes.dtype.kind == "U" and classes[0] != "":
+        return "", classes
+    return 0, np.ones(classes.size, dtype=np.int64)
+
+
 class OneVsRest(_Strategy):
     """K two-class discriminants, the k-th separating class k from all the others (figure 4.2, left).
 
@@ -155,9 +171,10 @@ class OneVsRest(_Strategy):
     ----------
     classes_ : ndarray (K,)
     estimators_ : list of K fitted estimators (one estimator for two classes)
-        The k-th is fitted with label 1 for ``classes_[k]`` and 0 for every other class (so
-        its ``classes_`` is [0, 1] and its positive class is ``classes_[k]``), whatever the
-        labels are (negative, unsigned, text). For two classes: the plain model on the labels.
+        The k-th has classes [rest, classes_[k]], its positive class being classes_[k]; the
+        "rest" label sorts below every class: min(classes_) - 1 for whole numbers, "" for
+        text (labels that leave no room below them: [0, 1]). For two classes: the plain model
+        on the labels.
     coefs_ : ndarray (M, D) or None
     intercepts_ : ndarray (M,) or None
         Each sub-classifier's line (M = K, or 1 for two classes); None for non-linear models.
@@ -182,15 +199,17 @@ class OneVsRest(_Strategy):
             problem = (Classes(classes[1]), " versus ", Classes(classes[0]))
             self.estimators_ = [self._fit_one(X, classes[y_index], problem)]
         else:
-            # Sub-problem k: label 1 for class k, 0 for the rest, whatever the labels are.
+            # Sub-problem k: class k against a "rest" label that sorts below every class, so
+            # that the sub-classifier's positive class (classes_[1]) is class k itself.
+            rest, positives = _rest_label(classes)
             self.estimators_ = [
                 self._fit_one(
                     X,
-                    (y_index == k).astype(int),
+                    np.where(y_index == k, positive, rest),
                     (Classes(label), " versus the rest"),
-                    lambda sub, label=label: label if sub == 1 else "the other classes",
+                    lambda sub, label=label, positive=positive: label if sub == positive else "the other classes",
                 )
-                for k, label in enumerate(classes)
+                for k, (label, positive) in enumerate(zip(classes, positives))
             ]
         self._finish_fit(self._notes)
         return self

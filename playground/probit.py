@@ -129,12 +129,11 @@ class ProbitRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
             )
         dim = X.shape[1]
         w_init = check_w_init(self.w_init, dim + 1, method)
-        design_T, penalty_weights, options = self._prepare(X, method)
+        design_T, penalty_weights, options, (centre, scale) = self._prepare(X, method)
         targets = (y_index == 1).astype(float)
         problem = _ProbitProblem(_Design(design_T), targets, penalty_weights, X.shape[0])
-        centre, scale = self._centre, self._scale
         start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, centre, scale)
-        theta, history, n_iter, converged, message = _run(
+        _, history, n_iter, converged, message = _run(
             problem,
             start,
             to_book=lambda w: _to_book(w, centre, scale),
@@ -142,11 +141,12 @@ class ProbitRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
             steepens=PROBIT_STEEPENS,
             **options,
         )
-        self._store_fit(classes, dim, theta, history, n_iter, converged, message)
-        self.coef_ = self.weights_[None, 1:].copy()
-        self.intercept_ = self.weights_[:1].copy()
+        if w_init is not None:
+            history[0]["w"] = w_init.copy()  # exactly as given
+        self._store_fit(classes, dim, history, n_iter, converged, message)
         return self
 
     def _posterior(self, X, log):
-        """(Phi(-a), Phi(a)) for a = w^T phi(x), or their logs, shape (N, 2) (eq. 4.114)."""
-        return normal_cdf_pair(self._linear_std(X), log=log)
+        """(Phi(-a), Phi(a)) for a = w^T phi(x) from ``coef_`` and ``intercept_``, or their logs,
+        shape (N, 2) (eq. 4.114)."""
+        return normal_cdf_pair(X @ self.coef_[0] + self.intercept_[0], log=log)

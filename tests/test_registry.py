@@ -1,5 +1,7 @@
 """The method registry (issue 13): the book's order, each method with its section."""
 
+import re
+
 import pytest
 
 from playground import MODELS, PlaygroundError, make_model
@@ -19,7 +21,8 @@ BOOK = {
 
 
 def _key(section):
-    return tuple(int(part) for part in section.split("-")[0].split("."))
+    """ "4.2.1-4.2.2" -> (4, 2, 1): where the section range starts (hyphen or en dash)."""
+    return tuple(int(part) for part in re.split("[-–]", section)[0].split("."))
 
 
 def test_methods_come_in_the_books_order_with_their_sections():
@@ -40,6 +43,7 @@ def test_every_method_reads_as_name_and_section(name):
     cls = MODELS[name]
     label = f"{cls.display_name} (§{cls.book_section})"
     assert cls.display_name and "§" in label and make_model(name).book_section == cls.book_section
+    assert cls.section == cls.book_section  # the short name reads the same
 
 
 def test_unknown_names_are_refused():
