@@ -4,11 +4,14 @@ Writing keeps full float precision (``repr``), so a file round-trips exactly. Re
 about the points (a bad row stops the load with one sentence naming its line) and lenient about
 the rest of a scene (an unusable setting falls back to its default with a sentence), through the
 link's own validators, so a file and a link accept the same values within the same bounds.
+A CSV may label its classes as people do (0/1, -1/+1, 1..6, "setosa"...): up to six distinct
+labels are mapped to the classes 1-6, and the mapping is returned and named in a sentence.
 """
 
 import json
 import math
 import re
+from dataclasses import dataclass
 
 from .errors import InvalidDataError
 from .grid import Window
@@ -16,7 +19,11 @@ from .link import MAX_COORDINATE, MAX_OPTIONS, clean_options, report_ignored, sc
 from .scene import MAX_CLASSES, PointSet, Scene
 from .validation import MAX_POINTS
 
-MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # 20,000 points with full-precision coordinates take about 1 MB
+# One number for the upload limit: the app's check, the uploader's (which counts 1 MB as 10^6
+# bytes) and Streamlit's server.maxUploadSize in .streamlit/config.toml (which counts 2^20 and so
+# refuses a larger body itself). 20,000 points on the 1e-5 grid take about 0.5 MB as CSV.
+MAX_UPLOAD_MB = 2
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1_000_000
 CSV_COLUMNS = ("x1", "x2", "class")
 SCENE_FORMAT = "linear-classification-playground scene"
 SCENE_VERSION = 1
@@ -91,7 +98,7 @@ def _text(data):
     """Bytes or text -> text without a byte-order mark; size and encoding checked first."""
     if len(data) > MAX_UPLOAD_BYTES:
         raise InvalidDataError(
-            f"The file is {len(data) / 2**20:.1f} MB; the limit is {MAX_UPLOAD_BYTES / 2**20:.0f} MB."
+            f"The file is {len(data):,} bytes; the limit is {MAX_UPLOAD_MB} MB ({MAX_UPLOAD_BYTES:,} bytes)."
         )
     if isinstance(data, bytes | bytearray):
         try:
@@ -122,12 +129,33 @@ def _show_json(value):
 # ---- Reading CSV --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class CsvPoints:
+    """What a CSV gave: the points, the file's own label of each class, and what was done.
+
+    ``class_labels[k]`` is the file's label of class k + 1 (e.g. "setosa"), None for a class the
+    file does not use; ``message`` names the mapping when the labels were not the classes 1-6.
+    """
+
+    points: PointSet
+    class_labels: tuple
+    message: str | None = None
+
+
 def points_from_csv(data):
-    """Points from CSV text: columns x1, x2, class (1..6); raises InvalidDataError naming the line.
+    """Points from CSV text (see ``read_points_csv``); raises InvalidDataError naming the line."""
+    return read_points_csv(data).points
+
+
+def read_points_csv(data):
+    """Points from CSV text: columns x1, x2, class; raises InvalidDataError naming the line.
 
     A header row is optional (``x1,x2,class``, ``x,y,label`` and similar names, in any order);
     columns are separated by commas, semicolons or tabs (decimal commas are read after a
     semicolon or tab separator); blank lines, CRLF line ends and a UTF-8 byte-order mark are fine.
+    The class column may hold the classes 1-6 themselves, or any other labels with at most six
+    distinct values, all numbers or all text: 0/1 and 0-5 (scikit-learn's), -1/+1 (the book's t,
+    so +1 is class 1), "setosa"; those are mapped to the classes 1, 2, ... in sorted order.
 
     Parameters
     ----------
@@ -135,7 +163,7 @@ def points_from_csv(data):
 
     Returns
     -------
-    PointSet
+    CsvPoints
     """
     lines = _text(data).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     rows = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
@@ -161,8 +189,65 @@ def points_from_csv(data):
             )
         x1, x2, label = (fields[i] for i in order)
         X.append((_coordinate(x1, number, "x1", separator), _coordinate(x2, number, "x2", separator)))
-        labels.append(_class_index(label, number))
-    return PointSet.from_arrays(X, labels)
+        labels.append((_label(label, number), number))
+    indices, class_labels, message = _classes(labels)
+    return CsvPoints(PointSet.from_arrays(X, indices), class_labels, message)
+
+
+def _label(text, number):
+    """A class label as read: a float for a number ('1', '2.0', '-1'), else the text itself."""
+    if not text:
+        raise InvalidDataError(f"Line {number}: column class is empty.")
+    if _is_number(text):
+        value = float(text)
+        if not math.isfinite(value):
+            raise InvalidDataError(f"Line {number}: the class {_show(text)} is not a finite number.")
+        return value
+    return text
+
+
+def _label_text(label, signed=False):
+    if isinstance(label, str):
+        return _show(label)
+    return f"{label:+g}" if signed else f"{label:g}"
+
+
+def _classes(labels):
+    """[(label, line), ...] -> (class index per row, the file's label per class, a sentence or None).
+
+    Labels that are all whole numbers from 1 to MAX_CLASSES are the classes themselves (the
+    playground's own files); -1/+1 follow the book (t = +1 is C1); any other set of at most
+    MAX_CLASSES labels is mapped in sorted order.
+    """
+    kinds = {isinstance(label, str) for label, _ in labels}
+    if len(kinds) > 1:
+        text = next((label, line) for label, line in labels if isinstance(label, str))
+        number = next((label, line) for label, line in labels if not isinstance(label, str))
+        raise InvalidDataError(
+            f"The class column mixes numbers and text (line {number[1]}: {_label_text(number[0])}, "
+            f"line {text[1]}: {_label_text(text[0])}); use one kind of label for every row."
+        )
+    distinct = sorted({label for label, _ in labels})
+    if len(distinct) > MAX_CLASSES:
+        shown = ", ".join(_label_text(label) for label in distinct[:8]) + (", …" if len(distinct) > 8 else "")
+        raise InvalidDataError(
+            f"The class column has {len(distinct):,} different labels ({shown}); the playground shows at most "
+            f"{MAX_CLASSES} classes."
+        )
+    class_labels = [None] * MAX_CLASSES
+    if all(not isinstance(label, str) and label.is_integer() and 1 <= label <= MAX_CLASSES for label in distinct):
+        mapping = {label: int(label) - 1 for label in distinct}  # the classes themselves
+        return [mapping[label] for label, _ in labels], tuple(class_labels), None
+    targets = distinct == [-1.0, 1.0]
+    if targets:
+        distinct = [1.0, -1.0]  # the book's targets: t = +1 for C1, t = -1 for C2
+    mapping = {label: k for k, label in enumerate(distinct)}
+    for label, k in mapping.items():
+        class_labels[k] = label if isinstance(label, str) else _label_text(label, targets)
+    pairs = ", ".join(f"{_label_text(label, targets)} → class {k + 1}" for label, k in mapping.items())
+    why = " (t = +1 is C₁, as in the book)" if targets else " in sorted order"
+    message = f"The file's labels were mapped to the playground's classes{why}: {pairs}."
+    return [mapping[label] for label, _ in labels], tuple(class_labels), message
 
 
 _SEPARATOR_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
@@ -223,18 +308,6 @@ def _coordinate(text, number, column, separator):
             "the playground accepts."
         )
     return value
-
-
-def _class_index(text, number):
-    """'1'..'6' (or '2.0') -> class index 0..5."""
-    if not text:
-        raise InvalidDataError(f"Line {number}: column class is empty.")
-    value = float(text) if _is_number(text) else math.nan
-    if not (value.is_integer() and 1 <= value <= MAX_CLASSES):
-        raise InvalidDataError(
-            f"Line {number}: the class must be a whole number from 1 to {MAX_CLASSES}, not {_show(text)}."
-        )
-    return int(value) - 1
 
 
 # ---- Reading JSON -------------------------------------------------------------------------------

@@ -1,14 +1,16 @@
-"""The scene as URL query parameters: compact, validated, bounded (the shareable link).
+"""The scene as URL query parameters: compact, exact, validated, bounded (the shareable link).
 
-Points are quantised to 16 bits per coordinate over their bounding box, labels to one byte,
-then deflated and base64url-encoded: 200 points take about 1,100 characters. Decoding never
-raises: what can be read is used, the rest falls back to defaults, and every fallback is
-reported as a sentence.
+Points live on the grid of ``playground.scene`` (k / 10^5), so a link carries their integers k
+losslessly: offsets from the lower-left corner in as few bytes as they need, split into byte
+planes, labels one byte each, deflated and base64url-encoded. 200 points in a view of width 10
+take about 1,500 characters; the receiver holds bit-identical float64 values. Links of version 1
+(16-bit quantisation over the bounding box) still open. Every other field is checked against the
+widgets' own table (``playground.specs``). Decoding never raises: what can be read is used, the
+rest falls back to defaults, and every fallback is reported as a sentence.
 """
 
 import base64
 import binascii
-import inspect
 import json
 import math
 import struct
@@ -21,14 +23,21 @@ from .basis import BASES
 from .errors import PlaygroundError
 from .grid import Window
 from .registry import MODELS, MULTICLASS_STRATEGIES
-from .scene import MAX_CLASSES, PointSet, Scene
+from .scene import GRID_DECIMALS, MAX_CLASSES, MAX_COORDINATE, MIN_VIEW, PointSet, Scene, grid_integers
+from .specs import BASIS_SPECS, METHOD_SPECS, clean_panel_options, clean_settings
 
-LINK_VERSION = "1"
+LINK_VERSION = "2"
 MAX_LINK_POINTS = 5_000
 MAX_PARAM_CHARS = 4_000  # one parameter's text
-MAX_COORDINATE = 1e6  # |x| beyond this in a link is refused (a hosted app is not a stress test)
-QUANTISATION_LEVELS = 65_535
+# Streamlit's HTTP server refuses a request line over about 126 KB (a bare "400 Bad Request"),
+# so a link must stay below that whole; the points get the most of it.
+MAX_POINTS_CHARS = 100_000
 MAX_STEP = 1_000_000
+MAX_QUERY_PARAMETERS = 1_000  # Streamlit ignores a query string with more (all of it, silently)
+
+_POINTS_FORMAT = 2
+_HEADER = struct.Struct("<BBIqqBB")  # format, decimals, count, lowest k of x and y, bytes per offset
+_MAX_OFFSET_BYTES = 6
 
 
 def _b64encode(raw):
@@ -40,26 +49,79 @@ def _b64decode(text):
     return base64.urlsafe_b64decode(padded.encode("ascii"))
 
 
-def quantise(points):
-    """The point set as the link stores it (a link round-trips to exactly this)."""
-    if len(points) == 0:
-        return points
-    return decode_points(encode_points(points))
+def _byte_planes(offsets):
+    """Non-negative int64 offsets -> (bytes per offset, their byte planes, low byte first).
+
+    Planes compress well under deflate: the high bytes of points in one region vary little.
+    """
+    width = (int(offsets.max()).bit_length() + 7) // 8 if offsets.size else 0
+    planes = [((offsets >> (8 * i)) & 0xFF).astype(np.uint8).tobytes() for i in range(width)]
+    return width, b"".join(planes)
+
+
+def _from_planes(raw, count, width):
+    planes = np.frombuffer(raw, dtype=np.uint8).reshape(width, count).astype(np.int64)
+    return np.sum(planes << (8 * np.arange(width, dtype=np.int64))[:, None], axis=0) if width else np.zeros(count, int)
 
 
 def encode_points(points):
-    """Points -> 'x0,x1,y0,y1~payload': bounding box, then uint16 pairs and uint8 labels, deflated."""
-    X, y = points.X, points.y
-    low, high = X.min(axis=0), X.max(axis=0)
-    span = np.where(high > low, high - low, 1.0)
-    q = np.rint((X - low) / span * QUANTISATION_LEVELS).astype("<u2")
-    raw = struct.pack("<I", len(y)) + q.tobytes() + y.astype(np.uint8).tobytes()
-    box = ",".join(repr(float(v)) for v in (low[0], low[0] + span[0], low[1], low[1] + span[1]))
-    return f"{box}~{_b64encode(zlib.compress(raw, 9))}"
+    """Points -> text for the link: their grid integers, exactly (see the module docstring)."""
+    k = grid_integers(points.X)
+    low = k.min(axis=0) if len(points) else np.zeros(2, np.int64)
+    x_width, x_planes = _byte_planes(k[:, 0] - low[0])
+    y_width, y_planes = _byte_planes(k[:, 1] - low[1])
+    header = _HEADER.pack(_POINTS_FORMAT, GRID_DECIMALS, len(points), int(low[0]), int(low[1]), x_width, y_width)
+    raw = header + x_planes + y_planes + points.y.astype(np.uint8).tobytes()
+    return _b64encode(zlib.compress(raw, 9))
 
 
 def decode_points(text):
-    """Inverse of ``encode_points``; raises PlaygroundError with a sentence on anything malformed."""
+    """Inverse of ``encode_points`` (and of version 1's); raises PlaygroundError with a sentence."""
+    if "~" in text:
+        return _decode_points_v1(text)
+    limit = _HEADER.size + (2 * _MAX_OFFSET_BYTES + 1) * MAX_LINK_POINTS
+    raw = _inflate(text, limit)
+    if len(raw) < _HEADER.size:
+        raise PlaygroundError("the points' data is truncated")
+    form, decimals, count, low_x, low_y, x_width, y_width = _HEADER.unpack_from(raw)
+    if form != _POINTS_FORMAT or decimals > 9 or max(x_width, y_width) > _MAX_OFFSET_BYTES:
+        raise PlaygroundError("the points are not in a form this version reads")
+    if count > MAX_LINK_POINTS:
+        raise PlaygroundError(f"the link holds {count:,} points; at most {MAX_LINK_POINTS:,} are accepted")
+    if len(raw) != _HEADER.size + count * (x_width + y_width + 1):
+        raise PlaygroundError("the points' data is truncated or has extra bytes")
+    body = raw[_HEADER.size :]
+    x_end, y_end = count * x_width, count * (x_width + y_width)
+    k = np.column_stack(
+        [low_x + _from_planes(body[:x_end], count, x_width), low_y + _from_planes(body[x_end:y_end], count, y_width)]
+    )
+    X = k.astype(float) / 10**decimals  # the same division as scene.snap: the same float64 values
+    if count and np.max(np.abs(X)) > MAX_COORDINATE:
+        raise PlaygroundError(f"a point lies outside ±{MAX_COORDINATE:,.0f}")
+    return PointSet.from_arrays(X, _labels(body[y_end:]))
+
+
+def _inflate(payload, limit):
+    try:
+        inflater = zlib.decompressobj()
+        # Bounded inflation: a tiny link must not expand into gigabytes.
+        return inflater.decompress(_b64decode(payload), limit + 1)
+    except (binascii.Error, zlib.error, ValueError):
+        raise PlaygroundError("the points' data is damaged (truncated or altered)") from None
+
+
+def _labels(raw):
+    labels = np.frombuffer(raw, dtype=np.uint8).astype(int)
+    if labels.size and labels.max() >= MAX_CLASSES:
+        raise PlaygroundError(f"a point has class {labels.max() + 1}; classes go from 1 to {MAX_CLASSES}")
+    return labels
+
+
+_V1_LEVELS = 65_535
+
+
+def _decode_points_v1(text):
+    """Version 1: 'x0,x1,y0,y1~payload', 16-bit pairs over the bounding box (snapped on reading)."""
     try:
         box_text, payload = text.split("~", 1)
         box = [float(v) for v in box_text.split(",")]
@@ -67,12 +129,7 @@ def decode_points(text):
         raise PlaygroundError("the points are not in the expected form") from None
     if len(box) != 4 or not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in box):
         raise PlaygroundError("the points' bounding box is not four finite numbers within ±1e6")
-    try:
-        inflater = zlib.decompressobj()
-        # Bounded inflation: a tiny link must not expand into gigabytes.
-        raw = inflater.decompress(_b64decode(payload), 4 + 5 * MAX_LINK_POINTS + 1)
-    except (binascii.Error, zlib.error, ValueError):
-        raise PlaygroundError("the points' data is damaged (truncated or altered)") from None
+    raw = _inflate(payload, 4 + 5 * MAX_LINK_POINTS)
     if len(raw) < 4:
         raise PlaygroundError("the points' data is truncated")
     (count,) = struct.unpack("<I", raw[:4])
@@ -81,17 +138,19 @@ def decode_points(text):
     if len(raw) != 4 + 5 * count:
         raise PlaygroundError("the points' data is truncated or has extra bytes")
     q = np.frombuffer(raw[4 : 4 + 4 * count], dtype="<u2").reshape(count, 2).astype(float)
-    labels = np.frombuffer(raw[4 + 4 * count :], dtype=np.uint8).astype(int)
-    if labels.size and labels.max() >= MAX_CLASSES:
-        raise PlaygroundError(f"a point has class {labels.max() + 1}; classes go from 1 to {MAX_CLASSES}")
     low = np.array([box[0], box[2]])
     span = np.array([box[1] - box[0], box[3] - box[2]])
-    X = low + q / QUANTISATION_LEVELS * span
-    return PointSet.from_arrays(X, labels)
+    X = low + q / _V1_LEVELS * span
+    if count and np.max(np.abs(X)) > MAX_COORDINATE:
+        raise PlaygroundError(f"a point lies outside ±{MAX_COORDINATE:,.0f}")
+    return PointSet.from_arrays(X, _labels(raw[4 + 4 * count :]))
 
 
 def simple_value(value, depth=0):
-    """Parameters in a link may only be numbers, strings, booleans, None or short lists of them."""
+    """Values a link or file may hold: numbers, strings, booleans, None or short lists of them.
+
+    Integers are compared before any conversion: one with 400 digits fits no float.
+    """
     if value is None or isinstance(value, bool | str):
         return value if not isinstance(value, str) or len(value) <= 100 else None
     if isinstance(value, int | float):
@@ -109,40 +168,6 @@ def _encode_params(params):
 MAX_REPORTED = 5  # ignored names reported one by one; the rest are counted in one sentence
 
 
-def clean_params(raw, allowed, what, messages, source="link"):
-    """Parsed JSON object -> sorted tuple of (name, value) for names in ``allowed``; reports the rest.
-
-    Shared by links and files, so both accept exactly the same parameters.
-
-    Parameters
-    ----------
-    raw : object
-        What the JSON held; anything but a dict is reported as unreadable.
-    allowed : set of str
-        The constructor's parameter names.
-    what : str
-        "method parameter" or "basis parameter", for the messages.
-    messages : list of str
-        Receives one sentence per ignored name (at most MAX_REPORTED, then a count).
-    source : str
-        "link" or "file", for the messages.
-    """
-    if not isinstance(raw, dict):
-        messages.append(f"The {what}s in the {source} are not readable; defaults are used.")
-        return ()
-    kept, ignored = {}, []
-    for name, value in raw.items():
-        clean = simple_value(value)
-        if name not in allowed:
-            ignored.append(f"The {source}'s {what} '{str(name)[:30]}' is unknown and was ignored.")
-        elif clean is None and value is not None:
-            ignored.append(f"The {source}'s value for {what} '{name}' is not allowed and was ignored.")
-        else:
-            kept[name] = clean
-    report_ignored(ignored, f"{what}s", messages)
-    return tuple(sorted(kept.items()))
-
-
 def report_ignored(sentences, what, messages):
     """Append the first MAX_REPORTED sentences and count the rest (a file may hold thousands)."""
     messages.extend(sentences[:MAX_REPORTED])
@@ -150,7 +175,7 @@ def report_ignored(sentences, what, messages):
         messages.append(f"{len(sentences) - MAX_REPORTED:,} more {what} were ignored.")
 
 
-_UNREADABLE = object()  # a link part that is not JSON: clean_params reports it
+_UNREADABLE = object()  # a link part that is not JSON: clean_settings reports it
 
 
 def _parse_json(text):
@@ -160,11 +185,18 @@ def _parse_json(text):
         return _UNREADABLE
 
 
+def encode_window(window):
+    """The view as the link writes it: shortest exact text of each bound (it round-trips)."""
+    return ",".join(repr(float(v)) for v in window.as_tuple())
+
+
 def encode_scene(scene):
     """Scene -> dict of short query parameters (only what differs from the defaults)."""
     default = Scene()
     query = {"v": LINK_VERSION}
-    if len(scene.points):
+    if len(scene.points) > MAX_LINK_POINTS:
+        query["pn"] = str(len(scene.points))  # too many to carry: the receiver is told so
+    elif len(scene.points):
         query["p"] = encode_points(scene.points)
     if scene.method != default.method:
         query["m"] = scene.method
@@ -176,7 +208,7 @@ def encode_scene(scene):
         query["b"] = scene.basis
     if scene.basis_params:
         query["bp"] = _encode_params(scene.basis_params)
-    query["w"] = ",".join(f"{v:.6g}" for v in scene.window.as_tuple())
+    query["w"] = encode_window(scene.window)
     if scene.step is not None:
         query["s"] = str(scene.step)
     if scene.seed:
@@ -184,13 +216,11 @@ def encode_scene(scene):
     return query
 
 
-def _constructor_params(cls):
-    return {name for name in inspect.signature(cls.__init__).parameters if name != "self"}
-
-
 def _whole_number(value, low, high):
     """``value`` (an int, a whole float or decimal text) as an int in [low, high], else None."""
     if isinstance(value, str):
+        if len(value) > 20:  # int() of thousands of digits is slow and Python refuses it
+            return None
         try:
             value = int(value)
         except ValueError:
@@ -202,26 +232,54 @@ def _whole_number(value, low, high):
     return None
 
 
-def _window(values):
-    """Four numbers (or their text) within ±MAX_COORDINATE with min < max as a Window, else None."""
-    try:
-        numbers = [float(v) for v in values]
-        if len(numbers) != 4 or not all(abs(v) <= MAX_COORDINATE for v in numbers):
-            return None
-        return Window(*numbers)
-    except (TypeError, ValueError, OverflowError, PlaygroundError):
-        return None
+def usable_window(values):
+    """(Window, None) from four numbers (or their text), or (None, why not as a phrase).
+
+    Each side must lie within ±MAX_COORDINATE and the window must be at least MIN_VIEW wide and
+    high: narrower views show nothing the point grid can resolve, and plotly cannot scale an
+    axis of width 5e-324.
+    """
+    if not isinstance(values, list | tuple) or len(values) != 4:
+        return None, "is not four numbers"
+    numbers = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            return None, "is not four numbers"
+        if isinstance(value, str) and len(value) > 40:
+            return None, "is not four finite numbers"
+        try:
+            number = float(value)
+        except (ValueError, OverflowError):
+            return None, "is not four finite numbers"
+        if not math.isfinite(number) or abs(number) > MAX_COORDINATE:
+            return None, f"is not four finite numbers within ±{MAX_COORDINATE:,.0f}"
+        numbers.append(number)
+    x_min, x_max, y_min, y_max = numbers
+    if x_max <= x_min or y_max <= y_min:
+        return None, "does not have min < max"
+    if x_max - x_min < MIN_VIEW or y_max - y_min < MIN_VIEW:
+        return None, f"is narrower than the smallest view the playground shows ({MIN_VIEW:g} wide and high)"
+    return Window(*numbers), None
 
 
 def _short(value):
-    return str(value)[:30]
+    text = str(value)
+    return "".join(c if c.isprintable() else "?" for c in text[:30]) + ("…" if len(text) > 30 else "")
+
+
+def _settings(specs, raw, what, messages, source):
+    if raw == {}:
+        return ()  # none given: the widgets' defaults, as a scene made in code holds them
+    values, _ = clean_settings(specs, raw, what, source, messages)
+    return tuple(sorted(values.items()))
 
 
 def scene_with_fields(scene, fields, messages, source="link"):
     """Apply a link's or a file's scene fields to ``scene``; never raises.
 
-    Every field is validated and bounded the same way whatever its source; an unusable field
-    keeps ``scene``'s value and appends a sentence to ``messages``.
+    Every field is validated and bounded the same way whatever its source, method and basis
+    parameters against the widgets' own table (``playground.specs``); an unusable field keeps
+    ``scene``'s value (a parameter: its default) and appends a sentence to ``messages``.
 
     Parameters
     ----------
@@ -242,8 +300,8 @@ def scene_with_fields(scene, fields, messages, source="link"):
             name = MODELS[scene.method].display_name
             messages.append(f"The {source} names an unknown method '{_short(method)}'; {name} is used.")
     if "params" in fields:
-        allowed = _constructor_params(MODELS[scene.method])
-        scene = replace(scene, params=clean_params(fields["params"], allowed, "method parameter", messages, source))
+        params = _settings(METHOD_SPECS[scene.method], fields["params"], "method parameter", messages, source)
+        scene = replace(scene, params=params)
     if "multiclass" in fields:
         strategy = fields["multiclass"]
         if isinstance(strategy, str) and strategy in MULTICLASS_STRATEGIES:
@@ -257,15 +315,16 @@ def scene_with_fields(scene, fields, messages, source="link"):
         else:
             messages.append(f"The {source}'s basis '{_short(basis)}' is unknown and was ignored.")
     if "basis_params" in fields:
-        allowed = _constructor_params(BASES[scene.basis])
-        params = clean_params(fields["basis_params"], allowed, "basis parameter", messages, source)
+        raw = fields["basis_params"]
+        if scene.basis == "rbf" and isinstance(raw, dict) and "placement" not in raw and raw.get("centres"):
+            raw = {**raw, "placement": "given"}  # centres without a placement: placed by hand
+        params = _settings(BASIS_SPECS[scene.basis], raw, "basis parameter", messages, source)
         scene = replace(scene, basis_params=params)
     if "window" in fields:
-        window = _window(fields["window"]) if isinstance(fields["window"], list | tuple) else None
+        window, problem = usable_window(fields["window"])
         if window is None:
-            messages.append(
-                f"The {source}'s view window is not four finite numbers with min < max; the default is used."
-            )
+            instead = "the view frames the points instead" if len(scene.points) else "the default view is used"
+            messages.append(f"The {source}'s view window {problem}; {instead}.")
         else:
             scene = replace(scene, window=window)
     if "step" in fields:
@@ -297,14 +356,21 @@ def decode_scene(query, default=None):
         if value is None:
             return None
         value = str(value)
-        if len(value) > (200_000 if name == "p" else MAX_PARAM_CHARS):
-            messages.append(f"The link's '{name}' part is too long and was ignored.")
+        if len(value) > (MAX_POINTS_CHARS if name == "p" else MAX_PARAM_CHARS):
+            messages.append(f"The link's '{_short(name)}' part is too long and was ignored.")
             return None
         return value
 
+    if get("p") is None and (count := _whole_number(get("pn"), 0, 10**9)) is not None:
+        messages.append(
+            f"The scene had {count:,} points, more than a link carries ({MAX_LINK_POINTS:,}); its points were "
+            "left out (a scene file carries them all)."
+        )
     if (text := get("p")) is not None:
         try:
-            scene = replace(scene, points=decode_points(text))
+            points = decode_points(text)
+            # The view frames the points unless the link's own window is usable.
+            scene = replace(scene, points=points, window=Window.around(points.X) if len(points) else scene.window)
         except PlaygroundError as err:
             messages.append(f"The link's points were ignored: {err}.")
     # The link's short names and how each text becomes the value a file would hold.
@@ -321,8 +387,8 @@ def decode_scene(query, default=None):
     fields = {field: parse(text) for name, (field, parse) in parts.items() if (text := get(name)) is not None}
     scene = scene_with_fields(scene, fields, messages)
     version = get("v")
-    if version is not None and version != LINK_VERSION:
-        messages.append(f"The link was made by another version ({version[:10]}); it was read as well as possible.")
+    if version is not None and version not in ("1", LINK_VERSION):
+        messages.append(f"The link was made by another version ({_short(version)}); it was read as well as possible.")
     return scene, messages
 
 
@@ -336,32 +402,33 @@ def encode_options(options):
 
 
 def decode_options(text, messages):
-    """Inverse of ``encode_options``: a dict of at most MAX_OPTIONS simple values; never raises."""
+    """Inverse of ``encode_options``: the known panel options with valid values; never raises."""
     return clean_options(_parse_json(text) if len(text) <= MAX_PARAM_CHARS else None, messages)
 
 
 def clean_options(raw, messages, source="link"):
-    """Parsed panel options -> a dict of at most MAX_OPTIONS simple values; reports what was dropped."""
-    if not isinstance(raw, dict):
-        messages.append(f"The {source}'s panel settings are not readable; defaults are used.")
-        return {}
-    kept = {}
-    for name, value in list(raw.items())[:MAX_OPTIONS]:
-        clean = simple_value(value)
-        if len(name) <= 40 and clean is not None:
-            kept[name] = clean
-    if len(kept) < len(raw):
-        messages.append(f"{len(raw) - len(kept)} of the {source}'s panel settings were not allowed and were ignored.")
-    return kept
+    """Parsed panel options -> the known ones with valid values (``playground.specs.PANEL_SPECS``);
+    a sentence for each one dropped."""
+    if isinstance(raw, dict) and len(raw) > MAX_OPTIONS:
+        messages.append(f"The {source} holds {len(raw):,} panel settings; the first {MAX_OPTIONS} were read.")
+        raw = dict(list(raw.items())[:MAX_OPTIONS])
+    options, _ = clean_panel_options(raw, source, messages)
+    return options
 
 
 MAX_COMPARED = 4
 
 
 def decode_method_list(text, messages):
-    """'least_squares,svm' -> known method names, at most MAX_COMPARED, in order; never raises."""
+    """'least_squares,svm' -> known method names, at most MAX_COMPARED, in order; never raises.
+
+    Fewer than two known names compare nothing: () and a sentence (the one-method view is shown).
+    """
     names = [name for name in text.split(",")[: 2 * MAX_COMPARED] if name]
     known = [name for name in dict.fromkeys(names) if name in MODELS][:MAX_COMPARED]
     if len(known) < len(names):
         messages.append("Some of the link's compared methods are unknown or repeated and were ignored.")
+    if len(known) < 2:
+        messages.append("The link compares fewer than two known methods; one method is shown.")
+        return ()
     return tuple(known)

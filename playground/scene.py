@@ -2,6 +2,13 @@
 
 The app's session state is a Scene plus an undo history of its point sets; a shared link
 (issue 6) serialises the same value. Edits return new scenes and never mutate.
+
+Every point lives on a fixed grid of GRID_STEP = 1e-5 from the moment it exists: a PointSet
+snaps whatever it is built from (a click, a generated cluster, a file, a link), so a point is
+the integer ``k`` of ``k / GRID_SCALE`` and a link carries ``k`` losslessly. The receiver then
+holds the identical float64 values, and every number the panels derive from them is the same.
+The grid is decimal so that the values people type (4.9, 0.25) stay exactly what they typed, and
+fine enough that nobody sees it: a thousandth of the narrowest view the app allows (MIN_VIEW).
 """
 
 import hashlib
@@ -15,14 +22,54 @@ from .grid import Window
 from .validation import MAX_POINTS
 
 MAX_CLASSES = 6
+GRID_DECIMALS = 5
+GRID_SCALE = 10**GRID_DECIMALS  # a point is k / GRID_SCALE for an integer k
+GRID_STEP = 1 / GRID_SCALE
+MAX_COORDINATE = 1e6  # |x| beyond this is refused by links and files; k stays far below 2**53
+MIN_VIEW = 1e-2  # the narrowest view window (width or height): the grid is 1/1000 of it
+
+
+def snap(values):
+    """Coordinates on the point grid: the float64 nearest to k / GRID_SCALE, k an integer.
+
+    Idempotent (snapping a snapped value returns it bit for bit) for |x| up to well beyond
+    MAX_COORDINATE; division, not multiplication by GRID_STEP, so ``grid_integers`` inverts it.
+    Zero has one sign.
+    """
+    # "+ 0.0" turns -0.0 into 0.0: a link's integer 0 cannot carry the sign, and atan2 can tell.
+    return np.round(np.asarray(values, dtype=float) * GRID_SCALE) / GRID_SCALE + 0.0
+
+
+def grid_integers(values):
+    """The integers k of snapped coordinates (exact: k / GRID_SCALE gives the values back)."""
+    return np.rint(np.asarray(values, dtype=float) * GRID_SCALE).astype(np.int64)
+
+
+def _check_coordinates(X):
+    X = np.asarray(X, dtype=float)
+    if not np.all(np.isfinite(X)):
+        raise InvalidDataError("Every coordinate must be a finite number.")
+    if X.size and np.max(np.abs(X)) > MAX_COORDINATE:
+        raise InvalidDataError(f"Coordinates must lie within ±{MAX_COORDINATE:,.0f}; got {np.max(np.abs(X)):.3g}.")
 
 
 @dataclass(frozen=True)
 class PointSet:
-    """Points (N, 2) and their class indices (N,), as hashable tuples."""
+    """Points (N, 2) on the grid and their class indices (N,), as hashable tuples.
+
+    Construction snaps the coordinates (``snap``), whichever way the set is made, so no point
+    can exist off the grid.
+    """
 
     xy: tuple = ()
     labels: tuple = ()
+
+    def __post_init__(self):
+        if self.xy:
+            X = np.array(self.xy, dtype=float).reshape(-1, 2)
+            snapped = snap(X)
+            if not np.array_equal(X, snapped):
+                object.__setattr__(self, "xy", tuple(map(tuple, snapped.tolist())))
 
     @classmethod
     def from_arrays(cls, X, y):
@@ -32,11 +79,10 @@ class PointSet:
             raise InvalidDataError(f"{X.shape[0]} points but {y.shape[0]} labels.")
         if X.shape[0] > MAX_POINTS:
             raise InvalidDataError(f"Too many points: {X.shape[0]:,}; the limit is {MAX_POINTS:,}.")
-        if not np.all(np.isfinite(X)):
-            raise InvalidDataError("Every coordinate must be a finite number.")
+        _check_coordinates(X)
         if y.size and (y.min() < 0 or y.max() >= MAX_CLASSES):
             raise InvalidDataError(f"Class numbers must be between 0 and {MAX_CLASSES - 1}.")
-        return cls(tuple(map(tuple, X.tolist())), tuple(y.tolist()))
+        return cls(tuple(map(tuple, snap(X).tolist())), tuple(y.tolist()))
 
     @property
     def X(self):
@@ -61,9 +107,11 @@ class PointSet:
     def added(self, x, y, label):
         if len(self) >= MAX_POINTS:
             raise InvalidDataError(f"The limit of {MAX_POINTS:,} points is reached; remove some first.")
-        if not (np.isfinite(x) and np.isfinite(y)) or not 0 <= int(label) < MAX_CLASSES:
-            raise InvalidDataError("A new point needs finite coordinates and a class between 1 and 6.")
-        return PointSet(self.xy + ((float(x), float(y)),), self.labels + (int(label),))
+        if not 0 <= int(label) < MAX_CLASSES:
+            raise InvalidDataError(f"A new point needs a class between 1 and {MAX_CLASSES}.")
+        _check_coordinates([[x, y]])
+        ((x, y),) = snap([[float(x), float(y)]]).tolist()
+        return PointSet(self.xy + ((x, y),), self.labels + (int(label),))
 
     def removed(self, indices):
         drop = {int(i) for i in indices}
@@ -71,7 +119,9 @@ class PointSet:
         return PointSet(tuple(self.xy[i] for i in keep), tuple(self.labels[i] for i in keep))
 
     def extended(self, other):
-        return PointSet.from_arrays(np.vstack([self.X, other.X]), np.concatenate([self.y, other.y]))
+        if len(self) + len(other) > MAX_POINTS:
+            raise InvalidDataError(f"Too many points: {len(self) + len(other):,}; the limit is {MAX_POINTS:,}.")
+        return PointSet(self.xy + other.xy, self.labels + other.labels)
 
     def counts(self):
         return np.bincount(self.y, minlength=MAX_CLASSES)

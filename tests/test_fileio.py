@@ -1,5 +1,6 @@
-"""Files: points as CSV and the scene as JSON round-trip exactly; a malformed file raises one
-sentence naming the problem and its line; random damage never escapes as another exception."""
+"""Files: points as CSV and the scene as JSON round-trip exactly; the labels people use map to
+classes with a sentence; a malformed file raises one sentence naming the problem and its line;
+random damage never escapes as another exception."""
 
 import json
 import re
@@ -14,8 +15,10 @@ from playground import ClusterSpec, Window, make_clusters
 from playground.errors import InvalidDataError, PlaygroundError
 from playground.fileio import (
     MAX_UPLOAD_BYTES,
+    MAX_UPLOAD_MB,
     points_from_csv,
     points_to_csv,
+    read_points_csv,
     scene_from_json,
     scene_to_json,
 )
@@ -33,10 +36,15 @@ def _scene():
     return Scene(
         points=_points(),
         method="perceptron",
-        params=(("eta", 0.5), ("max_epochs", 7), ("w_init", (5.0, -6.0, 1.0))),
+        params=(("eta", 0.5), ("max_epochs", 7), ("random_state", 0), ("shuffle", False), ("w_init", (5.0, -6.0, 1.0))),
         multiclass="ovo",
         basis="rbf",
-        basis_params=(("centres", ((0.0, 1.0), (2.5, -1.0))), ("width", 0.8)),
+        basis_params=(
+            ("centres", ((0.0, 1.0), (2.5, -1.0))),
+            ("include_input", False),
+            ("placement", "given"),
+            ("width", 0.7),
+        ),
         window=Window(-4.5, 4.25, -3.0, 5.0),
         view_revision=3,  # not part of a file: the app's own counter
         step=7,
@@ -44,7 +52,7 @@ def _scene():
     )
 
 
-VIEW = {"panel_options": {"posterior_display": "posterior", "angle": 30.5}, "tab": "Iterations"}
+VIEW = {"panel_options": {"posterior_display": "posterior", "fisher_angle": 30.5}, "tab": "Iterations"}
 
 
 # ---- CSV ----------------------------------------------------------------------------------------
@@ -106,10 +114,11 @@ def test_csv_variants_are_read(text):
         ("1,2,1\n-inf,2,1\n", ["Line 2", "'-inf'", "x1", "not a finite number"]),
         ("1,2,1\n1e999,2,1\n", ["Line 2", "not a finite number"]),
         ("1,2,1\n1e300,2,1\n", ["Line 2", "outside the range ±1,000,000"]),
-        ("1,2,7\n", ["Line 1", "class must be a whole number from 1 to 6", "'7'"]),
-        ("1,2,0\n", ["Line 1", "from 1 to 6", "'0'"]),
-        ("1,2,1\n1,2,1.5\n", ["Line 2", "whole number", "'1.5'"]),
-        ("1,2,1\n1,2,setosa\n", ["Line 2", "'setosa'"]),
+        ("1,2,1\n1,2,setosa\n", ["mixes numbers and text", "line 1: 1", "line 2: 'setosa'"]),
+        ("".join(f"{k},0,{k}\n" for k in range(7)), ["7 different labels", "(0, 1, 2, 3, 4, 5, 6)", "at most 6"]),
+        ("".join(f"{k},0,c{k}\n" for k in range(9)), ["9 different labels", "'c0', 'c1'", "…"]),
+        ("1,2,1\n1,2,nan\n", ["Line 2", "'nan'", "not a finite number"]),
+        ("1,2,1\n1,2,\n", ["Line 2", "column class is empty"]),
         ("1,2,1\n1,,1\n", ["Line 2", "column x2 is empty"]),
         ("a,b\n1,2\n", ["Line 1", "header has 2 columns"]),
         ("", ["empty"]),
@@ -131,8 +140,56 @@ def test_csv_that_is_not_utf8_names_the_line():
 
 
 def test_csv_over_the_size_limit_is_refused_before_parsing():
-    with pytest.raises(InvalidDataError, match=r"the limit is 2 MB"):
+    with pytest.raises(InvalidDataError, match=r"the limit is 2 MB \(2,000,000 bytes\)"):
         points_from_csv(b"1,2,1\n" * (MAX_UPLOAD_BYTES // 6 + 1))
+    at_the_limit = b"1,2,1" + b" " * (MAX_UPLOAD_BYTES - 6) + b"\n"
+    assert len(at_the_limit) == MAX_UPLOAD_BYTES and len(points_from_csv(at_the_limit)) == 1
+
+
+def test_the_upload_limit_is_one_number():
+    """The app's check, the uploader's and Streamlit's server.maxUploadSize are the same 2 MB.
+
+    The uploader counts 10^6 bytes to the MB and the server 2^20, so the server refuses only what
+    the app would refuse anyway, and a file the uploader lets through gets the app's own message.
+    """
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == MAX_UPLOAD_MB
+    assert MAX_UPLOAD_BYTES == MAX_UPLOAD_MB * 10**6 <= MAX_UPLOAD_MB * 2**20
+
+
+@pytest.mark.parametrize(
+    ("text", "classes", "names", "fragments"),
+    [
+        ("1,2,0\n3,4,1\n5,6,1\n", (0, 1, 1), ("0", "1"), ["sorted order", "0 → class 1", "1 → class 2"]),
+        ("x,y,target\n1,2,2\n3,4,0\n5,6,1\n", (2, 0, 1), ("0", "1", "2"), ["0 → class 1", "2 → class 3"]),
+        ("1,2,-1\n3,4,1\n", (1, 0), ("+1", "-1"), ["t = +1 is C₁", "+1 → class 1", "-1 → class 2"]),
+        ("1,2,-1.0\n3,4,+1\n", (1, 0), ("+1", "-1"), ["+1 → class 1"]),
+        ("1,2,10\n3,4,20\n5,6,7\n", (1, 2, 0), ("7", "10", "20"), ["7 → class 1", "20 → class 3"]),
+        ("1,2,0.5\n3,4,1.5\n", (0, 1), ("0.5", "1.5"), ["0.5 → class 1"]),
+        (
+            "sepal,petal,species\n1,2,setosa\n3,4,virginica\n5,6,versicolor\n7,8,setosa\n",
+            (0, 2, 1, 0),
+            ("setosa", "versicolor", "virginica"),
+            ["'setosa' → class 1", "'versicolor' → class 2", "'virginica' → class 3"],
+        ),
+        ('1;2;"Iris setosa"\n3;4;B\n', (1, 0), ("B", "Iris setosa"), ["'B' → class 1"]),
+    ],
+)
+def test_labels_people_have_map_to_classes_in_sorted_order(text, classes, names, fragments):
+    result = read_points_csv(text)
+    assert result.points.labels == classes
+    assert result.class_labels[: len(names)] == names and set(result.class_labels[len(names) :]) == {None}
+    assert all(fragment in result.message for fragment in fragments), result.message
+
+
+def test_the_classes_themselves_are_kept_without_a_message():
+    """A file the playground wrote (classes 1-6, some unused) comes back as it was."""
+    result = read_points_csv("1,2,2\n3,4,5\n5,6,2.0\n")
+    assert result.points.labels == (1, 4, 1) and result.message is None
+    assert result.class_labels == (None,) * 6
 
 
 def test_csv_with_too_many_rows_says_how_many_and_the_limit():
@@ -247,30 +304,31 @@ def test_unusable_settings_fall_back_with_one_sentence_each():
         "playback step",
         "seed",
         "field 'colour'",
-        "1 of the file's panel settings",
+        "panel setting 'a' is unknown",
         "open tab",
     ):
         assert fragment in text, (fragment, messages)
     assert (scene.method, scene.params, scene.multiclass, scene.basis, scene.step, scene.seed) == (
         "least_squares",
-        (),
+        (("targets", "one_of_k"),),  # the defaults
         "native",
         "identity",
         None,
         0,
     )
     assert scene.points == _scene().points
-    assert view == {"panel_options": {"b": 2}, "compare": ("svm", "fisher")}
+    assert view == {"panel_options": {}, "compare": ("svm", "fisher")}
 
 
 def test_file_view_obeys_the_links_bounds():
-    many = {f"option{i}": i for i in range(3 * MAX_OPTIONS)}
+    many = {f"option{i}": i for i in range(3 * MAX_OPTIONS - 1)} | {"geometry": False}
     junk = {f"junk{i}": {"x": 1} for i in range(50)}
     _, view, messages = scene_from_json(json.dumps({"points": [], "view": {"panel_options": many, **junk}}))
-    assert len(view["panel_options"]) == MAX_OPTIONS
-    assert any("60 of the file's panel settings" in m for m in messages)
+    assert view["panel_options"] == {}  # the known setting came after the first MAX_OPTIONS
+    assert any(f"holds {3 * MAX_OPTIONS} panel settings; the first {MAX_OPTIONS} were read" in m for m in messages)
+    assert any("25 more panel settings were ignored" in m for m in messages)
     assert any("45 more view settings were ignored" in m for m in messages)  # counted, not listed
-    assert len(messages) < 10
+    assert len(messages) <= 15
 
 
 def test_thousands_of_unknown_parameters_give_a_short_report():

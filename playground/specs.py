@@ -1,0 +1,426 @@
+"""The one table of every setting a sidebar widget or a panel shows and a link or a file carries.
+
+A ``Spec`` gives a setting's kind, its range or options, its default and the session-state key of
+the widget that shows it. The widgets take their ranges, options and defaults from here, and the
+link and file readers check every value against the same ``Spec``, so the two cannot drift: a
+value no widget can show never reaches one, and what a link holds is exactly what the widgets
+would return. Standard library only; the ui adds labels and help texts.
+
+>>> params, messages = clean_settings(METHOD_SPECS["svm"], {"C": 7.0}, "method parameter")
+>>> params, messages[0]
+({'C': 1.0}, "The link's method parameter 'C' = 7.0 is not one of the values offered; the default (1.0) is used.")
+"""
+
+import json
+import math
+from dataclasses import dataclass
+
+from .basis import MAX_DEGREE
+from .scene import MAX_CLASSES, MAX_COORDINATE, snap
+from .validation import MAX_POINTS
+
+_ABSENT = object()  # a setting with no value when its condition does not hold
+
+# The values the sidebar offers (log-spaced where the book's plots sweep a scale).
+C_VALUES = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+PERCEPTRON_ETAS = (0.01, 0.1, 0.2, 0.5, 1.0, 2.0)
+LOGISTIC_STEP_SIZES = (0.001, 0.01, 0.03, 0.1, 0.3, 1.0)
+LOGISTIC_L2 = (0.0, 0.001, 0.01, 0.1, 1.0, 10.0)
+RBF_WIDTHS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0)
+RBF_GRID_SIZES = (1, 4, 9, 16, 25, 36, 49, 64, 81, 100)
+MAX_SEED = 10_000
+MAX_RBF_CENTRES = 100
+PRIOR_STEP = 0.01  # the prior sliders' step, and their smallest value
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One setting.
+
+    Parameters
+    ----------
+    name : str
+        The constructor argument (or panel option) it sets.
+    kind : {"choice", "int", "float", "bool", "vector", "points", "priors"}
+        choice: one of ``options``; int / float: a number in [low, high]; vector: ``size`` numbers
+        in [low, high]; points: at most ``size`` pairs (x, y) on the point grid; priors: one
+        positive number per class present (normalised to sum 1).
+    default : object
+        What a missing or unusable value becomes.
+    options, low, high, size
+        The widget's own range.
+    key : str
+        The session-state key of the widget that shows it (a prefix for the prior sliders).
+    when : tuple of (name, value)
+        The setting exists only while these earlier settings hold these values.
+    otherwise : object
+        The value while ``when`` does not hold (absent when not given).
+    nullable : bool
+        None is a meaningful value (a hard margin, zero initial weights, priors N_k / N).
+    omit_none : bool
+        None means "not set": the setting is left out.
+    wrap : bool
+        Float settings taken modulo ``high`` (an angle).
+    default_text : str
+        How a message names a default of None ("zeros", "Nₖ/N").
+    """
+
+    name: str
+    kind: str
+    default: object = None
+    options: tuple = ()
+    low: float | None = None
+    high: float | None = None
+    key: str = ""
+    when: tuple = ()
+    otherwise: object = _ABSENT
+    size: int | None = None
+    nullable: bool = False
+    omit_none: bool = False
+    wrap: bool = False
+    default_text: str = ""
+
+    def applies(self, values):
+        return all(values.get(name, _ABSENT) == value for name, value in self.when)
+
+    def clean(self, value):
+        """(the value as the widget holds it, None) or (the default, what was wrong as a phrase)."""
+        if value is None and (self.nullable or self.omit_none):
+            return None, None
+        problem = _PROBLEMS[self.kind](self, value)
+        if problem:
+            return self.default, problem
+        return _NORMALISE[self.kind](self, value), None
+
+
+def _is_number(value):
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _number_problem(value, low, high):
+    """Why ``value`` is not a finite number in [low, high], or None. Compares before converting:
+    an integer with 400 digits does not fit a float."""
+    if not _is_number(value):
+        return "not a number"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "not a finite number"
+    if (low is not None and value < low) or (high is not None and value > high):
+        return f"outside {_range(low, high)}"
+    return None
+
+
+def _range(low, high):
+    if low is None:
+        return f"±{high:,g}"
+    return f"{low:g} to {high:g}"
+
+
+def _choice_problem(spec, value):
+    found = _option(spec, value)
+    return None if found is not _ABSENT else "not one of the values offered"
+
+
+def _option(spec, value):
+    """The option equal to ``value`` (so 1 finds 1.0), never matching True to 1 or 1 to '1'."""
+    for option in spec.options:
+        if type(option) is type(value) or (_is_number(option) and _is_number(value)):
+            if option == value:
+                return option
+    return _ABSENT
+
+
+def _int_problem(spec, value):
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        return "not a whole number"
+    return _number_problem(value, spec.low, spec.high)
+
+
+def _float_problem(spec, value):
+    if spec.wrap:
+        return _number_problem(value, -MAX_COORDINATE, MAX_COORDINATE)
+    return _number_problem(value, spec.low, spec.high)
+
+
+def _bool_problem(spec, value):
+    return None if isinstance(value, bool) else "not true or false"
+
+
+def _vector_problem(spec, value):
+    if not isinstance(value, list | tuple) or len(value) != spec.size:
+        return f"not a list of {spec.size} numbers"
+    for item in value:
+        problem = _number_problem(item, spec.low, spec.high)
+        if problem:
+            return f"a list with an entry that is {problem}"
+    return None
+
+
+def _points_problem(spec, value):
+    if not isinstance(value, list | tuple) or len(value) > spec.size:
+        return f"not a list of at most {spec.size} points [x, y]"
+    for pair in value:
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            return "a list with an entry that is not a point [x, y]"
+        for item in pair:
+            problem = _number_problem(item, -MAX_COORDINATE, MAX_COORDINATE)
+            if problem:
+                return f"a list of points with a coordinate that is {problem}"
+    return None
+
+
+def _priors_problem(spec, value):
+    if not isinstance(value, list | tuple) or not 2 <= len(value) <= MAX_CLASSES:
+        return f"not a list of 2 to {MAX_CLASSES} numbers"
+    for item in value:
+        problem = _number_problem(item, None, 1e12)
+        if problem:
+            return f"a list with an entry that is {problem}"
+        if item <= 0:
+            return "a list with a prior of 0 or less (priors must be positive)"
+    return None
+
+
+_PROBLEMS = {
+    "choice": _choice_problem,
+    "int": _int_problem,
+    "float": _float_problem,
+    "bool": _bool_problem,
+    "vector": _vector_problem,
+    "points": _points_problem,
+    "priors": _priors_problem,
+}
+
+
+def _normalised_priors(spec, value):
+    total = math.fsum(float(v) for v in value)
+    return tuple(round(float(v) / total, 6) for v in value)
+
+
+_NORMALISE = {
+    "choice": _option,
+    "int": lambda spec, value: int(value),
+    "float": lambda spec, value: float(value) % spec.high if spec.wrap else float(value),
+    "bool": lambda spec, value: value,
+    "vector": lambda spec, value: tuple(float(v) for v in value),
+    "points": lambda spec, value: tuple(map(tuple, snap([[float(x), float(y)] for x, y in value]).tolist())),
+    "priors": _normalised_priors,
+}
+
+
+# ---- The tables ---------------------------------------------------------------------------------
+
+
+def _priors(prefix):
+    return Spec("priors", "priors", None, key=prefix, nullable=True, default_text="Nₖ/N from the data")
+
+
+def _logistic(prefix):
+    return (
+        Spec("solver", "choice", "irls", ("irls", "gd"), key=f"{prefix}_solver"),
+        Spec("max_iter", "int", 100, low=1, high=500, key=f"{prefix}_iter_irls", when=(("solver", "irls"),)),
+        Spec("max_iter", "int", 1000, low=1, high=5000, key=f"{prefix}_iter_gd", when=(("solver", "gd"),)),
+        Spec("learning_rate", "choice", 0.1, LOGISTIC_STEP_SIZES, key=f"{prefix}_lr", when=(("solver", "gd"),)),
+        Spec("l2", "choice", 0.0, LOGISTIC_L2, key=f"{prefix}_l2"),
+    )
+
+
+# Each method's settings in the order its widgets are drawn (a condition's setting comes first).
+METHOD_SPECS = {
+    "least_squares": (Spec("targets", "choice", "one_of_k", ("one_of_k", "fisher"), key="ls_targets"),),
+    "fisher": (Spec("threshold", "choice", "midpoint", ("midpoint", "gaussian"), key="fisher_threshold"),),
+    "perceptron": (
+        Spec("eta", "choice", 1.0, PERCEPTRON_ETAS, key="perc_eta"),
+        Spec("max_epochs", "int", 100, low=1, high=500, key="perc_epochs"),
+        Spec("shuffle", "bool", False, key="perc_shuffle"),
+        Spec("random_state", "int", 0, low=0, high=MAX_SEED, key="perc_seed", when=(("shuffle", True),), otherwise=0),
+        Spec(
+            "w_init",
+            "vector",
+            None,
+            low=-MAX_COORDINATE,
+            high=MAX_COORDINATE,
+            size=3,
+            key="perc_w_init",
+            nullable=True,
+            default_text="zeros",
+        ),
+    ),
+    "gaussian_shared": (_priors("gs"),),
+    "gaussian_separate": (_priors("gsep"),),
+    "naive_bayes": (
+        Spec("variant", "choice", "gaussian", ("gaussian", "bernoulli"), key="nb_variant"),
+        _priors("nb"),
+        Spec(
+            "thresholds",
+            "vector",
+            None,
+            low=-MAX_COORDINATE,
+            high=MAX_COORDINATE,
+            size=2,
+            key="nb_t",
+            when=(("variant", "bernoulli"),),
+            omit_none=True,
+            default_text="the data mean",
+        ),
+    ),
+    "logistic": _logistic("lr"),
+    "softmax": _logistic("sm"),
+    "svm": (Spec("C", "choice", 1.0, C_VALUES, key="svm_C", nullable=True),),
+}
+
+BASIS_SPECS = {
+    "identity": (),
+    "polynomial": (Spec("degree", "int", 2, low=1, high=MAX_DEGREE, key="basis_degree"),),
+    "rbf": (
+        Spec("placement", "choice", "grid", ("grid", "data", "given"), key="rbf_placement"),
+        Spec("n_centres", "choice", 9, RBF_GRID_SIZES, key="rbf_grid_n", when=(("placement", "grid"),)),
+        Spec("n_centres", "int", 10, low=1, high=50, key="rbf_data_n", when=(("placement", "data"),)),
+        Spec("random_state", "int", 0, low=0, high=MAX_SEED, key="rbf_seed", when=(("placement", "data"),)),
+        Spec("centres", "points", None, size=MAX_RBF_CENTRES, when=(("placement", "given"),), omit_none=True),
+        Spec("width", "choice", 1.0, RBF_WIDTHS, key="rbf_width"),
+        Spec("include_input", "bool", False, key="rbf_include_input"),
+    ),
+}
+
+# Options the panels keep in st.session_state.panel_options (a link's "po"); the panels read them.
+PANEL_SPECS = (
+    Spec("fisher_angle", "float", None, low=0.0, high=180.0, wrap=True, nullable=True, default_text="the means line"),
+    Spec("fisher_show_direction", "bool", True),
+    Spec("geometry", "bool", True),
+    Spec("multiclass_overlay", "bool", True),
+    Spec("posterior_display", "choice", "regions", ("regions", "posterior")),
+    Spec("sigmoid_point", "int", None, low=0, high=MAX_POINTS - 1, nullable=True, default_text="the last point"),
+    Spec(
+        "equation_point",
+        "vector",
+        None,
+        low=-MAX_COORDINATE,
+        high=MAX_COORDINATE,
+        size=2,
+        nullable=True,
+        default_text="the last point",
+    ),
+)
+PANEL_SPEC = {spec.name: spec for spec in PANEL_SPECS}
+
+
+def spec_for(specs, name, values=None):
+    """The spec of ``name`` in ``specs`` that applies given the other ``values`` (the first if None)."""
+    matching = [spec for spec in specs if spec.name == name]
+    if values is not None:
+        matching = [spec for spec in matching if spec.applies(values)] or matching
+    return matching[0]
+
+
+# ---- Reading settings from a link or a file ----------------------------------------------------
+
+
+def shown(value):
+    """A value as a message quotes it: JSON, at most 30 characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    if len(text) > 30 and isinstance(value, int) and not isinstance(value, bool):
+        return f"a number with {len(text.lstrip('-')):,} digits"
+    return text if len(text) <= 30 else text[:29] + "…"
+
+
+def _name(name):
+    """A setting's name as a message quotes it (it may come from a link: short, printable)."""
+    text = "".join(c if c.isprintable() else "?" for c in str(name)[:30])
+    return f"'{text}'" + ("…" if len(str(name)) > 30 else "")
+
+
+MAX_REPORTED = 5  # unusable settings reported one by one; the rest are counted
+
+
+def clean_settings(specs, raw, what, source="link", messages=None):
+    """The values of ``specs`` from ``raw`` as the widgets would return them, and sentences.
+
+    Missing settings take their defaults silently; an unusable value takes its default and a
+    sentence naming it; names the table does not know, or that do not apply to the other
+    settings (a step size with IRLS), are left out with a sentence.
+
+    Parameters
+    ----------
+    specs : tuple of Spec
+    raw : dict
+        Parsed JSON (anything else gives the defaults and one sentence).
+    what : str
+        "method parameter", "basis parameter" or "panel setting", for the sentences.
+    source : str
+        "link" or "file".
+    messages : list or None
+        Sentences are appended here, and the list is returned.
+
+    Returns
+    -------
+    values : dict
+    messages : list of str
+    """
+    messages = [] if messages is None else messages
+    if not isinstance(raw, dict):
+        messages.append(f"The {what}s in the {source} are not readable; the defaults are used.")
+        raw = {}
+    values, problems = {}, []
+    for spec in specs:
+        if spec.name in values or not spec.applies(values):
+            continue
+        if spec.name in raw:
+            value, problem = spec.clean(raw[spec.name])
+            if problem:
+                default = spec.default_text or shown(spec.default)
+                problems.append(
+                    f"The {source}'s {what} '{spec.name}' = {shown(raw[spec.name])} is {problem}; "
+                    f"the default ({default}) is used."
+                )
+        else:
+            value = spec.default
+        if value is None and spec.omit_none:
+            continue
+        values[spec.name] = value
+    for spec in specs:  # settings whose condition does not hold, e.g. no shuffle: seed 0
+        if spec.name not in values and spec.otherwise is not _ABSENT:
+            values[spec.name] = spec.otherwise
+    for name, value in raw.items():
+        named = [spec for spec in specs if spec.name == name]
+        if not named:
+            problems.append(f"The {source}'s {what} {_name(name)} is unknown and was ignored.")
+        elif not any(spec.applies(values) for spec in named) and value not in (None, named[0].otherwise):
+            problems.append(
+                f"The {source}'s {what} {_name(name)} does not apply to the other settings and was ignored."
+            )
+    messages.extend(problems[:MAX_REPORTED])
+    if len(problems) > MAX_REPORTED:
+        messages.append(f"{len(problems) - MAX_REPORTED:,} more {what}s were ignored.")
+    return values, messages
+
+
+def clean_panel_options(raw, source="link", messages=None):
+    """Panel options from a link or a file: known names with valid values only (defaults are
+    left out: a panel falls back to them itself)."""
+    messages = [] if messages is None else messages
+    if not isinstance(raw, dict):
+        messages.append(f"The {source}'s panel settings are not readable; the defaults are used.")
+        return {}, messages
+    kept, problems = {}, []
+    for name, value in raw.items():
+        spec = PANEL_SPEC.get(name)
+        if spec is None:
+            problems.append(f"The {source}'s panel setting {_name(name)} is unknown and was ignored.")
+            continue
+        clean, problem = spec.clean(value)
+        if problem:
+            default = spec.default_text or shown(spec.default)
+            problems.append(
+                f"The {source}'s panel setting '{name}' = {shown(value)} is {problem}; the default ({default}) is used."
+            )
+        elif clean is not None:
+            kept[name] = clean
+    messages.extend(problems[:MAX_REPORTED])
+    if len(problems) > MAX_REPORTED:
+        messages.append(f"{len(problems) - MAX_REPORTED:,} more panel settings were ignored.")
+    return kept, messages
