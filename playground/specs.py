@@ -26,6 +26,7 @@ C_VALUES = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 PERCEPTRON_ETAS = (0.01, 0.1, 0.2, 0.5, 1.0, 2.0)
 LOGISTIC_STEP_SIZES = (0.001, 0.01, 0.03, 0.1, 0.3, 1.0)
 LOGISTIC_L2 = (0.0, 0.001, 0.01, 0.1, 1.0, 10.0)
+PRIOR_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 RBF_WIDTHS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0)
 RBF_GRID_SIZES = (1, 4, 9, 16, 25, 36, 49, 64, 81, 100)
 MAX_SEED = 10_000
@@ -267,6 +268,8 @@ METHOD_SPECS = {
     ),
     "logistic": _logistic("lr"),
     "softmax": _logistic("sm"),
+    "probit": _logistic("pb"),
+    "bayesian_logistic": (Spec("alpha", "choice", 1.0, PRIOR_ALPHAS, key="bayes_alpha"),),
     "svm": (Spec("C", "choice", 1.0, C_VALUES, key="svm_C", nullable=True),),
 }
 

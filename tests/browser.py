@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -21,9 +22,15 @@ def free_port():
         return sock.getsockname()[1]
 
 
+class ServerURL(str):
+    """A server's URL that also holds its process (a test may pause it to play a busy server)."""
+
+    process = None
+
+
 @contextmanager
 def streamlit_server(script="streamlit_app.py", timeout=60):
-    """Start ``streamlit run script`` on a free loopback port; yield its URL; stop it."""
+    """Start ``streamlit run script`` on a free loopback port; yield its URL (a ``ServerURL``); stop it."""
     port = free_port()
     command = [
         sys.executable,
@@ -44,7 +51,8 @@ def streamlit_server(script="streamlit_app.py", timeout=60):
     ]
     log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115  (closed below)
     process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    url = ServerURL(f"http://127.0.0.1:{port}")
+    url.process = process
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -59,6 +67,7 @@ def streamlit_server(script="streamlit_app.py", timeout=60):
             time.sleep(0.2)
         yield url
     finally:
+        process.send_signal(signal.SIGCONT)  # in case a test left it paused
         process.terminate()
         try:
             process.wait(10)

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from playground.fileio import points_from_csv, points_to_csv, scene_from_json, scene_to_json
 from playground.scene import PointSet, Scene
+from ui.text import unescape
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 NEW_POINTS = PointSet.from_arrays([[0.125, 1.5], [2.0, -1.0], [3.5, 0.25], [-1.0, 2.0]], [0, 0, 1, 1])
@@ -85,7 +86,8 @@ def test_a_json_with_unusable_settings_loads_the_rest_and_says_so():
     [
         ("bad.csv", b"x1,x2,class\n1,2,1\n3,4,2\n4,abc,1\n", ["'bad.csv'", "Line 4: 'abc' in column x2 is"]),
         ("bad.csv", b"1,2,1\n1,2\n", ["Line 2", "found 2 columns"]),
-        ("bad.csv", b"1,2,1\n1,2,9\n", ["Line 2", "from 1 to 6"]),
+        ("bad.csv", "".join(f"{k},0,{k}\n" for k in range(7)).encode(), ["7 different labels", "at most 6"]),
+        ("bad.csv", b"1,2,1\n1,2,setosa\n", ["mixes numbers and text", "line 2: 'setosa'"]),
         ("bad.csv", b"1,2,1\n1,nan,2\n", ["Line 2", "not a finite number"]),
         ("bad.csv", b"1,2,1\n1,2,\xff\n", ["Line 2", "not UTF-8"]),
         ("bad.csv", b"", ["empty"]),
@@ -105,6 +107,33 @@ def test_a_malformed_file_changes_nothing_and_names_the_line(name, data, fragmen
     assert at.selectbox(key="method").value == "logistic"
     at.button(key="dismiss_import_error").click().run()
     assert not _import_error(at)
+
+
+@pytest.mark.parametrize(
+    ("data", "labels", "fragments"),
+    [
+        (b"x1,x2,target\n0,1,0\n1,2,1\n2,0,1\n", (0, 1, 1), ["0 → class 1", "1 → class 2"]),
+        (b"1,2,-1\n3,4,1\n", (1, 0), ["+1 → class 1", "-1 → class 2"]),
+        (b"a,b,species\n1,2,setosa\n3,4,virginica\n", (0, 1), ["'setosa' → class 1"]),
+    ],
+)
+def test_a_csv_with_labels_of_its_own_loads_and_names_the_mapping(data, labels, fragments):
+    at = _run()
+    _upload(at, "iris.csv", data)
+    assert at.session_state.scene.points.labels == labels
+    toast = unescape(next(t.value for t in at.toast if "Loaded" in t.value))
+    assert all(fragment in toast for fragment in fragments), toast
+    assert not _import_error(at)
+
+
+def test_a_file_name_or_a_value_with_markdown_is_shown_as_text():
+    at = _run()
+    name = "![x](%2F%2F127.0.0.1%3A9%2Fx.png)[Log in](http:%2F%2Fh).json"
+    _upload(at, name, b'{"points": [[1, 2, 1], [2, 3, 2]], "method": "![y](//h/y.png) http://h.org"}')
+    message = next(w.value for w in at.warning if "could not be used" in w.value)
+    assert "![" not in message.replace("\\[", "") and "](" not in message.replace("\\]", "")
+    assert "\\[x\\]" in message and "\\[Log in\\]" in message and "http:\u2060//h.org" in message
+    assert name in unescape(message) and "![y](//h/y.png) http://h.org" in unescape(message)
 
 
 @pytest.fixture

@@ -1,14 +1,16 @@
 """The shareable link in the app (AppTest): the address bar follows the scene, a link reproduces
-it in a fresh session, and a damaged link loads what it can with a message."""
+it exactly in a fresh session, and a damaged link loads what it can with a message."""
 
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from playground.link import encode_scene, quantise
+from playground.link import encode_scene
 from playground.scene import Scene
-from ui.method_params import C_VALUES, widget_state
+from playground.specs import C_VALUES
+from ui.method_params import widget_state
+from ui.text import unescape
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
@@ -38,14 +40,14 @@ def test_address_bar_follows_the_scene_and_reopens_it():
     copy = _open_copy(at)
     assert not copy.exception and not copy.warning
     original, reopened = at.session_state.scene, copy.session_state.scene
-    assert reopened.points == quantise(original.points)
+    assert reopened.points.X.tobytes() == original.points.X.tobytes()  # the very same float64 values
     assert (reopened.method, reopened.params, reopened.multiclass) == (
         original.method,
         original.params,
         original.multiclass,
     )
     assert copy.select_slider(key="sm_lr").value == 0.3 and copy.radio(key="sm_solver").value == "gd"
-    assert reopened.window.as_tuple() == pytest.approx(original.window.as_tuple(), rel=1e-5)
+    assert reopened.window == original.window
     assert dict(copy.query_params) == query  # link -> scene -> link is stable
 
 
@@ -86,10 +88,10 @@ def test_a_damaged_link_loads_what_it_can_and_says_what_was_ignored():
     query.update(m="no_such_method", w="1,2", s="-5", v="9", po="[]")
     copy = _run(query)
     assert not copy.exception
-    text = copy.warning[0].value
+    text = unescape(copy.warning[0].value)
     for fragment in ("unknown method 'no_such_method'", "view window", "playback step", "another version"):
         assert fragment in text
-    assert copy.session_state.scene.points == quantise(at.session_state.scene.points)  # the readable part
+    assert copy.session_state.scene.points == at.session_state.scene.points  # the readable part
     assert copy.session_state.scene.method == "least_squares"
     copy.button(key="dismiss_load_messages").click().run()
     assert not any("could not be used" in w.value for w in copy.warning)
@@ -97,19 +99,21 @@ def test_a_damaged_link_loads_what_it_can_and_says_what_was_ignored():
 
 def test_unreadable_points_fall_back_to_the_default_clusters():
     copy = _run({"v": "1", "p": "1,2,3,4~@@@", "m": "fisher"})
-    assert "points were ignored" in copy.warning[0].value
+    assert "points were ignored" in unescape(copy.warning[0].value)
     assert len(copy.session_state.scene.points) == 90 and copy.session_state.scene.method == "fisher"
 
 
 def test_values_the_widgets_cannot_show_are_named():
     values, messages = widget_state("svm", {"C": 7.0}, [0, 1])
-    assert values["svm_C"] == 1.0 and "C = 7.0" in messages[0]
+    assert values["svm_C"] == 1.0 and "'C' = 7.0" in messages[0]
     values, messages = widget_state("logistic", {"max_iter": 10**6}, [0, 1])
-    assert values["lr_iter_irls"] == 500 and "outside" in messages[0]
+    assert values["lr_iter_irls"] == 100 and "outside 1 to 500; the default (100)" in messages[0]
+    values, messages = widget_state("gaussian_shared", {"priors": (0.123, 0.877)}, [0, 1])
+    assert (values["gs_prior_0"], values["gs_prior_1"]) == (0.12, 0.88) and "rounded" in messages[0]
     assert set(C_VALUES) >= {0.01, 1000.0}
 
 
 def test_oversized_link_is_refused_with_a_message():
     copy = _run({"v": "1", "p": "x" * 300_000, "mp": "{" * 5000})
     assert not copy.exception
-    assert "too long" in copy.warning[0].value
+    assert "too long" in unescape(copy.warning[0].value)

@@ -1,4 +1,12 @@
-"""Compose the page: sidebar controls -> scene -> fit -> canvas, status and explanation."""
+"""Compose the page: sidebar controls -> scene -> fit -> canvas, status and explanation.
+
+The page's edge catches what nothing else did: an unexpected exception in the sidebar, a fit, a
+panel or the canvas is reported in one plain sentence where that part would be, the scene is
+kept, and the rest of the page is still drawn (``_boundary``); the details go to the server's log.
+"""
+
+import logging
+from contextlib import contextmanager
 
 import numpy as np
 import streamlit as st
@@ -7,13 +15,16 @@ from . import controls, runtime, state
 from .basis_controls import basis_picker
 from .canvas import canvas, follow_canvas
 from .compare import comparison, view_mode_picker
-from .compute import scene_model, scene_view, shown_model
+from .compute import FitView, scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
 from .import_export import import_export_controls
 from .panels import PanelContext, active_panels
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
+from .text import plain
 from .theme import CLASS_COLOURS, class_label
+
+_LOG = logging.getLogger(__name__)
 
 PRESENTATION_KEY = "presentation"
 TAB_KEY = "panel_tab"  # the open panel's title (a link carries it)
@@ -25,9 +36,34 @@ EXPLANATION = (
 )
 
 
+def _failure(part, err):
+    """One plain sentence for an unexpected error in ``part``; the traceback goes to the log."""
+    _LOG.error("Unexpected error in %s", part, exc_info=err)
+    return (
+        f"Something went wrong in {part} ({type(err).__name__}); your points and settings are kept. "
+        "Try undo, another method or another view."
+    )
+
+
+@contextmanager
+def _boundary(part, fallback=None):
+    """Run a part of the page; an unexpected exception becomes a sentence in its place (and
+    ``fallback()`` runs, e.g. to draw the points alone). Streamlit's own st.rerun / st.stop pass."""
+    try:
+        yield
+    except Exception as err:  # noqa: BLE001  (the page's edge: anything at all, reported)
+        st.error(_failure(part, err), icon=":material/error:")
+        if fallback is not None:
+            try:
+                fallback()
+            except Exception as again:  # noqa: BLE001
+                _LOG.error("The fallback for %s failed too", part, exc_info=again)
+
+
 def _canvas_events_handler(key, *, shared_view=False):
     """The callback of the canvas under ``key``: apply its new events to the scene."""
 
+    @state.guarded_callback("that edit on the plot")
     def on_events():
         result = st.session_state.get(key)
         events = result.get("events") if result is not None else None
@@ -46,6 +82,28 @@ html { font-size: 20px; }
 
 
 def _sidebar():
+    """The sidebar's widgets; on an unexpected error, once, their values are reset to the
+    defaults and the page reruns (a value no widget can take must not keep the sidebar dead)."""
+    try:
+        choices = _sidebar_widgets()
+    except Exception as err:  # noqa: BLE001  (the page's edge)
+        if not st.session_state.pop(SIDEBAR_RESET, False):
+            st.session_state[SIDEBAR_RESET] = True
+            state.reset_setting_widgets()
+            state.notify(_failure("the sidebar", err) + " Its settings were reset to the defaults.")
+            st.rerun()
+        with st.sidebar:
+            st.error(_failure("the sidebar", err), icon=":material/error:")
+        current = state.scene()
+        return (None, (), 0, False, 0), (current.method, current.param_dict, current.multiclass, None)
+    st.session_state.pop(SIDEBAR_RESET, None)
+    return choices
+
+
+SIDEBAR_RESET = "sidebar_reset"  # set while the page reruns after resetting the sidebar's widgets
+
+
+def _sidebar_widgets():
     scene = state.scene()
     history = st.session_state.history
     with st.sidebar:
@@ -57,10 +115,10 @@ def _sidebar():
             bool(history.past),
             bool(history.future),
             len(scene.points) > 0,
-            on_undo=state.undo,
-            on_redo=state.redo,
-            on_clear=state.clear_points,
-            on_fit_view=state.fit_view,
+            on_undo=state.guarded_callback("undo")(state.undo),
+            on_redo=state.guarded_callback("redo")(state.redo),
+            on_clear=state.guarded_callback("clear all")(state.clear_points),
+            on_fit_view=state.guarded_callback("fit view")(state.fit_view),
         )
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
         st.header("Method")
@@ -71,7 +129,7 @@ def _sidebar():
         basis_choice = basis_picker(scene)
         import_export_controls()
         st.header("Share")
-        share_controls()
+        share_controls(state.link_note(scene))
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
 
@@ -80,11 +138,12 @@ def _apply(generator, method_choice):
     if action:
         state.generate(specs, n_per_class, shared_covariance=shared, seed=seed, mode=action)
         st.rerun()  # so the sidebar (undo, counts) shows the new points
-    method, params, multiclass, (basis, basis_params) = method_choice
+    method, params, multiclass, basis_choice = method_choice
     scene = state.scene()
     if (method, tuple(sorted(params.items())), multiclass) != (scene.method, scene.params, scene.multiclass):
         state.set_scene(scene.with_method(method, params, multiclass))
-    state.set_basis(basis, basis_params)  # no-op when unchanged; hand-placed RBF centres come from the scene
+    if basis_choice is not None:  # None: the sidebar failed to draw; the scene keeps its basis
+        state.set_basis(*basis_choice)  # no-op when unchanged; hand-placed RBF centres come from the scene
 
 
 def _status_line(points, view=None):
@@ -111,13 +170,13 @@ def _load_report():
     source, problems = st.session_state.get("load_messages", (None, ()))
     if not problems:
         if source:
-            st.toast(f"Loaded {source}.")
+            st.toast(f"Loaded {plain(source)}.")
             _dismiss_load_messages()
         return
     with st.container(border=True):
         st.warning(
-            f"Parts of {source} could not be used; the rest was loaded:\n"
-            + "\n".join(f"- {problem}" for problem in problems),
+            f"Parts of {plain(source)} could not be used; the rest was loaded:\n"
+            + "\n".join(f"- {plain(problem)}" for problem in problems),
             icon="⚠️",
         )
         st.button("Dismiss", key="dismiss_load_messages", on_click=_dismiss_load_messages)
@@ -130,8 +189,12 @@ def main():
         st.title("Linear classification playground")
         st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
     mode, compared_methods = _view_controls()  # first: they decide what the page below holds
-    _load_report()
-    preset_explanation()
+    # Messages come and go above the canvas inside one container that is always there: an element
+    # appearing before the canvas would re-create it, and clicks made meanwhile would be lost.
+    with st.container():
+        with _boundary("the load report"):
+            _load_report()
+            preset_explanation()
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()
@@ -183,7 +246,7 @@ def _panel_context(scene, model):
 
 def _show_notices():
     for notice in state.take_notices():
-        st.toast(notice)
+        st.toast(plain(notice))
 
 
 @st.fragment
@@ -193,22 +256,42 @@ def _canvas_view():
         st.rerun(scope="app")
     _show_notices()
     scene = state.scene()
-    with st.spinner("Fitting and evaluating…"):
-        view = scene_view(scene)
-        model = scene_model(scene)
-    if view.error:
-        st.warning(view.error, icon="⚠️")
-    elif view.note:
-        st.info(view.note, icon="ℹ️")
-    context = _panel_context(scene, model)
-    overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
-    figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays, scale=_scale())
+    messages = st.container()  # always there, so the canvas below keeps its place (see main)
+    figure, view = None, FitView()
+
+    def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
+        nonlocal figure
+        figure = scene_figure(scene.points, FitView(error="no fit"), scene.window, scene.view_revision, scale=_scale())
+
+    with messages, _boundary("the fit or the plot", fallback=points_alone):
+        with st.spinner("Fitting and evaluating…"):
+            view = scene_view(scene)
+            model = scene_model(scene)
+        if view.error:
+            st.warning(plain(view.error), icon="⚠️")
+        elif view.note:
+            st.info(plain(view.note), icon="ℹ️")
+        context = _panel_context(scene, model)
+        overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
+        figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays, scale=_scale())
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
+    if figure is not None:
+        _draw_canvas(scene, figure)
+    with _boundary("the status line"):
+        st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
+    st.caption(EXPLANATION)
+    with _boundary("the link"):
+        _sync_link()
+
+
+def _draw_canvas(scene, figure):
+    revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
+    state.record_drawn(revision, scene)
     canvas(
         figure,
         config=FIGURE_CONFIG,
         window=scene.window,
-        revision=hash(scene),
+        revision=revision,
         n_points=len(scene.points),
         ack=st.session_state.last_event_nonce,
         height=int(560 * _scale()),
@@ -217,9 +300,6 @@ def _canvas_view():
         # call from the canvas would race their update (sending back widget values not yet shown).
         panels_follow=None if st.session_state.get(WHOLE_RUN) else st.session_state[CANVAS_DRAWN],
     )
-    st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
-    st.caption(EXPLANATION)
-    _sync_link()
 
 
 @st.fragment
@@ -228,11 +308,12 @@ def _panel_view():
     if state.sidebar_outdated() or st.session_state.get(CANVAS_DRAWN) != _canvas_key(state.scene()):
         st.rerun(scope="app")  # a panel widget changed the canvas: the step, a projection, an overlay
     scene = state.scene()
-    context = _panel_context(scene, scene_model(scene))
     previous = st.session_state.get(OPEN_PANEL)
-    st.session_state[OPEN_PANEL] = _render_panels(active_panels(context), context)
+    with _boundary("the panel"):
+        context = _panel_context(scene, scene_model(scene))
+        st.session_state[OPEN_PANEL] = _render_panels(active_panels(context), context)
     follow_canvas(st.session_state[CANVAS_DRAWN])
-    if st.session_state[OPEN_PANEL] != previous:  # the rest of the link is the canvas's to keep
+    if st.session_state.get(OPEN_PANEL) != previous:  # the rest of the link is the canvas's to keep
         _sync_link()
 
 
@@ -243,7 +324,8 @@ def _comparison_view(compared_methods):
         st.rerun(scope="app")
     _show_notices()
     scene = state.scene()
-    _comparison(scene, compared_methods)
+    with _boundary("the comparison"):
+        _comparison(scene, compared_methods)
     st.markdown(_status_line(scene.points), unsafe_allow_html=True)
     st.caption(EXPLANATION)
     _sync_link(compared_methods)
@@ -279,17 +361,19 @@ def _comparison(scene, methods):
         with columns[index % 2]:
             st.markdown(item.title)
             if item.view.error:
-                st.warning(item.view.error, icon="⚠️")
+                st.warning(plain(item.view.error), icon="⚠️")
             figure = scene_figure(scene.points, item.view, scene.window, scene.view_revision, scale=scale)
             # Legends of different heights would give the plots different ranges under the
             # equal-aspect lock; the classes' colours are those of the one-method view.
             figure["layout"].update(showlegend=False, margin=dict(l=40, r=10, t=10, b=30))
             key = f"canvas_compare_{index}"
+            revision = str(hash(item.scene))
+            state.record_drawn(revision, item.scene)
             canvas(
                 figure,
                 config=FIGURE_CONFIG,
                 window=scene.window,
-                revision=hash(item.scene),
+                revision=revision,
                 n_points=len(scene.points),
                 ack=st.session_state.last_event_nonce,
                 height=int(400 * scale),

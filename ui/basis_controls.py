@@ -4,15 +4,16 @@
 ``playground.basis.make_basis``; the app compares them with the scene and calls
 ``state.set_basis``. RBF centres placed by hand live in the scene (canvas clicks edit them
 through ``state``); they are also remembered here, so switching to a grid or random centres and
-back, or changing the width, keeps them.
+back, or changing the width, keeps them. Ranges, options, defaults and keys come from
+``playground.specs.BASIS_SPECS``, the table a link's basis parameters are checked against.
 """
 
 import streamlit as st
 
-from playground.basis import MAX_DEGREE
+from playground.specs import BASIS_SPECS, RBF_GRID_SIZES, RBF_WIDTHS, clean_settings, spec_for
 
 from . import state
-from .method_params import widget_default
+from .method_params import int_input, int_slider, radio, select_slider
 
 BASIS_LABELS = {
     "identity": "none: φ(x) = x",
@@ -25,33 +26,30 @@ PLACEMENT_LABELS = {
     "given": "by hand (click on the plot)",
 }
 CLICK_MODE_LABELS = {"points": "add / remove points", "centres": "place / remove RBF centres"}
-WIDTHS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0)
-GRID_SIZES = (1, 4, 9, 16, 25, 36, 49, 64, 81, 100)
+WIDTHS = RBF_WIDTHS
+GRID_SIZES = RBF_GRID_SIZES
 HAND_CENTRES = "rbf_hand_centres"  # session key: the centres last placed by hand
 LAST_PLACEMENT = "rbf_last_placement"
 
 
+def _spec(basis, name, values=None):
+    return spec_for(BASIS_SPECS[basis], name, values)
+
+
 def _init_from_scene(scene):
-    """First run (e.g. a shared link): start the widgets at the scene's basis."""
+    """First run (e.g. a shared link): start the widgets at the scene's basis. The values are
+    checked against the widgets' specs once more (a scene may come from anywhere)."""
     if "basis" in st.session_state:
         return
-    params = scene.basis_param_dict
-    st.session_state.basis = scene.basis if scene.basis in BASIS_LABELS else "identity"
-    if scene.basis == "polynomial":
-        st.session_state.basis_degree = int(params.get("degree", 2))
-    if scene.basis == "rbf":
-        placement = params.get("placement") or ("given" if params.get("centres") else "grid")
-        st.session_state.rbf_placement = placement
-        if params.get("width") in WIDTHS:
-            st.session_state.rbf_width = params["width"]
-        if placement == "grid" and params.get("n_centres") in GRID_SIZES:
-            st.session_state.rbf_grid_n = params["n_centres"]
-        if placement == "data":
-            st.session_state.rbf_data_n = int(params.get("n_centres", 10))
-            st.session_state.rbf_seed = int(params.get("random_state", 0))
-        st.session_state.rbf_include_input = bool(params.get("include_input", False))
+    basis = scene.basis if scene.basis in BASIS_LABELS else "identity"
+    params, _ = clean_settings(BASIS_SPECS[basis], scene.basis_param_dict, "basis parameter", "scene")
+    st.session_state.basis = basis
+    for spec in BASIS_SPECS[basis]:
+        if spec.key and spec.name in params and spec.applies(params):
+            st.session_state[spec.key] = params[spec.name]
+    if basis == "rbf":
         st.session_state[HAND_CENTRES] = tuple(params.get("centres") or ())
-        st.session_state[LAST_PLACEMENT] = placement
+        st.session_state[LAST_PLACEMENT] = params["placement"]
 
 
 def _hand_centres(scene):
@@ -63,25 +61,21 @@ def _hand_centres(scene):
 
 
 def _rbf_params(scene):
-    placement = st.radio(
+    placement = radio(
+        _spec("rbf", "placement"),
         "Centres",
-        list(PLACEMENT_LABELS),
-        format_func=PLACEMENT_LABELS.get,
-        key="rbf_placement",
+        PLACEMENT_LABELS,
         help="Where the Gaussians φⱼ(x) = exp(−‖x − cⱼ‖² / 2s²) sit (eq. 3.4).",
     )
     centres = _hand_centres(scene)
     st.session_state[LAST_PLACEMENT] = placement
     params = {"placement": placement}
+    chosen = {"placement": placement}
     if placement == "grid":
-        params["n_centres"] = st.select_slider(
-            "Number of centres (a square grid)", GRID_SIZES, widget_default("rbf_grid_n", 9), key="rbf_grid_n"
-        )
+        params["n_centres"] = select_slider(_spec("rbf", "n_centres", chosen), "Number of centres (a square grid)")
     elif placement == "data":
-        params["n_centres"] = st.slider("Number of centres", 1, 50, widget_default("rbf_data_n", 10), key="rbf_data_n")
-        params["random_state"] = int(
-            st.number_input("Seed for choosing them", 0, 10_000, widget_default("rbf_seed", 0), key="rbf_seed")
-        )
+        params["n_centres"] = int_slider(_spec("rbf", "n_centres", chosen), "Number of centres")
+        params["random_state"] = int(int_input(_spec("rbf", "random_state", chosen), "Seed for choosing them"))
     else:
         if centres:
             params["centres"] = centres
@@ -98,11 +92,11 @@ def _rbf_params(scene):
             f"{len(centres)} centre{'' if len(centres) == 1 else 's'} placed."
             + ("" if centres else " Choose 'place / remove RBF centres' and click on the plot.")
         )
-    params["width"] = st.select_slider(
-        "Width s (the same for every centre)", WIDTHS, widget_default("rbf_width", 1.0), key="rbf_width"
-    )
+    params["width"] = select_slider(_spec("rbf", "width"), "Width s (the same for every centre)")
     params["include_input"] = st.checkbox(
-        "Also keep x itself as features", key="rbf_include_input", help="φ(x) = (x₁, x₂, φ₁(x), …, φ_J(x))."
+        "Also keep x itself as features",
+        key=_spec("rbf", "include_input").key,
+        help="φ(x) = (x₁, x₂, φ₁(x), …, φ_J(x)).",
     )
     return params
 
@@ -119,7 +113,7 @@ def basis_picker(scene):
         "(section 4.3.1, figure 4.12).",
     )
     if name == "polynomial":
-        params = {"degree": st.slider("Degree", 1, MAX_DEGREE, widget_default("basis_degree", 2), key="basis_degree")}
+        params = {"degree": int_slider(_spec("polynomial", "degree"), "Degree")}
     elif name == "rbf":
         params = _rbf_params(scene)
     else:

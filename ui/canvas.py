@@ -69,13 +69,16 @@ function pointIds(points) {
 
 function send(root, event) {
   // Two triggers in one tick overwrite each other, so every send carries all events Python
-  // has not acknowledged yet; the nonce is page-wide so a re-created canvas keeps counting.
+  // has not acknowledged yet. Nonce and queue are page-wide: a re-created canvas (or another
+  // canvas of the comparison) sends the edits still on their way too, in the order they were made.
   window.__pgNonce = (window.__pgNonce || 0) + 1;
   event.nonce = window.__pgNonce;
-  let queue = root.__pgQueue || [];
+  // A removal names points by their place in the set this canvas shows: Python checks that set.
+  if (event.type === 'remove' || event.type === 'remove_centre') event.revision = root.dataset.revision;
+  let queue = window.__pgQueue || [];
   if (event.type === 'view') queue = queue.filter(e => e.type !== 'view');
-  root.__pgQueue = queue.concat([event]).slice(-100);
-  root.__pgSend('events', root.__pgQueue);
+  window.__pgQueue = queue.concat([event]).slice(-100);
+  root.__pgSend('events', window.__pgQueue);
 }
 
 function bind(root) {
@@ -127,7 +130,7 @@ export default function (component) {
   root.style.height = data.height + 'px';
   root.dataset.receivedAt = performance.now().toFixed(1);  // the benchmark's page-update split
   root.__pgSend = setTriggerValue;
-  root.__pgQueue = (root.__pgQueue || []).filter(e => e.nonce > (data.ack || 0));
+  window.__pgQueue = (window.__pgQueue || []).filter(e => e.nonce > (data.ack || 0));
   const status = parentElement.querySelector('.pg-status') || (() => {
     const el = document.createElement('div'); el.className = 'pg-status'; parentElement.appendChild(el); return el;
   })();

@@ -3,28 +3,36 @@
 An upload is read in the uploader's callback (once per file, before any widget is drawn): a CSV
 replaces the points through the undo history and keeps the method; a JSON loads the whole scene
 through ``state.load_scene``. A file that cannot be used changes nothing, and the reason stays in
-the expander until the next upload or until dismissed.
+the expander until the next upload or until dismissed. A CSV with other labels than the classes
+1-6 (0/1, -1/+1, "setosa") is loaded with a toast naming the mapping; the file's own labels are
+kept in the session (``CLASS_LABELS_KEY``) for the class names to come.
 """
+
+import logging
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from playground import PlaygroundError
-from playground.fileio import MAX_UPLOAD_BYTES, points_from_csv, points_to_csv, scene_from_json, scene_to_json
+from playground.fileio import MAX_UPLOAD_MB, points_to_csv, read_points_csv, scene_from_json, scene_to_json
 from playground.validation import MAX_POINTS
 
 from . import state
+from .text import plain
 
 # A new uploader key after every file empties the uploader, so the same file can be loaded again
 # (after an undo, say) and no stale file name stays on show.
 UPLOAD_KEY_PREFIX = "import_file"
 UPLOAD_COUNT_KEY = "import_file_count"
 ERROR_KEY = "import_error"
+CLASS_LABELS_KEY = "class_labels"  # the last CSV's own label of each class (None: the class number)
 MAX_NAME_CHARS = 60
+_LOG = logging.getLogger(__name__)
 FORMATS = (
-    "**CSV**: columns x1, x2, class (1–6), header optional, separated by commas, semicolons or tabs; "
+    "**CSV**: columns x1, x2, class, header optional, separated by commas, semicolons or tabs; the "
+    "class is 1–6, or up to six labels of your own (0/1, −1/+1, names), mapped in sorted order; "
     "replaces the points (undo brings them back). **JSON**: a scene saved here; loads the points, "
-    f"method, basis and view. At most {MAX_POINTS:,} points and {MAX_UPLOAD_BYTES // 2**20} MB."
+    f"method, basis and view. At most {MAX_POINTS:,} points and {MAX_UPLOAD_MB} MB."
 )
 
 
@@ -39,17 +47,27 @@ def _on_upload(key):
         return
     st.session_state[UPLOAD_COUNT_KEY] = st.session_state.get(UPLOAD_COUNT_KEY, 0) + 1
     st.session_state.pop(ERROR_KEY, None)
-    name = uploaded.name[:MAX_NAME_CHARS]
+    name = "".join(c if c.isprintable() else "?" for c in uploaded.name[:MAX_NAME_CHARS])
     try:
         if name.lower().endswith(".json"):
             scene, view, messages = scene_from_json(uploaded.getvalue())
             state.load_scene(scene, messages, view.get("panel_options"), view.get("tab"), source=f"'{name}'")
         else:
-            points = points_from_csv(uploaded.getvalue())
-            state.change_points(points, refit_view=True)
-            state.notify(f"Loaded {len(points):,} points from '{name}'; undo (↶) brings back the previous ones.")
+            read = read_points_csv(uploaded.getvalue())
+            state.change_points(read.points, refit_view=True)
+            st.session_state[CLASS_LABELS_KEY] = read.class_labels
+            mapped = f" {read.message}" if read.message else ""
+            state.notify(
+                f"Loaded {len(read.points):,} points from '{name}'.{mapped} Undo (↶) brings back the previous ones."
+            )
     except PlaygroundError as err:
         st.session_state[ERROR_KEY] = f"'{name}' was not loaded: {err} The points and settings are unchanged."
+    except Exception as err:  # noqa: BLE001  (a file must never kill the page: the page's edge)
+        _LOG.error("Unexpected error reading an uploaded file", exc_info=err)
+        st.session_state[ERROR_KEY] = (
+            f"'{name}' was not loaded: it could not be read ({type(err).__name__}). "
+            "The points and settings are unchanged."
+        )
 
 
 def _exports():
@@ -85,7 +103,7 @@ def import_export_controls():
     error = st.session_state.get(ERROR_KEY)
     with st.expander("Import / export files", key="import_export_expander"):
         if error:
-            st.error(error, icon=":material/error:")
+            st.error(plain(error), icon=":material/error:")
             st.button("Dismiss", key="dismiss_import_error", on_click=_dismiss_error, type="tertiary")
         st.download_button(
             "Download points (CSV)",
@@ -117,6 +135,6 @@ def import_export_controls():
             key=key,
             on_change=_on_upload,
             args=(key,),
-            max_upload_size=MAX_UPLOAD_BYTES // 2**20,
+            max_upload_size=MAX_UPLOAD_MB,
         )
         st.caption(FORMATS)

@@ -3,9 +3,16 @@
 The link is the page's own URL: ``sync_address_bar`` rewrites the query parameters after
 every run of the canvas and panels. The sidebar is not rerun by a click on the canvas, so the
 link it shows is read from the address bar in the browser, and follows it as it changes.
+
+The share box also reads the address the page was opened with: Streamlit ignores a query string
+with more than 1,000 parameters altogether, and only the browser can tell the visitor so.
 """
 
 import streamlit as st
+
+from playground.link import MAX_QUERY_PARAMETERS
+
+from . import state
 
 _JS = r"""
 function watchAddressBar() {
@@ -30,8 +37,20 @@ function showLink(box) {
   box.querySelector('.pg-link-length').textContent = url.length.toLocaleString('en') + ' characters. ';
 }
 
+function openedWith() {
+  // The address the page was loaded from (history.replaceState does not change it).
+  const navigation = performance.getEntriesByType('navigation')[0];
+  return new URL(navigation ? navigation.name : window.location.href);
+}
+
 export default function (component) {
-  const { data, parentElement } = component;
+  const { data, parentElement, setTriggerValue } = component;
+  if (!window.__pgOpenedChecked) {
+    window.__pgOpenedChecked = true;
+    const query = openedWith().search.replace(/^\?/, '');
+    const count = query ? query.split('&').length : 0;
+    if (count > data.max_parameters) setTriggerValue('oversized', count);
+  }
   let box = parentElement.querySelector('.pg-share');
   if (!box) {
     box = document.createElement('div');
@@ -90,7 +109,32 @@ def sync_address_bar(query):
         st.query_params.from_dict(query)
 
 
-def share_controls():
+@state.guarded_callback("reading the link")
+def _on_oversized():
+    count = (st.session_state.get(SHARE_KEY) or {}).get("oversized")
+    if isinstance(count, int) and count > MAX_QUERY_PARAMETERS:
+        state.report_load_problems(
+            "the link",
+            [
+                f"The link has {count:,} parameters; Streamlit reads a link only with at most "
+                f"{MAX_QUERY_PARAMETERS:,}, so none of it was read and the default scene is shown."
+            ],
+        )
+
+
+SHARE_KEY = "share_link"
+
+
+def share_controls(note=None):
     """A "copy link" button and the link itself (selectable when the clipboard is blocked), both
-    read from the address bar in the browser."""
-    _share_box(data={"label": "Copy link to this scene", "help": HELP}, key="share_link", height="content")
+    read from the address bar in the browser. ``note``: what the link leaves out, if anything."""
+    _share_box(
+        data={
+            "label": "Copy link to this scene",
+            "help": HELP if note is None else f"{HELP} {note}",
+            "max_parameters": MAX_QUERY_PARAMETERS,
+        },
+        key=SHARE_KEY,
+        height="content",
+        on_oversized_change=_on_oversized,
+    )

@@ -2,17 +2,35 @@
 
 Everything lives in ``st.session_state`` (one per browser session), never at module level,
 so visitors of a hosted app never see each other's points.
+
+Edits on the canvas arrive as events numbered by the page (a nonce), every delivery carrying all
+the events not yet acknowledged, in order: each is applied exactly once, in the order it was made,
+however Streamlit coalesces or reorders the reruns that carry them. A removal names points by their
+place in the set the canvas showed; that set is remembered, so the very points clicked are removed
+even when other edits reached the scene first.
 """
 
+import functools
+import logging
 from dataclasses import replace
 
 import streamlit as st
 
 from playground import ClusterSpec, InvalidDataError, PlaygroundError, Window, make_clusters
-from playground.link import decode_method_list, decode_options, decode_scene, encode_options, encode_scene
-from playground.scene import History, PointSet, Scene
+from playground.link import (
+    MAX_LINK_POINTS,
+    decode_method_list,
+    decode_options,
+    decode_scene,
+    encode_options,
+    encode_scene,
+)
+from playground.scene import MAX_COORDINATE, MIN_VIEW, History, PointSet, Scene, snap
+from playground.specs import MAX_RBF_CENTRES, METHOD_SPECS
 
-from .method_params import widget_state
+from .method_params import HARD_MARGIN_KEY, THRESHOLDS_KEY, widget_state
+
+_LOG = logging.getLogger(__name__)
 
 DEFAULT_CLUSTERS = (
     ClusterSpec((-2.0, -1.0), (1.0, 0.6), 30.0),
@@ -33,7 +51,11 @@ def init_state():
         st.session_state.scene = default_scene()
         query = st.query_params.to_dict()
         if query:
-            link_scene, messages, view = scene_from_link(query)
+            try:
+                link_scene, messages, view = scene_from_link(query)
+            except Exception as err:  # noqa: BLE001  (decoding never raises; if it did, the page must live)
+                _LOG.error("A link could not be read", exc_info=err)
+                link_scene, messages, view = default_scene(), ["The link could not be read at all."], {}
             # The default scene was never on screen: nothing to undo back to.
             load_scene(link_scene, messages, source="the link", undoable=False, **view)
     st.session_state.setdefault("history", History())
@@ -62,8 +84,9 @@ def rbf_centres():
 
 
 def set_rbf_centres(centres):
-    """Centres placed by hand (clicks on the canvas in centre mode)."""
-    params = {**scene().basis_param_dict, "centres": tuple(centres) or None, "placement": "given" if centres else None}
+    """Centres placed by hand (clicks on the canvas in centre mode), on the points' grid."""
+    centres = tuple(map(tuple, snap(centres).tolist())) if centres else ()
+    params = {**scene().basis_param_dict, "centres": centres or None, "placement": "given" if centres else None}
     set_scene(scene().with_basis("rbf", {k: v for k, v in params.items() if v is not None}))
 
 
@@ -74,7 +97,30 @@ def set_step(step):
 
 def notify(message):
     """A message shown once on the next run (e.g. why an edit was refused)."""
-    st.session_state.notices.append(message)
+    st.session_state.setdefault("notices", []).append(message)
+
+
+def guarded_callback(what):
+    """Decorate a widget callback: an unexpected exception becomes a notice, never a dead page
+    (a callback's exception would stop the whole run before anything is drawn)."""
+
+    def decorate(callback):
+        @functools.wraps(callback)
+        def guarded(*args, **kwargs):
+            try:
+                return callback(*args, **kwargs)
+            except Exception as err:  # noqa: BLE001  (the page's edge, for callbacks)
+                _LOG.error("Unexpected error in the callback for %s", what, exc_info=err)
+                notify(f"Something went wrong with {what} ({type(err).__name__}); your points and settings are kept.")
+
+        return guarded
+
+    return decorate
+
+
+def report_load_problems(source, problems):
+    """Show ``problems`` in the load report box (until dismissed), as for a damaged link."""
+    st.session_state.load_messages = (source, list(problems))
 
 
 def take_notices():
@@ -167,21 +213,67 @@ def generate(specs, n_per_class, *, shared_covariance, seed, mode):
     set_scene(replace(scene(), seed=int(seed)))
 
 
+DRAWN_KEY = "drawn_scenes"  # canvas revision -> the points and centres it showed
+MAX_DRAWN = 8
+
+
+def _editable(current):
+    """What a removal's indices refer to: the points and the hand-placed centres shown."""
+    return current.points, tuple(current.basis_param_dict.get("centres") or ())
+
+
+def record_drawn(revision, current):
+    """Remember what the canvas drawn as ``revision`` showed: a removal clicked on it names points
+    by their place there, and may arrive after other edits (a busy server, quick clicks)."""
+    drawn = st.session_state.setdefault(DRAWN_KEY, {})
+    drawn.pop(str(revision), None)
+    drawn[str(revision)] = _editable(current)
+    while len(drawn) > MAX_DRAWN:
+        drawn.pop(next(iter(drawn)))
+
+
 def apply_canvas_events(events, active_class, *, shared_view=False):
     """Apply the canvas's new events in order: add a point, remove points, follow the view.
 
+    Each delivery holds every event the page has not seen acknowledged, oldest first, numbered by
+    a page-wide nonce; those at or below the last one applied were applied before (by an earlier
+    delivery or another canvas), so each event takes effect exactly once and in order.
     ``shared_view``: several canvases show the scene (the comparison view), so a zoom in one
     moves the others too.
     """
     if not isinstance(events, list):
         return
-    for event in events:
-        if not isinstance(event, dict) or not isinstance(event.get("nonce"), int | float):
-            continue
-        if st.session_state.last_event_nonce is not None and event["nonce"] <= st.session_state.last_event_nonce:
+    valid = [e for e in events if isinstance(e, dict) and isinstance(e.get("nonce"), int | float)]
+    for event in sorted(valid, key=lambda e: e["nonce"]):
+        last = st.session_state.get("last_event_nonce")
+        if last is not None and event["nonce"] <= last:
             continue
         st.session_state.last_event_nonce = event["nonce"]
         _apply_event(event, active_class, shared_view)
+
+
+def _clicked(event, which):
+    """The points (which=0) or centres (which=1) a removal clicked, as the canvas showed them;
+    None when that drawing is no longer known."""
+    if "revision" in event:
+        drawn = st.session_state.get(DRAWN_KEY, {}).get(str(event["revision"]))
+        if drawn is None:
+            return None
+        shown = drawn[which]
+    else:  # a client that does not say what it showed: the scene as it is
+        shown = _editable(scene())[which]
+    items = list(zip(shown.xy, shown.labels)) if which == 0 else list(shown)
+    ids = {int(i) for i in event.get("ids", []) if isinstance(i, int | float) and not isinstance(i, bool)}
+    return [items[i] for i in sorted(ids) if 0 <= i < len(items)]
+
+
+def _without(items, clicked):
+    """``items`` less one occurrence of each clicked item (equal values: the points are on a grid)."""
+    remaining = list(items)
+    for item in clicked:
+        if item in remaining:
+            remaining.remove(item)
+    return remaining
 
 
 def _apply_event(event, active_class, shared_view=False):
@@ -189,20 +281,48 @@ def _apply_event(event, active_class, shared_view=False):
     placing_centres = st.session_state.get("click_mode") == "centres" and scene().basis == "rbf"
     try:
         if kind == "add" and placing_centres:
-            set_rbf_centres(rbf_centres() + ((float(event["x"]), float(event["y"])),))
-        elif kind == "remove_centre":
-            drop = {int(i) for i in event.get("ids", [])}
-            set_rbf_centres(tuple(c for i, c in enumerate(rbf_centres()) if i not in drop))
+            x, y = float(event["x"]), float(event["y"])
+            if len(rbf_centres()) >= MAX_RBF_CENTRES:
+                raise InvalidDataError(f"at most {MAX_RBF_CENTRES} centres can be placed")
+            if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE):
+                raise InvalidDataError(f"a centre must lie within ±{MAX_COORDINATE:,.0f}")
+            set_rbf_centres(rbf_centres() + ((x, y),))
+        elif kind in ("remove", "remove_centre"):
+            clicked = _clicked(event, 0 if kind == "remove" else 1)
+            if clicked is None:
+                notify("The plot had changed a lot before that click arrived, so nothing was removed; click again.")
+            elif kind == "remove_centre":
+                set_rbf_centres(tuple(_without(rbf_centres(), clicked)))
+            else:
+                points = scene().points
+                remaining = _without(zip(points.xy, points.labels), clicked)
+                change_points(PointSet(tuple(p for p, _ in remaining), tuple(k for _, k in remaining)))
         elif kind == "add":
             change_points(scene().points.added(float(event["x"]), float(event["y"]), active_class))
-        elif kind == "remove":
-            ids = [int(i) for i in event.get("ids", []) if isinstance(i, int | float)]
-            change_points(scene().points.removed(ids))
         elif kind == "view":
-            window = Window(float(event["x0"]), float(event["x1"]), float(event["y0"]), float(event["y1"]))
-            set_scene(scene().with_window(window, by_app=shared_view))
-    except (InvalidDataError, KeyError, TypeError, ValueError) as err:
+            window, moved = bounded_view(float(event["x0"]), float(event["x1"]), float(event["y0"]), float(event["y1"]))
+            set_scene(scene().with_window(window, by_app=shared_view or moved))
+            if moved:
+                notify(
+                    f"The view is kept at least {MIN_VIEW:g} wide and within ±{MAX_COORDINATE:,.0f}: "
+                    "the points' grid is finer than anything narrower would show."
+                )
+    except (InvalidDataError, KeyError, TypeError, ValueError, OverflowError) as err:
         notify(f"That canvas action was ignored: {err}")
+
+
+def bounded_view(x0, x1, y0, y1):
+    """(Window, moved): the view asked for, widened to MIN_VIEW and kept within ±MAX_COORDINATE."""
+    bounds = []
+    for low, high in ((x0, x1), (y0, y1)):
+        low, high = min(low, high), max(low, high)
+        centre = min(max((low + high) / 2, -MAX_COORDINATE), MAX_COORDINATE)
+        half = min(max((high - low) / 2, MIN_VIEW / 2), MAX_COORDINATE)
+        bounds += [max(centre - half, -MAX_COORDINATE - MIN_VIEW), min(centre + half, MAX_COORDINATE + MIN_VIEW)]
+    window = Window(*bounds)
+    asked = (x0, x1, y0, y1)
+    moved = any(abs(a - b) > 1e-9 * max(1.0, abs(a)) for a, b in zip(window.as_tuple(), asked))
+    return window, moved
 
 
 # ---- Loading a whole scene (a shared link, a preset, an uploaded file) -------------------------
@@ -224,6 +344,27 @@ BASIS_WIDGET_KEYS = (
 )
 
 
+def setting_widget_keys():
+    """The session keys of every method and basis widget (``playground.specs`` names them)."""
+    keys = {HARD_MARGIN_KEY, THRESHOLDS_KEY, *BASIS_WIDGET_KEYS}
+    for specs in METHOD_SPECS.values():
+        for spec in specs:
+            if spec.kind == "priors":
+                keys.add(f"{spec.key}_set_priors")
+                keys.update(f"{spec.key}_prior_{k}" for k in range(6))
+            elif spec.name == "thresholds":
+                keys.update((f"{spec.key}1", f"{spec.key}2"))
+            elif spec.key:
+                keys.add(spec.key)
+    return keys
+
+
+def reset_setting_widgets():
+    """Back to the widgets' defaults (the page's edge, when the sidebar could not be drawn)."""
+    for key in setting_widget_keys():
+        st.session_state.pop(key, None)
+
+
 def scene_from_link(query):
     """(scene, messages, view) from a link's query parameters; never raises.
 
@@ -231,7 +372,7 @@ def scene_from_link(query):
     tab, the compared methods and presentation mode (keyword arguments of ``load_scene``).
     """
     scene, messages = decode_scene(query)
-    if ("p" in query or "v" not in query) and not len(scene.points):
+    if ("p" in query or "pn" in query or "v" not in query) and not len(scene.points):
         # Unreadable points, or a hand-written link without any (the app's links always carry
         # "v"): show the default clusters rather than an empty plot.
         fallback = default_scene()
@@ -246,6 +387,16 @@ def scene_from_link(query):
     if "pm" in query:
         view["presentation"] = str(query["pm"]) == "1"
     return scene, messages, view
+
+
+def link_note(current):
+    """What the link cannot carry of ``current``, as a sentence for the share box, or None."""
+    if len(current.points) > MAX_LINK_POINTS:
+        return (
+            f"This scene has {len(current.points):,} points; a link carries at most {MAX_LINK_POINTS:,}, so it "
+            "leaves them out: download the scene (Import / export) to share it whole."
+        )
+    return None
 
 
 def link_query(current, panel_options, tab, compared=(), presenting=False):
@@ -296,7 +447,14 @@ def apply_pending_load():
     pending = st.session_state.pop(PENDING_LOAD, None)
     if pending is None:
         return
-    new_scene, messages, source, view = pending
+    try:
+        _apply_load(*pending)
+    except Exception as err:  # noqa: BLE001  (the page's edge: a load must never kill the session)
+        _LOG.error("A scene could not be loaded", exc_info=err)
+        report_load_problems(pending[2], [f"It could not be loaded ({type(err).__name__})."])
+
+
+def _apply_load(new_scene, messages, source, view):
     present = [k for k, count in enumerate(new_scene.points.counts()) if count]
     values, widget_messages = widget_state(new_scene.method, new_scene.params, present)
     current = scene()
@@ -319,5 +477,4 @@ def apply_pending_load():
             st.session_state.compare_methods = list(view["compare"])
     if view["presentation"] is not None:
         st.session_state.presentation = bool(view["presentation"])
-    problems = list(messages) + [f"Method parameter {text}" for text in widget_messages]
-    st.session_state.load_messages = (source, problems)
+    report_load_problems(source, list(messages) + [f"Method parameter {text}" for text in widget_messages])

@@ -30,7 +30,9 @@ def fisher_model(model):
     estimators = getattr(model, "estimators_", None)
     if estimators is not None and len(estimators) == 1:
         model = estimators[0]
-    return model if hasattr(model, "directions_") and hasattr(model, "criterion") else None
+    is_fisher = hasattr(model, "directions_") and hasattr(model, "criterion")
+    # Behind a basis the discriminant lives in feature space, which the plane's panel cannot show.
+    return model if is_fisher and np.shape(model.means_)[-1] == 2 else None
 
 
 def unit(angle_deg):
