@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from playground import MODELS, Window, make_model
 from playground.basis import PolynomialBasis, RBFBasis
-from playground.scene import PointSet, Scene
+from playground.scene import PointSet, Scene, snap
 from tests.conftest import clusters
 from ui.panels import PanelContext, basis_panel, svm_panel
 
@@ -62,6 +62,7 @@ def test_support_vector_rings_match_support_and_categories():
 
 def test_playback_overlay_highlights_the_pair_and_hides_final_rings():
     X, y = clusters(2, 40, seed=5, **OVERLAPPING)
+    X = snap(X)  # the points as the scene holds them (on the grid), which the overlay reads
     model = make_model("svm", C=1.0).fit(X, y)
     shown = model.at_step(3)
     traces = svm_panel.overlay(context(X, y, model, shown, step=3))
