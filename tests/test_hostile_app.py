@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from playground.fileio import scene_to_json
 from playground.link import encode_options, encode_scene
 from playground.registry import MODELS
-from playground.scene import Scene
+from playground.scene import MIN_VIEW, Scene
 from playground.specs import BASIS_SPECS, METHOD_SPECS, PANEL_SPECS
 from tests.hostile_cases import FILE_CASES, LINK_CASES, TWO_CLASSES, problems
 from ui.panels import all_panels
@@ -164,3 +164,15 @@ def test_mutated_scene_files_never_break_the_page(data):
     at = AppTest.from_file(APP, default_timeout=120).run()
     at.file_uploader[0].upload("scene.json", data, "application/json").run()
     assert problems(at) == [] and problems(at.run()) == []
+
+
+def test_a_zoom_narrower_than_the_grid_shows_is_widened_and_kept_in_range():
+    from ui.state import bounded_view
+
+    window, moved = bounded_view(1.0, 1.0 + 1e-9, 2.0, 2.0 + 1e-12)
+    assert moved and window.x_max - window.x_min == pytest.approx(MIN_VIEW)
+    assert (window.x_min + window.x_max) / 2 == pytest.approx(1.0)
+    window, moved = bounded_view(-1e9, 1e9, -1.0, 1.0)
+    assert moved and window.x_min >= -1e6 - MIN_VIEW and window.x_max <= 1e6 + MIN_VIEW
+    window, moved = bounded_view(-4.0, 4.0, -3.0, 3.0)
+    assert not moved and window.as_tuple() == (-4.0, 4.0, -3.0, 3.0)

@@ -279,3 +279,13 @@ def test_comparing_fewer_than_two_known_methods_shows_one_method():
     assert decode_method_list("svm,svm,quantum", messages) == ()
     assert any("fewer than two" in m for m in messages)
     assert decode_method_list("svm,logistic", []) == ("svm", "logistic")
+
+
+def test_a_scene_too_big_for_a_link_leaves_its_points_out_and_says_so():
+    X = np.column_stack([np.arange(MAX_LINK_POINTS + 1) % 101, np.arange(MAX_LINK_POINTS + 1) // 101]) / 10
+    scene = Scene(points=PointSet.from_arrays(X, np.arange(len(X)) % 2), method="svm")
+    query = encode_scene(scene)
+    assert "p" not in query and query["pn"] == f"{MAX_LINK_POINTS + 1}"
+    decoded, messages = decode_scene(query)
+    assert len(decoded.points) == 0 and decoded.method == "svm"
+    assert f"{MAX_LINK_POINTS + 1:,} points, more than a link carries" in messages[0]

@@ -25,6 +25,7 @@ from .text import plain
 UPLOAD_KEY_PREFIX = "import_file"
 UPLOAD_COUNT_KEY = "import_file_count"
 ERROR_KEY = "import_error"
+NOTE_KEY = "import_note"  # how a CSV's labels were mapped to classes, shown until the next upload
 CLASS_LABELS_KEY = "class_labels"  # the last CSV's own label of each class (None: the class number)
 MAX_NAME_CHARS = 60
 _LOG = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ def _on_upload(key):
         return
     st.session_state[UPLOAD_COUNT_KEY] = st.session_state.get(UPLOAD_COUNT_KEY, 0) + 1
     st.session_state.pop(ERROR_KEY, None)
+    st.session_state.pop(NOTE_KEY, None)
     name = "".join(c if c.isprintable() else "?" for c in uploaded.name[:MAX_NAME_CHARS])
     try:
         if name.lower().endswith(".json"):
@@ -56,7 +58,10 @@ def _on_upload(key):
             read = read_points_csv(uploaded.getvalue())
             state.change_points(read.points, refit_view=True)
             st.session_state[CLASS_LABELS_KEY] = read.class_labels
-            mapped = f" {read.message}" if read.message else ""
+            mapped = ""
+            if read.message:
+                st.session_state[NOTE_KEY] = f"'{name}': {read.message}"
+                mapped = " Its labels were mapped to classes (see Import / export)."
             state.notify(
                 f"Loaded {len(read.points):,} points from '{name}'.{mapped} Undo (↶) brings back the previous ones."
             )
@@ -95,6 +100,7 @@ def _exports():
 
 def _dismiss_error():
     st.session_state.pop(ERROR_KEY, None)
+    st.session_state.pop(NOTE_KEY, None)
 
 
 def import_export_controls():
@@ -102,8 +108,12 @@ def import_export_controls():
     points_csv, scene_json = _exports()
     error = st.session_state.get(ERROR_KEY)
     with st.expander("Import / export files", key="import_export_expander"):
+        note = st.session_state.get(NOTE_KEY)
         if error:
             st.error(plain(error), icon=":material/error:")
+        elif note:
+            st.info(plain(note), icon=":material/label:")
+        if error or note:
             st.button("Dismiss", key="dismiss_import_error", on_click=_dismiss_error, type="tertiary")
         st.download_button(
             "Download points (CSV)",
