@@ -117,3 +117,31 @@ def test_oversized_link_is_refused_with_a_message():
     copy = _run({"v": "1", "p": "x" * 300_000, "mp": "{" * 5000})
     assert not copy.exception
     assert "too long" in unescape(copy.warning[0].value)
+
+
+def test_every_method_and_basis_has_its_widget_specs():
+    """The one table covers every method the registry offers (a new method needs its specs, or a link
+    could not carry its settings), and names only its constructor's arguments."""
+    import inspect
+
+    from playground.basis import BASES
+    from playground.registry import MODELS
+    from playground.specs import BASIS_SPECS, METHOD_SPECS
+    from ui.method_params import PARAM_WIDGETS
+
+    assert set(METHOD_SPECS) == set(MODELS) == set(PARAM_WIDGETS) and set(BASIS_SPECS) == set(BASES)
+    for table, classes in ((METHOD_SPECS, MODELS), (BASIS_SPECS, BASES)):
+        for name, specs in table.items():
+            arguments = set(inspect.signature(classes[name].__init__).parameters)
+            assert {spec.name for spec in specs} <= arguments, name
+
+
+@pytest.mark.parametrize("method", ["probit", "bayesian_logistic"])
+def test_the_newer_methods_round_trip_through_a_link(method):
+    at = _run()
+    at.selectbox(key="method").set_value(method).run()
+    at.radio(key="multiclass").set_value("ovr").run()  # two-class methods, three classes
+    assert not at.exception and not at.warning
+    copy = _open_copy(at)
+    assert not copy.exception and not copy.warning, [w.value for w in copy.warning]
+    assert copy.session_state.scene.params == at.session_state.scene.params
