@@ -105,7 +105,7 @@ def test_unreadable_points_fall_back_to_the_default_clusters():
 
 def test_values_the_widgets_cannot_show_are_named():
     values, messages = widget_state("svm", {"C": 7.0}, [0, 1])
-    assert values["svm_C"] == 1.0 and "'C' = 7.0" in messages[0]
+    assert values["svm_C"] == 1.0 and "C = 7.0 is not one of the values offered" in messages[0]
     values, messages = widget_state("logistic", {"max_iter": 10**6}, [0, 1])
     assert values["lr_iter_irls"] == 100 and "outside 1 to 500; the default (100)" in messages[0]
     values, messages = widget_state("gaussian_shared", {"priors": (0.123, 0.877)}, [0, 1])

@@ -8,6 +8,8 @@ session-state values that make the widgets return ``params`` (used when a link, 
 file loads a scene), with a sentence for every value the widgets cannot show.
 """
 
+import re
+
 import streamlit as st
 
 from playground.specs import METHOD_SPECS, PRIOR_STEP, clean_settings, spec_for
@@ -264,7 +266,8 @@ def widget_state(method, params, present_classes):
     specs = METHOD_SPECS.get(method, ())
     messages = []
     clean, _ = clean_settings(specs, dict(params), "parameter", "scene", messages)
-    messages = [message.replace("The scene's parameter ", "", 1) for message in messages]
+    # "'C' = 7.0 is not ..." as the app's messages write parameters: "C = 7.0 is not ..."
+    messages = [re.sub(r"^The scene's parameter '([^']*)'", r"\1", message) for message in messages]
     values = {}
     for spec in specs:
         if spec.name in clean and spec.applies(clean) and spec.key:
