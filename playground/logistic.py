@@ -19,6 +19,7 @@ import copy
 import numpy as np
 
 from .base import LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
+from .budget import current_budget
 from .errors import InvalidDataError
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X_y
 
@@ -109,6 +110,7 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
     separable = l2 == 0 and problem.separates(theta)
     converged, went_up, blew_up = False, False, False
     n_iter = 0
+    budget = current_budget()  # a hosted app bounds the time and the recorded steps
     for n_iter in range(1, max_iter + 1):
         step = problem.newton_step(theta) if solver == "irls" else learning_rate * problem.mean_gradient(theta)
         new = theta - step
@@ -138,9 +140,14 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
         if small:
             converged = True
             break
+        if budget.exhausted():
+            break
 
     message = ""
-    if separable:
+    if budget.stopped:
+        unit = "Newton steps" if solver == "irls" else "gradient steps"
+        message = budget.stop_message(f"{n_iter:,} of {max_iter:,} {unit}")
+    elif separable:
         message = (
             f"The classes are linearly separable, so maximum likelihood has no finite solution: the weights "
             f"grow without bound as {steepens}; stopped after {n_iter} "

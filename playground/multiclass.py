@@ -7,6 +7,7 @@ single class; ``ambiguous(X)`` computes them so the ui can show them instead of 
 import numpy as np
 
 from .base import Classifier, argmax_rows, in_blocks, softmax_by_class
+from .budget import current_budget
 from .errors import Classes, Message, NotAvailableError, PlaygroundError
 from .validation import check_X_y
 
@@ -48,19 +49,21 @@ class _Strategy(Classifier):
     def clone(self):
         return type(self)(self.estimator.clone())
 
-    def _fit_one(self, X, y, problem, mapping=None):
+    def _fit_one(self, X, y, problem, mapping=None, part=(0, 1)):
         """Fit a clone of the estimator on one sub-problem.
 
         ``problem`` names the sub-problem as ``Message`` parts (e.g. ``(Classes(3), " versus
         the rest")``); ``mapping`` turns the sub-problem's labels into the real classes (or
         into text such as "the other classes") in its messages. An error is raised again
         naming the sub-problem; the fitted model's ``fit_message_`` is kept, mapped, for
-        ``fit_message_`` of the whole.
+        ``fit_message_`` of the whole. ``part`` = (index, count): the sub-problem's share of the
+        fit's budget (``playground.budget``).
         """
         mapping = mapping or (lambda label: label)
         model = self.estimator.clone()
         try:
-            model.fit(X, y)
+            with current_budget().part(*part, label=str(Message(*problem))):
+                model.fit(X, y)
         except PlaygroundError as err:
             raise err.relabel(mapping, "In the sub-problem ", *problem, ": ") from None
         note = getattr(model, "fit_message_", None)
@@ -208,6 +211,7 @@ class OneVsRest(_Strategy):
                     np.where(y_index == k, positive, rest),
                     (Classes(label), " versus the rest"),
                     lambda sub, label=label, positive=positive: label if sub == positive else "the other classes",
+                    (k, classes.size),
                 )
                 for k, (label, positive) in enumerate(zip(classes, positives))
             ]
@@ -295,10 +299,10 @@ class OneVsOne(_Strategy):
         pairs = [(i, j) for i in range(classes.size) for j in range(i + 1, classes.size)]
         self.pairs_ = np.array(pairs, dtype=np.intp).reshape(-1, 2)
         estimators = []
-        for i, j in pairs:
+        for m, (i, j) in enumerate(pairs):
             rows = (y_index == i) | (y_index == j)
             problem = (Classes(classes[i]), " versus ", Classes(classes[j]))
-            estimators.append(self._fit_one(X[rows], labels[rows], problem))
+            estimators.append(self._fit_one(X[rows], labels[rows], problem, part=(m, len(pairs))))
         self.estimators_ = estimators
         self._finish_fit(self._notes)
         return self

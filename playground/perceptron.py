@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from .base import LinearClassifier
+from .budget import current_budget
 from .errors import ConvergenceError, InvalidDataError
 from .validation import add_bias, check_w_init, check_X_y
 
@@ -94,6 +95,7 @@ class Perceptron(LinearClassifier):
         w = np.zeros(n_features + 1) if w_init is None else w_init.copy()
         rng = np.random.default_rng(self.random_state)
         eta = float(self.eta)
+        budget = current_budget()  # a hosted app bounds the time and the recorded updates
 
         self.classes_ = classes
         self.n_features_in_ = n_features
@@ -124,7 +126,7 @@ class Perceptron(LinearClassifier):
                     )
                     mistakes += 1
                     position += 1
-                    if len(history) >= MAX_UPDATES:
+                    if len(history) >= MAX_UPDATES or budget.exhausted():
                         capped = True
                         break
                 errors_per_epoch.append(mistakes)
@@ -142,6 +144,10 @@ class Perceptron(LinearClassifier):
         self.converged_ = converged
         if converged:
             self.fit_message_ = None
+        elif budget.stopped:
+            self.fit_message_ = budget.stop_message(
+                f"{len(history):,} updates in {len(errors_per_epoch)} of {self.max_epochs} epochs"
+            )
         elif capped:
             self.fit_message_ = (
                 f"The perceptron stopped after {MAX_UPDATES:,} updates without converging: the classes may "

@@ -15,6 +15,7 @@ import copy
 import numpy as np
 
 from .base import LinearClassifier
+from .budget import current_budget
 from .errors import ConvergenceError, InvalidDataError
 from .validation import check_iterations, check_X_y, standard_units
 
@@ -104,7 +105,8 @@ def _midpoint(v, pen_up, pen_low):
 def _smo(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, first_step, overlap_below=None):
     """Run SMO from the feasible ``alpha`` (modified in place) on centred inputs X (N, D).
 
-    Returns (steps taken, status, last pair) with status "converged", "max_iter" or, when
+    Returns (steps taken, status, last pair) with status "converged", "max_iter", "budget" (the
+    time budget of ``playground.budget`` ran out) or, when
     ``overlap_below`` is given and |w| / sum a_n drops below it, "overlap" (half the distance
     between the classes' convex hulls is at most that). Working-set selection: i maximises v_i = -t_i g_i
     over I_up; j maximises (v_i - v_j)^2 / |x_i - x_j|^2 over I_low with v_j < v_i (the
@@ -124,6 +126,7 @@ def _smo(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, fi
     active = np.arange(n_points)
     unshrunk = True
     early_unshrink_done = False
+    budget = current_budget()  # a hosted app bounds the time
     while True:
         # (Re)build the arrays of the active set from the global state.
         XA, augA, tA = X[active], augmented[active], t[active]
@@ -155,6 +158,9 @@ def _smo(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, fi
                 break
             if step - first_step >= max_steps:
                 status = "max_iter"
+                break
+            if budget.expired():
+                status = "budget"
                 break
             if overlap_below is not None and step % 16 == 0 and w @ w < (overlap_below * sum_alpha) ** 2:
                 status = "overlap"
@@ -381,7 +387,8 @@ class LinearSVM(LinearClassifier):
         if entries:
             entries[-1].update(objective=self.dual_objective_, w=w.copy(), b=float(self.intercept_[0]))
         self.history_ = entries
-        self.fit_message_ = self._message(norm)
+        budget = current_budget()
+        self.fit_message_ = self._message(norm, budget.stop_message(f"{steps:,} SMO steps") if budget.stopped else None)
         return self
 
     def _hard_margin(self, Xc, t, alpha, options):
@@ -416,12 +423,18 @@ class LinearSVM(LinearClassifier):
             at_box = np.any(alpha >= box)
             if status == "overlap":
                 raise ConvergenceError(_OVERLAP)
-            if status == "max_iter":
+            if status in ("max_iter", "budget"):
                 w = Xc.T @ (alpha * t)
                 v = t - Xc @ w
                 b = _intercept(v, alpha, t, box)
                 if np.all(t * (Xc @ w + b) > 0):
                     return box, steps_total, False, pair  # separable; stopped early
+                if status == "budget":
+                    raise ConvergenceError(
+                        current_budget().stop_message(
+                            f"{steps_total:,} SMO steps", "No hard margin was found by then: choose a finite C."
+                        )
+                    )
                 raise ConvergenceError(
                     f"SMO stopped after max_iter = {self.max_iter} steps before finding the hard margin; "
                     "the classes may overlap: choose a finite C or allow more steps."
@@ -432,11 +445,13 @@ class LinearSVM(LinearClassifier):
                 raise ConvergenceError(_OVERLAP)
             box = min(box * 100.0, box_max)
 
-    def _message(self, norm):
+    def _message(self, norm, stopped=None):
         n_sv = self.support_.size
         n_bound = self.margin_violators_.size
         if self.converged_:
             head = f"Converged after {self.n_iter_} SMO steps"
+        elif stopped:  # the time budget of a hosted app ran out
+            head = stopped.rstrip(".")
         else:
             head = (
                 f"Stopped after max_iter = {self.n_iter_} SMO steps before the KKT conditions held to "
