@@ -64,6 +64,7 @@ class Budget:
         self.label = ""
         self.parts_stopped = 0
         self.parts_total = 0
+        self.reasons = set()  # every reason any part of the fit stopped for (kept by the whole fit's budget)
 
     # -- the loops' check ----------------------------------------------------------------------
     def exhausted(self):
@@ -90,6 +91,7 @@ class Budget:
     def _stop(self, reason):
         if self.stopped is None:
             self.stopped = reason
+            self._root.reasons.add(reason)
             if self._parent is not None:
                 self._parent.parts_stopped += 1
                 if reason == "cancelled":

@@ -169,25 +169,80 @@ class Scene:
         return dict(self.basis_params)
 
 
+#: Undo keeps at most this many bytes of point sets per session (a hosted app has many sessions).
+HISTORY_BYTES = 16 * 2**20
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """A point set as compact arrays (17 bytes a point, against ~130 as tuples of floats)."""
+
+    X: np.ndarray
+    y: np.ndarray
+
+    @classmethod
+    def of(cls, points):
+        X, y = points.X, points.y.astype(np.int8)
+        X.flags.writeable = y.flags.writeable = False
+        return cls(X, y)
+
+    @property
+    def nbytes(self):
+        return self.X.nbytes + self.y.nbytes + 300  # + the objects around them
+
+    def points(self):
+        return PointSet.from_arrays(self.X, self.y)
+
+
+def _bounded(entries, limit, max_bytes):
+    """The newest ``entries`` within ``limit`` entries and ``max_bytes`` (always the newest one)."""
+    entries = entries[-limit:]
+    total, keep = 0, 0
+    for entry in reversed(entries):
+        total += entry.nbytes
+        if keep and total > max_bytes:
+            break
+        keep += 1
+    return entries[len(entries) - keep :]
+
+
 @dataclass(frozen=True)
 class History:
-    """Undo / redo over point sets: ``past`` and ``future`` are tuples, newest last."""
+    """Undo / redo over point sets: ``past`` and ``future`` are tuples, newest last.
+
+    Bounded by ``limit`` entries and ``max_bytes`` of stored points: the oldest steps are
+    forgotten first (with 20,000-point uploads, ~45 steps fit in the default 16 MiB). Point sets
+    are stored as compact arrays and rebuilt on undo / redo.
+    """
 
     past: tuple = ()
     future: tuple = ()
     limit: int = 200
+    max_bytes: int = HISTORY_BYTES
+
+    def _with(self, past, future):
+        return History(
+            _bounded(past, self.limit, self.max_bytes),
+            _bounded(future, self.limit, self.max_bytes),
+            self.limit,
+            self.max_bytes,
+        )
+
+    @property
+    def nbytes(self):
+        return sum(entry.nbytes for entry in self.past + self.future)
 
     def pushed(self, previous):
         """Record ``previous`` before a change; a new change clears the redo stack."""
-        return History((self.past + (previous,))[-self.limit :], (), self.limit)
+        return self._with(self.past + (_Snapshot.of(previous),), ())
 
     def undone(self, current):
         """Return (history, points to show) after one undo, or None if there is nothing to undo."""
         if not self.past:
             return None
-        return History(self.past[:-1], self.future + (current,), self.limit), self.past[-1]
+        return self._with(self.past[:-1], self.future + (_Snapshot.of(current),)), self.past[-1].points()
 
     def redone(self, current):
         if not self.future:
             return None
-        return History(self.past + (current,), self.future[:-1], self.limit), self.future[-1]
+        return self._with(self.past + (_Snapshot.of(current),), self.future[:-1]), self.future[-1].points()

@@ -1,18 +1,162 @@
-"""Fit the scene's method and evaluate it over the view: cached pure functions of the scene."""
+"""Fit the scene's method and evaluate it over the view, sharing results among visitors within bounds.
 
-from dataclasses import dataclass
+- Results (fitted models and what the canvas draws of them) live in one process-wide cache,
+  bounded in bytes and entries, whose entries expire ``CACHE_TTL_SECONDS`` after their last use:
+  a reload or a link opened by a whole class is served from it, not fitted again.
+- Every fit runs under a budget (``playground.budget``): at most ``FIT_SECONDS`` and
+  ``MAX_RECORDED_STEPS`` recorded steps in all, shared among one-versus-rest / one-versus-one
+  sub-problems. A fit is tried in the server process first, under ``INLINE_SECONDS``; one that
+  needs longer goes to a worker process (``ui.workers``), and the page shows its progress and a
+  Stop button while it waits. Nothing waits for a closed page: its fit is cancelled.
+- Settings are read from the environment (``PLAYGROUND_FIT_SECONDS``, ``PLAYGROUND_FIT_WORKERS``,
+  ``PLAYGROUND_CACHE_MB``), so a host can tune them without editing the code.
+"""
+
+import os
+import sys
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, fields, is_dataclass
 
 import numpy as np
 import streamlit as st
 
-from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, make_model, phrase
-from playground.basis import make_basis
+from playground import MODELS, PlaygroundError, Window, boundary_segments, evaluate_grid, phrase
+from playground.budget import limited
 from playground.geometry import linear_regions
-from playground.scene import PointSet
+
+from .workers import WorkerPool, fit_scene
 
 GRID_RESOLUTION = 200
-# The caches key point sets on their fingerprint, not on every coordinate.
-HASH_FUNCS = {PointSet: lambda points: points.digest}
+
+
+def _setting(name, default, kind=float):
+    try:
+        return kind(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+FIT_SECONDS = _setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
+INLINE_SECONDS = 0.15  # a fit is tried in the server process for this long first
+MAX_RECORDED_STEPS = 50_000  # steps one fit may keep for playback, in all its sub-problems
+FIT_WORKERS = _setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int)  # 0: fit in the server
+CACHE_BYTES = _setting("PLAYGROUND_CACHE_MB", 256.0) * 2**20
+CACHE_ENTRIES = 1024
+CACHE_TTL_SECONDS = 600.0
+LARGEST_SHARED = 0.25  # a result above this fraction of the cache is kept by its session only
+STOPPED_FITS = "stopped_fits"  # session state: fits the visitor stopped (never shared)
+STOP_REQUESTS = "stop_fit_requests"  # session state: keys of fits the visitor asked to stop
+MISSING = object()
+
+
+class ResultCache:
+    """Least recently used entries within ``max_bytes`` and ``max_entries``; an entry unused for
+    ``ttl`` seconds is dropped (a background sweep returns the memory when nobody visits).
+
+    Values are shared, not copied: callers must not modify them (arrays of cached results are
+    made read-only).
+    """
+
+    def __init__(self, max_bytes, max_entries, ttl):
+        self.max_bytes, self.max_entries, self.ttl = max_bytes, max_entries, ttl
+        self._items = OrderedDict()  # key -> (value, nbytes, last use)
+        self._lock = threading.Lock()
+        self.bytes = 0
+        self._sweeper = threading.Thread(target=self._sweep_forever, name="result-cache-sweep", daemon=True)
+        self._sweeper.start()
+
+    def get(self, key, default=MISSING):
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return default
+            value, nbytes, _ = item
+            self._items[key] = (value, nbytes, time.monotonic())
+            self._items.move_to_end(key)
+            return value
+
+    def put(self, key, value, nbytes):
+        """Keep ``value`` (about ``nbytes`` in memory); False when it is too large to share."""
+        if nbytes > LARGEST_SHARED * self.max_bytes:
+            return False
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._items[key] = (value, nbytes, time.monotonic())
+            self.bytes += nbytes
+            while self._items and (self.bytes > self.max_bytes or len(self._items) > self.max_entries):
+                _, (_, dropped, _) = self._items.popitem(last=False)
+                self.bytes -= dropped
+        return True
+
+    def sweep(self):
+        """Drop the entries unused for ``ttl`` seconds (the least recently used come first)."""
+        now = time.monotonic()
+        with self._lock:
+            while self._items:
+                key, (_, nbytes, used) = next(iter(self._items.items()))
+                if now - used <= self.ttl:
+                    break
+                del self._items[key]
+                self.bytes -= nbytes
+
+    def clear(self):
+        with self._lock:
+            self._items.clear()
+            self.bytes = 0
+
+    def __len__(self):
+        return len(self._items)
+
+    def _sweep_forever(self):
+        while True:
+            time.sleep(min(self.ttl / 4, 30.0))
+            self.sweep()
+
+
+def approx_bytes(value, _seen=None):
+    """Memory held by ``value`` and everything it refers to (arrays by their buffers), counting
+    shared objects once; arrays met on the way are made read-only (they will be shared)."""
+    seen = set() if _seen is None else _seen
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+        base = value.base if isinstance(value.base, np.ndarray) else None
+        return sys.getsizeof(value) + (approx_bytes(base, seen) if base is not None else value.nbytes)
+    size = sys.getsizeof(value)
+    if isinstance(value, dict):
+        size += sum(approx_bytes(k, seen) + approx_bytes(v, seen) for k, v in value.items())
+    elif isinstance(value, list | tuple | set | frozenset):
+        size += sum(approx_bytes(item, seen) for item in value)
+    elif is_dataclass(value) and not isinstance(value, type):
+        size += sum(approx_bytes(getattr(value, f.name), seen) for f in fields(value))
+    elif hasattr(value, "__dict__") and not isinstance(value, type):
+        size += approx_bytes(vars(value), seen)
+    return size
+
+
+@st.cache_resource(show_spinner=False)
+def result_cache():
+    """The process-wide cache of fits and views (one per server process, shared by its sessions)."""
+    return ResultCache(CACHE_BYTES, CACHE_ENTRIES, CACHE_TTL_SECONDS)
+
+
+def _cache_finished_task(task):
+    if task.stopped != "cancelled" and task.result is not None:
+        result_cache().put(task.key, task.result, task.result_bytes)
+
+
+@st.cache_resource(show_spinner=False)
+def worker_pool():
+    """The process-wide pool of fitting processes, or None when fits run in the server."""
+    if FIT_WORKERS <= 0:
+        return None
+    return WorkerPool(FIT_WORKERS, FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
 
 
 def class_name(label):
@@ -35,15 +179,111 @@ class FitView:
     accuracy: float | None = None
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
 def fitted_model(points, method, params, multiclass, basis="identity", basis_params=()):
-    """The fitted estimator for these points and settings, or the PlaygroundError raised."""
-    try:
-        phi = None if basis == "identity" else make_basis(basis, **dict(basis_params))
-        model = make_model(method, multiclass=multiclass, basis=phi, **dict(params))
-        return model.fit(points.X, points.y), None
-    except PlaygroundError as err:
-        return None, phrase(err, class_name)
+    """The fitted estimator for these points and settings, or the PlaygroundError raised:
+    (model, None) or (None, message). Served from the cache when any visitor fitted it before."""
+    key = ("fit", points.digest, method, params, multiclass, basis, basis_params)
+    cache = result_cache()
+    found = cache.get(key)
+    if found is MISSING:
+        found = st.session_state.get(STOPPED_FITS, {}).get(key, MISSING)
+    if found is not MISSING:
+        return found
+    payload = (points.X, points.y, method, params, multiclass, basis, basis_params)
+    pool = worker_pool()
+    with limited(INLINE_SECONDS if pool is not None else FIT_SECONDS, MAX_RECORDED_STEPS) as budget:
+        result = fit_scene(*payload)
+    if pool is None or "time" not in budget.reasons:
+        if not cache.put(key, result, approx_bytes(result)):
+            _keep_in_session(key, result)
+        return result
+    return _fit_in_worker(pool, key, payload)
+
+
+def _session_id():
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+def _keep_in_session(key, result, limit=3):
+    """A result this session alone sees (stopped by the visitor, or too large to share)."""
+    kept = st.session_state.setdefault(STOPPED_FITS, {})
+    kept[key] = result
+    while len(kept) > limit:
+        kept.pop(next(iter(kept)))
+
+
+def _request_stop(key):
+    st.session_state.setdefault(STOP_REQUESTS, set()).add(key)
+
+
+def _describe(method, multiclass, basis, basis_params, n_points):
+    name = MODELS[method].display_name if method in MODELS else method
+    strategy = {"ovr": ", one-versus-rest", "ovo": ", one-versus-one"}.get(multiclass, "")
+    on = ""
+    if basis != "identity":
+        degree = dict(basis_params).get("degree")
+        on = f" on {basis} features" + (f" of degree {degree}" if degree else "")
+    return f"Fitting {name}{strategy}{on} to {n_points:,} points"
+
+
+def _fit_in_worker(pool, key, payload):
+    """Hand the fit to a worker process and wait for it, showing its progress and a Stop button.
+
+    Every wait renews the task's lease; when this run ends early (a rerun, the page closed), the
+    lease lapses and the worker stops, unless another visitor waits for the same scene.
+    """
+    waiter = _session_id()
+    task = pool.submit(key, payload, waiter)
+    what = _describe(payload[2], payload[4], payload[5], payload[6], len(payload[1]))
+    box = st.empty()
+    with box.container(border=True):
+        bar = st.progress(0.0, text=f"{what}…")
+        st.button(
+            "Stop",
+            key=f"stop_fit_{abs(hash(key))}",
+            on_click=_request_stop,
+            args=(key,),
+            help="Stop the fit now and show the state it has reached.",
+        )
+    stopping = False
+    while not task.wait(0.2, waiter):
+        if not stopping and key in st.session_state.get(STOP_REQUESTS, ()):
+            stopping = True
+            if task.others_waiting(waiter):
+                task.leave(waiter)
+                box.empty()
+                return None, "You stopped waiting for this fit; it goes on for others who opened the same scene."
+            pool.cancel(task)
+        # Each update is a point where a rerun or a closed page ends this wait.
+        bar.progress(*_progress_text(pool, task, what, stopping))
+    task.leave(waiter)
+    box.empty()
+    st.session_state.get(STOP_REQUESTS, set()).discard(key)
+    if task.failure:
+        if task.stopped == "cancelled":
+            return None, "The fit was stopped before it could return a result."
+        raise RuntimeError(f"The fit failed in its worker process: {task.failure}")
+    if task.result is None:
+        return None, "The fit was stopped before it started."
+    if task.stopped == "cancelled" or task.result_bytes > LARGEST_SHARED * CACHE_BYTES:
+        _keep_in_session(key, task.result)
+    return task.result
+
+
+def _progress_text(pool, task, what, stopping):
+    """(value in [0, 1], text) for the progress bar."""
+    if task.started is None:
+        ahead = pool.position(task)
+        waiting = f"{ahead} fit{'s' if ahead != 1 else ''} ahead" if ahead else "next in line"
+        return 0.0, f"{what}: waiting for a free worker ({waiting})…"
+    elapsed, fraction, label = task.progress
+    if stopping:
+        return fraction or 0.0, f"{what}: stopping…"
+    part = f", {label}" if label else ""
+    return fraction or 0.0, f"{what}{part}: {elapsed:.1f} s of at most {FIT_SECONDS:g} s…"
 
 
 def _is_exactly_linear(model):
@@ -81,11 +321,22 @@ def scene_view(scene):
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
 def fit_view(
     points, method, params, multiclass, window, step=None, resolution=GRID_RESOLUTION, basis="identity", basis_params=()
 ):
-    """Fit (or replay to ``step``), then evaluate on the points and on a resolution^2 grid."""
+    """Fit (or replay to ``step``), then evaluate on the points and on a resolution^2 grid (cached)."""
+    key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
+    cache = result_cache()
+    view = cache.get(key)
+    if view is MISSING:
+        view = _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params)
+        fit_key = ("fit", points.digest, method, params, multiclass, basis, basis_params)
+        if len(points) == 0 or cache.get(fit_key) is not MISSING:  # not a view of a fit only this session has
+            cache.put(key, view, approx_bytes(view))
+    return view
+
+
+def _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params):
     if len(points) == 0:
         return FitView(error="There are no points yet: click on the plot to add some, or generate clusters.")
     model, error = fitted_model(points, method, params, multiclass, basis, basis_params)
