@@ -117,17 +117,22 @@ HEAVY = {
 }
 
 
-async def _click_latencies(session, n, spacing=0.3, timeout=120.0, until=None):
-    """Click ``n`` times (or until ``until()`` holds), each once the previous has drawn; ms each."""
+async def _click_latencies(session, n, spacing=0.3, timeout=300.0, until=None):
+    """Click ``n`` times (or until ``until()`` holds), each once the previous has drawn; ms each
+    (a click that never draws counts as ``timeout``, and ends the series)."""
     latencies = []
     k = 0
     while k < n and not (until is not None and until()):
         expected = session.canvas.n_points + 1
         started = time.perf_counter()
         await session.click(-4.0 + 0.01 * (len(session.runs) % 800), 4.5 - 0.001 * k)
-        await session.wait_for(lambda s, expected=expected: s.canvas.n_points >= expected, timeout)
-        latencies.append((time.perf_counter() - started) * 1000)
-        await session.wait_idle(timeout)
+        try:
+            await session.wait_for(lambda s, expected=expected: s.canvas.n_points >= expected, timeout)
+            latencies.append((time.perf_counter() - started) * 1000)
+            await session.wait_idle(timeout)
+        except TimeoutError:
+            latencies.append(timeout * 1000)
+            break
         await asyncio.sleep(spacing)
         k += 1
     return latencies

@@ -48,6 +48,7 @@ CACHE_TTL_SECONDS = 600.0
 LARGEST_SHARED = 0.25  # a result above this fraction of the cache is kept by its session only
 STOPPED_FITS = "stopped_fits"  # session state: fits the visitor stopped (never shared)
 STOP_REQUESTS = "stop_fit_requests"  # session state: keys of fits the visitor asked to stop
+SESSION_VIEWS = "session_views"  # session state: views of the fits in STOPPED_FITS
 MISSING = object()
 
 
@@ -187,6 +188,7 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
     found = cache.get(key)
     if found is MISSING:
         found = st.session_state.get(STOPPED_FITS, {}).get(key, MISSING)
+        st.session_state.get(STOP_REQUESTS, set()).discard(key)  # a press queued while it was stopping
     if found is not MISSING:
         return found
     payload = (points.X, points.y, method, params, multiclass, basis, basis_params)
@@ -207,9 +209,9 @@ def _session_id():
     return ctx.session_id if ctx is not None else None
 
 
-def _keep_in_session(key, result, limit=3):
+def _keep_in_session(key, result, limit=3, store=STOPPED_FITS):
     """A result this session alone sees (stopped by the visitor, or too large to share)."""
-    kept = st.session_state.setdefault(STOPPED_FITS, {})
+    kept = st.session_state.setdefault(store, {})
     kept[key] = result
     while len(kept) > limit:
         kept.pop(next(iter(kept)))
@@ -217,6 +219,26 @@ def _keep_in_session(key, result, limit=3):
 
 def _request_stop(key):
     st.session_state.setdefault(STOP_REQUESTS, set()).add(key)
+
+
+def _stop_pending(button_key):
+    """Whether a press of the Stop button ``button_key`` waits to be run.
+
+    A press inside a fragment does not interrupt the run in progress (Streamlit queues fragment
+    reruns), so the wait loop looks at the queued request itself. Reads a private part of
+    Streamlit's script requests; without it only the page's own Stop (top right) stops a fit.
+    """
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    pending = getattr(getattr(ctx, "script_requests", None), "_rerun_data", None)
+    states = getattr(pending, "widget_states", None)
+    if states is None:
+        return False
+    suffix = f"-{button_key}"
+    return any(
+        w.id.endswith(suffix) and w.WhichOneof("value") == "trigger_value" and w.trigger_value for w in states.widgets
+    )
 
 
 def _describe(method, multiclass, basis, basis_params, n_points):
@@ -233,33 +255,41 @@ def _fit_in_worker(pool, key, payload):
     """Hand the fit to a worker process and wait for it, showing its progress and a Stop button.
 
     Every wait renews the task's lease; when this run ends early (a rerun, the page closed), the
-    lease lapses and the worker stops, unless another visitor waits for the same scene.
+    lease lapses and the worker stops, unless another visitor waits for the same scene. Stop (this
+    box's button, or the page's own) shows the state the fit has reached, to this visitor only.
     """
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
     waiter = _session_id()
     task = pool.submit(key, payload, waiter)
     what = _describe(payload[2], payload[4], payload[5], payload[6], len(payload[1]))
+    button_key = f"stop_fit_{abs(hash(key))}"
     box = st.empty()
     with box.container(border=True):
         bar = st.progress(0.0, text=f"{what}…")
         st.button(
-            "Stop",
-            key=f"stop_fit_{abs(hash(key))}",
-            on_click=_request_stop,
-            args=(key,),
-            help="Stop the fit now and show the state it has reached.",
+            "Stop", key=button_key, on_click=_request_stop, args=(key,), help="Stop the fit and show how far it got."
         )
     stopping = False
-    while not task.wait(0.2, waiter):
-        if not stopping and key in st.session_state.get(STOP_REQUESTS, ()):
-            stopping = True
-            if task.others_waiting(waiter):
-                task.leave(waiter)
-                box.empty()
-                return None, "You stopped waiting for this fit; it goes on for others who opened the same scene."
+    try:
+        while not task.wait(0.2, waiter):
+            if not stopping and (key in st.session_state.get(STOP_REQUESTS, ()) or _stop_pending(button_key)):
+                stopping = True
+                if task.others_waiting(waiter):
+                    task.leave(waiter)
+                    box.empty()
+                    return None, "You stopped waiting for this fit; it goes on for others who opened the same scene."
+                pool.cancel(task)
+            # Each update is a point where a rerun or a closed page ends this wait.
+            bar.progress(*_progress_text(pool, task, what, stopping))
+    except StopException:  # the page's Stop, or the page closed: keep what the fit reached
+        if not task.others_waiting(waiter):
             pool.cancel(task)
-        # Each update is a point where a rerun or a closed page ends this wait.
-        bar.progress(*_progress_text(pool, task, what, stopping))
-    task.leave(waiter)
+            if task.wait(1.0, waiter) and task.result is not None:
+                _keep_in_session(key, task.result)
+        raise
+    finally:
+        task.leave(waiter)
     box.empty()
     st.session_state.get(STOP_REQUESTS, set()).discard(key)
     if task.failure:
@@ -329,10 +359,14 @@ def fit_view(
     cache = result_cache()
     view = cache.get(key)
     if view is MISSING:
+        view = st.session_state.get(SESSION_VIEWS, {}).get(key, MISSING)
+    if view is MISSING:
         view = _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params)
         fit_key = ("fit", points.digest, method, params, multiclass, basis, basis_params)
-        if len(points) == 0 or cache.get(fit_key) is not MISSING:  # not a view of a fit only this session has
+        if len(points) == 0 or cache.get(fit_key) is not MISSING:
             cache.put(key, view, approx_bytes(view))
+        else:  # a view of a fit only this session has (stopped, or too large to share)
+            _keep_in_session(key, view, store=SESSION_VIEWS)
     return view
 
 
