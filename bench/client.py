@@ -85,8 +85,13 @@ class Session:
         self.widgets = {}  # user key -> (widget id, element kind, proto)
         self.by_label = {}  # label -> the same, for widgets without a key (buttons)
         self.tab_labels = {}  # tab label -> fragment id
-        self.runs = []
+        self.runs = []  # script runs the server started (a new_session message each), in order
+        self.running = False
+        self.requests = 0  # rerun requests sent (the server may fold several into one run)
+        self.last_sent = 0.0
         self.errors = []  # st.exception / st.error texts and protocol problems
+        self.alerts = []  # texts of the other alerts (st.info, st.warning)
+        self.saw_progress = False  # a progress bar was shown (a fit waiting for a worker)
         self.messages = 0
         self.bytes_received = 0
         self.nonce = 0
@@ -141,7 +146,8 @@ class Session:
             state.widget_states.widgets.add().CopyFrom(widget)
         state.context_info.timezone = "UTC"
         state.context_info.locale = "en-US"
-        self.runs.append(Run(fragment_id, time.perf_counter()))
+        self.requests += 1
+        self.last_sent = time.perf_counter()
         await self._socket.send(message.SerializeToString())
 
     def _trigger(self, element_id, event, value):
@@ -213,24 +219,21 @@ class Session:
 
     async def _handle(self, message):
         kind = message.WhichOneof("type")
-        if kind == "delta":
+        if kind == "new_session":
+            self.runs.append(Run("", time.perf_counter()))
+            self.running = True
+        elif kind == "delta":
             self._delta(message.delta)
         elif kind == "page_info_changed":
             self.query = message.page_info_changed.query_string
         elif kind == "script_finished":
-            run = self._current_run()
-            if run is not None:
-                run.finished = time.perf_counter()
-                run.status = ForwardMsg.ScriptFinishedStatus.Name(message.script_finished)
+            if self.runs and self.runs[-1].finished is None:
+                self.runs[-1].finished = time.perf_counter()
+                self.runs[-1].status = ForwardMsg.ScriptFinishedStatus.Name(message.script_finished)
+            self.running = False
             self._changed.set()
         elif kind == "session_status_changed":
             self._changed.set()
-
-    def _current_run(self):
-        for run in self.runs:
-            if run.finished is None:
-                return run
-        return None
 
     def _delta(self, delta):
         if delta.WhichOneof("type") == "add_block":
@@ -249,8 +252,15 @@ class Session:
         if kind == "exception":
             self.errors.append(f"exception: {element.exception.type}: {element.exception.message}")
             return
-        if kind == "alert" and element.alert.format == element.alert.ERROR:
-            self.errors.append(f"error: {element.alert.body}")
+        if kind == "alert":
+            if element.alert.format == element.alert.ERROR:
+                self.errors.append(f"error: {element.alert.body}")
+            else:
+                self.alerts.append(element.alert.body)
+            return
+        if kind == "progress":
+            self.saw_progress = True
+            self._changed.set()
             return
         if kind == "bidi_component":
             component = element.bidi_component
@@ -326,13 +336,15 @@ class Session:
         return time.perf_counter() - started
 
     async def wait_idle(self, timeout=60.0, quiet=0.25):
-        """Wait until every run sent has finished and nothing arrived for ``quiet`` seconds."""
+        """Wait until no script run is going on and nothing arrived for ``quiet`` seconds since
+        the last message or request (a request starts a run well within that)."""
         deadline = time.perf_counter() + timeout
         while True:
-            await self.wait_for(
-                lambda s: all(run.finished is not None for run in s.runs), deadline - time.perf_counter()
-            )
+            await self.wait_for(lambda s: not s.running, deadline - time.perf_counter())
             seen = self.messages
             await asyncio.sleep(quiet)
-            if self.messages == seen and all(run.finished is not None for run in self.runs):
+            quiet_since_send = time.perf_counter() - self.last_sent >= quiet
+            if self.messages == seen and not self.running and quiet_since_send:
                 return
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"waited {timeout:.0f} s for the session to settle")

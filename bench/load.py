@@ -48,11 +48,12 @@ def link_query(
     basis_params=None,
     scale=(1.0, 1.0),
     compare=None,
+    seed=3,
 ):
     """The query string of a link to a generated scene (as the app would write it)."""
     per_class = n_points // n_classes
     specs = [ClusterSpec(MEANS[k], (1.6, 1.2), 30.0 * k) for k in range(n_classes)]
-    X, y = make_clusters(specs, per_class, seed=3)
+    X, y = make_clusters(specs, per_class, seed=seed)
     X = X * np.asarray(scale)
     points = PointSet.from_arrays(X, y)
     scene = Scene(points=points, window=Window.around(X)).with_method(method, params or {}, multiclass)
@@ -125,7 +126,7 @@ async def _click_latencies(session, n, spacing=0.3, timeout=300.0, until=None):
     while k < n and not (until is not None and until()):
         expected = session.canvas.n_points + 1
         started = time.perf_counter()
-        await session.click(-4.0 + 0.01 * (len(session.runs) % 800), 4.5 - 0.001 * k)
+        await session.click(-4.0 + 0.01 * (session.requests % 800), 4.5 - 0.001 * k)
         try:
             await session.wait_for(lambda s, expected=expected: s.canvas.n_points >= expected, timeout)
             latencies.append((time.perf_counter() - started) * 1000)
@@ -299,6 +300,7 @@ async def _light_session(url, index, duration, interval, started, log, own, time
 
 
 async def _browser_session(browser, url, index, duration, interval, started, log, timeout=30.0):
+    from bench.frontend import EMPTY_SPOT_JS
     from tests.browser import CANVAS_STATE_JS
 
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -317,10 +319,9 @@ async def _browser_session(browser, url, index, duration, interval, started, log
     try:
         while time.perf_counter() < end:
             tick = time.perf_counter()
-            box = await page.locator(".pg-canvas .nsewdrag").first.bounding_box()
-            fx, fy = 0.06 + 0.85 * ((k * 37) % 100) / 100, 0.2 + 0.7 * ((k * 53) % 100) / 100
+            spot = await page.evaluate(EMPTY_SPOT_JS)  # empty space: a click there adds a point
             log.clicks += 1
-            await page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+            await page.mouse.click(spot["x"], spot["y"])
             count += 1
             try:
                 await page.wait_for_function(
