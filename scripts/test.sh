@@ -6,12 +6,18 @@ cd "$(dirname "$0")/.."
 
 python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 
-if ! command -v chromium >/dev/null 2>&1; then
-  echo "Installing Debian's chromium for the browser tests..."
+# Debian's chromium (browser tests) and nginx (tests/test_replicas.py runs it in the foreground
+# with its own configuration and prefix; no system service is used).
+missing=""
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+if [ -n "$missing" ]; then
+  echo "Installing Debian's$missing for the tests..."
   sudo_if_needed=""
   [ "$(id -u)" = 0 ] || sudo_if_needed="sudo"
   $sudo_if_needed apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq chromium >/dev/null
+  # policy-rc.d: the package must not start a system nginx on port 80.
+  DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $sudo_if_needed apt-get install -y -qq $missing >/dev/null
 fi
 
 ruff check .
