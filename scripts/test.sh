@@ -16,8 +16,7 @@ if [ -n "$missing" ]; then
   sudo_if_needed=""
   [ "$(id -u)" = 0 ] || sudo_if_needed="sudo"
   $sudo_if_needed apt-get update -qq
-  # policy-rc.d: the package must not start a system nginx on port 80.
-  DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $sudo_if_needed apt-get install -y -qq $missing >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq $missing >/dev/null
 fi
 
 ruff check .
