@@ -17,15 +17,15 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 
 import numpy as np
 import streamlit as st
 
-from playground import MODELS, PlaygroundError, Window, boundary_segments, evaluate_grid, phrase
+from playground import MODELS, Window
 from playground.budget import limited
-from playground.geometry import linear_regions
 
+from .fitview import FitView, evaluate_view, shown_model  # noqa: F401  (shown_model: the app's)
 from .workers import WorkerPool, fit_scene
 
 GRID_RESOLUTION = 200
@@ -149,7 +149,10 @@ def result_cache():
 
 def _cache_finished_task(task):
     if task.stopped != "cancelled" and task.result is not None:
-        result_cache().put(task.key, task.result, task.result_bytes)
+        cache = result_cache()
+        cache.put(task.key, task.result, task.result_bytes)
+        if task.view is not None:
+            cache.put(task.view_key, task.view, approx_bytes(task.view))
 
 
 @st.cache_resource(show_spinner=False)
@@ -165,24 +168,13 @@ def class_name(label):
     return f"class {int(label) + 1}"
 
 
-@dataclass(frozen=True)
-class FitView:
-    """What the figure and the status line need; ``error`` is set when no fit exists."""
-
-    error: str | None = None
-    note: str | None = None  # e.g. "did not converge", shown next to a valid fit
-    classes: np.ndarray | None = None  # global class indices the model knows
-    predicted: np.ndarray | None = None  # (N,) predicted class index per point
-    region_labels: np.ndarray | None = None  # (R, R) uint8 global class index per cell
-    segments: tuple = ()  # exact boundary segments ((class_i, class_j, start, end), ...)
-    region_polygons: tuple = ()  # exact regions of a linear model ((class, (M, 2) polygon), ...)
-    contour_field: np.ndarray | None = None  # (R, R) or (R, R, K) float32 for curved boundaries
-    accuracy: float | None = None
-
-
-def fitted_model(points, method, params, multiclass, basis="identity", basis_params=()):
+def fitted_model(points, method, params, multiclass, basis="identity", basis_params=(), view=None):
     """The fitted estimator for these points and settings, or the PlaygroundError raised:
-    (model, None) or (None, message). Served from the cache when any visitor fitted it before."""
+    (model, None) or (None, message). Served from the cache when any visitor fitted it before.
+
+    ``view`` = (cache key, window, step, resolution): a fit done in a worker also evaluates this
+    view there and caches it under the key.
+    """
     key = ("fit", points.digest, method, params, multiclass, basis, basis_params)
     cache = result_cache()
     found = cache.get(key)
@@ -199,7 +191,7 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
         if not cache.put(key, result, approx_bytes(result)):
             _keep_in_session(key, result)
         return result
-    return _fit_in_worker(pool, key, payload)
+    return _fit_in_worker(pool, key, payload, view)
 
 
 def _session_id():
@@ -251,7 +243,7 @@ def _describe(method, multiclass, basis, basis_params, n_points):
     return f"Fitting {name}{strategy}{on} to {n_points:,} points"
 
 
-def _fit_in_worker(pool, key, payload):
+def _fit_in_worker(pool, key, payload, view=None):
     """Hand the fit to a worker process and wait for it, showing its progress and a Stop button.
 
     Every wait renews the task's lease; when this run ends early (a rerun, the page closed), the
@@ -261,7 +253,7 @@ def _fit_in_worker(pool, key, payload):
     from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
     waiter = _session_id()
-    task = pool.submit(key, payload, waiter)
+    task = pool.submit(key, payload, waiter, view=view)
     what = _describe(payload[2], payload[4], payload[5], payload[6], len(payload[1]))
     button_key = f"stop_fit_{abs(hash(key))}"
     box = st.empty()
@@ -316,20 +308,6 @@ def _progress_text(pool, task, what, stopping):
     return fraction or 0.0, f"{what}{part}: {elapsed:.1f} s of at most {FIT_SECONDS:g} s…"
 
 
-def _is_exactly_linear(model):
-    return getattr(model, "is_linear", False) and hasattr(model, "coef_") and not hasattr(model, "predict_index")
-
-
-def shown_model(model, step):
-    """The model as it was after ``step`` updates (playback), or the final fit.
-
-    Iterative estimators provide ``at_step(step)``, a copy carrying that step's weights.
-    """
-    if model is None or step is None or not hasattr(model, "at_step"):
-        return model
-    return model.at_step(step)
-
-
 def scene_model(scene):
     """The fitted model of a scene, or None (the error is reported by ``scene_view``)."""
     if len(scene.points) == 0:
@@ -373,60 +351,12 @@ def fit_view(
 def _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params):
     if len(points) == 0:
         return FitView(error="There are no points yet: click on the plot to add some, or generate clusters.")
-    model, error = fitted_model(points, method, params, multiclass, basis, basis_params)
-    if error:
-        return FitView(error=error)
-    try:
-        model = shown_model(model, step)
-        grid = evaluate_grid(model, window, resolution)
-        predicted_index = np.searchsorted(model.classes_, model.predict(points.X))
-    except PlaygroundError as err:
-        return FitView(error=phrase(err, class_name))
-    classes = np.asarray(model.classes_, dtype=int)
-    predicted = classes[predicted_index]
-    segments, polygons, contour_field = (), (), None
-    if _is_exactly_linear(model):
-        segments = tuple(
-            (int(classes[i]), int(classes[j]), start, end)
-            for i, j, start, end in boundary_segments(model.coef_, model.intercept_, window)
-        )
-        # Polygons are exact and a few hundred bytes, where the 200 x 200 grid is 54 KB per click.
-        polygons = tuple(
-            (int(classes[k]), polygon)
-            for k, polygon in enumerate(linear_regions(model.coef_, model.intercept_, window))
-            if len(polygon) >= 3
-        )
-    else:
-        contour_field = _boundary_field(grid)
-    return FitView(
-        note=phrase(getattr(model, "fit_message_", None), class_name),
-        classes=classes,
-        predicted=predicted,
-        region_labels=classes[grid.labels].astype(np.uint8),
-        segments=segments,
-        region_polygons=polygons,
-        contour_field=contour_field,
-        accuracy=float(np.mean(predicted == points.y)),
+    view_key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
+    result = fitted_model(
+        points, method, params, multiclass, basis, basis_params, view=(view_key, window, step, resolution)
     )
-
-
-def _boundary_field(grid):
-    """A field whose zero level set is the decision boundary, for contouring.
-
-    Two classes: the decision value itself. K classes decided by argmax: for each class the
-    margin d_k - max_{j != k} d_j. Otherwise (votes): a class indicator centred on 0.5.
-    """
-    decision = grid.decision
-    if decision.ndim == 2 and grid.classes.size == 2:
-        field = decision[..., None]
-    elif decision.ndim == 3 and np.array_equal(np.argmax(decision, axis=2), grid.labels):
-        top2 = np.sort(decision, axis=2)[..., -2:]
-        runner_up = np.where(decision == top2[..., 1:], top2[..., :1], top2[..., 1:])
-        field = decision - runner_up
-    else:
-        field = (grid.labels[..., None] == np.arange(grid.classes.size)).astype(float) - 0.5
-    scale = np.max(np.abs(field)) or 1.0
-    return (field / scale).astype(np.float32)
+    view = result_cache().get(view_key)  # evaluated by the worker that fitted it
+    return view if view is not MISSING else evaluate_view(result, points.X, points.y, window, step, resolution)
 
 
 def window_for(points, fallback=None):

@@ -82,9 +82,11 @@ def budget_summary(budget):
 class Task:
     """One scene being fitted in a worker; waiters poll it, renewing its lease."""
 
-    def __init__(self, key, payload, seconds):
+    def __init__(self, key, payload, seconds, view=None):
         self.key = key
         self.payload = payload
+        self.view_key, self.view_args = (view[0], view[1:]) if view else (None, None)
+        self.view = None  # the FitView evaluated with the fit, when asked
         self.seconds = seconds
         self.created = time.monotonic()
         self.waiters = {}  # who waits (a session id) -> when they last did
@@ -182,7 +184,9 @@ class _Worker:
             self._stop()
             self._start()
         task.started = time.monotonic()
-        self.connection.send_bytes(pickle.dumps(("fit", task.seconds, self.pool.max_steps, task.payload)))
+        self.connection.send_bytes(
+            pickle.dumps(("fit", task.seconds, self.pool.max_steps, task.payload, task.view_args))
+        )
         cancel_sent = None
         hard_limit = task.started + (task.seconds or 60.0) + GRACE_SECONDS
         while True:
@@ -194,7 +198,7 @@ class _Worker:
                     continue
                 self.tasks_done += 1
                 if kind == "done":
-                    result, stopped = rest
+                    result, stopped, task.view = rest
                     task.finish(result, nbytes=len(data), stopped=stopped)
                 else:  # "error"
                     task.finish(failure=rest[0])
@@ -226,13 +230,13 @@ class WorkerPool:
         self._closed = False
         self._workers = [_Worker(self, index) for index in range(self.size)]
 
-    def submit(self, key, payload, waiter=None):
+    def submit(self, key, payload, waiter=None, view=None):
         """The task fitting ``payload`` (the arguments of ``fit_scene``): the one in flight for
         ``key`` if any, else a new one queued for the next free worker."""
         with self._lock:
             task = self._tasks.get(key)
             if task is None or task.cancel_requested:
-                task = Task(key, payload, self.seconds)
+                task = Task(key, payload, self.seconds, view)
                 self._tasks[key] = task
                 self._queue.append(task)
                 self._lock.notify()
@@ -325,7 +329,7 @@ def _worker_main(fd, nice):
             return  # the server went away
         if message[0] != "fit":
             continue  # a cancel for a task already finished
-        _, seconds, max_steps, payload = message
+        _, seconds, max_steps, payload, view_args = message
         budget = Budget(seconds, max_steps)
         finished = threading.Event()
 
@@ -346,7 +350,12 @@ def _worker_main(fd, nice):
         try:
             with limited(budget=budget):
                 result = fit_scene(*payload)
-            message = ("done", result, budget.stopped)
+            view = None
+            if view_args is not None and budget.stopped != "cancelled":
+                from ui.fitview import evaluate_view
+
+                view = evaluate_view(result, payload[0], payload[1], *view_args)
+            message = ("done", result, budget.stopped, view)
         except Exception:
             message = ("error", traceback.format_exc(limit=5))
         finished.set()
