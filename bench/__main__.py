@@ -3,9 +3,15 @@
 Options: ``--quick`` (few repeats, a smoke run), ``--backend-only``, ``--frontend-only``,
 ``--output PATH`` (default BENCHMARKS.md at the repository root; ``-`` writes nothing). A run of one
 half keeps the other half's section of an existing output file.
+
+``--load`` runs the load benchmarks instead (``bench/load.py``: server CPU per interaction, heavy
+settings, 30 sessions clicking for 2 minutes, memory; about 15 minutes) and replaces only the load
+section of the output. ``--compare-with ROOT`` also measures the interactions and the heavy settings
+on another checkout (the "before" columns; ``--before-json`` reuses such figures saved earlier).
 """
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -25,7 +31,16 @@ def main(argv=None):
     which.add_argument("--frontend-only", action="store_true", help="skip the scikit-learn comparison")
     parser.add_argument("--output", default=str(ROOT / "BENCHMARKS.md"), help="markdown file to write ('-': none)")
     parser.add_argument("--deadline", type=float, default=None, help="seconds one implementation may spend on one case")
+    parser.add_argument("--load", action="store_true", help="the load benchmarks (bench/load.py) only")
+    parser.add_argument("--compare-with", default=None, help="with --load: another checkout to measure as 'before'")
+    parser.add_argument("--before-json", default=None, help="with --load: 'before' figures saved by an earlier run")
+    parser.add_argument("--skip-heavy", action="store_true", help="with --load: leave out the heavy settings")
+    parser.add_argument(
+        "--before-only", action="store_true", help="with --compare-with: measure and save 'before' only"
+    )
     args = parser.parse_args(argv)
+    if args.load:
+        return load_main(args)
 
     started = time.monotonic()
     description = machine.describe(browser=not args.backend_only)
@@ -59,8 +74,45 @@ def main(argv=None):
         output = Path(args.output)
         if output.exists() and (args.backend_only or args.frontend_only):
             text = report.keep_other_half(text, output.read_text(), "backend" if args.backend_only else "frontend")
+        if output.exists():  # the load section is written by --load runs only: keep it
+            kept = report.load_section_of(output.read_text())
+            if kept:
+                text = report.with_load_section(text, kept)
         output.write_text(text)
         print(f"\nWrote {args.output} ({elapsed:.0f} s in all)")
+
+
+def load_main(args):
+    from bench import load
+
+    started = time.monotonic()
+    print(f"Load benchmarks (load average {load.loadavg()})")
+    before = None
+    if args.before_json:
+        before = json.loads(Path(args.before_json).read_text())
+    elif args.compare_with:
+        print(f"Before: {args.compare_with}")
+        before = load.run_all(args.compare_with, quick=args.quick, skip_heavy=args.skip_heavy)
+        saved = ROOT / "test-artifacts" / "load-before.json"
+        saved.parent.mkdir(exist_ok=True)
+        saved.write_text(json.dumps(before, default=str))
+        print(f"  (saved in {saved})")
+        if args.before_only:
+            return
+    print("After: this checkout")
+    after = load.run_all(quick=args.quick, skip_heavy=args.skip_heavy)
+    class_load = load.run_class(quick=args.quick)
+    memory = load.run_memory(quick=args.quick)
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    (ROOT / "test-artifacts" / "load-after.json").write_text(
+        json.dumps({"after": after, "class": class_load, "memory": memory}, default=str)
+    )
+    section = report.load_markdown(after, before, class_load, memory, quick=args.quick)
+    if args.output != "-":
+        output = Path(args.output)
+        text = output.read_text() if output.exists() else "# Benchmarks\n\n## Summary\n"
+        output.write_text(report.with_load_section(text, section))
+        print(f"\nWrote the load section of {args.output} ({time.monotonic() - started:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -100,6 +100,7 @@ class Session:
         self._reader = None
         self._changed = asyncio.Event()
         self.closed = False
+        self.follow_panels = True  # as the page does; False measures the canvas's run alone
         self.session_id = None
         self.cookies = None
 
@@ -278,7 +279,8 @@ class Session:
                 )
                 self.events = [e for e in self.events if e["nonce"] > self.canvas.ack]
                 self._changed.set()
-                if self.canvas.panels_follow and self.follow_id and self.canvas.panels_follow != self._followed:
+                follow = self.follow_panels and self.canvas.panels_follow and self.follow_id
+                if follow and self.canvas.panels_follow != self._followed:
                     # What the page does once the canvas has drawn: the panels catch up.
                     self._followed = self.canvas.panels_follow
                     asyncio.get_running_loop().create_task(self._follow(self.canvas.panels_follow))

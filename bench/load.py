@@ -558,3 +558,68 @@ def interactions(root=None, repeats=20):
 
     with streamlit(root or ROOT) as server:
         return asyncio.run(_interactions(server, repeats))
+
+
+# ---- everything, for python -m bench --load ------------------------------------------------------
+
+
+def run_all(root=None, *, quick=False, log=print, skip_heavy=False):
+    """The load section's measurements on the playground in ``root``: a dict (JSON-ready)."""
+    from bench.server import ROOT
+
+    root = root or ROOT
+    out = {"root": str(root), "load at start": loadavg()}
+    log(f"  CPU per interaction at N = 90 (load {loadavg()})")
+    results, errors = interactions(root, repeats=8 if quick else 30)
+    out["interactions"] = {name: list(values) for name, values in results.items()}
+    out["interaction errors"] = errors
+    for name, (cpu, settle, count) in results.items():
+        log(f"    {name:16} {cpu:6.1f} ms CPU   settles in {settle:5.0f} ms (median of {count})")
+    if not skip_heavy:
+        log("  Heavy settings, each on a fresh server")
+        rows, closed = heavy(root, log=lambda line: log("    " + line))
+        out["heavy"] = [
+            row.__dict__ | {"during_median": row.during_median, "during_max": row.during_max} for row in rows
+        ]
+        out["closed page"] = list(closed)
+    return out
+
+
+def run_class(quick=False, log=print):
+    sessions, browsers, duration = (10, 1, 30.0) if quick else (30, 3, 120.0)
+    log(f"  {sessions} sessions ({browsers} browser pages) clicking every 2 s for {duration:.0f} s (load {loadavg()})")
+    result = class_load(sessions=sessions, browsers=browsers, duration=duration, interval=2.0)
+    summary = result.summary()
+    log("    " + ", ".join(f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()))
+    return {
+        "sessions": sessions,
+        "browsers": browsers,
+        "duration": duration,
+        "summary": summary,
+        "cpu_s": result.cpu_s,
+        "rss_mb": result.rss_mb,
+        "load before": result.load_before,
+        "load after": result.load_after,
+        "errors": [e for log_ in result.logs for e in log_.errors][:10],
+    }
+
+
+def run_memory(quick=False, log=print):
+    ttl = 10 if quick else 120
+    log(f"  Memory: 20 sessions opened and closed in sequence (disconnectedSessionTTL {ttl} s; load {loadavg()})")
+    baseline, series, after, per_open = memory(n_sessions=20, ttl=ttl)
+    footprint = scene_footprint()
+    each = ", ".join(f"{v / 2**20:.0f}" for v in series)
+    log(
+        f"    baseline {baseline / 2**20:.0f} MB; after each session {each} MB; "
+        f"after expiry {after / 2**20:.0f} MB; {per_open / 2**20:.1f} MB per open session"
+    )
+    return {
+        "ttl": ttl,
+        "baseline": baseline,
+        "series": series,
+        "after": after,
+        "per_open": per_open,
+        "footprint": footprint,
+        "load": loadavg(),
+    }

@@ -212,3 +212,183 @@ def keep_other_half(text, previous, ran):
     note = f"{lead}{since}; this run was `--{ran}-only`."
     out.insert(out.index("## Machine") - 1, note)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+# ---- the load section (python -m bench --load) ----------------------------------------------------
+
+LOAD_HEADING = "## Load: a class on one server, heavy settings, memory"
+INTERACTION_TARGET_MS = 25  # server CPU per interaction at N = 90
+SETTLE_TARGET_MS = 300
+
+
+def _ms(value):
+    return "—" if value is None or value != value else f"{value:,.0f}"
+
+
+def load_markdown(after, before=None, class_load=None, memory=None, *, quick=False):
+    """The load section: CPU per interaction, heavy settings (before / after when ``before`` is
+    given), the class-load run and the memory series."""
+    out = [
+        LOAD_HEADING,
+        "",
+        "Written by `python -m bench --load" + (" --quick`" if quick else "`") + ". Measured from outside the server: "
+        "a light websocket client (`bench/client.py`) speaks Streamlit's protocol as the page does (a click is "
+        "the canvas component's event trigger; once the canvas has drawn, the panels are asked to follow), and "
+        "the server's CPU time is read from /proc (the Streamlit process and its fitting workers). "
+        "The machine is shared: the load average is given with every figure.",
+        "",
+        "### Server CPU per interaction (N = 90, the default scene)",
+        "",
+        f"CPU time of the server process tree divided by the number of interactions; *settles* = median time from "
+        f"sending the interaction until the last script run it caused has finished (no browser drawing). "
+        f"Targets: <= {INTERACTION_TARGET_MS} ms CPU, settled within {SETTLE_TARGET_MS} ms. Load average at start: "
+        f"{after.get('load at start', '?')}"
+        + (f" (before: {before.get('load at start', '?')})" if before else "")
+        + ".",
+        "",
+    ]
+    header = ["interaction"]
+    if before:
+        header += ["CPU ms before", "settles ms before"]
+    header += ["CPU ms", "settles ms", "count", f"CPU <= {INTERACTION_TARGET_MS} ms"]
+    rows = []
+    for name, (cpu, settle, count) in after["interactions"].items():
+        row = [name]
+        if before:
+            old = before.get("interactions", {}).get(name)
+            row += [f"{old[0]:.1f}", _ms(old[1])] if old else ["—", "—"]
+        row += [f"{cpu:.1f}", _ms(settle), str(count), "met" if cpu <= INTERACTION_TARGET_MS else "MISSED"]
+        rows.append(row)
+    out += [_table(header, rows), ""]
+    if after.get("heavy"):
+        out += [
+            "### Heavy settings a visitor can send in a link",
+            "",
+            "Each on a fresh server. A second session (the default scene) clicks on the idle server, then again "
+            "and again while the heavy link loads in another session. *wall* = the heavy page from opening "
+            "until its runs end; *CPU* = the server tree's CPU time meanwhile; *again* = the same link opened "
+            "once more (a reload, a second student). Before: every fit in the server process, `st.cache_data`, "
+            "no budget. After: a 2 s budget per fit, fits over 0.15 s in niced worker processes, one task per "
+            "scene, a bounded cache.",
+            "",
+        ]
+        before_rows = {row["setting"]: row for row in (before or {}).get("heavy", [])}
+        header = ["setting", "wall s", "CPU s", "2nd session idle ms", "2nd session during: median / max ms"]
+        header += ["again s", "RSS MB", "load"]
+        rows = []
+        for row in after["heavy"]:
+            for label, data in (("before", before_rows.get(row["setting"])), ("after", row)):
+                if data is None:
+                    continue
+                rows.append(
+                    [
+                        f"{row['setting']} — **{label}**",
+                        f"{data['wall_s']:.1f}",
+                        f"{data['cpu_s']:.1f}",
+                        _ms(data["idle_ms"]),
+                        f"{_ms(data['during_median'])} / {_ms(data['during_max'])} ({data['during_count']} clicks)",
+                        f"{data['repeat_s']:.1f}",
+                        f"{data['rss_mb']:.0f}",
+                        data["load"].split(" / ")[0],
+                    ]
+                )
+        out += [_table(header, rows), ""]
+        for label, data in (("before", before), ("after", after)):
+            if data and data.get("closed page"):
+                busy, later = data["closed page"]
+                out.append(
+                    f"- Closing the page of issue 19's link mid-fit ({label}): the server tree used {busy:.1f} s of "
+                    f"CPU in the second before closing and {later:.1f} s in the 5 s from 1 s after."
+                )
+        out.append("")
+    if class_load:
+        s = class_load["summary"]
+        out += [
+            f"### {class_load['sessions']} sessions clicking every 2 s for {class_load['duration']:.0f} s",
+            "",
+            f"{class_load['browsers']} real browser pages (headless Chromium; click-to-repaint measured in the "
+            f"page) and {class_load['sessions'] - class_load['browsers']} light websocket clients (click until the "
+            "canvas's new figure arrives), all on the default scene (least squares, N = 90 growing by one a click), "
+            f"against one server. Load average {class_load['load before']} before, {class_load['load after']} after.",
+            "",
+            _table(
+                (
+                    "clicks",
+                    "drawn",
+                    "p50 ms",
+                    "p90 ms",
+                    "p99 ms",
+                    "max ms",
+                    "browser p50",
+                    "light p50",
+                    "lost",
+                    "foreign points",
+                    "errors",
+                ),
+                [
+                    (
+                        str(s["clicks"]),
+                        str(s["repainted"]),
+                        _ms(s["p50"]),
+                        _ms(s["p90"]),
+                        _ms(s["p99"]),
+                        _ms(s["max"]),
+                        _ms(s["browser p50"]),
+                        _ms(s["light p50"]),
+                        str(s["lost"]),
+                        str(s["foreign"]),
+                        str(s["errors"]),
+                    )
+                ],
+            ),
+            "",
+            f"Server CPU during the run: {class_load['cpu_s']:.0f} s; RSS at the end {class_load['rss_mb']:.0f} MB"
+            + (f"; errors: {class_load['errors']}" if class_load["errors"] else "")
+            + ".",
+            "",
+        ]
+    if memory:
+        mb = 2**20
+        series = ", ".join(f"{v / mb:.0f}" for v in memory["series"])
+        fp = memory["footprint"]
+        out += [
+            "### Memory",
+            "",
+            f"Server RSS (MB): baseline {memory['baseline'] / mb:.0f} after a first session; after each of 20 "
+            f"sessions opened, clicked 3 times and closed in sequence: {series}; {memory['after'] / mb:.0f} once "
+            f"Streamlit dropped the closed sessions (it keeps them `server.disconnectedSessionTTL` = "
+            f"{memory['ttl']} s for a reconnecting page), "
+            f"{memory['after'] / memory['baseline']:.2f} of the baseline (target <= 1.10). "
+            f"Each open session adds {memory['per_open'] / mb:.1f} MB (10 opened at once). Load {memory['load']}.",
+            "",
+            f"A 20,000-point scene in a session: the point set {fp['points'] / mb:.1f} MB, its undo history after "
+            f"5 edits {fp['undo history'] / mb:.1f} MB (at most 16 MiB whatever the edits), a logistic fit "
+            f"(one-versus-rest, 4 classes) {fp['model'] / mb:.2f} MB in the shared cache (bounded at "
+            "`PLAYGROUND_CACHE_MB`, 256 MB by default, entries dropped 10 minutes after their last use).",
+            "",
+        ]
+    return "\n".join(out)
+
+
+def with_load_section(text, section):
+    """``text`` (BENCHMARKS.md) with its load section replaced by ``section`` (or inserted before
+    the summary); every other section is kept."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(LOAD_HEADING)), None)
+    if start is not None:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        lines[start:end] = section.splitlines()
+    else:
+        at = next((i for i, line in enumerate(lines) if line.startswith("## Summary")), len(lines))
+        lines[at:at] = section.splitlines() + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def load_section_of(text):
+    """The load section of an existing BENCHMARKS.md, or None."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(LOAD_HEADING)), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[start:end]).rstrip("\n")
