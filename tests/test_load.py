@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from bench import load
-from bench.frontend import EMPTY_SPOT_JS
 from bench.client import Session
+from bench.frontend import EMPTY_SPOT_JS
 from bench.server import children, streamlit
 from tests.browser import ARTIFACTS, CANVAS_STATE_JS, CHROMIUM_ARGS, chromium_path
 

@@ -17,8 +17,10 @@ from tests.conftest import clusters
 from ui.compute import ResultCache, approx_bytes
 from ui.workers import LEASE_SECONDS, WorkerPool, fit_scene
 
+SLOW_GD = (("learning_rate", 0.001), ("max_iter", 100_000), ("solver", "gd"))
 
-def payload(n_per_class=300, n_classes=2, method="logistic", params=(("learning_rate", 0.001), ("max_iter", 100_000), ("solver", "gd"))):
+
+def payload(n_per_class=300, n_classes=2, method="logistic", params=SLOW_GD):
     X, y = clusters(n_classes, n_per_class, spread=(2.5, 2.0))
     return (X, y, method, params, "native", "identity", ())
 
@@ -168,3 +170,21 @@ def test_undo_history_keeps_the_newest_step_whatever_its_size():
     X, y = clusters(4, 5_000)
     history = History(max_bytes=1_000).pushed(PointSet.from_arrays(X, y))
     assert len(history.past) == 1
+
+
+# ---- the load section of BENCHMARKS.md ------------------------------------------------------------
+
+
+def test_load_section_replaces_only_itself():
+    from bench import report
+
+    after = {"load at start": "1.0 / 1.0 / 1.0", "interactions": {"click": [20.0, 90.0, 30]}}
+    before = {"load at start": "2.0 / 2.0 / 2.0", "interactions": {"click": [44.0, 120.0, 30]}}
+    section = report.load_markdown(after, before)
+    assert "| click | 44.0 | 120 | 20.0 | 90 | 30 | met |" in section
+    text = "# Benchmarks\n\n## Machine\n\nm\n\n## Front-end: x\n\nf\n\n## Summary\n\n- s\n"
+    once = report.with_load_section(text, section)
+    assert once.index("## Front-end") < once.index(report.LOAD_HEADING) < once.index("## Summary")
+    twice = report.with_load_section(once, section.replace("44.0", "45.0"))
+    assert twice.count(report.LOAD_HEADING) == 1 and "45.0" in twice and "## Front-end: x\n\nf" in twice
+    assert report.load_section_of(twice).startswith(report.LOAD_HEADING)
