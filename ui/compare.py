@@ -13,7 +13,7 @@ import streamlit as st
 from playground import MODELS
 from playground.link import MAX_COMPARED
 
-from .compute import fitted_model, scene_view
+from .compute import fitted_model, prefetch, scene_view
 
 MODE_KEY = "view_mode"  # "single" or "compare"
 METHODS_KEY = "compare_methods"
@@ -77,9 +77,30 @@ def compared_scene(scene, method):
     return candidate, ""
 
 
+TWO_CLASS_ONLY = ("perceptron", "svm", "logistic")  # one-versus-rest here when there are more classes
+
+
+def _likely_scenes(scene, methods):
+    """The scenes ``compared_scene`` will most likely fit, to start them all at once."""
+    many = int(np.count_nonzero(scene.points.counts())) > 2 if len(scene.points) else False
+    return [
+        scene
+        if method == scene.method
+        else replace(
+            scene,
+            method=method,
+            params=(),
+            step=None,
+            multiclass="ovr" if many and method in TWO_CLASS_ONLY else "native",
+        )
+        for method in methods
+    ]
+
+
 def comparison(scene, methods):
     """The compared methods in order, each fitted and evaluated over the shared window."""
     compared = []
+    prefetch(_likely_scenes(scene, methods))  # slow fits start together in the worker processes
     for method in dict.fromkeys(methods):  # unique, in order
         if method not in MODELS:
             continue

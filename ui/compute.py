@@ -185,6 +185,8 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
         return found
     payload = (points.X, points.y, method, params, multiclass, basis, basis_params)
     pool = worker_pool()
+    if pool is not None and _surely_slow(points, method, multiclass, basis, basis_params):
+        return _fit_in_worker(pool, key, payload, view)
     with limited(INLINE_SECONDS if pool is not None else FIT_SECONDS, MAX_RECORDED_STEPS) as budget:
         result = fit_scene(*payload)
     if pool is None or "time" not in budget.reasons:
@@ -192,6 +194,64 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
             _keep_in_session(key, result)
         return result
     return _fit_in_worker(pool, key, payload, view)
+
+
+ITERATIVE = ("perceptron", "logistic", "softmax", "svm")
+SURELY_SLOW_WORK = 150_000  # points x features x sub-problems of an iterative fit sent straight to a worker
+
+
+def _surely_slow(points, method, multiclass, basis, basis_params):
+    """Whether an iterative fit is so large that trying it in the server first would only waste
+    ``INLINE_SECONDS`` of the server's time (e.g. 5,000 points, or a degree-6 basis on 1,000)."""
+    if method not in ITERATIVE:
+        return False
+    options = dict(basis_params)
+    try:  # the settings are validated by the fit itself; a strange value is just not "surely slow"
+        if basis == "polynomial":
+            degree = min(int(options.get("degree", 2)), 6)
+            features = (degree + 1) * (degree + 2) // 2 - 1
+        elif basis == "rbf":
+            centres = options.get("centres")
+            features = len(centres) if centres else min(int(options.get("n_centres", 9)), 100)
+        else:
+            features = 2
+    except (TypeError, ValueError, OverflowError):
+        return False
+    k = int(np.count_nonzero(points.counts()))
+    parts = {"ovo": k * (k - 1) // 2, "ovr": k}.get(multiclass, 1)
+    return len(points) * features * max(parts, 1) >= SURELY_SLOW_WORK
+
+
+def prefetch(scenes):
+    """Start the slow fits of these scenes in the workers at once, without waiting (the Compare
+    view's methods fit side by side instead of one after the other); the calls that then ask for
+    them wait for these tasks."""
+    pool = worker_pool()
+    if pool is None:
+        return
+    cache, waiter = result_cache(), _session_id()
+    for scene in scenes:
+        points = scene.points
+        if not len(points) or not _surely_slow(points, scene.method, scene.multiclass, scene.basis, scene.basis_params):
+            continue
+        settings = (scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)
+        key = ("fit", points.digest, *settings)
+        if cache.get(key) is MISSING:
+            m, params, strategy, basis, basis_params = settings
+            view_key = (
+                "view",
+                points.digest,
+                m,
+                params,
+                strategy,
+                scene.window,
+                None,
+                GRID_RESOLUTION,
+                basis,
+                basis_params,
+            )
+            view = (view_key, scene.window, None, GRID_RESOLUTION)
+            pool.submit(key, (points.X, points.y, *settings), waiter, view=view)
 
 
 def _session_id():
