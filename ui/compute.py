@@ -315,7 +315,10 @@ def _fit_in_worker(pool, key, payload, view=None):
     waiter = _session_id()
     task = pool.submit(key, payload, waiter, view=view)
     what = _describe(payload[2], payload[4], payload[5], payload[6], len(payload[1]))
-    button_key = f"stop_fit_{abs(hash(key))}"
+    # One key per wait (a run may wait for the same scene twice when the first wait was cut short).
+    serial = st.session_state.get("fit_wait_serial", 0) + 1
+    st.session_state["fit_wait_serial"] = serial
+    button_key = f"stop_fit_{serial}"
     box = st.empty()
     with box.container(border=True):
         bar = st.progress(0.0, text=f"{what}…")

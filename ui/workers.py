@@ -32,7 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LEASE_SECONDS = 1.5  # a task nobody waited for this long is cancelled
 PROGRESS_SECONDS = 0.1  # how often a worker reports progress
-GRACE_SECONDS = 3.0  # after a cancel or past the budget, before the worker is killed
+GRACE_SECONDS = 3.0  # after a cancel, before the worker is killed
+HARD_EXTRA_SECONDS = 20.0  # past the budget (the view's evaluation is not budgeted), before it is killed
 WORKER_NICE = 10  # the server process keeps priority over the workers
 TASKS_PER_WORKER = 500  # then the worker is replaced (returns the memory a long life may hold)
 
@@ -188,7 +189,7 @@ class _Worker:
             pickle.dumps(("fit", task.seconds, self.pool.max_steps, task.payload, task.view_args))
         )
         cancel_sent = None
-        hard_limit = task.started + (task.seconds or 60.0) + GRACE_SECONDS
+        hard_limit = task.started + (task.seconds or 60.0) + HARD_EXTRA_SECONDS
         while True:
             if self.connection.poll(PROGRESS_SECONDS):
                 data = self.connection.recv_bytes()
