@@ -24,13 +24,13 @@ pytestmark = pytest.mark.browser
 
 def test_sessions_click_at_once_without_losing_clicks_or_seeing_each_other():
     with streamlit() as server:
-        result = load.class_load(server=server, sessions=7, browsers=1, duration=20.0, interval=1.0)
+        result = load.class_load(server=server, sessions=7, browsers=1, duration=12.0, interval=1.0)
     summary = result.summary()
     lines = [f"{key}: {value}" for key, value in summary.items()]
     (ARTIFACTS / "load-short.txt").write_text("\n".join(lines) + "\n")
     for log in result.logs:
         assert not log.errors, f"{log.name}: {log.errors[:3]}"
-        assert log.clicks >= 5, f"{log.name} clicked {log.clicks} times"
+        assert log.clicks >= 3, f"{log.name} clicked {log.clicks} times"
         assert log.lost == 0, f"{log.name} lost {log.lost} clicks"
         assert log.foreign == 0, f"{log.name} saw {log.foreign} points of other sessions"
         assert len(log.latencies_ms) == log.clicks
@@ -100,20 +100,20 @@ async def _sessions_in_sequence(server, n):
 
 
 def test_memory_returns_after_sessions_close():
-    ttl = 3
+    ttl = 2
     with streamlit(args=(f"--server.disconnectedSessionTTL={ttl}",)) as server:
         asyncio.run(_sessions_in_sequence(server, 2))  # imports, first runs, caches warm
         time.sleep(ttl + 1)
         asyncio.run(_sessions_in_sequence(server, 1))
         baseline = server.rss()
-        asyncio.run(_sessions_in_sequence(server, 20))
+        asyncio.run(_sessions_in_sequence(server, 12))  # python -m bench --load opens 20
         peak = server.rss()
         time.sleep(ttl + 1)
         asyncio.run(load._open_close(server.url, clicks=0))  # drops the sessions kept for reconnecting
         time.sleep(1)
         after = server.rss()
     (ARTIFACTS / "load-memory.txt").write_text(
-        f"baseline {baseline / 2**20:.0f} MB, after 20 sessions {peak / 2**20:.0f} MB, "
+        f"baseline {baseline / 2**20:.0f} MB, after 12 sessions {peak / 2**20:.0f} MB, "
         f"after they expired {after / 2**20:.0f} MB\n"
     )
     assert after <= 1.10 * baseline, f"RSS {after / 2**20:.0f} MB against a baseline of {baseline / 2**20:.0f} MB"

@@ -118,11 +118,11 @@ def test_three_replicas_behind_nginx(tmp_path):
         assert len({get(f"{url}/")[0] for _ in range(12)}) >= 2
 
         # Sessions through the proxy: each sees its own points only.
-        results = asyncio.run(use_sessions(url, 6))
+        results = asyncio.run(use_sessions(url, 4))
         for i, (points, _, errors) in enumerate(results):
             assert not errors
             assert len(points) == 93
-            others = {tuple(np.round(click_spot(j, k), 3)) for j in range(6) if j != i for k in range(3)}
+            others = {tuple(np.round(click_spot(j, k), 3)) for j in range(4) if j != i for k in range(3)}
             assert not {tuple(np.round(p, 3)) for p in points} & others
 
         # A real page through the proxy: plotly.js and the app's static files under the base path.
@@ -142,10 +142,10 @@ def test_three_replicas_behind_nginx(tmp_path):
         replicas[1].process.kill()
         replicas[1].process.wait()
         queries = [query for _, query, _ in results]
-        reopened = asyncio.run(use_sessions(url, 6, clicks=0, queries=queries))
+        reopened = asyncio.run(use_sessions(url, 4, clicks=0, queries=queries))
         for (points, _, _), (again, _, errors) in zip(results, reopened):
             assert not errors
             np.testing.assert_allclose(sorted(again), sorted(points), atol=1e-3)
-        fresh = asyncio.run(use_sessions(url, 4, clicks=2))
+        fresh = asyncio.run(use_sessions(url, 3, clicks=2))
         assert all(len(points) == 92 and not errors for points, _, errors in fresh)
         assert nginx.poll() is None
