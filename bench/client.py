@@ -338,15 +338,20 @@ class Session:
         return time.perf_counter() - started
 
     async def wait_idle(self, timeout=60.0, quiet=0.25):
-        """Wait until no script run is going on and nothing arrived for ``quiet`` seconds since
-        the last message or request (a request starts a run well within that)."""
+        """Wait until a script run has started since the last request (every request leads to
+        one, though the server may fold several requests into one run), no run is going on, and
+        nothing arrived for ``quiet`` seconds."""
         deadline = time.perf_counter() + timeout
+
+        def settled(s):
+            started = bool(s.runs) and s.runs[-1].started >= s.last_sent
+            return not s.running and (started or time.perf_counter() - s.last_sent > 10.0)
+
         while True:
-            await self.wait_for(lambda s: not s.running, deadline - time.perf_counter())
+            await self.wait_for(settled, deadline - time.perf_counter())
             seen = self.messages
             await asyncio.sleep(quiet)
-            quiet_since_send = time.perf_counter() - self.last_sent >= quiet
-            if self.messages == seen and not self.running and quiet_since_send:
+            if self.messages == seen and settled(self):
                 return
             if time.perf_counter() > deadline:
                 raise TimeoutError(f"waited {timeout:.0f} s for the session to settle")

@@ -95,9 +95,10 @@ async def use_sessions(url, n, clicks=3, queries=None):
     for session in sessions:
         await session.wait_idle(120)
     out = [(session.canvas.points(), session.query, list(session.errors)) for session in sessions]
+    serving = [session._socket.response.headers.get("X-Playground-Replica", "") for session in sessions]
     for session in sessions:
         await session.close()
-    return out
+    return out, serving
 
 
 def test_three_replicas_behind_nginx(tmp_path):
@@ -118,7 +119,7 @@ def test_three_replicas_behind_nginx(tmp_path):
         assert len({get(f"{url}/")[0] for _ in range(12)}) >= 2
 
         # Sessions through the proxy: each sees its own points only.
-        results = asyncio.run(use_sessions(url, 4))
+        results, serving = asyncio.run(use_sessions(url, 4))
         for i, (points, _, errors) in enumerate(results):
             assert not errors
             assert len(points) == 93
@@ -138,14 +139,17 @@ def test_three_replicas_behind_nginx(tmp_path):
             page.screenshot(path=ARTIFACTS / "replicas-through-nginx.png")
             browser.close()
 
-        # One replica dies: new sessions keep working, and every link still reproduces its scene.
-        replicas[1].process.kill()
-        replicas[1].process.wait()
+        # The replica that served the first session dies: new sessions keep working, and every link
+        # (made on whichever replica) still reproduces its scene.
+        victim = next(r for r, port in zip(replicas, ports) if serving[0].endswith(f":{port}"))
+        victim.process.kill()
+        victim.process.wait()
         queries = [query for _, query, _ in results]
-        reopened = asyncio.run(use_sessions(url, 4, clicks=0, queries=queries))
+        reopened, now_serving = asyncio.run(use_sessions(url, 4, clicks=0, queries=queries))
+        assert not any(address.endswith(f":{ports[replicas.index(victim)]}") for address in now_serving)
         for (points, _, _), (again, _, errors) in zip(results, reopened):
             assert not errors
             np.testing.assert_allclose(sorted(again), sorted(points), atol=1e-3)
-        fresh = asyncio.run(use_sessions(url, 3, clicks=2))
+        fresh, _ = asyncio.run(use_sessions(url, 3, clicks=2))
         assert all(len(points) == 92 and not errors for points, _, errors in fresh)
         assert nginx.poll() is None
