@@ -52,6 +52,9 @@ def _worker_cpu(server):
 
 
 async def _heavy_link(server):
+    warm = await Session.open(server.url, timeout=300)
+    await warm.close()
+    rss_before = server.rss()
     query = load.link_query(**HEAVY)
     first = await Session.open(server.url, query, timeout=300)
     await first.wait_idle(300)
@@ -82,16 +85,23 @@ async def _heavy_link(server):
         before = _worker_cpu(server)
         await asyncio.sleep(2.0)
         stopped.append(_worker_cpu(server) - before)
-    return progress_shown, note, stopped
+    growth = server.rss() - rss_before
+    (ARTIFACTS / "load-heavy.txt").write_text(
+        f"server RSS grew by {growth / 2**20:.0f} MB over three heavy links (cache bound 64 MB); "
+        f"worker CPU after the pages went: {stopped} s\n"
+    )
+    return progress_shown, note, stopped, growth
 
 
 def test_heavy_link_runs_in_a_worker_is_shared_and_stops_with_its_page():
-    with streamlit(env={"PLAYGROUND_FIT_SECONDS": "2"}) as server:
-        progress_shown, note, stopped = asyncio.run(_heavy_link(server))
+    with streamlit(env={"PLAYGROUND_FIT_SECONDS": "2", "PLAYGROUND_CACHE_MB": "64"}) as server:
+        progress_shown, note, stopped, growth = asyncio.run(_heavy_link(server))
         assert children(server.pid), "no worker process was started"
     assert progress_shown
     assert any("stopped" in text for text in note), note  # the budget (time or steps) ended the fit
     assert all(cpu < 0.3 for cpu in stopped), f"workers kept computing after the page went: {stopped} s"
+    # Histories are capped per fit and the shared cache is bounded (here 64 MB): memory stays bounded.
+    assert growth < 250 * 2**20, f"the server grew by {growth / 2**20:.0f} MB"
 
 
 async def _sessions_in_sequence(server, n):
