@@ -575,6 +575,8 @@ def run_all(root=None, *, quick=False, log=print, skip_heavy=False):
     out["interaction errors"] = errors
     for name, (cpu, settle, count) in results.items():
         log(f"    {name:16} {cpu:6.1f} ms CPU   settles in {settle:5.0f} ms (median of {count})")
+    log(f"  The sidebar's default iterations against the budget, 5,000 points (load {loadavg()})")
+    out["defaults"] = [list(row) for row in defaults_within_budget(log=log)]
     if not skip_heavy:
         log("  Heavy settings, each on a fresh server")
         rows, closed = heavy(root, log=lambda line: log("    " + line))
@@ -623,3 +625,39 @@ def run_memory(quick=False, log=print):
         "footprint": footprint,
         "load": loadavg(),
     }
+
+
+def defaults_within_budget(seconds=2.0, log=print):
+    """Each iterative method at the sidebar's default settings on 5,000 points (2 and 6 classes,
+    without and with a degree-6 basis), fitted in this process under the app's budget: how long
+    it took and whether the budget stopped it. The defaults should fit the budget."""
+    from playground.basis import make_basis
+    from playground.budget import limited
+    from ui.compute import MAX_RECORDED_STEPS
+
+    defaults = {
+        "perceptron": {"max_epochs": 100},
+        "logistic": {"solver": "irls", "max_iter": 100},
+        "logistic (gradient descent)": {"solver": "gd", "max_iter": 1000, "learning_rate": 0.1},
+        "softmax": {"solver": "irls", "max_iter": 100},
+        "svm": {"C": 1.0},
+    }
+    rows = []
+    for k, basis in ((2, None), (6, None), (2, 6), (6, 6)):
+        specs = [ClusterSpec(MEANS[c], (1.6, 1.2), 30.0 * c) for c in range(k)]
+        X, y = make_clusters(specs, 5_000 // k, seed=3)
+        for label, params in defaults.items():
+            method = label.split(" ")[0]
+            strategy = "ovr" if k > 2 and method in ("perceptron", "logistic", "svm") else "native"
+            phi = make_basis("polynomial", degree=basis) if basis else None
+            from playground import make_model
+
+            model = make_model(method, multiclass=strategy, basis=phi, **params)
+            started = time.perf_counter()
+            with limited(seconds, MAX_RECORDED_STEPS) as budget:
+                model.fit(X, y)
+            elapsed = time.perf_counter() - started
+            stopped = ", ".join(sorted(budget.reasons)) or "—"
+            rows.append((label, k, f"degree {basis}" if basis else "none", elapsed, stopped))
+            log(f"    {label:28} K={k} basis={basis or '-':>2}: {elapsed:5.2f} s, stopped: {stopped}")
+    return rows

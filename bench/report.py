@@ -260,6 +260,20 @@ def load_markdown(after, before=None, class_load=None, memory=None, *, quick=Fal
         row += [f"{cpu:.1f}", _ms(settle), str(count), "met" if cpu <= INTERACTION_TARGET_MS else "MISSED"]
         rows.append(row)
     out += [_table(header, rows), ""]
+    if after.get("defaults"):
+        out += [
+            "### The sidebar's default iterations fit the budget",
+            "",
+            "Each iterative method at its default settings (perceptron 100 epochs, IRLS 100 Newton steps, gradient "
+            "descent 1,000 steps, SMO up to 100,000 steps, C = 1) on 5,000 points, fitted in one process under "
+            "the app's budget (2 s, 50,000 recorded steps); *stopped by* names the limit that ended it, if any.",
+            "",
+            _table(
+                ("method", "classes", "basis", "fit s", "stopped by"),
+                [(m, str(k), b, f"{t:.2f}", why) for m, k, b, t, why in after["defaults"]],
+            ),
+            "",
+        ]
     if after.get("heavy"):
         out += [
             "### Heavy settings a visitor can send in a link",
