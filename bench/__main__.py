@@ -100,13 +100,18 @@ def load_main(args):
         if args.before_only:
             return
     print("After: this checkout")
-    after = load.run_all(quick=args.quick, skip_heavy=args.skip_heavy)
-    class_load = load.run_class(quick=args.quick)
-    memory = load.run_memory(quick=args.quick)
-    (ROOT / "test-artifacts").mkdir(exist_ok=True)
-    (ROOT / "test-artifacts" / "load-after.json").write_text(
-        json.dumps({"after": after, "class": class_load, "memory": memory}, default=str)
-    )
+    saved = ROOT / "test-artifacts" / "load-after.json"
+    saved.parent.mkdir(exist_ok=True)
+    results = {}
+
+    def keep(name, value):  # saved as it comes: a later stage failing loses nothing
+        results[name] = value
+        saved.write_text(json.dumps(results, default=str))
+        return value
+
+    after = keep("after", load.run_all(quick=args.quick, skip_heavy=args.skip_heavy))
+    class_load = keep("class", load.run_class(quick=args.quick))
+    memory = keep("memory", load.run_memory(quick=args.quick))
     section = report.load_markdown(after, before, class_load, memory, quick=args.quick)
     if args.output != "-":
         output = Path(args.output)

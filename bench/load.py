@@ -490,9 +490,9 @@ def scene_footprint(n_points=20_000, edits=5):
     points = PointSet.from_arrays(X, y)
     history = History()
     current = points
-    for k in range(edits):
+    for k in range(edits):  # each edit removes a point (the scene is at the 20,000-point limit)
         history = history.pushed(current)
-        current = current.added(0.01 * k, 0.0, 0)
+        current = current.removed([k])
     model, _ = fit_scene(current.X, current.y, "logistic", (), "ovr", "identity", ())
     return {
         "points": approx_bytes(points),
@@ -603,6 +603,10 @@ def run_class(quick=False, log=print):
         "load before": result.load_before,
         "load after": result.load_after,
         "errors": [e for log_ in result.logs for e in log_.errors][:10],
+        "per session": [
+            (log_.name, log_.clicks, len(log_.latencies_ms), log_.lost, log_.foreign, log_.errors[:3])
+            for log_ in result.logs
+        ],
     }
 
 
