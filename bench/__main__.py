@@ -109,9 +109,15 @@ def load_main(args):
         saved.write_text(json.dumps(results, default=str))
         return value
 
-    after = keep("after", load.run_all(quick=args.quick, skip_heavy=args.skip_heavy))
-    class_load = keep("class", load.run_class(quick=args.quick))
-    memory = keep("memory", load.run_memory(quick=args.quick))
+    if args.rerun and saved.exists():
+        results.update(json.loads(saved.read_text()))
+
+    def stage(name, run):
+        return results[name] if args.rerun and name not in args.rerun and name in results else keep(name, run())
+
+    after = stage("after", lambda: load.run_all(quick=args.quick, skip_heavy=args.skip_heavy))
+    class_load = stage("class", lambda: load.run_class(quick=args.quick))
+    memory = stage("memory", lambda: load.run_memory(quick=args.quick))
     section = report.load_markdown(after, before, class_load, memory, quick=args.quick)
     if args.output != "-":
         output = Path(args.output)

@@ -323,7 +323,10 @@ def load_markdown(after, before=None, class_load=None, memory=None, *, quick=Fal
             f"{class_load['browsers']} real browser pages (headless Chromium; click-to-repaint measured in the "
             f"page) and {class_load['sessions'] - class_load['browsers']} light websocket clients (click until the "
             "canvas's new figure arrives), all on the default scene (least squares, N = 90 growing by one a click), "
-            f"against one server. Load average {class_load['load before']} before, {class_load['load after']} after.",
+            f"against one server. Load average {class_load['load before']} before, {class_load['load after']} after. "
+            "*lost* = clicks whose point never appeared; *foreign points* = points of another session seen; a browser "
+            "click aimed at empty space that found a point there (the plot had moved) removes it, as designed, and is "
+            "counted apart.",
             "",
             _table(
                 (
@@ -338,6 +341,7 @@ def load_markdown(after, before=None, class_load=None, memory=None, *, quick=Fal
                     "lost",
                     "foreign points",
                     "errors",
+                    "browser clicks on a point",
                 ),
                 [
                     (
@@ -352,6 +356,7 @@ def load_markdown(after, before=None, class_load=None, memory=None, *, quick=Fal
                         str(s["lost"]),
                         str(s["foreign"]),
                         str(s["errors"]),
+                        str(s.get("hit a point", 0)),
                     )
                 ],
             ),
