@@ -300,7 +300,7 @@ def load_markdown(after, before=None, class_load=None, memory=None, *, quick=Fal
                         f"{data['wall_s']:.1f}",
                         f"{data['cpu_s']:.1f}",
                         _ms(data["idle_ms"]),
-                        f"{_ms(data['during_median'])} / {_ms(data['during_max'])} ({data['during_count']} clicks)",
+                        f"{_ms(data['during_median'])} / {_ms(data['during_max'])} ({data.get('during_count', len(data.get('during_ms', [])))} clicks)",
                         f"{data['repeat_s']:.1f}",
                         f"{data['rss_mb']:.0f}",
                         data["load"].split(" / ")[0],
