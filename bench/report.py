@@ -225,6 +225,10 @@ def _ms(value):
     return "—" if value is None or value != value else f"{value:,.0f}"
 
 
+def _clicks(row):
+    return row.get("during_count", len(row.get("during_ms", [])))
+
+
 def load_markdown(after, before=None, class_load=None, memory=None, *, quick=False):
     """The load section: CPU per interaction, heavy settings (before / after when ``before`` is
     given), the class-load run and the memory series."""
@@ -300,7 +304,7 @@ def load_markdown(after, before=None, class_load=None, memory=None, *, quick=Fal
                         f"{data['wall_s']:.1f}",
                         f"{data['cpu_s']:.1f}",
                         _ms(data["idle_ms"]),
-                        f"{_ms(data['during_median'])} / {_ms(data['during_max'])} ({data.get('during_count', len(data.get('during_ms', [])))} clicks)",
+                        f"{_ms(data['during_median'])} / {_ms(data['during_max'])} ({_clicks(data)} clicks)",
                         f"{data['repeat_s']:.1f}",
                         f"{data['rss_mb']:.0f}",
                         data["load"].split(" / ")[0],
