@@ -38,6 +38,12 @@ def main(argv=None):
     parser.add_argument(
         "--before-only", action="store_true", help="with --compare-with: measure and save 'before' only"
     )
+    parser.add_argument(
+        "--rerun",
+        choices=("after", "class", "memory"),
+        action="append",
+        help="with --load: rerun only these stages, the others from test-artifacts/load-after.json",
+    )
     args = parser.parse_args(argv)
     if args.load:
         return load_main(args)
