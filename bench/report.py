@@ -381,7 +381,8 @@ def load_markdown(after, before=None, class_load=None, memory=None, *, quick=Fal
             f"sessions opened, clicked 3 times and closed in sequence: {series}; {memory['after'] / mb:.0f} once "
             f"Streamlit dropped the closed sessions (it keeps them `server.disconnectedSessionTTL` = "
             f"{memory['ttl']} s for a reconnecting page), "
-            f"{memory['after'] / memory['baseline']:.2f} of the baseline (target <= 1.10). "(
+            f"{memory['after'] / memory['baseline']:.2f} of the baseline (target <= 1.10). "
+            + (
                 f"Each open session adds {memory['per_open'] / mb:.1f} MB (10 opened at once)."
                 if memory["per_open"] > 0.1 * mb
                 else "10 sessions opened at once added less than 0.1 MB (the memory the closed ones freed was reused)."
