@@ -266,7 +266,7 @@ def load_markdown(after, before=None, class_load=None, memory=None, *, quick=Fal
     out += [_table(header, rows), ""]
     if after.get("defaults"):
         out += [
-            "### The sidebar's default iterations fit the budget",
+            "### The sidebar's default iterations against the budget",
             "",
             "Each iterative method at its default settings (perceptron 100 epochs, IRLS 100 Newton steps, gradient "
             "descent 1,000 steps, SMO up to 100,000 steps, C = 1) on 5,000 points, fitted in one process under "
