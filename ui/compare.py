@@ -77,7 +77,8 @@ def compared_scene(scene, method):
     return candidate, ""
 
 
-TWO_CLASS_ONLY = ("perceptron", "svm", "logistic")  # one-versus-rest here when there are more classes
+# Two-class methods: one-versus-rest here when there are more classes.
+TWO_CLASS_ONLY = ("perceptron", "svm", "logistic", "probit", "bayesian_logistic")
 
 
 def _likely_scenes(scene, methods):

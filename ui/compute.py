@@ -196,7 +196,7 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
     return _fit_in_worker(pool, key, payload, view)
 
 
-ITERATIVE = ("perceptron", "logistic", "softmax", "svm")
+ITERATIVE = ("perceptron", "logistic", "softmax", "svm", "probit", "bayesian_logistic")
 SURELY_SLOW_WORK = 150_000  # points x features x sub-problems of an iterative fit sent straight to a worker
 
 
