@@ -17,7 +17,7 @@ from tests.conftest import clusters
 from ui.compute import ResultCache, approx_bytes
 from ui.workers import LEASE_SECONDS, WorkerPool, fit_scene
 
-SLOW_GD = (("learning_rate", 0.001), ("max_iter", 100_000), ("solver", "gd"))
+SLOW_GD = (("learning_rate", 0.001), ("max_iter", 100_000), ("solver", "gd"), ("tol", 0.0))
 
 
 def payload(n_per_class=300, n_classes=2, method="logistic", params=SLOW_GD):
