@@ -50,10 +50,12 @@ class Budget:
         Sub-problems (``part``) that were stopped early.
     """
 
-    def __init__(self, seconds=None, max_steps=None, *, _parent=None, _deadline=None, _step_limit=None):
+    def __init__(self, seconds=None, max_steps=None, *, clock=None, _parent=None, _deadline=None, _step_limit=None):
         self.seconds = None if seconds is None else float(seconds)
         self.max_steps = None if max_steps is None else int(max_steps)
-        self.started = time.monotonic()
+        # Wall-clock time by default; time.thread_time counts the fit's own processor time only.
+        self.clock = clock or (_parent.clock if _parent is not None else time.monotonic)
+        self.started = self.clock()
         self._root = self if _parent is None else _parent._root
         self._parent = _parent
         self._cancel = threading.Event() if _parent is None else _parent._cancel
@@ -84,7 +86,7 @@ class Budget:
         if self.stopped is None:
             if self._cancel.is_set():
                 self._stop("cancelled")
-            elif self.deadline is not None and time.monotonic() >= self.deadline:
+            elif self.deadline is not None and self.clock() >= self.deadline:
                 self._stop("time")
         return self.stopped is not None
 
@@ -108,7 +110,7 @@ class Budget:
 
     @property
     def elapsed(self):
-        return time.monotonic() - self.started
+        return self.clock() - self.started
 
     def progress(self):
         """(elapsed seconds, fraction of the time used or None, what is being fitted now), of the
@@ -169,10 +171,10 @@ def current_budget():
 
 
 @contextmanager
-def limited(seconds=None, max_steps=None, budget=None):
+def limited(seconds=None, max_steps=None, budget=None, clock=None):
     """Fit under a budget inside the block; yields it (``budget`` may be given, e.g. to cancel it
-    from another thread)."""
-    budget = budget if budget is not None else Budget(seconds, max_steps)
+    from another thread; ``clock`` e.g. ``time.thread_time`` to count processor time only)."""
+    budget = budget if budget is not None else Budget(seconds, max_steps, clock=clock)
     token = _CURRENT.set(budget)
     try:
         yield budget

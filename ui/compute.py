@@ -187,7 +187,10 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
     pool = worker_pool()
     if pool is not None and _surely_slow(points, method, multiclass, basis, basis_params):
         return _fit_in_worker(pool, key, payload, view)
-    with limited(INLINE_SECONDS if pool is not None else FIT_SECONDS, MAX_RECORDED_STEPS) as budget:
+    # The first try counts this thread's processor time: on a busy machine a small fit must not be
+    # sent to a worker because other processes held the processor.
+    clock = time.thread_time if pool is not None else None
+    with limited(INLINE_SECONDS if pool is not None else FIT_SECONDS, MAX_RECORDED_STEPS, clock=clock) as budget:
         result = fit_scene(*payload)
     if pool is None or "time" not in budget.reasons:
         if not cache.put(key, result, approx_bytes(result)):
