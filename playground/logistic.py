@@ -151,20 +151,22 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
         message = (
             f"The classes are linearly separable, so maximum likelihood has no finite solution: the weights "
             f"grow without bound as {steepens}; stopped after {n_iter} "
-            "updates, set l2 > 0 for a finite answer."
+            "updates; an L2 penalty λ > 0 (l2) gives a finite answer."
         )
     elif blew_up:
         message = (
             f"The weights became too large to evaluate after {n_iter} updates, so the fit stopped there; "
-            "try a smaller learning rate or l2 > 0."
+            "try a smaller step size (learning_rate) or an L2 penalty λ > 0 (l2)."
         )
     elif not converged and solver == "gd" and went_up:
         message = (
             f"Gradient descent did not settle in {n_iter} steps and the error rose at some steps: "
-            f"the learning rate {learning_rate:g} is too large for these data, try a smaller one."
+            f"the step size (learning rate) {learning_rate:g} is too large for these data, try a smaller one."
         )
     elif not converged and max_iter > 0:
-        more = "max_iter" if solver == "irls" else "max_iter or the learning rate"
+        more = "the maximum iterations (max_iter)"
+        if solver == "gd":
+            more += " or the step size (learning_rate)"
         message = f"{describe} did not converge in {n_iter} updates; raise {more}."
     return theta, history, n_iter, converged and not separable, message
 

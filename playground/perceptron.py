@@ -61,7 +61,7 @@ class Perceptron(LinearClassifier):
     converged_ : bool
         True when a full epoch had no mistake.
     fit_message_ : str or None
-        None when converged; otherwise why the boundary shown is the last one.
+        None when converged; otherwise why the fit is the last boundary reached.
     """
 
     display_name = "Perceptron"
@@ -151,12 +151,12 @@ class Perceptron(LinearClassifier):
         elif capped:
             self.fit_message_ = (
                 f"The perceptron stopped after {MAX_UPDATES:,} updates without converging: the classes may "
-                "not be linearly separable (section 4.1.7); the boundary shown is the last one."
+                "not be linearly separable (section 4.1.7); the fit is the last boundary it reached."
             )
         else:
             self.fit_message_ = (
                 f"The perceptron did not converge in {self.max_epochs} epochs: the classes may not be "
-                "linearly separable (section 4.1.7), or it needs more epochs; the boundary shown is the last one."
+                "linearly separable (section 4.1.7), or it needs more epochs; the fit is the last boundary it reached."
             )
         if not converged and _far_from_origin(X):
             self.fit_message_ += (

@@ -32,7 +32,7 @@ LEAST_SQUARES = {"targets": "one_of_k"}
 FISHER = {"threshold": "midpoint"}
 PERCEPTRON = {"eta": 1.0, "max_epochs": 100, "shuffle": False, "random_state": 0, "w_init": None}
 GAUSSIAN = {"priors": None}
-LOGISTIC = {"solver": "irls", "max_iter": 100, "l2": 0.0}
+LOGISTIC = {"solver": "irls", "max_iter": 100, "l2": 0.0, "w_init": None}
 
 # Figure 4.6's kind of data: two elongated classes whose means line is far from Fisher's direction.
 ELONGATED_CLUSTERS = (
@@ -94,6 +94,8 @@ class Preset:
         Title of the panel to open below the canvas.
     panel_options : dict or None
         Panel settings (``st.session_state.panel_options``) the figure needs.
+    about_notes : str
+        A small print line on the source's own slips, kept out of the explanation; may be empty.
     """
 
     key: str
@@ -104,6 +106,7 @@ class Preset:
     compare: tuple = ()
     tab: str | None = None
     panel_options: dict | None = field(default=None, hash=False)
+    about_notes: str = ""
 
     @property
     def label(self):
@@ -241,8 +244,8 @@ def _presets():
                 "Three classes lie along a line. Least squares fits each class's output yₖ(x) with a plane, "
                 "and the middle class's plane comes out flat, never the largest: class 2 gets no region at "
                 "all and its points are swallowed by their neighbours (figure 4.5, left). Softmax regression, "
-                "beside it, gives the middle class its own band (figure 4.5, right). Try: in the "
-                "*Least-squares outputs* tab look at y2(x), a level plane at about 0.32."
+                "beside it, gives the middle class its own band (figure 4.5, right). Try: switch *View* above to "
+                "*One method* and open the *Least-squares outputs* tab: y₂(x) is a level plane at about 0.32."
             ),
             scene=_scene(aligned_points(), "least_squares", LEAST_SQUARES, seed=3),
             compare=("least_squares", "softmax"),
@@ -269,7 +272,8 @@ def _presets():
             explanation=(
                 "Two close but separable classes and the perceptron, starting from w = 0. Press ▶ Play in the "
                 "playback tab: each step circles the misclassified point it uses and turns the boundary by "
-                "adding that point to w (or subtracting it). The error count goes up as well as down, yet "
+                "adding that point's φ = (1, x) to w if it is in class 1 (t = +1) or subtracting it if it is in "
+                "class 2 (t = −1). The error count goes up as well as down, yet "
                 "after 18 updates every point is correct, as the convergence theorem promises for separable "
                 "data. Try: add a class-1 point deep inside class 2 and watch it never settle."
             ),
@@ -324,15 +328,21 @@ def _presets():
             figure="",
             title="Six-point worked example (lecture notes)",
             explanation=(
-                "The six points of the lecture notes' worked example. Fisher: m₁ = (2, 3.3), m₂ = (3, 2.3), "
-                "S_W = [[4, 5.8], [5.8, 8.68]] and the unit direction ±(−0.83, 0.56), which separates the "
-                "classes. Shared covariance (method *Gaussian classes, shared covariance*, tab *Class Gaussians*): "
-                "Σ = [[0.667, 0.967], [0.967, 1.447]] (the notes print 1.467, a slip). Perceptron: here "
-                "class 2 has t = +1, so enter the notes' start w = (5, −6, 1) with flipped signs, −5, 6, −1; "
-                "two updates give (−6, 4, −4) and (−5, 6, −3), so ŵ = ±(0.598, −0.717, 0.359) (the notes' "
-                "0.585 is a slip). Logistic regression: the points are separable, so IRLS has no finite "
-                "optimum; the notes' run from w = (1, −1, 1) reaches ±(5.71, −8.54, 5.77) with "
-                "ln p = −0.0096 after five steps, and the app stops with a message saying why."
+                "The six points of the lecture notes' worked example: class 1 (the book's C₁) at (1, 2), (2, 3), "
+                "(3, 4.9) and class 2 at (2, 1), (3, 2), (4, 3.9). Fisher's discriminant, shown: m₁ = (2, 3.3), "
+                "m₂ = (3, 2.3), S_W = [[4, 5.8], [5.8, 8.68]] and the unit direction ŵ = (−0.83, 0.56), which "
+                "points into class 1 and separates the classes. With *Gaussian classes, shared covariance*, "
+                "Σ = [[0.667, 0.967], [0.967, 1.447]] and (w₀, w₁, w₂) = (48.67, −80.44, 54.44). Try the "
+                "*Perceptron* with initial weights 5, −6, 1 and η = 1: two updates, at x₂ and x₄, give (6, −4, 4) "
+                "and then (5, −6, 3), so ŵ = (0.598, −0.717, 0.359); and *Logistic regression* from initial "
+                "weights 1, −1, 1, which reaches (5.71, −8.54, 5.77) with ln p = −0.0096 after five IRLS updates "
+                "(Iterations tab, step 5) and, as the points are separable and no finite optimum exists, stops "
+                "with a message saying why."
+            ),
+            about_notes=(
+                "About the notes: they print Σ₂₂ = 1.467 where these points give 1.447, and ŵ₂ = 0.585 where "
+                "(5, −6, 3)/‖(5, −6, 3)‖ gives 0.359; their IRLS line 'after 6 iterations' is the fifth update "
+                "from w = (1, −1, 1)."
             ),
             scene=_scene(seed003_points(), "fisher", FISHER),
             tab=FISHER_TAB,

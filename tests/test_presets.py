@@ -239,38 +239,85 @@ def test_seed003_points_are_the_worked_example():
     np.testing.assert_array_equal(points.y, SEED003_CLASS - 1)  # "class 1" and "class 2" in the app
 
 
-def test_seed003_explanation_quotes_what_the_models_give():
+def _book_perceptron(X, t, w, eta=1.0, epochs=100):
+    """The book's perceptron (eq. 4.55), written out independently: every update's w, in data order."""
+    phi = np.column_stack([np.ones(len(X)), X])
+    w, updates = np.asarray(w, dtype=float), []
+    for _ in range(epochs):
+        mistakes = 0
+        for n in range(len(X)):
+            if t[n] * (w @ phi[n]) <= 0:
+                w = w + eta * t[n] * phi[n]
+                updates.append((n, w.copy()))
+                mistakes += 1
+        if not mistakes:
+            break
+    return updates
+
+
+def _book_irls(X, t, w, steps):
+    """The book's IRLS (eq. 4.99) for p(C1|phi) = sigma(w^T phi), t = 1 for C1: (w, ln p) per step."""
+    phi = np.column_stack([np.ones(len(X)), X])
+    w, out = np.asarray(w, dtype=float), []
+    for _ in range(steps + 1):
+        y = 1 / (1 + np.exp(-(phi @ w)))
+        out.append((w.copy(), float(np.sum(t * np.log(y) + (1 - t) * np.log(1 - y)))))
+        R = y * (1 - y)
+        w = w - np.linalg.solve(phi.T @ (R[:, None] * phi), phi.T @ (y - t))
+    return out
+
+
+def test_seed003_explanation_quotes_the_book_convention_without_sign_flips():
     preset = PRESETS["seed003"]
     scene = preset.scene
     text = preset.explanation
     X, y = scene.points.X, scene.points.y
+    first = y == 0  # class 1 is the book's C1 (t = +1)
+    assert "flip" not in text and "±" not in text
+    assert "1.467" not in text and "0.585" not in text  # the notes' slips: only in the small print
+    assert "1.467" in preset.about_notes and "0.585" in preset.about_notes
 
     fisher = _fit(scene)
     assert scene.method == "fisher"
-    assert f"m₁ = ({fisher.means_[0][0]:g}, {fisher.means_[0][1]:g})" in text
-    assert f"m₂ = ({fisher.means_[1][0]:g}, {fisher.means_[1][1]:g})" in text
-    assert f"S_W = {_matrix(fisher.within_class_scatter_, 'g')}" in text
-    direction = fisher.direction_ * np.sign(fisher.direction_[1])  # the sign that quotes (-0.83, 0.56)
-    assert f"±{_vector(direction, 2)}" in text
+    m1, m2 = X[first].mean(axis=0), X[~first].mean(axis=0)
+    assert f"m₁ = ({m1[0]:g}, {m1[1]:g})" in text and f"m₂ = ({m2[0]:g}, {m2[1]:g})" in text
+    sw = sum((X[mask] - X[mask].mean(axis=0)).T @ (X[mask] - X[mask].mean(axis=0)) for mask in (first, ~first))
+    assert f"S_W = {_matrix(sw, 'g')}" in text
+    direction = np.linalg.solve(sw, m1 - m2)  # pointing into C1, as the notes' (-0.83, 0.56)
+    assert f"ŵ = {_vector(direction / np.linalg.norm(direction), 2)}" in text
+    assert np.allclose(np.abs(fisher.direction_), np.abs(direction / np.linalg.norm(direction)))
 
     shared = make_model("gaussian_shared", priors=None).fit(X, y)
     assert f"Σ = {_matrix(shared.covariance_, '.3f')}" in text
+    sigma_inv = np.linalg.inv(shared.covariance_)
+    w = sigma_inv @ (m1 - m2)  # eq. 4.66-4.67 with equal priors
+    w0 = -0.5 * m1 @ sigma_inv @ m1 + 0.5 * m2 @ sigma_inv @ m2
+    assert f"(w₀, w₁, w₂) = {_vector([w0, *w], 2)}" in text
 
-    start = (-5.0, 6.0, -1.0)  # the notes' (5, -6, 1) for t = +1 on class 2
-    assert "w = (5, −6, 1)" in text and "−5, 6, −1" in text
-    perceptron = make_model("perceptron", **{**dict(PRESETS["fig4_7"].scene.params), "w_init": start}).fit(X, y)
-    updates = [h["w"] for h in perceptron.history_]
-    assert perceptron.converged_ and len(updates) == 2
-    assert f"{_vector(updates[0], 0)} and {_vector(updates[1], 0)}" in text
-    unit = perceptron.weights_ / np.linalg.norm(perceptron.weights_)
-    assert f"ŵ = ±{_vector(-unit, 3)}" in text
+    t = np.where(first, 1.0, -1.0)
+    updates = _book_perceptron(X, t, (5.0, -6.0, 1.0))
+    assert [n for n, _ in updates] == [1, 3]  # x2 and x4
+    assert "initial weights 5, −6, 1" in text and "at x₂ and x₄" in text
+    assert f"give {_vector(updates[0][1], 0)} and then {_vector(updates[1][1], 0)}" in text
+    final = updates[-1][1]
+    assert f"ŵ = {_vector(final / np.linalg.norm(final), 3)}" in text
 
-    # The app's logistic regression (sidebar defaults, from w = 0) stops and says why.
+    steps = _book_irls(X, first.astype(float), (1.0, -1.0, 1.0), 5)
+    fifth, log_p = steps[5]
+    np.testing.assert_allclose(fifth, [5.713665154, -8.53726067, 5.768785273], rtol=1e-6)  # the notes' table
+    assert "initial weights 1, −1, 1" in text and f"reaches {_vector(fifth, 2)}" in text
+    assert f"ln p = {_minus(format(log_p, '.4f'))}" in text
+    # The app's default run (no initial weights) stops and says why.
     app_run = make_model("logistic", **dict(PRESETS["fig4_12"].scene.params)).fit(X, y)
     assert not app_run.converged_ and "linearly separable" in app_run.fit_message_
-    # The notes' run, from their w = (1, -1, 1) with t = 1 on class 1: on class 2 every sign flips.
-    notes_run = make_model("logistic", w_init=(-1.0, 1.0, -1.0), max_iter=5).fit(X, y)
-    fifth = notes_run.history_[5]
-    assert "from w = (1, −1, 1)" in text
-    assert f"±{_vector(-fifth['w'], 2)}" in text
-    assert f"ln p = {_minus(format(fifth['log_likelihood'], '.4f'))}" in text
+
+
+def test_compare_presets_send_no_one_to_a_tab_the_comparison_does_not_show():
+    tab_titles = {panel.title.split(" (")[0] for panel in all_panels()}
+    for preset in PRESETS.values():
+        if not preset.compare:
+            continue
+        for title in tab_titles:
+            if f"*{title}" in preset.explanation:
+                before = preset.explanation.split(f"*{title}")[0]
+                assert "*One method*" in before, (preset.key, title)

@@ -16,6 +16,7 @@ from playground import Window, make_model
 from playground.grid import grid_axes
 from playground.scene import PointSet, Scene
 from tests.conftest import clusters
+from ui.convention import book_line
 from ui.panels import (
     PanelContext,
     all_panels,
@@ -25,6 +26,7 @@ from ui.panels import (
     multiclass_panel,
     perceptron_panel,
 )
+from ui.theme import CLASS_COLOURS
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
@@ -93,49 +95,70 @@ def test_geometry_applies_to_two_class_linear_models_only(method):
     assert "Geometry (fig. 4.1)" not in titles(context("least_squares", X3, y3))
 
 
-def test_geometry_arrow_stands_on_the_boundary_along_w():
+def _book_line_by_hand(X, y):
+    """Independently of ui.convention: the least-squares line with the book's targets t = +1 on
+    C1 (the first class, y == 0) and -1 on C2, i.e. y(x) >= 0 on C1 (section 4.1.5 up to a scale)."""
+    t = np.where(y == 0, 1.0, -1.0)
+    weights = np.linalg.lstsq(np.column_stack([np.ones(len(X)), X]), t, rcond=None)[0]
+    return weights[1:], weights[0]
+
+
+def test_geometry_arrow_stands_on_the_boundary_and_points_into_class_1():
     X, y = _two()
     ctx = context("least_squares", X, y)
-    w, w0, classes = geometry.two_class_line(ctx.shown_model)
-    np.testing.assert_allclose(w, ctx.model.coef_[0])
-    arrow = _named(geometry.overlay(ctx), "w (orthogonal to the boundary)")[0]
+    line = book_line(ctx.shown_model)
+    w_hand, w0_hand = _book_line_by_hand(X, y)
+    # The book's w is the back-end's negated; parallel to the hand-made one, same orientation.
+    np.testing.assert_allclose(line.w, -ctx.model.coef_[0])
+    assert line.w @ w_hand > 0.999 * np.linalg.norm(line.w) * np.linalg.norm(w_hand)
+    assert (line.c1, line.c2) == (0, 1)
+    assert np.mean(line.value(X[y == 0]) >= 0) > 0.9 and np.mean(line.value(X[y == 1]) < 0) > 0.9  # y >= 0 on C1
+    arrow = _named(geometry.overlay(ctx), "w (orthogonal to the boundary, into C₁)")[0]
     start, end = np.array([arrow.x[0], arrow.y[0]]), np.array([arrow.x[1], arrow.y[1]])
-    assert abs(w @ start + w0) < 1e-9 * max(1.0, abs(w0))  # on the boundary y(x) = 0
+    assert abs(line.w @ start + line.w0) < 1e-9 * max(1.0, abs(line.w0))  # on the boundary y(x) = 0
     direction = (end - start) / np.linalg.norm(end - start)
-    np.testing.assert_allclose(direction, w / np.linalg.norm(w), atol=1e-9)  # orthogonal to it
-    assert ctx.model.predict(end[None, :])[0] == classes[1]  # w points into the y > 0 region
+    np.testing.assert_allclose(direction, line.w / line.norm, atol=1e-9)  # orthogonal to it
+    assert ctx.model.predict(end[None, :])[0] == 0  # w points into class 1's region (figure 4.1)
+    assert direction @ (X[y == 0].mean(axis=0) - X[y == 1].mean(axis=0)) > 0  # from class 2 towards class 1
 
 
-def test_geometry_distance_segment_has_length_w0_over_norm_w():
+def test_geometry_distance_is_in_the_legend_never_on_the_plot():
     X, y = _two()
     X = X + np.array([3.0, 1.0])  # move the boundary away from the origin
     ctx = context("fisher", X, y)
-    w, w0, _ = geometry.two_class_line(ctx.shown_model)
-    segment = _named(geometry.overlay(ctx), "distance from the origin −w₀/‖w‖")[0]
+    line = book_line(ctx.shown_model)
+    traces = geometry.overlay(ctx)
+    (segment,) = [t for t in traces if t.meta == "distance"]
     assert (segment.x[0], segment.y[0]) == (0.0, 0.0)
     foot = np.array([segment.x[1], segment.y[1]])
-    assert np.linalg.norm(foot) == pytest.approx(abs(w0) / np.linalg.norm(w))
-    assert abs(w @ foot + w0) < 1e-9
-    label = [t for t in geometry.overlay(ctx) if t.name == "distance label"][0]
-    assert f"{-w0 / np.linalg.norm(w):.3g}" in label.text[0]
+    assert np.linalg.norm(foot) == pytest.approx(abs(line.w0) / line.norm)
+    assert abs(line.w @ foot + line.w0) < 1e-9
+    # The book's sign: -w0/||w|| is positive when the origin is on C2's side (y(0) = w0 < 0).
+    distance = -line.w0 / line.norm
+    assert f"−w₀/‖w‖ = {distance:.3g}" in segment.name
+    assert np.sign(distance) == -np.sign(line.value(np.zeros((1, 2)))[0])
+    # No text trace may sit on the plane (it covered points and the arrow): the value is in the legend.
+    texts = [t for t in traces if "text" in (getattr(t, "mode", None) or "")]
+    assert [t.name for t in texts] == ["w (orthogonal to the boundary, into C₁)"]  # only the arrow's own "w"
 
 
-def test_geometry_hover_reads_y_r_and_class():
+def test_geometry_hover_reads_the_books_y_r_and_class():
     X, y = _two()
     ctx = context("perceptron", X, y)
-    w, w0, classes = geometry.two_class_line(ctx.shown_model)
-    positive, negative = geometry.hover_traces(w, w0, classes, ctx.window)
+    line = book_line(ctx.shown_model)
+    first, second = geometry.hover_traces(line, ctx.window)
     xs, ys = grid_axes(ctx.window, geometry.HOVER_RESOLUTION)
     gx, gy = np.meshgrid(xs, ys)
-    expected = ctx.model.decision_function(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
-    for trace, side in ((positive, expected > 0), (negative, expected <= 0)):
+    # The book's y(x): minus the back-end's decision value (whose positive side is class 2).
+    expected = -ctx.model.decision_function(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
+    for trace, side in ((first, expected >= 0), (second, expected < 0)):
         z = np.asarray(trace.z)
         assert z.dtype == np.float32 and z.shape == gx.shape
         assert np.all(np.isnan(z[~side]))
         np.testing.assert_allclose(z[side], expected[side], rtol=1e-5, atol=1e-4)
-        np.testing.assert_allclose(np.asarray(trace.customdata), expected / np.linalg.norm(w), rtol=1e-5, atol=1e-4)
+        np.testing.assert_allclose(np.asarray(trace.customdata), expected / line.norm, rtol=1e-5, atol=1e-4)
         assert trace.x0 == pytest.approx(xs[0]) and trace.dx == pytest.approx(xs[1] - xs[0])
-    assert f"class {classes[1] + 1}" in positive.hovertemplate and f"class {classes[0] + 1}" in negative.hovertemplate
+    assert "class 1" in first.hovertemplate and "class 2" in second.hovertemplate
 
 
 def test_geometry_toggle_and_anchor_outside_the_view():
@@ -234,7 +257,7 @@ def test_perceptron_overlay_rings_the_point_used_and_the_previous_boundary():
 def test_perceptron_overlay_draws_w_itself_when_geometry_is_off():
     X, y = _two()
     ctx = context("perceptron", X, y, step=1, options={geometry.OPTION: False})
-    assert _named(perceptron_panel.overlay(ctx), "w (orthogonal to the boundary)")
+    assert _named(perceptron_panel.overlay(ctx), "w (orthogonal to the boundary, into C₁)")
 
 
 def test_perceptron_charts():
@@ -268,7 +291,25 @@ def test_least_squares_surface_is_the_class_outputs():
     surface = least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0, "3d")
     assert surface.data[0].type == "surface"
     fisher_targets = context("least_squares", *_two(), targets="fisher")
-    assert least_squares_panel.output_names(fisher_targets.model) == ["y(x) with targets N/N₁, −N/N₂"]
+    names = least_squares_panel.output_names(fisher_targets.model)
+    assert names == ["y(x) with targets N/N₁ for class 1, −N/N₂ for class 2"]
+
+
+def test_least_squares_with_the_targets_of_section_4_1_5_is_in_the_books_sign():
+    X, y = _two()
+    ctx = context("least_squares", X, y, targets="fisher")
+    n, n1 = len(y), int(np.sum(y == 0))
+    t = np.where(y == 0, n / n1, -n / (n - n1))  # t = N/N1 for C1 = class 1, -N/N2 for C2
+    weights = np.linalg.lstsq(np.column_stack([np.ones(n), X]), t, rcond=None)[0]
+    xs, ys, Y = least_squares_panel.output_grid(ctx.model, ctx.window, 20)
+    gx, gy = np.meshgrid(xs, ys)
+    expected = np.column_stack([np.ones(gx.size), gx.ravel(), gy.ravel()]) @ weights
+    np.testing.assert_allclose(Y[..., 0].ravel(), expected, rtol=1e-5, atol=1e-5)
+    assert least_squares_panel.target_values(ctx.model, y) == pytest.approx((n / n1, -n / (n - n1)))
+    heatmap = least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0).data[0]
+    ticks = heatmap.colorbar.tickvals
+    assert ticks[0] == pytest.approx(-n / (n - n1)) and ticks[2] == pytest.approx(n / n1)
+    assert heatmap.colorscale[-1][1] == CLASS_COLOURS[0]  # high values: class 1's colour
 
 
 def test_far_points_are_correct_far_and_drag_the_boundary():

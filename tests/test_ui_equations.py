@@ -260,14 +260,19 @@ def test_shared_covariance_prints_the_book_solution(data, n_classes):
     assert_close([parse_number(p) for p in priors], counts / len(y))
     lda = LinearDiscriminantAnalysis(solver="lsqr").fit(X, y)  # the same maximum-likelihood Sigma
     if n_classes == 2:
-        w = np.linalg.solve(sigma, means[1] - means[0])  # eq. 4.66, classes_[1] positive
+        # Eq. 4.66-4.67 as the book writes them, class 1 = C1: w = Sigma^-1 (mu1 - mu2), p(C1|x) = sigma(w^T x + w0).
+        w = np.linalg.solve(sigma, means[0] - means[1])
+        w0 = -0.5 * means[0] @ np.linalg.solve(sigma, means[0]) + 0.5 * means[1] @ np.linalg.solve(sigma, means[1])
+        w0 += np.log(counts[0] / counts[1])
         assert_close(column(by_number(equations, "4.66").latex), w)
-        assert_close(column(by_number(equations, "4.66").latex), lda.coef_[0])
-        assert_close(
-            after(by_number(equations, "4.67").latex, r"\frac{p(\mathcal{C}_{2})}{p(\mathcal{C}_{1})}"),
-            lda.intercept_[0],
-        )
-        assert r"\sigma\left(" in by_number(equations, "4.65").latex
+        assert_close(column(by_number(equations, "4.66").latex), -lda.coef_[0])  # sklearn's sign is the other
+        bias = after(by_number(equations, "4.67").latex, r"\frac{p(\mathcal{C}_{1})}{p(\mathcal{C}_{2})}")
+        assert_close(bias, w0)
+        assert_close(bias, -lda.intercept_[0])
+        posterior = by_number(equations, "4.65").latex
+        assert posterior.startswith(r"p(\mathcal{C}_{1}\mid \mathbf{x}) = \sigma(")
+        inside = re.search(r"\\sigma\\left\((.*)\\right\)", posterior)[1]
+        assert_close(affine_terms(inside), [w0, *w])
     else:
         weights = np.linalg.solve(sigma, means.T).T  # eq. 4.69
         printed = np.array([m.ravel() for m in pmatrices(by_number(equations, "4.69").latex)])
@@ -326,9 +331,11 @@ def test_fisher_prints_the_direction_scatter_and_threshold(data):
     means = np.array([X[y == c].mean(axis=0) for c in (0, 1)])
     sw = sum((X[y == c] - means[c]).T @ (X[y == c] - means[c]) for c in (0, 1))  # eq. 4.28
     assert_close(pmatrices(by_number(equations, "4.28").latex)[0], sw)
-    w = np.linalg.solve(sw, means[1] - means[0])  # eq. 4.30
+    w = np.linalg.solve(sw, means[0] - means[1])  # eq. 4.30, pointing into C1 = class 1 (y >= y0 is C1)
     assert_close(column(by_number(equations, "4.30").latex), w / np.linalg.norm(w))
     threshold = (w / np.linalg.norm(w)) @ means.mean(axis=0)  # midpoint of the projected means
+    assert "Class 1 (C₁) where y ≥ y₀" in by_number(equations, "4.20").note
+    assert np.mean(X[y == 0] @ w / np.linalg.norm(w) >= threshold) > 0.8  # class 1 projects above y0
     printed_cut = re.findall(r"= (" + NUMBER + r")$", by_number(equations, "4.20").latex)
     assert_close(parse_number(printed_cut[0]), threshold)
     assert "midpoint" in by_number(equations, "4.20").note
@@ -336,16 +343,34 @@ def test_fisher_prints_the_direction_scatter_and_threshold(data):
     assert pmatrices(by_number(k_class, "4.39").latex)[0].shape == (2, 2)  # D x min(K - 1, D) projection
 
 
-def test_perceptron_prints_its_weights_update_rule_and_run(data):
-    model, X, _ = fit(data, "perceptron", 2, eta=0.5)
+def book_perceptron(X, t, eta, w=None, epochs=100):
+    """Eq. 4.55 written out: visit the points in order, add eta t_n phi_n for every mistake."""
+    phi = add_bias(X)
+    w = np.zeros(phi.shape[1]) if w is None else np.asarray(w, dtype=float)
+    for _ in range(epochs):
+        mistakes = 0
+        for n in range(len(X)):
+            if t[n] * (w @ phi[n]) <= 0:
+                w, mistakes = w + eta * t[n] * phi[n], mistakes + 1
+        if not mistakes:
+            break
+    return w
+
+
+def test_perceptron_prints_the_books_weights_update_rule_and_run(data):
+    model, X, y = fit(data, "perceptron", 2, eta=0.5)
     equations = model_equations(model, point=X[0])
     rule = by_number(equations, "4.55")
     assert r"\eta\,\boldsymbol{\phi}_n t_n" in rule.latex and after(rule.latex, r"\eta") == 0.5
     assert f"{model.n_iter_} updates" in rule.note
     weights = re.search(r"f\\left\((.*)\\right\)", by_number(equations, "4.52-4.53").latex)[1]
-    assert_close(affine_terms(weights), model.weights_)
+    t = np.where(y == 0, 1.0, -1.0)  # the book: t = +1 for C1 = class 1
+    w = book_perceptron(X, t, 0.5, epochs=model.max_epochs)
+    assert_close(affine_terms(weights), w)
+    assert "+1 (class 1, C₁)" in by_number(equations, "4.52-4.53").note
     value = after(by_title(equations, "Decision value at the point").latex, r"\mathbf{w}^{\mathrm{T}}\boldsymbol{\phi}")
-    assert_close(value, model.decision_function(X[:1])[0])
+    assert_close(value, w @ add_bias(X[:1])[0])
+    assert (value >= 0) == (model.predict(X[:1])[0] == 0)  # w^T phi >= 0 on C1
 
 
 def test_logistic_regression_prints_w_irls_and_the_cross_entropy(data):
@@ -353,8 +378,13 @@ def test_logistic_regression_prints_w_irls_and_the_cross_entropy(data):
     assert model.converged_
     equations = model_equations(model, point=X[3])
     reference = SkLogisticRegression(C=np.inf, tol=1e-12, max_iter=10_000).fit(X, y)
-    inside = re.search(r"\\sigma\\left\((.*)\\right\)", by_number(equations, "4.87").latex)[1]
-    assert_close(affine_terms(inside), np.concatenate([reference.intercept_, reference.coef_[0]]), rtol=2e-3)
+    logistic = by_number(equations, "4.87").latex
+    assert logistic.startswith(r"p(\mathcal{C}_{1}\mid \boldsymbol{\phi}) = \sigma(")  # eq. 4.87 for C1 = class 1
+    inside = re.search(r"\\sigma\\left\((.*)\\right\)", logistic)[1]
+    # scikit-learn models p(classes_[1]|x): the book's w for C1 is its negative.
+    assert_close(affine_terms(inside), -np.concatenate([reference.intercept_, reference.coef_[0]]), rtol=2e-3)
+    w = np.array(affine_terms(inside))
+    assert_close(1 / (1 + np.exp(-(add_bias(X[3:4]) @ w))), reference.predict_proba(X[3:4])[:, 0], rtol=2e-3)
     assert "(\\mathbf{y} - \\mathbf{t})" in by_number(equations, "4.99").latex
     p = model.predict_proba(X)[np.arange(len(y)), y]
     assert_close(after(by_number(equations, "4.90").latex, r"(1 - y_n)\}"), -np.sum(np.log(p)))
@@ -376,7 +406,7 @@ def test_softmax_prints_W_and_posteriors(data):
 def test_svm_prints_w_from_the_multipliers_and_the_margin(data):
     model, X, y = fit(data, "svm", 2, C=1.0)
     equations = model_equations(model, point=X[0])
-    t = np.where(y == 1, 1.0, -1.0)
+    t = np.where(y == 0, 1.0, -1.0)  # t_n = +1 for C1 = class 1
     w = X.T @ (model.alpha_ * t)  # eq. 7.29, independently of coef_
     assert_close(column(by_number(equations, "7.29").latex), w)
     margin = by_number(equations, "7.3").latex
@@ -388,7 +418,10 @@ def test_svm_prints_w_from_the_multipliers_and_the_margin(data):
     assert f"{n_at_c} at C" in by_number(equations, "7.32-7.33").note
     assert "C = 1" in by_number(equations, "7.32-7.33").latex
     value = after(by_title(equations, "Decision value at the point").latex, r"y(\mathbf{x})")
-    assert_close(value, model.decision_function(X[:1])[0])
+    bias = affine_terms(by_number(equations, "7.1").latex.split("= ")[-1])[0]
+    assert_close(value, X[0] @ w + bias, rtol=2e-3)
+    assert (value >= 0) == (model.predict(X[:1])[0] == 0)  # y >= 0 on C1 = class 1
+    assert "Class 1 (t = +1) where y ≥ 0" in by_number(equations, "7.1").note
 
 
 def test_hard_margin_svm_says_so():
@@ -406,10 +439,17 @@ def test_multiclass_wrappers_print_one_line_per_sub_classifier_and_the_vote(data
     title = "Pairwise classifiers" if strategy == "ovo" else "One-versus-rest classifiers"
     lines = by_title(equations, title).latex.split(r" \\ ")
     assert len(lines) == len(model.estimators_) == 3
-    for line, w, b in zip(lines, model.coefs_, model.intercepts_):
-        assert_close(affine_terms(line.split("&= ")[1].split(r"\qquad")[0]), np.concatenate([[b], w]))
+    X3, y3 = data[3]
+    for line, w, b, pair in zip(lines, model.coefs_, model.intercepts_, getattr(model, "pairs_", [None] * 3)):
+        printed = affine_terms(line.split("&= ")[1].split(r"\qquad")[0])
+        # One-versus-rest: y_k >= 0 on class k, as the back-end has it. One-versus-one: y_ij >= 0 on
+        # class i, the first of the pair (the book's C1 of that two-class problem), the back-end negated.
+        assert_close(printed, np.concatenate([[b], w]) * (1 if pair is None else -1))
+        own = np.arange(3)[int(pair[0])] if pair is not None else None
+        if own is not None:
+            assert np.mean(add_bias(X3[y3 == own]) @ printed > 0) > 0.8
     if strategy == "ovo":
-        assert r"\mathcal{C}_{3}\ \text{vs}\ \mathcal{C}_{2}" in lines[2]
+        assert r"\mathcal{C}_{2}\ \text{vs}\ \mathcal{C}_{3}" in lines[2]
         votes = re.findall(r"\\mathcal\{C\}_\{\d\}: (\d)", by_title(equations, "Votes at the point").latex)
         np.testing.assert_array_equal([int(v) for v in votes], model.votes(X[:1])[0])
         assert by_title(equations, "Majority vote")
@@ -438,11 +478,11 @@ def test_rbf_basis_writes_phi_out_then_the_inner_method_in_phi_space(data):
     assert_close(pmatrices(by_title(equations, "Centres").latex)[0], model.basis_.centres_.T[:, :MAX_ROWS])
     w = by_number(equations, "7.29").latex
     assert rf"\text{{({16 - MAX_ENTRIES} more)}}" in w and r"\boldsymbol{\phi}_n" in w  # 16 weights, the first few
-    assert_close(column(w), model.estimator_.coef_[0, :MAX_ENTRIES])
+    assert_close(column(w), -model.estimator_.coef_[0, :MAX_ENTRIES])  # the book's w, into C1
     features = by_title(equations, "Features at the point").latex
     assert_close(column(features), model.features(np.array([[0.2, 0.4]]))[0, :MAX_ENTRIES])
     value = after(by_title(equations, "Decision value at the point").latex, r"y(\mathbf{x})")
-    assert_close(value, model.decision_function(np.array([[0.2, 0.4]]))[0])
+    assert_close(value, -model.decision_function(np.array([[0.2, 0.4]]))[0])
 
 
 def test_polynomial_basis_names_the_monomials(data):

@@ -88,13 +88,17 @@ def test_two_class_heatmap_and_contours():
     heatmap, contours, hover = posterior.overlay(ctx)
     z = np.asarray(heatmap.z)
     assert z.dtype == np.uint8 and z.max() <= posterior.HEATMAP_LEVELS and heatmap.zmax == posterior.HEATMAP_LEVELS
-    # z = round(250 p(C_2|x)) at the cell centres.
+    # z = round(250 p(C1|x)) at the cell centres: the book's sigma(a) for C1 = class 1 (eq. 4.57).
     row, col = 120, 80
     x, y = heatmap.x0 + col * heatmap.dx, heatmap.y0 + row * heatmap.dy
-    p2 = ctx.model.predict_proba(np.array([[x, y]]))[0, 1]
-    assert abs(int(z[row, col]) - p2 * posterior.HEATMAP_LEVELS) <= 0.5 + 1e-9
-    # Diverging scale between the two (lightened) class colours through white.
+    p1 = ctx.model.predict_proba(np.array([[x, y]]))[0, 0]
+    assert abs(int(z[row, col]) - p1 * posterior.HEATMAP_LEVELS) <= 0.5 + 1e-9
+    assert heatmap.name == "p(C₁|x)"
+    # Diverging scale between the two (lightened) class colours through white: class 1's at p(C1|x) = 1.
     assert heatmap.colorscale[1][1].upper() == "#FFFFFF"
+    first = posterior.class_colours([0])[0]
+    top = _rgb(heatmap.colorscale[2][1])
+    assert np.allclose(top, posterior.MIX_STRENGTH * first + (1 - posterior.MIX_STRENGTH) * 255, atol=1)
     assert np.asarray(contours.z).dtype == np.float32
     levels = np.arange(contours.contours.start, contours.contours.end + 1e-9, contours.contours.size)
     np.testing.assert_allclose(levels, [0.1, 0.5, 0.9])
@@ -121,9 +125,11 @@ def test_logistic_hover_shows_the_single_activation():
     labels, values = posterior.hover_fields(ctx.model, X)
     # With the geometry of figure 4.1: the signed distance r = y(x) / |w| (eq. 4.7).
     assert labels == ["a = y(x) = wᵀx + w₀", "r = y(x)/‖w‖", "p(C₁|x)", "p(C₂|x)"]
-    np.testing.assert_allclose(values[:, 0], X @ ctx.model.coef_[0] + ctx.model.intercept_[0], rtol=1e-9)
+    # The book's a: p(C1|x) = sigma(a) (eq. 4.87), so a is the log-odds of class 1, ln p(C1|x)/p(C2|x).
+    proba = ctx.model.predict_proba(X)
+    np.testing.assert_allclose(values[:, 0], np.log(proba[:, 0] / proba[:, 1]), rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(values[:, 1], values[:, 0] / np.linalg.norm(ctx.model.coef_), rtol=1e-9)
-    np.testing.assert_allclose(1 / (1 + np.exp(-values[:, 0])), values[:, 3], rtol=1e-9)
+    np.testing.assert_allclose(1 / (1 + np.exp(-values[:, 0])), values[:, 2], rtol=1e-9)
 
 
 def test_two_class_generative_hover_adds_the_log_odds_and_distance():
@@ -131,8 +137,9 @@ def test_two_class_generative_hover_adds_the_log_odds_and_distance():
     X = ctx.scene.points.X[:5]
     labels, values = posterior.hover_fields(ctx.model, X)
     assert labels == ["a₁(x)", "a₂(x)", "y(x) = wᵀx + w₀", "r = y(x)/‖w‖", "p(C₁|x)", "p(C₂|x)"]
-    # y(x) is the log-odds a₂ - a₁ (eq. 4.58, 4.66).
-    np.testing.assert_allclose(values[:, 2], values[:, 1] - values[:, 0], rtol=1e-7, atol=1e-9)
+    # The book's y(x) is the log-odds a = a₁ - a₂ of C1 = class 1 (eq. 4.58, 4.66): p(C1|x) = sigma(y).
+    np.testing.assert_allclose(values[:, 2], values[:, 0] - values[:, 1], rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(1 / (1 + np.exp(-values[:, 2])), values[:, 4], rtol=1e-7)
 
 
 def test_posterior_hover_is_drawn_above_the_geometry_read_out():
@@ -193,17 +200,23 @@ def test_generative_overlay_draws_each_class_mean_and_two_ellipses(name):
     ctx = context(name, 3)
     assert generative.applies(ctx)
     traces = generative.overlay(ctx)
-    assert len(traces) == 2 * 3 + 1
-    means = traces[-1]
+    halos = [t for t in traces if t.name.endswith("(halo)")]
+    lines = [t for t in traces if t.meta == "ellipse" and t not in halos]
+    assert len(lines) == 2 * 3 and len(halos) == 2  # one white halo under each radius's ellipses
+    outline, means = [t for t in traces if t.meta == "means"]
     np.testing.assert_allclose(np.column_stack([means.x, means.y]), ctx.model.means_)
+    np.testing.assert_allclose(np.column_stack([outline.x, outline.y]), ctx.model.means_)
+    assert outline.marker.size > means.marker.size and outline.marker.color == generative.OUTLINE_COLOUR
+    assert traces.index(outline) < traces.index(means)  # the dark outline is drawn first, under the colour
     covariances = generative.class_covariances(ctx.model)
     if name == "gaussian_shared":
         assert np.allclose(covariances, ctx.model.covariance_)
     elif name == "naive_bayes":
         assert np.allclose(covariances[:, 0, 1], 0) and np.allclose(covariances[:, 1, 1], ctx.model.variances_[:, 1])
-    one_sigma = traces[0]
+    one_sigma = lines[0]
     assert np.asarray(one_sigma.x).dtype == np.float32
-    assert one_sigma.line.color == CLASS_COLOURS[0] and traces[3].line.dash == "dash"
+    assert one_sigma.line.color == CLASS_COLOURS[0] and lines[3].line.dash == "dash"
+    assert halos[0].line.width > one_sigma.line.width and traces.index(halos[0]) < traces.index(one_sigma)
 
 
 def test_generative_panel_is_not_for_bernoulli_naive_bayes():
@@ -236,8 +249,8 @@ def test_point_activation_is_the_posterior_through_the_sigmoid():
     for step in (0, 1, logistic.model.n_iter_):
         model = logistic.model.at_step(step)
         a, p, k = iterations.point_activation(model, X[3], y[3])
-        assert k == model.classes_[1]
-        assert p == pytest.approx(model.predict_proba(X[3:4])[0, 1], rel=1e-12)
+        assert k == model.classes_[0]  # the book's p(C1|x) = sigma(w^T phi), C1 = class 1
+        assert p == pytest.approx(model.predict_proba(X[3:4])[0, 0], rel=1e-12)
         assert 1 / (1 + np.exp(-a)) == pytest.approx(p, rel=1e-9)
     softmax = context("softmax", 3)
     X, y = softmax.scene.points.X, softmax.scene.points.y
@@ -384,7 +397,7 @@ def test_logistic_iterations_playback_and_outliers(app):
     charts = [c.proto.json for c in app.get("bidi_component") if c.proto.component_name.endswith("playground_chart")]
     assert any("step 1" in spec for spec in charts)
     app.checkbox(key="sigmoid_follow_last").uncheck().run()
-    app.number_input(key="sigmoid_point").set_value(3).run()
+    app.number_input(key="sigmoid_point_number").set_value(4).run()  # points are numbered from 1
     assert not app.exception and app.session_state.panel_options["sigmoid_point"] == 3
     n = len(app.session_state.scene.points)
     _open_tab(app, "Outliers")
@@ -426,7 +439,7 @@ def test_iterations_and_read_out_work_on_a_basis(name, n_classes):
     labels, values = posterior.hover_fields(model, X[:3])
     features = model.features(X[:3])
     if name == "logistic":
-        np.testing.assert_allclose(values[:, 0], inner.decision_function(features), rtol=1e-9)
+        np.testing.assert_allclose(values[:, 0], -inner.decision_function(features), rtol=1e-9)  # the book's a
     else:
         np.testing.assert_allclose(values[:, :3], inner.activations(features), rtol=1e-9)
     np.testing.assert_allclose(values[:, -n_classes:], model.predict_proba(X[:3]), rtol=1e-9)

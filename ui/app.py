@@ -18,7 +18,7 @@ from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
 from .import_export import import_export_controls
-from .panels import PanelContext, active_panels
+from .panels import PanelContext, active_panels, open_tab_signature
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .text import plain
@@ -123,8 +123,9 @@ def _sidebar_widgets():
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
         st.header("Method")
         method = controls.method_picker()
-        params = controls.method_params(method, [int(k) for k in range(6) if scene.points.counts()[k]])
-        multiclass = controls.multiclass_picker()
+        present = [int(k) for k in range(6) if scene.points.counts()[k]]
+        params = controls.method_params(method, present)
+        multiclass = controls.multiclass_picker(method, len(present))
         st.header("Basis functions")
         basis_choice = basis_picker(scene)
         import_export_controls()
@@ -221,9 +222,10 @@ OPEN_PANEL = "open_panel"  # the open panel's title, as the panels last drew it 
 
 
 def _canvas_key(scene):
-    """What the canvas draws: the scene and the panel options (overlays such as a projection)."""
+    """What the canvas draws: the scene, the panel options (overlays such as a projection) and the
+    open tab when an overlay shows only while its tab is open."""
     options = repr(sorted(st.session_state.panel_options.items()))
-    return f"{hash(scene)}/{hash(options)}"
+    return f"{hash(scene)}/{hash(options)}/{open_tab_signature(st.session_state.get(TAB_KEY))}"
 
 
 def _sync_link(compared_methods=()):
@@ -241,7 +243,14 @@ def _sync_link(compared_methods=()):
 
 def _panel_context(scene, model):
     """What the panels see: the fit, the step the canvas shows, the view and the panel options."""
-    return PanelContext(scene, model, shown_model(model, scene.step), scene.window, st.session_state.panel_options)
+    return PanelContext(
+        scene,
+        model,
+        shown_model(model, scene.step),
+        scene.window,
+        st.session_state.panel_options,
+        st.session_state.get(TAB_KEY),
+    )
 
 
 def _show_notices():

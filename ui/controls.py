@@ -84,15 +84,22 @@ def cluster_generator():
     return action, specs, n_per_class, shared, int(seed)
 
 
+def method_section(name):
+    """The book's section of method ``name``: the registry's ``section`` where the estimator class
+    has one, else its ``book_section``."""
+    cls = MODELS[name]
+    return getattr(cls, "section", None) or getattr(cls, "book_section", "")
+
+
+def method_label(name):
+    """'Least squares (§4.1.3)': the method's name and the book's section."""
+    section = method_section(name)
+    return f"{MODELS[name].display_name} (§{section})" if section else MODELS[name].display_name
+
+
 def method_picker():
-    """The method, from the back-end registry; returns its registry name."""
-    names = list(MODELS)
-    return st.selectbox(
-        "Method",
-        names,
-        format_func=lambda name: f"{MODELS[name].display_name} (§{MODELS[name].book_section})",
-        key="method",
-    )
+    """The method, from the back-end registry (in its order: the book's); returns its registry name."""
+    return st.selectbox("Method", list(MODELS), format_func=method_label, key="method")
 
 
 def method_params(name, present_classes):
@@ -106,15 +113,45 @@ MULTICLASS_LABELS = {
     "ovr": "one-versus-rest",
     "ovo": "one-versus-one",
 }
+# Two-class machines: no K-class form of their own (tests/test_conventions.py checks the list
+# against the back-end, which refuses three classes for exactly these).
+TWO_CLASS_METHODS = frozenset({"perceptron", "logistic", "svm"})
+MULTICLASS_KEY = "multiclass"
+AUTO_OVR_KEY = "multiclass_auto_ovr"  # set while one-versus-rest stands in for the K-class choice
 
 
-def multiclass_picker():
-    """How a method handles more than two classes (figure 4.2); returns the strategy name."""
-    return st.radio(
+def _strategy_chosen():
+    st.session_state.pop(AUTO_OVR_KEY, None)  # the person picked a strategy: it is theirs now
+
+
+def multiclass_picker(method=None, n_classes=0):
+    """How a method handles more than two classes (figure 4.2); returns the strategy name.
+
+    A two-class method (the perceptron, logistic regression, the SVM) facing three or more
+    classes has no K-class discriminant: only one-versus-rest and one-versus-one are offered, and
+    a K-class choice becomes one-versus-rest, with a caption that says so. When the method or the
+    classes allow it again, the K-class choice comes back.
+    """
+    restricted = method in TWO_CLASS_METHODS and n_classes > 2
+    options = ["ovr", "ovo"] if restricted else list(MULTICLASS_LABELS)
+    if restricted and st.session_state.get(MULTICLASS_KEY, "native") == "native":
+        st.session_state[MULTICLASS_KEY] = "ovr"
+        st.session_state[AUTO_OVR_KEY] = True
+    elif not restricted and st.session_state.pop(AUTO_OVR_KEY, False):
+        st.session_state[MULTICLASS_KEY] = "native"
+    strategy = st.radio(
         "With more than two classes",
-        list(MULTICLASS_LABELS),
+        options,
         format_func=MULTICLASS_LABELS.get,
-        key="multiclass",
+        key=MULTICLASS_KEY,
+        on_change=_strategy_chosen,
         help="One-versus-rest and one-versus-one combine two-class classifiers and leave ambiguous regions "
-        "(figure 4.2); the single K-class discriminant assigns x to the largest y_k(x).",
+        "(figure 4.2); the single K-class discriminant assigns x to the largest yₖ(x).",
     )
+    if restricted:
+        st.caption(
+            f"{MODELS[method].display_name} separates two classes and has no K-class discriminant (eq. 4.9): "
+            f"with these {n_classes} classes it is trained as "
+            + ("one classifier per class against the rest." if strategy == "ovr" else "one classifier per pair.")
+        )
+    return strategy

@@ -4,9 +4,10 @@ Pure formatting: no Streamlit and no fitting. ``model_equations(model, point)`` 
 estimator's attributes (looking through a basis wrapper and a one-versus-rest / one-versus-one
 wrapper) and returns a list of ``Equation``, optionally ending with the model evaluated at one
 point. Classes are written with the app's numbers: global index k is class k + 1, so
-``\\mathcal{C}_{2}`` is "class 2" on the canvas. For two classes the positive class (the one a
-positive decision value picks) is ``classes_[1]``, so the book's two-class formulas, written for
-C1 against C2, appear with the roles of the classes swapped where that matters (eq. 4.65-4.67).
+``\\mathcal{C}_{2}`` is "class 2" on the canvas. Every two-class formula is in the book's
+convention (``ui.convention``): of the two classes present the first plays C1, y(x) >= 0 assigns
+it, t = +1 (t = 1 for logistic regression, N/N1 in section 4.1.5) is its target, p(C1|x) is the
+sigmoid of the activation and w points into its region; the back-end's weights are negated there.
 
 Degenerate or unusual fits never raise: each part of the description stops at the first
 attribute it cannot read, and what was written before it is kept.
@@ -35,6 +36,16 @@ from playground import (
     SoftmaxRegression,
 )
 from playground.least_squares import LeastSquaresClassifier
+
+from .convention import (
+    book_classes,
+    book_decision,
+    book_fisher,
+    book_least_squares_outputs,
+    book_sub_classifiers,
+    book_weights,
+    book_weights_at,
+)
 
 SIGNIFICANT = 4  # significant digits of every printed number
 MAX_ENTRIES = 5  # entries of a long vector shown before "... (J more)"
@@ -240,10 +251,11 @@ def _ridge_note(ridge):
 def _posterior_rule(classes, given, number_):
     """p(C_k|x) as the softmax of the activations (eq. 4.62), or the logistic sigmoid for two."""
     if len(classes) == 2:
-        a, b = classes
-        difference = rf"a = a_{{{class_number(b)}}} - a_{{{class_number(a)}}}"
-        latex = rf"{_p(b, given)} = \sigma(a) = \frac{{1}}{{1 + e^{{-a}}}},\quad " + difference
-        return Equation("Posterior", latex, "4.57-4.59", None)
+        first, second = classes
+        difference = rf"a = a_{{{class_number(first)}}} - a_{{{class_number(second)}}}"
+        latex = rf"{_p(first, given)} = \sigma(a) = \frac{{1}}{{1 + e^{{-a}}}},\quad " + difference
+        note = f"a = ln p(x|C₁)p(C₁) / p(x|C₂)p(C₂) with class {class_number(first)} as C₁ (eq. 4.58)."
+        return Equation("Posterior", latex, "4.57-4.59", note)
     return Equation(
         "Posterior (softmax of the activations)",
         rf"p(\mathcal{{C}}_k\mid {given}) = \frac{{\exp(a_k)}}{{\sum_j \exp(a_j)}}",
@@ -252,17 +264,19 @@ def _posterior_rule(classes, given, number_):
 
 
 def _least_squares(model, space):
-    weights = np.asarray(model.weights_, dtype=float)
     classes = model.classes_
+    fisher_targets = np.shape(model.weights_)[1] == 1
+    # Section 4.1.5's single output in the book's sign (t = N/N1 for C1); 1-of-K outputs as they are.
+    weights = book_weights(model, model.weights_) if fisher_targets else np.asarray(model.weights_, dtype=float)
     rank = getattr(model, "rank_", None)
     note = "Row 0 holds the biases; computed by an SVD (numpy lstsq), never an explicit inverse."
     if rank is not None and rank < weights.shape[0]:
         note += f" X̃ has rank {rank} < {weights.shape[0]}, so this is the minimum-norm solution X̃†T."
-    if getattr(model, "targets", "one_of_k") == "fisher":
-        a, b = classes
+    if fisher_targets:
+        first, second = book_classes(model)
         note += (
-            f" Targets t = N/N₂ for class {class_number(b)} and −N/N₁ for class {class_number(a)} "
-            "(section 4.1.5): w is parallel to Fisher's direction."
+            f" Targets t = N/N₁ for class {class_number(first)} (C₁) and −N/N₂ for class {class_number(second)} "
+            "(C₂) (section 4.1.5): w is parallel to Fisher's direction (eq. 4.37)."
         )
     yield Equation(
         "Least-squares weights",
@@ -280,7 +294,7 @@ def _least_squares(model, space):
         latex = rf"y({vec}) = \widetilde{{\mathbf{{w}}}}{T}\widetilde{{{vec}}} = " + affine(
             weights[0, 0], weights[1:, 0], space
         )
-        rule = f"Class {class_number(classes[1])} where y > 0, else class {class_number(classes[0])}."
+        rule = f"Class {class_number(classes[0])} (C₁) where y ≥ 0, else class {class_number(classes[1])}."
     else:
         lines = [
             rf"y_{{{class_number(c)}}}({vec}) &= " + affine(weights[0, k], weights[1:, k], space)
@@ -318,15 +332,16 @@ def _fisher(model, space):
     vec = space.vector
     if two:
         a, b = classes
+        fisher = book_fisher(model)
         m_a, m_b = (rf"\mathbf{{m}}_{{{class_number(c)}}}" for c in (a, b))
         yield Equation(
             "Fisher's direction",
-            rf"\mathbf{{w}} \propto \mathbf{{S}}_W^{{-1}}({m_b} - {m_a}),\qquad \hat{{\mathbf{{w}}}} = "
-            + vector(model.direction_),
+            rf"\mathbf{{w}} \propto \mathbf{{S}}_W^{{-1}}({m_a} - {m_b}),\qquad \hat{{\mathbf{{w}}}} = "
+            + vector(fisher.direction),
             "4.30",
-            "Scaled to unit length, pointing from the mean of class "
-            f"{class_number(a)} to that of class {class_number(b)}."
-            + (f" {model.fit_message_}" if model.fit_message_ else ""),
+            f"Scaled to unit length, pointing from the mean of class {class_number(b)} to that of class "
+            f"{class_number(a)} (C₁), so that y ≥ y₀ means C₁ as in section 4.1.4; eq. 4.30 writes m₂ − m₁, "
+            "and the sign is free: J(w) = J(−w)." + (f" {model.fit_message_}" if model.fit_message_ else ""),
         )
         yield Equation(
             "Fisher criterion",
@@ -339,22 +354,22 @@ def _fisher(model, space):
             "4.26",
             "S_B = (m₂ − m₁)(m₂ − m₁)ᵀ (eq. 4.27); ŵ is the direction that maximises J.",
         )
-        low, high = (number(v) for v in np.ravel(model.projected_means_))
+        low, high = (number(v) for v in fisher.projected_means)
         if model.threshold == "gaussian" and not (model.fit_message_ and "midpoint" in model.fit_message_):
             how = (
                 "Where the two 1-D Gaussians fitted to the projected classes, times their priors, are equal "
                 f"(the root between the projected means {low} and {high})."
             )
-            cut = rf"y_0 = {number(model.threshold_)}"
+            cut = rf"y_0 = {number(fisher.threshold)}"
         else:
             how = "Halfway between the projected class means (the midpoint threshold)."
             w_hat = r"\hat{\mathbf{w}}" + T
-            cut = rf"y_0 = {HALF}({w_hat}{m_a} + {w_hat}{m_b}) = {HALF}({low} + {high}) = {number(model.threshold_)}"
+            cut = rf"y_0 = {HALF}({w_hat}{m_a} + {w_hat}{m_b}) = {HALF}({low} + {high}) = {number(fisher.threshold)}"
         yield Equation(
             "Projection and threshold",
-            rf"y = \hat{{\mathbf{{w}}}}{T}{vec} = " + affine(None, model.direction_, space) + r",\qquad " + cut,
+            rf"y = \hat{{\mathbf{{w}}}}{T}{vec} = " + affine(None, fisher.direction, space) + r",\qquad " + cut,
             "4.20",
-            f"Class {class_number(b)} where y > y₀, else class {class_number(a)}. {how}",
+            f"Class {class_number(a)} (C₁) where y ≥ y₀, else class {class_number(b)}. {how}",
         )
         return
     yield Equation(
@@ -391,15 +406,15 @@ def _fisher(model, space):
 
 
 def _perceptron(model, space):
-    a, b = model.classes_
-    weights = np.asarray(model.weights_, dtype=float)
+    first, second = book_classes(model)
+    weights = book_weights(model, model.weights_)
     phi = r"\boldsymbol{\phi}" if space.is_inputs else r"\widetilde{\boldsymbol{\phi}}"
     yield Equation(
         "Perceptron",
         rf"y({space.vector}) = f(\mathbf{{w}}{T}{phi}) = f\left(" + affine(weights[0], weights[1:], space) + r"\right)",
         "4.52-4.53",
-        f"f(a) = +1 (class {class_number(b)}) for a ≥ 0 and −1 (class {class_number(a)}) otherwise; "
-        f"φ = (1, {'x' if space.is_inputs else 'φ(x)'}) so that w₀ is the bias.",
+        f"f(a) = +1 (class {class_number(first)}, C₁) for a ≥ 0 and −1 (class {class_number(second)}, C₂) "
+        f"otherwise; φ = (1, {'x' if space.is_inputs else 'φ(x)'}) so that w₀ is the bias.",
     )
     step = getattr(model, "step_", model.n_iter_)
     if step > 0 and model.history_:
@@ -410,7 +425,8 @@ def _perceptron(model, space):
             + T
             + rf"\boldsymbol{{\phi}}_n t_n,\qquad |\mathcal{{M}}| = {wrong}",
             "4.54",
-            "𝓜 is the set of misclassified training points (tₙ = +1 / −1).",
+            f"𝓜 is the set of misclassified training points; tₙ = +1 for class {class_number(first)} and −1 for "
+            f"class {class_number(second)}.",
         )
     if step != model.n_iter_:
         run = f"Playback: the weights after {step} of {model.n_iter_} updates."
@@ -422,7 +438,7 @@ def _perceptron(model, space):
         r"\mathbf{w}^{(\tau+1)} = \mathbf{w}^{(\tau)} + \eta\,\boldsymbol{\phi}_n t_n,\qquad \eta = "
         + number(model.eta)
         + r",\quad \mathbf{w}^{(0)} = "
-        + vector(model.initial_weights_),
+        + vector(book_weights_at(model, 0)),
         "4.55",
         run,
     )
@@ -442,22 +458,23 @@ def _shared_gaussian(model, space):
     vec = space.vector
     sigma = r"\boldsymbol{\Sigma}^{-1}"
     if len(classes) == 2:
-        a, b = classes
+        a, b = classes  # C1 and C2 (ui.convention)
         mu_a, mu_b = (rf"\boldsymbol{{\mu}}_{{{class_number(c)}}}" for c in (a, b))
-        w, w0 = np.ravel(model.coef_), float(np.ravel(model.intercept_)[0])
-        swapped = f"The book's C₁ is class {class_number(b)} here (the positive class), C₂ class {class_number(a)}."
-        yield Equation("Weight vector", rf"\mathbf{{w}} = {sigma}({mu_b} - {mu_a}) = " + vector(w), "4.66", swapped)
+        w, w0 = book_weights(model, np.ravel(model.coef_)), float(book_weights(model, np.ravel(model.intercept_))[0])
+        roles = f"Class {class_number(a)} plays the book's C₁ and class {class_number(b)} its C₂."
+        yield Equation("Weight vector", rf"\mathbf{{w}} = {sigma}({mu_a} - {mu_b}) = " + vector(w), "4.66", roles)
         yield Equation(
             "Bias",
-            rf"w_0 = -{HALF}{mu_b}{T}{sigma}{mu_b} + {HALF}{mu_a}{T}{sigma}{mu_a} + "
-            + rf"\ln\frac{{p({cls(b)})}}{{p({cls(a)})}} = {number(w0)}",
+            rf"w_0 = -{HALF}{mu_a}{T}{sigma}{mu_a} + {HALF}{mu_b}{T}{sigma}{mu_b} + "
+            + rf"\ln\frac{{p({cls(a)})}}{{p({cls(b)})}} = {number(w0)}",
             "4.67",
         )
         yield Equation(
             "Posterior",
-            rf"{_p(b, vec)} = \sigma(\mathbf{{w}}{T}{vec} + w_0) = \sigma\left(" + affine(w0, w, space) + r"\right)",
+            rf"{_p(a, vec)} = \sigma(\mathbf{{w}}{T}{vec} + w_0) = \sigma\left(" + affine(w0, w, space) + r"\right)",
             "4.65",
-            f"p({'C'}{class_number(a)}|x) = 1 − p(C{class_number(b)}|x); the boundary is the line wᵀx + w₀ = 0.",
+            f"p(C{class_number(b)}|x) = 1 − p(C{class_number(a)}|x); the boundary is the line wᵀx + w₀ = 0, "
+            f"with class {class_number(a)} where it is ≥ 0.",
         )
         return
     lines = [rf"\mathbf{{w}}_{{{class_number(c)}}} = " + vector(w) for c, w in zip(classes, model.class_coef_)]
@@ -643,17 +660,18 @@ def _solver(model, multiclass):
 
 
 def _logistic(model, space):
-    a, b = model.classes_
-    weights = np.asarray(model.weights_, dtype=float)
+    first, second = book_classes(model)
+    weights = book_weights(model, model.weights_)
     phi = r"\boldsymbol{\phi}"
     yield Equation(
         "Logistic regression",
-        rf"{_p(b, phi)} = \sigma(\mathbf{{w}}{T}{phi}) = \sigma\left("
+        rf"{_p(first, phi)} = \sigma(\mathbf{{w}}{T}{phi}) = \sigma\left("
         + affine(weights[0], weights[1:], space)
         + r"\right)",
         "4.87",
-        f"φ = (1, {'x' if space.is_inputs else 'φ(x)'}) so that w₀ is the bias; t = 1 for class {class_number(b)}, "
-        f"0 for class {class_number(a)}." + (f" {model.fit_message_}" if model.fit_message_ else ""),
+        f"φ = (1, {'x' if space.is_inputs else 'φ(x)'}) so that w₀ is the bias; t = 1 for class "
+        f"{class_number(first)} (C₁), 0 for class {class_number(second)} (C₂)."
+        + (f" {model.fit_message_}" if model.fit_message_ else ""),
     )
     step, update = _solver(model, multiclass=False)
     yield update
@@ -709,15 +727,16 @@ def _intercept_note(model):
 
 
 def _svm(model, space):
-    a, b = model.classes_
-    w, bias = np.ravel(model.coef_), float(np.ravel(model.intercept_)[0])
+    a, b = model.classes_  # C1 (t = +1) and C2 (t = -1)
+    w = book_weights(model, np.ravel(model.coef_))
+    bias = float(book_weights(model, np.ravel(model.intercept_))[0])
     vec = space.vector
     playback = getattr(model, "smo_step_", model.n_iter_) != model.n_iter_
     yield Equation(
         "Decision function",
         rf"y({vec}) = \mathbf{{w}}{T}{vec} + b = " + affine(bias, w, space),
         "7.1",
-        f"Class {class_number(b)} (t = +1) where y > 0, class {class_number(a)} (t = −1) where y < 0; "
+        f"Class {class_number(a)} (t = +1) where y ≥ 0, class {class_number(b)} (t = −1) where y < 0; "
         + _intercept_note(model)
         + (f" Playback: SMO step {model.smo_step_} of {model.n_iter_}." if playback else ""),
     )
@@ -743,7 +762,7 @@ def _svm(model, space):
         + rf",\qquad 0 \le a_n \le C = {box},\quad \sum_n a_n t_n = 0",
         "7.32-7.33",
         f"{n_sv - n_at_c} multipliers strictly between 0 and C (support vectors on the margin), "
-        f"{n_at_c} at C (inside the margin or misclassified); {model.n_iter_} SMO steps, "
+        f"{n_at_c} at C (inside the margin or misclassified); {_count(model.n_iter_, 'SMO step')}, "
         + ("converged." if model.converged_ else "not converged."),
     )
     margin = float(model.margin_)
@@ -770,8 +789,8 @@ _METHODS = (
 
 def _generic(model, space):
     """A method this module does not know: its linear discriminants, if it has them."""
-    coef = np.atleast_2d(np.asarray(model.coef_, dtype=float))
-    intercept = np.ravel(model.intercept_)
+    coef = np.atleast_2d(book_weights(model, model.coef_))
+    intercept = np.ravel(book_weights(model, model.intercept_))
     lines = [
         rf"y_{{{m + 1}}}({space.vector}) &= " + affine(b0, w, space) for m, (w, b0) in enumerate(zip(coef, intercept))
     ]
@@ -790,20 +809,22 @@ def _strategy(model, space):
     name = model.estimator.display_name
     vec = space.vector
     ovo = isinstance(model, OneVsOne)
+    subs = book_sub_classifiers(model)
     if ovo:
-        labels = [(classes[i], classes[j]) for i, j in model.pairs_]
-        heads = [rf"y_{{{class_number(i)}{class_number(j)}}}({vec})" for i, j in labels]
-        sides = [rf"{cls(j)}\ \text{{vs}}\ {cls(i)}" for i, j in labels]
+        heads = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}({vec})" for sub in subs]
+        sides = [rf"{cls(sub.positive)}\ \text{{vs}}\ {cls(sub.negative)}" for sub in subs]
     else:
         heads = [rf"y_{{{class_number(c)}}}({vec})" for c in classes]
         sides = [rf"{cls(c)}\ \text{{vs the rest}}" for c in classes]
-    coefs, intercepts = getattr(model, "coefs_", None), getattr(model, "intercepts_", None)
-    if coefs is not None and intercepts is not None:
+    if subs and subs[0].w is not None:
         lines = [
-            rf"{head} &= " + affine(b0, w, space) + rf"\qquad ({side})"
-            for head, side, w, b0 in zip(heads, sides, coefs, intercepts)
+            rf"{head} &= " + affine(sub.w0, sub.w, space) + rf"\qquad ({side})"
+            for head, side, sub in zip(heads, sides, subs)
         ]
-        note = f"{len(estimators)} {name} sub-classifiers; each is positive on the side of the first class named."
+        note = (
+            f"{len(estimators)} {name} sub-classifiers; each is positive (≥ 0) on the side of the first class "
+            "named, the book's C₁ of its two-class problem."
+        )
     else:
         lines = [rf"{head} &: \text{{decision value of {name}}}\ ({side})" for head, side in zip(heads, sides)]
         note = f"{len(estimators)} {name} sub-classifiers, each with its own (curved) boundary."
@@ -938,7 +959,8 @@ def _a(c):
 def _inner_values(inner, features, classes, head):
     """What the method computes at the point before deciding: activations, outputs, projections."""
     if isinstance(inner, LogisticRegression):
-        a = float(inner.weights_[0] + features[0] @ inner.weights_[1:])
+        weights = book_weights(inner, inner.weights_)
+        a = float(weights[0] + features[0] @ weights[1:])
         yield Equation(
             "Activation at the point", head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.87"
         )
@@ -951,21 +973,23 @@ def _inner_values(inner, features, classes, head):
         number_ = "4.82" if bernoulli else "4.68" if isinstance(inner, SharedCovarianceGaussian) else "4.63"
         yield Equation("Activations at the point", head + _values(_a, a, classes), number_)
     elif isinstance(inner, LeastSquaresClassifier):
-        outputs = inner.class_outputs(features)[0]
+        outputs = book_least_squares_outputs(inner, features)[0]
         latex = rf"y(\mathbf{{x}}) = {number(outputs[0])}" if outputs.size == 1 else _values(_y, outputs, classes)
         yield Equation("Outputs at the point", head + latex, "4.17")
     elif isinstance(inner, FisherDiscriminant) and classes.size == 2:
-        projection = float(inner.transform(features)[0, 0])
+        fisher = book_fisher(inner)
+        projection = float(features[0] @ fisher.direction)
         yield Equation(
             "Projection at the point",
             head
             + rf"y = \hat{{\mathbf{{w}}}}{T}\mathbf{{x}} = {number(projection)},\quad y - y_0 = "
-            + number(projection - inner.threshold_),
+            + number(projection - fisher.threshold),
             "4.20",
         )
     elif isinstance(inner, OneVsOne):
-        decisions = [float(np.ravel(e.decision_function(features))[0]) for e in inner.estimators_]
-        names = [rf"y_{{{class_number(classes[i])}{class_number(classes[j])}}}" for i, j in inner.pairs_]
+        subs = book_sub_classifiers(inner)
+        decisions = [float(sub.decision(e, features)[0]) for sub, e in zip(subs, inner.estimators_)]
+        names = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}" for sub in subs]
         lines = [rf"{n}(\mathbf{{x}}) &= {number(d)}" for n, d in zip(names, decisions)]
         yield Equation("Pairwise decisions at the point", head + aligned(lines), None)
         votes = inner.votes(features)[0]
@@ -979,7 +1003,7 @@ def _inner_values(inner, features, classes, head):
         decisions = [float(np.ravel(e.decision_function(features))[0]) for e in inner.estimators_]
         yield Equation("Decisions at the point", head + _values(_y, decisions, classes), "4.9")
     else:
-        decision = np.ravel(inner.decision_function(features))
+        decision = np.ravel(book_decision(inner, features))
         if decision.size == 1:
             perceptron = isinstance(inner, Perceptron)
             symbol = rf"\mathbf{{w}}{T}\boldsymbol{{\phi}}" if perceptron else r"y(\mathbf{x})"

@@ -8,7 +8,15 @@ wants one (it validates them then).
 
 import numpy as np
 
-from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, REGION_COLOURS, TEMPLATE_JSON
+from .theme import (
+    BOUNDARY_COLOUR,
+    CLASS_COLOURS,
+    CLASS_NAMES,
+    CLASS_SYMBOLS,
+    MARKER_OUTLINE,
+    REGION_COLOURS,
+    TEMPLATE_JSON,
+)
 
 OUTLINE_MAX_POINTS = 400  # markers with a white rim up to this many points
 
@@ -109,7 +117,7 @@ def point_traces(points, scale=1.0):
     X, y = points.X, points.y
     # A white rim keeps touching markers apart; stroking every marker costs plotly.js about 10 ms
     # per 1,000 points on each redraw, so a dense cloud goes without.
-    outline = dict(color="white", width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
+    outline = dict(color=MARKER_OUTLINE, width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
     traces = []
     for k in range(len(CLASS_NAMES)):
         members = np.flatnonzero(y == k)

@@ -53,4 +53,6 @@ def preset_explanation():
         return
     text_col, close_col = st.columns([12, 1])
     text_col.info(f"**{preset.heading}**\n\n{preset.explanation}", icon=":material/menu_book:")
+    if preset.about_notes:
+        text_col.caption(preset.about_notes)
     close_col.button("close", key="preset_close", on_click=_close, help="Hide this explanation.")

@@ -4,8 +4,13 @@ import plotly.graph_objects as go
 
 # Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
 CLASS_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9")
-# Light tints of the same colours for the decision regions (points stay readable on them).
-REGION_COLOURS = ("#C6DDEE", "#F9E3B5", "#BFE5D9", "#F4CDB0", "#F1DCE8", "#D3EAF8")
+# Tints of the same hues for the decision regions (points stay readable on them), at six different
+# lightnesses (L* 79, 92, 84, 74, 88, 97): any two differ by at least 22 in CIELAB (classes 1 and 6
+# were 4.8 apart, both pale blue) and by at least 3.8 in L*, so they also differ in greyscale.
+REGION_COLOURS = ("#A4C7F0", "#FFE6BC", "#A5DEC5", "#E8A790", "#F8D2E8", "#DEFBFF")
+# The rim of every point marker: dark, so a marker reads on its own region, on white and on the
+# colour-mixed posteriors of figure 4.11, where a white rim vanished.
+MARKER_OUTLINE = "#1A1A1A"
 # A different symbol per class, so the plot also reads in greyscale.
 CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "star")
 CLASS_NAMES = tuple(f"class {k + 1}" for k in range(6))

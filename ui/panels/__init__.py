@@ -27,6 +27,7 @@ class PanelContext:
     shown_model: object  # the estimator drawn on the canvas (a playback step, or the final fit)
     window: Window
     options: dict = field(default_factory=dict)  # per-session panel options (st.session_state)
+    open_tab: str | None = None  # the title of the panel whose tab is open (None: the first)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Panel:
     overlay: Callable | None = None
     order: int = 100
     help: str = ""
+    overlay_while_open: bool = False  # the overlay is drawn only while this panel's tab is open
 
 
 def _option_toggled(key, options, option):
@@ -59,6 +61,44 @@ def option_checkbox(label, ctx, option, key, default=True):
     return st.checkbox(label, key=key, on_change=_option_toggled, args=(key, ctx.options, option))
 
 
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def subscript(number):
+    """'₁₂' for 12: point and class numbers written as the book writes x₁, C₂."""
+    return str(int(number)).translate(_SUBSCRIPTS)
+
+
+def number_text(value, digits=4):
+    """A number as a person reads it: ``digits`` significant digits and a true minus sign."""
+    text = f"{float(value):.{digits}g}"
+    return "0" if text in ("0", "-0") else text.replace("-", "−")
+
+
+def vector_text(values, digits=4):
+    """'(5, −6, 3)': a vector written out in full."""
+    return "(" + ", ".join(number_text(v, digits) for v in values) + ")"
+
+
+def count_axis(largest, title=None, *, most_ticks=6, **extra):
+    """A plotly axis for whole numbers (counts, steps, epochs) up to ``largest``: ticks only at
+    integers, at most about ``most_ticks`` of them (1, 2, 5, 10, 20, 50, ... apart)."""
+    largest = max(int(largest), 1)
+    step, decade = 1, 1
+    while largest / step > most_ticks:
+        for multiple in (1, 2, 5):
+            step = multiple * decade
+            if largest / step <= most_ticks:
+                break
+        else:
+            decade *= 10
+            step = decade
+    axis = dict(tick0=0, dtick=step, tickformat="d", **extra)
+    if title is not None:
+        axis["title"] = dict(text=title)
+    return axis
+
+
 def all_panels():
     """Every PANELS entry of every module in this package, in ``order``."""
     panels = []
@@ -71,3 +111,17 @@ def all_panels():
 def active_panels(ctx):
     """The panels that apply to this context; a panel whose test fails is left out."""
     return [panel for panel in all_panels() if ctx.model is not None and panel.applies(ctx)]
+
+
+def is_open(ctx, title):
+    """Whether the panel ``title`` is the open tab (no tab chosen yet: the first that applies)."""
+    if ctx.open_tab is not None:
+        return ctx.open_tab == title
+    shown = [panel.title for panel in active_panels(ctx) if panel.render]
+    return bool(shown) and shown[0] == title
+
+
+def open_tab_signature(open_tab):
+    """What the canvas's overlays depend on of the open tab: its title when that panel draws its
+    overlay only while open (the canvas must redraw when it opens or closes), else None."""
+    return open_tab if open_tab in {panel.title for panel in all_panels() if panel.overlay_while_open} else None

@@ -17,7 +17,7 @@ from playground.basis import BasisModel, RBFBasis
 
 from ..chart import chart
 from ..figures import region_trace
-from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
+from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel
 
 CENTRE_COLOUR = "#5B2C6F"
@@ -97,14 +97,54 @@ def pretty_name(model, index):
     return name.replace("x1", "x₁").replace("x2", "x₂")
 
 
-def default_pair(model):
-    """The two features with the largest |weight| (two classes), else the first two."""
+CANDIDATE_FEATURES = 16  # the default pair is sought among this many of the most telling features
+
+
+def _feature_scores(model, features):
+    """How much each feature tells about the classes on the training points: its spread over the
+    points times the spread of its weights across the classes (|w_j| for two classes); the spread
+    alone for a method that is not linear in the features."""
+    spread = features.std(axis=0)
+    coef = getattr(model.estimator_, "coef_", None)
+    if coef is None or np.shape(coef)[-1] != features.shape[1]:
+        return spread
+    coef = np.atleast_2d(np.asarray(coef, dtype=float))
+    weight = np.abs(coef[0]) if coef.shape[0] == 1 else np.ptp(coef, axis=0)
+    return spread * weight
+
+
+def default_pair(model, X=None):
+    """The two features whose plane shows the data best.
+
+    Among the features that vary most on the points ``X`` and weigh most in the model, the pair
+    whose straight line (a slice, other features at their means) agrees with the model's own
+    predictions on the most points; ties go to the larger scores. Without ``X``: the two features
+    with the largest |weight| (two classes), else the first two.
+    """
     inner = model.estimator_
     coef = getattr(inner, "coef_", None)
-    if coef is not None and np.shape(coef)[0] == 1 and np.size(coef) >= 2:
-        order = np.argsort(-np.abs(np.ravel(coef)), kind="stable")
-        return tuple(sorted(int(k) for k in order[:2]))
-    return 0, 1
+    if X is None or len(X) == 0:
+        if coef is not None and np.shape(coef)[0] == 1 and np.size(coef) >= 2:
+            order = np.argsort(-np.abs(np.ravel(coef)), kind="stable")
+            return tuple(sorted(int(k) for k in order[:2]))
+        return 0, 1
+    features = model.features(X)
+    scores = _feature_scores(model, features)
+    candidates = [int(k) for k in np.argsort(-scores, kind="stable")[:CANDIDATE_FEATURES]]
+    predicted = np.searchsorted(model.classes_, model.predict(X))
+    best, best_key = tuple(sorted(candidates[:2])), None
+    for a in range(len(candidates)):
+        for b in range(a + 1, len(candidates)):
+            i, j = sorted((candidates[a], candidates[b]))
+            try:
+                line = model.feature_line(i, j)
+                agree = float(np.mean(line_side(line, features[:, [i, j]]) == predicted))
+            except PlaygroundError:
+                agree = 0.0  # no line in this plane (a method not linear in phi): the spread decides
+            key = (round(agree, 9), float(scores[i] + scores[j]))
+            if best_key is None or key > best_key:
+                best, best_key = (i, j), key
+    return best
 
 
 def feature_space(model, X, i, j):
@@ -137,7 +177,10 @@ def _point_scatter(xy, y, *, size=8):
                     y=xy[members, 1],
                     mode="markers",
                     marker=dict(
-                        color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=size, line=dict(color="white", width=1)
+                        color=CLASS_COLOURS[k],
+                        symbol=CLASS_SYMBOLS[k],
+                        size=size,
+                        line=dict(color=MARKER_OUTLINE, width=1),
                     ),
                     name=CLASS_NAMES[k],
                     hoverinfo="skip",
@@ -233,13 +276,13 @@ def input_space_figure(model, X, y, window, chosen):
     )
 
 
-def _choose_features(model):
+def _choose_features(model, X):
     """Two selectboxes over the features; returns (i, j)."""
     n_features = len(model.feature_names())
     signature = (type(model.basis_).__name__, n_features, tuple(model.feature_names()))
     if st.session_state.get("fs_signature") != signature:
         st.session_state.fs_signature = signature
-        st.session_state.fs_i, st.session_state.fs_j = default_pair(model)
+        st.session_state.fs_i, st.session_state.fs_j = default_pair(model, X)
     options = list(range(n_features))
     left, right = st.columns(2)
     i = left.selectbox("Horizontal axis", options, format_func=lambda k: pretty_name(model, k), key="fs_i")
@@ -284,7 +327,7 @@ def render(ctx):
     if n_features < 2:
         st.info("This basis gives only one feature: add centres (or keep x) to see a plane of two features.")
         return
-    i, j = _choose_features(model)
+    i, j = _choose_features(model, X)
     if i == j:
         st.warning("Choose two different basis functions.")
         return

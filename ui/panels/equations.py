@@ -8,10 +8,14 @@ options (so a link carries it).
 
 import math
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from ..equations import model_equations
-from . import Panel
+from . import Panel, is_open
+
+TITLE = "Equations"
+MARK_COLOUR = "#111111"
 
 POINT_OPTION = "equation_point"  # ctx.options: [x1, x2] typed by hand; absent = follow the last point
 INPUT_KEYS = ("equation_x1", "equation_x2")
@@ -104,11 +108,31 @@ def render(ctx):
             st.caption(plain(caption))
 
 
+def overlay(ctx):
+    """While the tab is open: the point the equations are evaluated at, marked on the canvas."""
+    point = evaluation_point(ctx)
+    if point is None or not is_open(ctx, TITLE):
+        return []
+    return [
+        go.Scatter(
+            x=[point[0]],
+            y=[point[1]],
+            mode="markers",
+            marker=dict(symbol="circle-cross-open", size=24, color=MARK_COLOUR, line=dict(width=2.5)),
+            hovertemplate="the Equations tab evaluates the model here<br>x = (%{x:.3g}, %{y:.3g})<extra></extra>",
+            name="x of the Equations tab",
+            meta="equation point",
+        )
+    ]
+
+
 PANELS = [
     Panel(
-        title="Equations",
+        title=TITLE,
         applies=lambda ctx: ctx.model is not None,
         render=render,
+        overlay=overlay,
+        overlay_while_open=True,
         order=90,  # after every other panel (the posterior read-out is 75)
         help=(
             "The fitted model written out with its own numbers and the book's equation numbers, then evaluated "

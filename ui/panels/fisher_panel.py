@@ -15,8 +15,8 @@ from playground.presets import elongated_points
 
 from .. import state
 from ..chart import chart
-from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
-from . import Panel, option_checkbox
+from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
+from . import Panel, count_axis, option_checkbox
 
 ANGLE_OPTION = "fisher_angle"  # ctx.options key: the slider's projection angle in degrees
 SHOW_OPTION = "fisher_show_direction"  # ctx.options key: draw the slider direction on the plane
@@ -90,9 +90,10 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
         low, high = low - 0.5, high + 0.5
     edges = np.linspace(low, high, N_BINS + 1)
     centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
-    bars = []
+    bars, heights = [], [0]
     for label in model.classes_:
         counts, _ = np.histogram(values[y == label], bins=edges)
+        heights.append(int(counts.max(initial=0)))
         bars.append(
             go.Bar(
                 x=centres.astype(np.float32),
@@ -114,7 +115,7 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
             height=height,
             margin=dict(l=10, r=10, t=50, b=30),
             xaxis_title="projection wᵀx (w of unit length)",
-            yaxis_title="points",
+            yaxis=count_axis(max(int(np.max(heights)), 1), "points", rangemode="tozero"),
             showlegend=False,
             shapes=[vline(threshold, dict(color="#222222", width=2, dash="dash"))],
             annotations=[
@@ -132,10 +133,24 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
     )
 
 
-def _label_side(angle, vertical):
-    """A text position that keeps a label near the ends of [0, 180] inside the plot."""
-    horizontal = "left" if angle > 135 else "right" if angle < 45 else "center"
+def _label_side(position, centre, vertical):
+    """A text position that keeps a label near either end of the axis inside the plot."""
+    offset = position - centre
+    horizontal = "left" if offset > 45 else "right" if offset < -45 else "center"
     return f"{vertical} {horizontal}"
+
+
+def wrapped(angle, centre):
+    """``angle`` (degrees) moved by a multiple of 180 into [centre - 90, centre + 90): directions
+    that differ by 180 degrees are the same line, so the axis wraps around Fisher's direction."""
+    return centre + (float(angle) - centre + 90.0) % 180.0 - 90.0
+
+
+def wrapped_ticks(centre, step=30):
+    """Tick positions every ``step`` degrees across [centre - 90, centre + 90], labelled mod 180."""
+    first = np.ceil((centre - 90.0) / step) * step
+    values = np.arange(first, centre + 90.0 + 1e-9, step)
+    return dict(tickvals=values.tolist(), ticktext=[f"{v % 180:g}°" for v in values])
 
 
 def _load_elongated():
@@ -144,41 +159,51 @@ def _load_elongated():
 
 
 def criterion_figure(model, angle):
-    """J(theta) over [0, 180] degrees, its maximum at Fisher's direction, the means line and the slider."""
-    angles, values = criterion_curve(model)
+    """J(theta) over half a turn centred on Fisher's direction, with the means line and the slider.
+
+    A direction and its opposite are the same line (J(w) = J(-w)), so the angle axis wraps: it runs
+    from 90 degrees before Fisher's direction to 90 after, labelled modulo 180, and directions that
+    are close are drawn close (e.g. 175 and 2.6 degrees, 7.6 degrees apart).
+    """
+    fisher_angle = angle_of(model.direction_)
+    centre = fisher_angle
+    positions = np.arange(centre - 90.0, centre + 90.0 + ANGLE_STEP / 2, ANGLE_STEP)
+    values = model.criterion(np.column_stack([np.cos(np.deg2rad(positions)), np.sin(np.deg2rad(positions))]))
     finite = np.isfinite(values)
     top = float(values[finite].max()) if finite.any() else 1.0
-    fisher_angle = angle_of(model.direction_)
-    means_angle = angle_of(means_direction(model))
+    means_position = wrapped(angle_of(means_direction(model)), centre)
     fisher_j = model.criterion(model.direction_)
     traces = [
         go.Scatter(
-            x=angles[finite].astype(np.float32),
+            x=positions[finite].astype(np.float32),
             y=values[finite].astype(np.float32),
             mode="lines",
             line=dict(color="#333333", width=2),
             name="J(θ)",
-            hovertemplate="θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+            customdata=(positions[finite] % 180.0).astype(np.float32),
+            hovertemplate="θ = %{customdata:.1f}°<br>J = %{y:.3g}<extra></extra>",
         ),
         go.Scatter(
-            x=[fisher_angle],
+            x=[centre],
             y=[fisher_j if np.isfinite(fisher_j) else top],
             mode="markers+text",
             marker=dict(symbol="star", size=15, color="#C0392B"),
             text=["Fisher (maximum)"],
-            textposition=_label_side(fisher_angle, "top"),
+            textposition="top center",
             name="Fisher's direction",
-            hovertemplate="Fisher's direction θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+            customdata=[fisher_angle],
+            hovertemplate="Fisher's direction θ = %{customdata:.1f}°<br>J = %{y:.3g}<extra></extra>",
         ),
         go.Scatter(
-            x=[means_angle],
+            x=[means_position],
             y=[model.criterion(means_direction(model))],
             mode="markers+text",
             marker=dict(symbol="diamond", size=11, color="#555555"),
             text=["means line"],
-            textposition=_label_side(means_angle, "bottom"),
+            textposition=_label_side(means_position, centre, "bottom"),
             name="line joining the means",
-            hovertemplate="line joining the means θ = %{x:.1f}°<br>J = %{y:.3g}<extra></extra>",
+            customdata=[means_position % 180.0],
+            hovertemplate="line joining the means θ = %{customdata:.1f}°<br>J = %{y:.3g}<extra></extra>",
         ),
     ]
     return go.Figure(
@@ -188,10 +213,14 @@ def criterion_figure(model, angle):
             title=dict(text=f"J(θ) as the direction rotates; slider at θ = {angle:.1f}°", font=dict(size=14)),
             height=300,
             margin=dict(l=10, r=10, t=50, b=30),
-            xaxis=dict(title="direction angle θ (degrees)", range=[0, 180], dtick=30),
+            xaxis=dict(
+                title=dict(text="direction angle θ (degrees, mod 180°: θ and θ + 180° are the same line)"),
+                range=[centre - 90.0, centre + 90.0],
+                **wrapped_ticks(centre),
+            ),
             yaxis=dict(title="J(θ)", rangemode="tozero", range=[0, 1.2 * top]),
             showlegend=False,
-            shapes=[vline(angle, dict(color=SLIDER_COLOUR, width=2))],
+            shapes=[vline(wrapped(angle, centre), dict(color=SLIDER_COLOUR, width=2))],
         ),
     )
 
@@ -209,7 +238,9 @@ def fisher_space_figure(model, X, y):
                 x=Z[members, 0].astype(np.float32),
                 y=(Z[members, 1] if two_d else np.full(members.sum(), float(k))).astype(np.float32),
                 mode="markers",
-                marker=dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=8, line=dict(color="white", width=1)),
+                marker=dict(
+                    color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=8, line=dict(color=MARKER_OUTLINE, width=1)
+                ),
                 name=CLASS_NAMES[k],
             )
         )

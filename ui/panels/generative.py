@@ -10,9 +10,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from ..convention import book_line
 from ..theme import CLASS_COLOURS, CLASS_NAMES
 from . import Panel
 from .posterior import class_symbol
+
+HALO_COLOUR = "#FFFFFF"  # drawn under ellipses and means, so they read on any region or posterior colour
+OUTLINE_COLOUR = "#1A1A1A"
 
 GENERATIVE_METHODS = ("gaussian_shared", "gaussian_separate", "naive_bayes")
 TOGGLE = {"gaussian_shared": "gaussian_separate", "gaussian_separate": "gaussian_shared"}
@@ -59,6 +63,11 @@ def ellipse(mean, cov, radius, n=ELLIPSE_POINTS):
 
 
 def overlay(ctx):
+    """Each class's 1σ (solid) and 2σ (dashed) ellipses and its mean ✕.
+
+    Every line has a white halo and every mean a dark outline under its class colour: on the
+    colour-mixed posteriors of figure 4.11 the class colour alone would vanish into its own region.
+    """
     model = ctx.shown_model
     covariances = class_covariances(model)
     if covariances is None:
@@ -67,18 +76,33 @@ def overlay(ctx):
     means = np.asarray(model.means_, dtype=float)
     traces = []
     for radius in ELLIPSE_RADII:
+        width = 2 if radius == 1 else 1.5
+        dash = "solid" if radius == 1 else "dash"
+        outlines = [ellipse(means[p], covariances[p], radius).astype(np.float32) for p in range(classes.size)]
+        # One halo trace for all classes: None separates the closed curves.
+        xs, ys = [], []
+        for outline in outlines:
+            xs += outline[:, 0].round(5).tolist() + [None]
+            ys += outline[:, 1].round(5).tolist() + [None]
+        traces.append(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                line=dict(color=HALO_COLOUR, width=width + 3, dash=dash),
+                hoverinfo="skip",
+                name=f"{radius:g}σ ellipses (halo)",
+                showlegend=False,
+                meta="ellipse",
+            )
+        )
         for position, label in enumerate(classes):
-            outline = ellipse(means[position], covariances[position], radius).astype(np.float32)
             traces.append(
                 go.Scatter(
-                    x=outline[:, 0],
-                    y=outline[:, 1],
+                    x=outlines[position][:, 0],
+                    y=outlines[position][:, 1],
                     mode="lines",
-                    line=dict(
-                        color=CLASS_COLOURS[int(label) % len(CLASS_COLOURS)],
-                        width=2 if radius == 1 else 1.5,
-                        dash="solid" if radius == 1 else "dash",
-                    ),
+                    line=dict(color=CLASS_COLOURS[int(label) % len(CLASS_COLOURS)], width=width, dash=dash),
                     hoverinfo="skip",
                     name=f"{radius:g}σ ellipses",
                     legendgroup=f"ellipse{radius:g}",
@@ -86,17 +110,25 @@ def overlay(ctx):
                     meta="ellipse",
                 )
             )
+    colours = [CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes]
     traces.append(
         go.Scatter(
             x=means[:, 0],
             y=means[:, 1],
             mode="markers",
-            marker=dict(
-                symbol="x-thin-open",
-                size=16,
-                color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes],
-                line=dict(width=4, color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes]),
-            ),
+            marker=dict(symbol="x-thin-open", size=19, color=OUTLINE_COLOUR, line=dict(width=7, color=OUTLINE_COLOUR)),
+            hoverinfo="skip",
+            name="class means (outline)",
+            showlegend=False,
+            meta="means",
+        )
+    )
+    traces.append(
+        go.Scatter(
+            x=means[:, 0],
+            y=means[:, 1],
+            mode="markers",
+            marker=dict(symbol="x-thin-open", size=16, color=colours, line=dict(width=4, color=colours)),
             text=[f"mean μ of {CLASS_NAMES[int(c)]}" for c in classes],
             hovertemplate="%{text}<br>(%{x:.3g}, %{y:.3g})<extra></extra>",
             name="class means μₖ",
@@ -128,29 +160,29 @@ def parameter_table(model):
 
 def prior_note(model, method):
     """What the priors do to the boundary for this model (markdown)."""
-    classes = np.asarray(model.classes_)
     if method == "gaussian_shared":
         text = (
             "**Priors and the boundary.** With a shared covariance the quadratic terms cancel and "
             "aₖ(x) = wₖᵀx + wₖ₀ with wₖ = Σ⁻¹μₖ and wₖ₀ = −½μₖᵀΣ⁻¹μₖ + ln p(Cₖ) (eq. 4.68-4.70): the priors enter "
             "only the biases, so moving a prior slider shifts the boundary **parallel to itself** (section 4.2.1)."
         )
-        if classes.size == 2:
-            w = np.asarray(model.coef_, dtype=float)[0]
-            norm = float(np.linalg.norm(w))
-            log_ratio = float(np.log(model.priors_[1] / model.priors_[0]))
+        line = book_line(model)
+        if line is not None:
+            # Eq. 4.66-4.67: w = Sigma^-1 (mu_1 - mu_2), w0 = ... + ln p(C1)/p(C2), for C1 the first class.
+            first, second = (class_symbol(c) for c in (line.c1, line.c2))
+            log_ratio = float(np.log(model.priors_[0] / model.priors_[1]))
+            ratio = f"ln p({first})/p({second})"
             if abs(log_ratio) < 1e-9:
                 text += (
-                    f" Here the priors are equal, ln p({class_symbol(classes[1])})/p({class_symbol(classes[0])}) = 0, "
-                    "and the line lies where the two class densities are equal; move a slider to shift it."
+                    f" Here the priors are equal, {ratio} = 0 in w₀ (eq. 4.67), and the line lies where the two "
+                    "class densities are equal; move a slider to shift it."
                 )
-            elif norm > 0:
-                shift = log_ratio / norm
-                towards = class_symbol(classes[0]) if shift > 0 else class_symbol(classes[1])
+            else:
+                towards = second if log_ratio > 0 else first
                 text += (
-                    f" Here ln p({class_symbol(classes[1])})/p({class_symbol(classes[0])}) = {log_ratio:+.3f}, "
-                    f"which moves the line {abs(shift):.3f} units towards the mean of {towards} "
-                    "from where equal priors would put it."
+                    f" Here {ratio} = {log_ratio:+.3f} in w₀ (eq. 4.67), which moves the line "
+                    f"{abs(log_ratio) / line.norm:.3f} units towards the mean of {towards}, away from the more "
+                    "likely class, from where equal priors would put it."
                 )
         return text
     if method == "gaussian_separate":

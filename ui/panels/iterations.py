@@ -2,7 +2,9 @@
 
 The step slider and play/pause write the scene's step, so the canvas draws the boundary of
 ``history_[step]`` (through ``shown_model``); here the log-likelihood curve with the current step
-marked, the weights at that step, and the sigmoid of the activation for a chosen point.
+marked, the weights at that step, and the sigmoid of the activation for a chosen point. Logistic
+regression is shown in the book's parameterisation (``ui.convention``): p(C1|phi) = sigma(w^T phi)
+with C1 the first class present, t = 1 for C1 and 0 for C2. Points are numbered from 1.
 """
 
 import numpy as np
@@ -14,14 +16,16 @@ from playground import LogisticRegression, SoftmaxRegression
 from playground.base import sigmoid
 
 from ..chart import chart
+from ..convention import book_classes, book_decision, book_weights_at
 from ..playback import playback_controls
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE_JSON
-from . import Panel
+from . import Panel, count_axis, number_text, subscript
 from .posterior import class_symbol
 
 PLAYBACK_KEY = "irls"
-_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-POINT_KEY = "sigmoid_point"  # panel option: the chosen point's index, or None for the last point
+POINT_KEY = "sigmoid_point"  # panel option: the chosen point's index (0-based), or None for the last point
+NUMBER_KEY = "sigmoid_point_number"  # the widget: the point's number, 1 to N
+SIGMOID_REACH = 40.0  # the sigmoid chart spans at most a in [-40, 40]; beyond, sigma is 0 or 1 to 17 digits
 
 
 def unwrap(model):
@@ -81,7 +85,7 @@ def log_likelihood_figure(history, step):
     )
     layout = _small_layout(
         f"Log-likelihood ln p(t|w), step {step}: {values[step]:.5g}",
-        dict(title=dict(text="iteration"), zeroline=False),
+        count_axis(iterations[-1], "iteration", zeroline=False),
         dict(title=dict(text="ln p(t|w)"), zeroline=False),
     )
     return dict(data=[curve, marker], layout=layout)
@@ -102,23 +106,24 @@ def _small_layout(title, xaxis, yaxis):
 
 
 def weights_table(model, step):
-    """The weights [w0, w1, ..., wM] (one row per class for softmax) at ``step``."""
+    """The book's weights [w0, w1, ..., wM] (one row per class for softmax) at ``step``."""
     inner = unwrap(model)
-    w = np.atleast_2d(np.asarray(inner.history_[step]["w"], dtype=float))
+    w = np.atleast_2d(book_weights_at(inner, step))
     if isinstance(inner, LogisticRegression):
-        index = ["w"]
+        first, _ = book_classes(inner)
+        index = [f"w (σ(wᵀφ) = p(C{subscript(first + 1)}|φ))"]
     else:
         index = [f"w for {CLASS_NAMES[int(c)]}" for c in inner.classes_]
-    columns = ["w₀ (bias)"] + [f"w{str(j).translate(_SUBSCRIPTS)}" for j in range(1, w.shape[1])]
+    columns = ["w₀ (bias)"] + [f"w{subscript(j)}" for j in range(1, w.shape[1])]
     return pd.DataFrame(w, index=index, columns=columns)
 
 
 def point_activation(model, x, label):
     """(a, p, class k) for point x: p(C_k|x) = sigma(a) for the class k whose posterior is shown.
 
-    Logistic regression: a = w^T phi(x) and k the positive class classes_[1] (eq. 4.87). Softmax:
-    k is the point's own class and a = a_k - ln sum_{j != k} exp(a_j), so that sigma(a) is exactly the
-    softmax p(C_k|x) (eq. 4.104).
+    Logistic regression: the book's a = w^T phi(x) and k = C1, the first class present (eq. 4.87).
+    Softmax: k is the point's own class and a = a_k - ln sum_{j != k} exp(a_j), so that sigma(a) is
+    exactly the softmax p(C_k|x) (eq. 4.104).
     """
     classes = np.asarray(model.classes_)
     X = np.asarray(x, dtype=float).reshape(1, -1)
@@ -126,8 +131,8 @@ def point_activation(model, x, label):
     if inner is not None and inner is not model:  # on basis functions: the estimator sees phi(x)
         X, model = model.features(X), inner
     if isinstance(model, LogisticRegression):
-        a = float(model.decision_function(X)[0])
-        return a, float(sigmoid(np.array([a]))[0]), int(classes[1])
+        a = float(book_decision(model, X)[0])
+        return a, float(sigmoid(np.array([a]))[0]), int(classes[0])
     activations = np.asarray(model.activations(X), dtype=float)[0]
     positions = np.flatnonzero(classes == label)
     position = int(positions[0]) if positions.size else int(np.argmax(activations))
@@ -136,11 +141,17 @@ def point_activation(model, x, label):
     return a, float(np.asarray(model.predict_proba(X))[0, position]), int(classes[position])
 
 
-def sigmoid_figure(a, p, k, point_index):
-    """sigma(a) over a range holding a, with the point's (a, p) marked (figure 4.9); a figure dict."""
-    reach = max(6.0, min(abs(a) * 1.25 + 1.0, 60.0)) if np.isfinite(a) else 6.0
+def sigmoid_figure(a, p, k, point_number):
+    """sigma(a) over a range holding a, with the point's (a, p) marked (figure 4.9); a figure dict.
+
+    The range grows with |a| up to [-40, 40]; a point beyond it is drawn as an arrow head at the
+    edge and the title says that it is off the chart, so the marker is always where the text says.
+    """
+    finite = bool(np.isfinite(a))
+    reach = max(6.0, min(abs(a) * 1.25 + 1.0, SIGMOID_REACH)) if finite else SIGMOID_REACH
     grid = np.linspace(-reach, reach, 241)
-    shown_a = float(np.clip(a, -reach, reach))
+    off_chart = not finite or abs(a) > reach
+    shown_a = float(np.clip(a, -reach, reach)) if finite else float(np.copysign(reach, a))
     colour = CLASS_COLOURS[k % len(CLASS_COLOURS)]
     curve = dict(
         type="scatter",
@@ -159,18 +170,20 @@ def sigmoid_figure(a, p, k, point_index):
         line=dict(color=colour, width=1, dash="dot"),
         hoverinfo="skip",
     )
+    symbol = ("triangle-right" if shown_a > 0 else "triangle-left") if off_chart else "circle"
     point = dict(
         type="scatter",
         x=[shown_a],
         y=[p],
         mode="markers",
-        marker=dict(size=13, color=colour, line=dict(color="white", width=1.5)),
+        marker=dict(size=15 if off_chart else 13, symbol=symbol, color=colour, line=dict(color="#222222", width=1.5)),
         hovertemplate=f"a = {a:.4g}<br>p({class_symbol(k)}|x) = {p:.4f}<extra></extra>",
-        name=f"point {point_index}",
+        name=f"point {point_number}",
     )
+    where = f"a = {a:.3g}" + (f", off the chart ({'right' if shown_a > 0 else 'left'})" if off_chart else "")
     layout = _small_layout(
-        f"Point {point_index}: a = {a:.3g}, p({class_symbol(k)}|x) = σ(a) = {p:.3f}",
-        dict(title=dict(text="activation a")),
+        f"Point {point_number}: {where}, p({class_symbol(k)}|x) = σ(a) = {p:.3f}",
+        dict(title=dict(text="activation a"), range=[-reach * 1.04, reach * 1.04]),
         dict(title=dict(text=f"p({class_symbol(k)}|x)"), range=[-0.03, 1.03]),
     )
     return dict(data=[curve, guides, point], layout=layout)
@@ -200,7 +213,7 @@ def _point_changed():
     if st.session_state.get("sigmoid_follow_last", True):
         options[POINT_KEY] = None
     else:
-        options[POINT_KEY] = int(st.session_state.get(POINT_KEY, 0))
+        options[POINT_KEY] = int(st.session_state.get(NUMBER_KEY, 1)) - 1
 
 
 def _point_picker(ctx):
@@ -213,13 +226,13 @@ def _point_picker(ctx):
         key="sigmoid_follow_last",
         on_change=_point_changed,
     )
-    st.session_state[POINT_KEY] = index
+    st.session_state[NUMBER_KEY] = index + 1
     index_col.number_input(
-        f"Point index (0 to {n_points - 1})",
-        min_value=0,
-        max_value=n_points - 1,
+        f"Point number (1 to {n_points})",
+        min_value=1,
+        max_value=n_points,
         step=1,
-        key=POINT_KEY,
+        key=NUMBER_KEY,
         disabled=follow,
         on_change=_point_changed,
     )
@@ -230,23 +243,30 @@ def render(ctx):
     model = unwrap(ctx.model)
     n_steps = model.n_iter_
     solver = "IRLS (Newton-Raphson, eq. 4.92-4.100)" if model.solver == "irls" else "gradient descent"
-    st.markdown(f"**{solver}**: {n_steps} update{'s' if n_steps != 1 else ''}; step 0 is the initial weights.")
+    updates = f"{n_steps} update{'s' if n_steps != 1 else ''}"
+    st.markdown(f"**{solver}**: {updates}; step 0 is the initial weights.")
+    if isinstance(model, LogisticRegression):
+        first, second = book_classes(model)
+        st.caption(
+            f"In the book's form: p(C{subscript(first + 1)}|φ) = σ(wᵀφ) (eq. 4.87), t = 1 for "
+            f"{CLASS_NAMES[first]} and 0 for {CLASS_NAMES[second]}, so w points towards {CLASS_NAMES[first]}."
+        )
     step = playback_controls(n_steps, key=PLAYBACK_KEY, label="Iteration")
     shown = ctx.shown_model
     left, right = st.columns(2)
     with left:
         chart(log_likelihood_figure(model.history_, step), key="irls_log_likelihood")
         # A plain table: a data grid costs several times as much to send and draw, on every click.
-        st.table(weights_table(ctx.model, step).map(lambda value: f"{value:.4g}"))
+        st.table(weights_table(ctx.model, step).map(lambda value: number_text(value, 5)))
     with right:
         index = _point_picker(ctx)
         if index is not None:
             point = ctx.scene.points.X[index]
             label = int(ctx.scene.points.y[index])
             a, p, k = point_activation(shown, point, label)
-            chart(sigmoid_figure(a, p, k, index), key="irls_sigmoid")
+            chart(sigmoid_figure(a, p, k, index + 1), key="irls_sigmoid")
             st.caption(
-                f"Point {index} ({CLASS_NAMES[label]}, ringed on the canvas) at ({point[0]:.2f}, {point[1]:.2f}). "
+                f"Point {index + 1} ({CLASS_NAMES[label]}, ringed on the canvas) at ({point[0]:.2f}, {point[1]:.2f}). "
                 + (
                     "Logistic regression squashes its activation a = wᵀφ(x) through the sigmoid (eq. 4.59, 4.87)."
                     if isinstance(model, LogisticRegression)

@@ -4,6 +4,8 @@ The outputs y_k(x) = w_k^T x + w_k0 are planes over the input plane, so they lea
 they are not probabilities. Two buttons rebuild the book's demonstrations: far-away points of
 the correct class drag the boundary (figure 4.4), and three aligned classes mask the middle one
 (figure 4.5). Both go through ``state.change_points``, so undo brings the old points back.
+With the targets of section 4.1.5 the single output is shown in the book's convention
+(``ui.convention``): t = N/N1 for C1, the first class present, and -N/N2 for C2, so y(x) >= 0 is C1.
 """
 
 import numpy as np
@@ -16,8 +18,9 @@ from playground.scene import PointSet
 
 from .. import state
 from ..chart import chart
-from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, TEMPLATE
-from . import Panel
+from ..convention import book_classes, book_least_squares_outputs, book_roles
+from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
+from . import Panel, number_text, subscript
 
 SURFACE_RESOLUTION = 80
 N_FAR_POINTS = 15
@@ -33,18 +36,31 @@ def least_squares_model(model):
     return model if model is not None and hasattr(model, "class_outputs") else None
 
 
+def has_fisher_targets(model):
+    """True for the single output of section 4.1.5's targets N/N1, -N/N2 (two classes)."""
+    return model.weights_.shape[1] == 1
+
+
+def target_values(model, y):
+    """(N/N1, -N/N2): the book's targets of C1 and C2 for these training labels (section 4.1.5)."""
+    first, _ = book_classes(model)
+    n, n1 = len(y), int(np.sum(np.asarray(y) == first))
+    return n / n1, -n / (n - n1)
+
+
 def output_names(model):
-    """One name per column of ``class_outputs``."""
-    if model.weights_.shape[1] == 1:
-        return ["y(x) with targets N/N₁, −N/N₂"]
-    return [f"y{int(c) + 1}(x) for {CLASS_NAMES[int(c)]}" for c in model.classes_]
+    """One name per column of the book's outputs (``book_least_squares_outputs``)."""
+    if has_fisher_targets(model):
+        first, second = book_roles(model)
+        return [f"y(x) with targets N/N₁ for {first}, −N/N₂ for {second}"]
+    return [f"y{subscript(int(c) + 1)}(x) for {CLASS_NAMES[int(c)]}" for c in model.classes_]
 
 
 def output_grid(model, window, resolution=SURFACE_RESOLUTION):
-    """(xs, ys, Y) with Y (resolution, resolution, K) float32: y_k at the cell centres."""
+    """(xs, ys, Y) with Y (resolution, resolution, K) float32: the book's y_k at the cell centres."""
     xs, ys = grid_axes(window, resolution)
     gx, gy = np.meshgrid(xs, ys)
-    Y = model.class_outputs(np.column_stack([gx.ravel(), gy.ravel()]))
+    Y = book_least_squares_outputs(model, np.column_stack([gx.ravel(), gy.ravel()]))
     return xs, ys, Y.reshape(resolution, resolution, -1).astype(np.float32)
 
 
@@ -62,16 +78,41 @@ def outside_colourscale(zmin, zmax):
     ]
 
 
+def sign_colourscale(model, zmin, zmax):
+    """Section 4.1.5's output: C2's colour below 0, white at 0, C1's colour above (y >= 0 is C1)."""
+    first, second = book_classes(model)
+    zero = (0.0 - zmin) / (zmax - zmin)
+    return [[0.0, CLASS_COLOURS[second]], [zero, "#FFFFFF"], [1.0, CLASS_COLOURS[first]]]
+
+
+def _surface_style(model, z, points):
+    """(zmin, zmax, colourscale, colourbar, levels drawn) for the book's output z.
+
+    1-of-K outputs: the slab [0, 1] (levels 0 and 1). Section 4.1.5's output: its zero level (the
+    boundary) and the two targets N/N1 and -N/N2.
+    """
+    if has_fisher_targets(model):
+        high, low = target_values(model, points.y)
+        zmin, zmax = min(float(z.min()), 1.25 * low), max(float(z.max()), 1.25 * high)
+        ticks = [low, 0.0, high]
+        colourbar = dict(title=dict(text="y(x)"), tickvals=ticks, ticktext=[number_text(t, 3) for t in ticks], len=0.8)
+        first, second = book_classes(model)
+        levels = ((low, CLASS_COLOURS[second]), (0.0, "#222222"), (high, CLASS_COLOURS[first]))
+        return zmin, zmax, sign_colourscale(model, zmin, zmax), colourbar, levels
+    zmin, zmax = min(float(z.min()), -0.25), max(float(z.max()), 1.25)
+    colourbar = dict(title=dict(text="y(x)"), tickvals=[0, 1], ticktext=["0", "1"], len=0.8)
+    return zmin, zmax, outside_colourscale(zmin, zmax), colourbar, ((0.0, "#C0392B"), (1.0, "#6C3483"))
+
+
 def surface_figure(model, points, window, k, kind="heatmap"):
-    """y_k(x) over the view: a heatmap (with the 0 and 1 contours) or a 3-D plane with the slab [0, 1]."""
+    """y_k(x) over the view: a heatmap with its level contours, or a 3-D plane with its levels as
+    translucent planes (the slab [0, 1]; for section 4.1.5's output 0 and the two targets)."""
     xs, ys, Y = output_grid(model, window, SURFACE_RESOLUTION if kind == "heatmap" else 25)
     z = Y[..., k]
-    zmin, zmax = min(float(z.min()), -0.25), max(float(z.max()), 1.25)
-    scale = outside_colourscale(zmin, zmax)
-    colourbar = dict(title=dict(text="y(x)"), tickvals=[0, 1], ticktext=["0", "1"], len=0.8)
+    zmin, zmax, scale, colourbar, levels = _surface_style(model, z, points)
     if kind == "3d":
         traces = [go.Surface(x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, colorbar=colourbar, name="y(x)")]
-        for level, colour in ((0.0, "#C0392B"), (1.0, "#6C3483")):
+        for level, colour in levels:
             traces.append(
                 go.Surface(
                     x=xs[[0, -1]],
@@ -81,19 +122,44 @@ def surface_figure(model, points, window, k, kind="heatmap"):
                     opacity=0.25,
                     colorscale=[[0, colour], [1, colour]],
                     hoverinfo="skip",
-                    name=f"y = {level:g}",
+                    name=f"y = {level:.3g}",
                 )
             )
+        width, height = window.x_max - window.x_min, window.y_max - window.y_min
+        longest = max(width, height)
         return go.Figure(
             data=traces,
             layout=dict(
                 template=TEMPLATE,
-                height=460,
-                margin=dict(l=0, r=0, t=10, b=0),
-                scene=dict(xaxis_title="x₁", yaxis_title="x₂", zaxis_title="y(x)"),
+                height=500,
+                margin=dict(l=0, r=0, t=10, b=10),
+                scene=dict(
+                    xaxis=dict(title=dict(text="x₁"), nticks=6),
+                    yaxis=dict(title=dict(text="x₂"), nticks=6),
+                    zaxis=dict(title=dict(text="y(x)"), nticks=5, range=[zmin, zmax]),
+                    aspectmode="manual",
+                    aspectratio=dict(x=1.6 * width / longest, y=1.6 * height / longest, z=0.8),
+                    camera=dict(eye=dict(x=1.45, y=-1.6, z=0.9), center=dict(x=0, y=0, z=-0.08)),
+                    domain=dict(x=[0, 0.92], y=[0.02, 1]),
+                ),
             ),
         )
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
+    values = sorted(level for level, _ in levels)
+    contours = [
+        go.Contour(
+            z=z,
+            x0=float(xs[0]),
+            dx=float(dx),
+            y0=float(ys[0]),
+            dy=float(dy),
+            contours=dict(start=level, end=level, size=1, coloring="none", showlabels=True, labelfont=dict(size=12)),
+            line=dict(color="#222222", width=2 if level == 0 and len(values) == 3 else 1.5, dash="dash"),
+            showscale=False,
+            hoverinfo="skip",
+        )
+        for level in values
+    ]
     traces = [
         go.Heatmap(
             z=z,
@@ -107,17 +173,7 @@ def surface_figure(model, points, window, k, kind="heatmap"):
             colorbar=colourbar,
             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>y(x) = %{z:.3g}<extra></extra>",
         ),
-        go.Contour(
-            z=z,
-            x0=float(xs[0]),
-            dx=float(dx),
-            y0=float(ys[0]),
-            dy=float(dy),
-            contours=dict(start=0, end=1, size=1, coloring="none", showlabels=True, labelfont=dict(size=12)),
-            line=dict(color="#222222", width=1.5, dash="dash"),
-            showscale=False,
-            hoverinfo="skip",
-        ),
+        *contours,
     ]
     X, y = points.X, points.y
     for label in np.unique(y):
@@ -131,7 +187,7 @@ def surface_figure(model, points, window, k, kind="heatmap"):
                     color=CLASS_COLOURS[int(label)],
                     symbol=CLASS_SYMBOLS[int(label)],
                     size=6,
-                    line=dict(color="white", width=0.5),
+                    line=dict(color=MARKER_OUTLINE, width=0.5),
                 ),
                 name=CLASS_NAMES[int(label)],
                 hoverinfo="skip",
@@ -236,19 +292,35 @@ def render(ctx):
     k = min(int(k), len(names) - 1)
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind), key="ls_surface")
     _, _, Y = output_grid(model, ctx.window, 40)
-    at_points = model.class_outputs(ctx.scene.points.X)
-    outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))
+    points = ctx.scene.points
+    at_points = book_least_squares_outputs(model, points.X)
     columns = st.columns(3)
-    columns[0].metric(f"lowest {names[k].split(' ')[0]} in view", f"{float(Y[..., k].min()):.3g}")
-    columns[1].metric(f"highest {names[k].split(' ')[0]} in view", f"{float(Y[..., k].max()):.3g}")
-    columns[2].metric("training points with an output outside [0, 1]", f"{outside:.0%}")
-    sums = " Yet" if Y.shape[2] == 1 else " With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet"
-    st.markdown(
-        "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), "
-        "so each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the "
-        f"data.{sums} **they are not probabilities**: they leave [0, 1], and the squared error they "
-        "minimise is the right loss for Gaussian targets, not for class labels (section 4.1.3)."
-    )
+    symbol = names[k].split(" ")[0]
+    columns[0].metric(f"lowest {symbol} in view", number_text(Y[..., k].min(), 3))
+    columns[1].metric(f"highest {symbol} in view", number_text(Y[..., k].max(), 3))
+    if has_fisher_targets(model):
+        first, second = book_roles(model)
+        high, low = target_values(model, points.y)
+        t = np.where(points.y == book_classes(model)[0], high, low)
+        beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))
+        columns[2].metric("training points beyond their target", f"{beyond:.0%}")
+        st.markdown(
+            f"With the targets of section 4.1.5, t = N/N₁ = {number_text(high, 3)} for {first} (the book's C₁) and "
+            f"t = −N/N₂ = {number_text(low, 3)} for {second} (C₂), the least-squares weight vector is parallel to "
+            f"Fisher's direction (eq. 4.37), and x goes to {first} where y(x) ≥ 0 (dashed line 0; the other two "
+            "dashed lines are the target levels). The output is still a tilted plane: far from the boundary it "
+            "overshoots the targets, and the squared error punishes points for being 'too correct'."
+        )
+    else:
+        outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))
+        columns[2].metric("training points with an output outside [0, 1]", f"{outside:.0%}")
+        sums = " Yet" if Y.shape[2] == 1 else " With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet"
+        st.markdown(
+            "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), "
+            "so each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the "
+            f"data.{sums} **they are not probabilities**: they leave [0, 1], and the squared error they "
+            "minimise is the right loss for Gaussian targets, not for class labels (section 4.1.3)."
+        )
     st.markdown("**Why least squares is fragile**")
     present = [int(c) for c in model.classes_]
     a, b = st.columns(2)

@@ -18,6 +18,7 @@ import streamlit as st
 from playground.geometry import boundary_segments, clip_polygon
 from playground.grid import grid_axes
 
+from ..convention import book_sub_classifiers
 from ..theme import CLASS_COLOURS, CLASS_NAMES
 from . import Panel, option_checkbox
 
@@ -240,7 +241,7 @@ def render(ctx):
             f"**One-versus-rest** (figure 4.2, left): {n_classes} classifiers, each separating one class from all "
             "the others (dashed lines in that class's colour). The rule 'x is in class k where classifier k says "
             "yes' is ambiguous where no classifier or more than one says yes (hatched). The shading shows the "
-            "usual fix, the largest y_k(x) — which is then the K-class discriminant of eq. 4.9 built from "
+            "usual fix, the largest yₖ(x) — which is then the K-class discriminant of eq. 4.9 built from "
             "separately trained parts."
         )
     st.metric("Share of the view that is ambiguous", f"{share:.1%}" if share >= 0.001 or share == 0 else "< 0.1%")
@@ -248,12 +249,17 @@ def render(ctx):
         "Compare with the single K-class discriminant (sidebar: 'With more than two classes'), whose regions "
         "are always singly connected and convex (figure 4.3), with no ambiguous region."
     )
-    if getattr(model, "coefs_", None) is not None:
+    subs = book_sub_classifiers(model)
+    if subs and subs[0].w is not None:
         rows = [
-            {"classifier": name, "w₁": float(w[0]), "w₂": float(w[1]), "w₀": float(w0)}
-            for name, w, w0 in zip(names, model.coefs_, model.intercepts_)
+            {"classifier": name, "w₁": float(sub.w[0]), "w₂": float(sub.w[1]), "w₀": float(sub.w0)}
+            for name, sub in zip(names, subs)
         ]
         st.dataframe(rows, hide_index=True, width="content")
+        st.caption(
+            "Each classifier's y(x) = wᵀx + w₀ is positive on the side of the first class named (for a pair, the "
+            "lower-numbered class plays the book's C₁)."
+        )
 
 
 PANELS = [

@@ -2,7 +2,9 @@
 
 The canvas shows the boundary after the chosen number of updates (``Perceptron.at_step``); this
 panel's overlay rings the misclassified point whose update produced it and draws the boundary
-just before it, and the panel counts the errors and charts them per epoch.
+just before it, and the panel counts the errors and charts them per epoch. Weights and targets
+are the book's (``ui.convention``): t = +1 for C1, the first class present, and w points into C1.
+Points are numbered from 1, as x_1, ..., x_N in the book.
 """
 
 import numpy as np
@@ -14,11 +16,12 @@ from playground.presets import close_points
 
 from .. import state
 from ..chart import chart
+from ..convention import book_line, book_roles, book_targets, book_weights_at, point_target
 from ..playback import playback_controls
 from ..theme import CLASS_NAMES, TEMPLATE
-from . import Panel
+from . import Panel, count_axis, number_text, subscript, vector_text
 from .geometry import enabled as geometry_enabled
-from .geometry import two_class_line, weight_arrow_traces
+from .geometry import weight_arrow_traces
 
 USED_COLOUR = "#1E8449"  # the book circles the point used in green
 PREVIOUS_COLOUR = "#7F7F7F"
@@ -43,8 +46,8 @@ def errors_at(model, X, y, step):
     """Misclassified training points (t y(x) <= 0) with the weights after ``step`` updates."""
     if step > 0:
         return int(model.history_[step - 1]["errors"])
-    w = model.weights_at(0)
-    t = np.where(y == model.classes_[1], 1.0, -1.0)
+    w = book_weights_at(model, 0)
+    t = book_targets(model, y)
     return int(np.count_nonzero(t * (X @ w[1:] + w[0]) <= 0))
 
 
@@ -82,7 +85,7 @@ def overlay(ctx):
                 y=[float(x[1])],
                 mode="markers+text",
                 marker=dict(symbol="circle-open", size=26, color=USED_COLOUR, line=dict(width=3)),
-                text=[f"update {step}"],
+                text=[f"update {step}: x{subscript(entry['index'] + 1)}"],
                 textposition="bottom center",
                 textfont=dict(color=USED_COLOUR, size=12),
                 hoverinfo="skip",
@@ -90,9 +93,9 @@ def overlay(ctx):
             )
         )
     if not geometry_enabled(ctx):
-        line = two_class_line(ctx.shown_model)
+        line = book_line(ctx.shown_model)
         if line is not None:
-            traces += weight_arrow_traces(line[0], line[1], ctx.window)
+            traces += weight_arrow_traces(line, ctx.window)
     return traces
 
 
@@ -116,8 +119,8 @@ def errors_figure(model, step):
             title=dict(text="Misclassified points met per epoch (each one an update)", font=dict(size=14)),
             height=260,
             margin=dict(l=10, r=10, t=50, b=30),
-            xaxis=dict(title="epoch", dtick=1 if counts.size <= 20 else None),
-            yaxis_title="updates",
+            xaxis=count_axis(counts.size, "epoch"),
+            yaxis=count_axis(max(int(counts.max(initial=0)), 1), "updates", rangemode="tozero"),
             showlegend=False,
         ),
     )
@@ -145,8 +148,8 @@ def errors_by_step_figure(model, X, y, step):
             title=dict(text="Training errors after each update", font=dict(size=14)),
             height=260,
             margin=dict(l=10, r=10, t=50, b=30),
-            xaxis=dict(title="update (step)", dtick=1 if len(errors) <= 25 else None),
-            yaxis=dict(title="errors", rangemode="tozero"),
+            xaxis=count_axis(len(errors) - 1, "update (step)"),
+            yaxis=count_axis(max(max(errors), 1), "errors", rangemode="tozero"),
             showlegend=False,
         ),
     )
@@ -156,29 +159,50 @@ def _applies(ctx):
     return ctx.scene.method == "perceptron" and perceptron_model(ctx.model) is not None
 
 
+def update_text(model, X, y, step, eta):
+    """What update ``step`` did, in the book's convention, with its numbers (eq. 4.55)."""
+    entry = model.history_[step - 1]
+    n = int(entry["index"])
+    t = point_target(model, y[n])
+    before, after = book_weights_at(model, step - 1), book_weights_at(model, step)
+    phi = np.concatenate([[1.0], X[n]])
+    value = float(before @ phi)
+    t_text = f"{t:+d}".replace("-", "−")
+    return (
+        f"Update {step}: x{subscript(n + 1)} = {vector_text(X[n])}, a point of {CLASS_NAMES[int(y[n])]} "
+        f"(t = {t_text}), was misclassified by the dotted boundary: t·wᵀφ = {number_text(t * value)} ≤ 0. "
+        f"So w ← w + η t φ(x{subscript(n + 1)}) (eq. 4.55): {vector_text(before)} + {number_text(eta)} · ({t_text}) · "
+        f"{vector_text(phi)} = **{vector_text(after)}**, the solid boundary."
+    )
+
+
 def render(ctx):
     model = perceptron_model(ctx.model)
     X, y = ctx.scene.points.X, ctx.scene.points.y
     step = playback_controls(model.n_iter_, key="perceptron", label="Update")
-    w = model.weights_at(step)
+    w = book_weights_at(model, step)
     errors = errors_at(model, X, y, step)
-    columns = st.columns(4)
+    columns = st.columns(3)
     columns[0].metric("Step", f"{step} of {model.n_iter_}")
     columns[1].metric("Epoch", model.history_[step - 1]["epoch"] if step else "start")
     columns[2].metric("Training errors now", errors)
-    columns[3].metric("w = (w₀, w₁, w₂)", "(" + ", ".join(f"{v:.3g}" for v in w) + ")")
+    first, second = book_roles(model)
+    # A line of its own: a metric cuts long numbers off ("w = (0.01, 0.0276…").
+    st.markdown(
+        f"**w = (w₀, w₁, w₂) = {vector_text(w)}** after {step} of {model.n_iter_} updates; "
+        f"t = +1 for {first}, −1 for {second}, and x goes to {first} where wᵀφ(x) ≥ 0 (eq. 4.52-4.53)."
+    )
     if step == 0:
         st.markdown("The initial weights, before any update. Press ▶ Play or move the slider.")
     else:
-        entry = model.history_[step - 1]
-        n = entry["index"]
-        t = 1 if y[n] == model.classes_[1] else -1
-        st.markdown(
-            f"Update {step}: point #{n} ({CLASS_NAMES[int(y[n])]}, t = {t:+d}) was misclassified by the dotted "
-            f"boundary, so w ← w + η t φ(x) (eq. 4.55) turned it into the solid one. Errors after it: **{errors}**"
-            + ("" if step < model.n_iter_ else (" (converged)" if model.converged_ else " (stopped, not converged)"))
-            + "."
-        )
+        ending = ""
+        if step == model.n_iter_:
+            ending = " The run ends here: " + (
+                "a whole epoch without a mistake, so it converged."
+                if model.converged_
+                else "it stopped without converging; this is its last boundary."
+            )
+        st.markdown(update_text(model, X, y, step, model.eta) + f" Errors after it: **{errors}**." + ending)
     left, right = st.columns(2)
     chart(errors_by_step_figure(model, X, y, step), key="perceptron_errors_step", where=left)
     chart(errors_figure(model, step), key="perceptron_errors_epoch", where=right)

@@ -1,10 +1,11 @@
 """Posterior surfaces p(C_k|x) for every probabilistic model (PRML 4.2-4.3, figures 4.10-4.11).
 
-On the canvas: for two classes p(C_2|x) as a semi-opaque heatmap between the two class colours
-with contours at 0.1, 0.5 and 0.9; for three or more classes each pixel's colour mixed from the
-class colours weighted by the posteriors (the RGB picture of figure 4.11), sent as a uint8
-heatmap of palette indices. An invisible coarse heatmap gives a hover read-out of a_k(x) and
-every p(C_k|x) anywhere on the plane. Below the canvas: the display choice and a 3-D surface of p(C_k|x).
+On the canvas: for two classes p(C1|x) = sigma(a) (the book's C1, the first class present; see
+``ui.convention``) as a heatmap between the two class colours with contours at 0.1, 0.5 and 0.9;
+for three or more classes each pixel's colour mixed from the class colours weighted by the
+posteriors (the RGB picture of figure 4.11), sent as a uint8 heatmap of palette indices. An
+invisible coarse heatmap gives a hover read-out of a_k(x) and every p(C_k|x) anywhere on the
+plane. Below the canvas: the display choice and a 3-D surface of p(C_k|x).
 """
 
 import numpy as np
@@ -14,9 +15,9 @@ import streamlit as st
 from playground import LogisticRegression, evaluate_grid
 
 from ..chart import chart
-from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE
+from ..convention import book_decision, book_line, book_roles
+from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
 from . import Panel
-from .geometry import two_class_line
 
 DISPLAY_KEY = "posterior_display"  # st.session_state.panel_options[DISPLAY_KEY]: "regions" or "posterior"
 DISPLAYS = {"regions": "decision regions", "posterior": "posterior p(Cₖ|x)"}
@@ -97,17 +98,17 @@ def _pastel(rgb, strength=MIX_STRENGTH):
 
 
 def _diverging_scale(classes):
-    """p = 0 -> colour of classes[0], 0.5 -> white, 1 -> colour of classes[1] (blended with white as
-    in ``mix_colours``, so the points stay visible)."""
+    """p(C1|x) = 0 -> colour of C2 (classes[1]), 0.5 -> white, 1 -> colour of C1 (classes[0]), blended
+    with white as in ``mix_colours``, so the points stay visible."""
     first, second = (_pastel(colour) for colour in class_colours(classes[:2]))
-    return [[0.0, first], [0.5, "#FFFFFF"], [1.0, second]]
+    return [[0.0, second], [0.5, "#FFFFFF"], [1.0, first]]
 
 
 def two_class_traces(model, window, resolution=HEATMAP_RESOLUTION, contour_resolution=CONTOUR_RESOLUTION):
-    """p(C_2|x) as a uint8 heatmap (round(250 p)) and contour lines at 0.1, 0.5, 0.9 (float32 field)."""
+    """p(C1|x) as a uint8 heatmap (round(250 p)) and contour lines at 0.1, 0.5, 0.9 (float32 field)."""
     classes = np.asarray(model.classes_)
-    p2 = posterior_grid(model, window, resolution)[..., 1]
-    z = np.clip(np.rint(p2 * HEATMAP_LEVELS), 0, HEATMAP_LEVELS).astype(np.uint8)
+    p1 = posterior_grid(model, window, resolution)[..., 0]
+    z = np.clip(np.rint(p1 * HEATMAP_LEVELS), 0, HEATMAP_LEVELS).astype(np.uint8)
     heatmap = go.Heatmap(
         z=z,
         **grid_axes(window, resolution),
@@ -117,10 +118,10 @@ def two_class_traces(model, window, resolution=HEATMAP_RESOLUTION, contour_resol
         opacity=HEATMAP_OPACITY,
         showscale=False,
         hoverinfo="skip",
-        name=f"p({class_symbol(classes[1])}|x)",
+        name=f"p({class_symbol(classes[0])}|x)",
         meta="posterior",
     )
-    field = posterior_grid(model, window, contour_resolution)[..., 1].astype(np.float32)
+    field = posterior_grid(model, window, contour_resolution)[..., 0].astype(np.float32)
     contours = go.Contour(
         z=field,
         **grid_axes(window, contour_resolution),
@@ -135,7 +136,7 @@ def two_class_traces(model, window, resolution=HEATMAP_RESOLUTION, contour_resol
         line=dict(color=BOUNDARY_COLOUR, width=1.2, dash="dot"),
         showscale=False,
         hoverinfo="skip",
-        name=f"p({class_symbol(classes[1])}|x) = 0.1, 0.5, 0.9",
+        name=f"p({class_symbol(classes[0])}|x) = 0.1, 0.5, 0.9",
         meta="posterior contours",
     )
     return [heatmap, contours]
@@ -192,31 +193,31 @@ def mixed_colour_trace(model, window, resolution=IMAGE_RESOLUTION):
 def hover_fields(model, X):
     """(labels, values (N, M)) read out on hover: the activations a_k(x), then every p(C_k|x).
 
-    For a two-class linear model also y(x) and the signed distance r of the geometry panel: this
-    read-out is drawn after (so above) the geometry panel's, which it replaces for these models.
+    Logistic regression: the book's single activation a = w^T phi with p(C1|x) = sigma(a). For a
+    two-class linear model also the book's y(x) and the signed distance r of the geometry panel:
+    this read-out is drawn after (so above) the geometry panel's, which it replaces for these models.
     """
     classes = np.asarray(model.classes_)
     proba = model.predict_proba(X)
     labels, columns = [], []
-    line = two_class_line(model)
+    line = book_line(model)
     inner, inputs = model, X
     if "estimator_" in model.__dict__ and hasattr(model, "features"):  # on basis functions: a_k of phi(x)
         inner, inputs = model.__dict__["estimator_"], model.features(X)
     logistic = isinstance(inner, LogisticRegression)
     if logistic:
         labels.append("a = wᵀφ(x)" if line is None else "a = y(x) = wᵀx + w₀")
-        columns.append(inner.decision_function(inputs)[:, None])
+        columns.append(book_decision(inner, inputs)[:, None])
     elif hasattr(inner, "activations"):
         labels += [f"a{str(int(c) + 1).translate(_SUBSCRIPTS)}(x)" for c in classes]
         columns.append(inner.activations(inputs))
     if line is not None:  # a two-class linear model: also the geometry of figure 4.1 (eq. 4.4, 4.7)
-        w, w0, _ = line
-        y = X @ w + w0
+        y = line.value(X)
         if not logistic:
             labels.append("y(x) = wᵀx + w₀")
             columns.append(y[:, None])
         labels.append("r = y(x)/‖w‖")
-        columns.append((y / np.linalg.norm(w))[:, None])
+        columns.append((y / line.norm)[:, None])
     labels += [f"p({class_symbol(c)}|x)" for c in classes]
     columns.append(proba)
     return labels, np.column_stack(columns)
@@ -342,11 +343,12 @@ def _describe(model, display):
             "aₖ(x) and the posteriors p(Cₖ|x) = exp(aₖ) / Σⱼ exp(aⱼ) (eq. 4.62)."
         )
     if classes.size == 2:
+        first, second = book_roles(model)
         return (
-            f"Colour = p({names[1]}|x) = σ(a) (eq. 4.57): {CLASS_NAMES[classes[0]]}'s colour where it is near 0, "
-            f"white at 0.5, {CLASS_NAMES[classes[1]]}'s colour near 1; dotted contours at 0.1, 0.5 and 0.9. "
-            "The 0.5 contour is the decision boundary; how far apart the 0.1 and 0.9 contours lie shows how "
-            "sure the model is."
+            f"Colour = p({names[0]}|x) = σ(a) (eq. 4.57), a = ln p(x|{names[0]})p({names[0]}) / "
+            f"p(x|{names[1]})p({names[1]}): {first}'s colour where it is near 1, white at 0.5, {second}'s "
+            "colour near 0; dotted contours at 0.1, 0.5 and 0.9. The 0.5 contour (a = 0) is the decision "
+            "boundary; how far apart the 0.1 and 0.9 contours lie shows how sure the model is."
         )
     return (
         "Each pixel's colour is the class colours mixed in proportion to the posteriors p(Cₖ|x), as in "

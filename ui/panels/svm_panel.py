@@ -1,4 +1,4 @@
-"""The linear support vector machine (PRML 7.1, seed 001): margins, support vectors, SMO playback.
+"""The linear support vector machine (PRML 7.1): margins, support vectors, SMO playback.
 
 The overlay draws the margin lines w^T x + b = +-1 (dashed; exact segments for a linear SVM,
 the level curves y(x) = +-1 on a basis), rings the support vectors (a_n > 0), marks those
@@ -6,7 +6,8 @@ inside the margin or misclassified (a_n = C) differently, and during playback hi
 pair of multipliers the SMO step being shown optimised. The panel gives the margin 1/||w||, the
 support-vector counts and C, plays the SMO steps back (``LinearSVM.at_step``) and charts the dual
 objective rising. With K > 2 classes (one-versus-rest / one-versus-one) each sub-SVM's margin
-lines are drawn in the colour of the class it separates.
+lines are drawn in the colour of the class it separates. Targets are the book's (``ui.convention``):
+t_n = +1 for C1, the first class present, and -1 for C2; points are numbered from 1.
 """
 
 import numpy as np
@@ -18,9 +19,10 @@ from playground.grid import grid_axes
 from playground.svm import MARGIN_CATEGORIES, LinearSVM
 
 from ..chart import chart
+from ..convention import book_roles, book_sub_classifiers
 from ..playback import playback_controls
 from ..theme import CLASS_COLOURS, CLASS_NAMES, TEMPLATE
-from . import Panel
+from . import Panel, count_axis, number_text, subscript
 
 MARGIN_COLOUR = "#444444"
 FREE_SV_COLOUR = "#6A3D9A"  # support vectors on the margin, 0 < a_n < C
@@ -49,20 +51,19 @@ def two_class_svm(model):
 
 
 def sub_svms(model):
-    """[(LinearSVM, class index it calls positive, description)] of a K > 2 ovr / ovo SVM, else []."""
+    """[(LinearSVM, class it calls positive, description)] of a K > 2 ovr / ovo SVM, else [].
+
+    The positive class is the book's (``ui.convention.book_sub_classifiers``): class k of
+    "class k vs the rest", class i of the pair "class i vs class j" (i < j).
+    """
     inner = _inner(model) if model is not None else None
     estimators = getattr(inner, "estimators_", None)
     if not estimators or len(estimators) < 2 or not all(isinstance(e, LinearSVM) for e in estimators):
         return []
-    classes = np.asarray(inner.classes_, dtype=int)
-    pairs = getattr(inner, "pairs_", None)
     result = []
-    for k, estimator in enumerate(estimators):
-        if pairs is not None:
-            i, j = (int(v) for v in np.asarray(pairs)[k])
-            result.append((estimator, int(classes[j]), f"{CLASS_NAMES[classes[j]]} vs {CLASS_NAMES[classes[i]]}"))
-        else:
-            result.append((estimator, int(classes[k]), f"{CLASS_NAMES[classes[k]]} vs the rest"))
+    for estimator, sub in zip(estimators, book_sub_classifiers(inner)):
+        other = "the rest" if sub.negative is None else CLASS_NAMES[sub.negative]
+        result.append((estimator, sub.positive, f"{CLASS_NAMES[sub.positive]} vs {other}"))
     return result
 
 
@@ -153,7 +154,7 @@ def pair_trace(X, pair, smo_step):
         mode="lines+markers+text",
         line=dict(color=PAIR_COLOUR, width=1.5, dash="dot"),
         marker=dict(symbol="circle-open", size=28, color=PAIR_COLOUR, line=dict(width=3.5)),
-        text=[f"a{i}", f"a{j}"],
+        text=[f"a{subscript(i + 1)}", f"a{subscript(j + 1)}"],
         textposition="top center",
         textfont=dict(color=PAIR_COLOUR, size=13),
         hoverinfo="skip",
@@ -233,7 +234,7 @@ def objective_figure(svm, position):
             title=dict(text="Dual objective L̃(a) (eq. 7.10): every SMO step raises it", font=dict(size=14)),
             height=280,
             margin=dict(l=10, r=10, t=50, b=30),
-            xaxis_title="SMO step",
+            xaxis=count_axis(max(steps), "SMO step"),
             yaxis=dict(title="L̃(a)", rangemode="tozero"),
             showlegend=False,
         ),
@@ -254,6 +255,11 @@ def _render_two_class(ctx, svm):
     columns[2].metric("on the margin (0 < a < C)", n_free)
     columns[3].metric("inside or wrong (a = C)", n_bound)
     columns[4].metric("C", _format_c(svm))
+    first, second = book_roles(svm)
+    st.caption(
+        f"Targets tₙ = +1 for {first} and −1 for {second}: y(x) = wᵀx + b ≥ 0 assigns {first} (eq. 7.1), and "
+        "the dashed margin lines are y(x) = ±1. Points are numbered x₁ … x_N in the order they were added."
+    )
     if hasattr(model, "basis_"):
         st.caption(
             f"On a basis, w lives in φ-space (M = {svm.coef_.shape[1]} features): the margin 1/‖w‖ is measured "
@@ -264,24 +270,27 @@ def _render_two_class(ctx, svm):
     if not can_replay or n_entries == 0:
         st.caption("No SMO steps to replay here." if n_entries == 0 else "Playback needs the plain SVM.")
         return
-    st.markdown("**SMO playback** — the dual is maximised two multipliers at a time (seed 001).")
+    st.markdown(
+        "**SMO playback** — sequential minimal optimisation maximises the dual two multipliers at a time "
+        "(Platt's sequential minimal optimisation, section 7.1)."
+    )
     position = playback_controls(n_entries, key="smo", label="SMO step (recorded)")
     shown = svm.at_step(position)
     y = ctx.scene.points.y
     if position == 0:
-        st.markdown("Start: every a_n = 0, so w = Σ aₙtₙxₙ = 0 (eq. 7.29) and there is no boundary yet.")
+        st.markdown("Start: every aₙ = 0, so w = Σ aₙtₙxₙ = 0 (eq. 7.29) and there is no boundary yet.")
     else:
         i, j = shown.pair_
         final = position == n_entries
         st.markdown(
-            f"SMO step **{shown.smo_step_}** of {svm.n_iter_}: the multipliers a{i} ({CLASS_NAMES[int(y[i])]}) and "
-            f"a{j} ({CLASS_NAMES[int(y[j])]}) moved together along Σ aₙtₙ = 0 (eq. 7.34) to the best point in "
-            f"the box 0 ≤ a ≤ C; L̃(a) = **{shown.dual_objective_:.4g}**, margin 1/‖w‖ = "
-            f"{shown.margin_:.3g}."
+            f"SMO step **{shown.smo_step_}** of {svm.n_iter_}: the multipliers a{subscript(i + 1)} "
+            f"({CLASS_NAMES[int(y[i])]}) and a{subscript(j + 1)} ({CLASS_NAMES[int(y[j])]}) moved together along "
+            f"Σ aₙtₙ = 0 (eq. 7.34) to the best point in the box 0 ≤ a ≤ C; L̃(a) = "
+            f"**{number_text(shown.dual_objective_)}**, margin 1/‖w‖ = {number_text(shown.margin_, 3)}."
             + (" This is the fitted model; its support vectors are ringed on the plot." if final else "")
         )
     if n_entries < svm.n_iter_:
-        st.caption(f"The run took {svm.n_iter_} steps; {n_entries} of them were recorded evenly for playback.")
+        st.caption(f"The run took {svm.n_iter_:,} steps; {n_entries:,} of them were recorded evenly for playback.")
     left, right = st.columns([3, 2])
     chart(objective_figure(svm, position), key="smo_objective", where=left)
     right.markdown(
