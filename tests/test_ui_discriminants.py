@@ -113,7 +113,7 @@ def test_geometry_arrow_stands_on_the_boundary_and_points_into_class_1():
     assert line.w @ w_hand > 0.999 * np.linalg.norm(line.w) * np.linalg.norm(w_hand)
     assert (line.c1, line.c2) == (0, 1)
     assert np.mean(line.value(X[y == 0]) >= 0) > 0.9 and np.mean(line.value(X[y == 1]) < 0) > 0.9  # y >= 0 on C1
-    arrow = _named(geometry.overlay(ctx), "w (orthogonal to the boundary, into C₁)")[0]
+    arrow = _named(geometry.overlay(ctx), geometry.W_NAME)[0]
     start, end = np.array([arrow.x[0], arrow.y[0]]), np.array([arrow.x[1], arrow.y[1]])
     assert abs(line.w @ start + line.w0) < 1e-9 * max(1.0, abs(line.w0))  # on the boundary y(x) = 0
     direction = (end - start) / np.linalg.norm(end - start)
@@ -135,11 +135,11 @@ def test_geometry_distance_is_in_the_legend_never_on_the_plot():
     assert abs(line.w @ foot + line.w0) < 1e-9
     # The book's sign: -w0/||w|| is positive when the origin is on C2's side (y(0) = w0 < 0).
     distance = -line.w0 / line.norm
-    assert f"−w₀/‖w‖ = {distance:.3g}" in segment.name
+    assert f"−w₀/‖w‖ = {distance:.3g}".replace("-", "−") in segment.name
     assert np.sign(distance) == -np.sign(line.value(np.zeros((1, 2)))[0])
     # No text trace may sit on the plane (it covered points and the arrow): the value is in the legend.
     texts = [t for t in traces if "text" in (getattr(t, "mode", None) or "")]
-    assert [t.name for t in texts] == ["w (orthogonal to the boundary, into C₁)"]  # only the arrow's own "w"
+    assert [t.name for t in texts] == [geometry.W_NAME]  # only the arrow's own "w"
 
 
 def test_geometry_hover_reads_the_books_y_r_and_class():
@@ -257,7 +257,7 @@ def test_perceptron_overlay_rings_the_point_used_and_the_previous_boundary():
 def test_perceptron_overlay_draws_w_itself_when_geometry_is_off():
     X, y = _two()
     ctx = context("perceptron", X, y, step=1, options={geometry.OPTION: False})
-    assert _named(perceptron_panel.overlay(ctx), "w (orthogonal to the boundary, into C₁)")
+    assert _named(perceptron_panel.overlay(ctx), geometry.W_NAME)
 
 
 def test_perceptron_charts():

@@ -160,11 +160,17 @@ def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0):
     misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
     """
     traces = []
+    overlays = list(overlays)
+    # A panel overlay that paints the plane itself (the posterior display) stands in for the regions:
+    # plotly draws every heatmap below every filled scatter, so region polygons would hide it.
+    painted = any(_meta(trace) == "posterior" for trace in overlays)
     if view.region_polygons:
-        traces += region_polygon_traces(view.region_polygons)
+        if not painted:
+            traces += region_polygon_traces(view.region_polygons)
         traces.append(segment_trace(view.segments))
     elif view.region_labels is not None:
-        traces.append(region_trace(view.region_labels, window))
+        if not painted:
+            traces.append(region_trace(view.region_labels, window))
         if view.segments:
             traces.append(segment_trace(view.segments))
         elif view.contour_field is not None:
@@ -189,6 +195,10 @@ def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0):
     if scale != 1.0:
         layout["font"] = dict(size=13 * scale)
     return dict(data=[_as_dict(trace) for trace in traces], layout=layout)
+
+
+def _meta(trace):
+    return trace.get("meta") if isinstance(trace, dict) else getattr(trace, "meta", None)
 
 
 def _as_dict(trace):

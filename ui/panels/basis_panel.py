@@ -23,7 +23,7 @@ from . import Panel
 CENTRE_COLOUR = "#5B2C6F"
 CHOSEN_COLOUR = "#C0392B"
 CIRCLE_SIDES = 40
-SMALL_RESOLUTION = 100
+SMALL_RESOLUTION = 120
 SUPERSCRIPTS = {"^2": "²", "^3": "³", "^4": "⁴", "^5": "⁵", "^6": "⁶"}
 
 
@@ -129,6 +129,7 @@ def default_pair(model, X=None):
             return tuple(sorted(int(k) for k in order[:2]))
         return 0, 1
     features = model.features(X)
+    spread = features.std(axis=0)
     scores = _feature_scores(model, features)
     candidates = [int(k) for k in np.argsort(-scores, kind="stable")[:CANDIDATE_FEATURES]]
     predicted = np.searchsorted(model.classes_, model.predict(X))
@@ -141,7 +142,9 @@ def default_pair(model, X=None):
                 agree = float(np.mean(line_side(line, features[:, [i, j]]) == predicted))
             except PlaygroundError:
                 agree = 0.0  # no line in this plane (a method not linear in phi): the spread decides
-            key = (round(agree, 9), float(scores[i] + scores[j]))
+            # Agreement first, in steps of 5% so that near-ties go to the plane where the points
+            # spread out most (Gaussian features far from the data are ~0 for every point).
+            key = (np.floor(agree * 20 + 1e-9) / 20, float(spread[i] + spread[j]), float(scores[i] + scores[j]))
             if best_key is None or key > best_key:
                 best, best_key = (i, j), key
     return best
@@ -220,11 +223,22 @@ def feature_space_figure(model, X, y, i, j):
     )
 
 
+def covering_window(window, widest=1.7, tallest=1 / 0.8):
+    """The view widened so that it covers whatever plotly shows of it at any plot shape from
+    width / height = 0.8 to 1.7: under the equal-aspect lock plotly extends one axis's range to fill
+    the plot, and the regions must reach the edges instead of leaving white bands."""
+    width, height = window.x_max - window.x_min, window.y_max - window.y_min
+    cx, cy = (window.x_min + window.x_max) / 2, (window.y_min + window.y_max) / 2
+    width, height = max(width, height * widest), max(height, width * tallest)
+    return Window(cx - width / 2, cx + width / 2, cy - height / 2, cy + height / 2)
+
+
 def input_space_figure(model, X, y, window, chosen):
     """A small copy of the plane: regions, the curved boundary, the chosen Gaussians' centres."""
-    grid = evaluate_grid(model, window, SMALL_RESOLUTION)
+    cover = covering_window(window)
+    grid = evaluate_grid(model, cover, SMALL_RESOLUTION)
     classes = np.asarray(model.classes_, dtype=int)
-    traces = [region_trace(classes[grid.labels].astype(np.uint8), window)]
+    traces = [region_trace(classes[grid.labels].astype(np.uint8), cover)]
     if grid.decision.ndim == 2:
         traces.append(
             go.Contour(

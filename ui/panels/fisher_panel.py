@@ -200,7 +200,8 @@ def criterion_figure(model, angle):
             mode="markers+text",
             marker=dict(symbol="diamond", size=11, color="#555555"),
             text=["means line"],
-            textposition=_label_side(means_position, centre, "bottom"),
+            # Beside the marker, on the side away from the peak, where the curve has fallen below it.
+            textposition="top right" if means_position >= centre else "top left",
             name="line joining the means",
             customdata=[means_position % 180.0],
             hovertemplate="line joining the means θ = %{customdata:.1f}°<br>J = %{y:.3g}<extra></extra>",
@@ -214,7 +215,7 @@ def criterion_figure(model, angle):
             height=300,
             margin=dict(l=10, r=10, t=50, b=30),
             xaxis=dict(
-                title=dict(text="direction angle θ (degrees, mod 180°: θ and θ + 180° are the same line)"),
+                title=dict(text="direction θ, mod 180° (θ and θ + 180° are one line)"),
                 range=[centre - 90.0, centre + 90.0],
                 **wrapped_ticks(centre),
             ),

@@ -15,7 +15,7 @@ from ..theme import CLASS_COLOURS, CLASS_NAMES
 from . import Panel
 from .posterior import class_symbol
 
-HALO_COLOUR = "#FFFFFF"  # drawn under ellipses and means, so they read on any region or posterior colour
+HALO_COLOUR = "rgba(255,255,255,0.85)"  # under the ellipses, so they read on any region or posterior colour
 OUTLINE_COLOUR = "#1A1A1A"
 
 GENERATIVE_METHODS = ("gaussian_shared", "gaussian_separate", "naive_bayes")
@@ -89,7 +89,9 @@ def overlay(ctx):
                 x=xs,
                 y=ys,
                 mode="lines",
-                line=dict(color=HALO_COLOUR, width=width + 3, dash=dash),
+                # Solid under solid and dashed alike: plotly scales dash lengths with the width,
+                # so a dashed halo would not line up with the dashes above it.
+                line=dict(color=HALO_COLOUR, width=width + 2.5),
                 hoverinfo="skip",
                 name=f"{radius:g}σ ellipses (halo)",
                 showlegend=False,

@@ -17,7 +17,7 @@ from playground.grid import grid_axes
 
 from ..convention import book_line
 from ..theme import CLASS_NAMES
-from . import Panel, option_checkbox
+from . import Panel, number_text, option_checkbox
 
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)
 HOVER_RESOLUTION = 40  # 40 x 40 cells; z and customdata float32 for both halves: about 26 KB
@@ -60,7 +60,10 @@ def arrow_trace(start, end, *, colour, name, width=3, dash=None, text=None, lege
     )
 
 
-def weight_arrow_traces(line, window, *, name="w (orthogonal to the boundary, into C₁)"):
+W_NAME = "w (into C₁, orthogonal to the boundary)"
+
+
+def weight_arrow_traces(line, window, *, name=W_NAME):
     """Figure 4.1's w: an arrow from the boundary, pointing into C₁'s region, where y(x) > 0."""
     length = ARROW_FRACTION * min(window.x_max - window.x_min, window.y_max - window.y_min)
     start = arrow_anchor(line.w, line.w0, window)
@@ -70,7 +73,7 @@ def weight_arrow_traces(line, window, *, name="w (orthogonal to the boundary, in
 
 def distance_name(line):
     """The legend entry of the distance segment, with its value (eq. 4.5)."""
-    return f"−w₀/‖w‖ = {line.distance_from_origin:.3g} (distance from the origin)"
+    return f"−w₀/‖w‖ = {number_text(line.distance_from_origin, 3)} (dashed)"
 
 
 def distance_traces(line):

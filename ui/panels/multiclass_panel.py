@@ -18,6 +18,7 @@ import streamlit as st
 from playground.geometry import boundary_segments, clip_polygon
 from playground.grid import grid_axes
 
+from ..controls import TWO_CLASS_METHODS
 from ..convention import book_sub_classifiers
 from ..theme import CLASS_COLOURS, CLASS_NAMES
 from . import Panel, option_checkbox
@@ -245,9 +246,13 @@ def render(ctx):
             "separately trained parts."
         )
     st.metric("Share of the view that is ambiguous", f"{share:.1%}" if share >= 0.001 or share == 0 else "< 0.1%")
+    if ctx.scene.method in TWO_CLASS_METHODS:
+        where = "a method that has one, such as softmax regression or least squares (sidebar: Method)"
+    else:
+        where = "the sidebar's 'With more than two classes'"
     st.caption(
-        "Compare with the single K-class discriminant (sidebar: 'With more than two classes'), whose regions "
-        "are always singly connected and convex (figure 4.3), with no ambiguous region."
+        f"Compare with a single K-class discriminant ({where}), whose regions are always singly connected and "
+        "convex (figure 4.3), with no ambiguous region."
     )
     subs = book_sub_classifiers(model)
     if subs and subs[0].w is not None:

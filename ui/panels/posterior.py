@@ -36,6 +36,7 @@ CONTOUR_LEVELS = (0.1, 0.5, 0.9)
 HEATMAP_OPACITY = 1.0
 IMAGE_OPACITY = 1.0
 MIX_STRENGTH = 0.6  # the colour mix blended with white: 1 = pure class colours
+SURFACE_FLOOR = "#C8CDD2"  # the 3-D surface's colour where p(C_k|x) = 0
 
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -280,7 +281,8 @@ def surface_figure(model, window, class_position=0, resolution=SURFACE_RESOLUTIO
             z=p,
             cmin=0,
             cmax=1,
-            colorscale=[[0, "#FFFFFF"], [1, colour]],
+            # p = 0 is a light grey, not white: the floor of the surface must show on the white page.
+            colorscale=[[0, SURFACE_FLOOR], [1, colour]],
             showscale=False,
             opacity=0.95,
             contours=dict(z=dict(show=True, start=0.1, end=0.9, size=0.4, color=BOUNDARY_COLOUR, width=2)),

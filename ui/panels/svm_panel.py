@@ -258,7 +258,7 @@ def _render_two_class(ctx, svm):
     first, second = book_roles(svm)
     st.caption(
         f"Targets tₙ = +1 for {first} and −1 for {second}: y(x) = wᵀx + b ≥ 0 assigns {first} (eq. 7.1), and "
-        "the dashed margin lines are y(x) = ±1. Points are numbered x₁ … x_N in the order they were added."
+        "the dashed margin lines are y(x) = ±1. Points are numbered from 1 (x₁, x₂, …) in the order they were added."
     )
     if hasattr(model, "basis_"):
         st.caption(
@@ -271,8 +271,8 @@ def _render_two_class(ctx, svm):
         st.caption("No SMO steps to replay here." if n_entries == 0 else "Playback needs the plain SVM.")
         return
     st.markdown(
-        "**SMO playback** — sequential minimal optimisation maximises the dual two multipliers at a time "
-        "(Platt's sequential minimal optimisation, section 7.1)."
+        "**SMO playback** — the dual is maximised two multipliers at a time (sequential minimal optimisation, "
+        "the method section 7.1 cites)."
     )
     position = playback_controls(n_entries, key="smo", label="SMO step (recorded)")
     shown = svm.at_step(position)
