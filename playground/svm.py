@@ -448,13 +448,14 @@ class LinearSVM(LinearClassifier):
     def _message(self, norm, stopped=None):
         n_sv = self.support_.size
         n_bound = self.margin_violators_.size
+        steps = f"{self.n_iter_} SMO step" + ("" if self.n_iter_ == 1 else "s")
         if self.converged_:
-            head = f"Converged after {self.n_iter_} SMO steps"
+            head = f"Converged after {steps}"
         elif stopped:  # the time budget of a hosted app ran out
             head = stopped.rstrip(".")
         else:
             head = (
-                f"Stopped after max_iter = {self.n_iter_} SMO steps before the KKT conditions held to "
+                f"Stopped after max_iter = {steps} before the KKT conditions held to "
                 f"tol = {self.tol:g}, so the boundary is approximate (allow more steps, or change C or the tolerance)"
             )
         if norm == 0:

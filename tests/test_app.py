@@ -90,21 +90,18 @@ def test_shared_covariance_and_seed_change_the_points(app):
     assert np.all(np.isfinite(X))
 
 
-def test_fisher_targets_switch_needs_two_classes(app):
-    app.radio(key="ls_targets").set_value("fisher").run()
-    assert any("two classes" in w.value for w in app.warning)
+def test_fisher_targets_are_offered_for_two_classes_only(app):
+    assert not [r for r in app.radio if r.key == "ls_targets"]  # three classes: 1-of-K only
     app.slider(key="gen_classes").set_value(2)
     _button(app, "Replace points").click().run()
+    app.radio(key="ls_targets").set_value("fisher").run()
     assert not app.warning and "training accuracy" in _status(app)
+    assert app.session_state.scene.param_dict["targets"] == "fisher"
 
 
 @pytest.mark.parametrize("method", sorted(MODELS))
 def test_every_method_runs_on_the_default_scene(app, method):
-    # Two-class-only methods need a strategy with three classes; the message must say so.
+    # Two-class-only methods run one-versus-rest with three classes, and say so: never an empty page.
     app.selectbox(key="method").set_value(method).run()
-    assert not app.exception
-    if app.warning:
-        assert "one-versus-rest" in app.warning[0].value
-        app.radio(key="multiclass").set_value("ovr").run()
-        assert not app.exception
-    assert "training accuracy" in _status(app)
+    assert not app.exception and not app.warning
+    assert "training accuracy" in _status(app) and app.tabs

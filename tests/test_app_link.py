@@ -64,7 +64,9 @@ def test_an_opened_link_is_where_the_session_starts():
     [
         ("svm", {"C": 30.0}, "svm_C", 30.0),
         ("svm", {"C": None}, "svm_hard", True),
-        ("perceptron", {"eta": 0.5, "max_epochs": 7, "w_init": (5.0, -6.0, 1.0)}, "perc_w_init", "5, -6, 1"),
+        # The input shows the book's w (into C1), the back-end's w_init negated (ui/convention.py).
+        ("perceptron", {"eta": 0.5, "max_epochs": 7, "w_init": (5.0, -6.0, 1.0)}, "perc_w_init", "-5, 6, -1"),
+        ("logistic", {"w_init": (1.0, -1.0, 1.0)}, "lr_w_init", "-1, 1, -1"),
         ("fisher", {"threshold": "gaussian"}, "fisher_threshold", "gaussian"),
         ("naive_bayes", {"variant": "bernoulli"}, "nb_variant", "bernoulli"),
         ("gaussian_shared", {"priors": (0.2, 0.3, 0.5)}, "gs_prior_2", 0.5),
@@ -72,7 +74,7 @@ def test_an_opened_link_is_where_the_session_starts():
 )
 def test_a_link_sets_the_method_widgets(method, params, widget_key, value):
     at = _run()
-    multiclass = "ovr" if method in ("svm", "perceptron") else "native"  # two-class methods, three classes
+    multiclass = "ovr" if method in ("svm", "perceptron", "logistic") else "native"  # two-class methods, 3 classes
     scene = Scene(at.session_state.scene.points, method, tuple(sorted(params.items())), multiclass)
     copy = _run(encode_scene(scene))
     assert not copy.exception and not copy.warning, [w.value for w in copy.warning]
