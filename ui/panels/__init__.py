@@ -99,6 +99,28 @@ def count_axis(largest, title=None, *, most_ticks=6, **extra):
     return axis
 
 
+# The 3-D scene fills the figure; its camera (surface_scene) keeps the labels inside it.
+SURFACE_MARGIN = dict(l=0, r=0, t=10, b=10)
+
+
+def surface_scene(window, z_axis):
+    """The 3-D scene of a surface over the view (least squares' outputs, the posteriors): x and y
+    to scale with the longer side 1.3 and the height 0.75, seen from the lower right. Small enough
+    that the box, its ticks and titles fit a half-width column (about 450 px) without clipping."""
+    width, height = window.x_max - window.x_min, window.y_max - window.y_min
+    longest = max(width, height)
+    # A short side gets fewer ticks, so its labels do not run into each other.
+    ticks = [max(3, round(6 * side / longest)) for side in (width, height)]
+    return dict(
+        xaxis=dict(title=dict(text="x₁"), nticks=ticks[0]),
+        yaxis=dict(title=dict(text="x₂"), nticks=ticks[1]),
+        zaxis=dict(nticks=5, **z_axis),
+        aspectmode="manual",
+        aspectratio=dict(x=1.3 * width / longest, y=1.3 * height / longest, z=0.75),
+        camera=dict(eye=dict(x=1.75, y=-2.25, z=1.3), center=dict(x=0, y=0, z=-0.12)),
+    )
+
+
 def all_panels():
     """Every PANELS entry of every module in this package, in ``order``."""
     panels = []

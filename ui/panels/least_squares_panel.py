@@ -20,7 +20,7 @@ from .. import state
 from ..chart import chart
 from ..convention import book_classes, book_least_squares_outputs, book_roles
 from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
-from . import Panel, number_text, subscript
+from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
 
 SURFACE_RESOLUTION = 80
 N_FAR_POINTS = 15
@@ -111,7 +111,9 @@ def surface_figure(model, points, window, k, kind="heatmap"):
     z = Y[..., k]
     zmin, zmax, scale, colourbar, levels = _surface_style(model, z, points)
     if kind == "3d":
-        traces = [go.Surface(x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, colorbar=colourbar, name="y(x)")]
+        # No colour bar: the z axis gives the values, and the scene needs the width (at 800 px its
+        # axis title was cut off).
+        traces = [go.Surface(x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, showscale=False, name="y(x)")]
         for level, colour in levels:
             traces.append(
                 go.Surface(
@@ -125,23 +127,13 @@ def surface_figure(model, points, window, k, kind="heatmap"):
                     name=f"y = {level:.3g}",
                 )
             )
-        width, height = window.x_max - window.x_min, window.y_max - window.y_min
-        longest = max(width, height)
         return go.Figure(
             data=traces,
             layout=dict(
                 template=TEMPLATE,
-                height=500,
-                margin=dict(l=0, r=0, t=10, b=10),
-                scene=dict(
-                    xaxis=dict(title=dict(text="x₁"), nticks=6),
-                    yaxis=dict(title=dict(text="x₂"), nticks=6),
-                    zaxis=dict(title=dict(text="y(x)"), nticks=5, range=[zmin, zmax]),
-                    aspectmode="manual",
-                    aspectratio=dict(x=1.6 * width / longest, y=1.6 * height / longest, z=0.8),
-                    camera=dict(eye=dict(x=1.45, y=-1.6, z=0.9), center=dict(x=0, y=0, z=-0.08)),
-                    domain=dict(x=[0, 0.92], y=[0.02, 1]),
-                ),
+                height=460,
+                margin=SURFACE_MARGIN,
+                scene=surface_scene(window, dict(title=dict(text="y(x)"), range=[zmin, zmax])),
             ),
         )
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
@@ -307,9 +299,9 @@ def render(ctx):
         st.markdown(
             f"With the targets of section 4.1.5, t = N/N₁ = {number_text(high, 3)} for {first} (the book's C₁) and "
             f"t = −N/N₂ = {number_text(low, 3)} for {second} (C₂), the least-squares weight vector is parallel to "
-            f"Fisher's direction (eq. 4.37), and x goes to {first} where y(x) ≥ 0 (dashed line 0; the other two "
-            "dashed lines are the target levels). The output is still a tilted plane: far from the boundary it "
-            "overshoots the targets, and the squared error punishes points for being 'too correct'."
+            f"Fisher's direction (eq. 4.37), and x goes to {first} where y(x) ≥ 0 (the level 0 is drawn, and the "
+            "two target levels). The output is still a tilted plane: far from the boundary it overshoots the "
+            "targets, and the squared error punishes points for being 'too correct'."
         )
     else:
         outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))

@@ -116,7 +116,7 @@ def errors_figure(model, step):
         ],
         layout=dict(
             template=TEMPLATE,
-            title=dict(text="Misclassified points met per epoch (each one an update)", font=dict(size=14)),
+            title=dict(text="Mistakes (= updates) per epoch", font=dict(size=14)),
             height=260,
             margin=dict(l=10, r=10, t=50, b=30),
             xaxis=count_axis(counts.size, "epoch"),

@@ -17,7 +17,7 @@ from playground import LogisticRegression, evaluate_grid
 from ..chart import chart
 from ..convention import book_decision, book_line, book_roles
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
-from . import Panel
+from . import SURFACE_MARGIN, Panel, surface_scene
 
 DISPLAY_KEY = "posterior_display"  # st.session_state.panel_options[DISPLAY_KEY]: "regions" or "posterior"
 DISPLAYS = {"regions": "decision regions", "posterior": "posterior p(Cₖ|x)"}
@@ -311,25 +311,11 @@ def surface_figure(model, window, class_position=0, resolution=SURFACE_RESOLUTIO
         layout=dict(
             template=TEMPLATE,
             height=460,
-            margin=dict(l=0, r=0, t=10, b=0),
+            margin=SURFACE_MARGIN,
             showlegend=False,
-            scene=dict(
-                xaxis_title="x₁",
-                yaxis_title="x₂",
-                zaxis=dict(title=f"p({class_symbol(k)}|x)", range=[0, 1]),
-                aspectmode="manual",
-                aspectratio=_aspect(window),
-                camera=dict(eye=dict(x=1.35, y=-1.75, z=1.05)),
-            ),
+            scene=surface_scene(window, dict(title=dict(text=f"p({class_symbol(k)}|x)"), range=[0, 1])),
         ),
     )
-
-
-def _aspect(window):
-    """The 3-D box: x and y to scale, the longer side 1.8, the height 0.9."""
-    width, height = window.x_max - window.x_min, window.y_max - window.y_min
-    longest = max(width, height)
-    return dict(x=1.8 * width / longest, y=1.8 * height / longest, z=0.9)
 
 
 def _display_changed():
