@@ -272,3 +272,16 @@ def test_every_tab_writes_classes_from_1(method, n_classes):
         texts = _texts(at) + [e.value for e in at.latex] + _charts(at)
         bad = [t for t in texts if CLASS_ZERO.search(t)]
         assert not bad, (label, bad[:3])
+
+
+def test_initial_weights_typed_for_the_plane_are_not_sent_to_a_basis(six_points):
+    at = six_points
+    at.selectbox(key="method").set_value("logistic").run()
+    at.text_input(key="lr_w_init").set_value("1, -1, 1").run()
+    assert at.session_state.scene.param_dict["w_init"] == (-1.0, 1.0, -1.0)  # the back-end's sign
+    at.selectbox(key="basis").set_value("polynomial").run()
+    assert not at.exception and not at.warning  # no "must be 6 numbers" from the back-end
+    assert at.session_state.scene.param_dict["w_init"] is None
+    assert any("input plane" in c.value for c in at.caption)
+    at.selectbox(key="basis").set_value("identity").run()
+    assert at.session_state.scene.param_dict["w_init"] == (-1.0, 1.0, -1.0)
