@@ -285,3 +285,16 @@ def test_initial_weights_typed_for_the_plane_are_not_sent_to_a_basis(six_points)
     assert any("input plane" in c.value for c in at.caption)
     at.selectbox(key="basis").set_value("identity").run()
     assert at.session_state.scene.param_dict["w_init"] == (-1.0, 1.0, -1.0)
+
+
+def test_softmax_keeps_one_row_per_class_even_for_two_classes():
+    from ui.panels import iterations
+
+    X, y = _overlapping()
+    model = make_model("softmax").fit(X, y)
+    table = iterations.weights_table(model, model.n_iter_)
+    np.testing.assert_allclose(table.to_numpy(), model.weights_)  # a_k = w_k^T phi: no sign to turn
+    activations = _with_bias(X[:5]) @ table.to_numpy().T
+    proba = np.exp(activations) / np.exp(activations).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(proba, model.predict_proba(X[:5]), rtol=1e-9)
+    np.testing.assert_allclose(convention.book_history(model)[-1]["w"], model.weights_)

@@ -16,7 +16,7 @@ from playground import Window, make_model
 from playground.grid import grid_axes
 from playground.scene import PointSet, Scene
 from tests.conftest import clusters
-from ui.convention import book_line
+from ui.convention import book_line, fisher_target_values
 from ui.panels import (
     PanelContext,
     all_panels,
@@ -305,7 +305,7 @@ def test_least_squares_with_the_targets_of_section_4_1_5_is_in_the_books_sign():
     gx, gy = np.meshgrid(xs, ys)
     expected = np.column_stack([np.ones(gx.size), gx.ravel(), gy.ravel()]) @ weights
     np.testing.assert_allclose(Y[..., 0].ravel(), expected, rtol=1e-5, atol=1e-5)
-    assert least_squares_panel.target_values(ctx.model, y) == pytest.approx((n / n1, -n / (n - n1)))
+    assert fisher_target_values(ctx.model, y) == pytest.approx((n / n1, -n / (n - n1)))
     heatmap = least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0).data[0]
     ticks = heatmap.colorbar.tickvals
     assert ticks[0] == pytest.approx(-n / (n - n1)) and ticks[2] == pytest.approx(n / n1)

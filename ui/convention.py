@@ -57,13 +57,6 @@ def book_roles(model):
     return CLASS_NAMES[first], CLASS_NAMES[second]
 
 
-def book_class_of(model, positive):
-    """The global class a back-end decision value of this sign means, as the book would say it:
-    C1 where the book's y(x) >= 0 (``positive=True``), C2 otherwise."""
-    first, second = book_classes(model)
-    return first if positive else second
-
-
 # -- values ------------------------------------------------------------------------------------------
 
 
@@ -85,11 +78,6 @@ def book_weights(model, weights):
     (1, D) ``coef_`` / (1,) ``intercept_``, and leaves K-class weights (one row per class) alone.
     """
     return sign(model) * np.asarray(weights, dtype=float)
-
-
-def backend_weights(model, weights):
-    """The inverse of ``book_weights`` (the same sign flip)."""
-    return book_weights(model, weights)
 
 
 def c1_probability(model, X):
@@ -201,14 +189,21 @@ def book_sub_classifiers(model):
 # -- iterative fits: the weights of each step --------------------------------------------------------
 
 
+def _iterate_weights(model, weights):
+    """An iterate's weights in the book's sign: one discriminant w (perceptron, logistic regression)
+    negated for two classes; one row w_k per class (softmax, a_k = w_k^T phi) as they are."""
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim == 2 and weights.shape[0] == np.size(model.classes_):
+        return weights.copy()
+    return book_weights(model, weights)
+
+
 def book_weights_at(model, step):
     """The book's [w0, w1, ..., wM] after ``step`` updates of a perceptron or a logistic / softmax
-    regression (step 0: the initial weights); softmax keeps one row per class."""
+    regression (step 0: the initial weights); softmax keeps one row per class, unchanged."""
     if hasattr(model, "weights_at"):
-        weights = model.weights_at(step)
-    else:
-        weights = model.history_[step]["w"]
-    return book_weights(model, weights)
+        return _iterate_weights(model, model.weights_at(step))
+    return _iterate_weights(model, model.history_[step]["w"])
 
 
 def book_history(model, labels=None):
@@ -221,7 +216,7 @@ def book_history(model, labels=None):
     entries = []
     for entry in model.history_:
         copy = dict(entry)
-        copy["w"] = book_weights(model, entry["w"])
+        copy["w"] = _iterate_weights(model, entry["w"])
         if "index" in entry and labels is not None:
             copy["t"] = point_target(model, np.asarray(labels)[int(entry["index"])])
         entries.append(copy)
@@ -285,9 +280,8 @@ def book_least_squares_outputs(model, X):
     return -outputs if outputs.shape[1] == 1 else outputs
 
 
-def fisher_targets(model, y):
-    """The book's targets of section 4.1.5: N/N1 for C1 and -N/N2 for C2, for global labels y."""
+def fisher_target_values(model, y):
+    """(N/N1, -N/N2): the book's targets of C1 and C2 in section 4.1.5, for training labels ``y``."""
     first, _ = book_classes(model)
-    y = np.asarray(y)
-    n, n1 = y.size, int(np.sum(y == first))
-    return np.where(y == first, n / n1, -n / (n - n1))
+    n, n1 = np.size(y), int(np.sum(np.asarray(y) == first))
+    return n / n1, -n / (n - n1)

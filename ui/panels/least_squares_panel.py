@@ -18,7 +18,7 @@ from playground.scene import PointSet
 
 from .. import state
 from ..chart import chart
-from ..convention import book_classes, book_least_squares_outputs, book_roles
+from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
 from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
 
@@ -39,13 +39,6 @@ def least_squares_model(model):
 def has_fisher_targets(model):
     """True for the single output of section 4.1.5's targets N/N1, -N/N2 (two classes)."""
     return model.weights_.shape[1] == 1
-
-
-def target_values(model, y):
-    """(N/N1, -N/N2): the book's targets of C1 and C2 for these training labels (section 4.1.5)."""
-    first, _ = book_classes(model)
-    n, n1 = len(y), int(np.sum(np.asarray(y) == first))
-    return n / n1, -n / (n - n1)
 
 
 def output_names(model):
@@ -92,7 +85,7 @@ def _surface_style(model, z, points):
     boundary) and the two targets N/N1 and -N/N2.
     """
     if has_fisher_targets(model):
-        high, low = target_values(model, points.y)
+        high, low = fisher_target_values(model, points.y)
         zmin, zmax = min(float(z.min()), 1.25 * low), max(float(z.max()), 1.25 * high)
         ticks = [low, 0.0, high]
         colourbar = dict(title=dict(text="y(x)"), tickvals=ticks, ticktext=[number_text(t, 3) for t in ticks], len=0.8)
@@ -292,7 +285,7 @@ def render(ctx):
     columns[1].metric(f"highest {symbol} in view", number_text(Y[..., k].max(), 3))
     if has_fisher_targets(model):
         first, second = book_roles(model)
-        high, low = target_values(model, points.y)
+        high, low = fisher_target_values(model, points.y)
         t = np.where(points.y == book_classes(model)[0], high, low)
         beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))
         columns[2].metric("training points beyond their target", f"{beyond:.0%}")
