@@ -18,7 +18,7 @@ from .theme import (
     TEMPLATE_JSON,
 )
 
-OUTLINE_MAX_POINTS = 400  # markers with a white rim up to this many points
+OUTLINE_MAX_POINTS = 400  # markers with a dark rim up to this many points
 
 
 def _discrete_colourscale(colours):
@@ -115,8 +115,8 @@ def contour_traces(field, window):
 def point_traces(points, scale=1.0):
     """One marker trace per class: own colour and symbol; customdata = the point's index."""
     X, y = points.X, points.y
-    # A white rim keeps touching markers apart; stroking every marker costs plotly.js about 10 ms
-    # per 1,000 points on each redraw, so a dense cloud goes without.
+    # A dark rim keeps touching markers apart and reads on any region or posterior colour; stroking
+    # every marker costs plotly.js about 10 ms per 1,000 points on each redraw, so a dense cloud goes without.
     outline = dict(color=MARKER_OUTLINE, width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
     traces = []
     for k in range(len(CLASS_NAMES)):

@@ -360,7 +360,8 @@ def _render_two_classes(ctx, model, X, y):
     )
     st.caption(
         "Left: projecting onto m₂ − m₁ separates the means as much as possible, but the classes' spread "
-        "along it makes them overlap. Right: Fisher's w ∝ S_W⁻¹(m₂ − m₁) (eq. 4.30) also keeps each class "
+        "along it makes them overlap. Right: Fisher's w ∝ S_W⁻¹(m₂ − m₁) (eq. 4.30; J(w) = J(−w), so the sign is "
+        "free, and the Equations tab turns w towards C₁ so that y ≥ y₀ means C₁) also keeps each class "
         f"compact, maximising J(w) (eq. 4.26). Its threshold ({threshold_rule}) is the black line on the plot. "
         "Threshold on the left: the midpoint of the projected means."
     )
