@@ -90,9 +90,9 @@ def render(ctx):
         "Every number below is read from the fitted model, so the equations update as points are added, removed "
         "or the method and its settings change"
         + (
-            "; the evaluation point follows the last added point."
+            "; the evaluation point, ⊕ on the plot, follows the last added point."
             if following
-            else "; the evaluation point is the one typed above."
+            else "; the evaluation point, ⊕ on the plot, is the one typed above."
         )
     )
     equations = model_equations(model, point)
@@ -122,6 +122,9 @@ def overlay(ctx):
             hovertemplate="the Equations tab evaluates the model here<br>x = (%{x:.3g}, %{y:.3g})<extra></extra>",
             name="x of the Equations tab",
             meta="equation point",
+            # Not in the legend: opening the tab must not add a legend row (and move the plot); the
+            # panel's caption names the mark.
+            showlegend=False,
         )
     ]
 
