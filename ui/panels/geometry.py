@@ -17,7 +17,7 @@ from playground.grid import grid_axes
 
 from ..convention import book_line
 from ..theme import CLASS_NAMES
-from . import Panel, number_text, option_checkbox
+from . import Panel, number_text, option_checkbox, vector_text
 
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)
 HOVER_RESOLUTION = 40  # 40 x 40 cells; z and customdata float32 for both halves: about 26 KB
@@ -157,13 +157,11 @@ def render(ctx):
     option_checkbox("Draw w, the distance from the origin and the hover read-out on the plot", ctx, OPTION, key)
     line = book_line(ctx.shown_model)
     first, second = CLASS_NAMES[line.c1], CLASS_NAMES[line.c2]
-    columns = st.columns(5)
-    columns[0].metric("w₁", f"{line.w[0]:.3g}")
-    columns[1].metric("w₂", f"{line.w[1]:.3g}")
-    columns[2].metric("w₀ (bias)", f"{line.w0:.3g}")
-    columns[3].metric("‖w‖", f"{line.norm:.3g}")
-    columns[4].metric(
-        "−w₀/‖w‖", f"{line.distance_from_origin:.3g}", help="Signed distance of the boundary from the origin (eq. 4.5)."
+    # One line that wraps, not five metrics: a metric cuts its number off in a narrow column ("-0.…").
+    st.markdown(
+        f"**w** = (w₁, w₂) = **{vector_text(line.w, 3)}**, w₀ = **{number_text(line.w0, 3)}**, "
+        f"‖w‖ = **{number_text(line.norm, 3)}**, −w₀/‖w‖ = **{number_text(line.distance_from_origin, 3)}** "
+        "(the boundary's signed distance from the origin, eq. 4.5)."
     )
     st.markdown(
         f"C₁ is {first} and C₂ is {second}. $y(\\mathbf{{x}}) = \\mathbf{{w}}^T\\mathbf{{x}} + w_0$ (eq. 4.4) is "

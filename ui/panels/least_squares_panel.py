@@ -288,7 +288,11 @@ def render(ctx):
         high, low = fisher_target_values(model, points.y)
         t = np.where(points.y == book_classes(model)[0], high, low)
         beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))
-        columns[2].metric("training points beyond their target", f"{beyond:.0%}")
+        columns[2].metric(
+            "points beyond their target",
+            f"{beyond:.0%}",
+            help="Training points whose output overshoots their target t.",
+        )
         st.markdown(
             f"With the targets of section 4.1.5, t = N/N₁ = {number_text(high, 3)} for {first} (the book's C₁) and "
             f"t = −N/N₂ = {number_text(low, 3)} for {second} (C₂), the least-squares weight vector is parallel to "
@@ -298,7 +302,9 @@ def render(ctx):
         )
     else:
         outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))
-        columns[2].metric("training points with an output outside [0, 1]", f"{outside:.0%}")
+        columns[2].metric(
+            "points outside [0, 1]", f"{outside:.0%}", help="Training points with an output below 0 or above 1."
+        )
         sums = " Yet" if Y.shape[2] == 1 else " With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet"
         st.markdown(
             "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), "

@@ -249,12 +249,15 @@ def _render_two_class(ctx, svm):
     model = ctx.model
     category = np.asarray(svm.margin_category_)
     n_free, n_bound = int(np.sum(category == 1)), int(np.sum(category == 2))
-    columns = st.columns(5)
+    # Three short metrics: five cut their labels off in a narrow column ("Support ve…").
+    columns = st.columns(3)
     columns[0].metric("Margin 1/‖w‖", f"{svm.margin_:.3g}" if np.isfinite(svm.margin_) else "∞")
     columns[1].metric("Support vectors", int(svm.support_.size))
-    columns[2].metric("on the margin (0 < a < C)", n_free)
-    columns[3].metric("inside or wrong (a = C)", n_bound)
-    columns[4].metric("C", _format_c(svm))
+    columns[2].metric("C", _format_c(svm))
+    st.markdown(
+        f"**{n_free}** on the margin (0 < aₙ < C, ◯ on the plot) and **{n_bound}** inside it or misclassified "
+        "(aₙ = C, ◇)."
+    )
     first, second = book_roles(svm)
     st.caption(
         f"Targets tₙ = +1 for {first} and −1 for {second}: y(x) = wᵀx + b ≥ 0 assigns {first} (eq. 7.1), and "
