@@ -115,7 +115,7 @@ MULTICLASS_LABELS = {
 }
 # Two-class machines: no K-class form of their own (tests/test_conventions.py checks the list
 # against the back-end, which refuses three classes for exactly these).
-TWO_CLASS_METHODS = frozenset({"perceptron", "logistic", "svm"})
+TWO_CLASS_METHODS = frozenset({"perceptron", "logistic", "probit", "bayesian_logistic", "svm"})
 MULTICLASS_KEY = "multiclass"
 AUTO_OVR_KEY = "multiclass_auto_ovr"  # set while one-versus-rest stands in for the K-class choice
 

@@ -45,6 +45,7 @@ from .convention import (
     book_sub_classifiers,
     book_weights,
     book_weights_at,
+    is_two_class,
 )
 
 SIGNIFICANT = 4  # significant digits of every printed number
@@ -791,6 +792,15 @@ def _generic(model, space):
     """A method this module does not know: its linear discriminants, if it has them."""
     coef = np.atleast_2d(book_weights(model, model.coef_))
     intercept = np.ravel(book_weights(model, model.intercept_))
+    if coef.shape[0] == 1 and is_two_class(model):
+        first, second = book_classes(model)
+        yield Equation(
+            "Linear discriminant",
+            rf"y({space.vector}) = " + affine(intercept[0], coef[0], space),
+            "4.4",
+            f"Class {class_number(first)} (C₁) where y ≥ 0, else class {class_number(second)}.",
+        )
+        return
     lines = [
         rf"y_{{{m + 1}}}({space.vector}) &= " + affine(b0, w, space) for m, (w, b0) in enumerate(zip(coef, intercept))
     ]
