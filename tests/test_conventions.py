@@ -298,3 +298,22 @@ def test_softmax_keeps_one_row_per_class_even_for_two_classes():
     proba = np.exp(activations) / np.exp(activations).sum(axis=1, keepdims=True)
     np.testing.assert_allclose(proba, model.predict_proba(X[:5]), rtol=1e-9)
     np.testing.assert_allclose(convention.book_history(model)[-1]["w"], model.weights_)
+
+
+@pytest.mark.parametrize("strategy", ["native", "ovr"])
+def test_a_back_end_message_names_classes_from_1_through_the_app(strategy):
+    from playground.link import encode_scene
+    from playground.scene import PointSet, Scene
+
+    # Class 2 (label 1) has one point: Fisher's discriminant cannot run, and says which class.
+    points = PointSet.from_arrays(
+        [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [3.0, 3.0], [5.0, 0.0], [5.0, 1.0]], [0, 0, 0, 1, 2, 2]
+    )
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in encode_scene(Scene(points=points, method="fisher", multiclass=strategy)).items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception
+    messages = [w.value for w in at.warning]
+    assert any("class 2 has one" in m for m in messages), messages
+    assert not any(CLASS_ZERO.search(m) or "class 1 has" in m for m in messages)

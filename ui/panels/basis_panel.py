@@ -12,10 +12,11 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import PlaygroundError, Window, boundary_segments, evaluate_grid
+from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, phrase
 from playground.basis import BasisModel, RBFBasis
 
 from ..chart import chart
+from ..compute import class_name
 from ..figures import region_trace
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel
@@ -157,7 +158,7 @@ def feature_space(model, X, i, j):
     try:
         line = model.feature_line(i, j)
     except PlaygroundError as err:
-        return features, window, None, str(err)
+        return features, window, None, phrase(err, class_name)
     return features, window, line, None
 
 

@@ -12,12 +12,13 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import ClusterSpec, PlaygroundError, make_clusters, make_model
+from playground import ClusterSpec, PlaygroundError, make_clusters, make_model, phrase
 from playground.grid import grid_axes
 from playground.scene import PointSet
 
 from .. import state
 from ..chart import chart
+from ..compute import class_name
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
 from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
@@ -244,7 +245,7 @@ def _add_far_points(label):
         new_points = points.extended(PointSet.from_arrays(group, np.full(len(group), label)))
         after = int(np.count_nonzero(fit(new_points.X, new_points.y).predict(X) != y))
     except PlaygroundError as err:
-        state.notify(str(err))
+        state.notify(phrase(err, class_name))
         return
     state.change_points(new_points, refit_view=True)
     state.notify(

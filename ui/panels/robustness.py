@@ -9,12 +9,12 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import InvalidDataError, PlaygroundError, Window, boundary_segments, evaluate_grid
+from playground import InvalidDataError, PlaygroundError, Window, boundary_segments, evaluate_grid, phrase
 from playground.scene import PointSet
 
 from .. import state
 from ..chart import chart
-from ..compute import fitted_model, scene_model
+from ..compute import class_name, fitted_model, scene_model
 from ..figures import point_traces, region_trace, segment_trace
 from ..theme import CLASS_NAMES, TEMPLATE, class_label
 from . import Panel
@@ -77,7 +77,7 @@ def _add_outliers():
         new = outlier_points(points.X, points.y, label, w, seed=len(points) + scene.seed)
         extended = points.extended(PointSet.from_arrays(new, np.full(len(new), label)))
     except PlaygroundError as err:
-        state.notify(str(err))
+        state.notify(phrase(err, class_name))
         return
     state.change_points(extended, refit_view=True)
 
