@@ -167,7 +167,8 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
         more = "the maximum iterations (max_iter)"
         if solver == "gd":
             more += " or the step size (learning_rate)"
-        message = f"{describe} did not converge in {n_iter} updates; raise {more}."
+        updates = f"{n_iter} update" + ("" if n_iter == 1 else "s")
+        message = f"{describe} did not converge in {updates}; raise {more}."
     return theta, history, n_iter, converged and not separable, message
 
 

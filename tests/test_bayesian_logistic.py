@@ -337,7 +337,9 @@ def test_history_records_newtons_climb():
     assert not hasattr(model, "at_step")  # the Laplace approximation exists at the mode only
     limited = make_model("bayesian_logistic", max_iter=1).fit(X, y)
     assert not limited.converged_
-    assert limited.fit_message_ == "Bayesian logistic regression did not converge in 1 updates; raise max_iter."
+    assert limited.fit_message_ == (
+        "Bayesian logistic regression did not converge in 1 update; raise the maximum iterations (max_iter)."
+    )
 
 
 @pytest.mark.parametrize("strategy", ["ovr", "ovo"])
@@ -480,8 +482,9 @@ def test_the_app_fits_it_with_an_alpha_slider_that_a_link_carries():
     app_file = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
     at = AppTest.from_file(app_file, default_timeout=60).run()
     at.selectbox(key="method").set_value("bayesian_logistic").run()
-    assert not at.exception and "one-versus-rest" in at.warning[0].value  # three clusters, two-class method
-    at.radio(key="multiclass").set_value("ovr").run()
+    # Three clusters and a two-class method: one-versus-rest at once, and the sidebar says so.
+    assert not at.exception and not at.warning and at.session_state.scene.multiclass == "ovr"
+    assert any("has no K-class discriminant" in c.value for c in at.caption)
     at.select_slider(key="bayes_alpha").set_value(0.1).run()
     assert not at.exception and not at.warning
     assert at.session_state.scene.params == (("alpha", 0.1),)

@@ -250,7 +250,7 @@ def test_separable_data_gives_the_logistic_message():
     model = make_model("probit").fit(SEED003_X, SEED_Y)
     logistic = make_model("logistic").fit(SEED003_X, SEED_Y)
     assert not model.converged_ and model.n_iter_ < 100
-    for phrase in ("linearly separable", "no finite solution", "set l2 > 0 for a finite answer"):
+    for phrase in ("linearly separable", "no finite solution", "an L2 penalty λ > 0 (l2) gives a finite answer"):
         assert phrase in model.fit_message_ and phrase in logistic.fit_message_
     assert "probit function Φ(a)" in model.fit_message_ and "4.3.5" in model.fit_message_
     np.testing.assert_array_equal(model.predict(SEED003_X), SEED_Y)
@@ -267,7 +267,9 @@ def test_iteration_limit_message_is_logistic_regressions():
     X, y = overlapping(11)
     model = make_model("probit", max_iter=1).fit(X, y)
     assert not model.converged_ and model.n_iter_ == 1
-    assert model.fit_message_ == "Probit regression did not converge in 1 updates; raise max_iter."
+    assert (
+        model.fit_message_ == "Probit regression did not converge in 1 update; raise the maximum iterations (max_iter)."
+    )
     logistic = make_model("logistic", max_iter=1).fit(X, y)
     assert logistic.fit_message_ == model.fit_message_.replace("Probit", "Logistic")
 
