@@ -217,6 +217,21 @@ def _priors(prefix):
     return Spec("priors", "priors", None, key=prefix, nullable=True, default_text="Nₖ/N from the data")
 
 
+def _w_init(key):
+    """Initial weights [w0, w1, w2] typed in a text input (the app shows them in the book's sign)."""
+    return Spec(
+        "w_init",
+        "vector",
+        None,
+        low=-MAX_COORDINATE,
+        high=MAX_COORDINATE,
+        size=3,
+        key=key,
+        nullable=True,
+        default_text="zeros",
+    )
+
+
 def _logistic(prefix):
     return (
         Spec("solver", "choice", "irls", ("irls", "gd"), key=f"{prefix}_solver"),
@@ -236,17 +251,7 @@ METHOD_SPECS = {
         Spec("max_epochs", "int", 100, low=1, high=500, key="perc_epochs"),
         Spec("shuffle", "bool", False, key="perc_shuffle"),
         Spec("random_state", "int", 0, low=0, high=MAX_SEED, key="perc_seed", when=(("shuffle", True),), otherwise=0),
-        Spec(
-            "w_init",
-            "vector",
-            None,
-            low=-MAX_COORDINATE,
-            high=MAX_COORDINATE,
-            size=3,
-            key="perc_w_init",
-            nullable=True,
-            default_text="zeros",
-        ),
+        _w_init("perc_w_init"),
     ),
     "gaussian_shared": (_priors("gs"),),
     "gaussian_separate": (_priors("gsep"),),
@@ -266,7 +271,7 @@ METHOD_SPECS = {
             default_text="the data mean",
         ),
     ),
-    "logistic": _logistic("lr"),
+    "logistic": (*_logistic("lr"), _w_init("lr_w_init")),
     "softmax": _logistic("sm"),
     "probit": _logistic("pb"),
     "bayesian_logistic": (Spec("alpha", "choice", 1.0, PRIOR_ALPHAS, key="bayes_alpha"),),

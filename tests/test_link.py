@@ -232,7 +232,9 @@ def test_values_the_widgets_offer_pass_and_come_back_unchanged():
     )
     decoded, messages = decode_scene(encode_scene(scene))
     assert messages == [] and decoded.params == scene.params
-    logistic = scene.with_method("logistic", {"solver": "gd", "max_iter": 4000, "learning_rate": 0.3, "l2": 0.01})
+    logistic = scene.with_method(
+        "logistic", {"solver": "gd", "max_iter": 4000, "learning_rate": 0.3, "l2": 0.01, "w_init": (1.0, -1.0, 1.0)}
+    )
     decoded, messages = decode_scene(encode_scene(logistic))
     assert messages == [] and decoded.params == logistic.params
 

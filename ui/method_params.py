@@ -14,6 +14,7 @@ import streamlit as st
 
 from playground.specs import METHOD_SPECS, PRIOR_STEP, clean_settings, spec_for
 
+from .convention import backend_w_init, book_w_init
 from .theme import class_label
 
 HARD_MARGIN_KEY = "svm_hard"
@@ -50,7 +51,11 @@ def radio(spec, label, labels, **kwargs):
 
 
 def _parse_weights(text, size):
-    """'w0, w1, w2' -> tuple of floats, or None with a warning when it does not parse."""
+    """'w0, w1, w2' -> tuple of floats, or None with a warning when it does not parse.
+
+    Accepts what people paste from notes: a true minus sign and brackets, "(5, −6, 1)".
+    """
+    text = text.replace("−", "-").strip().strip("()[]")
     if not text.strip():
         return None
     try:
@@ -94,11 +99,38 @@ def _priors(prefix, present_classes):
     return tuple(round(v / total, 6) for v in values)
 
 
+def initial_weights(method, present_classes):
+    """The initial weights w₀, w₁, w₂ as the book writes them (y(x) = w₀ + w₁x₁ + w₂x₂ >= 0 assigns
+    C₁, the first class present); returns the back-end's ``w_init`` (``ui.convention``) or None."""
+    text = st.text_input(
+        "Initial weights w₀, w₁, w₂ (blank = zeros)",
+        key=_spec(method, "w_init").key,
+        help="As the book writes w: y(x) = w₀ + w₁x₁ + w₂x₂ ≥ 0 assigns C₁, the first class present (the lowest "
+        "class number), and w points into its region. E.g. the lecture notes' 5, −6, 1. Input plane only (no "
+        "basis functions).",
+    )
+    w_init = _parse_weights(text, 3)
+    if w_init is None:
+        return None
+    # The basis picker is drawn below; its session value is the basis this run will fit on.
+    basis = st.session_state.get("basis", getattr(st.session_state.get("scene"), "basis", "identity"))
+    if basis != "identity":
+        st.caption("Initial weights are for the input plane (no basis functions): this fit starts from zero.")
+        return None
+    if len(present_classes) > 2:
+        st.caption("For two classes; with more, every two-class sub-classifier starts from these weights.")
+    return backend_w_init(w_init)
+
+
 def least_squares(present_classes):
+    if len(present_classes) > 2:
+        # Section 4.1.5's targets exist for two classes only: not offered with more.
+        st.caption("Targets: 1-of-K (eq. 4.15). The N/N₁, −N/N₂ targets of section 4.1.5 need two classes.")
+        return {"targets": "one_of_k"}
     targets = radio(
         _spec("least_squares", "targets"),
         "Targets",
-        {"one_of_k": "1-of-K (eq. 4.15)", "fisher": "N/N₁, −N/N₂ (§4.1.5, two classes)"},
+        {"one_of_k": "1-of-K (eq. 4.15)", "fisher": "N/N₁ for C₁, −N/N₂ for C₂ (§4.1.5)"},
         horizontal=True,
         help="With the Fisher targets the weight vector is parallel to Fisher's discriminant.",
     )
@@ -120,9 +152,7 @@ def perceptron(present_classes):
     max_epochs = int_slider(_spec("perceptron", "max_epochs"), "Maximum epochs")
     shuffle = st.checkbox("Visit the points in a shuffled order", key=_spec("perceptron", "shuffle").key)
     seed = int_input(_spec("perceptron", "random_state", {"shuffle": True}), "Shuffle seed") if shuffle else 0
-    w_init = _parse_weights(
-        st.text_input("Initial weights w0, w1, w2 (blank = zeros)", key=_spec("perceptron", "w_init").key), 3
-    )
+    w_init = initial_weights("perceptron", present_classes)
     return {"eta": eta, "max_epochs": max_epochs, "shuffle": shuffle, "random_state": int(seed), "w_init": w_init}
 
 
@@ -173,6 +203,8 @@ def _logistic(method):
         if solver == "gd":
             params["learning_rate"] = select_slider(_spec(method, "learning_rate", chosen), "Step size")
         params["l2"] = select_slider(_spec(method, "l2"), "L2 penalty λ (0 = maximum likelihood)")
+        if method == "logistic":
+            params["w_init"] = initial_weights(method, present_classes)
         return params
 
     return widgets
@@ -249,8 +281,8 @@ def _value_state(spec, value, present_classes, messages):
         return _priors_state(spec, value, present_classes, messages)
     if spec.name == "C":
         return {HARD_MARGIN_KEY: True} if value is None else {HARD_MARGIN_KEY: False, spec.key: value}
-    if spec.name == "w_init":  # a text input: "5, -6, 1", blank for zeros
-        return {spec.key: "" if value is None else ", ".join(f"{v:g}" for v in value)}
+    if spec.name == "w_init":  # a text input in the book's sign (ui.convention): "5, -6, 1", blank for zeros
+        return {spec.key: "" if value is None else ", ".join(f"{v:g}" for v in book_w_init(value))}
     if spec.name == "thresholds":
         return {THRESHOLDS_KEY: True, f"{spec.key}1": value[0], f"{spec.key}2": value[1]}
     return {spec.key: value}
