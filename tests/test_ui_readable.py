@@ -157,7 +157,7 @@ def test_the_equations_point_is_marked_while_its_tab_is_open():
     assert equations.overlay(closed) == []
     opened = _context("logistic", X, y, open_tab="Equations")
     (mark,) = equations.overlay(opened)
-    np.testing.assert_allclose([mark.x[0], mark.y[0]], X[-1])
+    np.testing.assert_allclose([mark.x[0], mark.y[0]], opened.scene.points.X[-1])  # points live on a grid
     typed = _context("logistic", X, y, options={equations.POINT_OPTION: [0.5, -1.0]}, open_tab="Equations")
     (mark,) = equations.overlay(typed)
     assert (mark.x[0], mark.y[0]) == (0.5, -1.0)
