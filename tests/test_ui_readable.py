@@ -13,8 +13,9 @@ from playground.basis import RBFBasis
 from playground.presets import ring_points
 from playground.scene import PointSet, Scene
 from tests.conftest import clusters
-from ui.compute import fit_view, playback_note
+from ui.compute import fit_view
 from ui.figures import scene_figure
+from ui.fitview import playback_note
 from ui.panels import PanelContext, basis_panel, count_axis, equations, fisher_panel, iterations, posterior
 from ui.theme import REGION_COLOURS
 

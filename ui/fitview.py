@@ -10,6 +10,7 @@ import numpy as np
 
 from playground import PlaygroundError, boundary_segments, evaluate_grid, phrase
 from playground.geometry import linear_regions
+from playground.multiclass import _Strategy
 
 from .workers import class_name
 
@@ -30,7 +31,9 @@ class FitView:
 
 
 def _is_exactly_linear(model):
-    return getattr(model, "is_linear", False) and hasattr(model, "coef_") and not hasattr(model, "predict_index")
+    """A single linear model decides by argmax of affine functions; the strategies' votes (and
+    their probability comparisons) are not drawn as polygons here."""
+    return getattr(model, "is_linear", False) and hasattr(model, "coef_") and not isinstance(model, _Strategy)
 
 
 def shown_model(model, step):
@@ -72,7 +75,7 @@ def evaluate_view(result, X, y, window, step, resolution):
     else:
         contour_field = _boundary_field(grid)
     return FitView(
-        note=phrase(getattr(model, "fit_message_", None), class_name),
+        note=playback_note(model, step),
         classes=classes,
         predicted=predicted,
         region_labels=classes[grid.labels].astype(np.uint8),
@@ -81,6 +84,19 @@ def evaluate_view(result, X, y, window, step, resolution):
         contour_field=contour_field,
         accuracy=float(np.mean(predicted == y)),
     )
+
+
+def playback_note(model, step):
+    """The fit's message, classes named from 1; while playback shows an earlier step it says so,
+    as the message describes the end of the run (e.g. "did not converge"), not the boundary shown."""
+    message = phrase(getattr(model, "fit_message_", None), class_name)
+    if not message or step is None:
+        return message
+    # SVM playback counts recorded entries (history_); the perceptron and IRLS / GD count updates.
+    last = len(model.history_) if hasattr(model, "smo_step_") else getattr(model, "n_iter_", None)
+    if last is None or step >= last:
+        return message
+    return f"Playback: step {step} of {last} is shown, not the final fit. At the end of the run: {message}"
 
 
 def _boundary_field(grid):
