@@ -179,6 +179,15 @@ def test_a_double_click_only_resets_the_view_zoomed_or_not(page):
     wait_applied(page)
     assert point_set(state(page)) == point_set(start)
     assert undo_button(page).is_disabled()
+
+    # In box-select mode too (plotly.js reports no double-click there, only the two clicks).
+    page.locator(".pg-canvas .main-svg").first.hover()
+    page.locator(".pg-canvas .modebar-btn[data-title='Box Select']").click()
+    page.mouse.dblclick(*empty_spot(page))
+    assert last_sent(page).startswith("fit ")
+    wait_applied(page)
+    assert point_set(state(page)) == point_set(start)
+    assert undo_button(page).is_disabled()
     page.screenshot(path=ARTIFACTS / "canvas-after-double-clicks.png")
 
 
@@ -238,6 +247,16 @@ def test_the_view_stays_put_through_strategies_methods_compare_and_presentation(
         assert_unmoved("-> one-versus-one")
         _choose(page, "K-class discriminant (eq. 4.9)")
         assert_unmoved("-> K-class")
+    # Another panel and back (the overlays and the page below change).
+    tabs = page.get_by_role("tab")
+    assert tabs.count() >= 2
+    for index in (tabs.count() - 1, 0):
+        tabs.nth(index).click()
+        page.wait_for_function(
+            "i => document.querySelectorAll('[role=tab]')[i].getAttribute('aria-selected') === 'true'", arg=index
+        )
+        wait_settled(page)
+        assert_unmoved(f"panel tab {index}")
     _pick_method(page, "Support vector machine")  # one-versus-rest: the legend of many entries
     _choose(page, "one-versus-rest")
     assert_unmoved("SVM one-versus-rest")

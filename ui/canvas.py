@@ -6,6 +6,8 @@ Why a custom component: ``st.plotly_chart`` only reports clicks on existing mark
 """
 
 import base64
+import hashlib
+import os
 import re
 import shutil
 from pathlib import Path
@@ -74,16 +76,23 @@ function downloadFigure(Plotly, gd, format, name) {
   });
 }
 
-function withDownloads(Plotly, config, name) {
-  // Buttons carry functions, so they are added here rather than in the config sent from Python.
-  return Object.assign({}, config, {
-    modeBarButtonsToAdd: (config.modeBarButtonsToAdd || []).concat([
-      {name: 'pgDownloadPng', title: 'Download as PNG', icon: Plotly.Icons.camera,
-       click: (gd) => downloadFigure(Plotly, gd, 'png', gd.__pgFileName || name)},
-      {name: 'pgDownloadSvg', title: 'Download as SVG (vector)', icon: Plotly.Icons.disk,
-       click: (gd) => downloadFigure(Plotly, gd, 'svg', gd.__pgFileName || name)},
-    ]),
-  });
+function plotConfig(Plotly, root, config, buttons) {
+  // The config with PNG / SVG buttons (functions, so added here rather than sent from Python),
+  // made once per config: Plotly.react redraws the whole plot, even its drag layers, when the
+  // config changes, and new functions would change it on every render.
+  const key = JSON.stringify(config);
+  if (root.__pgConfigKey !== key) {
+    root.__pgConfigKey = key;
+    root.__pgConfig = Object.assign({}, config, {
+      modeBarButtonsToAdd: (buttons || []).concat([
+        {name: 'pgDownloadPng', title: 'Download as PNG', icon: Plotly.Icons.camera,
+         click: (gd) => downloadFigure(Plotly, gd, 'png', gd.__pgFileName)},
+        {name: 'pgDownloadSvg', title: 'Download as SVG (vector)', icon: Plotly.Icons.disk,
+         click: (gd) => downloadFigure(Plotly, gd, 'svg', gd.__pgFileName)},
+      ]),
+    });
+  }
+  return root.__pgConfig;
 }
 """
 
@@ -92,6 +101,7 @@ _JS = (
     + r"""
 const MIN_HEIGHT = 240;  // px: the canvas never gets shorter than this to fit a wide window
 const DOUBLE_CLICK_SLOP = 8;  // px: two clicks further apart are two clicks, however quick
+const DOUBLE_CLICK_MS = 500;  // the longest double-click interval systems allow by default
 // 0 the full legend, 1 short names, 2 short names in a smaller font, 3 and on: without the
 // first, then the second, optional entry (the figure's compact.optional)
 const LEGEND_LEVELS = 4;
@@ -129,17 +139,16 @@ function send(root, event) {
 
 function bind(root) {
   // The component's function runs on every data change; handlers are bound once.
-  root.on('plotly_doubleclick', () => { root.__pgDoubleClick = true; });
   root.on('plotly_click', (ev) => {
     if (root.__pgSelecting) return;
-    // plotly.js reports the second click of a double-click as a click too, right after
-    // plotly_doubleclick. A double-click only resets the view: the first click's edit was sent
-    // at once (no waiting for a second click), so it is taken back, in the same undo step.
+    // A double-click only fits the view. Its first click's edit was sent at once (no waiting for a
+    // second click), so the second click takes it back, in the same undo step. Detected here in
+    // every drag mode (plotly.js reports both clicks, and a double-click only in zoom mode).
     const mouse = ev.event || {}, now = performance.now();
     const here = {x: mouse.clientX, y: mouse.clientY, t: now, nonce: null};
-    const last = root.__pgLastClick, double = root.__pgDoubleClick;
-    root.__pgDoubleClick = false;
-    if (double && last && now - last.t < 1000 && Math.hypot(here.x - last.x, here.y - last.y) <= DOUBLE_CLICK_SLOP) {
+    const last = root.__pgLastClick;
+    const interval = Math.max(DOUBLE_CLICK_MS, root._context.doubleClickDelay || 0);
+    if (last && now - last.t < interval && Math.hypot(here.x - last.x, here.y - last.y) <= DOUBLE_CLICK_SLOP) {
       root.__pgLastClick = null;
       if (last.nonce !== null) send(root, {type: 'retract', of: last.nonce});
       send(root, {type: 'fit'});
@@ -248,18 +257,26 @@ function shownFigure(figure, level, legendX) {
   return {data: data, layout: layout};
 }
 
+function plotStart(root, layout, window) {
+  // Where the plot area starts across the room (0..1): equal scales centre a narrower plot.
+  const margin = layout.margin || {}, [x0, x1, y0, y1] = window;
+  const width = root.clientWidth - (margin.l || 0) - (margin.r || 0);
+  const height = layout.height - (margin.t || 0) - (margin.b || 0);
+  if (width <= 0 || height <= 0) return 0;
+  return Math.max(0, (1 - Math.min(1, (height * (x1 - x0)) / (y1 - y0) / width)) / 2);
+}
+
 function draw(root, Plotly, depth) {
-  // Plotly.react; then again with a shorter legend while the full one wraps to a second row, or
-  // with the legend moved to where the plot area now starts (both remembered for the next draw).
-  const level = root.__pgLegendLevel || 0, legendX = root.__pgLegendX || 0;
-  const figure = shownFigure(root.__pgFigure, level, legendX);
+  // Plotly.react; then again with a shorter legend while the full one wraps to a second row (the
+  // level is remembered for the next draw, so a click draws once).
+  const level = root.__pgLegendLevel || 0;
+  const figure = shownFigure(root.__pgFigure, level, plotStart(root, root.__pgFigure.layout, root.__pgData.window));
   return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
-    if ((depth || 0) > LEGEND_LEVELS + 1 || !figure.layout.showlegend) return;
-    const start = root._fullLayout.xaxis.domain[0];
-    const wraps = legendRows(root) > 1 && level < LEGEND_LEVELS;
-    if (wraps) root.__pgLegendLevel = level + 1;
-    if (Math.abs(start - legendX) > 0.002) root.__pgLegendX = start;
-    if (wraps || root.__pgLegendX !== legendX) return draw(root, Plotly, (depth || 0) + 1);
+    if ((depth || 0) >= LEGEND_LEVELS || !figure.layout.showlegend) return;
+    if (legendRows(root) > 1 && level < LEGEND_LEVELS) {
+      root.__pgLegendLevel = level + 1;
+      return draw(root, Plotly, (depth || 0) + 1);
+    }
   });
 }
 
@@ -279,13 +296,15 @@ function fitToPlotArea(root, Plotly, data) {
 }
 
 function redraw(root, Plotly, widthChanged) {
-  // After a resize: the height the plot now needs (presentation: the window's), the full legend.
+  // After a resize: the height the plot now needs (presentation: the window's); on a wider
+  // canvas the full legend may fit again.
   const data = root.__pgData, figure = root.__pgFigure;
   const height = canvasHeight(root, data, figure.layout);
   if (!widthChanged && Math.abs(height - figure.layout.height) < 2) return;
   root.style.height = height + 'px';
   figure.layout.height = height;
-  if (widthChanged) root.__pgLegendLevel = 0;
+  if (widthChanged && root.clientWidth > (root.__pgLegendWidth || 0) + 40) root.__pgLegendLevel = 0;
+  root.__pgLegendWidth = root.clientWidth;
   return draw(root, Plotly);
 }
 
@@ -308,10 +327,9 @@ export default function (component) {
   loadPlotly(data.plotly_url).then((Plotly) => {
     figure.layout.height = height;  // plotly keeps its first height otherwise
     root.__pgFigure = figure;
-    const fitButton = {name: 'pgFitView', title: 'Fit the view to the points (or double-click)',
-      icon: Plotly.Icons.home, click: () => send(root, {type: 'fit'})};
-    const config = Object.assign({}, data.config, {modeBarButtonsToAdd: [fitButton]});
-    root.__pgConfig = withDownloads(Plotly, config, data.file_name);
+    if (root.__pgLegendWidth === undefined) root.__pgLegendWidth = root.clientWidth;
+    plotConfig(Plotly, root, data.config, [{name: 'pgFitView', title: 'Fit the view to the points (or double-click)',
+      icon: Plotly.Icons.home, click: () => send(root, {type: 'fit'})}]);
     const started = performance.now();
     return draw(root, Plotly).then(() => {
       if (!root.__pgBound) {
@@ -343,7 +361,39 @@ _CSS = """
 .pg-status { color: #b00020; font-size: 0.9rem; }
 """
 
-_canvas = st.components.v2.component("playground_canvas", js=_JS, css=_CSS, isolate_styles=False)
+# Streamlit sends an inline component's JavaScript with every update of the element, i.e. with
+# every click; the canvas's is ~15 KB. So the element's own JavaScript only imports the real
+# module, written to static/ once (see ``static_module``) and cached by the browser.
+MODULE_LOADER_JS = r"""
+export default function (component) {
+  // A full URL: this code runs from a blob, against which a path does not resolve.
+  const url = new URL(component.data.module, document.baseURI).href;
+  import(url).then((module) => module.default(component)).catch((err) => {
+    component.parentElement.textContent = 'The plot could not be drawn: ' + err.message;
+  });
+}
+"""
+
+_canvas = st.components.v2.component("playground_canvas", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
+
+
+def _static_url(filename):
+    base = st.get_option("server.baseUrlPath").strip("/")
+    return f"/{base}/app/static/{filename}" if base else f"/app/static/{filename}"
+
+
+def static_module(name, source):
+    """The URL of JavaScript ``source`` served from static/, written there on first use under a
+    name carrying its digest (a changed module is a new file, never a stale cached one)."""
+    digest = hashlib.blake2b(source.encode(), digest_size=8).hexdigest()
+    filename = f"pg-{name}-{digest}.js"
+    target = STATIC_DIR / filename
+    if not target.exists():
+        STATIC_DIR.mkdir(exist_ok=True)
+        temporary = target.with_name(f"{filename}.{os.getpid()}.tmp")  # several servers may start at once
+        temporary.write_text(source, encoding="utf-8")
+        temporary.replace(target)
+    return _static_url(filename)
 
 
 def ensure_plotly_js():
@@ -355,11 +405,10 @@ def ensure_plotly_js():
     source = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
     if not target.exists() or target.stat().st_size != source.stat().st_size:
         STATIC_DIR.mkdir(exist_ok=True)
-        temporary = target.with_suffix(".tmp")
+        temporary = target.with_name(f"{PLOTLY_JS}.{os.getpid()}.tmp")  # several servers may start at once
         shutil.copyfile(source, temporary)
         temporary.replace(target)
-    base = st.get_option("server.baseUrlPath").strip("/")
-    return f"/{base}/app/static/{PLOTLY_JS}" if base else f"/app/static/{PLOTLY_JS}"
+    return _static_url(PLOTLY_JS)
 
 
 # plotly.js typed arrays ("bdata"): base64 of the raw bytes, a third of the size of a JSON list.
@@ -438,6 +487,7 @@ def canvas(
         "figure": figure_json(figure),
         "config": config,
         "plotly_url": ensure_plotly_js(),
+        "module": static_module("canvas", _JS),
         "height": height,
         "fill_screen": fill_screen,
         "min_height": height,
@@ -456,7 +506,8 @@ def canvas(
 def file_name(*parts):
     """A download's file name from words, e.g. ("Least squares", "one-versus-one") ->
     "least-squares-one-versus-one" (the canvas adds the date and the extension)."""
-    words = re.findall(r"[a-z0-9]+", " ".join(str(part) for part in parts if part).lower())
+    text = " ".join(str(part) for part in parts if part).lower().replace("'", "").replace("’", "")
+    words = re.findall(r"[a-z0-9]+", text)
     return "-".join(words)[:80] or "playground"
 
 

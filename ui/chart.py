@@ -11,7 +11,7 @@ import streamlit as st
 
 from playground import MODELS
 
-from .canvas import PLOTLY_SHARED_JS, ensure_plotly_js, figure_json, file_name
+from .canvas import MODULE_LOADER_JS, PLOTLY_SHARED_JS, ensure_plotly_js, figure_json, file_name, static_module
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
 
@@ -26,8 +26,7 @@ export default function (component) {
     const figure = JSON.parse(data.figure);
     figure.layout.height = data.height;
     root.__pgFileName = data.file_name;
-    const config = withDownloads(Plotly, data.config, data.file_name);
-    return Plotly.react(root, figure.data, figure.layout, config).then(() => {
+    return Plotly.react(root, figure.data, figure.layout, plotConfig(Plotly, root, data.config)).then(() => {
       if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
     });
   }).catch((err) => { root.textContent = 'The chart could not be drawn: ' + err.message; });
@@ -37,10 +36,10 @@ export default function (component) {
 
 _CSS = ".pg-chart { width: 100%; }"
 
-_chart = st.components.v2.component("playground_chart", js=_JS, css=_CSS, isolate_styles=False)
+_chart = st.components.v2.component("playground_chart", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
 
 # plotly's image button and its Plotly Cloud upload give way to offline PNG / SVG downloads
-# (added by the chart's JavaScript, see ``withDownloads``).
+# (added by the chart's JavaScript, see ``plotConfig``).
 CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["toImage", "sendChartToCloud"]}
 
 
@@ -61,6 +60,7 @@ def chart(figure, *, key, config=None, where=None, name=None):
         "figure": figure_json({**figure, "layout": layout}),
         "config": {**CONFIG, **(config or {})},
         "plotly_url": ensure_plotly_js(),
+        "module": static_module("chart", _JS),
         "height": height,
         "file_name": file_name(*(name,) if name else _default_name(key)),
     }

@@ -218,6 +218,7 @@ def take_fit_pending():
 
 
 def _note_area(area):
+    """Keep the plot area's size a canvas event reports (pixels; anything odd is ignored)."""
     if (
         isinstance(area, list)
         and len(area) == 2
