@@ -275,7 +275,7 @@ def exact_regions(model, window):
         return None
     if hasattr(model, "estimators_"):  # a multi-class strategy of two-class classifiers (figure 4.2)
         coef, intercept = getattr(model, "coefs_", None), getattr(model, "intercepts_", None)
-        if coef is None or np.shape(coef)[1] != 2:
+        if coef is None or np.shape(coef)[1] != 2 or not _decisions_are_affine(model, window):
             return None
         if getattr(model, "pairs_", None) is not None and np.size(model.classes_) > 2:
             return _one_versus_one_regions(model, window)
@@ -285,8 +285,36 @@ def exact_regions(model, window):
             return None
     else:
         return None
-    regions = [(k, polygon) for k, polygon in enumerate(linear_regions(coef, intercept, window)) if len(polygon) >= 3]
+    tiny = _tiny_area(window)  # a masked class (figure 4.5) may keep a polygon of no area
+    regions = [
+        (k, polygon)
+        for k, polygon in enumerate(linear_regions(coef, intercept, window))
+        if polygon_area(polygon) > tiny
+    ]
     return regions, boundary_segments(coef, intercept, window)
+
+
+def _decisions_are_affine(model, window):
+    """Whether the strategy decides by comparing affine functions of x: each sub-classifier's
+    decision value is its line's w . x + w0, and where the strategy compares probabilities
+    instead (one-versus-rest of a probabilistic method), each is a function of that value alone.
+    Not so for Bayesian logistic regression's moderated predictive (eq. 4.155), whose
+    probability also depends on the variance of the activation at x: its boundaries are curved."""
+    probe = np.vstack([box_polygon(window), [(window.x_min + window.x_max) / 2, (window.y_min + window.y_max) / 2]])
+    compares_probabilities = getattr(model, "pairs_", None) is None and getattr(model, "is_probabilistic", False)
+    size = np.hypot(window.x_max - window.x_min, window.y_max - window.y_min)
+    for estimator, w, w0 in zip(model.estimators_, model.coefs_, model.intercepts_):
+        w = np.asarray(w, float)
+        linear = probe @ w + float(w0)
+        decision = np.asarray(estimator.decision_function(probe), float).reshape(-1)
+        if not np.allclose(decision, linear, rtol=1e-7, atol=1e-9 * (1 + np.abs(linear).max())):
+            return False
+        if compares_probabilities and np.any(w):
+            along = 0.37 * size * np.array([-w[1], w[0]]) / np.linalg.norm(w)  # same w . x, other x
+            here, there = estimator.predict_proba(probe)[:, -1], estimator.predict_proba(probe + along)[:, -1]
+            if not np.allclose(here, there, rtol=1e-9, atol=1e-12):
+                return False
+    return True
 
 
 def _one_versus_one_regions(model, window):
