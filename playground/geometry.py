@@ -279,9 +279,9 @@ def exact_regions(model, window):
             return None
         if getattr(model, "pairs_", None) is not None and np.size(model.classes_) > 2:
             return _one_versus_one_regions(model, window)
-    elif hasattr(model, "coef_") and not hasattr(model, "predict_index"):
+    elif getattr(model, "coef_", None) is not None and getattr(model, "intercept_", None) is not None:
         coef, intercept = model.coef_, model.intercept_
-        if np.shape(coef)[1] != 2:
+        if np.shape(coef)[1] != 2 or not _predicts_the_largest_discriminant(model, coef, intercept, window):
             return None
     else:
         return None
@@ -292,6 +292,25 @@ def exact_regions(model, window):
         if polygon_area(polygon) > tiny
     ]
     return regions, boundary_segments(coef, intercept, window)
+
+
+def _predicts_the_largest_discriminant(model, coef, intercept, window, n=7):
+    """Whether the model's prediction is the class of the largest y_k(x) = w_k . x + w_k0 (for two
+    classes, the sign of y(x)) at an n x n grid of probes: true of every linear model, whose
+    posteriors (logistic, softmax, probit, the shared-covariance Gaussians, Bayesian logistic
+    regression's moderated sigmoid) increase with y_k; a probe where two y_k all but tie is
+    not counted."""
+    xs = np.linspace(window.x_min, window.x_max, n + 2)[1:-1]
+    ys = np.linspace(window.y_min, window.y_max, n + 2)[1:-1]
+    probe = np.array([(x, y) for y in ys for x in xs])
+    coef, intercept = _pairwise(coef, intercept)
+    scores = probe @ coef.T + intercept
+    top2 = np.sort(scores, axis=1)[:, -2:]
+    clear = top2[:, 1] - top2[:, 0] > 1e-9 * (1 + np.abs(top2).max())
+    predicted = np.asarray(model.predict_index(probe) if hasattr(model, "predict_index") else None)
+    if predicted.ndim == 0:  # no predict_index: predict gives labels from classes_
+        predicted = np.searchsorted(model.classes_, model.predict(probe))
+    return bool(np.all(predicted[clear] == np.argmax(scores, axis=1)[clear]))
 
 
 def _decisions_are_affine(model, window):

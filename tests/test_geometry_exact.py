@@ -14,7 +14,7 @@ from playground.geometry import (
     polygon_area,
     window_with_aspect,
 )
-from tests.conftest import clusters
+from tests.conftest import clusters, two_class_only
 
 LINEAR_METHODS = ["least_squares", "fisher", "perceptron", "logistic", "probit", "svm", "gaussian_shared"]
 
@@ -119,3 +119,23 @@ def test_window_with_aspect_widens_one_side_about_the_centre(aspect):
     assert width / height == pytest.approx(aspect)
     assert width >= 4.0 - 1e-12 and height >= 2.0 - 1e-12 and min(width - 4.0, height - 2.0) == pytest.approx(0)
     assert (wide.x_min + wide.x_max) / 2 == pytest.approx(1.0) and (wide.y_min + wide.y_max) / 2 == pytest.approx(1.0)
+
+
+NATIVE = [*LINEAR_METHODS, "bayesian_logistic", "softmax"]
+NATIVE_CASES = [(method, 2) for method in NATIVE] + [(m, 3) for m in NATIVE if not two_class_only(m)]
+
+
+@pytest.mark.parametrize(("method", "n_classes"), NATIVE_CASES)
+def test_linear_models_of_their_own_are_exact_whatever_their_posterior(method, n_classes):
+    """A probabilistic model predicts the largest posterior, an increasing function of the largest
+    y_k(x): its regions are still the exact polygons (not a 200 x 200 grid sent on every click)."""
+    X, y = clusters(n_classes, 40)
+    model, window = make_model(method).fit(X, y), Window.around(X)
+    regions, segments = exact_regions(model, window)
+    grid = evaluate_grid(model, window, 120)
+    gx, gy = np.meshgrid(grid.x, grid.y)
+    centres = np.column_stack([gx.ravel(), gy.ravel()])
+    drawn = np.full(len(centres), -1)
+    for k, polygon in regions:
+        drawn[_inside_convex(polygon, centres)] = k
+    assert np.array_equal(drawn, grid.labels.ravel()) and segments
