@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from playground import Window, make_model
+from playground.geometry import polygon_area
 from playground.grid import grid_axes
 from playground.scene import PointSet, Scene
 from tests.conftest import clusters
@@ -350,7 +351,7 @@ def test_ambiguous_polygons_match_the_models_own_ambiguity(method, strategy):
     model = ctx.model
     cells = multiclass_panel.arrangement_cells(model.coefs_, model.intercepts_, ctx.window)
     total = (ctx.window.x_max - ctx.window.x_min) * (ctx.window.y_max - ctx.window.y_min)
-    assert sum(multiclass_panel._area(c) for c in cells) == pytest.approx(total)  # a partition
+    assert sum(polygon_area(c) for c in cells) == pytest.approx(total)  # a partition
     exact = multiclass_panel.ambiguous_share(model, ctx.window)
     _, _, mask = multiclass_panel.ambiguous_grid(model, ctx.window, 200)
     assert exact == pytest.approx(mask.mean(), abs=0.01)

@@ -11,9 +11,11 @@ from contextlib import contextmanager
 import numpy as np
 import streamlit as st
 
+from playground import MODELS
+
 from . import controls, runtime, state
 from .basis_controls import basis_picker
-from .canvas import canvas, follow_canvas
+from .canvas import canvas, file_name, follow_canvas
 from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, scene_figure
@@ -32,7 +34,8 @@ EXPLANATION = (
     "**What is drawn:** shading = the class the model assigns to each location; black line = the "
     "decision boundary, where two classes' discriminants tie; black rings = training points the model "
     "misclassifies. **Edit:** click empty space to add a point of the selected class, click a point to "
-    "remove it, box- or lasso-select (toolbar) to remove many; scroll or drag to zoom, double-click to reset."
+    "remove it, box- or lasso-select (toolbar) to remove many; scroll or drag to zoom; double-click (or ⌂ in "
+    "the toolbar) fits the view to the points. **Keys:** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo."
 )
 
 
@@ -71,6 +74,15 @@ def _canvas_events_handler(key, *, shared_view=False):
 
     return on_events
 
+
+# Nothing cut short on a narrow screen: the view controls' row wraps, the methods box keeping a
+# usable width (a row of its own rather than squeezed chips); a panel's metric labels wrap.
+LAYOUT_CSS = """
+<style>
+.st-key-compare_methods { min-width: min(100%, 22rem); flex: 1 1 22rem; }
+[data-testid="stMetricLabel"] p { white-space: normal; overflow-wrap: anywhere; }
+</style>
+"""
 
 PRESENTATION_CSS = """
 <style>
@@ -298,12 +310,15 @@ def _draw_canvas(scene, figure):
     state.record_drawn(revision, scene)
     canvas(
         figure,
-        config=FIGURE_CONFIG,
+        config=_canvas_config(),
         window=scene.window,
         revision=revision,
         n_points=len(scene.points),
         ack=st.session_state.last_event_nonce,
-        height=int(560 * _scale()),
+        height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT,
+        fill_screen=_presenting(),
+        fit=_fit_token(),
+        file_name=file_name(MODELS[scene.method].display_name, _strategy_words(scene)),
         on_events=_canvas_events_handler("canvas"),
         # Only after a run of the canvas alone: when the whole page runs, the panels run too, and a
         # call from the canvas would race their update (sending back widget values not yet shown).
@@ -342,20 +357,48 @@ def _comparison_view(compared_methods):
 
 def _view_controls():
     """One method or a comparison, and presentation mode: at the top, as they change the page."""
-    mode_col, methods_col, right = st.columns([2.7, 4.6, 1.5], vertical_alignment="bottom")
-    mode, methods = view_mode_picker(mode_col, methods_col)
-    presenting = right.toggle(
+    # One row that wraps on a narrow screen instead of squeezing its labels (columns would).
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
+    mode, methods = view_mode_picker(row, row)
+    presenting = row.toggle(
         "Presentation",
         key=PRESENTATION_KEY,
         help="For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen.",
     )
-    if presenting:
-        st.markdown(PRESENTATION_CSS, unsafe_allow_html=True)
+    st.markdown(LAYOUT_CSS + (PRESENTATION_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
 
 
+def _presenting():
+    return bool(st.session_state.get(PRESENTATION_KEY))
+
+
 def _scale():
-    return 1.6 if st.session_state.get(PRESENTATION_KEY) else 1.0
+    return 1.6 if _presenting() else 1.0
+
+
+CANVAS_HEIGHT = 560
+PRESENTATION_MIN_HEIGHT = 420  # presentation mode: the plot fills the window's height, at least this
+
+
+def _canvas_config():
+    """In presentation mode the wheel scrolls the page (zoom: drag a box, or the toolbar)."""
+    return {**FIGURE_CONFIG, "scrollZoom": not _presenting()}
+
+
+def _fit_token():
+    """A new token when the app has just fitted the view (the canvas gives it the plot's shape)."""
+    if not state.take_fit_pending():
+        return None
+    st.session_state["fit_count"] = st.session_state.get("fit_count", 0) + 1
+    return st.session_state["fit_count"]
+
+
+def _strategy_words(scene):
+    """The multi-class strategy, for a download's name, when more than two classes use it."""
+    if np.count_nonzero(scene.points.counts()) <= 2:
+        return None
+    return {"ovr": "one-versus-rest", "ovo": "one-versus-one"}.get(scene.multiclass)
 
 
 def _comparison(scene, methods):
@@ -366,26 +409,28 @@ def _comparison(scene, methods):
         return
     scale = _scale()
     columns = st.columns(2)
+    fit = _fit_token()
     for index, item in enumerate(compared):
         with columns[index % 2]:
             st.markdown(item.title)
             if item.view.error:
                 st.warning(plain(item.view.error), icon="⚠️")
-            figure = scene_figure(scene.points, item.view, scene.window, scene.view_revision, scale=scale)
-            # Legends of different heights would give the plots different ranges under the
-            # equal-aspect lock; the classes' colours are those of the one-method view.
-            figure["layout"].update(showlegend=False, margin=dict(l=40, r=10, t=10, b=30))
+            # No legend: the classes' colours are those of the one-method view, and the titles say
+            # which method is which.
+            figure = scene_figure(scene.points, item.view, scene.window, scene.view_revision, scale=scale, legend=False)
             key = f"canvas_compare_{index}"
             revision = str(hash(item.scene))
             state.record_drawn(revision, item.scene)
             canvas(
                 figure,
-                config=FIGURE_CONFIG,
+                config=_canvas_config(),
                 window=scene.window,
                 revision=revision,
                 n_points=len(scene.points),
                 ack=st.session_state.last_event_nonce,
                 height=int(400 * scale),
+                fit=fit if index == 0 else None,
+                file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
                 key=key,
                 on_events=_canvas_events_handler(key, shared_view=True),
             )

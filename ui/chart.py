@@ -9,7 +9,9 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from .canvas import PLOTLY_SHARED_JS, ensure_plotly_js, figure_json
+from playground import MODELS
+
+from .canvas import MODULE_LOADER_JS, PLOTLY_SHARED_JS, ensure_plotly_js, figure_json, file_name, static_module
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
 
@@ -23,7 +25,8 @@ export default function (component) {
   loadPlotly(data.plotly_url).then((Plotly) => {
     const figure = JSON.parse(data.figure);
     figure.layout.height = data.height;
-    return Plotly.react(root, figure.data, figure.layout, data.config).then(() => {
+    root.__pgFileName = data.file_name;
+    return Plotly.react(root, figure.data, figure.layout, plotConfig(Plotly, root, data.config)).then(() => {
       if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
     });
   }).catch((err) => { root.textContent = 'The chart could not be drawn: ' + err.message; });
@@ -33,16 +36,19 @@ export default function (component) {
 
 _CSS = ".pg-chart { width: 100%; }"
 
-_chart = st.components.v2.component("playground_chart", js=_JS, css=_CSS, isolate_styles=False)
+_chart = st.components.v2.component("playground_chart", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
 
-CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["toImage"]}
+# plotly's image button and its Plotly Cloud upload give way to offline PNG / SVG downloads
+# (added by the chart's JavaScript, see ``plotConfig``).
+CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["toImage", "sendChartToCloud"]}
 
 
-def chart(figure, *, key, config=None, where=None):
+def chart(figure, *, key, config=None, where=None, name=None):
     """Draw a plotly ``figure`` (a Figure or a dict {"data", "layout"}) across the width of ``where``
     (a column or other container; the current one by default).
 
-    ``key`` must be unique on the page; the height is the figure's ``layout.height``.
+    ``key`` must be unique on the page; the height is the figure's ``layout.height``. Downloaded
+    images are named after ``name`` (by default the scene's method and ``key``) and the date.
     """
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
@@ -54,7 +60,16 @@ def chart(figure, *, key, config=None, where=None):
         "figure": figure_json({**figure, "layout": layout}),
         "config": {**CONFIG, **(config or {})},
         "plotly_url": ensure_plotly_js(),
+        "module": static_module("chart", _JS),
         "height": height,
+        "file_name": file_name(*(name,) if name else _default_name(key)),
     }
     with where if where is not None else nullcontext():
         return _chart(data=data, key=key, height=height)
+
+
+def _default_name(key):
+    """The scene's method and the chart's key, e.g. ("Logistic regression", "irls_log_likelihood")."""
+    scene = st.session_state.get("scene")
+    method = MODELS[scene.method].display_name if scene is not None and scene.method in MODELS else None
+    return (method, key.replace("_", " "))

@@ -59,6 +59,7 @@ def view_mode_picker(mode_col, methods_col):
         key=METHODS_KEY,
         max_selections=MAX_COMPARED,
         disabled=not comparing,
+        wrap=True,  # every chosen method readable, never a scrolled-away chip
         help="The method chosen in the sidebar keeps its settings; the others use their defaults.",
     )
     return ("compare", tuple(methods)) if comparing else ("single", ())

@@ -6,7 +6,7 @@ import streamlit as st
 from playground import MODELS, ClusterSpec
 
 from .method_params import PARAM_WIDGETS
-from .theme import CLASS_NAMES, class_label
+from .theme import CLASS_NAMES, SYMBOL_GLYPHS, class_label
 
 GENERATOR_DEFAULTS = pd.DataFrame(
     {
@@ -16,8 +16,21 @@ GENERATOR_DEFAULTS = pd.DataFrame(
         "spread 2": [0.6, 0.6, 0.5, 0.7, 0.4, 0.5],
         "angle (deg)": [30.0, -20.0, 0.0, 0.0, 45.0, -45.0],
     },
-    index=list(CLASS_NAMES),
+    index=[f"{SYMBOL_GLYPHS[k]} {k + 1}" for k in range(len(CLASS_NAMES))],
 )
+# The sidebar is narrow: two small tables (means; spreads and rotation) with short column titles
+# (the help says what each is), so every column shows without scrolling.
+GENERATOR_COLUMNS = {
+    "mean x": dict(label="μ₁", help="Mean, x₁ coordinate"),
+    "mean y": dict(label="μ₂", help="Mean, x₂ coordinate"),
+    "spread 1": dict(label="σ₁", help="Standard deviation along the cluster's own first axis", min_value=0.0),
+    "spread 2": dict(label="σ₂", help="Standard deviation along the cluster's own second axis", min_value=0.0),
+    "angle (deg)": dict(label="θ°", help="Rotation of the cluster's axes, in degrees", min_value=-180.0),
+}
+GENERATOR_STEPS = {"spread 1": 0.1, "spread 2": 0.1, "angle (deg)": 5.0}
+GENERATOR_MAXIMA = {"spread 1": 20.0, "spread 2": 20.0, "angle (deg)": 180.0}
+GENERATOR_INDEX_WIDTH, GENERATOR_COLUMN_WIDTH = 40, 52  # pixels: three columns fit the sidebar
+GENERATOR_TABLES = (("means", ("mean x", "mean y")), ("shapes", ("spread 1", "spread 2", "angle (deg)")))
 
 
 def class_picker():
@@ -51,31 +64,39 @@ def cluster_generator():
     with st.expander("Generate Gaussian clusters", expanded=False):
         n_classes = st.slider("Classes", 1, len(CLASS_NAMES), 3, key="gen_classes")
         n_per_class = st.slider("Points per class", 1, 500, 30, key="gen_points")
-        table = st.data_editor(
-            GENERATOR_DEFAULTS.iloc[:n_classes],
-            key=f"gen_table_{n_classes}",
-            width="stretch",
-            column_config={
-                "spread 1": st.column_config.NumberColumn(
-                    min_value=0.0, max_value=20.0, step=0.1, help="Standard deviation along the rotated x axis"
-                ),
-                "spread 2": st.column_config.NumberColumn(
-                    min_value=0.0, max_value=20.0, step=0.1, help="Standard deviation along the rotated y axis"
-                ),
-                "angle (deg)": st.column_config.NumberColumn(min_value=-180.0, max_value=180.0, step=5.0),
-            },
-        )
+        tables = [
+            st.data_editor(
+                GENERATOR_DEFAULTS.iloc[:n_classes][list(columns)],
+                key=f"gen_{name}_{n_classes}",
+                width="stretch",
+                column_config={
+                    "_index": st.column_config.TextColumn("", width=GENERATOR_INDEX_WIDTH),
+                    **{
+                        column: st.column_config.NumberColumn(
+                            **GENERATOR_COLUMNS[column],
+                            max_value=GENERATOR_MAXIMA.get(column),
+                            step=GENERATOR_STEPS.get(column),
+                            width=GENERATOR_COLUMN_WIDTH,
+                        )
+                        for column in columns
+                    },
+                },
+            )
+            for name, columns in GENERATOR_TABLES
+        ]
+        table = tables[0].join(tables[1])
         shared = st.checkbox(
             "All classes share class 1's covariance",
             key="gen_shared",
             help="The setting of section 4.2.1 in which the Bayes boundary is a straight line.",
         )
         seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=1, step=1, key="gen_seed")
-        replace_col, add_col = st.columns(2)
+        # Side by side where the sidebar is wide enough, else one under the other (never cut short).
+        buttons = st.container(horizontal=True, gap="small")
         action = None
-        if replace_col.button("Replace points", type="primary", width="stretch"):
+        if buttons.button("Replace points", type="primary"):
             action = "replace"
-        if add_col.button("Add to points", width="stretch"):
+        if buttons.button("Add to points"):
             action = "add"
     specs = [
         ClusterSpec((row["mean x"], row["mean y"]), (row["spread 1"], row["spread 2"]), row["angle (deg)"])

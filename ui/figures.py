@@ -19,6 +19,7 @@ from .theme import (
 )
 
 OUTLINE_MAX_POINTS = 400  # markers with a dark rim up to this many points
+LEGEND_RANK_BOUNDARY = 100  # after the classes, before the misclassified marks (plotly's default 1000)
 
 
 def _discrete_colourscale(colours):
@@ -53,24 +54,42 @@ def region_trace(region_labels, window):
 
 
 def region_polygon_traces(region_polygons):
-    """Exact decision regions of a linear model: one filled polygon per class, no hover (so a
-    click on a region still reaches the plot as a click on empty space)."""
-    return [
-        dict(
-            type="scatter",
-            x=polygon[:, 0],
-            y=polygon[:, 1],
-            mode="lines",
-            fill="toself",
-            fillcolor=REGION_COLOURS[k],
-            line=dict(width=0, color=REGION_COLOURS[k]),
-            hoverinfo="skip",
-            hoveron="points",
-            name="regions",
-            showlegend=False,
+    """Exact decision regions: one filled trace per class (a class may own several polygons, e.g.
+    under a one-versus-one vote), no hover (so a click on a region still reaches the plot as a
+    click on empty space). An outline in the fill colour hides the hairline seams that
+    anti-aliasing leaves between neighbouring polygons of one class."""
+    by_class = {}
+    for k, polygon in region_polygons:
+        by_class.setdefault(int(k), []).append(np.asarray(polygon, dtype=float))
+    traces = []
+    for k, polygons in by_class.items():
+        xs, ys = _closed_paths(polygons)
+        traces.append(
+            dict(
+                type="scatter",
+                x=xs,
+                y=ys,
+                mode="lines",
+                fill="toself",
+                fillcolor=REGION_COLOURS[k],
+                line=dict(width=1 if len(polygons) > 1 else 0, color=REGION_COLOURS[k]),
+                hoverinfo="skip",
+                hoveron="points",
+                name="regions",
+                showlegend=False,
+            )
         )
-        for k, polygon in region_polygons
-    ]
+    return traces
+
+
+def _closed_paths(polygons):
+    """x and y of several polygons as one path, each closed and separated by a gap (NaN: plotly.js
+    reads it as a break, and a float array stays a compact typed array)."""
+    if len(polygons) == 1:
+        return polygons[0][:, 0], polygons[0][:, 1]
+    gap = np.full((1, 2), np.nan)
+    path = np.vstack([part for polygon in polygons for part in (polygon, polygon[:1], gap)][:-1])
+    return path[:, 0], path[:, 1]
 
 
 def segment_trace(segments):
@@ -88,6 +107,7 @@ def segment_trace(segments):
         hoverinfo="skip",
         name="decision boundary",
         meta="boundary",
+        legendrank=LEGEND_RANK_BOUNDARY,
     )
 
 
@@ -106,6 +126,7 @@ def contour_traces(field, window):
                 hoverinfo="skip",
                 name="decision boundary",
                 meta="boundary",
+                legendrank=LEGEND_RANK_BOUNDARY,
                 showlegend=channel == 0,
             )
         )
@@ -133,6 +154,7 @@ def point_traces(points, scale=1.0):
                 mode="markers",
                 marker=dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * scale, line=outline),
                 name=CLASS_NAMES[k],
+                legendrank=k + 1,  # the classes first in the legend, after its title
                 meta="points",
                 hovertemplate=f"{CLASS_NAMES[k]}<br>(%{{x:.3g}}, %{{y:.3g}})<br>click to remove<extra></extra>",
             )
@@ -155,9 +177,16 @@ def misclassified_trace(points, predicted, scale=1.0):
     )
 
 
-def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0):
-    """The canvas figure, a dict {"data", "layout"}: regions, boundary, panel overlays, points and
-    misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
+def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0, legend=True):
+    """The canvas figure, a dict {"data", "layout", "compact"}: regions, boundary, panel overlays,
+    points and misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
+
+    The axes show exactly ``window``: equal scales shrink the plot area along one axis
+    (``constrain="domain"``) instead of widening a range, so the view never moves by itself when
+    the plot's shape changes (legend, presentation, comparison, window size). The legend is one
+    row in a band above the plot: classes, the boundary and the misclassified marks only (the
+    panels' overlays are explained in their panel); "compact" holds the shorter legend the canvas
+    falls back to when that row does not fit (see ``ui/canvas.py``).
     """
     traces = []
     overlays = list(overlays)
@@ -175,26 +204,59 @@ def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0):
             traces.append(segment_trace(view.segments))
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
-    traces += list(overlays)
+    traces += [{**_as_dict(trace), "showlegend": False} for trace in overlays]
     traces += point_traces(points, scale)
     if view.predicted is not None and np.any(view.predicted != points.y):
         traces.append(misclassified_trace(points, view.predicted, scale))
+    font_size = 13 * scale
     layout = dict(
         template=TEMPLATE_JSON,
-        margin=dict(l=40, r=10, t=30, b=30),
-        xaxis=dict(range=[window.x_min, window.x_max]),
-        yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
+        font=dict(size=font_size),
+        margin=canvas_margin(scale, legend),
+        xaxis=dict(
+            range=[window.x_min, window.x_max],
+            constrain="domain",
+            title=dict(text="x₁", standoff=4 * scale),
+            automargin=True,
+        ),
+        yaxis=dict(
+            range=[window.y_min, window.y_max],
+            scaleanchor="x",
+            scaleratio=1,
+            constrain="domain",
+            constraintoward="top",  # next to the legend band
+            title=dict(text="x₂", standoff=4 * scale),
+            automargin=True,
+        ),
         uirevision=view_revision,  # keeps the user's zoom across reruns until the app moves the view
         dragmode="zoom",
         hovermode="closest",
         clickmode="event",
         clickanywhere=True,  # plotly_click also for empty space, with data coordinates
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, bgcolor="rgba(255,255,255,0.6)"),
-        showlegend=True,
+        # In the band above the plot area; the toolbar stands in the right margin beside it.
+        legend=dict(orientation="h", x=0, xanchor="left", y=1, yanchor="bottom", yref="paper", valign="middle"),
+        modebar=dict(orientation="v"),
+        showlegend=legend,
     )
-    if scale != 1.0:
-        layout["font"] = dict(size=13 * scale)
-    return dict(data=[_as_dict(trace) for trace in traces], layout=layout)
+    names = [trace.get("name") if trace.get("showlegend", True) is not False else None for trace in traces]
+    compact = dict(
+        names=[COMPACT_NAMES.get(name, name.removeprefix("class ")) if name else None for name in names],
+        legend_title="class",
+        # Left out of the narrowest legends, in this order: the status line under the plot counts
+        # the misclassified points and the caption names the boundary; the classes always stay.
+        optional=[[index for index, name in enumerate(names) if name == drop] for drop in OPTIONAL_ENTRIES],
+    )
+    return dict(data=[_as_dict(trace) for trace in traces], layout=layout, compact=compact)
+
+
+COMPACT_NAMES = {"decision boundary": "boundary"}
+OPTIONAL_ENTRIES = ("misclassified", "decision boundary")
+
+
+def canvas_margin(scale=1.0, legend=True):
+    """Margins in pixels: tick labels and axis titles left and below, the legend band above (when
+    shown), the vertical toolbar on the right."""
+    return dict(l=round(44 * scale), r=36, t=round((30 if legend else 8) * scale), b=round(44 * scale))
 
 
 def _meta(trace):
@@ -206,9 +268,12 @@ def _as_dict(trace):
     return trace if isinstance(trace, dict) else trace.to_plotly_json()
 
 
+# The canvas's plotly.js config. Double-click is handled by the canvas itself (it must never add
+# points; see ui/canvas.py), the view reset by its own toolbar button; plotly's image button and
+# its Plotly Cloud upload give way to the canvas's offline PNG / SVG downloads.
 FIGURE_CONFIG = {
     "displaylogo": False,
     "scrollZoom": True,
-    "modeBarButtonsToRemove": ["autoScale2d", "toImage"],
-    "doubleClick": "reset",
+    "modeBarButtonsToRemove": ["autoScale2d", "resetScale2d", "toImage", "sendChartToCloud"],
+    "doubleClick": False,
 }

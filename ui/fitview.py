@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from playground import PlaygroundError, boundary_segments, evaluate_grid, phrase
-from playground.geometry import linear_regions
-from playground.multiclass import _Strategy
+from playground import PlaygroundError, evaluate_grid, phrase
+from playground.geometry import exact_regions
 
 from .workers import class_name
 
@@ -28,12 +27,6 @@ class FitView:
     region_polygons: tuple = ()  # exact regions of a linear model ((class, (M, 2) polygon), ...)
     contour_field: np.ndarray | None = None  # (R, R) or (R, R, K) float32 for curved boundaries
     accuracy: float | None = None
-
-
-def _is_exactly_linear(model):
-    """A single linear model decides by argmax of affine functions; the strategies' votes (and
-    their probability comparisons) are not drawn as polygons here."""
-    return getattr(model, "is_linear", False) and hasattr(model, "coef_") and not isinstance(model, _Strategy)
 
 
 def shown_model(model, step):
@@ -61,17 +54,12 @@ def evaluate_view(result, X, y, window, step, resolution):
     classes = np.asarray(model.classes_, dtype=int)
     predicted = classes[predicted_index]
     segments, polygons, contour_field = (), (), None
-    if _is_exactly_linear(model):
-        segments = tuple(
-            (int(classes[i]), int(classes[j]), start, end)
-            for i, j, start, end in boundary_segments(model.coef_, model.intercept_, window)
-        )
+    exact = exact_regions(model, window)  # straight boundaries: exact segments and polygons
+    if exact is not None:
         # Polygons are exact and a few hundred bytes, where the 200 x 200 grid is 54 KB per click.
-        polygons = tuple(
-            (int(classes[k]), polygon)
-            for k, polygon in enumerate(linear_regions(model.coef_, model.intercept_, window))
-            if len(polygon) >= 3
-        )
+        regions, boundary = exact
+        segments = tuple((int(classes[i]), int(classes[j]), start, end) for i, j, start, end in boundary)
+        polygons = tuple((int(classes[k]), polygon) for k, polygon in regions if len(polygon) >= 3)
     else:
         contour_field = _boundary_field(grid)
     return FitView(

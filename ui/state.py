@@ -17,6 +17,7 @@ from dataclasses import replace
 import streamlit as st
 
 from playground import ClusterSpec, InvalidDataError, PlaygroundError, Window, make_clusters
+from playground.geometry import window_with_aspect
 from playground.link import (
     MAX_LINK_POINTS,
     decode_method_list,
@@ -58,6 +59,8 @@ def init_state():
                 link_scene, messages, view = default_scene(), ["The link could not be read at all."], {}
             # The default scene was never on screen: nothing to undo back to.
             load_scene(link_scene, messages, source="the link", undoable=False, **view)
+        else:
+            st.session_state[FIT_PENDING] = True  # the canvas gives the first view the plot's shape
     st.session_state.setdefault("history", History())
     st.session_state.setdefault("notices", [])
     st.session_state.setdefault("last_event_nonce", None)
@@ -169,7 +172,7 @@ def change_points(new_points, *, refit_view=False):
     st.session_state.history = st.session_state.history.pushed(current.points)
     updated = current.with_points(new_points)
     if refit_view:
-        updated = updated.with_window(Window.around(new_points.X) if len(new_points) else Window(), by_app=True)
+        updated = updated.with_window(fitted_window(new_points), by_app=True)
     set_scene(updated)
 
 
@@ -191,9 +194,37 @@ def redo():
 
 
 def fit_view():
-    points = scene().points
-    if len(points):
-        set_scene(scene().with_window(Window.around(points.X), by_app=True))
+    set_scene(scene().with_window(fitted_window(scene().points), by_app=True))
+
+
+# ---- The view fitted to the points, in the shape of the plot ------------------------------------
+
+FIT_PENDING = "fit_pending"  # the app has just fitted the view: the canvas matches it to its plot area
+CANVAS_AREA = "canvas_area"  # (width, height) in pixels of the canvas's plot area, as last reported
+
+
+def fitted_window(points):
+    """The window around the points (the default one without points), widened to the shape of
+    the canvas's plot area when it is known; the canvas corrects the shape otherwise."""
+    window = Window.around(points.X) if len(points) else Window()
+    st.session_state[FIT_PENDING] = True
+    area = st.session_state.get(CANVAS_AREA)
+    return window_with_aspect(window, area[0] / area[1]) if area else window
+
+
+def take_fit_pending():
+    """True once after the app fitted the view (the canvas is told to match its shape, once)."""
+    return bool(st.session_state.pop(FIT_PENDING, False))
+
+
+def _note_area(area):
+    """Keep the plot area's size a canvas event reports (pixels; anything odd is ignored)."""
+    if (
+        isinstance(area, list)
+        and len(area) == 2
+        and all(isinstance(v, int | float) and 50 <= v <= 10_000 for v in area)
+    ):
+        st.session_state[CANVAS_AREA] = (float(area[0]), float(area[1]))
 
 
 def clear_points():
@@ -249,6 +280,7 @@ def apply_canvas_events(events, active_class, *, shared_view=False):
         if last is not None and event["nonce"] <= last:
             continue
         st.session_state.last_event_nonce = event["nonce"]
+        _note_area(event.get("area"))
         _apply_event(event, active_class, shared_view)
 
 
@@ -276,7 +308,41 @@ def _without(items, clicked):
     return remaining
 
 
+# A double-click resets the view and changes nothing else: its first click was applied at once,
+# so the second one takes it back (``retract``), history included.
+LAST_CLICK = "last_click"  # (nonce, scene before, history before, scene after) of the last click
+CLICK_EVENTS = ("add", "remove", "remove_centre")
+
+
+def _retract(nonce):
+    """Undo the click with this nonce if nothing but the view changed since; leave no trace in undo."""
+    last = st.session_state.pop(LAST_CLICK, None)
+    if last is None or last[0] != nonce:
+        return
+    _, before, history, after = last
+    current = scene()
+    if replace(current, window=after.window, view_revision=after.view_revision) == after:
+        set_scene(replace(before, window=current.window, view_revision=current.view_revision))
+        st.session_state.history = history
+
+
 def _apply_event(event, active_class, shared_view=False):
+    kind = event.get("type")
+    if kind in CLICK_EVENTS:
+        before = (scene(), st.session_state.history)
+        _apply_edit(event, active_class, shared_view)
+        st.session_state[LAST_CLICK] = (event["nonce"], *before, scene())
+    elif kind == "retract":
+        _retract(event.get("of"))
+    elif kind == "fit":
+        fit_view()
+    elif kind in ("undo", "redo"):
+        (undo if kind == "undo" else redo)()
+    else:
+        _apply_edit(event, active_class, shared_view)
+
+
+def _apply_edit(event, active_class, shared_view=False):
     kind = event.get("type")
     placing_centres = st.session_state.get("click_mode") == "centres" and scene().basis == "rbf"
     try:
@@ -423,6 +489,7 @@ def load_scene(
     presentation=None,
     source="the file",
     undoable=True,
+    fit=False,
 ):
     """Replace the whole scene. Call from a callback, or call ``st.rerun()`` after it: the
     change is applied by ``apply_pending_load`` at the start of the next run, before any
@@ -431,6 +498,7 @@ def load_scene(
     ``compare``: methods to show side by side (switches to the comparison view), or () for
     one method; None leaves the view mode as it is. ``presentation``: True / False / None.
     ``undoable``: whether undo brings the previous points back (not for a session's first scene).
+    ``fit``: the scene's window frames its points and may take the plot's shape (a preset).
     """
     view = {
         "panel_options": panel_options,
@@ -438,6 +506,7 @@ def load_scene(
         "compare": compare,
         "presentation": presentation,
         "undoable": undoable,
+        "fit": fit,
     }
     st.session_state[PENDING_LOAD] = (new_scene, tuple(messages), source, view)
 
@@ -462,6 +531,8 @@ def _apply_load(new_scene, messages, source, view):
         st.session_state.history = st.session_state.history.pushed(current.points)
     # Bump the view revision so the canvas adopts the loaded window instead of keeping its zoom.
     set_scene(replace(new_scene, view_revision=current.view_revision + 1))
+    if view.get("fit"):
+        set_scene(replace(scene(), window=fitted_window(new_scene.points)))
     for key in BASIS_WIDGET_KEYS:
         st.session_state.pop(key, None)
     st.session_state.method = new_scene.method

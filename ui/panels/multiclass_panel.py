@@ -15,7 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground.geometry import boundary_segments, clip_polygon
+from playground.geometry import arrangement_cells, boundary_segments, polygon_area
 from playground.grid import grid_axes
 
 from ..controls import TWO_CLASS_METHODS
@@ -46,39 +46,6 @@ def sub_classifier_names(model):
     return [f"{c} vs rest" for c in classes]
 
 
-def _box(window):
-    return np.array(
-        [
-            [window.x_min, window.y_min],
-            [window.x_max, window.y_min],
-            [window.x_max, window.y_max],
-            [window.x_min, window.y_max],
-        ]
-    )
-
-
-def _area(polygon):
-    x, y = polygon[:, 0], polygon[:, 1]
-    return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
-
-
-def arrangement_cells(coefs, intercepts, window):
-    """The convex cells into which the lines w_m^T x + w_m0 = 0 cut the window (list of (M, 2) arrays)."""
-    cells = [_box(window)]
-    tiny = 1e-10 * (window.x_max - window.x_min) * (window.y_max - window.y_min)
-    for w, w0 in zip(np.asarray(coefs, float), np.asarray(intercepts, float)):
-        if not np.any(w):
-            continue
-        pieces = []
-        for cell in cells:
-            for sign in (1.0, -1.0):
-                piece = clip_polygon(cell, sign * w, sign * w0)
-                if len(piece) >= 3 and _area(piece) > tiny:
-                    pieces.append(piece)
-        cells = pieces
-    return cells
-
-
 def ambiguous_polygons(model, window):
     """Exact ambiguous polygons for linear sub-classifiers (None when they are not linear)."""
     if getattr(model, "coefs_", None) is None:
@@ -105,7 +72,7 @@ def ambiguous_share(model, window):
     if polygons is None:
         return float(ambiguous_grid(model, window, 100)[2].mean())
     total = (window.x_max - window.x_min) * (window.y_max - window.y_min)
-    return float(sum(_area(polygon) for polygon in polygons) / total)
+    return float(sum(polygon_area(polygon) for polygon in polygons) / total)
 
 
 def ambiguous_traces(model, window):
