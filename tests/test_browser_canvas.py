@@ -112,7 +112,7 @@ def empty_spot(page, candidates=((0.06, 0.06), (0.94, 0.06), (0.06, 0.94), (0.94
 
 def wait_applied(page, timeout=20_000):
     """Wait until Python has applied every event the canvas sent and the canvas has drawn the result."""
-    page.wait_for_function("() => !(document.querySelector('.pg-canvas').__pgQueue || []).length", timeout=timeout)
+    page.wait_for_function("() => !(window.__pgQueue || []).length", timeout=timeout)
     wait_settled(page)
 
 
