@@ -257,9 +257,13 @@ def test_the_view_stays_put_through_strategies_methods_compare_and_presentation(
         )
         wait_settled(page)
         assert_unmoved(f"panel tab {index}")
-    _pick_method(page, "Support vector machine")  # one-versus-rest: the legend of many entries
-    _choose(page, "one-versus-rest")
+    # The SVM separates two classes: with three it runs one-versus-rest by itself (the legend of
+    # many entries), and one-versus-one is a choice.
+    _pick_method(page, "Support vector machine")
+    assert sidebar(page).get_by_role("radio", name="one-versus-rest").is_checked()
     assert_unmoved("SVM one-versus-rest")
+    _choose(page, "one-versus-one")
+    assert_unmoved("SVM one-versus-one")
 
     # Compare and back.
     page.get_by_text("Compare methods", exact=True).click()

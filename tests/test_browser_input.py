@@ -8,6 +8,7 @@
 """
 
 import http.server
+import math
 import os
 import signal
 import threading
@@ -168,13 +169,14 @@ def _at_fraction(page, fx, fy):
     return page.evaluate(DATA_TO_PAGE_JS, [x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)])
 
 
-def _empty_spot_near(page, fx, fy, clearance=30):
-    """Page coordinates near fractions (fx, fy) of the view, ``clearance`` pixels from every point."""
+def _empty_spot_near(page, fx, fy, clearance=40):
+    """Page coordinates near fractions (fx, fy) of the view, ``clearance`` pixels from every point's
+    centre (plotly picks a marker within 20 px of its edge, so a click nearer removes it)."""
     state = page.evaluate(CANVAS_STATE_JS)
     markers = [page.evaluate(DATA_TO_PAGE_JS, [x, y]) for x, y in zip(state["xs"], state["ys"])]
     for step in range(40):
         candidate = _at_fraction(page, fx + 0.013 * step, fy - 0.011 * step)
-        if all(abs(candidate[0] - mx) + abs(candidate[1] - my) > clearance for mx, my in markers):
+        if all(math.hypot(candidate[0] - mx, candidate[1] - my) > clearance for mx, my in markers):
             return candidate
     raise AssertionError("no empty spot found")
 

@@ -4,8 +4,8 @@ y(x) = w^T x + w0 (eq. 4.4) in the book's convention (``ui.convention``): y(x) >
 the first class present, and w points into it. w is orthogonal to the boundary y(x) = 0, the
 boundary lies at signed distance -w0 / ||w|| from the origin (eq. 4.5), and r = y(x) / ||w|| is
 the signed distance of any x from it (eq. 4.7). The overlay draws w as an arrow standing on the
-boundary, the distance from the origin as a dashed segment (its value in the legend, where it
-can never cover a point or the arrow), and gives y(x), r and the class on hover anywhere on the
+boundary, the distance from the origin as a dashed segment (its value in the panel's text, never on
+the plane, where it could cover a point or the arrow), and gives y(x), r and the class on hover anywhere on the
 plane through a coarse invisible heatmap.
 """
 
@@ -72,14 +72,15 @@ def weight_arrow_traces(line, window, *, name=W_NAME):
 
 
 def distance_name(line):
-    """The legend entry of the distance segment, with its value (eq. 4.5)."""
+    """The distance segment's name, with its value (eq. 4.5); the panel's text states the value."""
     return f"−w₀/‖w‖ = {number_text(line.distance_from_origin, 3)} (dashed)"
 
 
 def distance_traces(line):
     """The dashed segment from the origin to the boundary, of signed length -w0 / ||w|| (eq. 4.5).
 
-    Its value is written in the legend entry, not on the plot, so it never covers a point or w.
+    Its value is in the panel's text, never written on the plot, so it never covers a point or w
+    (the canvas's one-row legend leaves panel overlays out).
     """
     foot = -line.w0 * line.w / (line.w @ line.w)
     return [
@@ -167,8 +168,8 @@ def render(ctx):
         f"C₁ is {first} and C₂ is {second}. $y(\\mathbf{{x}}) = \\mathbf{{w}}^T\\mathbf{{x}} + w_0$ (eq. 4.4) is "
         f"positive on the C₁ side, where **w** points, and negative on the C₂ side: x is assigned to C₁ when "
         "$y(\\mathbf{x}) \\ge 0$ (eq. 4.6). The boundary $y(\\mathbf{x}) = 0$ is orthogonal to **w** and passes at "
-        "signed distance $-w_0/\\lVert\\mathbf{w}\\rVert$ from the origin (eq. 4.5; the dashed segment, its value in "
-        "the legend); any point lies at signed distance $r = y(\\mathbf{x})/\\lVert\\mathbf{w}\\rVert$ from it "
+        "signed distance $-w_0/\\lVert\\mathbf{w}\\rVert$ from the origin (eq. 4.5; the dashed segment, its value "
+        "above); any point lies at signed distance $r = y(\\mathbf{x})/\\lVert\\mathbf{w}\\rVert$ from it "
         "(eq. 4.7), positive on the C₁ side. Hover anywhere on the plot to read $y(\\mathbf{x})$ and $r$ (cell "
         "centres of a coarse grid)."
     )
