@@ -169,3 +169,22 @@ def test_the_canvas_axes_are_titled_x1_and_x2(browser, server):
     assert page.locator(".pg-canvas .g-xtitle").all_text_contents() == ["x₁"] * 4
     assert page.locator(".pg-canvas .g-ytitle").all_text_contents() == ["x₂"] * 4
     close_page(page)
+
+
+def test_a_fit_message_never_moves_the_plot(browser, server):
+    """A message that appears after a switch (the SVM's SMO note for each of three one-versus-rest
+    classifiers) is shown under the plot: the plot stays where the pointer is."""
+    from tests.test_browser_canvas import _pick_method
+
+    page = open_page(browser, server)
+    before = page.evaluate(RECT_JS, ".pg-canvas")
+    assert not page.locator("[data-testid='stMain'] [data-testid='stAlert']").count()
+    _pick_method(page, "Support vector machine")
+    wait_settled(page)
+    note = page.locator("[data-testid='stMain'] [data-testid='stAlert']").filter(has_text="SMO steps")
+    assert note.count() == 1
+    after = page.evaluate(RECT_JS, ".pg-canvas")
+    assert after["top"] == pytest.approx(before["top"], abs=0.5)
+    assert note.bounding_box()["y"] > after["bottom"]  # under the plot
+    page.screenshot(path=ARTIFACTS / "canvas-message-below.png")
+    close_page(page)

@@ -277,7 +277,10 @@ def _canvas_view():
         st.rerun(scope="app")
     _show_notices()
     scene = state.scene()
-    messages = st.container()  # always there, so the canvas below keeps its place (see main)
+    # The fit's messages go under the plot, not above it: a message that comes and goes above would
+    # move the plot under the pointer between two clicks. Both containers are always there, so the
+    # canvas keeps its place in the page's tree.
+    canvas_slot, messages = st.container(), st.container()
     figure, view = None, FitView()
 
     def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
@@ -296,10 +299,11 @@ def _canvas_view():
         overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
         figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays, scale=_scale())
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
-    if figure is not None:
-        _draw_canvas(scene, figure)
-    with _boundary("the status line"):
-        st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
+    with canvas_slot:  # the plot and, right under it, the status line; the messages follow
+        if figure is not None:
+            _draw_canvas(scene, figure)
+        with _boundary("the status line"):
+            st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
     st.caption(EXPLANATION)
     with _boundary("the link"):
         _sync_link()
