@@ -378,6 +378,34 @@ def test_the_legend_of_one_versus_rest_svm_is_one_row_clear_of_the_toolbar(brows
     close_page(page)
 
 
+def test_a_short_legend_gets_its_full_names_back_and_grouped_overlays_stay_in_one_row(browser, server):
+    """The shorter legend a narrow plot needed is not kept once the plot is wide again, nor for the
+    next figure; and an overlay with a legend group (figure 4.10's ellipses) does not turn the
+    one-row legend into a column."""
+    specs = [*DEFAULT_CLUSTERS, *DEFAULT_CLUSTERS]
+    specs = [ClusterSpec((s.mean[0] + 7 * (k // 3), s.mean[1]), s.spread, s.angle_deg) for k, s in enumerate(specs)]
+    X, y = make_clusters(specs, 12, seed=2)
+    page = open_page(browser, link(server, scene_of(X, y, "svm", "ovr")), width=800)
+    legend = page.locator(".pg-canvas .legend")
+    assert page.evaluate(LEGEND_ROWS_JS) == 1
+    assert "class 1" not in legend.text_content()  # short names: 1, 2, ...
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    before = state(page)["revision"]
+    sidebar(page).get_by_role("button", name="⤢ Fit view").click()  # the plot takes the wide shape
+    wait_for_revision_change(page, before)
+    page.wait_for_function("() => document.querySelector('.pg-canvas .legend').textContent.includes('class 1')")
+    assert page.evaluate(LEGEND_ROWS_JS) == 1
+    sidebar(page).get_by_text("Figures from chapter 4").click()
+    before = state(page)["revision"]
+    sidebar(page).get_by_role("button").filter(has_text="Fig. 4.10").click()
+    wait_for_revision_change(page, before)
+    wait_settled(page)
+    assert "class 1" in legend.text_content()
+    assert page.evaluate(LEGEND_ROWS_JS) == 1
+    page.screenshot(path=ARTIFACTS / "canvas-legend-after-preset.png")
+    close_page(page)
+
+
 # ---- 10. Exact one-versus-one boundaries -------------------------------------------------------
 
 SHAPES_JS = """() => {

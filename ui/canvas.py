@@ -267,10 +267,21 @@ function plotStart(root, layout, window) {
 }
 
 function draw(root, Plotly, depth) {
-  // Plotly.react; then again with a shorter legend while the full one wraps to a second row (the
-  // level is remembered for the next draw, so a click draws once).
+  // Plotly.react; then again with a shorter legend while the full one wraps to a second row. The
+  // level is kept while the legend's entries and the plot area's width stay (a click draws once);
+  // other entries (a method, strategy or scene) or another width start again from the full legend.
+  const start = plotStart(root, root.__pgFigure.layout, root.__pgData.window);
+  const key = JSON.stringify([root.__pgFigure.data.map(t => (t.showlegend === false ? null : t.name)),
+                              root.clientWidth, start.toFixed(3)]);
+  if (!depth && root.__pgLegendKey !== key) {
+    root.__pgLegendKey = key;
+    root.__pgLegendLevel = 0;
+  }
   const level = root.__pgLegendLevel || 0;
-  const figure = shownFigure(root.__pgFigure, level, plotStart(root, root.__pgFigure.layout, root.__pgData.window));
+  const figure = shownFigure(root.__pgFigure, level, start);
+  // The width too, explicitly: Plotly.react keeps the width of the first draw otherwise, so a
+  // window made wider (a laptop's page moved to the projector) kept a small plot.
+  if (root.clientWidth) figure.layout.width = root.clientWidth;
   return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
     if ((depth || 0) >= LEGEND_LEVELS || !figure.layout.showlegend) return;
     if (legendRows(root) > 1 && level < LEGEND_LEVELS) {
@@ -303,8 +314,6 @@ function redraw(root, Plotly, widthChanged) {
   if (!widthChanged && Math.abs(height - figure.layout.height) < 2) return;
   root.style.height = height + 'px';
   figure.layout.height = height;
-  if (widthChanged && root.clientWidth > (root.__pgLegendWidth || 0) + 40) root.__pgLegendLevel = 0;
-  root.__pgLegendWidth = root.clientWidth;
   return draw(root, Plotly);
 }
 
@@ -327,7 +336,6 @@ export default function (component) {
   loadPlotly(data.plotly_url).then((Plotly) => {
     figure.layout.height = height;  // plotly keeps its first height otherwise
     root.__pgFigure = figure;
-    if (root.__pgLegendWidth === undefined) root.__pgLegendWidth = root.clientWidth;
     plotConfig(Plotly, root, data.config, [{name: 'pgFitView', title: 'Fit the view to the points (or double-click)',
       icon: Plotly.Icons.home, click: () => send(root, {type: 'fit'})}]);
     const started = performance.now();

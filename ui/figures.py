@@ -234,7 +234,18 @@ def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0, le
         clickmode="event",
         clickanywhere=True,  # plotly_click also for empty space, with data coordinates
         # In the band above the plot area; the toolbar stands in the right margin beside it.
-        legend=dict(orientation="h", x=0, xanchor="left", y=1, yanchor="bottom", yref="paper", valign="middle"),
+        # traceorder "normal": an overlay's legendgroup (the ellipses) would make plotly group the
+        # entries, and a horizontal grouped legend stacks them one per row.
+        legend=dict(
+            orientation="h",
+            x=0,
+            xanchor="left",
+            y=1,
+            yanchor="bottom",
+            yref="paper",
+            valign="middle",
+            traceorder="normal",
+        ),
         modebar=dict(orientation="v"),
         showlegend=legend,
     )
