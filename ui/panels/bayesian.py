@@ -25,7 +25,7 @@ from ..chart import chart
 from ..convention import book_classes, book_weights, is_two_class
 from ..theme import BOUNDARY_COLOUR, CLASS_NAMES, TEMPLATE_JSON
 from . import Panel, number_text, subscript
-from .posterior import class_symbol, grid_axes
+from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes
 
 CONTOURS_KEY = "bayes_contours"  # panel options (playground.specs.PANEL_SPECS)
 SAMPLES_KEY = "bayes_samples"
@@ -122,13 +122,34 @@ def _contour(field, axes, colour, dash, name, meta, labels=True):
     )
 
 
+def shading_trace(model, window, choice, resolution=HEATMAP_RESOLUTION):
+    """p(C1|x) as shading between the class colours (white at 0.5), the predictive unless only
+    the MAP contours are shown: a uint8 heatmap (round(250 p)) with meta "posterior", which
+    stands in for the region polygons (plotly draws contours below filled scatters, so the
+    polygons would hide them); p > 0.5 is C1's colour, so the regions still read."""
+    predictive, map_, axes = c1_fields(model, window, resolution)
+    field = map_ if choice == "map" else predictive
+    return dict(
+        type="heatmap",
+        z=np.clip(np.rint(field * HEATMAP_LEVELS), 0, HEATMAP_LEVELS).astype(np.uint8),
+        **axes,
+        zmin=0,
+        zmax=HEATMAP_LEVELS,
+        colorscale=_diverging_scale(np.asarray(model.classes_)),
+        showscale=False,
+        hoverinfo="skip",
+        name=f"{'MAP' if choice == 'map' else 'predictive'} p({class_symbol(model.classes_[0])}|x)",
+        meta="posterior",
+    )
+
+
 def contour_traces(model, window, choice):
-    """The predictive (solid) and MAP (dashed) contours at p(C1|x) = 0.1, 0.5, 0.9."""
+    """The shading, then the predictive (solid) and MAP (dashed) contours at p(C1|x) = 0.1, 0.5, 0.9."""
     if choice == "none":
         return []
     predictive, map_, axes = c1_fields(model, window)
     c1 = class_symbol(model.classes_[0])
-    traces = []
+    traces = [shading_trace(model, window, choice)]
     if choice in ("both", "map"):
         traces.append(_contour(map_, axes, MAP_COLOUR, "dash", f"MAP σ(w_MAPᵀφ) = p({c1}|x) 0.1/0.5/0.9", "map"))
     if choice in ("both", "predictive"):
@@ -365,18 +386,29 @@ def line_figure(model, X, y):
     layout = dict(
         template=TEMPLATE_JSON,
         height=300,
-        margin=dict(l=50, r=10, t=40, b=70),
-        xaxis=dict(domain=[0, 0.46], title=dict(text="s along v (w = w_MAP + s v)"), **grid),
+        margin=dict(l=50, r=10, t=40, b=45),
+        xaxis=dict(domain=[0, 0.46], title=dict(text="s (w = w_MAP + s v)"), **grid),
         yaxis=dict(title=dict(text="density / its value at w_MAP"), range=[0, 1.05], **grid),
         xaxis2=dict(domain=[0.56, 1], anchor="y2", title=dict(text="s along v"), **grid),
         yaxis2=dict(anchor="x2", title=dict(text="− ln (relative)"), **grid),
-        legend=dict(orientation="h", y=-0.32, x=0),
+        legend=dict(x=0.01, y=0.98, bgcolor="rgba(255,255,255,0.8)", font=dict(size=11)),
         title=dict(
             text=f"Along the leading eigenvector v of S_N (σ along v = {number_text(cut['std'], 3)})",
             font=dict(size=14),
         ),
     )
     return dict(data=curves + negative_logs, layout=layout), cut
+
+
+def _tails(cut):
+    """How the exact posterior compares with its Laplace approximation two standard deviations out."""
+    s, std = cut["offsets"], cut["std"]
+    words = []
+    for side, target in (("at s = −2σ", -2 * std), ("at s = +2σ", 2 * std)):
+        k = int(np.argmin(np.abs(s - target)))
+        ratio = float(np.exp(cut["log_posterior"][k] - cut["log_laplace"][k]))
+        words.append(f"{side} the exact density is {number_text(ratio, 3)} times the Gaussian's")
+    return "; ".join(words) + " (the logistic likelihood is not symmetric about w_MAP, nor its tails Gaussian)."
 
 
 def ellipse_figure(model, pair, names, samples):
@@ -428,9 +460,9 @@ def ellipse_figure(model, pair, names, samples):
         template=TEMPLATE_JSON,
         height=360,
         margin=dict(l=55, r=10, t=40, b=50),
-        xaxis=dict(title=dict(text=names[i]), **grid),
-        yaxis=dict(title=dict(text=names[j]), scaleanchor="x", scaleratio=1, **grid),
-        legend=dict(orientation="h", y=-0.2, x=0),
+        xaxis=dict(title=dict(text=names[i]), constrain="domain", **grid),
+        yaxis=dict(title=dict(text=names[j]), scaleanchor="x", scaleratio=1, constrain="domain", **grid),
+        legend=dict(x=1.02, y=1, xanchor="left"),
         title=dict(text=f"Posterior over ({names[i]}, {names[j]})", font=dict(size=14)),
     )
     return dict(data=traces, layout=layout)
@@ -455,7 +487,7 @@ def render_laplace(ctx):
         "N(w|w_MAP, S_N) (eq. 4.144, dashed red) along the line w_MAP + s v, v = "
         f"{', '.join(f'{n} {number_text(c, 3)}' for n, c in zip(names, direction))}, the direction in which S_N is "
         "widest. Both are 1 at w_MAP and agree in their curvature there (S_N⁻¹ is the Hessian of −ln p(w|t), eq. "
-        "4.143); away from it the exact posterior is skewed: the logistic likelihood has a heavier tail on one side."
+        f"4.143); away from it they part: {_tails(cut)}"
     )
     size = len(names)
     pair = chosen_pair(ctx.options, size)
