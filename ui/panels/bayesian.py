@@ -491,6 +491,12 @@ def render_laplace(ctx):
     )
     size = len(names)
     pair = chosen_pair(ctx.options, size)
+    asked = tuple(ctx.options.get(key) for key in PAIR_KEYS)
+    if all(isinstance(index, int) for index in asked) and asked != pair:
+        st.caption(
+            f"This model has weights w₀ to w{subscript(size - 1)} and the ellipse needs two different ones: "
+            f"showing {names[pair[0]]} and {names[pair[1]]}."
+        )
     for key, value in zip(PAIR_KEYS, pair):
         st.session_state[f"{key}_select"] = value
     left, right = st.columns(2)
