@@ -385,13 +385,13 @@ def line_figure(model, X, y):
     grid = dict(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
     layout = dict(
         template=TEMPLATE_JSON,
-        height=300,
-        margin=dict(l=50, r=10, t=40, b=45),
+        height=340,
+        margin=dict(l=50, r=10, t=40, b=100),
         xaxis=dict(domain=[0, 0.46], title=dict(text="s (w = w_MAP + s v)"), **grid),
         yaxis=dict(title=dict(text="density / its value at w_MAP"), range=[0, 1.05], **grid),
         xaxis2=dict(domain=[0.56, 1], anchor="y2", title=dict(text="s along v"), **grid),
         yaxis2=dict(anchor="x2", title=dict(text="− ln (relative)"), **grid),
-        legend=dict(x=0.01, y=0.98, bgcolor="rgba(255,255,255,0.8)", font=dict(size=11)),
+        legend=dict(orientation="h", x=0, y=-0.42, yanchor="top", font=dict(size=12)),
         title=dict(
             text=f"Along the leading eigenvector v of S_N (σ along v = {number_text(cut['std'], 3)})",
             font=dict(size=14),
