@@ -255,8 +255,8 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
     # -- the predictive distribution -----------------------------------------------------------
 
     def _laplace_factors(self):
-        """(d, C, root) derived from the public ``covariance_`` S_N: d = sqrt(diag S_N), the
-        correlation matrix C = S_N / d d^T and root (M, M) with root root^T = S_N.
+        """(d, C) derived from the public ``covariance_`` S_N: d = sqrt(diag S_N) and the
+        correlation matrix C = S_N / d d^T.
 
         Predictions go through C and d rather than S_N itself: on a basis whose features differ
         by many orders of magnitude (x^6 next to 1), C's entries are all within [-1, 1]. Cached
@@ -265,20 +265,28 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         def compute():
             covariance = np.asarray(self.covariance_, dtype=float)
             scale = np.sqrt(np.maximum(np.diag(covariance), np.finfo(float).tiny))
-            correlation = covariance / np.outer(scale, scale)
-            eigenvalues, eigenvectors = np.linalg.eigh(correlation)
-            root = scale[:, None] * (eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0)))
-            return scale, correlation, root
+            return scale, covariance / np.outer(scale, scale)
 
         return cached_from(self, "laplace", (self.covariance_,), compute)
+
+    def _covariance_root(self):
+        """R (M, M) with R R^T = S_N, from the eigendecomposition of the correlation matrix (for
+        the samples; cached against ``covariance_`` like ``_laplace_factors``)."""
+
+        def compute():
+            scale, correlation = self._laplace_factors()
+            eigenvalues, eigenvectors = np.linalg.eigh(correlation)
+            return scale[:, None] * (eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0)))
+
+        return cached_from(self, "laplace_root", (self.covariance_,), compute)
 
     def _moments(self, X):
         """(mu_a, sigma_a^2) at checked inputs, each (N,) (eq. 4.149-4.150), from the public
         ``coef_``, ``intercept_`` and ``covariance_``."""
-        mean = X @ self.coef_[0]
-        mean += self.intercept_[0]
-        scale, C, _ = self._laplace_factors()
+        scale, C = self._laplace_factors()
         scaled = X.T * scale[1:, None]  # (D, N): phi scaled by sqrt(diag S_N)
+        mean = (self.coef_[0] / scale[1:]) @ scaled
+        mean += self.intercept_[0]
         variance = np.sum(scaled * (C[1:, 1:] @ scaled), axis=0)
         variance += 2.0 * scale[0] * (C[0, 1:] @ scaled)
         variance += C[0, 0] * scale[0] ** 2
@@ -325,8 +333,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         each [w0, w1, ..., wD]. The same ``random_state`` gives the same draws."""
         self._check_fitted()
         normal = self._rng_samples(n_samples, random_state)
-        _, _, root = self._laplace_factors()
-        return self.weights_ + normal @ root.T
+        return self.weights_ + normal @ self._covariance_root().T
 
     def sample_activations(self, X, n_samples=20, random_state=0):
         """a = w^T phi(x) for the weights of ``sample_weights(n_samples, random_state)``, shape (N, n_samples):
