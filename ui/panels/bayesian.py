@@ -323,7 +323,8 @@ def render_predictive(ctx):
         f"the MAP sigmoid σ(w_MAPᵀφ). The 0.5 contours coincide (κ > 0 does not change the sign of μₐ), but away "
         "from the data σₐ² = φᵀS_Nφ grows, κ shrinks and the predictive's 0.1 and 0.9 contours fan out: the "
         "model is less sure where it has seen nothing. The thin purple lines are boundaries wᵀφ = 0 of weights "
-        "drawn from N(w_MAP, S_N): where they spread, the boundary is uncertain."
+        "drawn from N(w_MAP, S_N): where they spread, the boundary is uncertain. While contours are shown, the "
+        f"shading is p({c1}|x) itself (the predictive's, or the MAP's with MAP only), white at 0.5."
     )
     st.table(_point_table(ctx, model))
     st.caption(
