@@ -29,7 +29,7 @@ import numbers
 
 import numpy as np
 
-from .base import LinearClassifier, ProbabilisticMixin, log_sigmoid, two_class_proba
+from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
 from .errors import InvalidDataError
 from .logistic import _BinaryProblem, _Design, _newton_solve, _run
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
@@ -228,18 +228,12 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         # H - diag(penalty) is positive semi-definite, so no eigenvalue lies below min(penalty);
         # rounding must not push one there (or to 0).
         eigenvalues = np.maximum(eigenvalues, penalty.min())
-        self._to_internal = to_internal
-        self._theta = theta
-        self._root = eigenvectors / np.sqrt(eigenvalues)  # internal covariance = root root^T
-        self._covariance_internal = self._root @ self._root.T
-
         weights = theta / to_internal
         self.classes_ = classes
         self.n_features_in_ = dim
-        self.weights_ = weights
         self.coef_ = weights[None, 1:].copy()
         self.intercept_ = weights[:1].copy()
-        self.covariance_ = self._covariance_internal / np.outer(to_internal, to_internal)
+        self.covariance_ = (eigenvectors / eigenvalues) @ eigenvectors.T / np.outer(to_internal, to_internal)
         self.precision_ = hessian * np.outer(to_internal, to_internal)
         log_det_precision = float(np.sum(np.log(eigenvalues)) + 2.0 * np.sum(np.log(to_internal)))
         n_weights = dim + 1
@@ -252,17 +246,50 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         self.fit_message_ = message
         return self
 
+    @property
+    def weights_(self):
+        """w_MAP = [w0, w1, ..., wD], read from ``intercept_`` and ``coef_`` (not a copy of its own)."""
+        self._check_fitted()
+        return np.concatenate([np.asarray(self.intercept_, dtype=float).reshape(-1), np.asarray(self.coef_[0], float)])
+
     # -- the predictive distribution -----------------------------------------------------------
 
+    def _laplace_factors(self):
+        """(d, C) derived from the public ``covariance_`` S_N: d = sqrt(diag S_N) and the
+        correlation matrix C = S_N / d d^T.
+
+        Predictions go through C and d rather than S_N itself: on a basis whose features differ
+        by many orders of magnitude (x^6 next to 1), C's entries are all within [-1, 1]. Cached
+        against ``covariance_``, so an edited S_N changes every answer (one source of truth)."""
+
+        def compute():
+            covariance = np.asarray(self.covariance_, dtype=float)
+            scale = np.sqrt(np.maximum(np.diag(covariance), np.finfo(float).tiny))
+            return scale, covariance / np.outer(scale, scale)
+
+        return cached_from(self, "laplace", (self.covariance_,), compute)
+
+    def _covariance_root(self):
+        """R (M, M) with R R^T = S_N, from the eigendecomposition of the correlation matrix (for
+        the samples; cached against ``covariance_`` like ``_laplace_factors``)."""
+
+        def compute():
+            scale, correlation = self._laplace_factors()
+            eigenvalues, eigenvectors = np.linalg.eigh(correlation)
+            return scale[:, None] * (eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0)))
+
+        return cached_from(self, "laplace_root", (self.covariance_,), compute)
+
     def _moments(self, X):
-        """(mu_a, sigma_a^2) at checked inputs, each (N,) (eq. 4.149-4.150), in internal coordinates."""
-        scaled = X.T / self._to_internal[1:, None]  # (D, N)
-        mean = self._theta[1:] @ scaled
-        mean += self._theta[0]
-        S = self._covariance_internal
-        variance = np.sum(scaled * (S[1:, 1:] @ scaled), axis=0)
-        variance += 2.0 * (S[0, 1:] @ scaled)
-        variance += S[0, 0]
+        """(mu_a, sigma_a^2) at checked inputs, each (N,) (eq. 4.149-4.150), from the public
+        ``coef_``, ``intercept_`` and ``covariance_``."""
+        scale, C = self._laplace_factors()
+        scaled = X.T * scale[1:, None]  # (D, N): phi scaled by sqrt(diag S_N)
+        mean = (self.coef_[0] / scale[1:]) @ scaled
+        mean += self.intercept_[0]
+        variance = np.sum(scaled * (C[1:, 1:] @ scaled), axis=0)
+        variance += 2.0 * scale[0] * (C[0, 1:] @ scaled)
+        variance += C[0, 0] * scale[0] ** 2
         np.maximum(variance, 0.0, out=variance)  # a quadratic form of a positive definite matrix
         return mean, variance
 
@@ -299,15 +326,14 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         if not _whole(random_state, 0, 2**63 - 1):
             raise InvalidDataError(f"random_state must be a whole number at least 0; got {random_state!r}.")
         rng = np.random.default_rng(int(random_state))
-        return rng.standard_normal((int(n_samples), self._theta.size))
+        return rng.standard_normal((int(n_samples), self.coef_.shape[1] + 1))
 
     def sample_weights(self, n_samples=20, random_state=0):
         """Weight vectors drawn from the Laplace posterior N(w_MAP, S_N), shape (n_samples, D + 1),
         each [w0, w1, ..., wD]. The same ``random_state`` gives the same draws."""
         self._check_fitted()
         normal = self._rng_samples(n_samples, random_state)
-        internal = self._theta + normal @ self._root.T
-        return internal / self._to_internal
+        return self.weights_ + normal @ self._covariance_root().T
 
     def sample_activations(self, X, n_samples=20, random_state=0):
         """a = w^T phi(x) for the weights of ``sample_weights(n_samples, random_state)``, shape (N, n_samples):

@@ -24,6 +24,8 @@ FISHER_TAB = "Fisher projection (fig. 4.6)"
 PERCEPTRON_TAB = "Perceptron playback (fig. 4.7)"
 GAUSSIANS_TAB = "Class Gaussians"
 FEATURE_SPACE_TAB = "Feature space φ (fig. 4.12)"
+PROBIT_TAB = "Sigmoid and probit (fig. 4.9)"
+PREDICTIVE_TAB = "Predictive vs MAP (sec. 4.5.2)"
 # ui/panels/posterior.py: st.session_state.panel_options[POSTERIOR_DISPLAY] picks what the canvas shows.
 POSTERIOR_DISPLAY = "posterior_display"
 
@@ -33,6 +35,7 @@ FISHER = {"threshold": "midpoint"}
 PERCEPTRON = {"eta": 1.0, "max_epochs": 100, "shuffle": False, "random_state": 0, "w_init": None}
 GAUSSIAN = {"priors": None}
 LOGISTIC = {"solver": "irls", "max_iter": 100, "l2": 0.0, "w_init": None}
+PROBIT = {"solver": "irls", "max_iter": 100, "l2": 0.0}
 
 # Figure 4.6's kind of data: two elongated classes whose means line is far from Fisher's direction.
 ELONGATED_CLUSTERS = (
@@ -58,6 +61,11 @@ OUTLIER_CLUSTERS = (
     ClusterSpec((1.2, -1.2), (1.2, 0.5), 0.0),
 )
 OUTLIER_CENTRE = (6.0, -9.0)
+# Figure 4.9: two overlapping classes, so maximum likelihood has a finite answer for probit and logistic.
+OVERLAPPING_CLUSTERS = (
+    ClusterSpec((-1.0, 0.5), (1.2, 0.8), 20.0),
+    ClusterSpec((1.0, -0.5), (1.2, 0.8), 20.0),
+)
 # Figures 4.10-4.11: classes 1 and 2 share a covariance, class 3 has its own.
 GAUSSIAN_CLUSTERS = (
     ClusterSpec((-2.0, -1.2), (1.0, 0.45), 30.0),
@@ -70,6 +78,21 @@ RBF_WIDTH = 1.0
 # Seed 003 (lecture notes on PRML 4): C1 = (1,2), (2,3), (3,4.9); C2 = (2,1), (3,2), (4,3.9).
 SEED003_XY = ((1.0, 2.0), (2.0, 3.0), (3.0, 4.9), (2.0, 1.0), (3.0, 2.0), (4.0, 3.9))
 SEED003_LABELS = (0, 0, 0, 1, 1, 1)  # shown as "class 1" and "class 2"
+# Section 4.5.2: ten points, two small separable groups, seen in a view much wider than the data.
+FEW_POINTS_XY = (
+    (-1.0, 0.3),
+    (-1.3, -0.4),
+    (-0.7, -0.1),
+    (-1.6, 0.2),
+    (-1.1, -0.8),
+    (1.0, -0.2),
+    (1.4, 0.5),
+    (0.8, 0.1),
+    (1.2, -0.6),
+    (1.6, 0.0),
+)
+FEW_POINTS_LABELS = (0, 0, 0, 0, 0, 1, 1, 1, 1, 1)
+FEW_POINTS_WINDOW = Window(-5.0, 5.0, -4.0, 4.0)
 
 
 @dataclass(frozen=True)
@@ -96,6 +119,9 @@ class Preset:
         Panel settings (``st.session_state.panel_options``) the figure needs.
     about_notes : str
         A small print line on the source's own slips, kept out of the explanation; may be empty.
+    keep_window : bool
+        Show the scene's own window instead of framing the points (the view must reach far
+        beyond the data).
     """
 
     key: str
@@ -107,6 +133,7 @@ class Preset:
     tab: str | None = None
     panel_options: dict | None = field(default=None, hash=False)
     about_notes: str = ""
+    keep_window: bool = False
 
     @property
     def label(self):
@@ -191,7 +218,17 @@ def seed003_points():
 # ---- The presets --------------------------------------------------------------------------------
 
 
-def _scene(points, method, params, *, multiclass="native", basis="identity", basis_params=None, seed=0):
+def overlapping_points(n_per_class=25, seed=2):
+    X, y = make_clusters(OVERLAPPING_CLUSTERS, n_per_class, seed=seed)
+    return PointSet.from_arrays(X, y)
+
+
+def few_points():
+    """The ten points of the section 4.5.2 preset."""
+    return PointSet.from_arrays(np.array(FEW_POINTS_XY), np.array(FEW_POINTS_LABELS))
+
+
+def _scene(points, method, params, *, multiclass="native", basis="identity", basis_params=None, seed=0, window=None):
     return Scene(
         points=points,
         method=method,
@@ -199,7 +236,7 @@ def _scene(points, method, params, *, multiclass="native", basis="identity", bas
         multiclass=multiclass,
         basis=basis,
         basis_params=tuple(sorted((basis_params or {}).items())),
-        window=Window.around(points.X),
+        window=Window.around(points.X) if window is None else window,
         seed=seed,
     )
 
@@ -281,6 +318,21 @@ def _presets():
             tab=PERCEPTRON_TAB,
         ),
         Preset(
+            key="fig4_9",
+            figure="4.9",
+            title="logistic sigmoid and probit",
+            explanation=(
+                "Probit regression (section 4.3.5) fits p(C₁|φ) = Φ(wᵀφ), the standard normal's distribution "
+                "function, where logistic regression has σ(wᵀφ). The tab below draws the two curves of figure 4.9: "
+                "σ(a) and Φ(λa) with λ² = π/8 differ by less than 0.018 anywhere, yet Φ's tails are much thinner. "
+                "Try: switch the method to *Logistic regression* and compare the boundaries: nearly the same line, "
+                "with w about 1.9 times larger (1/λ ≈ 1.6 if the two curves were the same); then add a class-1 "
+                "point deep inside class 2 and watch the probit boundary move more."
+            ),
+            scene=_scene(overlapping_points(), "probit", PROBIT, seed=2),
+            tab=PROBIT_TAB,
+        ),
+        Preset(
             key="fig4_10_11",
             figure="4.10–4.11",
             title="shared and separate covariances",
@@ -322,6 +374,24 @@ def _presets():
                 seed=2,
             ),
             tab=FEATURE_SPACE_TAB,
+        ),
+        Preset(
+            key="bayes_predictive",
+            figure="",
+            title="MAP over-confident, predictive not (sec. 4.5.2)",
+            explanation=(
+                "Ten points in two small groups, and Bayesian logistic regression with a weak prior (α = 0.1). "
+                "The dashed grey contours, the MAP sigmoid σ(w_MAPᵀφ) at p(C₁|x) = 0.1, 0.5 and 0.9, are parallel "
+                "lines: as sure at the edge of the view as beside the data. The solid purple ones, the predictive "
+                "distribution (eq. 4.155), share the 0.5 line but fan out away from the points, where the posterior "
+                "over w (thin purple lines: boundaries drawn from it) is wide; in the top right corner the MAP says "
+                "p(C₁|x) ≈ 0, the predictive about 0.13. Try: raise α to 10 and watch the samples bunch and the "
+                "contours close in, or add points far out and watch the fan narrow."
+            ),
+            scene=_scene(few_points(), "bayesian_logistic", {"alpha": 0.1}, window=FEW_POINTS_WINDOW),
+            tab=PREDICTIVE_TAB,
+            panel_options={"bayes_contours": "both", "bayes_samples": 12, "bayes_seed": 0},
+            keep_window=True,
         ),
         Preset(
             key="seed003",

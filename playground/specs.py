@@ -31,6 +31,8 @@ RBF_WIDTHS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0)
 RBF_GRID_SIZES = (1, 4, 9, 16, 25, 36, 49, 64, 81, 100)
 MAX_SEED = 10_000
 MAX_RBF_CENTRES = 100
+MAX_POSTERIOR_SAMPLES = 30  # boundaries drawn from the Laplace posterior on the canvas
+MAX_WEIGHT_INDEX = MAX_RBF_CENTRES + 2  # w0 (bias), the centres' weights, the two inputs' weights
 PRIOR_STEP = 0.01  # the prior sliders' step, and their smallest value
 
 
@@ -310,6 +312,14 @@ PANEL_SPECS = (
         nullable=True,
         default_text="the last point",
     ),
+    # Bayesian logistic regression (ui/panels/bayesian.py): the contours, the posterior draws, the
+    # two weights of the Laplace ellipse (indices into [w0, w1, ...]; the panel falls back to
+    # w1, w2 when the model has fewer weights).
+    Spec("bayes_contours", "choice", "both", ("both", "predictive", "map", "none")),
+    Spec("bayes_samples", "int", 8, low=0, high=MAX_POSTERIOR_SAMPLES),
+    Spec("bayes_seed", "int", 0, low=0, high=MAX_SEED),
+    Spec("laplace_i", "int", 1, low=0, high=MAX_WEIGHT_INDEX),
+    Spec("laplace_j", "int", 2, low=0, high=MAX_WEIGHT_INDEX),
 )
 PANEL_SPEC = {spec.name: spec for spec in PANEL_SPECS}
 

@@ -27,6 +27,9 @@ EQUATIONS_TAB = "Equations"
 GEOMETRY_TAB = "Geometry (fig. 4.1)"
 MULTICLASS_TAB = "Multi-class strategy (fig. 4.2)"
 BASIS_TAB = "Feature space φ (fig. 4.12)"
+PREDICTIVE_TAB = "Predictive vs MAP (sec. 4.5.2)"
+LAPLACE_TAB = "Laplace approximation (fig. 4.14)"
+PROBIT_TAB = "Sigmoid and probit (fig. 4.9)"
 
 
 def _j(value):
@@ -118,6 +121,25 @@ LINK_CASES = [
     ("geometry-text", _link("least_squares", options={"geometry": [1]}, tab=GEOMETRY_TAB)),
     ("multiclass-overlay", _link(options={"multiclass_overlay": "x"}, tab=MULTICLASS_TAB, two=False, mc="ovo")),
     ("options-not-object", _link("fisher", options="[1]", tab=FISHER_TAB)),
+    # Bayesian logistic regression's panels (issue 17): samples, seed, contours, the ellipse's weights.
+    ("bayes-samples-text", _link("bayesian_logistic", options={"bayes_samples": "many"}, tab=PREDICTIVE_TAB)),
+    ("bayes-samples-huge", _link("bayesian_logistic", options={"bayes_samples": 10**12}, tab=PREDICTIVE_TAB)),
+    ("bayes-samples-negative", _link("bayesian_logistic", options={"bayes_samples": -5}, tab=LAPLACE_TAB)),
+    ("bayes-samples-float", _link("bayesian_logistic", options={"bayes_samples": 2.5}, tab=PREDICTIVE_TAB)),
+    ("bayes-seed-400", _link("bayesian_logistic", options='{"bayes_seed":' + HUGE_TEXT + "}", tab=PREDICTIVE_TAB)),
+    ("bayes-seed-list", _link("bayesian_logistic", options={"bayes_seed": [1, 2]}, tab=LAPLACE_TAB)),
+    ("bayes-seed-bool", _link("bayesian_logistic", options={"bayes_seed": True}, tab=PREDICTIVE_TAB)),
+    ("bayes-contours-text", _link("bayesian_logistic", options={"bayes_contours": "<b>all</b>"}, tab=PREDICTIVE_TAB)),
+    ("bayes-contours-list", _link("bayesian_logistic", options={"bayes_contours": ["map"]}, tab=PREDICTIVE_TAB)),
+    ("laplace-pair-same", _link("bayesian_logistic", options={"laplace_i": 2, "laplace_j": 2}, tab=LAPLACE_TAB)),
+    ("laplace-pair-beyond", _link("bayesian_logistic", options={"laplace_i": 90, "laplace_j": 0}, tab=LAPLACE_TAB)),
+    ("laplace-pair-text", _link("bayesian_logistic", options={"laplace_i": "w1", "laplace_j": None}, tab=LAPLACE_TAB)),
+    ("laplace-pair-nan", _link("bayesian_logistic", options='{"laplace_i":NaN,"laplace_j":1e999}', tab=LAPLACE_TAB)),
+    ("bayes-alpha-text", _link("bayesian_logistic", {"alpha": "strong"}, tab=PREDICTIVE_TAB)),
+    ("bayes-alpha-zero", _link("bayesian_logistic", {"alpha": 0}, tab=LAPLACE_TAB)),
+    ("bayes-alpha-huge", _link("bayesian_logistic", '{"alpha":1e999}', tab=PREDICTIVE_TAB)),
+    ("bayes-options-on-probit", _link("probit", options={"bayes_samples": 30, "laplace_i": 5}, tab=PROBIT_TAB)),
+    ("bayes-basis-ovr", _link("bayesian_logistic", basis="polynomial", tab=LAPLACE_TAB, mc="ovr")),
     # Found by the fuzzer: the Fisher panel's overlay meets a one-versus-rest fit in feature space
     # (reachable from the sidebar too); the page's edge must hold.
     ("fisher-basis-ovr", _link("fisher", basis="polynomial", tab=FISHER_TAB, mc="ovr")),

@@ -9,6 +9,7 @@ import pytest
 from playground import MODELS, Window, evaluate_grid, make_model
 from playground.basis import make_basis
 from playground.presets import POSTERIOR_DISPLAY, PRESETS, Preset, aligned_points, seed003_points
+from playground.specs import PANEL_SPEC
 from tests.conftest import SEED003_CLASS, SEED003_X
 from ui.basis_controls import WIDTHS
 from ui.method_params import widget_state
@@ -16,6 +17,7 @@ from ui.panels import all_panels
 from ui.panels.posterior import DISPLAY_KEY, DISPLAYS
 
 GRID = 200
+LOGISTIC_DEFAULTS = {"solver": "irls", "max_iter": 100, "l2": 0.0}
 
 
 def _model(scene, method=None, basis=True, **params):
@@ -47,7 +49,18 @@ def _minus(text):
 
 
 def test_presets_are_keyed_ordered_and_labelled():
-    assert list(PRESETS) == ["fig4_2", "fig4_4", "fig4_5", "fig4_6", "fig4_7", "fig4_10_11", "fig4_12", "seed003"]
+    assert list(PRESETS) == [
+        "fig4_2",
+        "fig4_4",
+        "fig4_5",
+        "fig4_6",
+        "fig4_7",
+        "fig4_9",
+        "fig4_10_11",
+        "fig4_12",
+        "bayes_predictive",
+        "seed003",
+    ]
     for key, preset in PRESETS.items():
         assert isinstance(preset, Preset) and preset.key == key
         assert preset.label.startswith(f"Fig. {preset.figure} — ") if preset.figure else preset.label
@@ -70,7 +83,7 @@ def test_scene_is_deterministic_and_framed(key):
     scene = PRESETS[key].scene
     assert scene == PRESETS[key].scene and len(scene.points) > 0
     X, window = scene.points.X, scene.window
-    assert window == Window.around(X)
+    assert window == Window.around(X) or PRESETS[key].keep_window
     assert np.all((X[:, 0] > window.x_min) & (X[:, 0] < window.x_max))
     assert np.all((X[:, 1] > window.y_min) & (X[:, 1] < window.y_max))
 
@@ -95,7 +108,8 @@ def test_tabs_and_panel_options_exist_in_the_app(key):
     assert preset.tab is None or preset.tab in titles
     assert POSTERIOR_DISPLAY == DISPLAY_KEY
     for name, value in (preset.panel_options or {}).items():
-        assert name == DISPLAY_KEY and value in DISPLAYS
+        assert PANEL_SPEC[name].clean(value) == (value, None)  # a value the panel's widgets can show
+        assert name != DISPLAY_KEY or value in DISPLAYS
 
 
 @pytest.mark.parametrize("key", list(PRESETS))
@@ -321,3 +335,26 @@ def test_compare_presets_send_no_one_to_a_tab_the_comparison_does_not_show():
             if f"*{title}" in preset.explanation:
                 before = preset.explanation.split(f"*{title}")[0]
                 assert "*One method*" in before, (preset.key, title)
+
+
+# -- the presets of sections 4.3.5 and 4.5 -----------------------------------------------------------
+
+
+def test_figure_4_9_fits_probit_and_logistic_to_nearly_the_same_line():
+    scene = PRESETS["fig4_9"].scene
+    probit, logistic = _fit(scene), _fit(scene, "logistic", **LOGISTIC_DEFAULTS)
+    assert probit.converged_ and logistic.converged_
+    assert _angle_degrees(probit.coef_[0], logistic.coef_[0]) < 5
+    ratio = np.linalg.norm(logistic.coef_) / np.linalg.norm(probit.coef_)
+    assert 1.6 < ratio < 2.1  # "about 1.9 times larger" in the explanation
+    assert "about 1.9 times larger" in PRESETS["fig4_9"].explanation
+
+
+def test_bayes_preset_map_is_over_confident_where_the_predictive_is_not():
+    preset = PRESETS["bayes_predictive"]
+    model = _fit(preset.scene)
+    window = preset.scene.window
+    corner = np.array([[window.x_max, window.y_max]])
+    assert model.predict_proba_map(corner)[0, 0] < 0.01  # "the MAP says p(C1|x) = 0"
+    assert 0.1 < model.predict_proba(corner)[0, 0] < 0.15  # "the predictive about 0.13"
+    assert float(np.sum(model.predict(preset.scene.points.X) == preset.scene.points.y)) == len(preset.scene.points)

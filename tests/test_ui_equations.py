@@ -33,7 +33,7 @@ KATEX_COMMANDS = {
         for name in (
             "Phi Sigma arg begin boldsymbol cdot cdots ddots dots end eta exp frac hat in infty le left leftarrow ln "
             "mapsto mathbf mathcal mathrm max mid mu nabla phi prod propto qquad quad right sigma star sum tau text "
-            "tfrac times vdots widetilde"
+            "tfrac times vdots widetilde alpha big int kappa lambda pi simeq theta"
         ).split()
     ),
 }
@@ -183,9 +183,8 @@ EXPECTED_NUMBERS = {
     "logistic": {"4.87", "4.99", "4.90"},
     "softmax": {"4.104", "4.105", "4.110", "4.108"},
     "svm": {"7.1", "7.29", "7.32-7.33", "7.3"},
-    # The generic linear form until their own entries land (issue 17, the app phase).
-    "probit": {"4.4"},  # no description of their own yet: the two-class linear discriminant (book's sign)
-    "bayesian_logistic": {"4.4"},
+    "probit": {"4.114", "4.92"},
+    "bayesian_logistic": {"4.140", "4.142", "4.143", "4.144", "4.137", "4.149-4.155", "4.149-4.150", "4.155"},
 }
 K_CLASS_NUMBERS = {
     "fisher": {"4.21", "4.40", "4.43", "4.39", "4.9"},
@@ -652,3 +651,40 @@ def test_a_rerun_that_only_shows_the_followed_point_again_types_nothing(monkeypa
     equations_panel.st.session_state[equations_panel.INPUT_KEYS[0]] = 0.5
     equations_panel._typed(options, shown)
     assert options[POINT_OPTION] == [0.5, shown[1]]
+
+
+# -- sections 4.3.5 and 4.4-4.5 ----------------------------------------------------------------------
+
+
+def _printed(latex, name):
+    """The number printed after ``name =`` in ``latex``."""
+    match = re.search(re.escape(name) + r" = (" + NUMBER + ")", latex)
+    assert match, f"{name} not printed in {latex}"
+    return parse_number(match[1])
+
+
+def test_bayesian_logistic_equations_print_the_back_ends_numbers_in_the_books_sign(data):
+    model, X, _ = fit(data, "bayesian_logistic", 2, alpha=0.3)
+    point = np.array([4.0, -3.0])
+    by_title = {e.title: e for e in model_equations(model, point=point)}
+    assert_close(_printed(by_title["Log evidence (Laplace)"].latex, "|"), model.log_evidence_)
+    assert_close(_printed(by_title["Prior"].latex, r"\alpha"), 0.3)
+    mode = re.findall(NUMBER, by_title["Mode (MAP weights)"].latex.split("=", 1)[1])
+    assert_close([parse_number(v) for v in mode], -model.weights_)  # the book's w for C1 = classes_[0]
+    at_point = by_title["Activation at the point"].latex
+    mean, variance = model.predictive_moments(point[None])
+    assert_close(_printed(at_point, r"\mu_a"), -mean[0])
+    assert_close(_printed(at_point, r"\sigma_a^2"), variance[0])
+    assert_close(_printed(at_point, r"\kappa"), 1 / np.sqrt(1 + np.pi * variance[0] / 8))
+    assert_close(_printed(at_point, r"\sigma(\mu_a)"), model.predict_proba_map(point[None])[0, 0])
+    posterior = re.findall(r"&= (" + NUMBER + ")", by_title["Posterior at the point"].latex)
+    assert_close([parse_number(v) for v in posterior], model.predict_proba(point[None])[0])
+    assert by_title["Posterior at the point"].number == "4.155"
+
+
+def test_probit_equation_is_in_the_books_sign(data):
+    model, X, _ = fit(data, "probit", 2)
+    equations = {e.title: e for e in model_equations(model, point=X[0])}
+    a = _printed(equations["Activation at the point"].latex, "a = \\mathbf{w}^{\\mathrm{T}}\\boldsymbol{\\phi}")
+    assert_close(a, -model.decision_function(X[:1])[0])
+    assert equations["Probit regression"].number == "4.114"

@@ -20,6 +20,7 @@ import numpy as np
 
 from playground import (
     BasisModel,
+    BayesianLogisticRegression,
     FisherDiscriminant,
     IdentityBasis,
     LinearSVM,
@@ -30,6 +31,7 @@ from playground import (
     Perceptron,
     PlaygroundError,
     PolynomialBasis,
+    ProbitRegression,
     RBFBasis,
     SeparateCovarianceGaussian,
     SharedCovarianceGaussian,
@@ -718,6 +720,101 @@ def _softmax(model, space):
     )
 
 
+def _probit(model, space):
+    first, second = book_classes(model)
+    weights = book_weights(model, model.weights_)
+    phi = r"\boldsymbol{\phi}"
+    yield Equation(
+        "Probit regression",
+        rf"{_p(first, phi)} = \Phi(\mathbf{{w}}{T}{phi}) = \Phi\left("
+        + affine(weights[0], weights[1:], space)
+        + r"\right),\quad \Phi(a) = \int_{-\infty}^{a}\mathcal{N}(\theta\mid 0, 1)\,d\theta",
+        "4.114",
+        f"φ = (1, {'x' if space.is_inputs else 'φ(x)'}); t = 1 for class {class_number(first)} (C₁), 0 for class "
+        f"{class_number(second)} (C₂). Φ is the standard normal's distribution function (the inverse probit)."
+        + (f" {model.fit_message_}" if model.fit_message_ else ""),
+    )
+    what = "Newton steps" if model.solver == "irls" else "gradient steps"
+    step, note = _iteration_note(model, what)
+    if model.solver == "irls":
+        latex = (
+            r"\mathbf{w}^{(\text{new})} = \mathbf{w}^{(\text{old})} - \mathbf{H}^{-1}\nabla E,\quad "
+            r"\mathbf{H} = \sum_n \lambda_n(\lambda_n + z_n)\boldsymbol{\phi}_n\boldsymbol{\phi}_n" + T
+        )
+        note += " λₙ = N(zₙ|0,1)/Φ(zₙ), zₙ = ±wᵀφₙ (+ for C₁): IRLS with these weights in place of yₙ(1 − yₙ)."
+        yield Equation("Newton-Raphson update", latex, "4.92", note)
+    else:
+        yield Equation("Gradient descent", r"\mathbf{w} \leftarrow \mathbf{w} - \eta\,\frac{1}{N}\nabla E", None, note)
+    yield Equation(
+        "Cross-entropy error",
+        r"E(\mathbf{w}) = -\sum_n\{t_n\ln\Phi(a_n) + (1 - t_n)\ln\Phi(-a_n)\} = "
+        + number(-model.history_[step]["log_likelihood"]),
+        None,
+        "The logistic regression error (eq. 4.90) with Φ in place of σ; Φ(−a) = 1 − Φ(a).",
+    )
+
+
+def _bayesian_logistic(model, space):
+    first, second = book_classes(model)
+    weights = book_weights(model, model.weights_)
+    phi = r"\boldsymbol{\phi}"
+    alpha = float(model.alpha)
+    yield Equation(
+        "Prior",
+        r"p(\mathbf{w}) = \mathcal{N}(\mathbf{w}\mid\mathbf{0}, \alpha^{-1}\mathbf{I}),\quad \alpha = " + number(alpha),
+        "4.140",
+        "m₀ = 0 and S₀ = α⁻¹I, over every weight, the bias w₀ included.",
+    )
+    yield Equation(
+        "Log posterior",
+        r"\ln p(\mathbf{w}\mid\mathbf{t}) = -\frac{\alpha}{2}\mathbf{w}" + T + r"\mathbf{w} + "
+        r"\sum_n\{t_n\ln y_n + (1 - t_n)\ln(1 - y_n)\} + \text{const} = "
+        + number(model.log_posterior_)
+        + r" + \text{const}",
+        "4.142",
+        f"yₙ = σ(wᵀφₙ), t = 1 for class {class_number(first)} (C₁), 0 for class {class_number(second)} (C₂); "
+        "the value is at w_MAP, the constant being the normaliser ln p(t).",
+    )
+    yield Equation(
+        "Mode (MAP weights)",
+        r"\mathbf{w}_{\text{MAP}} = " + vector(weights),
+        None,
+        "Found by Newton's method; "
+        + (f"{model.n_iter_} steps, converged." if model.converged_ else model.fit_message_ or "did not converge."),
+    )
+    yield Equation(
+        "Laplace covariance",
+        r"\mathbf{S}_N^{-1} = \alpha\mathbf{I} + \sum_n y_n(1 - y_n)\boldsymbol{\phi}_n\boldsymbol{\phi}_n"
+        + T
+        + r",\quad \mathbf{S}_N = "
+        + matrix(model.covariance_),
+        "4.143",
+        "The negative Hessian of ln p(w|t) at w_MAP (rows and columns w₀, w₁, …); unchanged by the book's sign.",
+    )
+    yield Equation(
+        "Laplace approximation",
+        r"q(\mathbf{w}) = \mathcal{N}(\mathbf{w}\mid\mathbf{w}_{\text{MAP}}, \mathbf{S}_N)",
+        "4.144",
+    )
+    yield Equation(
+        "Log evidence (Laplace)",
+        r"\ln p(\mathbf{t}\mid\alpha) \simeq \ln p(\mathbf{t}\mid\mathbf{w}_{\text{MAP}}) + "
+        r"\ln p(\mathbf{w}_{\text{MAP}}) + \frac{M}{2}\ln 2\pi - \frac{1}{2}\ln|\mathbf{S}_N^{-1}| = "
+        + number(model.log_evidence_),
+        "4.137",
+        f"M = {model.coef_.shape[1] + 1} weights; compare it across α to choose the prior.",
+    )
+    yield Equation(
+        "Predictive distribution",
+        rf"{_p(first, phi)} \simeq \sigma\big(\kappa(\sigma_a^2)\,\mu_a\big),\quad "
+        rf"\mu_a = \mathbf{{w}}_{{\text{{MAP}}}}{T}{phi},\ \sigma_a^2 = {phi}{T}\mathbf{{S}}_N{phi},\ "
+        r"\kappa(\sigma^2) = (1 + \pi\sigma^2/8)^{-1/2}",
+        "4.149-4.155",
+        "σ(a) averaged over a ~ N(μₐ, σₐ²) (eq. 4.151), with σ approximated by the probit Φ(λa), λ² = π/8 "
+        "(eq. 4.152-4.153). The boundary p = 0.5 is μₐ = 0, the MAP boundary; only the probabilities relax.",
+    )
+
+
 def _intercept_note(model):
     """How b was found: from the support vectors on the margin (eq. 7.37), or without any."""
     if np.any(np.asarray(model.margin_category_) == 1):
@@ -785,6 +882,8 @@ _METHODS = (
     (LogisticRegression, _logistic),
     (SoftmaxRegression, _softmax),
     (LinearSVM, _svm),
+    (ProbitRegression, _probit),
+    (BayesianLogisticRegression, _bayesian_logistic),
 )
 
 
@@ -947,6 +1046,10 @@ def _posterior_number(model, n_classes):
         return "4.87"
     if isinstance(model, SoftmaxRegression):
         return "4.104"
+    if isinstance(model, ProbitRegression):
+        return "4.114"
+    if isinstance(model, BayesianLogisticRegression):
+        return "4.155"
     if isinstance(model, SharedCovarianceGaussian) and n_classes == 2:
         return "4.65"
     if isinstance(model, SeparateCovarianceGaussian | NaiveBayes | SharedCovarianceGaussian):
@@ -973,6 +1076,26 @@ def _inner_values(inner, features, classes, head):
         a = float(weights[0] + features[0] @ weights[1:])
         yield Equation(
             "Activation at the point", head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.87"
+        )
+    elif isinstance(inner, ProbitRegression):
+        a = float(book_decision(inner, features)[0])
+        yield Equation(
+            "Activation at the point", head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.114"
+        )
+    elif isinstance(inner, BayesianLogisticRegression):
+        mean, variance = inner.predictive_moments(features)
+        mu, var = float(book_decision(inner, features)[0]), float(variance[0])
+        kappa = float(1.0 / np.sqrt(1.0 + np.pi * var / 8.0))
+        p_map = float(inner.predict_proba_map(features)[0, 0])
+        first = int(classes[0])
+        yield Equation(
+            "Activation at the point",
+            head
+            + rf"\mu_a = {number(mu)},\ \sigma_a^2 = {number(var)},\ \kappa = {number(kappa)},\ "
+            + rf"\sigma(\mu_a) = {number(p_map)}",
+            "4.149-4.150",
+            f"σ(μₐ) is the MAP p(C{first + 1}|x), over-confident where σₐ² is large; the posterior below is "
+            "σ(κμₐ) (eq. 4.155).",
         )
     elif isinstance(inner, SoftmaxRegression):
         a = inner.weights_[:, 0] + features[0] @ inner.weights_[:, 1:].T

@@ -24,7 +24,7 @@ def _load(key):
         panel_options=dict(preset.panel_options or {}),
         tab=preset.tab,
         compare=tuple(preset.compare),  # () switches back to the one-method view
-        fit=True,  # the preset frames its points; the view takes the plot's shape
+        fit=not preset.keep_window,  # the preset frames its points; the view takes the plot's shape
     )
     st.session_state[ACTIVE_KEY] = key
 

@@ -12,8 +12,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import LogisticRegression, SoftmaxRegression
+from playground import LogisticRegression, ProbitRegression, SoftmaxRegression
 from playground.base import sigmoid
+from playground.normal import normal_cdf
 
 from ..chart import chart
 from ..convention import book_classes, book_decision, book_weights_at
@@ -29,10 +30,20 @@ SIGMOID_REACH = 40.0  # the sigmoid chart spans at most a in [-40, 40]; beyond, 
 
 
 def unwrap(model):
-    """The logistic / softmax estimator itself, also inside a basis-function wrapper (whose
+    """The logistic / probit / softmax estimator itself, also inside a basis-function wrapper (whose
     ``estimator_`` works on phi(x)); None for anything else."""
     inner = model.__dict__.get("estimator_", model) if model is not None else None
-    return inner if isinstance(inner, LogisticRegression | SoftmaxRegression) else None
+    return inner if isinstance(inner, TWO_CLASS | SoftmaxRegression) else None
+
+
+TWO_CLASS = LogisticRegression | ProbitRegression  # one weight vector, p(C1|phi) = f(w^T phi)
+
+
+def link_function(model):
+    """(f, its name) with p(C1|phi) = f(a): the sigmoid (eq. 4.59) or the probit Phi (eq. 4.114)."""
+    if isinstance(unwrap(model), ProbitRegression):
+        return normal_cdf, "Φ"
+    return sigmoid, "σ"
 
 
 def applies(ctx):
@@ -109,9 +120,9 @@ def weights_table(model, step):
     """The book's weights [w0, w1, ..., wM] (one row per class for softmax) at ``step``."""
     inner = unwrap(model)
     w = np.atleast_2d(book_weights_at(inner, step))
-    if isinstance(inner, LogisticRegression):
+    if isinstance(inner, TWO_CLASS):
         first, _ = book_classes(inner)
-        index = [f"w (σ(wᵀφ) = p(C{subscript(first + 1)}|φ))"]
+        index = [f"w ({link_function(inner)[1]}(wᵀφ) = p(C{subscript(first + 1)}|φ))"]
     else:
         index = [f"w for {CLASS_NAMES[int(c)]}" for c in inner.classes_]
     columns = ["w₀ (bias)"] + [f"w{subscript(j)}" for j in range(1, w.shape[1])]
@@ -130,9 +141,9 @@ def point_activation(model, x, label):
     inner = unwrap(model)
     if inner is not None and inner is not model:  # on basis functions: the estimator sees phi(x)
         X, model = model.features(X), inner
-    if isinstance(model, LogisticRegression):
+    if isinstance(model, TWO_CLASS):
         a = float(book_decision(model, X)[0])
-        return a, float(sigmoid(np.array([a]))[0]), int(classes[0])
+        return a, float(link_function(model)[0](np.array([a]))[0]), int(classes[0])
     activations = np.asarray(model.activations(X), dtype=float)[0]
     positions = np.flatnonzero(classes == label)
     position = int(positions[0]) if positions.size else int(np.argmax(activations))
@@ -141,7 +152,7 @@ def point_activation(model, x, label):
     return a, float(np.asarray(model.predict_proba(X))[0, position]), int(classes[position])
 
 
-def sigmoid_figure(a, p, k, point_number):
+def sigmoid_figure(a, p, k, point_number, link=(sigmoid, "σ")):
     """sigma(a) over a range holding a, with the point's (a, p) marked (figure 4.9); a figure dict.
 
     The range grows with |a| up to [-40, 40]; a point beyond it is drawn as an arrow head at the
@@ -156,11 +167,11 @@ def sigmoid_figure(a, p, k, point_number):
     curve = dict(
         type="scatter",
         x=grid,
-        y=sigmoid(grid),
+        y=link[0](grid),
         mode="lines",
         line=dict(color=BOUNDARY_COLOUR, width=2),
         hoverinfo="skip",
-        name="σ(a)",
+        name=f"{link[1]}(a)",
     )
     guides = dict(
         type="scatter",
@@ -182,7 +193,7 @@ def sigmoid_figure(a, p, k, point_number):
     )
     where = f"a = {a:.3g}" + (f", off the chart ({'right' if shown_a > 0 else 'left'})" if off_chart else "")
     layout = _small_layout(
-        f"Point {point_number}: {where}, p({class_symbol(k)}|x) = σ(a) = {p:.3f}",
+        f"Point {point_number}: {where}, p({class_symbol(k)}|x) = {link[1]}(a) = {p:.3f}",
         dict(title=dict(text="activation a"), range=[-reach * 1.04, reach * 1.04]),
         dict(title=dict(text=f"p({class_symbol(k)}|x)"), range=[-0.03, 1.03]),
     )
@@ -245,10 +256,11 @@ def render(ctx):
     solver = "IRLS (Newton-Raphson, eq. 4.92-4.100)" if model.solver == "irls" else "gradient descent"
     updates = f"{n_steps} update{'s' if n_steps != 1 else ''}"
     st.markdown(f"**{solver}**: {updates}; step 0 is the initial weights.")
-    if isinstance(model, LogisticRegression):
+    if isinstance(model, TWO_CLASS):
         first, second = book_classes(model)
+        function, number = ("Φ", "4.114") if isinstance(model, ProbitRegression) else ("σ", "4.87")
         st.caption(
-            f"In the book's form: p(C{subscript(first + 1)}|φ) = σ(wᵀφ) (eq. 4.87), t = 1 for "
+            f"In the book's form: p(C{subscript(first + 1)}|φ) = {function}(wᵀφ) (eq. {number}), t = 1 for "
             f"{CLASS_NAMES[first]} and 0 for {CLASS_NAMES[second]}, so w points towards {CLASS_NAMES[first]}."
         )
     step = playback_controls(n_steps, key=PLAYBACK_KEY, label="Iteration")
@@ -264,11 +276,14 @@ def render(ctx):
             point = ctx.scene.points.X[index]
             label = int(ctx.scene.points.y[index])
             a, p, k = point_activation(shown, point, label)
-            chart(sigmoid_figure(a, p, k, index + 1), key="irls_sigmoid")
+            chart(sigmoid_figure(a, p, k, index + 1, link_function(model)), key="irls_sigmoid")
             st.caption(
                 f"Point {index + 1} ({CLASS_NAMES[label]}, ringed on the canvas) at ({point[0]:.2f}, {point[1]:.2f}). "
                 + (
-                    "Logistic regression squashes its activation a = wᵀφ(x) through the sigmoid (eq. 4.59, 4.87)."
+                    "Probit regression squashes its activation a = wᵀφ(x) through Φ, the standard normal's "
+                    "distribution function (eq. 4.114)."
+                    if isinstance(model, ProbitRegression)
+                    else "Logistic regression squashes its activation a = wᵀφ(x) through the sigmoid (eq. 4.59, 4.87)."
                     if isinstance(model, LogisticRegression)
                     else "For softmax, p(Cₖ|x) = σ(a) with a = aₖ − ln Σⱼ≠ₖ exp(aⱼ) (eq. 4.104)."
                 )

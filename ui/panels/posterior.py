@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import LogisticRegression, evaluate_grid
+from playground import BayesianLogisticRegression, LogisticRegression, ProbitRegression, evaluate_grid
 
 from ..chart import chart
 from ..convention import book_decision, book_line, book_roles
@@ -322,7 +322,42 @@ def _display_changed():
     st.session_state.panel_options[DISPLAY_KEY] = st.session_state[DISPLAY_KEY]
 
 
+def _inner(model):
+    """The two-class estimator behind a basis or a strategy of two classes (itself otherwise)."""
+    inner = model.__dict__.get("estimator_", model)
+    estimators = inner.__dict__.get("estimators_", ())
+    return estimators[0] if len(estimators) == 1 else inner
+
+
+def _describe_own_link(model, display):
+    """The wording for probit regression and the Bayesian predictive, whose p(C1|x) is not the
+    sigmoid of a log ratio of class densities; None for the other models."""
+    inner = _inner(model)
+    if np.asarray(model.classes_).size != 2 or not isinstance(inner, ProbitRegression | BayesianLogisticRegression):
+        return None
+    first, second = book_roles(model)
+    c1 = class_symbol(model.classes_[0])
+    if isinstance(inner, ProbitRegression):
+        formula = f"p({c1}|x) = Φ(wᵀφ) (eq. 4.114), Φ the standard normal's distribution function"
+    else:
+        formula = (
+            f"the predictive distribution p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155): the sigmoid averaged over the "
+            "Laplace posterior of the weights, so it relaxes towards 0.5 where σₐ² = φᵀS_Nφ is large, away from "
+            "the data; the MAP sigmoid σ(μₐ) would not (compare them in the *Predictive vs MAP* tab)"
+        )
+    if display == "regions":
+        return f"The canvas shows the decision regions. Hover anywhere to read {formula}."
+    return (
+        f"Colour = {formula}: {first}'s colour near 1, white at 0.5, {second}'s colour near 0; dotted contours at "
+        "0.1, 0.5 and 0.9. The 0.5 contour is the decision boundary; how far apart the 0.1 and 0.9 contours lie "
+        "shows how sure the model is."
+    )
+
+
 def _describe(model, display):
+    own = _describe_own_link(model, display)
+    if own is not None:
+        return own
     classes = np.asarray(model.classes_)
     names = [class_symbol(c) for c in classes]
     if display == "regions":

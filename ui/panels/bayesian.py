@@ -1,0 +1,548 @@
+"""Bayesian logistic regression on the canvas and the Laplace approximation (PRML 4.4-4.5).
+
+Canvas: the predictive p(C1|x) of eq. 4.155 (solid contours) beside the MAP sigmoid
+sigma(w_MAP^T phi) (dashed), and a few decision boundaries w^T phi = 0 for weights drawn from the
+Laplace posterior N(w_MAP, S_N), thin; the seed and the number of draws are panel options, so a
+link redraws the same boundaries. Panel "Predictive vs MAP": the choices and the numbers at a
+point (mu_a, sigma_a^2, kappa, both probabilities). Panel "Laplace approximation": the posterior
+along the leading eigenvector of S_N against its Gaussian (figure 4.14 in one dimension) and the
+marginal ellipses over two chosen weights with the drawn samples. Everything a person reads is in
+the book's sign (``ui.convention``): C1 = classes_[0], w = -(the back-end's w_MAP).
+"""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from playground import BayesianLogisticRegression
+from playground.basis import BasisModel, IdentityBasis
+from playground.bayesian_logistic import moderation
+from playground.geometry import boundary_segments
+from playground.multiclass import OneVsOne, OneVsRest
+from playground.specs import PANEL_SPEC
+
+from ..chart import chart
+from ..convention import book_classes, book_weights, is_two_class
+from ..theme import BOUNDARY_COLOUR, CLASS_NAMES, TEMPLATE_JSON
+from . import Panel, number_text, subscript
+from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes
+
+CONTOURS_KEY = "bayes_contours"  # panel options (playground.specs.PANEL_SPECS)
+SAMPLES_KEY = "bayes_samples"
+SEED_KEY = "bayes_seed"
+PAIR_KEYS = ("laplace_i", "laplace_j")
+CONTOUR_CHOICES = {
+    "both": "predictive and MAP",
+    "predictive": "predictive only",
+    "map": "MAP only",
+    "none": "neither",
+}
+CONTOUR_RESOLUTION = 64  # the contour fields (float32)
+SAMPLE_RESOLUTION = 48  # a sampled boundary's field on a basis (a curve, not a line)
+PREDICTIVE_COLOUR = "#7B3294"  # purple: the predictive and the posterior samples
+MAP_COLOUR = "#444444"
+SAMPLE_OPACITY = 0.55
+LEVELS = dict(start=0.1, end=0.9, size=0.4)  # p(C1|x) = 0.1, 0.5, 0.9
+LINE_POINTS = 201  # the 1-D cut through w_MAP
+
+
+# -- the model, whatever wraps it ---------------------------------------------------------------
+
+
+def laplace_model(model):
+    """(estimator, features) of a two-class Bayesian logistic regression: the fitted
+    ``BayesianLogisticRegression`` and the map x -> phi(x) it works on; None for anything else.
+
+    Sees through a basis (its estimator works on phi(x)) and a one-versus-rest / one-versus-one
+    wrapper of two classes (its single sub-classifier is the model)."""
+    if model is None or not is_two_class(model):
+        return None
+    features, inner = (lambda X: X), model
+    if isinstance(inner, BasisModel) and "estimator_" in inner.__dict__:
+        features, inner = inner.features, inner.__dict__["estimator_"]
+    if isinstance(inner, OneVsRest | OneVsOne) and len(getattr(inner, "estimators_", ())) == 1:
+        inner = inner.estimators_[0]
+    if not isinstance(inner, BayesianLogisticRegression) or not np.array_equal(inner.classes_, model.classes_):
+        return None
+    return inner, features
+
+
+def applies(ctx):
+    return laplace_model(ctx.shown_model) is not None
+
+
+def option(options, name):
+    """A panel option, checked against its Spec (a hand-edited session value must not reach numpy)."""
+    value, problem = PANEL_SPEC[name].clean(options.get(name, PANEL_SPEC[name].default))
+    return PANEL_SPEC[name].default if problem or value is None else value
+
+
+def grid_points(window, resolution):
+    """The cell centres of a resolution^2 grid over the window, (resolution^2, 2), rows along x."""
+    axes = grid_axes(window, resolution)
+    xs = axes["x0"] + axes["dx"] * np.arange(resolution)
+    ys = axes["y0"] + axes["dy"] * np.arange(resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    return np.column_stack([gx.ravel(), gy.ravel()]), axes
+
+
+def c1_fields(model, window, resolution=CONTOUR_RESOLUTION):
+    """(predictive, MAP) p(C1|x) on the grid, each (resolution, resolution) float64, and the axes."""
+    estimator, features = laplace_model(model)
+    X, axes = grid_points(window, resolution)
+    phi = features(X)
+    predictive = estimator.predict_proba(phi)[:, 0]  # C1 = classes_[0]
+    map_ = estimator.predict_proba_map(phi)[:, 0]
+    shape = (resolution, resolution)
+    return predictive.reshape(shape), map_.reshape(shape), axes
+
+
+def sampled_weights(model, n_samples, seed):
+    """Weights drawn from N(w_MAP, S_N) in the back-end's sign, (n_samples, M + 1); (0, M + 1) for none."""
+    estimator, _ = laplace_model(model)
+    if n_samples <= 0:
+        return np.empty((0, estimator.coef_.shape[1] + 1))
+    return estimator.sample_weights(int(n_samples), random_state=int(seed))
+
+
+# -- canvas ------------------------------------------------------------------------------------
+
+
+def _contour(field, axes, colour, dash, name, meta, labels=True):
+    return dict(
+        type="contour",
+        z=field.astype(np.float32),
+        **axes,
+        contours=dict(**LEVELS, coloring="none", showlabels=labels, labelfont=dict(size=11, color=colour)),
+        line=dict(color=colour, width=1.8 if dash == "solid" else 1.4, dash=dash),
+        showscale=False,
+        hoverinfo="skip",
+        name=name,
+        meta=meta,
+    )
+
+
+def shading_trace(model, window, choice, resolution=HEATMAP_RESOLUTION):
+    """p(C1|x) as shading between the class colours (white at 0.5), the predictive unless only
+    the MAP contours are shown: a uint8 heatmap (round(250 p)) with meta "posterior", which
+    stands in for the region polygons (plotly draws contours below filled scatters, so the
+    polygons would hide them); p > 0.5 is C1's colour, so the regions still read."""
+    predictive, map_, axes = c1_fields(model, window, resolution)
+    field = map_ if choice == "map" else predictive
+    return dict(
+        type="heatmap",
+        z=np.clip(np.rint(field * HEATMAP_LEVELS), 0, HEATMAP_LEVELS).astype(np.uint8),
+        **axes,
+        zmin=0,
+        zmax=HEATMAP_LEVELS,
+        colorscale=_diverging_scale(np.asarray(model.classes_)),
+        showscale=False,
+        hoverinfo="skip",
+        name=f"{'MAP' if choice == 'map' else 'predictive'} p({class_symbol(model.classes_[0])}|x)",
+        meta="posterior",
+    )
+
+
+def contour_traces(model, window, choice):
+    """The shading, then the predictive (solid) and MAP (dashed) contours at p(C1|x) = 0.1, 0.5, 0.9."""
+    if choice == "none":
+        return []
+    predictive, map_, axes = c1_fields(model, window)
+    c1 = class_symbol(model.classes_[0])
+    traces = [shading_trace(model, window, choice)]
+    if choice in ("both", "map"):
+        traces.append(_contour(map_, axes, MAP_COLOUR, "dash", f"MAP σ(w_MAPᵀφ) = p({c1}|x) 0.1/0.5/0.9", "map"))
+    if choice in ("both", "predictive"):
+        traces.append(
+            _contour(
+                predictive, axes, PREDICTIVE_COLOUR, "solid", f"predictive p({c1}|x) 0.1/0.5/0.9", "predictive", True
+            )
+        )
+    return traces
+
+
+def sample_traces(model, window, n_samples, seed):
+    """The boundaries w^T phi(x) = 0 of ``n_samples`` posterior draws: exact segments on the
+    inputs (one trace with gaps), zero contours on a basis (one trace per draw)."""
+    weights = sampled_weights(model, n_samples, seed)
+    if not len(weights):
+        return []
+    estimator, features = laplace_model(model)
+    name = f"{len(weights)} boundaries from N(w_MAP, S_N), seed {seed}"
+    line = dict(color=PREDICTIVE_COLOUR, width=1)
+    curved = isinstance(model, BasisModel) and not isinstance(model.basis_, IdentityBasis)
+    if not curved:  # lines in x
+        xs, ys = [], []
+        for w in weights:
+            for _, _, start, end in boundary_segments(w[None, 1:], w[:1], window):
+                xs += [float(start[0]), float(end[0]), None]
+                ys += [float(start[1]), float(end[1]), None]
+        return [
+            dict(
+                type="scatter",
+                x=xs,
+                y=ys,
+                mode="lines",
+                line=line,
+                opacity=SAMPLE_OPACITY,
+                hoverinfo="skip",
+                name=name,
+                meta="posterior samples",
+            )
+        ]
+    X, axes = grid_points(window, SAMPLE_RESOLUTION)
+    activations = estimator.sample_activations(features(X), int(n_samples), random_state=int(seed))
+    shape = (SAMPLE_RESOLUTION, SAMPLE_RESOLUTION)
+    return [
+        dict(
+            type="contour",
+            z=activations[:, s].reshape(shape).astype(np.float32),
+            **axes,
+            contours=dict(start=0, end=0, size=1, coloring="none"),
+            line=line,
+            opacity=SAMPLE_OPACITY,
+            showscale=False,
+            hoverinfo="skip",
+            name=name,
+            meta="posterior samples",
+            showlegend=s == 0,
+            legendgroup="posterior samples",
+        )
+        for s in range(activations.shape[1])
+    ]
+
+
+def overlay(ctx):
+    model = ctx.shown_model
+    if laplace_model(model) is None:
+        return []
+    traces = contour_traces(model, ctx.window, option(ctx.options, CONTOURS_KEY))
+    traces += sample_traces(model, ctx.window, option(ctx.options, SAMPLES_KEY), option(ctx.options, SEED_KEY))
+    return traces
+
+
+# -- the numbers at a point ----------------------------------------------------------------------
+
+
+def predictive_at(model, X):
+    """A table of the predictive's parts at the rows of X (eq. 4.149-4.155), book's sign:
+    mu_a = w_MAP^T phi for C1, sigma_a^2, kappa, the MAP and the moderated p(C1|x)."""
+    estimator, features = laplace_model(model)
+    phi = features(np.asarray(X, dtype=float).reshape(-1, 2))
+    mean, variance = estimator.predictive_moments(phi)
+    mean = book_weights(estimator, mean)  # a for C1 (the back-end's mu_a is for classes_[1])
+    return dict(
+        mu=mean,
+        variance=variance,
+        kappa=moderation(variance),
+        p_map=estimator.predict_proba_map(phi)[:, 0],
+        p_predictive=estimator.predict_proba(phi)[:, 0],
+    )
+
+
+def _point_table(ctx, model):
+    points = ctx.scene.points
+    rows, names = [], []
+    if len(points):
+        x = points.X[-1]
+        rows.append(x)
+        names.append(f"last point ({number_text(x[0], 3)}, {number_text(x[1], 3)})")
+    window = ctx.window
+    corner = np.array([window.x_max, window.y_max])
+    rows.append(corner)
+    names.append(f"corner of the view ({number_text(corner[0], 3)}, {number_text(corner[1], 3)})")
+    values = predictive_at(model, np.array(rows))
+    c1 = class_symbol(model.classes_[0])
+    table = pd.DataFrame(
+        {
+            "μₐ = w_MAPᵀφ": values["mu"],
+            "σₐ² = φᵀS_Nφ": values["variance"],
+            "κ(σₐ²)": values["kappa"],
+            f"MAP σ(μₐ) = p({c1}|x)": values["p_map"],
+            f"predictive σ(κμₐ) = p({c1}|x)": values["p_predictive"],
+        },
+        index=names,
+    )
+    return table.map(lambda value: number_text(value, 4))
+
+
+# -- widgets -------------------------------------------------------------------------------------
+
+
+def _set_option(name, key, convert=lambda value: value):
+    st.session_state.panel_options[name] = convert(st.session_state[key])
+
+
+def _resample():
+    options = st.session_state.panel_options
+    options[SEED_KEY] = (option(options, SEED_KEY) + 1) % (int(PANEL_SPEC[SEED_KEY].high) + 1)
+
+
+def render_predictive(ctx):
+    options = ctx.options
+    model = ctx.shown_model
+    estimator, _ = laplace_model(model)
+    first, second = book_classes(model)
+    c1 = class_symbol(first)
+    contour_key, samples_key, seed_key = "bayes_contours_radio", "bayes_samples_slider", "bayes_seed_input"
+    st.session_state[contour_key] = option(options, CONTOURS_KEY)
+    st.session_state[samples_key] = option(options, SAMPLES_KEY)
+    st.session_state[seed_key] = option(options, SEED_KEY)
+    st.radio(
+        f"Contours of p({c1}|x) on the canvas",
+        list(CONTOUR_CHOICES),
+        format_func=CONTOUR_CHOICES.get,
+        key=contour_key,
+        horizontal=True,
+        on_change=_set_option,
+        args=(CONTOURS_KEY, contour_key),
+    )
+    samples_spec, seed_spec = PANEL_SPEC[SAMPLES_KEY], PANEL_SPEC[SEED_KEY]
+    left, middle, right = st.columns([3, 2, 2], vertical_alignment="bottom")
+    left.slider(
+        "Boundaries drawn from the posterior",
+        int(samples_spec.low),
+        int(samples_spec.high),
+        key=samples_key,
+        on_change=_set_option,
+        args=(SAMPLES_KEY, samples_key, int),
+    )
+    middle.number_input(
+        "Seed",
+        int(seed_spec.low),
+        int(seed_spec.high),
+        step=1,
+        key=seed_key,
+        on_change=_set_option,
+        args=(SEED_KEY, seed_key, int),
+        help="The same seed draws the same boundaries; a shared link carries it.",
+    )
+    right.button("Draw new samples", key="bayes_resample", on_click=_resample, help="The next seed.")
+    st.caption(
+        f"Solid purple: the predictive p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155) at 0.1, 0.5 and 0.9; dashed grey: "
+        f"the MAP sigmoid σ(w_MAPᵀφ). The 0.5 contours coincide (κ > 0 does not change the sign of μₐ), but away "
+        "from the data σₐ² = φᵀS_Nφ grows, κ shrinks and the predictive's 0.1 and 0.9 contours fan out: the "
+        "model is less sure where it has seen nothing. The thin purple lines are boundaries wᵀφ = 0 of weights "
+        "drawn from N(w_MAP, S_N): where they spread, the boundary is uncertain. While contours are shown, the "
+        f"shading is p({c1}|x) itself (the predictive's, or the MAP's with MAP only), white at 0.5."
+    )
+    st.table(_point_table(ctx, model))
+    st.caption(
+        f"t = 1 for {CLASS_NAMES[first]} (C₁), 0 for {CLASS_NAMES[second]} (C₂); prior precision α = "
+        f"{number_text(estimator.alpha)}; Laplace log evidence ln p(t|α) ≈ {number_text(estimator.log_evidence_, 6)} "
+        "(eq. 4.137). Try: raise α and watch the samples bunch together and the contours close in."
+    )
+
+
+# -- the Laplace approximation (figure 4.14) ---------------------------------------------------
+
+
+def weight_names(estimator, model):
+    """'w₀ (bias)', 'w₁', ...: the weights of phi = (1, x) or (1, phi_1(x), ...)."""
+    return ["w₀ (bias)"] + [f"w{subscript(j)}" for j in range(1, estimator.coef_.shape[1] + 1)]
+
+
+def chosen_pair(options, size):
+    """The two weight indices of the ellipse: the options when both exist and differ, else (1, 2)."""
+    pair = tuple(option(options, key) for key in PAIR_KEYS)
+    if pair[0] == pair[1] or max(pair) >= size:
+        return (1, 2) if size > 2 else (0, 1)
+    return pair
+
+
+def line_figure(model, X, y):
+    """The exact posterior and its Laplace approximation along the leading eigenvector of S_N,
+    densities relative to the mode (left of figure 4.14) and their negative logs (right)."""
+    estimator, features = laplace_model(model)
+    cut = estimator.posterior_along(features(X), y, n_points=LINE_POINTS)
+    s = cut["offsets"]
+    posterior, laplace = np.exp(cut["log_posterior"]), np.exp(cut["log_laplace"])
+    curves = [
+        dict(
+            type="scatter",
+            x=s,
+            y=posterior,
+            mode="lines",
+            line=dict(color="#E69F00", width=2.5),
+            name="posterior p(w|t) (relative)",
+            hovertemplate="s = %{x:.3g}<br>p(w|t)/p(w_MAP|t) = %{y:.4f}<extra></extra>",
+        ),
+        dict(
+            type="scatter",
+            x=s,
+            y=laplace,
+            mode="lines",
+            line=dict(color="#CC0000", width=2, dash="dash"),
+            name="Laplace N(w_MAP, S_N)",
+            hovertemplate="s = %{x:.3g}<br>q(w)/q(w_MAP) = %{y:.4f}<extra></extra>",
+        ),
+    ]
+    negative_logs = [
+        dict(curves[0], y=-cut["log_posterior"], hovertemplate="s = %{x:.3g}<br>−ln = %{y:.4g}<extra></extra>"),
+        dict(curves[1], y=-cut["log_laplace"], hovertemplate="s = %{x:.3g}<br>−ln = %{y:.4g}<extra></extra>"),
+    ]
+    for trace in negative_logs:
+        trace.update(xaxis="x2", yaxis="y2", showlegend=False)
+    grid = dict(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
+    layout = dict(
+        template=TEMPLATE_JSON,
+        height=340,
+        margin=dict(l=50, r=10, t=40, b=100),
+        xaxis=dict(domain=[0, 0.46], title=dict(text="s (w = w_MAP + s v)"), **grid),
+        yaxis=dict(title=dict(text="density / its value at w_MAP"), range=[0, 1.05], **grid),
+        xaxis2=dict(domain=[0.56, 1], anchor="y2", title=dict(text="s along v"), **grid),
+        yaxis2=dict(anchor="x2", title=dict(text="− ln (relative)"), **grid),
+        legend=dict(orientation="h", x=0, y=-0.42, yanchor="top", font=dict(size=12)),
+        title=dict(
+            text=f"Along the leading eigenvector v of S_N (σ along v = {number_text(cut['std'], 3)})",
+            font=dict(size=14),
+        ),
+    )
+    return dict(data=curves + negative_logs, layout=layout), cut
+
+
+def _tails(cut):
+    """How the exact posterior compares with its Laplace approximation two standard deviations out."""
+    s, std = cut["offsets"], cut["std"]
+    words = []
+    for side, target in (("at s = −2σ", -2 * std), ("at s = +2σ", 2 * std)):
+        k = int(np.argmin(np.abs(s - target)))
+        ratio = float(np.exp(cut["log_posterior"][k] - cut["log_laplace"][k]))
+        words.append(f"{side} the exact density is {number_text(ratio, 3)} times the Gaussian's")
+    return "; ".join(words) + " (the logistic likelihood is not symmetric about w_MAP, nor its tails Gaussian)."
+
+
+def ellipse_figure(model, pair, names, samples):
+    """The 1, 2 and 3 standard-deviation ellipses of the marginal over weights ``pair`` (the
+    book's sign), w_MAP, and the drawn samples (the canvas's thin boundaries)."""
+    estimator, _ = laplace_model(model)
+    i, j = pair
+    traces = []
+    for n_std, width in ((1, 2.2), (2, 1.5), (3, 1.0)):
+        ring = book_weights(estimator, estimator.covariance_ellipse(i, j, n_std=n_std, n_points=121))
+        traces.append(
+            dict(
+                type="scatter",
+                x=ring[:, 0],
+                y=ring[:, 1],
+                mode="lines",
+                line=dict(color="#CC0000", width=width),
+                name=f"{n_std} σ" if n_std > 1 else "1 σ ellipse of N(w_MAP, S_N)",
+                hoverinfo="skip",
+            )
+        )
+    if len(samples):
+        drawn = book_weights(estimator, samples[:, [i, j]])
+        traces.append(
+            dict(
+                type="scatter",
+                x=drawn[:, 0],
+                y=drawn[:, 1],
+                mode="markers",
+                marker=dict(size=7, color=PREDICTIVE_COLOUR, opacity=0.8),
+                name="samples (the thin boundaries)",
+                hovertemplate=f"{names[i]} = %{{x:.4g}}<br>{names[j]} = %{{y:.4g}}<extra></extra>",
+            )
+        )
+    centre = book_weights(estimator, estimator.weights_[[i, j]])
+    traces.append(
+        dict(
+            type="scatter",
+            x=[centre[0]],
+            y=[centre[1]],
+            mode="markers",
+            marker=dict(size=12, symbol="x", color=BOUNDARY_COLOUR),
+            name="w_MAP",
+            hovertemplate=f"w_MAP: {names[i]} = %{{x:.4g}}, {names[j]} = %{{y:.4g}}<extra></extra>",
+        )
+    )
+    grid = dict(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
+    layout = dict(
+        template=TEMPLATE_JSON,
+        height=360,
+        margin=dict(l=55, r=10, t=40, b=50),
+        xaxis=dict(title=dict(text=names[i]), constrain="domain", **grid),
+        yaxis=dict(title=dict(text=names[j]), scaleanchor="x", scaleratio=1, constrain="domain", **grid),
+        legend=dict(x=1.02, y=1, xanchor="left"),
+        title=dict(text=f"Posterior over ({names[i]}, {names[j]})", font=dict(size=14)),
+    )
+    return dict(data=traces, layout=layout)
+
+
+def _pair_changed():
+    options = st.session_state.panel_options
+    for key in PAIR_KEYS:
+        options[key] = int(st.session_state[f"{key}_select"])
+
+
+def render_laplace(ctx):
+    model = ctx.shown_model
+    estimator, _ = laplace_model(model)
+    points = ctx.scene.points
+    names = weight_names(estimator, model)
+    figure, cut = line_figure(model, points.X, points.y)
+    chart(figure, key="laplace_line")
+    direction = book_weights(estimator, cut["direction"])
+    st.caption(
+        "The exact posterior p(w|t) ∝ p(t|w) N(w|0, α⁻¹I) (eq. 4.142, orange) and its Laplace approximation "
+        "N(w|w_MAP, S_N) (eq. 4.144, dashed red) along the line w_MAP + s v, v = "
+        f"{', '.join(f'{n} {number_text(c, 3)}' for n, c in zip(names, direction))}, the direction in which S_N is "
+        "widest. Both are 1 at w_MAP and agree in their curvature there (S_N⁻¹ is the Hessian of −ln p(w|t), eq. "
+        f"4.143); away from it they part: {_tails(cut)}"
+    )
+    size = len(names)
+    pair = chosen_pair(ctx.options, size)
+    asked = tuple(ctx.options.get(key) for key in PAIR_KEYS)
+    if all(isinstance(index, int) for index in asked) and asked != pair:
+        st.caption(
+            f"This model has weights w₀ to w{subscript(size - 1)} and the ellipse needs two different ones: "
+            f"showing {names[pair[0]]} and {names[pair[1]]}."
+        )
+    for key, value in zip(PAIR_KEYS, pair):
+        st.session_state[f"{key}_select"] = value
+    left, right = st.columns(2)
+    for column, key, label in ((left, PAIR_KEYS[0], "Horizontal axis"), (right, PAIR_KEYS[1], "Vertical axis")):
+        column.selectbox(
+            label, list(range(size)), format_func=names.__getitem__, key=f"{key}_select", on_change=_pair_changed
+        )
+    if pair[0] == pair[1]:
+        st.info("Pick two different weights.")
+        return
+    samples = sampled_weights(model, option(ctx.options, SAMPLES_KEY), option(ctx.options, SEED_KEY))
+    chart(ellipse_figure(model, pair, names, samples), key="laplace_ellipse")
+    i, j = pair
+    block = estimator.covariance_[np.ix_([i, j], [i, j])]
+    correlation = block[0, 1] / np.sqrt(block[0, 0] * block[1, 1])
+    st.caption(
+        f"The marginal of N(w_MAP, S_N) over ({names[i]}, {names[j]}): ellipses at 1, 2 and 3 standard deviations, "
+        f"standard deviations {number_text(np.sqrt(block[0, 0]), 3)} and {number_text(np.sqrt(block[1, 1]), 3)}, "
+        f"correlation {number_text(correlation, 3)}. The dots are the weights behind the thin boundaries on the canvas "
+        "(same seed, same number)."
+    )
+
+
+PANELS = [
+    Panel(
+        title="Predictive vs MAP (sec. 4.5.2)",
+        applies=applies,
+        render=render_predictive,
+        overlay=overlay,
+        order=78,
+        help=(
+            "Bayesian logistic regression keeps a whole distribution over the weights, the Laplace approximation "
+            "N(w_MAP, S_N) (eq. 4.144). Averaging the sigmoid over it gives the predictive distribution (eq. 4.155), "
+            "which is less sure than the MAP sigmoid wherever the weights are uncertain, i.e. away from the data."
+        ),
+    ),
+    Panel(
+        title="Laplace approximation (fig. 4.14)",
+        applies=applies,
+        render=render_laplace,
+        order=79,
+        help=(
+            "The Laplace approximation replaces the posterior p(w|t), which has no closed form, by the Gaussian "
+            "centred at its mode w_MAP with the curvature there (section 4.4). Here: how close the two are along "
+            "one line through w_MAP, and the Gaussian's spread over two weights."
+        ),
+    ),
+]
