@@ -181,6 +181,21 @@ class PointSet:
         flags[chosen] = bool(flag)
         return PointSet(self.xy, self.labels, tuple(flags.tolist()))
 
+    def held_out(self, fraction, seed=0):
+        """The same points with ``fraction`` of each class, drawn at random, as test points and the
+        rest as training points (stratified: every class keeps its share; reproducible by ``seed``)."""
+        fraction = float(fraction)
+        if not 0.0 <= fraction < 1.0:
+            raise InvalidDataError(f"The held-out fraction must be from 0 to below 1; got {fraction:g}.")
+        rng = np.random.default_rng(int(seed))
+        flags = np.zeros(len(self), dtype=bool)
+        y = self.y
+        for label in np.unique(y):
+            members = np.flatnonzero(y == label)
+            chosen = rng.permutation(members)[: int(round(fraction * members.size))]
+            flags[chosen] = True
+        return PointSet(self.xy, self.labels, tuple(flags.tolist()))
+
     def counts(self):
         """Points per class, training and test points together (``training.counts()``: the fit's)."""
         return np.bincount(self.y, minlength=MAX_CLASSES)

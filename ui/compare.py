@@ -71,9 +71,10 @@ def compared_scene(scene, method):
     if method == scene.method:
         return scene, ""
     candidate = replace(scene, method=method, params=(), multiclass="native", step=None)
-    if len(scene.points) and fitted_model(candidate.points, method, (), "native", scene.basis, scene.basis_params)[1]:
-        with_ovr = replace(candidate, multiclass="ovr")
-        if fitted_model(with_ovr.points, method, (), "ovr", scene.basis, scene.basis_params)[1] is None:
+    training = candidate.training.points  # what the fit sees
+    if len(training) and fitted_model(training, method, (), "native", scene.basis, scene.basis_params)[1]:
+        if fitted_model(training, method, (), "ovr", scene.basis, scene.basis_params)[1] is None:
+            with_ovr = replace(candidate, multiclass="ovr")
             return with_ovr, " (one-vs-rest)"
     return candidate, ""
 
@@ -84,7 +85,7 @@ TWO_CLASS_ONLY = ("perceptron", "svm", "logistic", "probit", "bayesian_logistic"
 
 def _likely_scenes(scene, methods):
     """The scenes ``compared_scene`` will most likely fit, to start them all at once."""
-    many = int(np.count_nonzero(scene.points.counts())) > 2 if len(scene.points) else False
+    many = int(np.count_nonzero(scene.training.points.counts())) > 2
     return [
         scene
         if method == scene.method
