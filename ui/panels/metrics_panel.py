@@ -153,11 +153,11 @@ def render(ctx):
     _column(left, train_scores, "training", "train")
     _column(right, test_scores, "test", "test")
     if train_scores.n and test_scores.n and train_scores.accuracy - test_scores.accuracy >= OVERFIT_GAP:
-        st.warning(
+        st.info(
             f"Training accuracy {_share(train_scores.accuracy)}, test accuracy {_share(test_scores.accuracy)}: "
             "the fit does much better on the points it learned from than on new ones. That gap is over-fitting "
             "(a simpler model, e.g. a lower degree, or more training points closes it).",
-            icon="⚠️",
+            icon=":material/trending_down:",
         )
 
 
