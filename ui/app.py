@@ -424,8 +424,6 @@ def _comparison(scene, methods):
                 st.warning(plain(item.view.error), icon="⚠️")
             # No legend: the classes' colours are those of the one-method view, and the titles say
             # which method is which.
-            model = None if item.view.error else scene_model(item.scene)
-            test_predicted = heldout.test_predictions(model, None, scene.points)
             figure = scene_figure(
                 scene.points,
                 item.view,
@@ -433,7 +431,7 @@ def _comparison(scene, methods):
                 scene.view_revision,
                 scale=scale,
                 legend=False,
-                test_predicted=test_predicted,
+                test_predicted=item.test_predicted,
             )
             key = f"canvas_compare_{index}"
             revision = str(hash(item.scene))

@@ -13,7 +13,8 @@ import streamlit as st
 from playground import MODELS
 from playground.link import MAX_COMPARED
 
-from .compute import fitted_model, prefetch, scene_view
+from .compute import fitted_model, prefetch, scene_model, scene_view
+from .heldout import test_predictions
 
 MODE_KEY = "view_mode"  # "single" or "compare"
 METHODS_KEY = "compare_methods"
@@ -28,14 +29,19 @@ class Compared:
     scene: object
     view: object
     strategy_note: str = ""
+    test_predicted: object = None  # the fit's labels of the scene's test points, or None
 
     @property
     def title(self):
         name = MODELS[self.method].display_name
         if self.view.error:
             return f"**{name}**{self.strategy_note} — no fit"
-        wrong = int(np.sum(self.view.predicted != self.scene.points.y))
-        return f"**{name}**{self.strategy_note}: **{self.view.accuracy:.1%}** ({wrong} wrong)"
+        wrong = int(np.sum(self.view.predicted != self.scene.training.points.y))
+        text = f"**{name}**{self.strategy_note}: **{self.view.accuracy:.1%}** ({wrong} wrong)"
+        if self.test_predicted is not None and len(self.test_predicted):
+            test_accuracy = np.mean(self.test_predicted == self.scene.points.testing.y)
+            text += f" · test **{test_accuracy:.1%}**"
+        return text
 
 
 def view_mode_picker(mode_col, methods_col):
@@ -108,5 +114,7 @@ def comparison(scene, methods):
         if method not in MODELS:
             continue
         sub_scene, note = compared_scene(scene, method)
-        compared.append(Compared(method, sub_scene, scene_view(sub_scene), note))
+        view = scene_view(sub_scene)
+        test_predicted = None if view.error else test_predictions(scene_model(sub_scene), None, scene.points)
+        compared.append(Compared(method, sub_scene, view, note, test_predicted))
     return compared
