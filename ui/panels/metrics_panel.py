@@ -59,7 +59,7 @@ def _class(label):
     return CLASS_NAMES[int(label)]  # "class k + 1": numbered from 1, as the book counts
 
 
-def matrix_figure(scores, title):
+def matrix_figure(scores):
     """The confusion matrix as a heatmap with its counts written in: rows true, columns predicted."""
     names = [_class(label) for label in scores.labels]
     matrix = scores.confusion
@@ -82,9 +82,8 @@ def matrix_figure(scores, title):
         layout=dict(
             template=TEMPLATE,
             height=MATRIX_HEIGHT,
-            margin=dict(l=10, r=10, t=36, b=10),
-            title=dict(text=title, font_size=14),
-            xaxis=dict(title=dict(text="predicted"), side="top", tickangle=0, fixedrange=True),
+            margin=dict(l=10, r=10, t=10, b=10),
+            xaxis=dict(title=dict(text="predicted class"), side="top", tickangle=0, fixedrange=True),
             yaxis=dict(title=dict(text="true class"), autorange="reversed", fixedrange=True),
         ),
     )
@@ -129,8 +128,9 @@ def _column(where, scores, what, key):
                 help="Mean of −ln p(true class | x) over these points (the cross-entropy, eq. 4.90 / 4.108); "
                 "0 is perfect, ln K is a guess.",
             )
+        st.markdown(f"**Confusion matrix, {scores.n:,} {what} point{'' if scores.n == 1 else 's'}**")
         chart(
-            matrix_figure(scores, f"{what.capitalize()} points ({scores.n:,})"),
+            matrix_figure(scores),
             key=f"metrics_{key}",
             config={"displayModeBar": False},
         )
