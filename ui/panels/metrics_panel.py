@@ -16,7 +16,7 @@ from playground.metrics import score
 
 from ..chart import chart
 from ..theme import CLASS_NAMES, TEMPLATE
-from . import Panel, number_text
+from . import Panel, number_text, subscript
 
 TITLE = "Metrics"
 MATRIX_HEIGHT = 300
@@ -61,12 +61,13 @@ def _class(label):
 
 def matrix_figure(scores):
     """The confusion matrix as a heatmap with its counts written in: rows true, columns predicted."""
-    names = [_class(label) for label in scores.labels]
+    # The book's C₁, C₂, ...: short enough for six classes in a half-width column at 800 px.
+    names = [f"C{subscript(int(label) + 1)}" for label in scores.labels]
     matrix = scores.confusion
     return go.Figure(
         go.Heatmap(
             z=matrix,
-            x=[f"→ {name}" for name in names],
+            x=names,
             y=names,
             text=matrix.astype(str),
             texttemplate="%{text}",
@@ -83,8 +84,8 @@ def matrix_figure(scores):
             template=TEMPLATE,
             height=MATRIX_HEIGHT,
             margin=dict(l=10, r=10, t=10, b=10),
-            xaxis=dict(title=dict(text="predicted class"), side="top", tickangle=0, fixedrange=True),
-            yaxis=dict(title=dict(text="true class"), autorange="reversed", fixedrange=True),
+            xaxis=dict(title=dict(text="predicted class"), side="top", type="category", fixedrange=True),
+            yaxis=dict(title=dict(text="true class"), type="category", autorange="reversed", fixedrange=True),
         ),
     )
 
@@ -128,7 +129,7 @@ def _column(where, scores, what, key):
                 help="Mean of −ln p(true class | x) over these points (the cross-entropy, eq. 4.90 / 4.108); "
                 "0 is perfect, ln K is a guess.",
             )
-        st.markdown(f"**Confusion matrix, {scores.n:,} {what} point{'' if scores.n == 1 else 's'}**")
+        st.markdown(f"**{scores.n:,} {what} point{'' if scores.n == 1 else 's'}**")
         chart(
             matrix_figure(scores),
             key=f"metrics_{key}",
@@ -169,7 +170,7 @@ PANELS = [
         order=95,
         help=(
             "How well the fit does on the training points it learned from and on test points it never saw "
-            "(hollow). Each confusion matrix counts the points of each true class (rows) by the class predicted "
+            "(hollow). Each confusion matrix counts the points of each true class Cₖ (rows) by the class predicted "
             "(columns): the diagonal is right. Precision: of the points predicted as a class, the share that "
             "belong to it; recall: of a class's points, the share found. The log loss, mean −ln p(true class | x), "
             "is shown for the methods that give probabilities. Test scores far below training scores mean "
