@@ -153,3 +153,24 @@ def test_undo_and_redo_keep_the_flags():
     assert back == points and back.test == points.test
     _, forward = history.redone(back)
     assert forward == changed
+
+
+def test_a_click_or_a_selection_in_switch_mode_moves_points_to_the_other_set():
+    from ui.state import _switched, _without
+
+    points = PointSet().added(0, 0, 0).added(1, 1, 1, test=True).added(2, 2, 0).added(2, 2, 0)
+    rows = points.rows()
+    assert _switched(points, [rows[0], rows[1]]).test == (True, False, False, False)
+    assert _switched(points, [rows[1]]).test == ()
+    assert _switched(points, [rows[2], rows[3]]).test == (False, True, True, True)  # equal points: both
+    # A removal keeps the other points' flags.
+    assert PointSet.from_rows(_without(rows, [rows[0]])).test == (True, False, False)
+
+
+def test_held_out_is_stratified_and_reproducible():
+    points = PointSet.from_arrays(np.random.default_rng(0).normal(size=(50, 2)), [0] * 20 + [1] * 30)
+    held = points.held_out(0.2, 7)
+    assert list(held.testing.counts()[:2]) == [4, 6] and held == points.held_out(0.2, 7)
+    assert held != points.held_out(0.2, 8) and points.held_out(0.0, 7) == points
+    with pytest.raises(InvalidDataError):
+        points.held_out(1.0)
