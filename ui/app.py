@@ -300,6 +300,7 @@ def _canvas_view():
             overlays,
             scale=_scale(),
             test_predicted=test_predicted,
+            switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
         )
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow

@@ -133,17 +133,21 @@ def contour_traces(field, window):
     return traces
 
 
-def point_traces(points, scale=1.0):
+def point_traces(points, scale=1.0, switching=False):
     """Marker traces per class: own colour and symbol; customdata = the point's index in ``points``.
 
     Test points (which no fit uses) are drawn hollow, in their class's colour and symbol, in one
-    more trace per class; the legend names them once ("test (hollow)").
+    more trace per class; the legend names them once ("test (hollow)"). ``switching``: a click on
+    a point switches it between training and test (the hover says so) instead of removing it.
     """
     X, y, is_test = points.X, points.y, points.is_test
     # A dark rim keeps touching markers apart and reads on any region or posterior colour; stroking
     # every marker costs plotly.js about 10 ms per 1,000 points on each redraw, so a dense cloud goes without.
     outline = dict(color=MARKER_OUTLINE, width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
     traces, test_legend = [], True
+    hints = ("click to remove",) * 2
+    if switching:
+        hints = ("click: make it a test point", "click: make it a training point")
     for k in range(len(CLASS_NAMES)):
         for test in (False, True) if points.test else (False,):
             members = np.flatnonzero((y == k) & (is_test == test))
@@ -160,7 +164,7 @@ def point_traces(points, scale=1.0):
                 name=CLASS_NAMES[k],
                 legendrank=k + 1,  # the classes first in the legend, after its title
                 meta="points",
-                hovertemplate=f"{CLASS_NAMES[k]}<br>(%{{x:.3g}}, %{{y:.3g}})<br>click to remove<extra></extra>",
+                hovertemplate=f"{CLASS_NAMES[k]}<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[0]}<extra></extra>",
             )
             if test:
                 trace.update(
@@ -174,7 +178,7 @@ def point_traces(points, scale=1.0):
                     legendrank=len(CLASS_NAMES) + 1,
                     showlegend=test_legend,
                     hovertemplate=f"{CLASS_NAMES[k]}, test point (no fit uses it)<br>(%{{x:.3g}}, %{{y:.3g}})"
-                    "<extra></extra>",
+                    f"<br>{hints[1]}<extra></extra>",
                 )
                 test_legend = False
             traces.append(trace)
@@ -213,11 +217,14 @@ def _any_wrong(points, predicted, test_predicted):
     return bool(wrong_training or wrong_test)
 
 
-def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0, legend=True, test_predicted=None):
+def scene_figure(
+    points, view, window, view_revision, overlays=(), scale=1.0, legend=True, test_predicted=None, switching=False
+):
     """The canvas figure, a dict {"data", "layout", "compact"}: regions, boundary, panel overlays,
     points and misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
     ``view`` is the fit to the training points; ``test_predicted`` the fit's labels of the test
-    points (rings mark the misclassified ones too).
+    points (rings mark the misclassified ones too); ``switching``: clicks switch points between
+    training and test (the points' hover text says so).
 
     The axes show exactly ``window``: equal scales shrink the plot area along one axis
     (``constrain="domain"``) instead of widening a range, so the view never moves by itself when
@@ -243,7 +250,7 @@ def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0, le
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
     traces += [{**_as_dict(trace), "showlegend": False} for trace in overlays]
-    traces += point_traces(points, scale)
+    traces += point_traces(points, scale, switching)
     if _any_wrong(points, view.predicted, test_predicted):
         traces.append(misclassified_trace(points, view.predicted, scale, test_predicted))
     font_size = 13 * scale
