@@ -190,3 +190,15 @@ def test_the_overfitting_preset_is_perfect_on_training_and_poor_on_test():
         *(scene.training.points.X, scene.training.points.y), "least_squares", (), "native", "identity", ()
     )
     assert np.mean(straight[0].predict(scene.points.testing.X) == scene.points.testing.y) == pytest.approx(0.9)
+
+
+def test_compared_methods_are_scored_on_the_training_and_the_test_points():
+    scene = PRESETS["overfit"].scene
+    at = _open(scene, cmp="least_squares,svm")
+    assert not at.exception
+    titles = [m.value for m in at.markdown if "wrong)" in m.value]
+    training, testing = scene.training.points, scene.points.testing
+    svm, _ = fit_scene(training.X, training.y, "svm", (), "native", scene.basis, scene.basis_params)
+    svm_test = np.mean(svm.predict(testing.X) == testing.y)
+    assert titles[0] == "**Least squares**: training **100.0%** (0 wrong) · test **57.5%**"
+    assert titles[1].startswith("**Support vector machine**: training") and f"test **{svm_test:.1%}**" in titles[1]

@@ -37,11 +37,11 @@ class Compared:
         if self.view.error:
             return f"**{name}**{self.strategy_note} — no fit"
         wrong = int(np.sum(self.view.predicted != self.scene.training.points.y))
-        text = f"**{name}**{self.strategy_note}: **{self.view.accuracy:.1%}** ({wrong} wrong)"
-        if self.test_predicted is not None and len(self.test_predicted):
-            test_accuracy = np.mean(self.test_predicted == self.scene.points.testing.y)
-            text += f" · test **{test_accuracy:.1%}**"
-        return text
+        accuracy = f"**{self.view.accuracy:.1%}** ({wrong} wrong)"
+        if self.test_predicted is None or not len(self.test_predicted):
+            return f"**{name}**{self.strategy_note}: {accuracy}"
+        test_accuracy = np.mean(self.test_predicted == self.scene.points.testing.y)
+        return f"**{name}**{self.strategy_note}: training {accuracy} · test **{test_accuracy:.1%}**"
 
 
 def view_mode_picker(mode_col, methods_col):
