@@ -18,13 +18,16 @@ from tests.test_browser_canvas import (
     wait_applied,
     wait_settled,
 )
+from ui.figures import TEST_FILL
+from ui.theme import CLASS_COLOURS
 
 pytestmark = pytest.mark.browser
 
 # The point-marker traces as drawn: name, symbol, the points' indices.
 TRACES_JS = """() => (document.querySelector('.pg-canvas')._fullData || [])
   .filter(t => t.meta === 'points')
-  .map(t => ({name: t.name, symbol: t.marker.symbol, ids: Array.from(t.customdata || [])}))"""
+  .map(t => ({name: t.name, symbol: t.marker.symbol, fill: t.marker.color, rim: t.marker.line.color,
+               ids: Array.from(t.customdata || [])}))"""
 
 
 def _status(page):
@@ -54,7 +57,7 @@ def _choose_mode(page, label):
 
 
 def _hollow(page):
-    return [t for t in page.evaluate(TRACES_JS) if str(t["symbol"]).endswith("-open")]
+    return [t for t in page.evaluate(TRACES_JS) if t["fill"] == TEST_FILL]  # a narrow legend shortens names
 
 
 def test_a_click_in_test_mode_adds_a_hollow_test_point_the_status_line_counts(browser, server):
@@ -67,7 +70,9 @@ def test_a_click_in_test_mode_adds_a_hollow_test_point_the_status_line_counts(br
     page.wait_for_function("n => document.querySelector('.pg-canvas').dataset.points == n + 1", arg=n, timeout=30_000)
     wait_applied(page)
     hollow = _hollow(page)
-    assert len(hollow) == 1 and hollow[0]["ids"] == [n] and hollow[0]["symbol"] == "circle-open"  # class 1's shape
+    assert len(hollow) == 1 and hollow[0]["ids"] == [n]
+    # class 1's shape and colour as a rim around a pale centre
+    assert hollow[0]["symbol"] == "circle" and hollow[0]["rim"] == CLASS_COLOURS[0] and hollow[0]["fill"] == TEST_FILL
     _wait_status(page, "test accuracy")
     status = _status(page)
     assert (

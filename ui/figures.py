@@ -168,9 +168,11 @@ def point_traces(points, scale=1.0, switching=False):
             )
             if test:
                 trace.update(
+                    # Hollow: the class's colour and shape as a thick rim around a pale centre, which
+                    # reads on every region tint (an open symbol's rim vanished on its own region).
                     marker=dict(
-                        color=CLASS_COLOURS[k],
-                        symbol=f"{CLASS_SYMBOLS[k]}-open",
+                        color=TEST_FILL,
+                        symbol=CLASS_SYMBOLS[k],
                         size=11 * scale,
                         line=dict(width=2.5 * scale, color=CLASS_COLOURS[k]),
                     ),
@@ -186,6 +188,7 @@ def point_traces(points, scale=1.0, switching=False):
 
 
 TEST_LEGEND = "test (hollow)"
+TEST_FILL = "rgba(255, 255, 255, 0.7)"
 
 
 def misclassified_trace(points, predicted, scale=1.0, test_predicted=None):
