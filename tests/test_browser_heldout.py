@@ -120,3 +120,34 @@ def test_the_overfitting_preset_and_its_metrics_panel_on_screen(browser, server,
     )  # both confusion matrices drawn
     page.screenshot(path=ARTIFACTS / f"heldout-metrics-{width}.png")
     close_page(page)
+
+
+def test_a_box_selection_in_switch_mode_makes_the_points_inside_test_points(browser, server):
+    page = open_page(browser, server)
+    n = int(page.evaluate("() => document.querySelector('.pg-canvas').dataset.points"))
+    _choose_mode(page, "switch train ↔ test")
+    layout = page.evaluate(
+        "() => { const l = document.querySelector('.pg-canvas')._fullLayout; return [l.xaxis.range, l.yaxis.range]; }"
+    )
+    (x0, x1), (y0, y1) = layout
+    traces = page.evaluate(
+        """() => document.querySelector('.pg-canvas')._fullData.filter(t => t.meta === 'points')
+          .map(t => ({x: Array.from(t.x), y: Array.from(t.y)}))"""
+    )
+    xs = [x for t in traces for x in t["x"]]
+    inside = sum(1 for x in xs if x < (x0 + x1) / 2)
+    assert 0 < inside < n
+    page.locator(".pg-canvas .modebar-btn[data-title='Box Select']").click()
+    box = page.locator(".pg-canvas .nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + 2, box["y"] + 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.move(box["x"] + box["width"] / 2 - 1, box["y"] + box["height"] - 2, steps=8)
+    page.mouse.up()
+    _wait_status(page, "test accuracy")
+    wait_applied(page)
+    hollow = _hollow(page)
+    assert sum(len(t["ids"]) for t in hollow) == inside  # switched, none removed
+    assert int(page.evaluate("() => document.querySelector('.pg-canvas').dataset.points")) == n
+    page.screenshot(path=ARTIFACTS / "heldout-box-switch-1400.png")
+    close_page(page)
