@@ -26,8 +26,7 @@ SPLIT_SEED_KEY = "split_seed"
 
 def click_mode():
     """'train', 'test' or 'switch' (see CLICK_MODES)."""
-    mode = st.session_state.get(CLICK_KEY, "train")
-    return mode if mode in CLICK_MODES else "train"
+    return state.point_set_mode()
 
 
 def point_set_picker():

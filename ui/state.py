@@ -263,7 +263,8 @@ def generator_held_out():
     return float(value) / 100
 
 
-def _point_set_mode():
+def point_set_mode():
+    """What a click does with points: 'train' (adds a training point), 'test' or 'switch'."""
     mode = st.session_state.get(POINT_SET_MODE_KEY, "train")
     return mode if mode in ("train", "test", "switch") else "train"
 
@@ -395,14 +396,14 @@ def _apply_edit(event, active_class, shared_view=False):
                 notify("The plot had changed a lot before that click arrived, so nothing was removed; click again.")
             elif kind == "remove_centre":
                 set_rbf_centres(tuple(_without(rbf_centres(), clicked)))
-            elif _point_set_mode() == "switch":
+            elif point_set_mode() == "switch":
                 change_points(_switched(scene().points, clicked))
             else:
                 change_points(PointSet.from_rows(_without(scene().points.rows(), clicked)))
-        elif kind == "add" and _point_set_mode() == "switch":
+        elif kind == "add" and point_set_mode() == "switch":
             notify("Clicks now switch points between training and test; choose 'add training points' to add one.")
         elif kind == "add":
-            test = _point_set_mode() == "test"
+            test = point_set_mode() == "test"
             change_points(scene().points.added(float(event["x"]), float(event["y"]), active_class, test=test))
         elif kind == "view":
             window, moved = bounded_view(float(event["x0"]), float(event["x1"]), float(event["y0"]), float(event["y1"]))
