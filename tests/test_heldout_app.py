@@ -202,3 +202,13 @@ def test_compared_methods_are_scored_on_the_training_and_the_test_points():
     svm_test = np.mean(svm.predict(testing.X) == testing.y)
     assert titles[0] == "**Least squares**: training **100.0%** (0 wrong) · test **57.5%**"
     assert titles[1].startswith("**Support vector machine**: training") and f"test **{svm_test:.1%}**" in titles[1]
+
+
+def test_all_test_points_say_why_there_is_no_fit_and_all_training_brings_it_back():
+    everything = TWO_CLASSES.with_test(range(len(TWO_CLASSES)))
+    at = _open(Scene(points=everything, method="logistic", window=Scene().window))
+    assert not at.exception
+    assert any(f"All {len(everything)} points are test points" in w.value for w in at.warning)
+    assert "class 1</span>: 0 + 15 test" in next(m.value for m in at.markdown if "class 1" in m.value)
+    _button(at, "All training").click().run()
+    assert at.session_state.scene.points == TWO_CLASSES and not at.warning

@@ -389,8 +389,9 @@ def scene_view(scene):
     if len(scene.points) and not len(scene.training.points):
         n = len(scene.points)
         return FitView(
-            error=f"All {n:,} points are test points, and no fit uses a test point: make some of them training "
-            "points (sidebar, Points ▸ Train / test), or add training points."
+            error=f"All {n:,} points are test points, and no fit uses a test point: make them training points "
+            "(sidebar: Train / test split ▸ All training), switch some with 'switch train ↔ test', or add training "
+            "points."
         )
     scene = scene.training
     return fit_view(
