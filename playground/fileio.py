@@ -6,6 +6,8 @@ the rest of a scene (an unusable setting falls back to its default with a senten
 link's own validators, so a file and a link accept the same values within the same bounds.
 A CSV may label its classes as people do (0/1, -1/+1, 1..6, "setosa"...): up to six distinct
 labels are mapped to the classes 1-6, and the mapping is returned and named in a sentence.
+Test points (which no fit uses) are marked by an optional fourth CSV column ``set`` (train / test)
+and by a fourth value "test" in a JSON row; files without test points are written as before.
 """
 
 import json
@@ -25,6 +27,8 @@ from .validation import MAX_POINTS
 MAX_UPLOAD_MB = 2
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1_000_000
 CSV_COLUMNS = ("x1", "x2", "class")
+SET_COLUMN = "set"  # optional fourth column: train or test
+TRAIN, TEST = "train", "test"
 SCENE_FORMAT = "linear-classification-playground scene"
 SCENE_VERSION = 1
 # The settings a scene file holds besides its points, named as Scene names them.
@@ -36,6 +40,9 @@ MAX_TAB_CHARS = 60
 _X1_NAMES = {"x1", "x_1", "x", "feature1", "feature_1", "f1"}
 _X2_NAMES = {"x2", "x_2", "feature2", "feature_2", "f2"}
 _CLASS_NAMES = {"class", "label", "labels", "target", "t", "c", "k", "category", "cls", "group"}
+_SET_NAMES = {"set", "split", "subset"}
+# What the set column may hold (any case); an empty field is a training point.
+_SET_VALUES = {"train": False, "training": False, "": False, "test": True, "testing": True}
 _JSON_WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 
@@ -43,7 +50,8 @@ _JSON_WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 
 def points_to_csv(points):
-    """The points as CSV text: header ``x1,x2,class``, classes 1..6, full float precision.
+    """The points as CSV text: header ``x1,x2,class``, classes 1..6, full float precision, and a
+    fourth column ``set`` (train / test) when there are test points.
 
     Parameters
     ----------
@@ -54,11 +62,16 @@ def points_to_csv(points):
     str
     """
     rows = [f"{float(x)!r},{float(y)!r},{label + 1}" for (x, y), label in zip(points.xy, points.labels)]
-    return "\n".join([",".join(CSV_COLUMNS), *rows]) + "\n"
+    header = list(CSV_COLUMNS)
+    if points.test:  # the set column only when it says something: older files stay as they were
+        header.append(SET_COLUMN)
+        rows = [f"{row},{TEST if flag else TRAIN}" for row, flag in zip(rows, points.test)]
+    return "\n".join([",".join(header), *rows]) + "\n"
 
 
 def scene_to_json(scene, view=None):
-    """The whole scene as JSON text: settings first, then one point ``[x1, x2, class]`` per line.
+    """The whole scene as JSON text: settings first, then one point ``[x1, x2, class]`` per line
+    (``[x1, x2, class, "test"]`` for a test point).
 
     Parameters
     ----------
@@ -86,7 +99,10 @@ def scene_to_json(scene, view=None):
         header["view"] = view
     # default=str: a view value JSON cannot hold is written as text rather than failing the download.
     lines = [f"  {json.dumps(name)}: {json.dumps(value, default=str)}," for name, value in header.items()]
-    rows = [json.dumps([float(x), float(y), label + 1]) for (x, y), label in zip(scene.points.xy, scene.points.labels)]
+    rows = [
+        json.dumps([float(x), float(y), label + 1] + ([TEST] if flag else []))
+        for ((x, y), label), flag in zip(zip(scene.points.xy, scene.points.labels), scene.points.is_test.tolist())
+    ]
     points = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
     return "\n".join(["{", *lines, f'  "points": {points}', "}"]) + "\n"
 
@@ -161,6 +177,9 @@ def read_points_csv(data):
     ----------
     data : bytes or str
 
+    An optional fourth column ``set`` says whether a point is a training point (train, or empty)
+    or a test point (test), which no fit uses; without a header it is the fourth column.
+
     Returns
     -------
     CsvPoints
@@ -170,28 +189,43 @@ def read_points_csv(data):
     if not rows:
         raise InvalidDataError("The file is empty: it has no rows of points.")
     separator = next((s for s in ("\t", ";") if s in rows[0][1]), ",")
-    order = _header_order(_fields(rows[0][1], separator), rows[0][0])
+    first = _fields(rows[0][1], separator)
+    order = _header_order(first, rows[0][0])
     if order is None:
-        order = (0, 1, 2)
+        order = (0, 1, 2, 3) if len(first) == 4 else (0, 1, 2, None)  # no header: a 4th column is the set
     else:
         rows = rows[1:]
         if not rows:
             raise InvalidDataError("The file has a header but no rows of points.")
     if len(rows) > MAX_POINTS:
         raise InvalidDataError(f"The file has {len(rows):,} rows of points; at most {MAX_POINTS:,} are accepted.")
-    X, labels = [], []
+    width = 3 if order[3] is None else 4
+    expected = "3 columns (x1, x2, class)" if width == 3 else "4 columns (x1, x2, class, set)"
+    X, labels, test = [], [], []
     for number, line in rows:
         fields = _fields(line, separator)
-        if len(fields) != len(CSV_COLUMNS):
+        if len(fields) != width:
             raise InvalidDataError(
-                f"Line {number}: expected 3 columns (x1, x2, class) separated by "
+                f"Line {number}: expected {expected} separated by "
                 f"{_SEPARATOR_NAMES[separator]} but found {_columns(len(fields))}."
             )
-        x1, x2, label = (fields[i] for i in order)
+        x1, x2, label = (fields[i] for i in order[:3])
         X.append((_coordinate(x1, number, "x1", separator), _coordinate(x2, number, "x2", separator)))
         labels.append((_label(label, number), number))
+        test.append(_set_flag(fields[order[3]], number) if width == 4 else False)
     indices, class_labels, message = _classes(labels)
-    return CsvPoints(PointSet.from_arrays(X, indices), class_labels, message)
+    return CsvPoints(PointSet.from_arrays(X, indices, test), class_labels, message)
+
+
+def _set_flag(text, number):
+    """True for a test point: the set column holds train or test (any case), empty for train."""
+    flag = _SET_VALUES.get(text.lower())
+    if flag is None:
+        raise InvalidDataError(
+            f"Line {number}: the set {_show(text)} is neither {TRAIN} nor {TEST}; write {TRAIN} or {TEST} "
+            "(an empty field is a training point)."
+        )
+    return flag
 
 
 def _label(text, number):
@@ -272,12 +306,27 @@ def _is_number(text):
 
 
 def _header_order(fields, number):
-    """Positions of (x1, x2, class) if the first row is a header, else None (it holds data)."""
+    """Positions of (x1, x2, class, set) if the first row is a header, else None (it holds data);
+    the set's position is None when the file has no set column."""
     if any(_is_number(field) for field in fields):
         return None
-    if len(fields) != len(CSV_COLUMNS):
-        raise InvalidDataError(f"Line {number}: the header has {_columns(len(fields))}; expected 3 (x1, x2, class).")
+    if len(fields) not in (3, 4):
+        raise InvalidDataError(
+            f"Line {number}: the header has {_columns(len(fields))}; expected 3 (x1, x2, class) "
+            "or 4 (x1, x2, class, set)."
+        )
     names = [field.lower() for field in fields]
+    set_column = None
+    if len(fields) == 4:
+        matches = [i for i, name in enumerate(names) if name in _SET_NAMES]
+        if len(matches) != 1:
+            raise InvalidDataError(
+                f"Line {number}: the header has 4 columns but no single 'set' column (train or test); "
+                "expected x1, x2, class, set."
+            )
+        set_column = matches[0]
+        names[set_column] = None  # not a candidate for the other roles
+    rest = [i for i in range(len(fields)) if i != set_column]
     found = {}
     passes = (("class", _CLASS_NAMES), ("x1", _X1_NAMES), ("x2", _X2_NAMES), ("x2", {"y"}), ("class", {"y"}))
     for role, known in passes:
@@ -285,7 +334,7 @@ def _header_order(fields, number):
         if role not in found and len(matches) == 1:
             found[role] = matches[0]
     # Unrecognised names (e.g. height, weight, species): the columns are taken in order.
-    return tuple(found[role] for role in CSV_COLUMNS) if len(found) == 3 else (0, 1, 2)
+    return (*(tuple(found[role] for role in CSV_COLUMNS) if len(found) == 3 else tuple(rest)), set_column)
 
 
 def _coordinate(text, number, column, separator):
@@ -372,20 +421,23 @@ def _points_from_rows(rows, text):
         raise InvalidDataError(f"Line {_points_line(text)}: 'points' must be a list of [x1, x2, class] rows.")
     if len(rows) > MAX_POINTS:
         raise InvalidDataError(f"The file has {len(rows):,} points; at most {MAX_POINTS:,} are accepted.")
-    X, labels = [], []
+    X, labels, test = [], [], []
     for index, row in enumerate(rows):
         problem = _row_problem(row)
         if problem:
             raise InvalidDataError(f"Line {_points_line(text, index)}: point {index + 1:,} {problem}.")
         X.append((float(row[0]), float(row[1])))
         labels.append(int(row[2]) - 1)
-    return PointSet.from_arrays(X, labels)
+        test.append(len(row) == 4 and row[3] == TEST)
+    return PointSet.from_arrays(X, labels, test)
 
 
 def _row_problem(row):
-    """What is wrong with one [x1, x2, class] row, or None."""
-    if not isinstance(row, list) or len(row) != 3:
+    """What is wrong with one [x1, x2, class] or [x1, x2, class, "train" / "test"] row, or None."""
+    if not isinstance(row, list) or len(row) not in (3, 4) or (len(row) == 4 and not isinstance(row[3], str)):
         return f"is {_show_json(row)}, not a row [x1, x2, class] of three numbers"
+    if len(row) == 4 and row[3] not in (TRAIN, TEST):
+        return f'has set {_show_json(row[3])}; a fourth value must be "{TRAIN}" or "{TEST}"'
     for value, column in zip(row[:2], CSV_COLUMNS):
         if isinstance(value, bool) or not isinstance(value, int | float):
             return f"has {column} = {_show_json(value)}, which is not a number"

@@ -2,7 +2,8 @@
 
 Points live on the grid of ``playground.scene`` (k / 10^5), so a link carries their integers k
 losslessly: offsets from the lower-left corner in as few bytes as they need, split into byte
-planes, labels one byte each, deflated and base64url-encoded. 200 points in a view of width 10
+planes, labels one byte each (the high bit set for a test point: a link without test points is
+byte for byte what it was before they existed), deflated and base64url-encoded. 200 points in a view of width 10
 take about 1,500 characters; the receiver holds bit-identical float64 values. Links of version 1
 (16-bit quantisation over the bounding box) still open. Every other field is checked against the
 widgets' own table (``playground.specs``). Decoding never raises: what can be read is used, the
@@ -38,6 +39,7 @@ MAX_QUERY_PARAMETERS = 1_000  # Streamlit ignores a query string with more (all 
 _POINTS_FORMAT = 2
 _HEADER = struct.Struct("<BBIqqBB")  # format, decimals, count, lowest k of x and y, bytes per offset
 _MAX_OFFSET_BYTES = 6
+_TEST_BIT = 0x80  # in a point's label byte: a test point (no fit uses it)
 
 
 def _b64encode(raw):
@@ -71,7 +73,8 @@ def encode_points(points):
     x_width, x_planes = _byte_planes(k[:, 0] - low[0])
     y_width, y_planes = _byte_planes(k[:, 1] - low[1])
     header = _HEADER.pack(_POINTS_FORMAT, GRID_DECIMALS, len(points), int(low[0]), int(low[1]), x_width, y_width)
-    raw = header + x_planes + y_planes + points.y.astype(np.uint8).tobytes()
+    labels = points.y.astype(np.uint8) | np.where(points.is_test, _TEST_BIT, 0).astype(np.uint8)
+    raw = header + x_planes + y_planes + labels.tobytes()
     return _b64encode(zlib.compress(raw, 9))
 
 
@@ -98,7 +101,8 @@ def decode_points(text):
     X = k.astype(float) / 10**decimals  # the same division as scene.snap: the same float64 values
     if count and np.max(np.abs(X)) > MAX_COORDINATE:
         raise PlaygroundError(f"a point lies outside ±{MAX_COORDINATE:,.0f}")
-    return PointSet.from_arrays(X, _labels(body[y_end:]))
+    labels = np.frombuffer(body[y_end:], dtype=np.uint8)
+    return PointSet.from_arrays(X, _labels((labels & ~np.uint8(_TEST_BIT)).tobytes()), labels & _TEST_BIT != 0)
 
 
 def _inflate(payload, limit):

@@ -26,6 +26,7 @@ GAUSSIANS_TAB = "Class Gaussians"
 FEATURE_SPACE_TAB = "Feature space φ (fig. 4.12)"
 PROBIT_TAB = "Sigmoid and probit (fig. 4.9)"
 PREDICTIVE_TAB = "Predictive vs MAP (sec. 4.5.2)"
+METRICS_TAB = "Metrics"
 # ui/panels/posterior.py: st.session_state.panel_options[POSTERIOR_DISPLAY] picks what the canvas shows.
 POSTERIOR_DISPLAY = "posterior_display"
 
@@ -75,6 +76,15 @@ GAUSSIAN_CLUSTERS = (
 # Figure 4.12: two Gaussian basis functions, placed by hand, and their common width s.
 RBF_CENTRES = ((-1.0, 0.0), (1.0, 0.0))
 RBF_WIDTH = 1.0
+# Over-fitting: two overlapping classes, few training points, many test points drawn from the same
+# Gaussians. With seed 3, least squares on x gets 88 % of the training and 90 % of the test points
+# right; on a degree-6 polynomial basis (27 features for 16 points) it gets every training point
+# right and 57 % of the test points (tests/test_heldout_app.py checks these numbers).
+OVERFIT_CLUSTERS = (
+    ClusterSpec((-0.9, 0.4), (1.0, 0.7), 20.0),
+    ClusterSpec((0.9, -0.4), (1.0, 0.7), 20.0),
+)
+OVERFIT_DEGREE = 6
 # Seed 003 (lecture notes on PRML 4): C1 = (1,2), (2,3), (3,4.9); C2 = (2,1), (3,2), (4,3.9).
 SEED003_XY = ((1.0, 2.0), (2.0, 3.0), (3.0, 4.9), (2.0, 1.0), (3.0, 2.0), (4.0, 3.9))
 SEED003_LABELS = (0, 0, 0, 1, 1, 1)  # shown as "class 1" and "class 2"
@@ -208,6 +218,14 @@ def ring_points(n_inner=30, n_outer=40, seed=2):
     outer = np.column_stack([radius * np.cos(angle), 0.8 * radius * np.sin(angle)])
     y = np.repeat([0, 1], [n_inner, n_outer])
     return PointSet.from_arrays(np.vstack([inner, outer]), y)
+
+
+def overfit_points(n_train=8, n_test=20, seed=3):
+    """``n_train`` training and ``n_test`` test points per class from the same two overlapping Gaussians."""
+    X, y = make_clusters(OVERFIT_CLUSTERS, n_train, seed=seed)
+    X_test, y_test = make_clusters(OVERFIT_CLUSTERS, n_test, seed=seed + 1000)
+    flags = np.repeat([False, True], [len(y), len(y_test)])
+    return PointSet.from_arrays(np.vstack([X, X_test]), np.concatenate([y, y_test]), flags)
 
 
 def seed003_points():
@@ -392,6 +410,29 @@ def _presets():
             tab=PREDICTIVE_TAB,
             panel_options={"bayes_contours": "both", "bayes_samples": 12, "bayes_seed": 0},
             keep_window=True,
+        ),
+        Preset(
+            key="overfit",
+            figure="",
+            title="Over-fitting: perfect on training, poor on test",
+            explanation=(
+                "Sixteen training points (filled) of two overlapping classes, and forty test points (hollow) "
+                "drawn from the same two Gaussians, which no fit uses. Least squares on a degree-6 polynomial "
+                "basis has 27 features for 16 points: it threads its boundary around every training point "
+                "(training accuracy 100 %) and gets only 57.5 % of the test points right, little better than a "
+                "coin. The *Metrics* tab below shows both confusion matrices. Try: set *Basis functions* in the "
+                "sidebar to none: the straight line gets two training points wrong but 90 % of the test points "
+                "right. A model judged on the points it learned from always looks better than it is."
+            ),
+            scene=_scene(
+                overfit_points(),
+                "least_squares",
+                LEAST_SQUARES,
+                basis="polynomial",
+                basis_params={"degree": OVERFIT_DEGREE},
+                seed=3,
+            ),
+            tab=METRICS_TAB,
         ),
         Preset(
             key="seed003",

@@ -9,6 +9,10 @@ the integer ``k`` of ``k / GRID_SCALE`` and a link carries ``k`` losslessly. The
 holds the identical float64 values, and every number the panels derive from them is the same.
 The grid is decimal so that the values people type (4.9, 0.25) stay exactly what they typed, and
 fine enough that nobody sees it: a thousandth of the narrowest view the app allows (MIN_VIEW).
+
+A point is a training point or a test point (``PointSet.test``): the methods are fitted to the
+training points alone (``PointSet.training``, ``Scene.training``), and the test points measure
+what was learned on points the fit never saw.
 """
 
 import hashlib
@@ -55,14 +59,17 @@ def _check_coordinates(X):
 
 @dataclass(frozen=True)
 class PointSet:
-    """Points (N, 2) on the grid and their class indices (N,), as hashable tuples.
+    """Points (N, 2) on the grid, their class indices (N,) and train/test flags, as hashable tuples.
 
     Construction snaps the coordinates (``snap``), whichever way the set is made, so no point
-    can exist off the grid.
+    can exist off the grid. ``test`` holds one bool per point (True: a test point, which no fit
+    uses), or is empty when every point is a training point: a set without test points is the
+    same value however it was made.
     """
 
     xy: tuple = ()
     labels: tuple = ()
+    test: tuple = ()
 
     def __post_init__(self):
         if self.xy:
@@ -70,9 +77,15 @@ class PointSet:
             snapped = snap(X)
             if not np.array_equal(X, snapped):
                 object.__setattr__(self, "xy", tuple(map(tuple, snapped.tolist())))
+        if self.test:
+            if len(self.test) != len(self.labels):
+                raise InvalidDataError(f"{len(self.labels)} points but {len(self.test)} train/test flags.")
+            flags = tuple(bool(flag) for flag in self.test)
+            object.__setattr__(self, "test", flags if any(flags) else ())
 
     @classmethod
-    def from_arrays(cls, X, y):
+    def from_arrays(cls, X, y, test=None):
+        """Points from arrays X (N, 2), class indices y (N,) and optional test flags (N,) bool."""
         X = np.asarray(X, dtype=float).reshape(-1, 2)
         y = np.asarray(y, dtype=int).reshape(-1)
         if X.shape[0] != y.shape[0]:
@@ -82,7 +95,8 @@ class PointSet:
         _check_coordinates(X)
         if y.size and (y.min() < 0 or y.max() >= MAX_CLASSES):
             raise InvalidDataError(f"Class numbers must be between 0 and {MAX_CLASSES - 1}.")
-        return cls(tuple(map(tuple, snap(X).tolist())), tuple(y.tolist()))
+        flags = () if test is None else tuple(np.asarray(test, dtype=bool).reshape(-1).tolist())
+        return cls(tuple(map(tuple, snap(X).tolist())), tuple(y.tolist()), flags)
 
     @property
     def X(self):
@@ -92,38 +106,98 @@ class PointSet:
     def y(self):
         return np.array(self.labels, dtype=int)
 
+    @property
+    def is_test(self):
+        """(N,) bool: True for a test point."""
+        return np.array(self.test, dtype=bool) if self.test else np.zeros(len(self), dtype=bool)
+
+    @property
+    def n_test(self):
+        return sum(self.test)
+
     def __len__(self):
         return len(self.labels)
 
     @cached_property
     def digest(self):
-        """A short fingerprint of the points and labels (bytes), computed once per point set.
+        """A short fingerprint of the points, labels and flags (bytes), computed once per point set.
 
         Caches key on it: hashing 1,000 nested tuples element by element costs about 13 ms a run.
         """
         data = np.array(self.xy, dtype=float).tobytes() + np.array(self.labels, dtype=np.int8).tobytes()
+        if self.test:
+            data += b"test" + np.packbits(self.is_test).tobytes()
         return hashlib.blake2b(data, digest_size=16).digest()
 
-    def added(self, x, y, label):
+    @cached_property
+    def training(self):
+        """The training points alone (what every fit, playback and panel statistic uses)."""
+        return self if not self.test else self._subset(~self.is_test)
+
+    @cached_property
+    def testing(self):
+        """The test points alone, as a set of their own (flags dropped)."""
+        return self._subset(self.is_test)
+
+    def _subset(self, mask):
+        keep = np.flatnonzero(mask)
+        return PointSet(tuple(self.xy[i] for i in keep), tuple(self.labels[i] for i in keep))
+
+    def rows(self):
+        """[((x, y), label, is_test), ...]: each point whole, for edits that rebuild the set."""
+        return list(zip(self.xy, self.labels, self.is_test.tolist()))
+
+    @classmethod
+    def from_rows(cls, rows):
+        rows = list(rows)
+        return cls(tuple(r[0] for r in rows), tuple(r[1] for r in rows), tuple(bool(r[2]) for r in rows))
+
+    def added(self, x, y, label, test=False):
         if len(self) >= MAX_POINTS:
             raise InvalidDataError(f"The limit of {MAX_POINTS:,} points is reached; remove some first.")
         if not 0 <= int(label) < MAX_CLASSES:
             raise InvalidDataError(f"A new point needs a class between 1 and {MAX_CLASSES}.")
         _check_coordinates([[x, y]])
         ((x, y),) = snap([[float(x), float(y)]]).tolist()
-        return PointSet(self.xy + ((x, y),), self.labels + (int(label),))
+        flags = self.is_test.tolist() + [bool(test)] if (self.test or test) else ()
+        return PointSet(self.xy + ((x, y),), self.labels + (int(label),), tuple(flags))
 
     def removed(self, indices):
         drop = {int(i) for i in indices}
         keep = [i for i in range(len(self)) if i not in drop]
-        return PointSet(tuple(self.xy[i] for i in keep), tuple(self.labels[i] for i in keep))
+        flags = tuple(self.test[i] for i in keep) if self.test else ()
+        return PointSet(tuple(self.xy[i] for i in keep), tuple(self.labels[i] for i in keep), flags)
 
     def extended(self, other):
         if len(self) + len(other) > MAX_POINTS:
             raise InvalidDataError(f"Too many points: {len(self) + len(other):,}; the limit is {MAX_POINTS:,}.")
-        return PointSet(self.xy + other.xy, self.labels + other.labels)
+        flags = tuple(self.is_test.tolist() + other.is_test.tolist()) if (self.test or other.test) else ()
+        return PointSet(self.xy + other.xy, self.labels + other.labels, flags)
+
+    def with_test(self, indices, flag=True):
+        """The same points with those at ``indices`` made test points (flag True) or training points."""
+        flags = self.is_test
+        chosen = [int(i) for i in indices if 0 <= int(i) < len(self)]
+        flags[chosen] = bool(flag)
+        return PointSet(self.xy, self.labels, tuple(flags.tolist()))
+
+    def held_out(self, fraction, seed=0):
+        """The same points with ``fraction`` of each class, drawn at random, as test points and the
+        rest as training points (stratified: every class keeps its share; reproducible by ``seed``)."""
+        fraction = float(fraction)
+        if not 0.0 <= fraction < 1.0:
+            raise InvalidDataError(f"The held-out fraction must be from 0 to below 1; got {fraction:g}.")
+        rng = np.random.default_rng(int(seed))
+        flags = np.zeros(len(self), dtype=bool)
+        y = self.y
+        for label in np.unique(y):
+            members = np.flatnonzero(y == label)
+            chosen = rng.permutation(members)[: int(round(fraction * members.size))]
+            flags[chosen] = True
+        return PointSet(self.xy, self.labels, tuple(flags.tolist()))
 
     def counts(self):
+        """Points per class, training and test points together (``training.counts()``: the fit's)."""
         return np.bincount(self.y, minlength=MAX_CLASSES)
 
 
@@ -161,6 +235,11 @@ class Scene:
         return replace(self, basis=basis, basis_params=tuple(sorted((params or {}).items())), step=None)
 
     @property
+    def training(self):
+        """The scene the methods see: its training points alone (itself when it has no test points)."""
+        return self if not self.points.test else replace(self, points=self.points.training)
+
+    @property
     def param_dict(self):
         return dict(self.params)
 
@@ -175,23 +254,29 @@ HISTORY_BYTES = 16 * 2**20
 
 @dataclass(frozen=True)
 class _Snapshot:
-    """A point set as compact arrays (17 bytes a point, against ~130 as tuples of floats)."""
+    """A point set as compact arrays (17 bytes a point, against ~130 as tuples of floats); the
+    train/test flags as a bool array, or None when there are no test points."""
 
     X: np.ndarray
     y: np.ndarray
+    test: np.ndarray | None = None
 
     @classmethod
     def of(cls, points):
         X, y = points.X, points.y.astype(np.int8)
-        X.flags.writeable = y.flags.writeable = False
-        return cls(X, y)
+        test = points.is_test if points.test else None
+        for array in (X, y, test):
+            if array is not None:
+                array.flags.writeable = False
+        return cls(X, y, test)
 
     @property
     def nbytes(self):
-        return self.X.nbytes + self.y.nbytes + 300  # + the objects around them
+        flags = self.test.nbytes if self.test is not None else 0
+        return self.X.nbytes + self.y.nbytes + flags + 300  # + the objects around them
 
     def points(self):
-        return PointSet.from_arrays(self.X, self.y)
+        return PointSet.from_arrays(self.X, self.y, self.test)
 
 
 def _bounded(entries, limit, max_bytes):

@@ -7,7 +7,9 @@ text), written by hand before the fix and kept as a regression test; tests/test_
 runs them, and hypothesis adds random mutations of the same kinds.
 """
 
+import base64
 import json
+import zlib
 
 from playground import ClusterSpec, make_clusters
 from playground.link import encode_points
@@ -18,6 +20,19 @@ HUGE_TEXT = "9" * 400  # an integer no float holds: math.isfinite raises Overflo
 _X, _Y = make_clusters([ClusterSpec((-2.0, 0.0), (1.0, 0.6), 20.0), ClusterSpec((2.0, 0.5), (1.0, 0.6), 20.0)], 15)
 TWO_CLASSES = PointSet.from_arrays(_X, _Y)
 TWO_CLASS_POINTS = encode_points(TWO_CLASSES)
+
+# Test points (issue 16): every point a test point; class 2's points all test points (the fit
+# knows one class, the test points another); a label byte with a bit that means nothing.
+ALL_TEST_POINTS = encode_points(TWO_CLASSES.with_test(range(len(TWO_CLASSES))))
+ONE_CLASS_TRAINING_POINTS = encode_points(TWO_CLASSES.with_test([i for i, k in enumerate(TWO_CLASSES.labels) if k]))
+HALF_TEST_POINTS = encode_points(TWO_CLASSES.held_out(0.5, 1))
+
+
+def _with_label_byte(text, value):
+    raw = bytearray(zlib.decompress(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))))
+    raw[-1] = value
+    return base64.urlsafe_b64encode(zlib.compress(bytes(raw))).rstrip(b"=").decode()
+
 
 # Panel titles (the "tab" a link opens), so panel options reach a drawn panel.
 FISHER_TAB = "Fisher projection (fig. 4.6)"
@@ -30,6 +45,7 @@ BASIS_TAB = "Feature space φ (fig. 4.12)"
 PREDICTIVE_TAB = "Predictive vs MAP (sec. 4.5.2)"
 LAPLACE_TAB = "Laplace approximation (fig. 4.14)"
 PROBIT_TAB = "Sigmoid and probit (fig. 4.9)"
+METRICS_TAB = "Metrics"
 
 
 def _j(value):
@@ -158,6 +174,14 @@ LINK_CASES = [
     ("points-bad", {"v": "1", "p": "0,1,0,1~" + "A" * 40}),
     ("points-bomb", {"v": "1", "p": "0,1,0,1~" + "eJzt" * 30}),
     ("version-long", _link(v="9" * 5000)),
+    # Test points (issue 16).
+    ("test-all", _link("logistic", tab=METRICS_TAB, p=ALL_TEST_POINTS)),
+    ("test-one-class-trained", _link("logistic", tab=METRICS_TAB, p=ONE_CLASS_TRAINING_POINTS)),
+    ("test-one-class-gaussian", _link("gaussian_separate", tab=METRICS_TAB, p=ONE_CLASS_TRAINING_POINTS)),
+    ("test-half-perceptron-step", _link("perceptron", tab=METRICS_TAB, p=HALF_TEST_POINTS, s="3")),
+    ("test-half-compare", _link("svm", p=HALF_TEST_POINTS, cmp="svm,softmax,fisher")),
+    ("test-bit-damaged", _link(p=_with_label_byte(HALF_TEST_POINTS, 0x41))),
+    ("test-bit-class-7", _link(p=_with_label_byte(HALF_TEST_POINTS, 0x86))),
     # Markdown in text a link carries (must show as text; it must not crash either).
     ("markdown-method", _link(two=False, m="![x](//127.0.0.1:9/x.png)")),
     ("markdown-param", _link("svm", {"[Log in again](//example.com)": 1})),
@@ -226,6 +250,15 @@ FILE_CASES = [
     ("file-markdown-method", "s.json", _file(method="![x](//127.0.0.1:9/x.png)")),
     ("file-markdown-name", "![x](%2F%2F127.0.0.1%3A9%2Fx.png).json", _file()),
     ("file-point-huge", "s.json", _file_with("points", "[[" + HUGE_TEXT + ", 1, 1], [0, 0, 2]]")),
+    # Test points (issue 16): the fourth value of a row, the CSV set column.
+    ("file-set-odd", "s.json", _file_with("points", '[[1, 2, 1, "holdout"], [0, 0, 2]]')),
+    ("file-set-number", "s.json", _file_with("points", "[[1, 2, 1, 1], [0, 0, 2, true]]")),
+    ("file-set-markdown", "s.json", _file_with("points", '[[1, 2, 1, "![x](//127.0.0.1:9/x.png)"]]')),
+    ("file-all-test", "s.json", _file_with("points", '[[1, 2, 1, "test"], [0, 0, 2, "test"]]')),
+    ("csv-set-odd", "p.csv", b"x1,x2,class,set\n1,2,1,maybe\n3,4,2,test\n"),
+    ("csv-set-markdown", "p.csv", b"x1,x2,class,set\n1,2,1,[a](//example.com)\n"),
+    ("csv-set-ragged", "p.csv", b"x1,x2,class,set\n1,2,1,test\n3,4,2\n"),
+    ("csv-all-test", "p.csv", b"1,2,1,test\n3,4,2,test\n"),
     ("csv-huge", "p.csv", f"1,2,1\n{HUGE_TEXT},1,2\n".encode()),
     ("csv-markdown", "p.csv", b"x1,x2,class\n1,2,![x](//127.0.0.1:9/x.png)\n"),
 ]

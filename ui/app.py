@@ -13,7 +13,7 @@ import streamlit as st
 
 from playground import MODELS
 
-from . import controls, runtime, state
+from . import controls, heldout, runtime, state
 from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
 from .compare import comparison, view_mode_picker
@@ -24,7 +24,6 @@ from .panels import PanelContext, active_panels, open_tab_signature
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .text import plain
-from .theme import CLASS_COLOURS, class_label
 
 _LOG = logging.getLogger(__name__)
 
@@ -32,8 +31,9 @@ PRESENTATION_KEY = "presentation"
 TAB_KEY = "panel_tab"  # the open panel's title (a link carries it)
 EXPLANATION = (
     "**What is drawn:** shading = the class the model assigns to each location; black line = the "
-    "decision boundary, where two classes' discriminants tie; black rings = training points the model "
-    "misclassifies. **Edit:** click empty space to add a point of the selected class, click a point to "
+    "decision boundary, where two classes' discriminants tie; black rings = points the model misclassifies; "
+    "hollow markers = test points, which no fit uses. **Edit:** click empty space to add a point of the "
+    "selected class, click a point to "
     "remove it, box- or lasso-select (toolbar) to remove many; scroll or drag to zoom; double-click (or ⌂ in "
     "the toolbar) fits the view to the points. **Keys:** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo."
 )
@@ -123,6 +123,7 @@ def _sidebar_widgets():
         st.header("Points")
         # Canvas callbacks read this: inside them the radio's session value is its label.
         st.session_state.active_class_index = controls.class_picker()
+        heldout.point_set_picker()
         controls.edit_buttons(
             bool(history.past),
             bool(history.future),
@@ -132,10 +133,11 @@ def _sidebar_widgets():
             on_clear=state.guarded_callback("clear all")(state.clear_points),
             on_fit_view=state.guarded_callback("fit view")(state.fit_view),
         )
+        heldout.split_controls(scene.points)
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
         st.header("Method")
         method = controls.method_picker()
-        present = [int(k) for k in range(6) if scene.points.counts()[k]]
+        present = [int(k) for k in range(6) if scene.training.points.counts()[k]]  # the classes a fit sees
         params = controls.method_params(method, present)
         multiclass = controls.multiclass_picker(method, len(present))
         st.header("Basis functions")
@@ -159,19 +161,8 @@ def _apply(generator, method_choice):
         state.set_basis(*basis_choice)  # no-op when unchanged; hand-placed RBF centres come from the scene
 
 
-def _status_line(points, view=None):
-    counts = points.counts()
-    parts = [
-        f"<span style='color:{CLASS_COLOURS[k]}'>{class_label(k)}</span>: {counts[k]}"
-        for k in range(len(counts))
-        if counts[k]
-    ]
-    text = " · ".join(parts) if parts else "no points"
-    if view is not None and view.accuracy is not None:
-        wrong = int(np.sum(view.predicted != points.y))
-        text += f" — training accuracy **{view.accuracy:.1%}**"
-        text += f" ({wrong} misclassified, ringed)" if wrong else " (all points correct)"
-    return text
+def _status_line(points, view=None, test_predicted=None):
+    return heldout.status_line(points, view, test_predicted)
 
 
 def _dismiss_load_messages():
@@ -254,14 +245,17 @@ def _sync_link(compared_methods=()):
 
 
 def _panel_context(scene, model):
-    """What the panels see: the fit, the step the canvas shows, the view and the panel options."""
+    """What the panels see: the fit, the step the canvas shows, the view and the panel options. The
+    panels' scene holds the training points alone (no panel statistic uses a test point); the
+    Metrics panel reads every point from ``all_points``."""
     return PanelContext(
-        scene,
+        scene.training,
         model,
         shown_model(model, scene.step),
         scene.window,
         st.session_state.panel_options,
         st.session_state.get(TAB_KEY),
+        all_points=scene.points,
     )
 
 
@@ -281,7 +275,7 @@ def _canvas_view():
     # move the plot under the pointer between two clicks. Both containers are always there, so the
     # canvas keeps its place in the page's tree.
     canvas_slot, messages = st.container(), st.container()
-    figure, view = None, FitView()
+    figure, view, test_predicted = None, FitView(), None
 
     def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
         nonlocal figure
@@ -295,15 +289,25 @@ def _canvas_view():
             st.warning(plain(view.error), icon="⚠️")
         elif view.note:
             st.info(plain(view.note), icon="ℹ️")
+        test_predicted = heldout.test_predictions(model, scene.step, scene.points) if not view.error else None
         context = _panel_context(scene, model)
         overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
-        figure = scene_figure(scene.points, view, scene.window, scene.view_revision, overlays, scale=_scale())
+        figure = scene_figure(
+            scene.points,
+            view,
+            scene.window,
+            scene.view_revision,
+            overlays,
+            scale=_scale(),
+            test_predicted=test_predicted,
+            switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
+        )
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
         if figure is not None:
             _draw_canvas(scene, figure)
         with _boundary("the status line"):
-            st.markdown(_status_line(scene.points, view), unsafe_allow_html=True)
+            st.markdown(_status_line(scene.points, view, test_predicted), unsafe_allow_html=True)
     st.caption(EXPLANATION)
     with _boundary("the link"):
         _sync_link()
@@ -400,7 +404,7 @@ def _fit_token():
 
 def _strategy_words(scene):
     """The multi-class strategy, for a download's name, when more than two classes use it."""
-    if np.count_nonzero(scene.points.counts()) <= 2:
+    if np.count_nonzero(scene.training.points.counts()) <= 2:
         return None
     return {"ovr": "one-versus-rest", "ovo": "one-versus-one"}.get(scene.multiclass)
 
@@ -421,7 +425,15 @@ def _comparison(scene, methods):
                 st.warning(plain(item.view.error), icon="⚠️")
             # No legend: the classes' colours are those of the one-method view, and the titles say
             # which method is which.
-            figure = scene_figure(scene.points, item.view, scene.window, scene.view_revision, scale=scale, legend=False)
+            figure = scene_figure(
+                scene.points,
+                item.view,
+                scene.window,
+                scene.view_revision,
+                scale=scale,
+                legend=False,
+                test_predicted=item.test_predicted,
+            )
             key = f"canvas_compare_{index}"
             revision = str(hash(item.scene))
             state.record_drawn(revision, item.scene)

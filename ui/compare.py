@@ -13,7 +13,8 @@ import streamlit as st
 from playground import MODELS
 from playground.link import MAX_COMPARED
 
-from .compute import fitted_model, prefetch, scene_view
+from .compute import fitted_model, prefetch, scene_model, scene_view
+from .heldout import test_predictions
 
 MODE_KEY = "view_mode"  # "single" or "compare"
 METHODS_KEY = "compare_methods"
@@ -28,14 +29,19 @@ class Compared:
     scene: object
     view: object
     strategy_note: str = ""
+    test_predicted: object = None  # the fit's labels of the scene's test points, or None
 
     @property
     def title(self):
         name = MODELS[self.method].display_name
         if self.view.error:
             return f"**{name}**{self.strategy_note} — no fit"
-        wrong = int(np.sum(self.view.predicted != self.scene.points.y))
-        return f"**{name}**{self.strategy_note}: **{self.view.accuracy:.1%}** ({wrong} wrong)"
+        wrong = int(np.sum(self.view.predicted != self.scene.training.points.y))
+        accuracy = f"**{self.view.accuracy:.1%}** ({wrong} wrong)"
+        if self.test_predicted is None or not len(self.test_predicted):
+            return f"**{name}**{self.strategy_note}: {accuracy}"
+        test_accuracy = np.mean(self.test_predicted == self.scene.points.testing.y)
+        return f"**{name}**{self.strategy_note}: training {accuracy} · test **{test_accuracy:.1%}**"
 
 
 def view_mode_picker(mode_col, methods_col):
@@ -71,9 +77,10 @@ def compared_scene(scene, method):
     if method == scene.method:
         return scene, ""
     candidate = replace(scene, method=method, params=(), multiclass="native", step=None)
-    if len(scene.points) and fitted_model(candidate.points, method, (), "native", scene.basis, scene.basis_params)[1]:
-        with_ovr = replace(candidate, multiclass="ovr")
-        if fitted_model(with_ovr.points, method, (), "ovr", scene.basis, scene.basis_params)[1] is None:
+    training = candidate.training.points  # what the fit sees
+    if len(training) and fitted_model(training, method, (), "native", scene.basis, scene.basis_params)[1]:
+        if fitted_model(training, method, (), "ovr", scene.basis, scene.basis_params)[1] is None:
+            with_ovr = replace(candidate, multiclass="ovr")
             return with_ovr, " (one-vs-rest)"
     return candidate, ""
 
@@ -84,7 +91,7 @@ TWO_CLASS_ONLY = ("perceptron", "svm", "logistic", "probit", "bayesian_logistic"
 
 def _likely_scenes(scene, methods):
     """The scenes ``compared_scene`` will most likely fit, to start them all at once."""
-    many = int(np.count_nonzero(scene.points.counts())) > 2 if len(scene.points) else False
+    many = int(np.count_nonzero(scene.training.points.counts())) > 2
     return [
         scene
         if method == scene.method
@@ -107,5 +114,7 @@ def comparison(scene, methods):
         if method not in MODELS:
             continue
         sub_scene, note = compared_scene(scene, method)
-        compared.append(Compared(method, sub_scene, scene_view(sub_scene), note))
+        view = scene_view(sub_scene)
+        test_predicted = None if view.error else test_predictions(scene_model(sub_scene), None, scene.points)
+        compared.append(Compared(method, sub_scene, view, note, test_predicted))
     return compared

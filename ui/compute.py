@@ -234,7 +234,7 @@ def prefetch(scenes):
         return
     cache, waiter = result_cache(), _session_id()
     for scene in scenes:
-        points = scene.points
+        points = scene.training.points  # the points every fit sees
         if not len(points) or not _surely_slow(points, scene.method, scene.multiclass, scene.basis, scene.basis_params):
             continue
         settings = (scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)
@@ -375,14 +375,25 @@ def _progress_text(pool, task, what, stopping):
 
 
 def scene_model(scene):
-    """The fitted model of a scene, or None (the error is reported by ``scene_view``)."""
+    """The fitted model of a scene (fitted to its training points alone), or None (the error is
+    reported by ``scene_view``)."""
+    scene = scene.training
     if len(scene.points) == 0:
         return None
     return fitted_model(scene.points, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)[0]
 
 
 def scene_view(scene):
-    """``fit_view`` for a scene: everything the canvas and the status line draw."""
+    """``fit_view`` for a scene: everything the canvas and the status line draw. The fit sees the
+    training points alone: ``predicted`` and ``accuracy`` are those of the training points."""
+    if len(scene.points) and not len(scene.training.points):
+        n = len(scene.points)
+        return FitView(
+            error=f"All {n:,} points are test points, and no fit uses a test point: make them training points "
+            "(sidebar: Train / test split ▸ All training), switch some with 'switch train ↔ test', or add training "
+            "points."
+        )
+    scene = scene.training
     return fit_view(
         scene.points,
         scene.method,

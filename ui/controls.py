@@ -5,6 +5,7 @@ import streamlit as st
 
 from playground import MODELS, ClusterSpec
 
+from .heldout import generator_held_out
 from .method_params import PARAM_WIDGETS
 from .theme import CLASS_NAMES, SYMBOL_GLYPHS, class_label
 
@@ -91,6 +92,7 @@ def cluster_generator():
             help="The setting of section 4.2.1 in which the Bayes boundary is a straight line.",
         )
         seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=1, step=1, key="gen_seed")
+        generator_held_out()  # read by state.generate: the share of each class made test points
         # Side by side where the sidebar is wide enough, else one under the other (never cut short).
         buttons = st.container(horizontal=True, gap="small")
         action = None

@@ -133,19 +133,27 @@ def contour_traces(field, window):
     return traces
 
 
-def point_traces(points, scale=1.0):
-    """One marker trace per class: own colour and symbol; customdata = the point's index."""
-    X, y = points.X, points.y
+def point_traces(points, scale=1.0, switching=False):
+    """Marker traces per class: own colour and symbol; customdata = the point's index in ``points``.
+
+    Test points (which no fit uses) are drawn hollow, in their class's colour and symbol, in one
+    more trace per class; the legend names them once ("test (hollow)"). ``switching``: a click on
+    a point switches it between training and test (the hover says so) instead of removing it.
+    """
+    X, y, is_test = points.X, points.y, points.is_test
     # A dark rim keeps touching markers apart and reads on any region or posterior colour; stroking
     # every marker costs plotly.js about 10 ms per 1,000 points on each redraw, so a dense cloud goes without.
     outline = dict(color=MARKER_OUTLINE, width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
-    traces = []
+    traces, test_legend = [], True
+    hints = ("click to remove",) * 2
+    if switching:
+        hints = ("click: make it a test point", "click: make it a training point")
     for k in range(len(CLASS_NAMES)):
-        members = np.flatnonzero(y == k)
-        if members.size == 0:
-            continue
-        traces.append(
-            dict(
+        for test in (False, True) if points.test else (False,):
+            members = np.flatnonzero((y == k) & (is_test == test))
+            if members.size == 0:
+                continue
+            trace = dict(
                 type="scatter",
                 # float32 and int32 halve the bytes sent per click; 7 digits is far below a pixel.
                 x=X[members, 0].astype(np.float32),
@@ -156,14 +164,42 @@ def point_traces(points, scale=1.0):
                 name=CLASS_NAMES[k],
                 legendrank=k + 1,  # the classes first in the legend, after its title
                 meta="points",
-                hovertemplate=f"{CLASS_NAMES[k]}<br>(%{{x:.3g}}, %{{y:.3g}})<br>click to remove<extra></extra>",
+                hovertemplate=f"{CLASS_NAMES[k]}<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[0]}<extra></extra>",
             )
-        )
+            if test:
+                trace.update(
+                    # Hollow: the class's colour and shape as a thick rim around a pale centre, which
+                    # reads on every region tint (an open symbol's rim vanished on its own region).
+                    marker=dict(
+                        color=TEST_FILL,
+                        symbol=CLASS_SYMBOLS[k],
+                        size=11 * scale,
+                        line=dict(width=2.5 * scale, color=CLASS_COLOURS[k]),
+                    ),
+                    name=TEST_LEGEND,
+                    legendrank=len(CLASS_NAMES) + 1,
+                    showlegend=test_legend,
+                    hovertemplate=f"{CLASS_NAMES[k]}, test point (no fit uses it)<br>(%{{x:.3g}}, %{{y:.3g}})"
+                    f"<br>{hints[1]}<extra></extra>",
+                )
+                test_legend = False
+            traces.append(trace)
     return traces
 
 
-def misclassified_trace(points, predicted, scale=1.0):
-    wrong = np.flatnonzero(predicted != points.y)
+TEST_LEGEND = "test (hollow)"
+TEST_FILL = "rgba(255, 255, 255, 0.7)"
+
+
+def misclassified_trace(points, predicted, scale=1.0, test_predicted=None):
+    """Rings around the misclassified points: training points by ``predicted`` (one label per
+    training point), test points by ``test_predicted`` (one per test point) when given."""
+    is_test = points.is_test
+    wrong = np.zeros(len(points), dtype=bool)
+    if predicted is not None:
+        wrong[np.flatnonzero(~is_test)] = predicted != points.y[~is_test]
+    if test_predicted is not None:
+        wrong[np.flatnonzero(is_test)] = test_predicted != points.y[is_test]
     X = points.X[wrong]
     return dict(
         type="scatter",
@@ -177,9 +213,21 @@ def misclassified_trace(points, predicted, scale=1.0):
     )
 
 
-def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0, legend=True):
+def _any_wrong(points, predicted, test_predicted):
+    is_test = points.is_test
+    wrong_training = predicted is not None and np.any(predicted != points.y[~is_test])
+    wrong_test = test_predicted is not None and np.any(test_predicted != points.y[is_test])
+    return bool(wrong_training or wrong_test)
+
+
+def scene_figure(
+    points, view, window, view_revision, overlays=(), scale=1.0, legend=True, test_predicted=None, switching=False
+):
     """The canvas figure, a dict {"data", "layout", "compact"}: regions, boundary, panel overlays,
     points and misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
+    ``view`` is the fit to the training points; ``test_predicted`` the fit's labels of the test
+    points (rings mark the misclassified ones too); ``switching``: clicks switch points between
+    training and test (the points' hover text says so).
 
     The axes show exactly ``window``: equal scales shrink the plot area along one axis
     (``constrain="domain"``) instead of widening a range, so the view never moves by itself when
@@ -205,9 +253,9 @@ def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0, le
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
     traces += [{**_as_dict(trace), "showlegend": False} for trace in overlays]
-    traces += point_traces(points, scale)
-    if view.predicted is not None and np.any(view.predicted != points.y):
-        traces.append(misclassified_trace(points, view.predicted, scale))
+    traces += point_traces(points, scale, switching)
+    if _any_wrong(points, view.predicted, test_predicted):
+        traces.append(misclassified_trace(points, view.predicted, scale, test_predicted))
     font_size = 13 * scale
     layout = dict(
         template=TEMPLATE_JSON,
@@ -260,7 +308,7 @@ def scene_figure(points, view, window, view_revision, overlays=(), scale=1.0, le
     return dict(data=[_as_dict(trace) for trace in traces], layout=layout, compact=compact)
 
 
-COMPACT_NAMES = {"decision boundary": "boundary"}
+COMPACT_NAMES = {"decision boundary": "boundary", TEST_LEGEND: "test"}
 OPTIONAL_ENTRIES = ("misclassified", "decision boundary")
 
 

@@ -142,8 +142,9 @@ def sidebar_signature():
     hand-placed RBF centres), the method chosen (a panel may switch it) and a pending load."""
     current = scene()
     history = st.session_state.history
-    present = tuple(int(k) for k in current.points.counts().nonzero()[0])
+    present = tuple(int(k) for k in current.training.points.counts().nonzero()[0])
     return (
+        bool(current.points.test),  # the split's "All training" button
         bool(history.past),
         bool(history.future),
         present,
@@ -231,17 +232,53 @@ def clear_points():
     change_points(PointSet())
 
 
-def generate(specs, n_per_class, *, shared_covariance, seed, mode):
-    """Draw Gaussian clusters; ``mode`` "replace" swaps the points, "add" appends them."""
+def generate(specs, n_per_class, *, shared_covariance, seed, mode, held_out=None):
+    """Draw Gaussian clusters; ``mode`` "replace" swaps the points, "add" appends them.
+
+    ``held_out``: the fraction of each class made test points, drawn with ``seed`` (None: the
+    cluster generator's own setting)."""
+    if held_out is None:
+        held_out = generator_held_out()
     try:
         X, y = make_clusters(specs, n_per_class, shared_covariance=shared_covariance, seed=seed)
-        fresh = PointSet.from_arrays(X, y)
+        fresh = PointSet.from_arrays(X, y).held_out(held_out, seed)
         new_points = fresh if mode == "replace" else scene().points.extended(fresh)
     except PlaygroundError as err:
         notify(str(err))
         return
     change_points(new_points, refit_view=True)
     set_scene(replace(scene(), seed=int(seed)))
+
+
+POINT_SET_MODE_KEY = "point_set_mode"  # a click adds training points ("train"), test points ("test"), or "switch"
+GENERATOR_HELD_OUT_KEY = "gen_held_out"  # percent of the generated points held out as test points
+MAX_HELD_OUT_PERCENT = 90
+
+
+def generator_held_out():
+    """The cluster generator's held-out fraction (its slider's percent, bounded)."""
+    value = st.session_state.get(GENERATOR_HELD_OUT_KEY, 0)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_HELD_OUT_PERCENT:
+        return 0.0
+    return float(value) / 100
+
+
+def point_set_mode():
+    """What a click does with points: 'train' (adds a training point), 'test' or 'switch'."""
+    mode = st.session_state.get(POINT_SET_MODE_KEY, "train")
+    return mode if mode in ("train", "test", "switch") else "train"
+
+
+def _switched(points, clicked):
+    """``points`` with one point equal to each clicked (xy, label, test) row moved to the other set."""
+    rows, chosen = points.rows(), set()
+    for item in clicked:
+        index = next((i for i, row in enumerate(rows) if i not in chosen and row == item), None)
+        if index is not None:
+            chosen.add(index)
+    flags = points.is_test
+    flags[list(chosen)] = ~flags[list(chosen)]
+    return PointSet(points.xy, points.labels, tuple(flags.tolist()))
 
 
 DRAWN_KEY = "drawn_scenes"  # canvas revision -> the points and centres it showed
@@ -294,7 +331,7 @@ def _clicked(event, which):
         shown = drawn[which]
     else:  # a client that does not say what it showed: the scene as it is
         shown = _editable(scene())[which]
-    items = list(zip(shown.xy, shown.labels)) if which == 0 else list(shown)
+    items = shown.rows() if which == 0 else list(shown)
     ids = {int(i) for i in event.get("ids", []) if isinstance(i, int | float) and not isinstance(i, bool)}
     return [items[i] for i in sorted(ids) if 0 <= i < len(items)]
 
@@ -359,12 +396,15 @@ def _apply_edit(event, active_class, shared_view=False):
                 notify("The plot had changed a lot before that click arrived, so nothing was removed; click again.")
             elif kind == "remove_centre":
                 set_rbf_centres(tuple(_without(rbf_centres(), clicked)))
+            elif point_set_mode() == "switch":
+                change_points(_switched(scene().points, clicked))
             else:
-                points = scene().points
-                remaining = _without(zip(points.xy, points.labels), clicked)
-                change_points(PointSet(tuple(p for p, _ in remaining), tuple(k for _, k in remaining)))
+                change_points(PointSet.from_rows(_without(scene().points.rows(), clicked)))
+        elif kind == "add" and point_set_mode() == "switch":
+            notify("Clicks now switch points between training and test; choose 'add training points' to add one.")
         elif kind == "add":
-            change_points(scene().points.added(float(event["x"]), float(event["y"]), active_class))
+            test = point_set_mode() == "test"
+            change_points(scene().points.added(float(event["x"]), float(event["y"]), active_class, test=test))
         elif kind == "view":
             window, moved = bounded_view(float(event["x0"]), float(event["x1"]), float(event["y0"]), float(event["y1"]))
             set_scene(scene().with_window(window, by_app=shared_view or moved))
@@ -524,7 +564,7 @@ def apply_pending_load():
 
 
 def _apply_load(new_scene, messages, source, view):
-    present = [k for k, count in enumerate(new_scene.points.counts()) if count]
+    present = [k for k, count in enumerate(new_scene.training.points.counts()) if count]
     values, widget_messages = widget_state(new_scene.method, new_scene.params, present)
     current = scene()
     if view["undoable"] and new_scene.points != current.points:

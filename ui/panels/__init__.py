@@ -20,7 +20,11 @@ from playground.scene import Scene
 
 @dataclass(frozen=True)
 class PanelContext:
-    """What a panel may read: the scene, the fitted model (or None), the view, the options."""
+    """What a panel may read: the scene, the fitted model (or None), the view, the options.
+
+    ``scene`` holds the training points alone: no panel statistic may use a test point. Only a
+    panel about test points (the Metrics panel) reads ``all_points``.
+    """
 
     scene: Scene
     model: object  # the final fitted estimator, or None when the fit failed
@@ -28,6 +32,7 @@ class PanelContext:
     window: Window
     options: dict = field(default_factory=dict)  # per-session panel options (st.session_state)
     open_tab: str | None = None  # the title of the panel whose tab is open (None: the first)
+    all_points: object = None  # every point, training and test (``scene`` holds the training points)
 
 
 @dataclass(frozen=True)

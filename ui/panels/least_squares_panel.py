@@ -234,16 +234,19 @@ def aligned_points(n_per_class=30, seed=3):
 def _add_far_points(label):
     scene = state.scene()
     points = scene.points
-    X, y = points.X, points.y
+    training = points.training  # test points take part in no fit
+    X, y = training.X, training.y
 
     def fit(X_, y_):
         return make_model(scene.method, multiclass=scene.multiclass, **scene.param_dict).fit(X_, y_)
 
     try:
         before = int(np.count_nonzero(fit(X, y).predict(X) != y))
-        group = far_points(X, y, label, fit)
-        new_points = points.extended(PointSet.from_arrays(group, np.full(len(group), label)))
-        after = int(np.count_nonzero(fit(new_points.X, new_points.y).predict(X) != y))
+        far = far_points(X, y, label, fit)
+        group = PointSet.from_arrays(far, np.full(len(far), label))
+        new_points = points.extended(group)
+        grown = training.extended(group)
+        after = int(np.count_nonzero(fit(grown.X, grown.y).predict(X) != y))
     except PlaygroundError as err:
         state.notify(phrase(err, class_name))
         return

@@ -67,14 +67,15 @@ def outlier_points(X, y, label, w=None, n=N_OUTLIERS, seed=0):
 def _add_outliers():
     scene = state.scene()
     points = scene.points
+    training = points.training  # the outliers go where the fit (to the training points) puts them
     model = scene_model(scene)
-    present = [int(c) for c in np.unique(points.y)]
+    present = [int(c) for c in np.unique(training.y)]
     label = st.session_state.get(OUTLIER_CLASS_KEY)
     if label not in present:
         label = present[-1] if present else 0
     w = np.asarray(model.coef_)[0] if model is not None and hasattr(model, "coef_") else None
     try:
-        new = outlier_points(points.X, points.y, label, w, seed=len(points) + scene.seed)
+        new = outlier_points(training.X, training.y, label, w, seed=len(points) + scene.seed)
         extended = points.extended(PointSet.from_arrays(new, np.full(len(new), label)))
     except PlaygroundError as err:
         state.notify(phrase(err, class_name))
