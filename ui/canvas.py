@@ -272,6 +272,8 @@ function draw(root, Plotly, depth) {
   const level = root.__pgLegendLevel || 0;
   const figure = shownFigure(root.__pgFigure, level, plotStart(root, root.__pgFigure.layout, root.__pgData.window));
   return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
+    // Browser-side playback (ui/playback.js) keeps the server's figure and draws its step over it.
+    if (window.__pgAfterCanvasDraw) window.__pgAfterCanvasDraw(root);
     if ((depth || 0) >= LEGEND_LEVELS || !figure.layout.showlegend) return;
     if (legendRows(root) > 1 && level < LEGEND_LEVELS) {
       root.__pgLegendLevel = level + 1;
