@@ -99,6 +99,7 @@ def playback_controls(model, n_steps, *, key, label="Step", points, window, read
         **frames,
         "module": static_module("playback", PLAYER_JS),
         "label": label,
+        "player_key": key,
         "detail": detail_key(key),
         "step": None if current is None else shown,
         "note": thinning_note(n_steps, len(frames["steps"])),
