@@ -306,3 +306,50 @@ def _module_url(source):
     from ui.canvas import static_module
 
     return static_module("playback", source)
+
+
+def test_a_long_run_plays_a_few_hundred_frames_and_says_so(browser, server):
+    """Overlapping classes: the perceptron never converges and makes thousands of updates; the
+    browser gets 300 frames (first and last included), says so, and a pause sends the frame's step."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 2))
+    y = (rng.random(120) < 0.5).astype(int)
+    points = PointSet.from_arrays(X, y)
+    model = make_model("perceptron").fit(points.X, points.y)
+    n = model.n_iter_
+    assert n > 1_000
+    scene = default_scene().with_points(points).with_method("perceptron", {}, "native")
+    errors = []
+    context, page = _open(browser, _link(server, scene.with_window(Window.around(points.X))), errors, step=0)
+    page.get_by_text(f"Playback shows 300 of the {n + 1:,} steps").wait_for()
+    assert page.evaluate("() => document.querySelector('.pg-player input[type=range]').max") == "299"
+    page.get_by_role("button", name="Step forward").click()
+    forward = _step(page)
+    assert 1 < forward < n / 100  # one frame: a few steps
+    _wait_for_url(page, f"s={forward}&")
+    page.get_by_text(f"{forward} of {n}", exact=True).first.wait_for(timeout=20_000)
+    _on_boundary(model, forward, page.evaluate(BOUNDARY_JS))
+    page.get_by_role("button", name="Step back").click()
+    assert _step(page) == 0
+    context.close()
+    assert not errors, errors
+
+
+def test_an_edit_during_playback_stops_it_and_shows_the_new_fit(browser, server):
+    scene, points = _perceptron_scene()
+    errors = []
+    context, page = _open(browser, _link(server, scene), errors, step=0)
+    page.get_by_role("button", name="Play", exact=True).click()
+    page.wait_for_function("() => +document.querySelector('.pg-player').dataset.step >= 2", timeout=30_000)
+    page.evaluate("() => document.querySelector('.pg-canvas').scrollIntoView()")
+    box = page.locator(".pg-canvas .nsewdrag").first.bounding_box()
+    page.mouse.click(box["x"] + 0.1 * box["width"], box["y"] + 0.9 * box["height"])
+    page.wait_for_function(f"() => document.querySelector('.pg-canvas').dataset.points === '{len(points) + 1}'")
+    # The new fit's player, at its final fit, and the canvas is the server's (no step of the old run).
+    page.wait_for_function("() => document.querySelector('.pg-player').dataset.playing === 'false'")
+    page.wait_for_function("() => !document.querySelector('.pg-canvas').dataset.playbackStep")
+    wait_settled(page)
+    assert not page.evaluate("() => document.querySelector('.pg-canvas').dataset.playbackStep")
+    assert "s=" not in page.evaluate("() => window.location.search")
+    context.close()
+    assert not errors, errors

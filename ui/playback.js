@@ -421,7 +421,12 @@ function schedule(player) {
 }
 
 function tick(player) {
-  if (!player.playing || !player.root.isConnected) return;
+  if (!player.playing) return;
+  if (!player.root.isConnected) {  // the panel closed (another tab, another method)
+    player.playing = false;
+    if (player.overriding) { player.overriding = false; restoreCanvas(); }
+    return;
+  }
   if (player.index >= player.data.steps.length - 1) { pause(player); return; }
   player.index += 1;
   const started = performance.now();
@@ -525,7 +530,11 @@ export default function (component) {
   }
   if (!player || player.signature !== data.signature) {
     // A new run (other points, method or parameters): start over at the server's step.
-    if (player) { clearTimeout(player.timer); clearTimeout(player.sendTimer); }
+    if (player) {
+      clearTimeout(player.timer);
+      clearTimeout(player.sendTimer);
+      if (player.overriding) restoreCanvas();  // the old run's step must not stay on the new plot
+    }
     const ui = build(root);
     player = {root, ui, signature: data.signature, speed: player ? player.speed : 1, playing: false,
       overriding: false, index: 0, serverStep: undefined, sentStep: undefined};
