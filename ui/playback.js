@@ -299,7 +299,8 @@ function drawFrame(player) {
   if (wrong.x.length) {
     const size = marksStyle ? marksStyle.marker.size : 19 * (player.data.style.scale || 1);
     traces.push({type: 'scatter', x: wrong.x, y: wrong.y, mode: 'markers', hoverinfo: 'skip',
-      name: marksStyle ? marksStyle.name : 'misclassified', meta: 'marks', showlegend: marksStyle ? marksStyle.showlegend : false,
+      name: marksStyle ? marksStyle.name : 'misclassified', meta: 'marks',
+      showlegend: marksStyle ? marksStyle.showlegend !== false : player.data.legend !== false,
       marker: {symbol: 'circle-open', size: size, color: player.data.style.boundary_colour,
         line: {width: marksStyle ? marksStyle.marker.line.width : 2}}});
   }
