@@ -19,8 +19,10 @@ import base64
 import numpy as np
 
 MAX_FRAMES = 300  # frames sent to the browser for one run; the first and the last always among them
-BASIS_GRID_VALUES = 400_000  # at most this many phi values in the basis grid (resolution x resolution x M)
-BASIS_GRID_RESOLUTION = (24, 90)  # the basis grid's cells per axis, least and most
+# The basis grid: at most this many phi values (resolution^2 x M float32, 160 KB), so that a
+# panel's rerun sends about as much as the canvas's own 200 x 200 grid; cells per axis, least and most.
+BASIS_GRID_VALUES = 40_000
+BASIS_GRID_RESOLUTION = (24, 64)
 
 
 def frame_steps(n_steps, max_frames=MAX_FRAMES):
