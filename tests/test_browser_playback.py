@@ -331,6 +331,22 @@ def test_a_long_run_plays_a_few_hundred_frames_and_says_so(browser, server):
     _on_boundary(model, forward, page.evaluate(BOUNDARY_JS))
     page.get_by_role("button", name="Step back").click()
     assert _step(page) == 0
+    # A link may carry a step between two frames: the player names it, the server draws it, and
+    # -1 / +1 go to the frames around it.
+    from ui.playback_frames import frame_steps
+
+    frames = frame_steps(n).tolist()
+    between = frames[150] + 1
+    assert between not in frames
+    address = page.evaluate("() => window.location.href")
+    page.goto(re.sub(r"&s=\d+", "", address) + f"&s={between}")
+    page.wait_for_function(f"() => document.querySelector('.pg-player')?.dataset.step === '{between}'")
+    page.get_by_text(f"{between} of {n}", exact=True).first.wait_for(timeout=20_000)
+    page.get_by_role("button", name="Step forward").click()
+    assert _step(page) == frames[151]
+    page.get_by_role("button", name="Step back").click()
+    page.get_by_role("button", name="Step back").click()
+    assert _step(page) == frames[149]
     context.close()
     assert not errors, errors
 

@@ -10,6 +10,7 @@
 const BASE_INTERVAL_MS = 700;  // one frame per tick at 1x
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
 const SEND_DELAY_MS = 350;  // step -1/+1: the step goes to the server once the clicks stop
+const AWAIT_MS = 15000;  // a step sent is the server's answer to wait for, at most this long
 // Traces of the server's figure that hold during playback (the points and what does not depend
 // on the step); the rest (regions, boundary, marks, panel overlays of the step) is replaced or
 // hidden until the server draws the paused step.
@@ -364,15 +365,18 @@ function build(root) {
 
 function show(player) {
   const {data, ui, index} = player;
-  const step = data.steps[index];
+  const serverStep = data.step === null || data.step === undefined ? data.n_steps : data.step;
+  // A step between two frames of a thinned run (a link may carry any step) is the server's to show:
+  // the player names it, and its slider stands at the frame before it.
+  const between = !player.overriding && data.steps[index] !== serverStep;
+  const step = between ? serverStep : data.steps[index];
   ui.slider.value = String(index);
   ui.slider.setAttribute('aria-valuetext', String(step));
   ui.stepLine.textContent = data.label + ' ' + step + ' of ' + data.n_steps + (step === data.n_steps ? ' (end of the run)' : '');
-  ui.readout.textContent = data.readouts[index] || '';
+  ui.readout.textContent = between ? '' : data.readouts[index] || '';
   player.root.dataset.step = String(step);
-  moveChartMarkers(data.marks[index]);
+  if (!between) moveChartMarkers(data.marks[index]);
   // The panel's details (metrics, text, tables) are the server's step: dimmed while another shows.
-  const serverStep = data.step === null || data.step === undefined ? data.n_steps : data.step;
   document.querySelectorAll('[class*="st-key-' + data.detail + '"]').forEach((el) => {
     const other = step !== serverStep;
     el.style.opacity = other ? '0.35' : '';
@@ -382,7 +386,7 @@ function show(player) {
   player.root.dataset.playing = player.playing ? 'true' : 'false';
   ui.play.textContent = player.playing ? '❚❚ Pause' : '▶ Play';
   ui.play.setAttribute('aria-label', player.playing ? 'Pause' : 'Play');
-  ui.back.disabled = index === 0;
+  ui.back.disabled = index === 0 && !between;
   ui.forward.disabled = index === data.steps.length - 1;
   if (player.overriding) drawFrame(player);
 }
@@ -398,10 +402,19 @@ function moveChartMarkers(marks) {
   });
 }
 
+function stepOf(data) {
+  // The step the server shows (null: the final fit).
+  return data.step === null || data.step === undefined ? data.n_steps : data.step;
+}
+
 function send(player, step) {
   // The step the user stopped at goes to the server once (it draws the panels, writes the link).
   clearTimeout(player.sendTimer);
+  player.sendTimer = null;
   player.sentStep = step;
+  player.awaiting = true;
+  clearTimeout(player.awaitTimer);  // should its rerun never come (a refused step), stop waiting
+  player.awaitTimer = setTimeout(() => { player.awaiting = false; }, AWAIT_MS);
   window.__pgPlaybackNonce = (window.__pgPlaybackNonce || 0) + 1;
   player.setTrigger('step', {step: step, nonce: window.__pgPlaybackNonce});
 }
@@ -478,13 +491,16 @@ function indexOf(data, step) {
 function bindPlayer(player) {
   const ui = player.ui;
   ui.play.addEventListener('click', () => (player.playing ? pause(player) : play(player)));
-  ui.back.addEventListener('click', () => moveTo(player, player.index - 1, false));
+  ui.back.addEventListener('click', () => {
+    // From a step between two frames (a link's), back is the frame before it.
+    const data = player.data, serverStep = data.step === null || data.step === undefined ? data.n_steps : data.step;
+    const between = !player.overriding && data.steps[player.index] !== serverStep;
+    moveTo(player, between ? player.index : player.index - 1, false);
+  });
   ui.forward.addEventListener('click', () => moveTo(player, player.index + 1, false));
   ui.final.addEventListener('click', () => {
     moveTo(player, player.data.steps.length - 1, false);
-    clearTimeout(player.sendTimer);
-    player.sentStep = null;
-    player.setTrigger('step', {step: null, nonce: (window.__pgPlaybackNonce = (window.__pgPlaybackNonce || 0) + 1)});
+    send(player, null);
   });
   ui.speed.addEventListener('change', () => {
     player.speed = parseFloat(ui.speed.value) || 1;
@@ -538,7 +554,7 @@ export default function (component) {
     }
     const ui = build(root);
     player = {root, ui, signature: data.signature, speed: player ? player.speed : 1, playing: false,
-      overriding: false, index: 0, serverStep: undefined, sentStep: undefined};
+      overriding: false, index: 0, serverStep: undefined, sentStep: undefined, awaiting: false, sendTimer: null};
     root.__pgPlayer = player;
     players[data.player_key] = player;
     bindPlayer(player);
@@ -554,17 +570,17 @@ export default function (component) {
   ui.slider.max = String(data.steps.length - 1);
   ui.slider.setAttribute('aria-label', data.label);
   ui.note.textContent = data.note || '';
-  if (data.step !== player.serverStep) {
-    // The server shows another step (a pause arrived, a link, Final fit): follow it unless playing.
-    player.serverStep = data.step;
-    if (!player.playing) {
-      player.index = indexOf(data, data.step);
-      const caughtUp = data.step === player.sentStep || player.sentStep === undefined;
-      if (caughtUp && player.overriding) { player.overriding = false; restoreCanvas(); }
-    }
-  } else if (!player.playing && player.overriding && data.step === player.sentStep) {
-    player.overriding = false;
+  const changed = data.step !== player.serverStep;
+  player.serverStep = data.step;
+  if (player.awaiting && data.step === player.sentStep) player.awaiting = false;  // the server caught up
+  // Until then, a step the server shows is an earlier send's (the user has moved on since), and
+  // while playing, pending a send or scrubbing the browser's step is the one that counts.
+  const busy = player.playing || player.awaiting || player.sendTimer !== null;
+  if (!busy && player.overriding && player.data.steps[player.index] === stepOf(data)) {
+    player.overriding = false;  // the server draws what the browser shows: the canvas is its again
     restoreCanvas();
+  } else if (!busy && !player.overriding && changed) {
+    player.index = indexOf(data, data.step);  // another step from the server (undo, a link)
   }
   show(player);
 }
