@@ -297,14 +297,17 @@ function drawFrame(player) {
       legendrank: boundaryStyle.legendrank});
   }
   const traces = regions.concat(lines, kept, marks);
-  if (wrong.x.length) {
+  if (wrong.x.length || marksStyle) {  // kept (maybe empty) where the legend lists it
     const size = marksStyle ? marksStyle.marker.size : 19 * (player.data.style.scale || 1);
     traces.push({type: 'scatter', x: wrong.x, y: wrong.y, mode: 'markers', hoverinfo: 'skip',
       name: marksStyle ? marksStyle.name : 'misclassified', meta: 'marks',
-      showlegend: marksStyle ? marksStyle.showlegend !== false : player.data.legend !== false,
+      // A legend entry only where the server's figure has one: a new entry could wrap the legend
+      // to a second row and move the plot while it plays.
+      showlegend: marksStyle ? marksStyle.showlegend !== false : false,
       marker: {symbol: 'circle-open', size: size, color: player.data.style.boundary_colour,
         line: {width: marksStyle ? marksStyle.marker.line.width : 2}}});
   }
+  player.wrong = player.data.kind === 'linear' ? wrong.x.length : null;
   root.__pgPlaybackDrawn = true;
   root.dataset.playbackStep = String(player.data.steps[player.index]);
   window.Plotly.react(root, traces, root.layout, root.__pgConfig);
@@ -388,7 +391,12 @@ function show(player) {
   ui.play.setAttribute('aria-label', player.playing ? 'Pause' : 'Play');
   ui.back.disabled = index === 0 && !between;
   ui.forward.disabled = index === data.steps.length - 1;
+  player.wrong = null;
   if (player.overriding) drawFrame(player);
+  // The status line under the plot counts the server's step; the player counts the one it draws.
+  if (player.wrong !== null && player.wrong !== undefined) {
+    ui.stepLine.textContent += ' · ' + (player.wrong ? player.wrong + ' misclassified (ringed)' : 'all points correct');
+  }
 }
 
 function moveChartMarkers(marks) {
