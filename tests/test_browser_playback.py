@@ -27,7 +27,7 @@ OBSERVE_JS = """() => {
   new MutationObserver(() => window.__pgObserved.push({shown: +player.dataset.step, boundary: (BOUNDARY)()}))
     .observe(player, {attributes: true, attributeFilter: ['data-step']});
 }"""
-STEP_JS = "() => document.querySelector('.pg-player') && document.querySelector('.pg-player').dataset.step"
+STEP_JS = "() => document.querySelector('.pg-player')?.dataset.step"
 # The canvas's boundary as drawn (the browser's own for a played step): its segments' end points.
 BOUNDARY_JS = """() => {
   const root = document.querySelector('.pg-canvas');
@@ -70,7 +70,7 @@ def _open(browser, url, errors, width=1400, step=None):
         page.goto(re.sub(r"&s=\d+", "", address) + f"&s={step}")
     page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
     page.wait_for_selector(PLAYER, timeout=60_000)
-    page.wait_for_function("() => document.querySelector('.pg-player').dataset.step !== undefined")
+    page.wait_for_function("() => document.querySelector('.pg-player')?.dataset.step !== undefined")
     wait_settled(page)
     return context, page
 
@@ -113,7 +113,7 @@ def test_playback_takes_one_step_per_tick_on_a_busy_machine(browser, server):
         page.get_by_role("button", name="Play", exact=True).click()
         page.wait_for_function(
             "n => { const p = document.querySelector('.pg-player');"
-            " return p.dataset.playing === 'false' && +p.dataset.step === n; }",
+            " return !!p && p.dataset.playing === 'false' && +p.dataset.step === n; }",
             arg=n,
             timeout=120_000,
         )
@@ -133,7 +133,7 @@ def test_playback_takes_one_step_per_tick_on_a_busy_machine(browser, server):
         if entry["shown"] > 0:  # step 0: w = 0, no boundary
             _on_boundary(model, entry["shown"], entry["boundary"])
     # At the end playback pauses, and the last step goes into the link and the panel.
-    page.wait_for_function("() => document.querySelector('.pg-player').dataset.playing === 'false'")
+    page.wait_for_function("() => document.querySelector('.pg-player')?.dataset.playing === 'false'")
     _wait_for_url(page, f"s={n}")
     page.get_by_text(f"{n} of {n}", exact=True).first.wait_for(timeout=20_000)
     context.close()
@@ -147,14 +147,14 @@ def test_pausing_puts_the_step_in_the_link_and_the_link_opens_there(browser, ser
     context, page = _open(browser, _link(server, scene), errors, step=0)
     assert _step(page) == 0
     page.get_by_role("button", name="Play", exact=True).click()
-    page.wait_for_function("() => +document.querySelector('.pg-player').dataset.step >= 3", timeout=30_000)
+    page.wait_for_function("() => +document.querySelector('.pg-player')?.dataset.step >= 3", timeout=30_000)
     page.get_by_role("button", name="Pause", exact=True).click()
     paused = _step(page)
     assert 3 <= paused < model.n_iter_
     _wait_for_url(page, f"s={paused}&")
     # The server draws the paused step: the panel's metric and the canvas's own boundary.
     page.get_by_text(f"{paused} of {model.n_iter_}", exact=True).first.wait_for(timeout=20_000)
-    page.wait_for_function("() => !document.querySelector('.pg-canvas').dataset.playbackStep")
+    page.wait_for_function("() => !document.querySelector('.pg-canvas')?.dataset.playbackStep")
     _on_boundary(model, paused, page.evaluate(BOUNDARY_JS))
     link = page.evaluate("() => window.location.href")
     page.screenshot(path=str(ARTIFACTS / "playback-paused.png"))
@@ -188,7 +188,7 @@ def test_step_buttons_move_one_step_and_the_link_follows(browser, server):
     page.get_by_text(f"4 of {model.n_iter_}", exact=True).first.wait_for(timeout=20_000)
     # At the ends the buttons stop.
     page.get_by_role("button", name="Final fit").click()
-    page.wait_for_function(f"() => document.querySelector('.pg-player').dataset.step === '{model.n_iter_}'")
+    page.wait_for_function(f"() => document.querySelector('.pg-player')?.dataset.step === '{model.n_iter_}'")
     page.wait_for_function("() => !window.location.search.includes('s=')", timeout=20_000)
     assert forward.is_disabled()
     context.close()
@@ -233,20 +233,20 @@ def test_speed_changes_the_tick(browser, server):
         page.evaluate("() => { window.__pgPlaybackTimes = []; }")  # the player's tick times
         page.get_by_role("button", name="Play", exact=True).click()
         page.wait_for_function(
-            f"() => +document.querySelector('.pg-player').dataset.step >= {start + 4}", timeout=30_000
+            f"() => +document.querySelector('.pg-player')?.dataset.step >= {start + 4}", timeout=30_000
         )
         page.get_by_role("button", name="Pause", exact=True).click()
         times = page.evaluate("() => window.__pgPlaybackTimes")
         intervals[speed] = (times[-1] - times[0]) / (len(times) - 1)  # ticks are due at even intervals
-        interval = page.evaluate("() => document.querySelector('.pg-player').dataset.interval")
+        interval = page.wait_for_function("() => document.querySelector('.pg-player')?.dataset.interval").json_value()
         assert float(interval) == 700 / float(speed)
         paused = _step(page)
         _wait_for_url(page, f"s={paused}&")
         wait_settled(page)
-    assert page.evaluate("() => document.querySelector('.pg-player').dataset.speed") == "4"
+    assert page.wait_for_function("() => document.querySelector('.pg-player')?.dataset.speed").json_value() == "4"
     page.select_option(f"{PLAYER} select[aria-label='Speed']", "0.25")  # the slowest: a tick per 2.8 s
     page.get_by_role("button", name="Play", exact=True).click()
-    page.wait_for_function("() => document.querySelector('.pg-player').dataset.interval === '2800'")
+    page.wait_for_function("() => document.querySelector('.pg-player')?.dataset.interval === '2800'")
     page.get_by_role("button", name="Pause", exact=True).click()
     # Loose: on a busy machine drawing a frame may take longer than a 4x tick asks for.
     assert intervals["4"] < intervals["1"], intervals
@@ -356,16 +356,16 @@ def test_an_edit_during_playback_stops_it_and_shows_the_new_fit(browser, server)
     errors = []
     context, page = _open(browser, _link(server, scene), errors, step=0)
     page.get_by_role("button", name="Play", exact=True).click()
-    page.wait_for_function("() => +document.querySelector('.pg-player').dataset.step >= 2", timeout=30_000)
+    page.wait_for_function("() => +document.querySelector('.pg-player')?.dataset.step >= 2", timeout=30_000)
     page.evaluate("() => document.querySelector('.pg-canvas').scrollIntoView()")
     box = page.locator(".pg-canvas .nsewdrag").first.bounding_box()
     page.mouse.click(box["x"] + 0.1 * box["width"], box["y"] + 0.9 * box["height"])
     page.wait_for_function(f"() => document.querySelector('.pg-canvas').dataset.points === '{len(points) + 1}'")
     # The new fit's player, at its final fit, and the canvas is the server's (no step of the old run).
-    page.wait_for_function("() => document.querySelector('.pg-player').dataset.playing === 'false'")
-    page.wait_for_function("() => !document.querySelector('.pg-canvas').dataset.playbackStep")
+    page.wait_for_function("() => document.querySelector('.pg-player')?.dataset.playing === 'false'")
+    page.wait_for_function("() => !document.querySelector('.pg-canvas')?.dataset.playbackStep")
     wait_settled(page)
-    assert not page.evaluate("() => document.querySelector('.pg-canvas').dataset.playbackStep")
+    assert not page.evaluate("() => document.querySelector('.pg-canvas')?.dataset.playbackStep")
     assert "s=" not in page.evaluate("() => window.location.search")
     context.close()
     assert not errors, errors
