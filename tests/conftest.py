@@ -81,3 +81,22 @@ def pytest_runtest_makereport(item, call):
     if report.skipped and item.get_closest_marker("browser"):
         report.outcome = "failed"
         report.longrepr = f"browser test {item.name} was skipped; browser tests must run"
+
+
+def show_step(at, step):
+    """What the browser's player does when playback pauses at ``step`` (an AppTest cannot press
+    its buttons, which live in the browser): the scene's step is set and the app runs again."""
+    from dataclasses import replace
+
+    at.session_state["scene"] = replace(at.session_state.scene, step=step)
+    return at.run()
+
+
+def player_data(at):
+    """The data of the playback element on an AppTest page (the frames sent to the browser), or None."""
+    import json
+
+    for element in at.get("bidi_component"):
+        if element.proto.component_name.endswith("playground_playback"):
+            return json.loads(element.proto.json)
+    return None

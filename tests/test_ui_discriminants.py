@@ -16,7 +16,7 @@ from playground import Window, make_model
 from playground.geometry import polygon_area
 from playground.grid import grid_axes
 from playground.scene import PointSet, Scene
-from tests.conftest import clusters
+from tests.conftest import clusters, player_data, show_step
 from ui.convention import book_line, fisher_target_values
 from ui.panels import (
     PanelContext,
@@ -426,7 +426,8 @@ def test_app_perceptron_playback(app):
     app.selectbox(key="method").set_value("perceptron").run()
     assert "Perceptron playback (fig. 4.7)" in _tabs(app)
     _button(app, "Load two close classes (fig. 4.7)").click().run()
-    app.slider(key="perceptron_slider").set_value(3).run()
+    assert player_data(app)["steps"] == list(range(19))  # every update goes to the browser
+    show_step(app, 3)
     assert not app.exception and app.session_state.scene.step == 3
     assert any(m.label == "Step" and m.value == f"3 of {18}" for m in app.metric)
     assert any("Update 3:" in m.value for m in app.markdown)

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from playground import Window, make_model
 from playground.scene import PointSet, Scene
-from tests.conftest import clusters
+from tests.conftest import clusters, player_data, show_step
 from ui.panels import PanelContext, generative, iterations, posterior, robustness
 from ui.theme import CLASS_COLOURS
 
@@ -392,7 +392,8 @@ def test_logistic_iterations_playback_and_outliers(app):
     assert not app.exception
     assert {"Iterations", "Posterior p(Cₖ|x)", "Outliers: least squares vs logistic"} <= set(_tabs(app))
     _open_tab(app, "Iterations")
-    app.slider(key="irls_slider").set_value(1).run()
+    assert player_data(app)["steps"][:2] == [0, 1]
+    show_step(app, 1)
     assert not app.exception and app.session_state.scene.step == 1
     charts = [c.proto.json for c in app.get("bidi_component") if c.proto.component_name.endswith("playground_chart")]
     assert any("step 1" in spec for spec in charts)
@@ -415,7 +416,7 @@ def test_softmax_iterations_on_the_default_scene(app):
     _open_tab(app, "Posterior")
     app.radio(key="posterior_display").set_value("posterior").run()
     _open_tab(app, "Iterations")
-    app.slider(key="irls_slider").set_value(0).run()
+    show_step(app, 0)
     assert not app.exception and app.session_state.scene.step == 0
 
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from playground import MODELS, Window, make_model
 from playground.basis import PolynomialBasis, RBFBasis
 from playground.scene import PointSet, Scene, snap
-from tests.conftest import clusters
+from tests.conftest import clusters, player_data, show_step
 from ui.panels import PanelContext, basis_panel, svm_panel
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -189,12 +189,13 @@ def test_svm_panel_in_the_app(two_class_app):
     metrics = {m.label: m.value for m in at.metric}
     assert float(metrics["Margin 1/‖w‖"]) > 0 and metrics["C"] == "1"
     n_entries = len(_model(at).history_)
-    at.slider(key="smo_slider").set_value(1).run()
+    assert len(player_data(at)["steps"]) == n_entries + 1
+    show_step(at, 1)
     assert not at.exception and at.session_state.scene.step == 1
     assert any("SMO step **1**" in m.value for m in at.markdown)
-    at.slider(key="smo_slider").set_value(0).run()
+    show_step(at, 0)
     assert any("no boundary yet" in m.value for m in at.markdown)
-    _button(at, "Final fit").click().run()
+    show_step(at, None)
     assert at.session_state.scene.step is None and n_entries > 0
     at.checkbox(key="svm_hard").check().run()
     assert not at.exception
@@ -274,7 +275,8 @@ def test_every_method_runs_on_a_basis_with_two_classes(two_class_app, method, ba
     at.selectbox(key="method").set_value(method).run()
     assert not at.exception and not at.warning
     assert any(t.label.startswith("Feature space") for t in at.tabs)
-    for key in ("smo_slider", "perceptron_slider"):  # playback on a basis, where there is one
-        if any(s.key == key for s in at.slider):
-            at.slider(key=key).set_value(1).run()
-            assert not at.exception and at.session_state.scene.step == 1
+    data = player_data(at)  # playback on a basis, where there is one
+    if data is not None:
+        assert data["kind"] == "basis" and data["grid"]["features"] > 2
+        show_step(at, 1)
+        assert not at.exception and at.session_state.scene.step == 1

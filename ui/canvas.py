@@ -283,6 +283,8 @@ function draw(root, Plotly, depth) {
   // window made wider (a laptop's page moved to the projector) kept a small plot.
   if (root.clientWidth) figure.layout.width = root.clientWidth;
   return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
+    // Browser-side playback (ui/playback.js) keeps the server's figure and draws its step over it.
+    if (window.__pgAfterCanvasDraw) window.__pgAfterCanvasDraw(root);
     if ((depth || 0) >= LEGEND_LEVELS || !figure.layout.showlegend) return;
     if (legendRows(root) > 1 && level < LEGEND_LEVELS) {
       root.__pgLegendLevel = level + 1;

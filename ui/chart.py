@@ -26,6 +26,7 @@ export default function (component) {
     const figure = JSON.parse(data.figure);
     figure.layout.height = data.height;
     root.__pgFileName = data.file_name;
+    root.dataset.chartKey = data.key;  // browser-side playback moves the step's marker (ui/playback.js)
     return Plotly.react(root, figure.data, figure.layout, plotConfig(Plotly, root, data.config)).then(() => {
       if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
     });
@@ -63,6 +64,7 @@ def chart(figure, *, key, config=None, where=None, name=None):
         "module": static_module("chart", _JS),
         "height": height,
         "file_name": file_name(*(name,) if name else _default_name(key)),
+        "key": key,
     }
     with where if where is not None else nullcontext():
         return _chart(data=data, key=key, height=height)

@@ -1,86 +1,121 @@
-"""Step-through controls for iterative fits: a step slider and play / pause.
+"""Step-through controls for iterative fits, played in the browser.
 
-The step lives in the scene (so a link can carry it); the slider writes it through a callback,
-and while playing a fragment advances it on a timer and reruns the app to redraw the canvas.
+The whole run goes to the browser once (``ui.playback_frames``); its player (``ui/playback.js``)
+shows one frame per tick on the canvas, at 0.25x to 4x, with step -1/+1 and a scrub slider,
+whatever the server is doing. The step lives in the scene (so a link carries it): when playback
+pauses or a scrub is let go, the browser sends the shown step once and the server draws it
+(panels, link). Opening a link with a step shows that step.
 """
 
-import time
+import hashlib
+from pathlib import Path
 
+import numpy as np
 import streamlit as st
 
 from . import state
+from .canvas import MODULE_LOADER_JS, static_module
+from .figures import _discrete_colourscale
+from .playback_frames import MAX_FRAMES, playback_frames
+from .theme import BOUNDARY_COLOUR, REGION_COLOURS
 
-PLAY_INTERVAL_SECONDS = 0.7
+PLAYER_JS = (Path(__file__).resolve().parent / "playback.js").read_text(encoding="utf-8")
+
+_CSS = """
+.pg-player { display: flex; flex-direction: column; gap: 0.35rem; font-family: inherit; outline: none; }
+.pg-player-row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.pg-player button, .pg-player select {
+  font: inherit; font-size: 0.95rem; padding: 0.25rem 0.75rem; border-radius: 0.5rem;
+  border: 1px solid rgba(49, 51, 63, 0.3); background: white; color: inherit; cursor: pointer;
+}
+.pg-player button:hover:not(:disabled) { border-color: #ff4b4b; color: #ff4b4b; }
+.pg-player button:disabled { opacity: 0.45; cursor: default; }
+.pg-player .pg-player-play { min-width: 6.5rem; font-weight: 600; }
+.pg-player-speed { font-size: 0.95rem; }
+.pg-player-slider { width: 100%; accent-color: #ff4b4b; }
+.pg-player-step { font-weight: 600; }
+.pg-player-readout { font-size: 0.9rem; min-height: 1.3em; overflow-wrap: anywhere; }
+.pg-player-note { font-size: 0.8rem; color: rgba(49, 51, 63, 0.65); }
+"""
+
+_player = st.components.v2.component("playground_playback", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
+
+FRAMES_CACHE = "playback_frames"  # per key: (what the frames were made of, the frames)
 
 
-def _slider_changed(key):
-    value = st.session_state[key]
-    state.set_step(value)
+def _step_sent(key, n_steps):
+    """The browser paused (or a scrub was let go): show that step on the server, in the link."""
+    value = (st.session_state.get(key) or {}).get("step")
+    step = value.get("step") if isinstance(value, dict) else None
+    if step is None:
+        state.set_step(None)
+    elif isinstance(step, int | float) and np.isfinite(step):
+        state.set_step(int(min(max(int(step), 0), n_steps)))
 
 
-def _toggle_play(key, n_steps):
-    playing = not st.session_state.get(f"{key}_playing", False)
-    st.session_state[f"{key}_playing"] = playing
-    current = state.scene().step
-    if playing and (current is None or current >= n_steps):
-        state.set_step(0)  # play from the start when at the end
+def _frames(model, n_steps, points, window, key, readout, marks):
+    """The frames of this run, made once per fitted model (they are the same on every rerun)."""
+    on_basis = hasattr(model, "basis_")
+    what = (id(model), n_steps, window if on_basis else None)
+    cache = st.session_state.setdefault(FRAMES_CACHE, {})
+    cached = cache.get(key)
+    if cached is not None and cached[0] == what and cached[1] is model:
+        return cached[2]
+    frames = playback_frames(model, n_steps, window, readout=readout, marks=marks)
+    frames["labels"] = [int(label) for label in points.y]
+    digest = hashlib.blake2b(digest_size=8)
+    for part in (frames["rows"], str(frames["steps"]), str(frames["labels"]), str(frames["grid"] and window)):
+        digest.update(part.encode())
+    frames["signature"] = digest.hexdigest()
+    cache[key] = (what, model, frames)
+    return frames
 
 
-def _show_final(key):
-    st.session_state[f"{key}_playing"] = False
-    state.set_step(None)
+def detail_key(key):
+    """The key of the container(s) that show the server's step in detail (a panel's metrics, text,
+    tables): the player dims them while it shows another step. Several containers may use
+    ``detail_key(key) + "_" + anything``."""
+    return f"{key}_detail"
 
 
-def playback_controls(n_steps, *, key, label="Step"):
-    """Draw the controls for steps 0..n_steps; returns the step shown (n_steps when final).
+def thinning_note(n_steps, n_frames):
+    """What the player says when it shows only some of the steps."""
+    if n_frames >= n_steps + 1:
+        return ""
+    return (
+        f"Playback shows {n_frames:,} of the {n_steps + 1:,} steps, evenly spread (always the first and the "
+        "last); ±1 moves between them. Pause and the panel shows the exact step."
+    )
 
-    Step 0 is the initial weights, step n_steps the end of training.
-    """
+
+def playback_controls(model, n_steps, *, key, label="Step", points, window, readout=None, marks=None):
+    """The player for steps 0..n_steps of ``model`` (``model.at_step(k)``); returns the step the
+    server shows (n_steps for the final fit). ``readout(step, shown)``: a line of text per step;
+    ``marks(step, shown)``: what the canvas marks at a step (see ``ui/playback.js``)."""
     current = state.scene().step
     shown = n_steps if current is None else max(0, min(int(current), n_steps))
-    playing = st.session_state.get(f"{key}_playing", False)
-    play_col, final_col, slider_col = st.columns([1, 1, 6])
-    play_col.button(
-        "❚❚ Pause" if playing else "▶ Play",
-        key=f"{key}_play",
-        on_click=_toggle_play,
-        args=(key, n_steps),
-        width="stretch",
+    frames = _frames(model, n_steps, points, window, key, readout, marks)
+    data = {
+        **frames,
+        "module": static_module("playback", PLAYER_JS),
+        "label": label,
+        "player_key": key,
+        "detail": detail_key(key),
+        "step": None if current is None else shown,
+        "note": thinning_note(n_steps, len(frames["steps"])),
+        "style": {
+            "region_colours": list(REGION_COLOURS),
+            "colourscale": _discrete_colourscale(REGION_COLOURS),
+            "boundary_colour": BOUNDARY_COLOUR,
+        },
+    }
+    _player(
+        data=data,
+        key=f"{key}_player",
+        height="content",
+        on_step_change=state.guarded_callback("playback")(lambda: _step_sent(f"{key}_player", n_steps)),
     )
-    final_col.button("Final fit", key=f"{key}_final", on_click=_show_final, args=(key,), width="stretch")
-    st.session_state[f"{key}_slider"] = shown
-    slider_col.slider(
-        label,
-        0,
-        max(n_steps, 1),
-        key=f"{key}_slider",
-        on_change=_slider_changed,
-        args=(f"{key}_slider",),
-        disabled=n_steps == 0,
-    )
-    if playing:
-        _advance(key, n_steps)
     return shown
 
 
-@st.fragment(run_every=PLAY_INTERVAL_SECONDS)
-def _advance(key, n_steps):
-    """While playing: one step per tick; stop at the end.
-
-    The body also runs inline whenever the page is drawn, which includes the rerun each step
-    starts; without the clock check every such rerun took another step, and playback raced to the end.
-    """
-    if not st.session_state.get(f"{key}_playing", False):
-        return
-    now = time.monotonic()
-    if now - st.session_state.get(f"{key}_stepped_at", 0.0) < 0.9 * PLAY_INTERVAL_SECONDS:
-        return
-    st.session_state[f"{key}_stepped_at"] = now
-    current = state.scene().step
-    step = 0 if current is None else int(current) + 1
-    if step >= n_steps:
-        st.session_state[f"{key}_playing"] = False
-        state.set_step(n_steps)
-    else:
-        state.set_step(step)
-    st.rerun(scope="app")
+__all__ = ["MAX_FRAMES", "detail_key", "playback_controls", "thinning_note"]

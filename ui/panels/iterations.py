@@ -18,7 +18,7 @@ from playground.normal import normal_cdf
 
 from ..chart import chart
 from ..convention import book_classes, book_decision, book_weights_at
-from ..playback import playback_controls
+from ..playback import detail_key, playback_controls
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, TEMPLATE_JSON
 from . import Panel, count_axis, number_text, subscript
 from .posterior import class_symbol
@@ -250,6 +250,35 @@ def _point_picker(ctx):
     return index
 
 
+def step_readout(model):
+    """The player's line per step: the log-likelihood and (logistic regression) the book's w."""
+    inner = unwrap(model)
+
+    def readout(step, shown):
+        entry = inner.history_[min(step, len(inner.history_) - 1)]
+        text = f"Iteration {step}: ln p(t|w) = {number_text(entry['log_likelihood'], 6)}"
+        weights = np.asarray(book_weights_at(inner, step))
+        if weights.ndim == 1 and weights.size <= 8:
+            text += f", w = ({', '.join(number_text(v, 4) for v in weights)})"
+        return text + ("; the initial weights." if step == 0 else ".")
+
+    return readout
+
+
+def chart_marks(model):
+    """Where the log-likelihood chart marks each step while the browser plays."""
+    history = unwrap(model).history_
+
+    def marks(step, shown):
+        entry = history[int(min(max(step, 0), len(history) - 1))]
+        value = float(entry["log_likelihood"])
+        title = f"Log-likelihood ln p(t|w), step {step}: {value:.5g}"
+        chart = dict(key="irls_log_likelihood", trace=1, x=float(entry["iteration"]), y=value, title=title)
+        return dict(charts=[chart])
+
+    return marks
+
+
 def render(ctx):
     model = unwrap(ctx.model)
     n_steps = model.n_iter_
@@ -263,14 +292,24 @@ def render(ctx):
             f"In the book's form: p(C{subscript(first + 1)}|φ) = {function}(wᵀφ) (eq. {number}), t = 1 for "
             f"{CLASS_NAMES[first]} and 0 for {CLASS_NAMES[second]}, so w points towards {CLASS_NAMES[first]}."
         )
-    step = playback_controls(n_steps, key=PLAYBACK_KEY, label="Iteration")
+    step = playback_controls(
+        ctx.model,
+        n_steps,
+        key=PLAYBACK_KEY,
+        label="Iteration",
+        points=ctx.scene.points,
+        window=ctx.window,
+        readout=step_readout(ctx.model),
+        marks=chart_marks(ctx.model),
+    )
     shown = ctx.shown_model
     left, right = st.columns(2)
     with left:
         chart(log_likelihood_figure(model.history_, step), key="irls_log_likelihood")
         # A plain table: a data grid costs several times as much to send and draw, on every click.
-        st.table(weights_table(ctx.model, step).map(lambda value: number_text(value, 5)))
-    with right:
+        with st.container(key=detail_key(PLAYBACK_KEY) + "_weights"):  # dimmed while the browser plays
+            st.table(weights_table(ctx.model, step).map(lambda value: number_text(value, 5)))
+    with right, st.container(key=detail_key(PLAYBACK_KEY) + "_sigmoid"):
         index = _point_picker(ctx)
         if index is not None:
             point = ctx.scene.points.X[index]

@@ -17,12 +17,13 @@ from playground.presets import close_points
 from .. import state
 from ..chart import chart
 from ..convention import book_line, book_roles, book_targets, book_weights_at, point_target
-from ..playback import playback_controls
+from ..playback import detail_key, playback_controls
 from ..theme import CLASS_NAMES, TEMPLATE
 from . import Panel, count_axis, number_text, subscript, vector_text
 from .geometry import enabled as geometry_enabled
 from .geometry import weight_arrow_traces
 
+PLAYBACK_DETAIL = detail_key("perceptron")
 USED_COLOUR = "#1E8449"  # the book circles the point used in green
 PREVIOUS_COLOUR = "#7F7F7F"
 
@@ -176,10 +177,71 @@ def update_text(model, X, y, step, eta):
     )
 
 
+def step_readout(model, X, y):
+    """The player's line per step (book's convention): the update's point, its t, w after it."""
+
+    def readout(step, shown):
+        w = vector_text(book_weights_at(model, step))
+        if step == 0:
+            return f"Initial weights w = {w}; {errors_at(model, X, y, 0)} training errors."
+        entry = model.history_[step - 1]
+        n = int(entry["index"])
+        t = f"{point_target(model, y[n]):+d}".replace("-", "−")
+        return (
+            f"Update {step} (epoch {entry['epoch']}): x{subscript(n + 1)} of {CLASS_NAMES[int(y[n])]} (t = {t}) "
+            f"was misclassified, so w ← w + η t φ = {w}; {int(entry['errors'])} training errors after it."
+        )
+
+    return readout
+
+
+def step_marks(model, X, y):
+    """What the canvas marks at a step while the browser plays (the point used, the boundary
+    before it) and where the errors chart marks it."""
+
+    def marks(step, shown):
+        errors = int(model.history_[step - 1]["errors"]) if step else errors_at(model, X, y, 0)
+        charts = [dict(key="perceptron_errors_step", trace=1, x=step, y=errors)]
+        if step == 0:
+            return dict(charts=charts)
+        n = int(model.history_[step - 1]["index"])
+        ring = dict(ids=[n], texts=[f"update {step}: x{subscript(n + 1)}"], colour=USED_COLOUR)
+        return dict(ring={**ring, "name": "misclassified point used for this update"}, previous=True, charts=charts)
+
+    return marks
+
+
 def render(ctx):
     model = perceptron_model(ctx.model)
     X, y = ctx.scene.points.X, ctx.scene.points.y
-    step = playback_controls(model.n_iter_, key="perceptron", label="Update")
+    step = playback_controls(
+        ctx.model,
+        model.n_iter_,
+        key="perceptron",
+        label="Update",
+        points=ctx.scene.points,
+        window=ctx.window,
+        readout=step_readout(model, X, y),
+        marks=step_marks(model, X, y),
+    )
+    with st.container(key=PLAYBACK_DETAIL):  # dimmed while the browser plays another step
+        _step_detail(model, X, y, step)
+    left, right = st.columns(2)
+    chart(errors_by_step_figure(model, X, y, step), key="perceptron_errors_step", where=left)
+    chart(errors_figure(model, step), key="perceptron_errors_epoch", where=right)
+    st.button(
+        "Load two close classes (fig. 4.7)",
+        key="perceptron_load_close",
+        on_click=_load_close,
+        help="Replaces the points (undoable) with separable classes that take the perceptron several epochs.",
+    )
+    st.caption(
+        "An update fixes the point it uses but may break others, so the error count can go up (section 4.1.7); "
+        "the perceptron convergence theorem promises a finite number of updates only for linearly separable data."
+    )
+
+
+def _step_detail(model, X, y, step):
     w = book_weights_at(model, step)
     errors = errors_at(model, X, y, step)
     columns = st.columns(3)
@@ -203,19 +265,6 @@ def render(ctx):
                 else "it stopped without converging; this is its last boundary."
             )
         st.markdown(update_text(model, X, y, step, model.eta) + f" Errors after it: **{errors}**." + ending)
-    left, right = st.columns(2)
-    chart(errors_by_step_figure(model, X, y, step), key="perceptron_errors_step", where=left)
-    chart(errors_figure(model, step), key="perceptron_errors_epoch", where=right)
-    st.button(
-        "Load two close classes (fig. 4.7)",
-        key="perceptron_load_close",
-        on_click=_load_close,
-        help="Replaces the points (undoable) with separable classes that take the perceptron several epochs.",
-    )
-    st.caption(
-        "An update fixes the point it uses but may break others, so the error count can go up (section 4.1.7); "
-        "the perceptron convergence theorem promises a finite number of updates only for linearly separable data."
-    )
 
 
 PANELS = [

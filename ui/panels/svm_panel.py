@@ -20,7 +20,7 @@ from playground.svm import MARGIN_CATEGORIES, LinearSVM
 
 from ..chart import chart
 from ..convention import book_roles, book_sub_classifiers
-from ..playback import playback_controls
+from ..playback import detail_key, playback_controls
 from ..theme import CLASS_COLOURS, CLASS_NAMES, TEMPLATE
 from . import Panel, count_axis, number_text, subscript
 
@@ -245,6 +245,48 @@ def _format_c(svm):
     return "∞ (hard margin)" if svm.C is None else f"{svm.C:g}"
 
 
+def step_readout(svm, y):
+    """The player's line per recorded position: the SMO step, its pair, the dual and the margin."""
+    n_entries = len(svm.history_)
+
+    def readout(position, shown):
+        shown = two_class_svm(shown) or shown
+        if position == 0:
+            return "Start: every aₙ = 0, so w = 0 and there is no boundary yet."
+        i, j = shown.pair_
+        return (
+            f"SMO step {shown.smo_step_} of {svm.n_iter_}: a{subscript(i + 1)} ({CLASS_NAMES[int(y[i])]}) and "
+            f"a{subscript(j + 1)} ({CLASS_NAMES[int(y[j])]}) moved; L̃(a) = {number_text(shown.dual_objective_)}, "
+            f"margin 1/‖w‖ = {number_text(shown.margin_, 3)}." + (" The fitted model." if position == n_entries else "")
+        )
+
+    return readout
+
+
+def step_marks(svm):
+    """What the canvas marks at a position while the browser plays: the pair, the margins y(x) = ±1."""
+    n_entries = len(svm.history_)
+
+    def marks(position, shown):
+        shown = two_class_svm(shown) or shown
+        value = float(shown.dual_objective_) if position else 0.0
+        charts = [dict(key="smo_objective", trace=1, x=int(shown.smo_step_), y=value)]
+        if position == 0:
+            return dict(charts=charts)
+        i, j = shown.pair_
+        pair = dict(
+            ids=[int(i), int(j)],
+            texts=[f"a{subscript(i + 1)}", f"a{subscript(j + 1)}"],
+            colour=PAIR_COLOUR,
+            name=f"pair optimised at SMO step {shown.smo_step_}",
+        )
+        return dict(
+            ring=pair if position < n_entries else None, margins=bool(np.isfinite(shown.margin_)), charts=charts
+        )
+
+    return marks
+
+
 def _render_two_class(ctx, svm):
     model = ctx.model
     category = np.asarray(svm.margin_category_)
@@ -277,9 +319,32 @@ def _render_two_class(ctx, svm):
         "**SMO playback** — the dual is maximised two multipliers at a time (sequential minimal optimisation, "
         "the method section 7.1 cites)."
     )
-    position = playback_controls(n_entries, key="smo", label="SMO step (recorded)")
+    position = playback_controls(
+        model,
+        n_entries,
+        key="smo",
+        label="SMO step (recorded)",
+        points=ctx.scene.points,
+        window=ctx.window,
+        readout=step_readout(svm, ctx.scene.points.y),
+        marks=step_marks(svm),
+    )
+    with st.container(key=detail_key("smo")):  # dimmed while the browser plays another step
+        _smo_step_text(svm, position, ctx.scene.points.y)
+    if n_entries < svm.n_iter_:
+        st.caption(f"The run took {svm.n_iter_:,} steps; {n_entries:,} of them were recorded evenly for playback.")
+    left, right = st.columns([3, 2])
+    chart(objective_figure(svm, position), key="smo_objective", where=left)
+    right.markdown(
+        "The dual L̃(a) = Σaₙ − ½ΣΣ aₙaₘtₙtₘxₙᵀxₘ never falls: each step solves the two-variable "
+        "problem exactly. At the optimum only the support vectors keep aₙ > 0 (eq. 7.29); those with "
+        "aₙ < C sit on the margin (◯), those with aₙ = C are inside it or misclassified (◇, eq. 7.36)."
+    )
+
+
+def _smo_step_text(svm, position, y):
+    n_entries = len(svm.history_)
     shown = svm.at_step(position)
-    y = ctx.scene.points.y
     if position == 0:
         st.markdown("Start: every aₙ = 0, so w = Σ aₙtₙxₙ = 0 (eq. 7.29) and there is no boundary yet.")
     else:
@@ -292,15 +357,6 @@ def _render_two_class(ctx, svm):
             f"**{number_text(shown.dual_objective_)}**, margin 1/‖w‖ = {number_text(shown.margin_, 3)}."
             + (" This is the fitted model; its support vectors are ringed on the plot." if final else "")
         )
-    if n_entries < svm.n_iter_:
-        st.caption(f"The run took {svm.n_iter_:,} steps; {n_entries:,} of them were recorded evenly for playback.")
-    left, right = st.columns([3, 2])
-    chart(objective_figure(svm, position), key="smo_objective", where=left)
-    right.markdown(
-        "The dual L̃(a) = Σaₙ − ½ΣΣ aₙaₘtₙtₘxₙᵀxₘ never falls: each step solves the two-variable "
-        "problem exactly. At the optimum only the support vectors keep aₙ > 0 (eq. 7.29); those with "
-        "aₙ < C sit on the margin (◯), those with aₙ = C are inside it or misclassified (◇, eq. 7.36)."
-    )
 
 
 def _render_multiclass(ctx):
