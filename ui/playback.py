@@ -53,16 +53,18 @@ def _step_sent(key, n_steps):
         state.set_step(int(min(max(int(step), 0), n_steps)))
 
 
-def _frames(model, n_steps, points, window, key, readout, marks):
+def _frames(model, n_steps, window, key, readout, marks):
     """The frames of this run, made once per fitted model (they are the same on every rerun)."""
     on_basis = hasattr(model, "basis_")
-    what = (id(model), n_steps, window if on_basis else None)
+    what = (id(model), n_steps, window if on_basis else None, hash(state.scene().points))
     cache = st.session_state.setdefault(FRAMES_CACHE, {})
     cached = cache.get(key)
     if cached is not None and cached[0] == what and cached[1] is model:
         return cached[2]
     frames = playback_frames(model, n_steps, window, readout=readout, marks=marks)
-    frames["labels"] = [int(label) for label in points.y]
+    # The labels of every point on the canvas, test points included, in the canvas's order (the
+    # player rings a point by its index there); taken afresh, as test points change no fit.
+    frames["labels"] = [int(label) for label in state.scene().points.y]
     digest = hashlib.blake2b(digest_size=8)
     for part in (frames["rows"], str(frames["steps"]), str(frames["labels"]), str(frames["grid"] and window)):
         digest.update(part.encode())
@@ -94,7 +96,7 @@ def playback_controls(model, n_steps, *, key, label="Step", points, window, read
     ``marks(step, shown)``: what the canvas marks at a step (see ``ui/playback.js``)."""
     current = state.scene().step
     shown = n_steps if current is None else max(0, min(int(current), n_steps))
-    frames = _frames(model, n_steps, points, window, key, readout, marks)
+    frames = _frames(model, n_steps, window, key, readout, marks)
     data = {
         **frames,
         "module": static_module("playback", PLAYER_JS),
