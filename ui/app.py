@@ -24,7 +24,7 @@ from .panels import PanelContext, active_panels, open_tab_signature
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .text import plain
-from .theme import CLASS_COLOURS, class_label
+from .theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, class_label
 
 _LOG = logging.getLogger(__name__)
 
@@ -327,7 +327,18 @@ def _draw_canvas(scene, figure):
         # Only after a run of the canvas alone: when the whole page runs, the panels run too, and a
         # call from the canvas would race their update (sending back widget values not yet shown).
         panels_follow=None if st.session_state.get(WHOLE_RUN) else st.session_state[CANVAS_DRAWN],
+        new_point=_new_point_marker(scene),
     )
+
+
+def _new_point_marker(scene):
+    """The marker a click's new point is drawn with in the browser until the refit arrives (none
+    while clicks place RBF centres)."""
+    if st.session_state.get("click_mode") == "centres" and scene.basis == "rbf":
+        return None
+    k = int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS)
+    outline = dict(color=MARKER_OUTLINE, width=1)
+    return dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * _scale(), line=outline)
 
 
 @st.fragment

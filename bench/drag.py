@@ -1,0 +1,195 @@
+"""Live dragging (issue 16): boundary updates per second while a point is dragged.
+
+A light websocket client (``bench/client.py``) drags a point as the page does: the pointer moves
+along a circle at 60 Hz, a move is sent as soon as the server has acknowledged the last one (the
+latest position, never a stale one), and every new figure the canvas receives during the drag is
+one update of the regions, boundary, rings and status line. The page's own draw (Plotly.react,
+about 30-45 ms) overlaps the next server run, since the page sends the next move on arrival. The
+server's CPU time per update is read from /proc, which a busy machine disturbs less than the wall
+clock. At the end the final move is sent and the point must sit where it was dropped.
+"""
+
+import asyncio
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from bench.client import Session, _decode_array
+from bench.load import link_query
+from bench.server import streamlit
+from playground.scene import snap
+
+TARGETS = {90: 8.0, 1000: 4.0}  # updates per second (issue 16)
+CASES = (
+    ("least squares (the default scene)", 90, None),
+    ("least squares", 1000, dict(n_classes=2, n_points=1000, method="least_squares")),
+    ("logistic regression", 90, dict(n_classes=2, n_points=90, method="logistic")),
+    ("logistic regression", 1000, dict(n_classes=2, n_points=1000, method="logistic")),
+)
+
+
+@dataclass
+class DragResult:
+    method: str
+    n: int
+    seconds: float
+    updates: int
+    moves: int
+    cpu_ms_per_update: float
+    dropped_ok: bool
+    load: str
+
+    @property
+    def per_second(self):
+        return self.updates / self.seconds if self.seconds else 0.0
+
+    @property
+    def target(self):
+        return TARGETS.get(self.n)
+
+
+def _points_by_id(canvas):
+    """id -> (x, y) of the data points in the figure the canvas was last given."""
+    figure = json.loads(canvas.figure) if canvas.figure else {"data": []}
+    shown = {}
+    for trace in figure.get("data", []):
+        if trace.get("meta") == "points":
+            ids = _decode_array(trace.get("customdata")).astype(int)
+            xs, ys = _decode_array(trace.get("x")), _decode_array(trace.get("y"))
+            shown.update({int(i): (float(x), float(y)) for i, x, y in zip(ids, xs, ys)})
+    return shown
+
+
+async def _drag(server, query, seconds, radius=1.5):
+    session = await Session.open(server.url, query or "", timeout=300)
+    try:
+        session.follow_panels = False  # the page holds the panels back while a drag goes on
+        start = _points_by_id(session.canvas)[0]
+        revision, drag = session.canvas.revision, f"bench-{time.time_ns()}"
+        began = time.perf_counter()
+        cpu_before = server.cpu_seconds()
+        updates, moves, in_flight, seen = 0, 0, 0, session.canvas.revision
+
+        def offset(now):
+            angle = 2 * math.pi * (now - began) / 2.0  # once round the circle every 2 s
+            return radius * (math.cos(angle) - 1.0), radius * math.sin(angle)
+
+        while time.perf_counter() - began < seconds:
+            if session.canvas.ack >= in_flight:
+                dx, dy = offset(time.perf_counter())
+                in_flight = await session.move(drag, [0], dx, dy, revision=revision)
+                moves += 1
+            await asyncio.sleep(1 / 60)  # the pointer's frames
+            if session.canvas.revision != seen:
+                seen = session.canvas.revision
+                updates += 1
+        elapsed = time.perf_counter() - began
+        await session.wait_for(lambda s: s.canvas.ack >= in_flight, timeout=60)
+        cpu = server.cpu_seconds() - cpu_before
+        dx, dy = offset(time.perf_counter())
+        final = await session.move(drag, [0], dx, dy, revision=revision, final=True)
+        await session.wait_for(lambda s: s.canvas.ack >= final, timeout=60)
+        dropped = _points_by_id(session.canvas)[0]
+        wanted = snap([start[0] + dx, start[1] + dy])
+        ok = bool(np.allclose(dropped, wanted, atol=1e-4)) and not session.errors
+        return updates, moves, elapsed, cpu, ok
+    finally:
+        await session.close()
+
+
+def run(quick=False, log=print):
+    seconds = 3.0 if quick else 8.0
+    results = []
+    with streamlit() as server:
+        for method, n, spec in CASES:
+            query = link_query(**spec) if spec else ""
+            load = " / ".join(f"{v:.1f}" for v in os.getloadavg())
+            updates, moves, elapsed, cpu, ok = asyncio.run(_drag(server, query, seconds))
+            result = DragResult(method, n, elapsed, updates, moves, 1000 * cpu / max(updates, 1), ok, load)
+            log(format_row(result))
+            results.append(result)
+    return results
+
+
+def verdict(result):
+    if not result.dropped_ok:
+        return "WRONG DROP"
+    if result.target is None:
+        return ""
+    return "met" if result.per_second >= result.target else "MISSED"
+
+
+def format_header():
+    return f"  {'method':36} {'N':>6} {'updates/s':>10} {'target':>7} {'server CPU ms/update':>21}  load"
+
+
+def format_row(result):
+    target = f">= {result.target:g}" if result.target else ""
+    return (
+        f"  {result.method:36} {result.n:>6,} {result.per_second:>10.1f} {target:>7} "
+        f"{result.cpu_ms_per_update:>21.0f}  {result.load}  {verdict(result)}"
+    )
+
+
+HEADING = "## Drag: live updates while a point is dragged"
+
+
+def markdown(results, *, quick=False):
+    out = [
+        HEADING,
+        "",
+        "Written by `python -m bench` (or `--drag-only`)" + (" with `--quick`" if quick else "") + ". "
+        "A websocket client (`bench/drag.py`, `bench/client.py`) drags one point of the scene round a "
+        "circle at 60 pointer frames a second, as the canvas does: the next move leaves once the server "
+        "has acknowledged the last (stale positions are never sent), and every new figure received during "
+        "the drag is one update of the regions, boundary, rings and status line. *server CPU ms/update* "
+        "is the server's CPU time (from /proc) per update, less disturbed by other load than the rate. "
+        "The final move must leave the point where it was dropped. Targets (issue 16): 8 updates a second "
+        "at N = 90, 4 at N = 1,000, on this 2-core machine.",
+        "",
+        "| method | N | updates / s | target | updates | seconds | server CPU ms / update | load average | verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        target = f"≥ {r.target:g}" if r.target else "—"
+        out.append(
+            f"| {r.method} | {r.n:,} | {r.per_second:.1f} | {target} | {r.updates} | {r.seconds:.1f} | "
+            f"{r.cpu_ms_per_update:.0f} | {r.load} | {verdict(r)} |"
+        )
+    return "\n".join(out)
+
+
+def summary_lines(results):
+    return [
+        f"drag {r.method} N={r.n:,}: {r.per_second:.1f} updates/s (target >= {r.target:g}) {verdict(r)}"
+        for r in results
+        if r.target
+    ]
+
+
+def with_section(text, section):
+    """``text`` (BENCHMARKS.md) with its drag section replaced by ``section`` (or inserted before
+    the load section or the summary); every other section is kept."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
+    if start is not None:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        lines[start:end] = section.splitlines() + [""]
+    else:
+        at = next((i for i, line in enumerate(lines) if line.startswith(("## Load", "## Summary"))), len(lines))
+        lines[at:at] = section.splitlines() + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def section_of(text):
+    """The drag section of an existing BENCHMARKS.md, or None."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[start:end]).rstrip("\n")
