@@ -346,6 +346,7 @@ function dragAfterDraw(root, data) {
     if (drag.finalNonce && (data.ack || 0) >= drag.finalNonce) {
       root.__pgDrag = null;
       root.dataset.dragging = '';
+      root.classList.remove('pg-dragging');
       if (root.__pgSelection && drag.ids.length > 1) {
         const shown = shownPoints(root);  // the selection moved with the drag: it stays selected
         root.__pgSelection.at = new Map(root.__pgSelection.ids.map((id) => [id, shown.get(id)]));
@@ -364,6 +365,7 @@ function startDrag(root, press) {
   };
   root.__pgLastClick = null;  // a drag is no half of a double-click
   root.dataset.dragging = '1';
+  root.classList.add('pg-dragging');  // no hover label follows (plotly re-hovers after each draw)
   root.dataset.dragUpdates = '0';
   root.dataset.movesSent = '0';
   if (window.Plotly && window.Plotly.Fx) window.Plotly.Fx.unhover(root);
@@ -639,6 +641,8 @@ export default function (component) {
 _CSS = """
 .pg-canvas { width: 100%; }
 .pg-canvas.pg-over-point .nsewdrag { cursor: grab !important; }
+.pg-canvas.pg-dragging .nsewdrag { cursor: grabbing !important; }
+.pg-canvas.pg-dragging .hoverlayer { display: none; }
 .pg-status { color: #b00020; font-size: 0.9rem; }
 """
 
