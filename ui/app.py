@@ -34,7 +34,8 @@ EXPLANATION = (
     "**What is drawn:** shading = the class the model assigns to each location; black line = the "
     "decision boundary, where two classes' discriminants tie; black rings = training points the model "
     "misclassifies. **Edit:** click empty space to add a point of the selected class, click a point to "
-    "remove it, box- or lasso-select (toolbar) to remove many; scroll or drag to zoom; double-click (or ⌂ in "
+    "remove it, drag a point to move it, box- or lasso-select (toolbar) to remove many (with Shift held: "
+    "select them, then drag one to move them all); scroll or drag empty space to zoom; double-click (or ⌂ in "
     "the toolbar) fits the view to the points. **Keys:** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo."
 )
 
