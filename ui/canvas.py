@@ -184,6 +184,7 @@ function bind(root) {
   });
   root.on('plotly_afterplot', () => {
     root.__pgDrawn = (root.__pgDrawn || 0) + 1;
+    if (root.__pgDrag && root._fullLayout) delete root._fullLayout._rehover;  // no hover work per update
     placeDragged(root);
     markSelection(root);
   });
@@ -369,6 +370,7 @@ function startDrag(root, press) {
   root.dataset.dragUpdates = '0';
   root.dataset.movesSent = '0';
   if (window.Plotly && window.Plotly.Fx) window.Plotly.Fx.unhover(root);
+  if (root._fullLayout) delete root._fullLayout._rehover;  // plotly would hover again after each draw
 }
 
 function bindDrag(root) {
