@@ -86,6 +86,7 @@ def drag_steps(page, start, end, steps):
     page.mouse.move(*start)
     page.mouse.down()
     boundaries = [page.evaluate(BOUNDARY_JS)]
+    page.statuses = [status_line(page)]
     for i in range(1, steps + 1):
         at = (start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
         before = int(dataset(page).get("dragUpdates") or 0)
@@ -94,7 +95,14 @@ def drag_steps(page, start, end, steps):
             "(n) => Number(document.querySelector('.pg-canvas').dataset.dragUpdates || 0) > n", arg=before
         )
         boundaries.append(page.evaluate(BOUNDARY_JS))
+        page.statuses.append(status_line(page))
     return boundaries
+
+
+def status_line(page):
+    """The status line under the plot (class counts, training accuracy), as shown now."""
+    line = page.get_by_text("training accuracy").first
+    return line.inner_text() if line.count() else ""
 
 
 def release(page):
@@ -145,6 +153,12 @@ def test_a_dragged_point_follows_live_lands_where_dropped_and_one_undo_restores_
     # The boundary followed the point: a new one for each step of the drag.
     distinct = len(set(boundaries))
     assert distinct >= 8, f"only {distinct} different boundaries during the drag"
+    # The point went from its class's region into another's: the status line followed live.
+    page.wait_for_function(
+        "(old) => [...document.querySelectorAll('p')].some(p => p.innerText.includes('training accuracy') "
+        "&& p.innerText !== old)",
+        arg=page.statuses[0],
+    )
     wanted = page.evaluate(PAGE_TO_DATA_JS, list(end))
     release(page)
 
