@@ -50,20 +50,13 @@ BOUNDARY_JS = """() => {
     .join(';');
 }"""
 
-# Where the dragged marker is drawn now (its SVG transform), in page coordinates.
-MARKER_AT_JS = """(id) => {
-  const root = document.querySelector('.pg-canvas');
-  for (const group of root.querySelectorAll('.scatterlayer .trace')) {
-    const cd = group.__data__, trace = cd && cd[0] && cd[0].trace;
-    if (!trace || trace.meta !== 'points') continue;
-    const index = new Map(cd.map((entry, i) => [entry, i]));
-    for (const node of group.querySelectorAll('path.point')) {
-      if (trace.customdata[index.get(node.__data__)] !== id) continue;
-      const r = node.getBoundingClientRect();
-      return [r.left + r.width / 2, r.top + r.height / 2];
-    }
-  }
-  return null;
+# Where the dragged marker is drawn now, in page coordinates: its copy in the drag layer (the
+# canvas moves a copy of the dragged markers above the plot while plotly's own are hidden).
+MARKER_AT_JS = """() => {
+  const copies = document.querySelectorAll('.pg-canvas .pg-drag-layer path.point');
+  if (copies.length !== 1) return null;
+  const r = copies[0].getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
 }"""
 
 
@@ -150,6 +143,12 @@ def test_a_dragged_point_follows_live_lands_where_dropped_and_one_undo_restores_
     )
     assert dataset(page)["dragging"] == "1"
     page.screenshot(path=str(ARTIFACTS / "drag-mid-1400.png"))
+    # plotly's own marker of the point is hidden meanwhile (no second copy left behind)
+    hidden = page.evaluate(
+        "() => [...document.querySelectorAll('.pg-canvas .scatterlayer path.point')]"
+        ".filter(n => n.style.visibility === 'hidden').length"
+    )
+    assert hidden == 1
     # The boundary followed the point: a new one for each step of the drag.
     distinct = len(set(boundaries))
     assert distinct >= 8, f"only {distinct} different boundaries during the drag"
@@ -161,6 +160,7 @@ def test_a_dragged_point_follows_live_lands_where_dropped_and_one_undo_restores_
     )
     wanted = page.evaluate(PAGE_TO_DATA_JS, list(end))
     release(page)
+    assert not page.evaluate("() => document.querySelector('.pg-canvas .pg-drag-layer')")
 
     after = points(page)
     assert len(after) == len(before)
