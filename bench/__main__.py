@@ -4,6 +4,10 @@ Options: ``--quick`` (few repeats, a smoke run), ``--backend-only``, ``--fronten
 ``--output PATH`` (default BENCHMARKS.md at the repository root; ``-`` writes nothing). A run of one
 half keeps the other half's section of an existing output file.
 
+``--drag-only`` runs only the live-drag benchmark (``bench/drag.py``: boundary updates per
+second while a point is dragged, N = 90 and 1,000), which a full run includes, and replaces only
+its section of the output.
+
 ``--load`` runs the load benchmarks instead (``bench/load.py``: server CPU per interaction, heavy
 settings, 30 sessions clicking for 2 minutes, memory; about 15 minutes) and replaces only the load
 section of the output. ``--compare-with ROOT`` also measures the interactions and the heavy settings
@@ -20,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import backend, frontend, machine, report  # noqa: E402
+from bench import backend, drag, frontend, machine, report  # noqa: E402
 
 
 def main(argv=None):
@@ -31,6 +35,7 @@ def main(argv=None):
     which.add_argument("--frontend-only", action="store_true", help="skip the scikit-learn comparison")
     parser.add_argument("--output", default=str(ROOT / "BENCHMARKS.md"), help="markdown file to write ('-': none)")
     parser.add_argument("--deadline", type=float, default=None, help="seconds one implementation may spend on one case")
+    which.add_argument("--drag-only", action="store_true", help="the live-drag benchmark (bench/drag.py) only")
     parser.add_argument("--load", action="store_true", help="the load benchmarks (bench/load.py) only")
     parser.add_argument("--compare-with", default=None, help="with --load: another checkout to measure as 'before'")
     parser.add_argument("--before-json", default=None, help="with --load: 'before' figures saved by an earlier run")
@@ -47,6 +52,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.load:
         return load_main(args)
+    if args.drag_only:
+        return drag_main(args)
 
     started = time.monotonic()
     description = machine.describe(browser=not args.backend_only)
@@ -71,10 +78,14 @@ def main(argv=None):
         for n, floor, median, p90 in frontend.ratios(results):
             print(f"  N = {n:,}: playground / {floor} = {median:.2f} (median), {p90:.2f} (p90); target <= 1.3")
 
+    drags = None
+    if not args.backend_only:
+        drags = run_drag(args)
+
     elapsed = time.monotonic() - started
     text = report.markdown(description, cases, results, quick=args.quick, elapsed=elapsed)
     print("\nSummary:")
-    for line in report.summary_lines(cases, results):
+    for line in report.summary_lines(cases, results) + drag.summary_lines(drags or []):
         print("  " + line)
     if args.output != "-":
         output = Path(args.output)
@@ -84,8 +95,31 @@ def main(argv=None):
             kept = report.load_section_of(output.read_text())
             if kept:
                 text = report.with_load_section(text, kept)
+        kept = drag.markdown(drags, quick=args.quick) if drags else None
+        if kept is None and output.exists():
+            kept = drag.section_of(output.read_text())
+        if kept:
+            text = drag.with_section(text, kept)
         output.write_text(text)
         print(f"\nWrote {args.output} ({elapsed:.0f} s in all)")
+
+
+def run_drag(args):
+    print("\nLive drag: boundary updates per second while a point is dragged (websocket client)")
+    print(drag.format_header())
+    return drag.run(quick=args.quick)
+
+
+def drag_main(args):
+    results = run_drag(args)
+    print("\nSummary:")
+    for line in drag.summary_lines(results):
+        print("  " + line)
+    if args.output != "-":
+        output = Path(args.output)
+        text = output.read_text() if output.exists() else "# Benchmarks\n\n## Summary\n"
+        output.write_text(drag.with_section(text, drag.markdown(results, quick=args.quick)))
+        print(f"\nWrote the drag section of {args.output}")
 
 
 def load_main(args):

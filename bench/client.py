@@ -161,10 +161,23 @@ class Session:
 
     async def click(self, x, y):
         """A click on empty space at data coordinates (x, y): the canvas adds a point there."""
+        return await self.send_event({"type": "add", "x": float(x), "y": float(y)})
+
+    async def move(self, drag, ids, dx, dy, *, revision, final=False):
+        """One move of a drag (as the canvas sends it): the points ``ids`` of the canvas drawn as
+        ``revision`` shifted by (dx, dy) since the press; ``final`` on release."""
+        event = {"type": "move", "drag": drag, "revision": revision, "ids": list(ids), "dx": dx, "dy": dy}
+        return await self.send_event({**event, "final": bool(final)})
+
+    async def send_event(self, event):
+        """Send a canvas event with every one not yet acknowledged (a drag's earlier moves are
+        replaced by its latest, as in the page); returns its nonce."""
         self.nonce += 1
-        self.events = [e for e in self.events if e["nonce"] > self.canvas.ack] + [
-            {"type": "add", "x": float(x), "y": float(y), "nonce": self.nonce}
-        ]
+        event = {**event, "nonce": self.nonce}
+        pending = [e for e in self.events if e["nonce"] > self.canvas.ack]
+        if event["type"] == "move":
+            pending = [e for e in pending if not (e["type"] == "move" and e.get("drag") == event.get("drag"))]
+        self.events = pending + [event]
         trigger = self._trigger(self.canvas.element_id, "events", self.events[-100:])
         await self.rerun([trigger], fragment_id=self.canvas.fragment_id)
         return self.nonce

@@ -168,6 +168,18 @@ class PointSet:
         flags = tuple(self.test[i] for i in keep) if self.test else ()
         return PointSet(tuple(self.xy[i] for i in keep), tuple(self.labels[i] for i in keep), flags)
 
+    def moved(self, indices, dx, dy):
+        """The set with the points at ``indices`` shifted by (dx, dy), snapped to the grid and kept
+        within ±MAX_COORDINATE. A move changes coordinates only: everything else a point carries
+        (its class, its place in the set) stays, so a dragged point keeps its index."""
+        X = self.X
+        chosen = np.unique(np.asarray(list(indices), dtype=int))
+        chosen = chosen[(chosen >= 0) & (chosen < len(self))]
+        if not (np.isfinite(dx) and np.isfinite(dy)) or chosen.size == 0:
+            return self
+        X[chosen] = np.clip(X[chosen] + (float(dx), float(dy)), -MAX_COORDINATE, MAX_COORDINATE)
+        return replace(self, xy=tuple(map(tuple, snap(X).tolist())))
+
     def extended(self, other):
         if len(self) + len(other) > MAX_POINTS:
             raise InvalidDataError(f"Too many points: {len(self) + len(other):,}; the limit is {MAX_POINTS:,}.")

@@ -65,3 +65,31 @@ def test_frontend_only_run_keeps_the_back_end_section():
 
 def test_nothing_to_keep_leaves_the_text_alone():
     assert report.keep_other_half(BACKEND_ONLY, "# Benchmarks\n", "backend") == BACKEND_ONLY
+
+
+def _drag_result(n, client, browser, ok=True):
+    from bench.drag import DragResult
+
+    return DragResult("least squares", n, 8.0, int(client * 8), 50, 15.0, ok, "1.0 / 1.0 / 1.0", browser, 40.0)
+
+
+def test_the_drag_section_is_replaced_or_inserted_and_the_rest_kept():
+    from bench import drag
+
+    section = drag.markdown([_drag_result(90, 12.0, 9.0), _drag_result(1000, 10.0, 3.0)])
+    text = drag.with_section(PREVIOUS, section)
+    assert text.index("## Front-end") < text.index(drag.HEADING) < text.index("## Summary")
+    assert "old back-end table" in text and "old front-end table" in text
+    assert drag.section_of(text) == section
+    again = drag.with_section(text, drag.markdown([_drag_result(90, 20.0, 10.0)]))
+    assert again.count(drag.HEADING) == 1 and "| 1,000 |" not in again
+    assert drag.section_of(PREVIOUS) is None
+
+
+def test_the_drag_verdict_takes_the_slower_of_client_and_browser():
+    from bench import drag
+
+    assert drag.verdict(_drag_result(90, 12.0, 9.0)) == "met"
+    assert drag.verdict(_drag_result(90, 12.0, 7.0)) == "MISSED"
+    assert drag.verdict(_drag_result(1000, 5.0, None)) == "met"
+    assert drag.verdict(_drag_result(1000, 5.0, 4.5, ok=False)) == "WRONG DROP"

@@ -18,12 +18,13 @@ from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
 from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model
-from .figures import FIGURE_CONFIG, scene_figure
+from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .import_export import import_export_controls
 from .panels import PanelContext, active_panels, open_tab_signature
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .text import plain
+from .theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
 
 _LOG = logging.getLogger(__name__)
 
@@ -33,8 +34,9 @@ EXPLANATION = (
     "**What is drawn:** shading = the class the model assigns to each location; black line = the "
     "decision boundary, where two classes' discriminants tie; black rings = points the model misclassifies; "
     "hollow markers = test points, which no fit uses. **Edit:** click empty space to add a point of the "
-    "selected class, click a point to "
-    "remove it, box- or lasso-select (toolbar) to remove many; scroll or drag to zoom; double-click (or ⌂ in "
+    "selected class, click a point to remove it, drag a point to move it, box- or lasso-select (toolbar) to "
+    "remove many (with Shift held: select them, then drag one to move them all); scroll or drag empty space "
+    "to zoom; double-click (or ⌂ in "
     "the toolbar) fits the view to the points. **Keys:** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo."
 )
 
@@ -331,7 +333,24 @@ def _draw_canvas(scene, figure):
         # Only after a run of the canvas alone: when the whole page runs, the panels run too, and a
         # call from the canvas would race their update (sending back widget values not yet shown).
         panels_follow=None if st.session_state.get(WHOLE_RUN) else st.session_state[CANVAS_DRAWN],
+        new_point=_new_point_marker(scene),
     )
+
+
+def _new_point_marker(scene):
+    """The marker a click's new point is drawn with in the browser until the refit arrives (none
+    while clicks place RBF centres)."""
+    if st.session_state.get("click_mode") == "centres" and scene.basis == "rbf":
+        return None
+    mode = heldout.click_mode()
+    if mode == "switch":  # a click on empty space adds nothing then
+        return None
+    k = int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS)
+    if mode == "test":  # hollow, as ui.figures draws test points
+        outline = dict(color=CLASS_COLOURS[k], width=2.5 * _scale())
+        return dict(color=TEST_FILL, symbol=CLASS_SYMBOLS[k], size=11 * _scale(), line=outline)
+    outline = dict(color=MARKER_OUTLINE, width=1)
+    return dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * _scale(), line=outline)
 
 
 @st.fragment

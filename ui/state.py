@@ -375,6 +375,8 @@ def _apply_event(event, active_class, shared_view=False):
         fit_view()
     elif kind in ("undo", "redo"):
         (undo if kind == "undo" else redo)()
+    elif kind == "move":
+        _move(event)
     else:
         _apply_edit(event, active_class, shared_view)
 
@@ -415,6 +417,46 @@ def _apply_edit(event, active_class, shared_view=False):
                 )
     except (InvalidDataError, KeyError, TypeError, ValueError, OverflowError) as err:
         notify(f"That canvas action was ignored: {err}")
+
+
+# A drag sends moves while the pointer moves (each the whole offset since the press, so any of
+# them may be dropped) and a final one on release: the previews change the scene alone, the
+# final one records the points before the drag as ONE undo step.
+DRAG_KEY = "drag"  # (drag id, the points before the drag, the indices of the dragged points)
+
+
+def _move(event):
+    """Apply a drag's move: the points pressed (named as the canvas showed them) shifted by
+    (dx, dy) from where they were when the drag began."""
+    try:
+        dx, dy = float(event["dx"]), float(event["dy"])
+    except (KeyError, TypeError, ValueError):
+        return
+    drag = st.session_state.get(DRAG_KEY)
+    if drag is None or drag[0] != event.get("drag"):
+        before = scene().points
+        clicked = _clicked(event, 0)
+        if clicked is None:
+            notify("The plot had changed a lot before that drag arrived, so nothing was moved; drag again.")
+            clicked = []
+        drag = (event.get("drag"), before, _places(before, clicked))
+        st.session_state[DRAG_KEY] = drag
+    _, before, places = drag
+    moved = before.moved(places, dx, dy)
+    if event.get("final"):
+        st.session_state.pop(DRAG_KEY, None)
+        set_scene(scene().with_points(before))
+        change_points(moved)  # one undo step back to where the points were before the drag
+    elif moved != scene().points:
+        set_scene(scene().with_points(moved))
+
+
+def _places(points, clicked):
+    """The indices in ``points`` of the clicked (xy, label) items, each occurrence used once."""
+    free = {}
+    for index, item in enumerate(zip(points.xy, points.labels)):
+        free.setdefault(item, []).append(index)
+    return [free[item].pop(0) for item in clicked if free.get(item)]
 
 
 def bounded_view(x0, x1, y0, y1):
