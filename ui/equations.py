@@ -358,6 +358,7 @@ def _fisher(model, space):
             "S_B = (m₂ − m₁)(m₂ − m₁)ᵀ (eq. 4.27); ŵ is the direction that maximises J.",
         )
         low, high = (number(v) for v in fisher.projected_means)
+        low_plus_high = number(fisher.projected_means[0]) + _plus(fisher.projected_means[1])  # no "+ -1.2"
         if model.threshold == "gaussian" and not (model.fit_message_ and "midpoint" in model.fit_message_):
             how = (
                 "Where the two 1-D Gaussians fitted to the projected classes, times their priors, are equal "
@@ -367,7 +368,7 @@ def _fisher(model, space):
         else:
             how = "Halfway between the projected class means (the midpoint threshold)."
             w_hat = r"\hat{\mathbf{w}}" + T
-            cut = rf"y_0 = {HALF}({w_hat}{m_a} + {w_hat}{m_b}) = {HALF}({low} + {high}) = {number(fisher.threshold)}"
+            cut = rf"y_0 = {HALF}({w_hat}{m_a} + {w_hat}{m_b}) = {HALF}({low_plus_high}) = {number(fisher.threshold)}"
         yield Equation(
             "Projection and threshold",
             rf"y = \hat{{\mathbf{{w}}}}{T}{vec} = " + affine(None, fisher.direction, space) + r",\qquad " + cut,
