@@ -244,6 +244,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         self.n_iter_ = n_iter
         self.converged_ = converged
         self.fit_message_ = message
+        self._derived = {}  # factors of covariance_, made on first use (base.cached_from)
         return self
 
     @property

@@ -164,6 +164,8 @@ def test_presentation_mode_folds_the_controls_and_widens_the_plot(browser, serve
     page.get_by_text("Presentation", exact=True).click()
     page.wait_for_function("() => !document.querySelector(\"section[data-testid='stSidebar']\")?.offsetWidth")
     wait_settled(page)
+    # The canvas grows when it sees the sidebar gone (a resize observer): wait for that state.
+    page.wait_for_function("() => document.querySelector('.pg-canvas').getBoundingClientRect().height >= 600")
     box = page.locator(".pg-canvas").bounding_box()
     # Wider, and as tall as the window's shape needs within the screen (tests/test_browser_canvas_layout.py).
     assert box["width"] > 1.15 * width_before and 600 <= box["height"] and box["y"] + box["height"] <= 1000

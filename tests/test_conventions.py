@@ -15,7 +15,7 @@ from sklearn.svm import SVC
 from streamlit.testing.v1 import AppTest
 
 from playground import MODELS, PlaygroundError, make_model
-from tests.conftest import SEED003_CLASS, SEED003_X, clusters
+from tests.conftest import SEED003_CLASS, SEED003_X, clusters, show_step
 from ui import convention
 from ui.controls import TWO_CLASS_METHODS, method_label
 from ui.method_params import widget_state
@@ -180,13 +180,13 @@ def test_the_notes_perceptron_run_without_sign_flipping(six_points):
     at = _open_tab(at, "Perceptron")
     texts = _texts(at)
     assert any("**w = (w₀, w₁, w₂) = (5, −6, 3)**" in t for t in texts), texts
-    at.slider(key="perceptron_slider").set_value(1).run()
+    show_step(at, 1)
     texts = _texts(at)
     assert any("x₂ = (2, 3), a point of class 1 (t = +1)" in t and "= **(6, −4, 4)**" in t for t in texts)
-    at.slider(key="perceptron_slider").set_value(2).run()
+    show_step(at, 2)
     assert any("x₄ = (2, 1), a point of class 2 (t = −1)" in t and "= **(5, −6, 3)**" in t for t in _texts(at))
     # The Equations tab writes the same weights, and w^(0) as typed.
-    at.slider(key="perceptron_slider").set_value(2).run()
+    show_step(at, 2)
     at = _open_tab(at, "Equations")
     latex = " ".join(e.value for e in at.latex)
     assert r"f\left(5 - 6\,x_{1} + 3\,x_{2}\right)" in latex
@@ -200,11 +200,11 @@ def test_the_notes_irls_table_without_sign_flipping(six_points):
     assert not at.exception
     assert any("linearly separable" in box.value for box in at.info)  # it stops and says why
     at = _open_tab(at, "Iterations")
-    at.slider(key="irls_slider").set_value(0).run()
+    show_step(at, 0)
     table = at.table[0].value
     np.testing.assert_array_equal(table.iloc[0].tolist(), ["1", "−1", "1"])
     assert any("ln p(t|w), step 0: -2.9349" in chart for chart in _charts(at))
-    at.slider(key="irls_slider").set_value(5).run()
+    show_step(at, 5)
     assert not at.exception
     table = at.table[0].value
     assert table.iloc[0].tolist() == ["5.7137", "−8.5373", "5.7688"]  # the notes' table after five updates

@@ -139,3 +139,16 @@ def test_malformed_moves_change_nothing(bad):
     before = state.scene().points
     state.apply_canvas_events([{**move(1, 1.0, 1.0, final=True), **bad}], 0)
     assert state.scene().points == before
+
+
+def test_a_dragged_test_point_stays_a_test_point():
+    """A move changes coordinates only: a held-out point dragged and dropped is still held out."""
+    points = state.scene().points.with_test([0])
+    state.set_scene(state.scene().with_points(points))
+    state.record_drawn("r1", state.scene())
+    start = xy(0)
+    state.apply_canvas_events([move(1, 0.5, 0.0, revision="r1"), move(2, 1.0, 0.0, revision="r1", final=True)], 0)
+    assert np.allclose(xy(0), (start[0] + 1.0, start[1]), atol=GRID_STEP)
+    assert state.scene().points.is_test.tolist() == [True] + [False] * (len(points) - 1)
+    state.undo()
+    assert xy(0) == start and state.scene().points.is_test[0]

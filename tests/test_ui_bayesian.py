@@ -19,6 +19,7 @@ from playground.link import decode_options
 from playground.presets import PRESETS, few_points, overlapping_points
 from playground.scene import Scene
 from playground.specs import PANEL_SPEC
+from tests.conftest import show_step
 from ui.panels import PanelContext, bayesian, iterations, probit_panel
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -315,7 +316,7 @@ def test_probit_has_iterations_and_figure_4_9():
     assert {"Iterations", "Sigmoid and probit (fig. 4.9)"} <= set(_tabs(at))
     assert any("never differ by more than 0.0177" in c.value for c in at.caption)
     _open_tab(at, "Iterations")
-    at.slider(key="irls_slider").set_value(1).run()
+    show_step(at, 1)
     assert not at.exception and at.session_state.scene.step == 1
     charts = [
         json.loads(c.proto.json)

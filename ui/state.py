@@ -452,9 +452,9 @@ def _move(event):
 
 
 def _places(points, clicked):
-    """The indices in ``points`` of the clicked (xy, label) items, each occurrence used once."""
+    """The indices in ``points`` of the clicked rows (as ``PointSet.rows``), each occurrence used once."""
     free = {}
-    for index, item in enumerate(zip(points.xy, points.labels)):
+    for index, item in enumerate(points.rows()):
         free.setdefault(item, []).append(index)
     return [free[item].pop(0) for item in clicked if free.get(item)]
 
