@@ -24,7 +24,8 @@ def _load(key):
         panel_options=dict(preset.panel_options or {}),
         tab=preset.tab,
         compare=tuple(preset.compare),  # () switches back to the one-method view
-        fit=not preset.keep_window,  # the preset frames its points; the view takes the plot's shape
+        # The preset frames its points, or keeps its own window; either takes the plot's shape.
+        fit="window" if preset.keep_window else True,
     )
     st.session_state[ACTIVE_KEY] = key
 

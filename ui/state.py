@@ -580,7 +580,8 @@ def load_scene(
     ``compare``: methods to show side by side (switches to the comparison view), or () for
     one method; None leaves the view mode as it is. ``presentation``: True / False / None.
     ``undoable``: whether undo brings the previous points back (not for a session's first scene).
-    ``fit``: the scene's window frames its points and may take the plot's shape (a preset).
+    ``fit``: the scene's window frames its points and may take the plot's shape (a preset);
+    "window": the scene's own window, widened to the plot's shape.
     """
     view = {
         "panel_options": panel_options,
@@ -613,7 +614,12 @@ def _apply_load(new_scene, messages, source, view):
         st.session_state.history = st.session_state.history.pushed(current.points)
     # Bump the view revision so the canvas adopts the loaded window instead of keeping its zoom.
     set_scene(replace(new_scene, view_revision=current.view_revision + 1))
-    if view.get("fit"):
+    if view.get("fit") == "window":  # the scene's own window, widened to the plot's shape
+        st.session_state[FIT_PENDING] = True
+        area = st.session_state.get(CANVAS_AREA)
+        if area:
+            set_scene(replace(scene(), window=window_with_aspect(new_scene.window, area[0] / area[1])))
+    elif view.get("fit"):
         set_scene(replace(scene(), window=fitted_window(new_scene.points)))
     for key in BASIS_WIDGET_KEYS:
         st.session_state.pop(key, None)
