@@ -284,12 +284,12 @@ def test_least_squares_surface_is_the_class_outputs():
     assert Y.min() < 0 and Y.max() > 1  # not probabilities
     np.testing.assert_allclose(Y.sum(axis=2), 1.0, atol=1e-4)  # but they do sum to one (exercise 4.2)
     figure = least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 1)
-    heatmap = figure.data[0]
+    heatmap = go.Figure(figure).data[0]  # a dict for plotly.js; validated here, not on every click
     assert heatmap.zmin < 0 and heatmap.zmax > 1
     positions = [stop[0] for stop in heatmap.colorscale]
     assert positions[1] == positions[2] == pytest.approx((0 - heatmap.zmin) / (heatmap.zmax - heatmap.zmin))
     assert positions[3] == positions[4] == pytest.approx((1 - heatmap.zmin) / (heatmap.zmax - heatmap.zmin))
-    surface = least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0, "3d")
+    surface = go.Figure(least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0, "3d"))
     assert surface.data[0].type == "surface"
     fisher_targets = context("least_squares", *_two(), targets="fisher")
     names = least_squares_panel.output_names(fisher_targets.model)
@@ -307,7 +307,7 @@ def test_least_squares_with_the_targets_of_section_4_1_5_is_in_the_books_sign():
     expected = np.column_stack([np.ones(gx.size), gx.ravel(), gy.ravel()]) @ weights
     np.testing.assert_allclose(Y[..., 0].ravel(), expected, rtol=1e-5, atol=1e-5)
     assert fisher_target_values(ctx.model, y) == pytest.approx((n / n1, -n / (n - n1)))
-    heatmap = least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0).data[0]
+    heatmap = go.Figure(least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0)).data[0]
     ticks = heatmap.colorbar.tickvals
     assert ticks[0] == pytest.approx(-n / (n - n1)) and ticks[2] == pytest.approx(n / n1)
     assert heatmap.colorscale[-1][1] == CLASS_COLOURS[0]  # high values: class 1's colour

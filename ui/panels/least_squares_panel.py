@@ -9,7 +9,6 @@ With the targets of section 4.1.5 the single output is shown in the book's conve
 """
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from playground import ClusterSpec, PlaygroundError, make_clusters, make_model, phrase
@@ -20,7 +19,7 @@ from .. import state
 from ..chart import chart
 from ..compute import class_name
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
-from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
+from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
 from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
 
 SURFACE_RESOLUTION = 80
@@ -100,17 +99,25 @@ def _surface_style(model, z, points):
 
 def surface_figure(model, points, window, k, kind="heatmap"):
     """y_k(x) over the view: a heatmap with its level contours, or a 3-D plane with its levels as
-    translucent planes (the slab [0, 1]; for section 4.1.5's output 0 and the two targets)."""
+    translucent planes (the slab [0, 1]; for section 4.1.5's output 0 and the two targets).
+
+    A dict {"data", "layout"} in plotly.js's schema: it is rebuilt after every click, and
+    ``plotly.graph_objects`` would validate every property each time (most of this panel's cost);
+    the tests validate it once instead.
+    """
     xs, ys, Y = output_grid(model, window, SURFACE_RESOLUTION if kind == "heatmap" else 25)
     z = Y[..., k]
     zmin, zmax, scale, colourbar, levels = _surface_style(model, z, points)
     if kind == "3d":
         # No colour bar: the z axis gives the values, and the scene needs the width (at 800 px its
         # axis title was cut off).
-        traces = [go.Surface(x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, showscale=False, name="y(x)")]
+        traces = [
+            dict(type="surface", x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, showscale=False, name="y(x)")
+        ]
         for level, colour in levels:
             traces.append(
-                go.Surface(
+                dict(
+                    type="surface",
                     x=xs[[0, -1]],
                     y=ys[[0, -1]],
                     z=np.full((2, 2), level),
@@ -121,10 +128,10 @@ def surface_figure(model, points, window, k, kind="heatmap"):
                     name=f"y = {level:.3g}",
                 )
             )
-        return go.Figure(
+        return dict(
             data=traces,
             layout=dict(
-                template=TEMPLATE,
+                template=TEMPLATE_JSON,
                 height=460,
                 margin=SURFACE_MARGIN,
                 scene=surface_scene(window, dict(title=dict(text="y(x)"), range=[zmin, zmax])),
@@ -132,13 +139,11 @@ def surface_figure(model, points, window, k, kind="heatmap"):
         )
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
     values = sorted(level for level, _ in levels)
+    grid = dict(z=z, x0=float(xs[0]), dx=float(dx), y0=float(ys[0]), dy=float(dy))
     contours = [
-        go.Contour(
-            z=z,
-            x0=float(xs[0]),
-            dx=float(dx),
-            y0=float(ys[0]),
-            dy=float(dy),
+        dict(
+            type="contour",
+            **grid,
             contours=dict(start=level, end=level, size=1, coloring="none", showlabels=True, labelfont=dict(size=12)),
             line=dict(color="#222222", width=2 if level == 0 and len(values) == 3 else 1.5, dash="dash"),
             showscale=False,
@@ -147,12 +152,9 @@ def surface_figure(model, points, window, k, kind="heatmap"):
         for level in values
     ]
     traces = [
-        go.Heatmap(
-            z=z,
-            x0=float(xs[0]),
-            dx=float(dx),
-            y0=float(ys[0]),
-            dy=float(dy),
+        dict(
+            type="heatmap",
+            **grid,
             colorscale=scale,
             zmin=zmin,
             zmax=zmax,
@@ -165,7 +167,8 @@ def surface_figure(model, points, window, k, kind="heatmap"):
     for label in np.unique(y):
         members = y == label
         traces.append(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=X[members, 0].astype(np.float32),
                 y=X[members, 1].astype(np.float32),
                 mode="markers",
@@ -179,10 +182,10 @@ def surface_figure(model, points, window, k, kind="heatmap"):
                 hoverinfo="skip",
             )
         )
-    return go.Figure(
+    return dict(
         data=traces,
         layout=dict(
-            template=TEMPLATE,
+            template=TEMPLATE_JSON,
             height=420,
             margin=dict(l=10, r=10, t=10, b=30),
             xaxis=dict(range=[window.x_min, window.x_max], constrain="domain"),
