@@ -357,7 +357,7 @@ def test_ambiguous_polygons_match_the_models_own_ambiguity(method, strategy):
     assert exact == pytest.approx(mask.mean(), abs=0.01)
     if strategy == "ovr":
         assert exact > 0.05  # figure 4.2, left: large regions claimed by none or by two
-    traces = multiclass_panel.overlay(ctx)
+    traces = go.Figure(data=multiclass_panel.overlay(ctx)).data  # dicts for plotly.js, validated here
     hatched = _named(traces, "ambiguous region (fig. 4.2)")[0]
     assert hatched.fill == "toself" and hatched.fillpattern.shape == "/"
     labels = [t for t in traces if t.name == "classifier labels"][0]
@@ -369,7 +369,7 @@ def test_ambiguous_grid_fallback_for_curved_sub_classifiers():
     X, y = _three()
     ctx = context("gaussian_separate", X, y, multiclass="ovr")
     assert multiclass_panel.ambiguous_polygons(ctx.model, ctx.window) is None
-    (heatmap,) = multiclass_panel.overlay(ctx)
+    (heatmap,) = go.Figure(data=multiclass_panel.overlay(ctx)).data
     assert heatmap.type == "heatmap" and np.asarray(heatmap.z).dtype == np.uint8
 
 

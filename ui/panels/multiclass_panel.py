@@ -12,7 +12,6 @@ tested at its centroid. Otherwise a coarse uint8 grid is drawn.
 """
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from playground.geometry import arrangement_cells, boundary_segments, polygon_area
@@ -84,7 +83,8 @@ def ambiguous_traces(model, window):
             xs += closed[:, 0].astype(float).round(6).tolist() + [None]
             ys += closed[:, 1].astype(float).round(6).tolist() + [None]
         return [
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=xs or [None],
                 y=ys or [None],
                 mode="lines",
@@ -99,7 +99,8 @@ def ambiguous_traces(model, window):
         ]
     xs, ys, mask = ambiguous_grid(model, window)
     return [
-        go.Heatmap(
+        dict(
+            type="heatmap",
             z=mask,
             x0=float(xs[0]),
             dx=float(xs[1] - xs[0]),
@@ -132,7 +133,8 @@ def sub_classifier_traces(model, window):
         if one_vs_rest:
             colour = CLASS_COLOURS[int(model.classes_[m])]
             traces.append(
-                go.Scatter(
+                dict(
+                    type="scatter",
                     x=[float(start[0]), float(end[0])],
                     y=[float(start[1]), float(end[1])],
                     mode="lines",
@@ -149,7 +151,8 @@ def sub_classifier_traces(model, window):
         label_text.append(f"<b>{name}</b>")
     if xs:
         traces.append(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=xs,
                 y=ys,
                 mode="lines",
@@ -160,7 +163,8 @@ def sub_classifier_traces(model, window):
         )
     if label_text:
         traces.append(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=label_x,
                 y=label_y,
                 mode="text",
