@@ -153,7 +153,8 @@ def test_posterior_hover_is_drawn_above_the_geometry_read_out():
 def test_overlays_never_pose_as_points_and_skip_hover(name, n_classes):
     for display in ("regions", "posterior"):
         ctx = context(name, n_classes, {"posterior_display": display})
-        traces = posterior.overlay(ctx) + generative.overlay(ctx) + iterations.overlay(ctx)
+        # Some overlays are plotly.js dicts (cheap on every click): validated here, read as objects.
+        traces = go.Figure(data=posterior.overlay(ctx) + generative.overlay(ctx) + iterations.overlay(ctx)).data
         for trace in traces:
             assert trace.meta != "points"
             if trace.meta not in ("hover", "means"):
@@ -199,7 +200,7 @@ def test_ellipse_radii_are_the_square_roots_of_the_eigenvalues():
 def test_generative_overlay_draws_each_class_mean_and_two_ellipses(name):
     ctx = context(name, 3)
     assert generative.applies(ctx)
-    traces = generative.overlay(ctx)
+    traces = go.Figure(data=generative.overlay(ctx)).data  # dicts for plotly.js, validated here
     halos = [t for t in traces if t.name.endswith("(halo)")]
     lines = [t for t in traces if t.meta == "ellipse" and t not in halos]
     assert len(lines) == 2 * 3 and len(halos) == 2  # one white halo under each radius's ellipses

@@ -7,7 +7,6 @@ priors do to the boundary, and a button that swaps shared and separate covarianc
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from ..convention import book_line
@@ -85,7 +84,8 @@ def overlay(ctx):
             xs += outline[:, 0].round(5).tolist() + [None]
             ys += outline[:, 1].round(5).tolist() + [None]
         traces.append(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=xs,
                 y=ys,
                 mode="lines",
@@ -100,7 +100,8 @@ def overlay(ctx):
         )
         for position, label in enumerate(classes):
             traces.append(
-                go.Scatter(
+                dict(
+                    type="scatter",
                     x=outlines[position][:, 0],
                     y=outlines[position][:, 1],
                     mode="lines",
@@ -114,7 +115,8 @@ def overlay(ctx):
             )
     colours = [CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes]
     traces.append(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=means[:, 0],
             y=means[:, 1],
             mode="markers",
@@ -126,7 +128,8 @@ def overlay(ctx):
         )
     )
     traces.append(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=means[:, 0],
             y=means[:, 1],
             mode="markers",
