@@ -1,0 +1,91 @@
+"""What a run of the page computes, counted rather than timed (issue 15, "cost per interaction").
+
+The server's CPU per click was cut by building the figures that change on every click as plotly.js
+dicts (``plotly.graph_objects`` validate every property each time), by fitting and drawing each
+panel once per run, and by doing process-wide work once per process. A change that quietly brings
+one of those back fails here; the milliseconds themselves are measured by ``python -m bench --load``.
+"""
+
+import gc
+import pkgutil
+from pathlib import Path
+
+import plotly.basedatatypes
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import compute, runtime
+from ui.panels import all_panels, least_squares_panel
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+
+
+def _counted(monkeypatch, owner, name):
+    """Replace ``owner.name`` by a wrapper that records its calls; returns the list of calls."""
+    calls = []
+    original = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        calls.append(name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+    return calls
+
+
+def _button(at, label):
+    return next(b for b in at.button if b.label == label)
+
+
+@pytest.mark.parametrize(
+    "method, allowed",
+    # The default scene (three classes): least squares and its outputs panel; the perceptron's
+    # multi-class overlay; the class Gaussians' ellipses (naive Bayes; its posterior's hover
+    # read-out is still one graph object).
+    [("least_squares", 0), ("perceptron", 0), ("naive_bayes", 1)],
+)
+def test_a_run_of_the_page_builds_no_plotly_graph_objects(monkeypatch, method, allowed):
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.selectbox(key="method").set_value(method).run()
+    assert not at.exception
+    built = _counted(monkeypatch, plotly.basedatatypes.BasePlotlyType, "__init__")
+    at.run()
+    assert not at.exception
+    assert len(built) <= allowed, f"{len(built)} plotly graph_objects in one run with {method}: build dicts"
+
+
+def test_a_run_fits_once_draws_the_panel_once_and_the_cache_serves_what_was_seen(monkeypatch):
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    fits = _counted(monkeypatch, compute, "fit_scene")
+    surfaces = _counted(monkeypatch, least_squares_panel, "surface_figure")
+    at.number_input(key="gen_seed").set_value(12345)
+    _button(at, "Replace points").click().run()  # new points: one fit, one outputs panel
+    assert not at.exception
+    assert (len(fits), len(surfaces)) == (1, 1)
+    fits.clear(), surfaces.clear()
+    _button(at, "↶ Undo").click().run()  # back to the default scene, fitted before: from the cache
+    assert (len(fits), len(surfaces)) == (0, 1)
+    at.selectbox(key="method").set_value("logistic").run()
+    fits.clear()
+    at.selectbox(key="method").set_value("least_squares").run()  # switching back refits nothing
+    assert len(fits) == 0 and not at.exception
+
+
+def test_the_panels_are_found_once_per_process(monkeypatch):
+    panels = all_panels()
+
+    def listing(*args, **kwargs):
+        raise AssertionError("the panels' package was listed again")
+
+    monkeypatch.setattr(pkgutil, "iter_modules", listing)
+    assert all_panels() is panels and isinstance(panels, tuple)
+
+
+def test_freezing_asks_the_collector_once_per_process(monkeypatch):
+    runtime.freeze_long_lived_objects()
+
+    def walk(*args, **kwargs):  # gc.get_freeze_count walks every frozen object
+        raise AssertionError("gc.get_freeze_count called on a later run")
+
+    monkeypatch.setattr(gc, "get_freeze_count", walk)
+    runtime.freeze_long_lived_objects()
