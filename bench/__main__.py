@@ -12,6 +12,8 @@ its section of the output.
 settings, 30 sessions clicking for 2 minutes, memory; about 15 minutes) and replaces only the load
 section of the output. ``--compare-with ROOT`` also measures the interactions and the heavy settings
 on another checkout (the "before" columns; ``--before-json`` reuses such figures saved earlier).
+``--load --interactions [--compare-with ROOT]`` prints the server CPU per interaction alone (about
+a minute per checkout and round).
 """
 
 import argparse
@@ -40,6 +42,12 @@ def main(argv=None):
     parser.add_argument("--compare-with", default=None, help="with --load: another checkout to measure as 'before'")
     parser.add_argument("--before-json", default=None, help="with --load: 'before' figures saved by an earlier run")
     parser.add_argument("--skip-heavy", action="store_true", help="with --load: leave out the heavy settings")
+    parser.add_argument(
+        "--interactions",
+        action="store_true",
+        help="with --load: only the server CPU per interaction, printed (nothing written); with --compare-with, "
+        "the two checkouts measured in turn, twice",
+    )
     parser.add_argument(
         "--before-only", action="store_true", help="with --compare-with: measure and save 'before' only"
     )
@@ -125,6 +133,8 @@ def drag_main(args):
 def load_main(args):
     from bench import load
 
+    if args.interactions:
+        return interactions_main(args, load)
     started = time.monotonic()
     print(f"Load benchmarks (load average {load.loadavg()})")
     before = None
@@ -164,6 +174,21 @@ def load_main(args):
         text = output.read_text() if output.exists() else "# Benchmarks\n\n## Summary\n"
         output.write_text(report.with_load_section(text, section))
         print(f"\nWrote the load section of {args.output} ({time.monotonic() - started:.0f} s)")
+
+
+def interactions_main(args, load):
+    """Server CPU per interaction at N = 90 (bench/load.py), this checkout and ``--compare-with``
+    in turn: on a busy machine CPU times drift, so the two are measured alternately."""
+    roots = [("this checkout", ROOT)] + ([("before", Path(args.compare_with))] if args.compare_with else [])
+    rounds = 1 if args.quick or not args.compare_with else 2
+    for index in range(rounds):
+        for label, root in roots:
+            print(f"{label} ({root}), round {index + 1}, load {load.loadavg()}")
+            results, errors = load.interactions(root, repeats=8 if args.quick else 30)
+            for name, (cpu, settle, count) in results.items():
+                print(f"  {name:16} {cpu:6.1f} ms CPU   settles in {settle:5.0f} ms (median of {count})")
+            if errors:
+                print(f"  errors: {errors}")
 
 
 if __name__ == "__main__":
