@@ -76,14 +76,6 @@ HEAVY = {
         basis="polynomial",
         basis_params={"degree": 6},
     ),
-    "gradient descent, 100,000 steps asked (a link clips them to 5,000), 4 classes one-versus-rest, "
-    "20,000 points": dict(
-        n_classes=4,
-        n_points=20_000,
-        method="logistic",
-        multiclass="ovr",
-        params={"solver": "gd", "max_iter": 100_000, "learning_rate": 0.001},
-    ),
     "SVM on badly scaled data (x in ±2e4, y in ±2e-3), C = 1000, 5,000 points": dict(
         n_classes=2,
         n_points=5_000,
