@@ -87,7 +87,7 @@ def chromium_path():
 def wait_settled(page, quiet_ms=700, timeout=15.0):
     """Wait until the canvas revision (set after each Plotly.react) has not changed for ``quiet_ms``:
     a click can be followed by a rerun that adjusts the view, and measurements must not overlap it."""
-    read = "() => document.querySelector('.pg-canvas').dataset.revision"
+    read = "() => document.querySelector('.pg-canvas')?.dataset.revision"
     deadline = time.monotonic() + timeout
     last, since = page.evaluate(read), time.monotonic()
     while time.monotonic() < deadline:

@@ -27,7 +27,7 @@ def page(browser, server):
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(server)
     page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
-    page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.revision !== undefined")
+    page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.revision !== undefined")
     wait_settled(page)
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
@@ -43,7 +43,7 @@ def wait_for_change(page, before, timeout=15.0):
     time), then let follow-up reruns (e.g. the view adjusting to the plot's aspect) settle."""
     started = time.perf_counter()
     page.wait_for_function(
-        "rev => document.querySelector('.pg-canvas').dataset.revision !== rev", arg=before, timeout=timeout * 1000
+        "rev => document.querySelector('.pg-canvas')?.dataset.revision !== rev", arg=before, timeout=timeout * 1000
     )
     elapsed = (time.perf_counter() - started) * 1000
     wait_settled(page)
@@ -189,7 +189,7 @@ def test_a_click_reruns_the_canvas_alone_and_the_sidebar_when_it_must(page):
     )
     page.reload()
     page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
-    page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.revision !== undefined")
+    page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.revision !== undefined")
     wait_settled(page)
     undo = page.locator("section[data-testid='stSidebar']").get_by_role("button", name="↶ Undo")
     assert undo.is_disabled()

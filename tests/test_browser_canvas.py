@@ -46,7 +46,7 @@ def open_page(browser, url, width=1400, height=1000):
     page.on("pageerror", lambda err: page.errors.append(str(err)))
     page.goto(url)
     page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
-    page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.revision !== undefined")
+    page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.revision !== undefined")
     wait_settled(page)
     return page
 
@@ -117,12 +117,12 @@ def wait_applied(page, timeout=20_000):
 
 
 def last_sent(page):
-    return page.evaluate("() => document.querySelector('.pg-canvas').dataset.lastSent || ''")
+    return page.evaluate("() => document.querySelector('.pg-canvas')?.dataset.lastSent || ''")
 
 
 def wait_for_revision_change(page, before, timeout=20_000):
     page.wait_for_function(
-        "rev => document.querySelector('.pg-canvas').dataset.revision !== rev", arg=before, timeout=timeout
+        "rev => document.querySelector('.pg-canvas')?.dataset.revision !== rev", arg=before, timeout=timeout
     )
     wait_settled(page)
 
@@ -199,7 +199,7 @@ def test_a_click_is_sent_at_once_and_quick_clicks_apart_are_two_points(page):
     page.mouse.click(*plot_point(page, 0.08, 0.5))
     assert last_sent(page).startswith("add ") and last_sent(page) != sent
     page.wait_for_function(
-        "n => document.querySelector('.pg-canvas').dataset.points == n + 1", arg=start["n_points"], timeout=20_000
+        "n => document.querySelector('.pg-canvas')?.dataset.points == n + 1", arg=start["n_points"], timeout=20_000
     )
     wait_settled(page)
     # Two clicks 200 px apart within plotly's double-click interval.
@@ -207,7 +207,7 @@ def test_a_click_is_sent_at_once_and_quick_clicks_apart_are_two_points(page):
     page.mouse.click(*first)
     page.mouse.click(*second)
     page.wait_for_function(
-        "n => document.querySelector('.pg-canvas').dataset.points == n + 3", arg=start["n_points"], timeout=20_000
+        "n => document.querySelector('.pg-canvas')?.dataset.points == n + 3", arg=start["n_points"], timeout=20_000
     )
     wait_settled(page)
     assert state(page)["n_points"] == start["n_points"] + 3
@@ -303,7 +303,7 @@ def test_ctrl_z_undoes_and_ctrl_shift_z_or_ctrl_y_redo_outside_text_fields(page)
     start = state(page)["n_points"]
 
     def wait_points(n):
-        page.wait_for_function("n => document.querySelector('.pg-canvas').dataset.points == n", arg=n, timeout=20_000)
+        page.wait_for_function("n => document.querySelector('.pg-canvas')?.dataset.points == n", arg=n, timeout=20_000)
         wait_settled(page)
 
     page.mouse.click(*plot_point(page, 0.08, 0.5))

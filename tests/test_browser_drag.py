@@ -65,7 +65,7 @@ def coordinates(table):
 
 
 def dataset(page):
-    return page.evaluate("() => ({...document.querySelector('.pg-canvas').dataset})")
+    return page.evaluate("() => ({...document.querySelector('.pg-canvas')?.dataset})")
 
 
 def points(page):
@@ -85,7 +85,7 @@ def drag_steps(page, start, end, steps):
         before = int(dataset(page).get("dragUpdates") or 0)
         page.mouse.move(*at, steps=2)
         page.wait_for_function(
-            "(n) => Number(document.querySelector('.pg-canvas').dataset.dragUpdates || 0) > n", arg=before
+            "(n) => Number(document.querySelector('.pg-canvas')?.dataset.dragUpdates || 0) > n", arg=before
         )
         boundaries.append(page.evaluate(BOUNDARY_JS))
         page.statuses.append(status_line(page))
@@ -100,7 +100,7 @@ def status_line(page):
 
 def release(page):
     page.mouse.up()
-    page.wait_for_function("() => !document.querySelector('.pg-canvas').dataset.dragging")
+    page.wait_for_function("() => !document.querySelector('.pg-canvas')?.dataset.dragging")
     wait_applied(page)
 
 
@@ -202,7 +202,7 @@ def test_shift_box_selected_points_drag_as_a_group(page):
     page.mouse.move(max(xs) + 12, max(ys) + 12, steps=8)
     page.mouse.up()
     page.keyboard.up("Shift")
-    page.wait_for_function("() => Number(document.querySelector('.pg-canvas').dataset.selected || 0) > 0")
+    page.wait_for_function("() => Number(document.querySelector('.pg-canvas')?.dataset.selected || 0) > 0")
     selected = int(dataset(page)["selected"])
     inside = [
         i
@@ -246,7 +246,7 @@ def test_a_short_press_on_a_point_still_removes_it(page):
     page.mouse.move(x + 2, y + 1)  # less than a few pixels: a click
     page.mouse.up()
     page.wait_for_function(
-        "(n) => Number(document.querySelector('.pg-canvas').dataset.points) === n - 1", arg=len(before)
+        "(n) => Number(document.querySelector('.pg-canvas')?.dataset.points) === n - 1", arg=len(before)
     )
     wait_applied(page)
     after = points(page)
@@ -305,7 +305,7 @@ def test_a_clicked_point_shows_before_the_server_answers(browser, busy_server):
             assert len(points(page)) == len(before)  # the server has not answered
             page.screenshot(path=str(ARTIFACTS / "drag-added-at-once.png"))
         page.wait_for_function(
-            "(n) => Number(document.querySelector('.pg-canvas').dataset.points) === n + 1", arg=len(before)
+            "(n) => Number(document.querySelector('.pg-canvas')?.dataset.points) === n + 1", arg=len(before)
         )
         wait_applied(page)
         # The server's point is the one shown at once, and the stand-in is gone.

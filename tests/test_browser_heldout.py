@@ -62,12 +62,12 @@ def _hollow(page):
 
 def test_a_click_in_test_mode_adds_a_hollow_test_point_the_status_line_counts(browser, server):
     page = open_page(browser, server)
-    n = int(page.evaluate("() => document.querySelector('.pg-canvas').dataset.points"))
+    n = int(page.evaluate("() => document.querySelector('.pg-canvas')?.dataset.points"))
     assert not _hollow(page) and "test accuracy" not in _status(page)
 
     _choose_mode(page, "add test points (hollow)")
     page.mouse.click(*empty_spot(page))
-    page.wait_for_function("n => document.querySelector('.pg-canvas').dataset.points == n + 1", arg=n, timeout=30_000)
+    page.wait_for_function("n => document.querySelector('.pg-canvas')?.dataset.points == n + 1", arg=n, timeout=30_000)
     wait_applied(page)
     hollow = _hollow(page)
     assert len(hollow) == 1 and hollow[0]["ids"] == [n]
@@ -95,7 +95,7 @@ def test_a_click_in_test_mode_adds_a_hollow_test_point_the_status_line_counts(br
     _wait_status(page, "test accuracy", present=False)
     wait_applied(page)
     assert not _hollow(page)
-    assert int(page.evaluate("() => document.querySelector('.pg-canvas').dataset.points")) == n + 1
+    assert int(page.evaluate("() => document.querySelector('.pg-canvas')?.dataset.points")) == n + 1
     undo_button(page).click()
     _wait_status(page, "test accuracy")
     wait_settled(page)
@@ -124,7 +124,7 @@ def test_the_overfitting_preset_and_its_metrics_panel_on_screen(browser, server,
 
 def test_a_box_selection_in_switch_mode_makes_the_points_inside_test_points(browser, server):
     page = open_page(browser, server)
-    n = int(page.evaluate("() => document.querySelector('.pg-canvas').dataset.points"))
+    n = int(page.evaluate("() => document.querySelector('.pg-canvas')?.dataset.points"))
     _choose_mode(page, "switch train ↔ test")
     layout = page.evaluate(
         "() => { const l = document.querySelector('.pg-canvas')._fullLayout; return [l.xaxis.range, l.yaxis.range]; }"
@@ -148,6 +148,6 @@ def test_a_box_selection_in_switch_mode_makes_the_points_inside_test_points(brow
     wait_applied(page)
     hollow = _hollow(page)
     assert sum(len(t["ids"]) for t in hollow) == inside  # switched, none removed
-    assert int(page.evaluate("() => document.querySelector('.pg-canvas').dataset.points")) == n
+    assert int(page.evaluate("() => document.querySelector('.pg-canvas')?.dataset.points")) == n
     page.screenshot(path=ARTIFACTS / "heldout-box-switch-1400.png")
     close_page(page)

@@ -31,7 +31,7 @@ def _open(browser, url, errors, width=1400, height=1000):
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(url)
     page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
-    page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.revision !== undefined")
+    page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.revision !== undefined")
     wait_settled(page)
     return context, page
 
@@ -119,7 +119,7 @@ def test_an_upload_over_the_limit_is_refused_by_the_server(browser, server, tmp_
     small.write_text("x1,x2,class\n0,0,1\n1,1,2\n")
     _sidebar(page).get_by_text("Import / export files").click()
     page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(small))
-    page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.points === '2'", timeout=30_000)
+    page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.points === '2'", timeout=30_000)
     legit = next(r for r in uploads if r.method == "PUT")
     assert legit.response().status < 300
     headers = {k: v for k, v in legit.headers.items() if k.lower().startswith("x-")}
@@ -186,7 +186,7 @@ def _points(page):
 
 
 def _wait_points(page, n, timeout=60_000):
-    page.wait_for_function(f"() => document.querySelector('.pg-canvas').dataset.points === '{n}'", timeout=timeout)
+    page.wait_for_function(f"() => document.querySelector('.pg-canvas')?.dataset.points === '{n}'", timeout=timeout)
     wait_settled(page)
 
 

@@ -360,7 +360,7 @@ def test_an_edit_during_playback_stops_it_and_shows_the_new_fit(browser, server)
     page.evaluate("() => document.querySelector('.pg-canvas').scrollIntoView()")
     box = page.locator(".pg-canvas .nsewdrag").first.bounding_box()
     page.mouse.click(box["x"] + 0.1 * box["width"], box["y"] + 0.9 * box["height"])
-    page.wait_for_function(f"() => document.querySelector('.pg-canvas').dataset.points === '{len(points) + 1}'")
+    page.wait_for_function(f"() => document.querySelector('.pg-canvas')?.dataset.points === '{len(points) + 1}'")
     # The new fit's player, at its final fit, and the canvas is the server's (no step of the old run).
     page.wait_for_function("() => document.querySelector('.pg-player')?.dataset.playing === 'false'")
     page.wait_for_function("() => !document.querySelector('.pg-canvas')?.dataset.playbackStep")

@@ -15,7 +15,7 @@ def _open(browser, url, errors):
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(url)
     page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
-    page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.revision !== undefined")
+    page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.revision !== undefined")
     wait_settled(page)
     return context, page
 
@@ -39,7 +39,7 @@ def test_a_copied_link_opens_the_same_scene_in_a_new_browser(browser, server):
     # Change points, method and a parameter as a person would.
     before = page.evaluate(CANVAS_STATE_JS)["n_points"]
     _click_plot(page, 0.2, 0.2)
-    page.wait_for_function("n => document.querySelector('.pg-canvas').dataset.points == n + 1", arg=before)
+    page.wait_for_function("n => document.querySelector('.pg-canvas')?.dataset.points == n + 1", arg=before)
     wait_settled(page)
     _sidebar(page).get_by_role("combobox", name="Method").click()
     page.keyboard.type("Support vector machine")
@@ -143,7 +143,7 @@ def test_method_parameters_survive_the_round_trip(browser, server):
     assert _c_slider(page).get_attribute("aria-valuetext") == "30.0"
     before = page.evaluate(CANVAS_STATE_JS)["n_points"]
     _click_plot(page, 0.8, 0.8)
-    page.wait_for_function("n => document.querySelector('.pg-canvas').dataset.points == n + 1", arg=before)
+    page.wait_for_function("n => document.querySelector('.pg-canvas')?.dataset.points == n + 1", arg=before)
     wait_settled(page)
     _wait_for_url(page, "C%22%3A30.0")
     other, copy = _open(browser, page.url, errors)

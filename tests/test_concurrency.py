@@ -53,7 +53,7 @@ def spot(session, k):
 
 async def wait_settled(page, quiet_ms=400, timeout=60.0):
     deadline = time.monotonic() + timeout
-    revision = "() => document.querySelector('.pg-canvas').dataset.revision"
+    revision = "() => document.querySelector('.pg-canvas')?.dataset.revision"
     last, since = await page.evaluate(revision), time.monotonic()
     while time.monotonic() < deadline:
         await page.wait_for_timeout(100)

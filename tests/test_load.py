@@ -147,7 +147,7 @@ def test_a_page_reconnects_to_the_same_scene_when_its_server_restarts():
                 spot = page.evaluate(EMPTY_SPOT_JS)
                 page.mouse.click(spot["x"], spot["y"])
                 page.wait_for_function(
-                    f"() => document.querySelector('.pg-canvas').dataset.points === '{91 + k}'", timeout=60_000
+                    f"() => document.querySelector('.pg-canvas')?.dataset.points === '{91 + k}'", timeout=60_000
                 )
                 page.wait_for_timeout(500)
             page.wait_for_function("() => window.location.search.includes('p=')", timeout=30_000)
