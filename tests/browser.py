@@ -126,3 +126,14 @@ DATA_TO_PAGE_JS = """([x, y]) => {
   const box = root.querySelector('.main-svg').getBoundingClientRect();
   return [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
 }"""
+
+
+@contextmanager
+def paused(url):
+    """The server's process stopped (SIGSTOP) for the block: the browser's messages wait in the
+    socket, as on a busy machine. ``url`` is what ``streamlit_server`` yields."""
+    os.kill(url.process.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(url.process.pid, signal.SIGCONT)

@@ -7,17 +7,14 @@ Each test waits for states (the canvas's drag counters, its revision, its point 
 a fixed time; each leaves a screenshot in test-artifacts/.
 """
 
-import os
-import signal
 import time
-from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
 
 from playground.link import decode_scene
-from tests.browser import ARTIFACTS, CANVAS_STATE_JS, DATA_TO_PAGE_JS, streamlit_server
+from tests.browser import ARTIFACTS, CANVAS_STATE_JS, DATA_TO_PAGE_JS, paused, streamlit_server
 from tests.test_browser_canvas import close_page, empty_spot, open_page, undo_button, wait_applied, wait_settled
 
 pytestmark = pytest.mark.browser
@@ -280,15 +277,6 @@ def busy_server():
     ARTIFACTS.mkdir(exist_ok=True)
     with streamlit_server() as url:
         yield url
-
-
-@contextmanager
-def paused(url):
-    os.kill(url.process.pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        os.kill(url.process.pid, signal.SIGCONT)
 
 
 def test_a_clicked_point_shows_before_the_server_answers(browser, busy_server):

@@ -9,8 +9,6 @@
 
 import http.server
 import math
-import os
-import signal
 import threading
 import urllib.parse
 from contextlib import contextmanager
@@ -19,7 +17,7 @@ import pytest
 
 from playground.fileio import MAX_UPLOAD_BYTES
 from playground.link import encode_points
-from tests.browser import ARTIFACTS, CANVAS_STATE_JS, DATA_TO_PAGE_JS, streamlit_server, wait_settled
+from tests.browser import ARTIFACTS, CANVAS_STATE_JS, DATA_TO_PAGE_JS, paused, streamlit_server, wait_settled
 from tests.hostile_cases import TWO_CLASSES
 
 pytestmark = pytest.mark.browser
@@ -152,16 +150,6 @@ def busy_server():
         yield url
 
 
-@contextmanager
-def _paused(url):
-    """The server is paused: the browser's messages wait in the socket, as on a busy machine."""
-    os.kill(url.process.pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        os.kill(url.process.pid, signal.SIGCONT)
-
-
 def _at_fraction(page, fx, fy):
     """Page coordinates of the point at fractions (fx, fy) of the current view (fy from the bottom)."""
     state = page.evaluate(CANVAS_STATE_JS)
@@ -200,7 +188,7 @@ def test_clear_then_quick_clicks_on_a_busy_server_apply_each_edit_once(browser, 
     clear = _sidebar(page).get_by_role("button", name="✕ Clear all")
     if pause_first:  # Clear and three clicks all wait for the busy server, then arrive at once
         targets = [_at_fraction(page, *corner) for corner in CORNERS]
-        with _paused(busy_server):
+        with paused(busy_server):
             clear.click()
             for target in targets:
                 page.mouse.click(*target)
@@ -209,7 +197,7 @@ def test_clear_then_quick_clicks_on_a_busy_server_apply_each_edit_once(browser, 
         clear.click()
         _wait_points(page, 0)
         targets = [_at_fraction(page, *corner) for corner in CORNERS]
-        with _paused(busy_server):
+        with paused(busy_server):
             for target in targets:
                 page.mouse.click(*target)
                 page.wait_for_timeout(400)
@@ -243,7 +231,7 @@ def test_quick_removals_on_a_busy_server_remove_the_points_clicked(browser, busy
     # Two points far apart, the second one later in the list.
     first, second = 10, 70
     targets = [page.evaluate(DATA_TO_PAGE_JS, [xs[i], ys[i]]) for i in (first, second)]
-    with _paused(busy_server):
+    with paused(busy_server):
         for target in targets:
             page.mouse.move(*target)
             page.wait_for_timeout(150)
