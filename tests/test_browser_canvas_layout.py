@@ -22,6 +22,14 @@ def _presentation_on(page):
     page.get_by_text("Presentation", exact=True).click()
     page.wait_for_function("() => !document.querySelector(\"section[data-testid='stSidebar']\")?.offsetWidth")
     wait_settled(page)
+    # The canvas has the room down to the window's bottom once what stood above it (a rerun's stale
+    # elements) is gone: wait for that state rather than measure a moment before it.
+    page.wait_for_function(
+        "() => { const root = document.querySelector('.pg-canvas'); if (!root) return false;"
+        " const room = innerHeight - root.getBoundingClientRect().top - 12;"
+        " return Math.abs(root.__pgRoom - room) < 3 || root.__pgRoom > room; }",
+        timeout=20_000,
+    )
 
 
 RECT_JS = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();

@@ -42,7 +42,7 @@ def _init_from_scene(scene):
     if "basis" in st.session_state:
         return
     basis = scene.basis if scene.basis in BASIS_LABELS else "identity"
-    params, _ = clean_settings(BASIS_SPECS[basis], scene.basis_param_dict, "basis parameter", "scene")
+    params, _unused = clean_settings(BASIS_SPECS[basis], scene.basis_param_dict, "basis parameter", "scene")
     st.session_state.basis = basis
     for spec in BASIS_SPECS[basis]:
         if spec.key and spec.name in params and spec.applies(params):

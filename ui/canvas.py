@@ -666,6 +666,12 @@ export default function (component) {
         // A new width may fit the full legend again, and changes the height a wide window needs.
         observeWidth(root, Plotly, () => redraw(root, Plotly, true));
         window.addEventListener('resize', () => { if (root.isConnected) redraw(root, Plotly, false); });
+        // In presentation the room is the window below the canvas's top, and that top moves when
+        // elements above it change (a rerun's stale elements going away), with no resize event.
+        const page = root.closest('[data-testid="stMainBlockContainer"]') || document.body;
+        new ResizeObserver(() => {
+          if (root.isConnected && root.__pgData.fill_screen && root.__pgFigure) redraw(root, Plotly, false);
+        }).observe(page);
         root.__pgBound = true;
       }
       root.dataset.revision = data.revision;

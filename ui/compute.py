@@ -73,7 +73,7 @@ class ResultCache:
             item = self._items.get(key)
             if item is None:
                 return default
-            value, nbytes, _ = item
+            value, nbytes, _unused = item
             self._items[key] = (value, nbytes, time.monotonic())
             self._items.move_to_end(key)
             return value
@@ -89,7 +89,7 @@ class ResultCache:
             self._items[key] = (value, nbytes, time.monotonic())
             self.bytes += nbytes
             while self._items and (self.bytes > self.max_bytes or len(self._items) > self.max_entries):
-                _, (_, dropped, _) = self._items.popitem(last=False)
+                _unused, (_unused, dropped, _unused) = self._items.popitem(last=False)
                 self.bytes -= dropped
         return True
 
@@ -98,7 +98,7 @@ class ResultCache:
         now = time.monotonic()
         with self._lock:
             while self._items:
-                key, (_, nbytes, used) = next(iter(self._items.items()))
+                key, (_unused, nbytes, used) = next(iter(self._items.items()))
                 if now - used <= self.ttl:
                     break
                 del self._items[key]
@@ -161,11 +161,6 @@ def worker_pool():
     if FIT_WORKERS <= 0:
         return None
     return WorkerPool(FIT_WORKERS, FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
-
-
-def class_name(label):
-    """How a sentence names a class: the app's label k (0..5) is class k + 1, as the book counts."""
-    return f"class {int(label) + 1}"
 
 
 def fitted_model(points, method, params, multiclass, basis="identity", basis_params=(), view=None):

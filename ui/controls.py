@@ -7,7 +7,8 @@ from playground import MODELS, ClusterSpec
 
 from .heldout import generator_held_out
 from .method_params import PARAM_WIDGETS
-from .theme import CLASS_NAMES, SYMBOL_GLYPHS, class_label
+from .names import N_CLASSES, class_label
+from .theme import SYMBOL_GLYPHS
 
 GENERATOR_DEFAULTS = pd.DataFrame(
     {
@@ -17,7 +18,7 @@ GENERATOR_DEFAULTS = pd.DataFrame(
         "spread 2": [0.6, 0.6, 0.5, 0.7, 0.4, 0.5],
         "angle (deg)": [30.0, -20.0, 0.0, 0.0, 45.0, -45.0],
     },
-    index=[f"{SYMBOL_GLYPHS[k]} {k + 1}" for k in range(len(CLASS_NAMES))],
+    index=[f"{SYMBOL_GLYPHS[k]} {k + 1}" for k in range(N_CLASSES)],
 )
 # The sidebar is narrow: two small tables (means; spreads and rotation) with short column titles
 # (the help says what each is), so every column shows without scrolling.
@@ -38,7 +39,7 @@ def class_picker():
     """The class that clicks on empty space add; returns its index 0..5."""
     return st.radio(
         "Class of new points",
-        options=list(range(len(CLASS_NAMES))),
+        options=list(range(N_CLASSES)),
         format_func=class_label,
         horizontal=True,
         key="active_class",
@@ -63,7 +64,7 @@ def edit_buttons(can_undo, can_redo, has_points, *, on_undo, on_redo, on_clear, 
 def cluster_generator():
     """Gaussian cluster settings; returns (action, specs, n_per_class, shared, seed), action None until pressed."""
     with st.expander("Generate Gaussian clusters", expanded=False):
-        n_classes = st.slider("Classes", 1, len(CLASS_NAMES), 3, key="gen_classes")
+        n_classes = st.slider("Classes", 1, N_CLASSES, 3, key="gen_classes")
         n_per_class = st.slider("Points per class", 1, 500, 30, key="gen_points")
         tables = [
             st.data_editor(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .theme import CLASS_NAMES
+from .names import class_name
 
 # -- which class is C1 -----------------------------------------------------------------------------
 
@@ -54,7 +54,7 @@ def book_roles(model):
     to the two classes present in order, so with classes 2 and 3 "class 2" plays C1.
     """
     first, second = book_classes(model)
-    return CLASS_NAMES[first], CLASS_NAMES[second]
+    return class_name(first), class_name(second)
 
 
 # -- values ------------------------------------------------------------------------------------------
@@ -67,7 +67,7 @@ def book_decision(model, X):
 
 def book_targets(model, y):
     """t_n = +1 for C1 and -1 for C2 (eq. 4.53; the SVM's t_n), for global labels ``y`` (N,)."""
-    first, _ = book_classes(model)
+    first, _unused = book_classes(model)
     return np.where(np.asarray(y) == first, 1.0, -1.0)
 
 
@@ -282,6 +282,6 @@ def book_least_squares_outputs(model, X):
 
 def fisher_target_values(model, y):
     """(N/N1, -N/N2): the book's targets of C1 and C2 in section 4.1.5, for training labels ``y``."""
-    first, _ = book_classes(model)
+    first, _unused = book_classes(model)
     n, n1 = np.size(y), int(np.sum(np.asarray(y) == first))
     return n / n1, -n / (n - n1)

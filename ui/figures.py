@@ -8,15 +8,8 @@ wants one (it validates them then).
 
 import numpy as np
 
-from .theme import (
-    BOUNDARY_COLOUR,
-    CLASS_COLOURS,
-    CLASS_NAMES,
-    CLASS_SYMBOLS,
-    MARKER_OUTLINE,
-    REGION_COLOURS,
-    TEMPLATE_JSON,
-)
+from .names import N_CLASSES, class_name
+from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, REGION_COLOURS, TEMPLATE_JSON
 
 OUTLINE_MAX_POINTS = 400  # markers with a dark rim up to this many points
 LEGEND_RANK_BOUNDARY = 100  # after the classes, before the misclassified marks (plotly's default 1000)
@@ -95,7 +88,7 @@ def _closed_paths(polygons):
 def segment_trace(segments):
     """Exact boundary line segments, drawn as one trace separated by gaps."""
     xs, ys = [], []
-    for _, _, start, end in segments:
+    for _unused, _unused, start, end in segments:
         xs += [float(start[0]), float(end[0]), None]
         ys += [float(start[1]), float(end[1]), None]
     return dict(
@@ -148,7 +141,7 @@ def point_traces(points, scale=1.0, switching=False):
     hints = ("click to remove",) * 2
     if switching:
         hints = ("click: make it a test point", "click: make it a training point")
-    for k in range(len(CLASS_NAMES)):
+    for k in range(N_CLASSES):
         for test in (False, True) if points.test else (False,):
             members = np.flatnonzero((y == k) & (is_test == test))
             if members.size == 0:
@@ -161,10 +154,10 @@ def point_traces(points, scale=1.0, switching=False):
                 customdata=members.astype(np.int32),
                 mode="markers",
                 marker=dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * scale, line=outline),
-                name=CLASS_NAMES[k],
+                name=class_name(k),
                 legendrank=k + 1,  # the classes first in the legend, after its title
                 meta="points",
-                hovertemplate=f"{CLASS_NAMES[k]}<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[0]}<extra></extra>",
+                hovertemplate=f"{class_name(k)}<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[0]}<extra></extra>",
             )
             if test:
                 trace.update(
@@ -177,9 +170,9 @@ def point_traces(points, scale=1.0, switching=False):
                         line=dict(width=2.5 * scale, color=CLASS_COLOURS[k]),
                     ),
                     name=TEST_LEGEND,
-                    legendrank=len(CLASS_NAMES) + 1,
+                    legendrank=N_CLASSES + 1,
                     showlegend=test_legend,
-                    hovertemplate=f"{CLASS_NAMES[k]}, test point (no fit uses it)<br>(%{{x:.3g}}, %{{y:.3g}})"
+                    hovertemplate=f"{class_name(k)}, test point (no fit uses it)<br>(%{{x:.3g}}, %{{y:.3g}})"
                     f"<br>{hints[1]}<extra></extra>",
                 )
                 test_legend = False

@@ -12,7 +12,8 @@ from playground import PlaygroundError
 
 from . import state
 from .fitview import shown_model
-from .theme import CLASS_COLOURS, class_label
+from .names import class_label
+from .theme import CLASS_COLOURS
 
 CLICK_KEY = state.POINT_SET_MODE_KEY  # what a click on the plot does with points: see CLICK_MODES
 CLICK_MODES = {

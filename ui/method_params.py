@@ -15,7 +15,7 @@ import streamlit as st
 from playground.specs import METHOD_SPECS, PRIOR_STEP, clean_settings, spec_for
 
 from .convention import backend_w_init, book_w_init
-from .theme import class_label
+from .names import class_label
 
 HARD_MARGIN_KEY = "svm_hard"
 THRESHOLDS_KEY = "nb_set_thresholds"
@@ -297,7 +297,7 @@ def widget_state(method, params, present_classes):
     """
     specs = METHOD_SPECS.get(method, ())
     messages = []
-    clean, _ = clean_settings(specs, dict(params), "parameter", "scene", messages)
+    clean, _unused = clean_settings(specs, dict(params), "parameter", "scene", messages)
     # "'C' = 7.0 is not ..." as the app's messages write parameters: "C = 7.0 is not ..."
     messages = [re.sub(r"^The scene's parameter '([^']*)'", r"\1", message) for message in messages]
     values = {}

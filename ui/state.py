@@ -356,7 +356,7 @@ def _retract(nonce):
     last = st.session_state.pop(LAST_CLICK, None)
     if last is None or last[0] != nonce:
         return
-    _, before, history, after = last
+    _unused, before, history, after = last
     current = scene()
     if replace(current, window=after.window, view_revision=after.view_revision) == after:
         set_scene(replace(before, window=current.window, view_revision=current.view_revision))
@@ -441,7 +441,7 @@ def _move(event):
             clicked = []
         drag = (event.get("drag"), before, _places(before, clicked))
         st.session_state[DRAG_KEY] = drag
-    _, before, places = drag
+    _unused, before, places = drag
     moved = before.moved(places, dx, dy)
     if event.get("final"):
         st.session_state.pop(DRAG_KEY, None)

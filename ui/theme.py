@@ -13,7 +13,6 @@ REGION_COLOURS = ("#A4C7F0", "#FFE6BC", "#A5DEC5", "#E8A790", "#F8D2E8", "#DEFBF
 MARKER_OUTLINE = "#1A1A1A"
 # A different symbol per class, so the plot also reads in greyscale.
 CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "star")
-CLASS_NAMES = tuple(f"class {k + 1}" for k in range(6))
 SYMBOL_GLYPHS = ("●", "■", "◆", "▲", "✚", "★")
 BOUNDARY_COLOUR = "#222222"
 
@@ -32,8 +31,3 @@ TEMPLATE = go.layout.Template(
 
 # The same template as a plotly.js dict, for figures built as dicts (no validation on every click).
 TEMPLATE_JSON = TEMPLATE.to_plotly_json()
-
-
-def class_label(k):
-    """'● class 1': the symbol and name a legend or widget shows for class index k."""
-    return f"{SYMBOL_GLYPHS[k]} {CLASS_NAMES[k]}"

@@ -330,7 +330,7 @@ def _worker_main(fd, nice):
             return  # the server went away
         if message[0] != "fit":
             continue  # a cancel for a task already finished
-        _, seconds, max_steps, payload, view_args = message
+        _unused, seconds, max_steps, payload, view_args = message
         budget = Budget(seconds, max_steps)
         finished = threading.Event()
 

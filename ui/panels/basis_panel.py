@@ -16,9 +16,9 @@ from playground import PlaygroundError, Window, boundary_segments, evaluate_grid
 from playground.basis import BasisModel, RBFBasis
 
 from ..chart import chart
-from ..compute import class_name
 from ..figures import region_trace
-from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
+from ..names import N_CLASSES, class_name
+from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel
 
 CENTRE_COLOUR = "#5B2C6F"
@@ -172,7 +172,7 @@ def line_side(line, features):
 
 def _point_scatter(xy, y, *, size=8):
     traces = []
-    for k in range(len(CLASS_NAMES)):
+    for k in range(N_CLASSES):
         members = np.flatnonzero(y == k)
         if members.size:
             traces.append(
@@ -186,7 +186,7 @@ def _point_scatter(xy, y, *, size=8):
                         size=size,
                         line=dict(color=MARKER_OUTLINE, width=1),
                     ),
-                    name=CLASS_NAMES[k],
+                    name=class_name(k),
                     hoverinfo="skip",
                 )
             )
@@ -194,10 +194,10 @@ def _point_scatter(xy, y, *, size=8):
 
 
 def feature_space_figure(model, X, y, i, j):
-    features, window, line, _ = feature_space(model, X, i, j)
+    features, window, line, _unused = feature_space(model, X, i, j)
     traces = []
     if line is not None:
-        for _, _, start, end in boundary_segments(line["coef"], line["intercept"], window):
+        for _unused, _unused, start, end in boundary_segments(line["coef"], line["intercept"], window):
             traces.append(
                 go.Scatter(
                     x=[float(start[0]), float(end[0])],
@@ -346,7 +346,7 @@ def render(ctx):
     if i == j:
         st.warning("Choose two different basis functions.")
         return
-    features, _, line, error = feature_space(model, X, i, j)
+    features, _unused, line, error = feature_space(model, X, i, j)
     left, right = st.columns(2)
     chart(input_space_figure(model, X, y, ctx.window, (i, j)), key="fs_input", where=left)
     chart(feature_space_figure(model, X, y, i, j), key="fs_feature", where=right)

@@ -23,7 +23,8 @@ from playground.specs import PANEL_SPEC
 
 from ..chart import chart
 from ..convention import book_classes, book_weights, is_two_class
-from ..theme import BOUNDARY_COLOUR, CLASS_NAMES, TEMPLATE_JSON
+from ..names import class_name
+from ..theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from . import Panel, number_text, subscript
 from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes
 
@@ -99,7 +100,7 @@ def c1_fields(model, window, resolution=CONTOUR_RESOLUTION):
 
 def sampled_weights(model, n_samples, seed):
     """Weights drawn from N(w_MAP, S_N) in the back-end's sign, (n_samples, M + 1); (0, M + 1) for none."""
-    estimator, _ = laplace_model(model)
+    estimator, _unused = laplace_model(model)
     if n_samples <= 0:
         return np.empty((0, estimator.coef_.shape[1] + 1))
     return estimator.sample_weights(int(n_samples), random_state=int(seed))
@@ -174,7 +175,7 @@ def sample_traces(model, window, n_samples, seed):
     if not curved:  # lines in x
         xs, ys = [], []
         for w in weights:
-            for _, _, start, end in boundary_segments(w[None, 1:], w[:1], window):
+            for _unused, _unused, start, end in boundary_segments(w[None, 1:], w[:1], window):
                 xs += [float(start[0]), float(end[0]), None]
                 ys += [float(start[1]), float(end[1]), None]
         return [
@@ -281,7 +282,7 @@ def _resample():
 def render_predictive(ctx):
     options = ctx.options
     model = ctx.shown_model
-    estimator, _ = laplace_model(model)
+    estimator, _unused = laplace_model(model)
     first, second = book_classes(model)
     c1 = class_symbol(first)
     contour_key, samples_key, seed_key = "bayes_contours_radio", "bayes_samples_slider", "bayes_seed_input"
@@ -328,7 +329,7 @@ def render_predictive(ctx):
     )
     st.table(_point_table(ctx, model))
     st.caption(
-        f"t = 1 for {CLASS_NAMES[first]} (C₁), 0 for {CLASS_NAMES[second]} (C₂); prior precision α = "
+        f"t = 1 for {class_name(first)} (C₁), 0 for {class_name(second)} (C₂); prior precision α = "
         f"{number_text(estimator.alpha)}; Laplace log evidence ln p(t|α) ≈ {number_text(estimator.log_evidence_, 6)} "
         "(eq. 4.137). Try: raise α and watch the samples bunch together and the contours close in."
     )
@@ -415,7 +416,7 @@ def _tails(cut):
 def ellipse_figure(model, pair, names, samples):
     """The 1, 2 and 3 standard-deviation ellipses of the marginal over weights ``pair`` (the
     book's sign), w_MAP, and the drawn samples (the canvas's thin boundaries)."""
-    estimator, _ = laplace_model(model)
+    estimator, _unused = laplace_model(model)
     i, j = pair
     traces = []
     for n_std, width in ((1, 2.2), (2, 1.5), (3, 1.0)):
@@ -477,7 +478,7 @@ def _pair_changed():
 
 def render_laplace(ctx):
     model = ctx.shown_model
-    estimator, _ = laplace_model(model)
+    estimator, _unused = laplace_model(model)
     points = ctx.scene.points
     names = weight_names(estimator, model)
     figure, cut = line_figure(model, points.X, points.y)

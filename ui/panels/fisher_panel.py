@@ -15,7 +15,8 @@ from playground.presets import elongated_points
 
 from .. import state
 from ..chart import chart
-from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
+from ..names import class_name
+from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel, count_axis, option_checkbox
 
 ANGLE_OPTION = "fisher_angle"  # ctx.options key: the slider's projection angle in degrees
@@ -92,7 +93,7 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
     centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
     bars, heights = [], [0]
     for label in model.classes_:
-        counts, _ = np.histogram(values[y == label], bins=edges)
+        counts, _unused = np.histogram(values[y == label], bins=edges)
         heights.append(int(counts.max(initial=0)))
         bars.append(
             go.Bar(
@@ -101,8 +102,8 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
                 width=width,
                 marker=dict(color=CLASS_COLOURS[int(label)], line=dict(width=0)),
                 opacity=0.6,
-                name=CLASS_NAMES[int(label)],
-                hovertemplate=f"{CLASS_NAMES[int(label)]}: %{{y}} points near %{{x:.3g}}<extra></extra>",
+                name=class_name(int(label)),
+                hovertemplate=f"{class_name(int(label))}: %{{y}} points near %{{x:.3g}}<extra></extra>",
             )
         )
     return go.Figure(
@@ -242,7 +243,7 @@ def fisher_space_figure(model, X, y):
                 marker=dict(
                     color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=8, line=dict(color=MARKER_OUTLINE, width=1)
                 ),
-                name=CLASS_NAMES[k],
+                name=class_name(k),
             )
         )
     means = model.projected_means_
@@ -274,7 +275,7 @@ def _line_through(point, direction, window):
     segments = boundary_segments(normal[None, :], np.array([-normal @ point]), window)
     if not segments:
         return None
-    _, _, start, end = segments[0]
+    _unused, _unused, start, end = segments[0]
     return [float(start[0]), float(end[0])], [float(start[1]), float(end[1])]
 
 

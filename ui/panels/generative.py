@@ -10,7 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from ..convention import book_line
-from ..theme import CLASS_COLOURS, CLASS_NAMES
+from ..names import N_CLASSES, class_name
+from ..theme import CLASS_COLOURS
 from . import Panel
 from .posterior import class_symbol
 
@@ -134,7 +135,7 @@ def overlay(ctx):
             y=means[:, 1],
             mode="markers",
             marker=dict(symbol="x-thin-open", size=16, color=colours, line=dict(width=4, color=colours)),
-            text=[f"mean μ of {CLASS_NAMES[int(c)]}" for c in classes],
+            text=[f"mean μ of {class_name(int(c))}" for c in classes],
             hovertemplate="%{text}<br>(%{x:.3g}, %{y:.3g})<extra></extra>",
             name="class means μₖ",
             meta="means",
@@ -151,7 +152,7 @@ def parameter_table(model):
         cov = covariances[position]
         rows.append(
             {
-                "class": CLASS_NAMES[int(label)],
+                "class": class_name(int(label)),
                 "p(Cₖ)": float(model.priors_[position]),
                 "μ₁": float(model.means_[position][0]),
                 "μ₂": float(model.means_[position][1]),
@@ -209,7 +210,7 @@ def _toggle_covariance():
     if other is None:
         return
     source, target = PRIOR_PREFIX[current], PRIOR_PREFIX[other]
-    for key in [f"{source}_set_priors"] + [f"{source}_prior_{k}" for k in range(len(CLASS_NAMES))]:
+    for key in [f"{source}_set_priors"] + [f"{source}_prior_{k}" for k in range(N_CLASSES)]:
         if key in st.session_state:
             st.session_state[target + key[len(source) :]] = st.session_state[key]
     st.session_state["method"] = other

@@ -16,7 +16,7 @@ import streamlit as st
 from playground.grid import grid_axes
 
 from ..convention import book_line
-from ..theme import CLASS_NAMES
+from ..names import class_name
 from . import Panel, number_text, option_checkbox, vector_text
 
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)
@@ -125,7 +125,7 @@ def hover_traces(line, window, resolution=HOVER_RESOLUTION):
                 hovertemplate=(
                     "x = (%{x:.2f}, %{y:.2f})<br>y(x) = wᵀx + w₀ = %{z:.3g}<br>"
                     "r = y(x)/‖w‖ = %{customdata:.3g}<br>"
-                    f"predicted: {CLASS_NAMES[int(label)]} ({symbol})<extra></extra>"
+                    f"predicted: {class_name(int(label))} ({symbol})<extra></extra>"
                 ),
                 name="geometry read-out",
                 showlegend=False,
@@ -157,7 +157,7 @@ def render(ctx):
     key = "geometry_show"
     option_checkbox("Draw w, the distance from the origin and the hover read-out on the plot", ctx, OPTION, key)
     line = book_line(ctx.shown_model)
-    first, second = CLASS_NAMES[line.c1], CLASS_NAMES[line.c2]
+    first, second = class_name(line.c1), class_name(line.c2)
     # One line that wraps, not five metrics: a metric cuts its number off in a narrow column ("-0.…").
     st.markdown(
         f"**w** = (w₁, w₂) = **{vector_text(line.w, 3)}**, w₀ = **{number_text(line.w0, 3)}**, "

@@ -17,9 +17,9 @@ from playground.scene import PointSet
 
 from .. import state
 from ..chart import chart
-from ..compute import class_name
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
-from ..theme import CLASS_COLOURS, CLASS_NAMES, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
+from ..names import class_name
+from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
 from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
 
 SURFACE_RESOLUTION = 80
@@ -46,7 +46,7 @@ def output_names(model):
     if has_fisher_targets(model):
         first, second = book_roles(model)
         return [f"y(x) with targets N/N₁ for {first}, −N/N₂ for {second}"]
-    return [f"y{subscript(int(c) + 1)}(x) for {CLASS_NAMES[int(c)]}" for c in model.classes_]
+    return [f"y{subscript(int(c) + 1)}(x) for {class_name(int(c))}" for c in model.classes_]
 
 
 def output_grid(model, window, resolution=SURFACE_RESOLUTION):
@@ -138,7 +138,7 @@ def surface_figure(model, points, window, k, kind="heatmap"):
             ),
         )
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
-    values = sorted(level for level, _ in levels)
+    values = sorted(level for level, _unused in levels)
     grid = dict(z=z, x0=float(xs[0]), dx=float(dx), y0=float(ys[0]), dy=float(dy))
     contours = [
         dict(
@@ -178,7 +178,7 @@ def surface_figure(model, points, window, k, kind="heatmap"):
                     size=6,
                     line=dict(color=MARKER_OUTLINE, width=0.5),
                 ),
-                name=CLASS_NAMES[int(label)],
+                name=class_name(int(label)),
                 hoverinfo="skip",
             )
         )
@@ -255,7 +255,7 @@ def _add_far_points(label):
         return
     state.change_points(new_points, refit_view=True)
     state.notify(
-        f"Added {len(group)} points of {CLASS_NAMES[label]} far on their own side: of the original points, "
+        f"Added {len(group)} points of {class_name(label)} far on their own side: of the original points, "
         f"least squares now misclassifies {after} (before: {before}). Undo (↶) to compare."
     )
 
@@ -283,7 +283,7 @@ def render(ctx):
     )
     k = min(int(k), len(names) - 1)
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind), key="ls_surface")
-    _, _, Y = output_grid(model, ctx.window, 40)
+    _unused, _unused, Y = output_grid(model, ctx.window, 40)
     points = ctx.scene.points
     at_points = book_least_squares_outputs(model, points.X)
     columns = st.columns(3)
@@ -327,7 +327,7 @@ def render(ctx):
             "Class of the far-away points",
             present,
             index=len(present) - 1,
-            format_func=lambda c: CLASS_NAMES[c],
+            format_func=lambda c: class_name(c),
             key="ls_far_class",
         )
         st.button(

@@ -15,7 +15,8 @@ from playground import PlaygroundError
 from playground.metrics import score
 
 from ..chart import chart
-from ..theme import CLASS_NAMES, TEMPLATE
+from ..names import class_name
+from ..theme import TEMPLATE
 from . import Panel, number_text, subscript
 
 TITLE = "Metrics"
@@ -56,7 +57,7 @@ def counted_classes(model, *point_sets):
 
 
 def _class(label):
-    return CLASS_NAMES[int(label)]  # "class k + 1": numbered from 1, as the book counts
+    return class_name(int(label))  # "class k + 1": numbered from 1, as the book counts
 
 
 def matrix_figure(scores):

@@ -19,7 +19,8 @@ from playground.grid import grid_axes
 
 from ..controls import TWO_CLASS_METHODS
 from ..convention import book_sub_classifiers
-from ..theme import CLASS_COLOURS, CLASS_NAMES
+from ..names import class_name
+from ..theme import CLASS_COLOURS
 from . import Panel, option_checkbox
 
 OPTION = "multiclass_overlay"  # ctx.options key: draw the overlay (default True)
@@ -128,7 +129,7 @@ def sub_classifier_traces(model, window):
         segments = boundary_segments(model.coefs_[m : m + 1], model.intercepts_[m : m + 1], window)
         if not segments:
             continue
-        _, _, start, end = segments[0]
+        _unused, _unused, start, end = segments[0]
         where = start + (0.1 + 0.8 * (m + 0.5) / n_lines) * (end - start)
         if one_vs_rest:
             colour = CLASS_COLOURS[int(model.classes_[m])]
@@ -140,7 +141,7 @@ def sub_classifier_traces(model, window):
                     mode="lines",
                     line=dict(color=colour, width=2, dash="dash"),
                     hoverinfo="skip",
-                    name=f"{CLASS_NAMES[int(model.classes_[m])]} vs rest",
+                    name=f"{class_name(int(model.classes_[m]))} vs rest",
                 )
             )
         else:

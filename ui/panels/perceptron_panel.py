@@ -17,8 +17,9 @@ from playground.presets import close_points
 from .. import state
 from ..chart import chart
 from ..convention import book_line, book_roles, book_targets, book_weights_at, point_target
+from ..names import class_name
 from ..playback import detail_key, playback_controls
-from ..theme import CLASS_NAMES, TEMPLATE
+from ..theme import TEMPLATE
 from . import Panel, count_axis, number_text, subscript, vector_text
 from .geometry import enabled as geometry_enabled
 from .geometry import weight_arrow_traces
@@ -57,7 +58,7 @@ def _previous_boundary(model, step, window):
     segments = boundary_segments(w[None, 1:], w[:1], window)
     if not segments:
         return []
-    _, _, start, end = segments[0]
+    _unused, _unused, start, end = segments[0]
     return [
         go.Scatter(
             x=[float(start[0]), float(end[0])],
@@ -170,7 +171,7 @@ def update_text(model, X, y, step, eta):
     value = float(before @ phi)
     t_text = f"{t:+d}".replace("-", "−")
     return (
-        f"Update {step}: x{subscript(n + 1)} = {vector_text(X[n])}, a point of {CLASS_NAMES[int(y[n])]} "
+        f"Update {step}: x{subscript(n + 1)} = {vector_text(X[n])}, a point of {class_name(int(y[n]))} "
         f"(t = {t_text}), was misclassified by the dotted boundary: t·wᵀφ = {number_text(t * value)} ≤ 0. "
         f"So w ← w + η t φ(x{subscript(n + 1)}) (eq. 4.55): {vector_text(before)} + {number_text(eta)} · ({t_text}) · "
         f"{vector_text(phi)} = **{vector_text(after)}**, the solid boundary."
@@ -188,7 +189,7 @@ def step_readout(model, X, y):
         n = int(entry["index"])
         t = f"{point_target(model, y[n]):+d}".replace("-", "−")
         return (
-            f"Update {step} (epoch {entry['epoch']}): x{subscript(n + 1)} of {CLASS_NAMES[int(y[n])]} (t = {t}) "
+            f"Update {step} (epoch {entry['epoch']}): x{subscript(n + 1)} of {class_name(int(y[n]))} (t = {t}) "
             f"was misclassified, so w ← w + η t φ = {w}; {int(entry['errors'])} training errors after it."
         )
 

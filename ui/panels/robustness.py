@@ -14,9 +14,10 @@ from playground.scene import PointSet
 
 from .. import state
 from ..chart import chart
-from ..compute import class_name, fitted_model, scene_model
+from ..compute import fitted_model, scene_model
 from ..figures import point_traces, region_trace, segment_trace
-from ..theme import CLASS_NAMES, TEMPLATE, class_label
+from ..names import class_label, class_name
+from ..theme import TEMPLATE
 from . import Panel
 
 N_OUTLIERS = 8
@@ -44,7 +45,7 @@ def outlier_points(X, y, label, w=None, n=N_OUTLIERS, seed=0):
     y = np.asarray(y)
     members, others = X[y == label], X[y != label]
     if len(members) == 0:
-        raise InvalidDataError(f"There are no points of {CLASS_NAMES[int(label)]} to add outliers to.")
+        raise InvalidDataError(f"There are no points of {class_name(int(label))} to add outliers to.")
     mean = members.mean(axis=0)
     towards = mean - (others.mean(axis=0) if len(others) else X.mean(axis=0))
     if w is not None:

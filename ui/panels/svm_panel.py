@@ -20,8 +20,9 @@ from playground.svm import MARGIN_CATEGORIES, LinearSVM
 
 from ..chart import chart
 from ..convention import book_roles, book_sub_classifiers
+from ..names import class_name
 from ..playback import detail_key, playback_controls
-from ..theme import CLASS_COLOURS, CLASS_NAMES, TEMPLATE
+from ..theme import CLASS_COLOURS, TEMPLATE
 from . import Panel, count_axis, number_text, subscript
 
 MARGIN_COLOUR = "#444444"
@@ -62,8 +63,8 @@ def sub_svms(model):
         return []
     result = []
     for estimator, sub in zip(estimators, book_sub_classifiers(inner)):
-        other = "the rest" if sub.negative is None else CLASS_NAMES[sub.negative]
-        result.append((estimator, sub.positive, f"{CLASS_NAMES[sub.positive]} vs {other}"))
+        other = "the rest" if sub.negative is None else class_name(sub.negative)
+        result.append((estimator, sub.positive, f"{class_name(sub.positive)} vs {other}"))
     return result
 
 
@@ -73,7 +74,7 @@ def margin_segments(coef, intercept, window):
     b = float(np.ravel(intercept)[0])
     pieces = []
     for level in (1.0, -1.0):
-        for _, _, start, end in boundary_segments(w, np.array([b - level]), window):
+        for _unused, _unused, start, end in boundary_segments(w, np.array([b - level]), window):
             pieces.append((level, start, end))
     return pieces
 
@@ -84,7 +85,7 @@ def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name="ma
     if not pieces:
         return None
     xs, ys = [], []
-    for _, start, end in pieces:
+    for _unused, start, end in pieces:
         xs += [float(start[0]), float(end[0]), None]
         ys += [float(start[1]), float(end[1]), None]
     return go.Scatter(
@@ -255,8 +256,8 @@ def step_readout(svm, y):
             return "Start: every aₙ = 0, so w = 0 and there is no boundary yet."
         i, j = shown.pair_
         return (
-            f"SMO step {shown.smo_step_} of {svm.n_iter_}: a{subscript(i + 1)} ({CLASS_NAMES[int(y[i])]}) and "
-            f"a{subscript(j + 1)} ({CLASS_NAMES[int(y[j])]}) moved; L̃(a) = {number_text(shown.dual_objective_)}, "
+            f"SMO step {shown.smo_step_} of {svm.n_iter_}: a{subscript(i + 1)} ({class_name(int(y[i]))}) and "
+            f"a{subscript(j + 1)} ({class_name(int(y[j]))}) moved; L̃(a) = {number_text(shown.dual_objective_)}, "
             f"margin 1/‖w‖ = {number_text(shown.margin_, 3)}." + (" The fitted model." if position == n_entries else "")
         )
 
@@ -352,7 +353,7 @@ def _smo_step_text(svm, position, y):
         final = position == n_entries
         st.markdown(
             f"SMO step **{shown.smo_step_}** of {svm.n_iter_}: the multipliers a{subscript(i + 1)} "
-            f"({CLASS_NAMES[int(y[i])]}) and a{subscript(j + 1)} ({CLASS_NAMES[int(y[j])]}) moved together along "
+            f"({class_name(int(y[i]))}) and a{subscript(j + 1)} ({class_name(int(y[j]))}) moved together along "
             f"Σ aₙtₙ = 0 (eq. 7.34) to the best point in the box 0 ≤ a ≤ C; L̃(a) = "
             f"**{number_text(shown.dual_objective_)}**, margin 1/‖w‖ = {number_text(shown.margin_, 3)}."
             + (" This is the fitted model; its support vectors are ringed on the plot." if final else "")
@@ -361,7 +362,7 @@ def _smo_step_text(svm, position, y):
 
 def _render_multiclass(ctx):
     rows = []
-    for sub, _, description in sub_svms(ctx.model):
+    for sub, _unused, description in sub_svms(ctx.model):
         category = np.asarray(sub.margin_category_)
         rows.append(
             {

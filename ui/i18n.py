@@ -1,0 +1,151 @@
+"""The interface's language: English, 日本語 or 简体中文, read from the gettext catalogs in locale/.
+
+Every string a person reads is written in English in the code and shown through ``_`` (or
+``ngettext``), which looks it up in the session's language. Text that is defined in one place and
+shown in another (the back-end's preset explanations, option tables) is marked with ``N_`` where
+it is defined and translated with ``_`` where it is shown.
+
+Catalogs are ``.po`` files under ``locale/<lang>/LC_MESSAGES/``, one file per part of the app
+(``sidebar.po``, ``panels.po``, ...), so that several people can translate at once; a language's
+files are merged and compiled to gettext's binary form in memory, once per process, and read by
+``gettext.GNUTranslations``. English needs no translation: its catalog lists the messages with
+empty translations, and gettext then shows the message itself.
+
+The language belongs to the session (``st.session_state["lang"]``), never to the process: a
+function cached across sessions (``st.cache_data``) that returns text must take the language as
+an argument, or its first caller's language would reach everyone.
+"""
+
+import ast
+import functools
+import gettext
+import io
+import struct
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+LANGUAGES = {"en": "English", "ja": "日本語", "zh": "简体中文"}
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_KEY = "lang"
+
+
+def N_(message):
+    """Marks ``message`` for the catalogs without translating it (it is translated where shown)."""
+    return message
+
+
+def current_language():
+    """The session's language code ("en", "ja" or "zh"); English outside a Streamlit run."""
+    try:
+        import streamlit as st
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        if get_script_run_ctx(suppress_warning=True) is None:
+            return DEFAULT_LANGUAGE
+        language = st.session_state.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
+    except Exception:  # no runtime (a notebook, a bare test): the source language
+        return DEFAULT_LANGUAGE
+    return language if language in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def _(message):
+    """``message`` in the session's language (itself when there is no translation)."""
+    return translations(current_language()).gettext(message)
+
+
+def ngettext(singular, plural, n):
+    """The singular or plural of a message, in the session's language, for the count ``n``."""
+    return translations(current_language()).ngettext(singular, plural, n)
+
+
+@functools.lru_cache(maxsize=len(LANGUAGES))
+def translations(language):
+    """The compiled catalog of ``language`` (read-only, shared by every session)."""
+    if language not in LANGUAGES:
+        return gettext.NullTranslations()
+    entries = read_catalogs(language)
+    return gettext.GNUTranslations(io.BytesIO(compile_mo(entries)))
+
+
+def catalog_files(language):
+    """The ``.po`` files of a language, in a fixed order."""
+    return sorted((LOCALE_DIR / language / "LC_MESSAGES").glob("*.po"))
+
+
+def read_catalogs(language):
+    """{msgid: msgstr} of all of a language's ``.po`` files; the header is under "".
+
+    A plural entry's key is ``singular\\0plural`` and its value the forms joined by ``\\0``
+    (gettext's binary layout). Fuzzy and untranslated entries are left out (gettext then shows
+    the English message).
+    """
+    entries = {}
+    for path in catalog_files(language):
+        for msgid, msgstr, fuzzy in parse_po(path.read_text(encoding="utf-8")):
+            if msgid == "" and "" in entries:
+                continue  # one header is enough
+            if msgstr.replace("\0", "") and not fuzzy:
+                entries[msgid] = msgstr
+    return entries
+
+
+def parse_po(text):
+    """(msgid, msgstr, fuzzy) for each entry of a ``.po`` file's text (plural forms joined by NUL)."""
+    entries, current, field, fuzzy = [], {}, None, False
+
+    def finish():
+        nonlocal current, fuzzy
+        if "msgid" in current:
+            msgid = current["msgid"]
+            if "msgid_plural" in current:
+                msgid += "\0" + current["msgid_plural"]
+                forms = sorted(k for k in current if k.startswith("msgstr["))
+                msgstr = "\0".join(current[k] for k in forms)
+            else:
+                msgstr = current.get("msgstr", "")
+            entries.append((msgid, msgstr, fuzzy))
+        current, fuzzy = {}, False
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            if line.startswith("#,") and "fuzzy" in line:
+                if "msgid" in current and "msgstr" in current or any(k.startswith("msgstr[") for k in current):
+                    finish()
+                fuzzy = True
+            continue
+        if line.startswith('"'):
+            current[field] += ast.literal_eval(line)
+            continue
+        keyword, _space, rest = line.partition(" ")
+        if keyword == "msgid" and "msgid" in current:
+            finish()
+        field = keyword
+        current[field] = ast.literal_eval(rest)
+    finish()
+    return entries
+
+
+def compile_mo(entries):
+    """gettext's binary catalog (.mo) of {msgid: msgstr}, as ``msgfmt`` writes it."""
+    keys = sorted(entries)
+    ids = [key.encode("utf-8") for key in keys]
+    strs = [entries[key].encode("utf-8") for key in keys]
+    header_size = 7 * 4
+    ids_table = header_size
+    strs_table = ids_table + 8 * len(keys)
+    data_start = strs_table + 8 * len(keys)
+    offsets, data = [], b""
+    for text in ids:
+        offsets.append((len(text), data_start + len(data)))
+        data += text + b"\0"
+    id_offsets, offsets = offsets, []
+    for text in strs:
+        offsets.append((len(text), data_start + len(data)))
+        data += text + b"\0"
+    output = struct.pack("<7I", 0x950412DE, 0, len(keys), ids_table, strs_table, 0, data_start)
+    output += b"".join(struct.pack("<2I", *pair) for pair in id_offsets)
+    output += b"".join(struct.pack("<2I", *pair) for pair in offsets)
+    return output + data
