@@ -13,7 +13,7 @@ import streamlit as st
 
 from playground import MODELS
 
-from . import controls, heldout, runtime, state
+from . import controls, heldout, i18n, runtime, state
 from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
 from .compare import comparison, view_mode_picker
@@ -191,6 +191,7 @@ def _load_report():
 def main():
     state.init_state()
     state.apply_pending_load()
+    i18n.begin_run()  # after the link and any load: they may set the language
     if not st.session_state.get(PRESENTATION_KEY):  # in front of a class the plot gets the room
         st.title("Linear classification playground")
         st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
