@@ -19,6 +19,7 @@ import inspect
 import numpy as np
 
 from .errors import NotFittedError, PlaygroundError
+from .i18n import N_
 from .validation import check_X
 
 
@@ -36,7 +37,7 @@ class Classifier:
     """Base class: parameters, prediction from decision values, accuracy."""
 
     #: Name shown in the app's method list.
-    display_name = "classifier"
+    display_name = N_("classifier")
     #: The book's section, shown next to the name: "Least squares (§4.1.3)".
     book_section = ""
     #: The same, under its short name (both are read).

@@ -15,6 +15,7 @@ import numpy as np
 
 from .base import Classifier
 from .errors import InvalidDataError, NotFittedError, PlaygroundError
+from .i18n import N_
 from .validation import MAX_FEATURES, MAX_MAGNITUDE, check_X, magnitude_text
 
 MAX_DEGREE = 6
@@ -36,7 +37,7 @@ class Basis:
     Fitted attributes: ``n_features_in_`` (D) and ``n_output_features_`` (M).
     """
 
-    display_name = "basis"
+    display_name = N_("basis")
 
     # -- parameters, as Classifier has them --
     def get_params(self, deep=True):
@@ -102,7 +103,7 @@ class Basis:
 class IdentityBasis(Basis):
     """phi(x) = x: the methods as the book first states them."""
 
-    display_name = "No basis (x itself)"
+    display_name = N_("No basis (x itself)")
 
     def __init__(self):
         pass
@@ -129,7 +130,7 @@ class PolynomialBasis(Basis):
     degree : int, 1 to 6
     """
 
-    display_name = "Polynomial basis"
+    display_name = N_("Polynomial basis")
 
     def __init__(self, degree=2):
         self.degree = degree
@@ -197,7 +198,7 @@ class RBFBasis(Basis):
     centres_ : ndarray (J, D)
     """
 
-    display_name = "Gaussian basis"
+    display_name = N_("Gaussian basis")
 
     def __init__(self, centres=None, width=1.0, placement=None, n_centres=9, random_state=0, include_input=False):
         self.centres = centres

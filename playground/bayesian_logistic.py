@@ -31,6 +31,7 @@ import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
 from .errors import InvalidDataError
+from .i18n import N_
 from .logistic import _BinaryProblem, _Design, _newton_solve, _run
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
 
@@ -138,7 +139,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         Empty, or a sentence when Newton's method stopped at max_iter.
     """
 
-    display_name = "Bayesian logistic regression (Laplace)"
+    display_name = N_("Bayesian logistic regression (Laplace)")
     book_section = "4.4–4.5"
     section = "4.4–4.5"
 

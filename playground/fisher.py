@@ -4,6 +4,7 @@ import numpy as np
 
 from .base import LinearClassifier
 from .errors import DegenerateFitError, InvalidDataError
+from .i18n import N_
 from .validation import check_X_y, require_points_per_class, standard_units, to_input_units
 
 THRESHOLDS = ("midpoint", "gaussian")
@@ -88,7 +89,7 @@ class FisherDiscriminant(LinearClassifier):
         What was done about a singular S_W or a missing Gaussian threshold; None otherwise.
     """
 
-    display_name = "Fisher's linear discriminant"
+    display_name = N_("Fisher's linear discriminant")
     book_section = "4.1.4"
 
     def __init__(self, threshold="midpoint"):

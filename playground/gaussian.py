@@ -19,6 +19,7 @@ from .base import (
     softmax_by_class,
 )
 from .errors import Classes, InvalidDataError, Message
+from .i18n import N_
 from .validation import check_X_y, class_counts, require_points_per_class, standard_units, to_input_units
 
 #: A covariance counts as singular when its smallest eigenvalue is below this fraction of its largest.
@@ -198,7 +199,7 @@ class SharedCovarianceGaussian(LinearPosteriorMixin, ProbabilisticMixin, LinearC
         Empty, or a sentence about the ridge that had to be added.
     """
 
-    display_name = "Gaussian classes, shared covariance"
+    display_name = N_("Gaussian classes, shared covariance")
     book_section = "4.2.1-4.2.2"
 
     def __init__(self, priors=None, reg=0.0):
@@ -292,7 +293,7 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
     fit_message_ : str
     """
 
-    display_name = "Gaussian classes, separate covariances"
+    display_name = N_("Gaussian classes, separate covariances")
     book_section = "4.2.1-4.2.2"
     is_linear = False
 

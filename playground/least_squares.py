@@ -4,6 +4,7 @@ import numpy as np
 
 from .base import LinearClassifier
 from .errors import InvalidDataError
+from .i18n import N_
 from .validation import add_bias, check_X_y, standard_units, to_input_units
 
 
@@ -37,7 +38,7 @@ class LeastSquaresClassifier(LinearClassifier):
         See ``class_outputs``: the raw y_k(x), which are not probabilities.
     """
 
-    display_name = "Least squares"
+    display_name = N_("Least squares")
     book_section = "4.1.3"
 
     def __init__(self, targets="one_of_k"):

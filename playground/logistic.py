@@ -21,6 +21,7 @@ import numpy as np
 from .base import LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
 from .budget import current_budget
 from .errors import InvalidDataError
+from .i18n import N_
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X_y
 
 SOLVERS = ("irls", "gd")
@@ -477,7 +478,7 @@ class LogisticRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMix
         Empty, or a sentence on separability, non-convergence or a too large learning rate.
     """
 
-    display_name = "Logistic regression"
+    display_name = N_("Logistic regression")
     book_section = "4.3.2"
 
     def fit(self, X, y):
@@ -545,7 +546,7 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
         As for ``LogisticRegression``.
     """
 
-    display_name = "Softmax regression (multiclass logistic)"
+    display_name = N_("Softmax regression (multiclass logistic)")
     book_section = "4.3.4"
 
     def fit(self, X, y):

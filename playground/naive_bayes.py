@@ -12,6 +12,7 @@ import numpy as np
 from .base import Classifier, ProbabilisticMixin
 from .errors import InvalidDataError
 from .gaussian import ClassActivationsMixin, check_priors, data_scale, finite_activations
+from .i18n import N_
 from .validation import check_X, check_X_y, class_counts
 
 VARIANTS = ("gaussian", "bernoulli")
@@ -69,7 +70,7 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
     fit_message_ : str
     """
 
-    display_name = "Naive Bayes"
+    display_name = N_("Naive Bayes")
     book_section = "4.2.3"
     is_linear = False
 

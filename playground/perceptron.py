@@ -8,6 +8,7 @@ import numpy as np
 from .base import LinearClassifier
 from .budget import current_budget
 from .errors import ConvergenceError, InvalidDataError
+from .i18n import N_
 from .validation import add_bias, check_w_init, check_X_y
 
 # Upper bounds a hosted instance accepts: epochs asked for, and updates recorded in one fit.
@@ -64,7 +65,7 @@ class Perceptron(LinearClassifier):
         None when converged; otherwise why the fit is the last boundary reached.
     """
 
-    display_name = "Perceptron"
+    display_name = N_("Perceptron")
     book_section = "4.1.7"
 
     def __init__(self, eta=1.0, w_init=None, shuffle=False, random_state=0, max_epochs=100):

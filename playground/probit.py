@@ -15,6 +15,7 @@ import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin
 from .errors import InvalidDataError
+from .i18n import N_
 from .logistic import _Design, _IterativeMixin, _newton_solve, _run, _to_book, _to_standardised
 from .normal import NormalCDF, normal_cdf_pair
 from .validation import check_w_init, check_X_y
@@ -115,7 +116,7 @@ class ProbitRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
         Empty, or a sentence on separability, non-convergence or a too large learning rate.
     """
 
-    display_name = "Probit regression"
+    display_name = N_("Probit regression")
     book_section = "4.3.5"
     section = "4.3.5"
 

@@ -17,6 +17,7 @@ import numpy as np
 from .base import LinearClassifier
 from .budget import current_budget
 from .errors import ConvergenceError, InvalidDataError
+from .i18n import N_
 from .validation import check_iterations, check_X_y, standard_units
 
 #: libsvm's floor on the curvature a_ij = |x_i - x_j|^2 of a pair (duplicated points).
@@ -298,7 +299,7 @@ class LinearSVM(LinearClassifier):
         One sentence on how the fit went.
     """
 
-    display_name = "Support vector machine"
+    display_name = N_("Support vector machine")
     book_section = "7.1"
     MARGIN_CATEGORIES = MARGIN_CATEGORIES
 

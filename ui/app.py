@@ -19,7 +19,9 @@ from .canvas import canvas, file_name, follow_canvas
 from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
+from .i18n import _
 from .import_export import import_export_controls
+from .language import init_language, language_picker
 from .panels import PanelContext, active_panels, open_tab_signature
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
@@ -44,10 +46,10 @@ EXPLANATION = (
 def _failure(part, err):
     """One plain sentence for an unexpected error in ``part``; the traceback goes to the log."""
     _LOG.error("Unexpected error in %s", part, exc_info=err)
-    return (
-        f"Something went wrong in {part} ({type(err).__name__}); your points and settings are kept. "
+    return _(
+        "Something went wrong in {part} ({error}); your points and settings are kept. "
         "Try undo, another method or another view."
-    )
+    ).format(part=part, error=type(err).__name__)
 
 
 @contextmanager
@@ -121,8 +123,9 @@ def _sidebar_widgets():
     scene = state.scene()
     history = st.session_state.history
     with st.sidebar:
+        language_picker()
         preset_picker()
-        st.header("Points")
+        st.header(_("Points"))
         # Canvas callbacks read this: inside them the radio's session value is its label.
         st.session_state.active_class_index = controls.class_picker()
         heldout.point_set_picker()
@@ -137,15 +140,15 @@ def _sidebar_widgets():
         )
         heldout.split_controls(scene.points)
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
-        st.header("Method")
+        st.header(_("Method"))
         method = controls.method_picker()
         present = [int(k) for k in range(6) if scene.training.points.counts()[k]]  # the classes a fit sees
         params = controls.method_params(method, present)
         multiclass = controls.multiclass_picker(method, len(present))
-        st.header("Basis functions")
+        st.header(_("Basis functions"))
         basis_choice = basis_picker(scene)
         import_export_controls()
-        st.header("Share")
+        st.header(_("Share"))
         share_controls(state.link_note(scene))
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
@@ -176,25 +179,29 @@ def _load_report():
     source, problems = st.session_state.get("load_messages", (None, ()))
     if not problems:
         if source:
-            st.toast(f"Loaded {plain(source)}.")
+            st.toast(_("Loaded {source}.").format(source=plain(_(source))))
             _dismiss_load_messages()
         return
     with st.container(border=True):
         st.warning(
-            f"Parts of {plain(source)} could not be used; the rest was loaded:\n"
+            _("Parts of {source} could not be used; the rest was loaded:").format(source=plain(_(source)))
+            + "\n"
             + "\n".join(f"- {plain(problem)}" for problem in problems),
             icon="⚠️",
         )
-        st.button("Dismiss", key="dismiss_load_messages", on_click=_dismiss_load_messages)
+        st.button(_("Dismiss"), key="dismiss_load_messages", on_click=_dismiss_load_messages)
 
 
 def main():
+    init_language()
+    i18n.begin_run()
     state.init_state()
     state.apply_pending_load()
-    i18n.begin_run()  # after the link and any load: they may set the language
     if not st.session_state.get(PRESENTATION_KEY):  # in front of a class the plot gets the room
-        st.title("Linear classification playground")
-        st.caption("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
+        st.title(_("Linear classification playground"))
+        st.caption(
+            _("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
+        )
     mode, compared_methods = _view_controls()  # first: they decide what the page below holds
     # Messages come and go above the canvas inside one container that is always there: an element
     # appearing before the canvas would re-create it, and clicks made meanwhile would be lost.
@@ -243,6 +250,7 @@ def _sync_link(compared_methods=()):
             st.session_state.get(OPEN_PANEL) if not compared_methods else None,
             compared_methods,
             st.session_state.get(PRESENTATION_KEY, False),
+            i18n.current_language(),
         )
     )
 
@@ -285,7 +293,7 @@ def _canvas_view():
         figure = scene_figure(scene.points, FitView(error="no fit"), scene.window, scene.view_revision, scale=_scale())
 
     with messages, _boundary("the fit or the plot", fallback=points_alone):
-        with st.spinner("Fitting and evaluating…"):
+        with st.spinner(_("Fitting and evaluating…")):
             view = scene_view(scene)
             model = scene_model(scene)
         if view.error:
@@ -389,9 +397,9 @@ def _view_controls():
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
     mode, methods = view_mode_picker(row, row)
     presenting = row.toggle(
-        "Presentation",
+        _("Presentation"),
         key=PRESENTATION_KEY,
-        help="For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen.",
+        help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
     st.markdown(LAYOUT_CSS + (PRESENTATION_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
@@ -433,7 +441,7 @@ def _comparison(scene, methods):
     """Two to four methods side by side, each on its own canvas over the shared window."""
     compared = comparison(scene, methods)
     if len(compared) < 2:
-        st.info("Pick two to four methods to compare (above).", icon="ℹ️")
+        st.info(_("Pick two to four methods to compare (above)."), icon="ℹ️")
         return
     scale = _scale()
     columns = st.columns(2)

@@ -15,6 +15,7 @@ from playground.link import MAX_COMPARED
 
 from .compute import fitted_model, prefetch, scene_model, scene_view
 from .heldout import test_predictions
+from .i18n import N_, _
 
 MODE_KEY = "view_mode"  # "single" or "compare"
 METHODS_KEY = "compare_methods"
@@ -44,29 +45,32 @@ class Compared:
         return f"**{name}**{self.strategy_note}: training {accuracy} · test **{test_accuracy:.1%}**"
 
 
+VIEW_MODES = {"single": N_("One method"), "compare": N_("Compare methods")}
+
+
 def view_mode_picker(mode_col, methods_col):
     """'single' or 'compare', and the methods to compare (2-4) when comparing (in two columns)."""
     mode = mode_col.segmented_control(
-        "View",
+        _("View"),
         ["single", "compare"],
-        format_func={"single": "One method", "compare": "Compare methods"}.get,
+        format_func=lambda mode: _(VIEW_MODES[mode]),
         key=MODE_KEY,
         default=None if MODE_KEY in st.session_state else "single",
-        help="Compare draws two to four methods side by side on the same points, with a shared view.",
+        help=_("Compare draws two to four methods side by side on the same points, with a shared view."),
     )
     comparing = mode == "compare"
     st.session_state.setdefault(METHODS_KEY, list(DEFAULT_COMPARED))
     # Always drawn (disabled for one method): a multiselect first mounted by a preset's callback
     # showed no chips in the browser, though Python had its value.
     methods = methods_col.multiselect(
-        "Methods to compare",
+        _("Methods to compare"),
         list(MODELS),
-        format_func=lambda name: MODELS[name].display_name,
+        format_func=lambda name: _(MODELS[name].display_name),
         key=METHODS_KEY,
         max_selections=MAX_COMPARED,
         disabled=not comparing,
         wrap=True,  # every chosen method readable, never a scrolled-away chip
-        help="The method chosen in the sidebar keeps its settings; the others use their defaults.",
+        help=_("The method chosen in the sidebar keeps its settings; the others use their defaults."),
     )
     return ("compare", tuple(methods)) if comparing else ("single", ())
 

@@ -6,6 +6,7 @@ import streamlit as st
 from playground import MODELS, ClusterSpec
 
 from .heldout import generator_held_out
+from .i18n import N_, _
 from .method_params import PARAM_WIDGETS
 from .names import N_CLASSES, class_label
 from .theme import SYMBOL_GLYPHS
@@ -23,11 +24,11 @@ GENERATOR_DEFAULTS = pd.DataFrame(
 # The sidebar is narrow: two small tables (means; spreads and rotation) with short column titles
 # (the help says what each is), so every column shows without scrolling.
 GENERATOR_COLUMNS = {
-    "mean x": dict(label="μ₁", help="Mean, x₁ coordinate"),
-    "mean y": dict(label="μ₂", help="Mean, x₂ coordinate"),
-    "spread 1": dict(label="σ₁", help="Standard deviation along the cluster's own first axis", min_value=0.0),
-    "spread 2": dict(label="σ₂", help="Standard deviation along the cluster's own second axis", min_value=0.0),
-    "angle (deg)": dict(label="θ°", help="Rotation of the cluster's axes, in degrees", min_value=-180.0),
+    "mean x": dict(label="μ₁", help=N_("Mean, x₁ coordinate")),
+    "mean y": dict(label="μ₂", help=N_("Mean, x₂ coordinate")),
+    "spread 1": dict(label="σ₁", help=N_("Standard deviation along the cluster's own first axis"), min_value=0.0),
+    "spread 2": dict(label="σ₂", help=N_("Standard deviation along the cluster's own second axis"), min_value=0.0),
+    "angle (deg)": dict(label="θ°", help=N_("Rotation of the cluster's axes, in degrees"), min_value=-180.0),
 }
 GENERATOR_STEPS = {"spread 1": 0.1, "spread 2": 0.1, "angle (deg)": 5.0}
 GENERATOR_MAXIMA = {"spread 1": 20.0, "spread 2": 20.0, "angle (deg)": 180.0}
@@ -38,12 +39,12 @@ GENERATOR_TABLES = (("means", ("mean x", "mean y")), ("shapes", ("spread 1", "sp
 def class_picker():
     """The class that clicks on empty space add; returns its index 0..5."""
     return st.radio(
-        "Class of new points",
+        _("Class of new points"),
         options=list(range(N_CLASSES)),
         format_func=class_label,
         horizontal=True,
         key="active_class",
-        help="Click empty space on the plot to add a point of this class; click a point to remove it.",
+        help=_("Click empty space on the plot to add a point of this class; click a point to remove it."),
     )
 
 
@@ -51,21 +52,46 @@ def edit_buttons(can_undo, can_redo, has_points, *, on_undo, on_redo, on_clear, 
     """Undo / redo / clear / fit view; the callbacks run before the next script run."""
     undo_col, redo_col = st.columns(2)
     clear_col, view_col = st.columns(2)
-    undo_col.button("↶ Undo", disabled=not can_undo, width="stretch", on_click=on_undo, help="Undo the last change")
-    redo_col.button("↷ Redo", disabled=not can_redo, width="stretch", on_click=on_redo, help="Redo")
+    # Keyed: a button's identity must not change with the language of its label.
+    undo_col.button(
+        "↶ " + _("Undo"),
+        key="undo",
+        disabled=not can_undo,
+        width="stretch",
+        on_click=on_undo,
+        help=_("Undo the last change (Ctrl+Z)"),
+    )
+    redo_col.button(
+        "↷ " + _("Redo"),
+        key="redo",
+        disabled=not can_redo,
+        width="stretch",
+        on_click=on_redo,
+        help=_("Redo (Ctrl+Shift+Z)"),
+    )
     clear_col.button(
-        "✕ Clear all", disabled=not has_points, width="stretch", on_click=on_clear, help="Remove every point"
+        "✕ " + _("Clear all"),
+        key="clear_all",
+        disabled=not has_points,
+        width="stretch",
+        on_click=on_clear,
+        help=_("Remove every point"),
     )
     view_col.button(
-        "⤢ Fit view", disabled=not has_points, width="stretch", on_click=on_fit_view, help="Fit the view to the points"
+        "⤢ " + _("Fit view"),
+        key="fit_view",
+        disabled=not has_points,
+        width="stretch",
+        on_click=on_fit_view,
+        help=_("Fit the view to the points"),
     )
 
 
 def cluster_generator():
     """Gaussian cluster settings; returns (action, specs, n_per_class, shared, seed), action None until pressed."""
-    with st.expander("Generate Gaussian clusters", expanded=False):
-        n_classes = st.slider("Classes", 1, N_CLASSES, 3, key="gen_classes")
-        n_per_class = st.slider("Points per class", 1, 500, 30, key="gen_points")
+    with st.expander(_("Generate Gaussian clusters"), expanded=False):
+        n_classes = st.slider(_("Classes"), 1, N_CLASSES, 3, key="gen_classes")
+        n_per_class = st.slider(_("Points per class"), 1, 500, 30, key="gen_points")
         tables = [
             st.data_editor(
                 GENERATOR_DEFAULTS.iloc[:n_classes][list(columns)],
@@ -75,7 +101,9 @@ def cluster_generator():
                     "_index": st.column_config.TextColumn("", width=GENERATOR_INDEX_WIDTH),
                     **{
                         column: st.column_config.NumberColumn(
-                            **GENERATOR_COLUMNS[column],
+                            label=GENERATOR_COLUMNS[column]["label"],
+                            help=_(GENERATOR_COLUMNS[column]["help"]),
+                            min_value=GENERATOR_COLUMNS[column].get("min_value"),
                             max_value=GENERATOR_MAXIMA.get(column),
                             step=GENERATOR_STEPS.get(column),
                             width=GENERATOR_COLUMN_WIDTH,
@@ -87,18 +115,18 @@ def cluster_generator():
             for name, columns in GENERATOR_TABLES
         ]
         shared = st.checkbox(
-            "All classes share class 1's covariance",
+            _("All classes share class 1's covariance"),
             key="gen_shared",
-            help="The setting of section 4.2.1 in which the Bayes boundary is a straight line.",
+            help=_("The setting of section 4.2.1 in which the Bayes boundary is a straight line."),
         )
-        seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=1, step=1, key="gen_seed")
+        seed = st.number_input(_("Seed"), min_value=0, max_value=2**31 - 1, value=1, step=1, key="gen_seed")
         generator_held_out()  # read by state.generate: the share of each class made test points
         # Side by side where the sidebar is wide enough, else one under the other (never cut short).
         buttons = st.container(horizontal=True, gap="small")
         action = None
-        if buttons.button("Replace points", type="primary"):
+        if buttons.button(_("Replace points"), key="generate_replace", type="primary"):
             action = "replace"
-        if buttons.button("Add to points"):
+        if buttons.button(_("Add to points"), key="generate_add"):
             action = "add"
     # Column by column (the two tables share their rows): joining and iterating over rows with
     # pandas cost about 2 ms on every run of the page.
@@ -122,12 +150,13 @@ def method_section(name):
 def method_label(name):
     """'Least squares (§4.1.3)': the method's name and the book's section."""
     section = method_section(name)
-    return f"{MODELS[name].display_name} (§{section})" if section else MODELS[name].display_name
+    name_text = _(MODELS[name].display_name)
+    return f"{name_text} (§{section})" if section else name_text
 
 
 def method_picker():
     """The method, from the back-end registry (in its order: the book's); returns its registry name."""
-    return st.selectbox("Method", list(MODELS), format_func=method_label, key="method")
+    return st.selectbox(_("Method"), list(MODELS), format_func=method_label, key="method")
 
 
 def method_params(name, present_classes):
@@ -137,9 +166,9 @@ def method_params(name, present_classes):
 
 
 MULTICLASS_LABELS = {
-    "native": "K-class discriminant (eq. 4.9)",
-    "ovr": "one-versus-rest",
-    "ovo": "one-versus-one",
+    "native": N_("K-class discriminant (eq. 4.9)"),
+    "ovr": N_("one-versus-rest"),
+    "ovo": N_("one-versus-one"),
 }
 # Two-class machines: no K-class form of their own (tests/test_conventions.py checks the list
 # against the back-end, which refuses three classes for exactly these).
@@ -168,18 +197,26 @@ def multiclass_picker(method=None, n_classes=0):
     elif not restricted and st.session_state.pop(AUTO_OVR_KEY, False):
         st.session_state[MULTICLASS_KEY] = "native"
     strategy = st.radio(
-        "With more than two classes",
+        _("With more than two classes"),
         options,
-        format_func=MULTICLASS_LABELS.get,
+        format_func=lambda strategy: _(MULTICLASS_LABELS[strategy]),
         key=MULTICLASS_KEY,
         on_change=_strategy_chosen,
-        help="One-versus-rest and one-versus-one combine two-class classifiers and leave ambiguous regions "
-        "(figure 4.2); the single K-class discriminant assigns x to the largest yₖ(x).",
+        help=_(
+            "One-versus-rest and one-versus-one combine two-class classifiers and leave ambiguous regions "
+            "(figure 4.2); the single K-class discriminant assigns x to the largest yₖ(x)."
+        ),
     )
     if restricted:
-        st.caption(
-            f"{MODELS[method].display_name} separates two classes and has no K-class discriminant (eq. 4.9): "
-            f"with these {n_classes} classes it is trained as "
-            + ("one classifier per class against the rest." if strategy == "ovr" else "one classifier per pair.")
-        )
+        if strategy == "ovr":
+            caption = _(
+                "{method} separates two classes and has no K-class discriminant (eq. 4.9): with these {n} "
+                "classes it is trained as one classifier per class against the rest."
+            )
+        else:
+            caption = _(
+                "{method} separates two classes and has no K-class discriminant (eq. 4.9): with these {n} "
+                "classes it is trained as one classifier per pair."
+            )
+        st.caption(caption.format(method=_(MODELS[method].display_name), n=n_classes))
     return strategy

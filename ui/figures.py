@@ -8,6 +8,7 @@ wants one (it validates them then).
 
 import numpy as np
 
+from .i18n import N_, _
 from .names import N_CLASSES, class_name
 from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, REGION_COLOURS, TEMPLATE_JSON
 
@@ -291,18 +292,27 @@ def scene_figure(
         showlegend=legend,
     )
     names = [trace.get("name") if trace.get("showlegend", True) is not False else None for trace in traces]
+    numbers = {class_name(k): str(k + 1) for k in range(N_CLASSES)}  # the compact legend numbers classes
     compact = dict(
-        names=[COMPACT_NAMES.get(name, name.removeprefix("class ")) if name else None for name in names],
-        legend_title="class",
+        names=[
+            (_(COMPACT_NAMES[name]) if name in COMPACT_NAMES else numbers.get(name, name)) if name else None
+            for name in names
+        ],
+        legend_title=_("class"),
         # Left out of the narrowest legends, in this order: the status line under the plot counts
         # the misclassified points and the caption names the boundary; the classes always stay.
         optional=[[index for index, name in enumerate(names) if name == drop] for drop in OPTIONAL_ENTRIES],
     )
-    return dict(data=[_as_dict(trace) for trace in traces], layout=layout, compact=compact)
+    data = [_as_dict(trace) for trace in traces]
+    for trace in data:  # the legend's own entries, in the session's language (classes already are)
+        if trace.get("name") in LEGEND_ENTRIES:
+            trace["name"] = _(trace["name"])
+    return dict(data=data, layout=layout, compact=compact)
 
 
-COMPACT_NAMES = {"decision boundary": "boundary", TEST_LEGEND: "test"}
+COMPACT_NAMES = {"decision boundary": N_("boundary"), TEST_LEGEND: N_("test")}
 OPTIONAL_ENTRIES = ("misclassified", "decision boundary")
+LEGEND_ENTRIES = frozenset({N_("decision boundary"), N_("misclassified"), N_("test (hollow)"), N_("regions")})
 
 
 def canvas_margin(scale=1.0, legend=True):

@@ -12,14 +12,15 @@ from playground import PlaygroundError
 
 from . import state
 from .fitview import shown_model
+from .i18n import N_, _
 from .names import class_label
 from .theme import CLASS_COLOURS
 
 CLICK_KEY = state.POINT_SET_MODE_KEY  # what a click on the plot does with points: see CLICK_MODES
 CLICK_MODES = {
-    "train": "add training points",
-    "test": "add test points (hollow)",
-    "switch": "switch train ↔ test",
+    "train": N_("add training points"),
+    "test": N_("add test points (hollow)"),
+    "switch": N_("switch train ↔ test"),
 }
 SPLIT_FRACTION_KEY = "split_fraction"
 SPLIT_SEED_KEY = "split_seed"
@@ -33,53 +34,59 @@ def click_mode():
 def point_set_picker():
     """Sidebar: whether a click adds training points, test points, or switches a point's set."""
     mode = st.radio(
-        "Clicks on the plot",
+        _("Clicks on the plot"),
         list(CLICK_MODES),
-        format_func=CLICK_MODES.get,
+        format_func=lambda mode: _(CLICK_MODES[mode]),
         horizontal=True,
         key=CLICK_KEY,
-        help="Test points (hollow) are never used by the fit: they show how well what was learned from the "
-        "training points carries over. In 'switch' mode a click on a point, or a box / lasso selection, "
-        "turns training points into test points and back.",
+        help=_(
+            "Test points (hollow) are never used by the fit: they show how well what was learned from the "
+            "training points carries over. In 'switch' mode a click on a point, or a box / lasso selection, "
+            "turns training points into test points and back."
+        ),
     )
     if mode == "switch":
-        st.caption("A click on a point (or a box / lasso selection) switches it between training and test.")
+        st.caption(_("A click on a point (or a box / lasso selection) switches it between training and test."))
     return mode
 
 
 def split_controls(points):
     """Sidebar expander: hold out a random share of the points, or make every point a training point."""
-    with st.expander("Train / test split", expanded=False):
+    with st.expander(_("Train / test split"), expanded=False):
         st.caption(
-            "No fit uses a test point (drawn hollow); the status line and the Metrics panel score the training "
-            "and the test points apart."
+            _(
+                "No fit uses a test point (drawn hollow); the status line and the Metrics panel score the training "
+                "and the test points apart."
+            )
         )
         fraction = st.slider(
-            "Held out as test points (%)",
+            _("Held out as test points (%)"),
             5,
             state.MAX_HELD_OUT_PERCENT,
             30,
             5,
             key=SPLIT_FRACTION_KEY,
-            help="Drawn at random within each class, so every class keeps its share.",
+            help=_("Drawn at random within each class, so every class keeps its share."),
         )
-        seed = st.number_input("Split seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key=SPLIT_SEED_KEY)
+        seed = st.number_input(_("Split seed"), min_value=0, max_value=2**31 - 1, value=0, step=1, key=SPLIT_SEED_KEY)
         buttons = st.container(horizontal=True, gap="small")
         buttons.button(
-            "Hold out",
+            _("Hold out"),
             key="split_hold_out",
             disabled=not len(points),
             on_click=state.guarded_callback("hold out")(hold_out),
             args=(fraction / 100, int(seed)),
-            help="Make a random share of all points test points (the rest training points); undo brings the "
-            "previous split back.",
+            help=_(
+                "Make a random share of all points test points (the rest training points); undo brings the "
+                "previous split back."
+            ),
         )
         buttons.button(
-            "All training",
+            _("All training"),
             key="split_all_training",
             disabled=not points.test,
             on_click=state.guarded_callback("make test points training points")(all_training),
-            help="Make every test point a training point again.",
+            help=_("Make every test point a training point again."),
         )
 
 
@@ -95,14 +102,16 @@ def all_training():
 def generator_held_out():
     """Sidebar, in the cluster generator: the percent of the new points held out as test points."""
     return st.slider(
-        "Held out as test points (%)",
+        _("Held out as test points (%)"),
         0,
         state.MAX_HELD_OUT_PERCENT,
         0,
         5,
         key=state.GENERATOR_HELD_OUT_KEY,
-        help="This share of each generated class becomes test points (hollow), drawn with the seed below; "
-        "no fit uses them.",
+        help=_(
+            "This share of each generated class becomes test points (hollow), drawn with the seed below; "
+            "no fit uses them."
+        ),
     )
 
 
@@ -122,19 +131,23 @@ def status_line(points, view=None, test_predicted=None):
     counts, test_counts = points.training.counts(), points.testing.counts()
     parts = [
         f"<span style='color:{CLASS_COLOURS[k]}'>{class_label(k)}</span>: {counts[k]}"
-        + (f" + {test_counts[k]} test" if test_counts[k] else "")
+        + (" + " + _("{n} test").format(n=test_counts[k]) if test_counts[k] else "")
         for k in range(len(counts))
         if counts[k] or test_counts[k]
     ]
-    text = " · ".join(parts) if parts else "no points"
+    text = " · ".join(parts) if parts else _("no points")
     if view is not None and view.accuracy is not None:
         wrong = int(np.sum(view.predicted != points.training.y))
-        text += f" — training accuracy **{view.accuracy:.1%}**"
-        correct = " (all training points correct)" if points.test else " (all points correct)"
-        text += f" ({wrong} misclassified, ringed)" if wrong else correct
+        text += " — " + _("training accuracy **{accuracy}**").format(accuracy=f"{view.accuracy:.1%}")
+        correct = _("(all training points correct)") if points.test else _("(all points correct)")
+        text += " " + (_("({n} misclassified, ringed)").format(n=wrong) if wrong else correct)
     if test_predicted is not None and len(test_predicted):
         truth = points.testing.y
         wrong = int(np.sum(test_predicted != truth))
-        text += f" · test accuracy **{np.mean(test_predicted == truth):.1%}**"
-        text += f" ({wrong} of {len(truth)} test points misclassified)" if wrong else f" (all {len(truth)} correct)"
+        text += " · " + _("test accuracy **{accuracy}**").format(accuracy=f"{np.mean(test_predicted == truth):.1%}")
+        text += " " + (
+            _("({wrong} of {n} test points misclassified)").format(wrong=wrong, n=len(truth))
+            if wrong
+            else _("(all {n} correct)").format(n=len(truth))
+        )
     return text

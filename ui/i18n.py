@@ -173,3 +173,21 @@ def compile_mo(entries):
     output += b"".join(struct.pack("<2I", *pair) for pair in id_offsets)
     output += b"".join(struct.pack("<2I", *pair) for pair in offsets)
     return output + data
+
+
+MAX_LANGUAGE_TEXT = 35  # the longest BCP 47 tag worth reading; anything longer is not a language
+
+
+def language_code(value):
+    """The app's language for a link value or a browser locale ("ja", "ja-JP", "zh-Hans-CN", "EN"),
+    or None when ``value`` names none of ours (any other type, text or length)."""
+    if not isinstance(value, str) or len(value) > MAX_LANGUAGE_TEXT:
+        return None
+    primary = value.strip().replace("_", "-").split("-")[0].lower()
+    return primary if primary in LANGUAGES else None
+
+
+def initial_language(link_value=None, browser_locale=None):
+    """A new session's language: the link's ``lang``, else the browser's preferred language, else
+    English. Chinese in any script or region is shown in simplified Chinese, our one Chinese."""
+    return language_code(link_value) or language_code(browser_locale) or DEFAULT_LANGUAGE

@@ -18,6 +18,7 @@ from playground.fileio import MAX_UPLOAD_MB, points_to_csv, read_points_csv, sce
 from playground.validation import MAX_POINTS
 
 from . import state
+from .i18n import _
 from .text import plain
 
 # A new uploader key after every file empties the uploader, so the same file can be loaded again
@@ -107,16 +108,16 @@ def import_export_controls():
     """Download the points (CSV) or the scene (JSON); upload either to load it."""
     points_csv, scene_json = _exports()
     error = st.session_state.get(ERROR_KEY)
-    with st.expander("Import / export files", key="import_export_expander"):
+    with st.expander(_("Import / export files"), key="import_export_expander"):
         note = st.session_state.get(NOTE_KEY)
         if error:
             st.error(plain(error), icon=":material/error:")
         elif note:
             st.info(plain(note), icon=":material/label:")
         if error or note:
-            st.button("Dismiss", key="dismiss_import_error", on_click=_dismiss_error, type="tertiary")
+            st.button(_("Dismiss"), key="dismiss_import_error", on_click=_dismiss_error, type="tertiary")
         st.download_button(
-            "Download points (CSV)",
+            _("Download points (CSV)"),
             points_csv,
             "points.csv",
             "text/csv",
@@ -125,10 +126,10 @@ def import_export_controls():
             disabled=not len(state.scene().points),
             icon=":material/download:",
             width="stretch",
-            help="x1, x2, class: one row per point, full precision.",
+            help=_("x1, x2, class: one row per point, full precision."),
         )
         st.download_button(
-            "Download scene (JSON)",
+            _("Download scene (JSON)"),
             scene_json,
             "scene.json",
             "application/json",
@@ -136,11 +137,11 @@ def import_export_controls():
             on_click="ignore",
             icon=":material/download:",
             width="stretch",
-            help="Points, method and its parameters, basis, view and panel settings.",
+            help=_("Points, method and its parameters, basis, view and panel settings."),
         )
         key = _upload_key()
         st.file_uploader(
-            "Load points (.csv) or a scene (.json)",
+            _("Load points (.csv) or a scene (.json)"),
             type=["csv", "json"],
             key=key,
             on_change=_on_upload,

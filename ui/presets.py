@@ -10,6 +10,7 @@ import streamlit as st
 from playground.presets import PRESETS
 
 from . import state
+from .i18n import _
 
 ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
 
@@ -36,7 +37,7 @@ def _close():
 
 def preset_picker():
     """Sidebar: an expander with one button per preset."""
-    with st.expander("Figures from chapter 4", expanded=False):
+    with st.expander(_("Figures from chapter 4"), expanded=False):
         for key, preset in PRESETS.items():
             st.button(
                 preset.label,
@@ -44,7 +45,7 @@ def preset_picker():
                 on_click=_load,
                 args=(key,),
                 width="stretch",
-                help="Replaces the points and the method (undo brings your points back).",
+                help=_("Replaces the points and the method (undo brings your points back)."),
             )
 
 
@@ -57,4 +58,4 @@ def preset_explanation():
     text_col.info(f"**{preset.heading}**\n\n{preset.explanation}", icon=":material/menu_book:")
     if preset.about_notes:
         text_col.caption(preset.about_notes)
-    close_col.button("close", key="preset_close", on_click=_close, help="Hide this explanation.")
+    close_col.button(_("close"), key="preset_close", on_click=_close, help=_("Hide this explanation."))

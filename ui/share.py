@@ -13,6 +13,7 @@ import streamlit as st
 from playground.link import MAX_QUERY_PARAMETERS
 
 from . import state
+from .i18n import N_, _
 
 _JS = r"""
 function watchAddressBar() {
@@ -97,7 +98,7 @@ _CSS = """
 
 _share_box = st.components.v2.component("playground_share", js=_JS, css=_CSS, isolate_styles=False)
 
-HELP = (
+HELP = N_(
     "The address bar always holds this link: opening it in any browser shows these points, this method "
     "with its settings, the view and the open panel."
 )
@@ -130,8 +131,8 @@ def share_controls(note=None):
     read from the address bar in the browser. ``note``: what the link leaves out, if anything."""
     _share_box(
         data={
-            "label": "Copy link to this scene",
-            "help": HELP if note is None else f"{HELP} {note}",
+            "label": _("Copy link to this scene"),
+            "help": _(HELP) if note is None else f"{_(HELP)} {note}",
             "max_parameters": MAX_QUERY_PARAMETERS,
         },
         key=SHARE_KEY,

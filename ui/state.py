@@ -29,6 +29,7 @@ from playground.link import (
 from playground.scene import MAX_COORDINATE, MIN_VIEW, History, PointSet, Scene, snap
 from playground.specs import MAX_RBF_CENTRES, METHOD_SPECS
 
+from .i18n import N_
 from .method_params import HARD_MARGIN_KEY, THRESHOLDS_KEY, widget_state
 
 _LOG = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ def init_state():
                 _LOG.error("A link could not be read", exc_info=err)
                 link_scene, messages, view = default_scene(), ["The link could not be read at all."], {}
             # The default scene was never on screen: nothing to undo back to.
-            load_scene(link_scene, messages, source="the link", undoable=False, **view)
+            load_scene(link_scene, messages, source=N_("the link"), undoable=False, **view)
         else:
             st.session_state[FIT_PENDING] = True  # the canvas gives the first view the plot's shape
     st.session_state.setdefault("history", History())
@@ -547,8 +548,9 @@ def link_note(current):
     return None
 
 
-def link_query(current, panel_options, tab, compared=(), presenting=False):
-    """The query parameters that reproduce what the user sees (the address bar follows them)."""
+def link_query(current, panel_options, tab, compared=(), presenting=False, language=None):
+    """The query parameters that reproduce what the user sees (the address bar follows them),
+    in the sender's language (``lang``) when it is given."""
     query = encode_scene(current)
     if panel_options:
         query["po"] = encode_options(panel_options)
@@ -558,7 +560,12 @@ def link_query(current, panel_options, tab, compared=(), presenting=False):
         query["cmp"] = ",".join(compared)
     if presenting:
         query["pm"] = "1"
+    if language:
+        query["lang"] = language
     return query
+
+
+DEFAULT_SOURCE = N_("the file")  # what a loaded scene came from, when the caller does not say
 
 
 def load_scene(
@@ -569,7 +576,7 @@ def load_scene(
     *,
     compare=None,
     presentation=None,
-    source="the file",
+    source=DEFAULT_SOURCE,
     undoable=True,
     fit=False,
 ):

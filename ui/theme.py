@@ -16,11 +16,18 @@ CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "star")
 SYMBOL_GLYPHS = ("●", "■", "◆", "▲", "✚", "★")
 BOUNDARY_COLOUR = "#222222"
 
+# Streamlit's own font first, then CJK fonts for Japanese and Chinese labels (whichever the viewer's
+# system has: Noto on Linux, Hiragino / PingFang on macOS, Yu Gothic / Microsoft YaHei on Windows).
+FONT_FAMILY = (
+    '"Source Sans Pro", Arial, "Noto Sans CJK JP", "Noto Sans CJK SC", "Hiragino Sans", "PingFang SC", '
+    '"Yu Gothic", "Microsoft YaHei", sans-serif'
+)
+
 # Streamlit swaps plotly's default template for one with placeholder colours, so every
 # figure names this one explicitly; it is small, which also keeps the payload small.
 TEMPLATE = go.layout.Template(
     layout=dict(
-        font=dict(family="Source Sans Pro, Arial, sans-serif", size=13, color="#31333F"),
+        font=dict(family=FONT_FAMILY, size=13, color="#31333F"),
         paper_bgcolor="white",
         plot_bgcolor="white",
         xaxis=dict(showgrid=False, zeroline=True, zerolinecolor="#BBBBBB", linecolor="#888", mirror=True, ticks=""),
