@@ -150,3 +150,23 @@ def test_a_hostile_lang_value_opens_the_page_in_english(value):
     assert not at.exception
     assert _headers(at)[:2] == ["Points", "Method"]
     assert at.session_state["lang"] == "en"
+
+
+def test_panel_tabs_and_their_explanations_follow_the_language_and_links_keep_english_titles():
+    at = _run({"lang": "ja", "tab": "Posterior p(Cₖ|x)", "m": "logistic"})
+    assert not at.exception
+    labels = [tab.label for tab in at.tabs]
+    assert labels[:2] == ["多クラスの扱い（図 4.2）", "事後確率 p(Cₖ|x)"], labels
+    assert any(c.value.startswith("**何を見ているのか：**") for c in at.caption)
+    assert at.session_state["panel_tab"] == "事後確率 p(Cₖ|x)"
+    assert at.query_params["tab"] == "Posterior p(Cₖ|x)"  # a link names a panel the same in every language
+
+
+def test_switching_language_keeps_the_open_tab():
+    from ui import language
+
+    at = _run({"tab": "Posterior p(Cₖ|x)", "m": "logistic"})
+    assert at.session_state["panel_tab"] == "Posterior p(Cₖ|x)"
+    at.selectbox(key=language.PICKER_KEY).set_value("zh").run()
+    assert at.session_state["panel_tab"] == "后验概率 p(Cₖ|x)"
+    assert at.query_params["tab"] == "Posterior p(Cₖ|x)"

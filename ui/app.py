@@ -22,7 +22,7 @@ from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
-from .panels import PanelContext, active_panels, open_tab_signature
+from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .text import plain
@@ -31,7 +31,7 @@ from .theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
 _LOG = logging.getLogger(__name__)
 
 PRESENTATION_KEY = "presentation"
-TAB_KEY = "panel_tab"  # the open panel's title (a link carries it)
+TAB_KEY = "panel_tab"  # the open panel tab's label, in the session's language (links carry its title)
 EXPLANATION = (
     "**What is drawn:** shading = the class the model assigns to each location; black line = the "
     "decision boundary, where two classes' discriminants tie; black rings = points the model misclassifies; "
@@ -238,7 +238,7 @@ def _canvas_key(scene):
     """What the canvas draws: the scene, the panel options (overlays such as a projection) and the
     open tab when an overlay shows only while its tab is open."""
     options = repr(sorted(st.session_state.panel_options.items()))
-    return f"{hash(scene)}/{hash(options)}/{open_tab_signature(st.session_state.get(TAB_KEY))}"
+    return f"{hash(scene)}/{hash(options)}/{open_tab_signature(tab_title(st.session_state.get(TAB_KEY)))}"
 
 
 def _sync_link(compared_methods=()):
@@ -265,7 +265,7 @@ def _panel_context(scene, model):
         shown_model(model, scene.step),
         scene.window,
         st.session_state.panel_options,
-        st.session_state.get(TAB_KEY),
+        tab_title(st.session_state.get(TAB_KEY)),
         all_points=scene.points,
     )
 
@@ -486,14 +486,15 @@ def _render_panels(panels, context):
     if not shown:
         return None
     titles = [panel.title for panel in shown]
-    if st.session_state.get(TAB_KEY) not in titles:
+    labels = [tab_label(title) for title in titles]  # the session holds the open tab's label
+    if st.session_state.get(TAB_KEY) not in labels:
         st.session_state.pop(TAB_KEY, None)  # e.g. a panel of the previous method
-    tabs = st.tabs(titles, key=TAB_KEY, on_change="rerun")
+    tabs = st.tabs(labels, key=TAB_KEY, on_change="rerun")
     for tab, panel in zip(tabs, shown):
         if tab.open is False:
             continue
         with tab:
             if panel.help:
-                st.caption(f"**What am I looking at?** {panel.help}")
+                st.caption(_("**What am I looking at?** {help}").format(help=_(panel.help)))
             panel.render(context)
-    return st.session_state.get(TAB_KEY) or titles[0]
+    return tab_title(st.session_state.get(TAB_KEY)) or titles[0]

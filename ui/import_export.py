@@ -19,6 +19,7 @@ from playground.validation import MAX_POINTS
 
 from . import state
 from .i18n import _
+from .panels import tab_title
 from .text import plain
 
 # A new uploader key after every file empties the uploader, so the same file can be loaded again
@@ -92,7 +93,7 @@ def _exports():
     def scene_json():
         view = {
             "panel_options": session["panel_options"],
-            "tab": session["panel_tab"] if "panel_tab" in session else None,
+            "tab": tab_title(session["panel_tab"]) if "panel_tab" in session else None,
         }
         return scene_to_json(session["scene"], view)
 

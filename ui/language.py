@@ -2,9 +2,11 @@
 
 import streamlit as st
 
-from .i18n import LANGUAGE_KEY, LANGUAGES, initial_language
+from .i18n import LANGUAGE_KEY, LANGUAGES, initial_language, translations
+from .panels import tab_label, tab_title
 
 PICKER_KEY = "language_picker"
+TAB_KEY = "panel_tab"  # the open panel tab's label (ui/app.py)
 # The picker's label is in all three languages, so that someone who cannot read the current
 # language still finds it.
 PICKER_LABEL = "Language · 言語 · 语言"
@@ -24,8 +26,14 @@ def init_language():
 
 def _picked():
     chosen = st.session_state.get(PICKER_KEY)
-    if chosen in LANGUAGES:
-        st.session_state[LANGUAGE_KEY] = chosen
+    if chosen not in LANGUAGES:
+        return
+    # The open tab is known by its label, which changes with the language: keep the same panel open.
+    label = st.session_state.get(TAB_KEY)
+    if label is not None:
+        title = tab_title(label, translations(st.session_state[LANGUAGE_KEY]))
+        st.session_state[TAB_KEY] = tab_label(title, translations(chosen))
+    st.session_state[LANGUAGE_KEY] = chosen
 
 
 def language_picker():

@@ -29,7 +29,7 @@ from playground.link import (
 from playground.scene import MAX_COORDINATE, MIN_VIEW, History, PointSet, Scene, snap
 from playground.specs import MAX_RBF_CENTRES, METHOD_SPECS
 
-from .i18n import N_
+from .i18n import N_, _
 from .method_params import HARD_MARGIN_KEY, THRESHOLDS_KEY, widget_state
 
 _LOG = logging.getLogger(__name__)
@@ -636,7 +636,7 @@ def _apply_load(new_scene, messages, source, view):
     if view["panel_options"] is not None:
         st.session_state.panel_options = dict(view["panel_options"])
     if view["tab"] is not None:
-        st.session_state.panel_tab = view["tab"]
+        st.session_state.panel_tab = _(view["tab"])  # the tab's label in the session's language
     if view["compare"] is not None:
         st.session_state.view_mode = "compare" if view["compare"] else "single"
         if view["compare"]:

@@ -18,6 +18,8 @@ import streamlit as st
 from playground.grid import Window
 from playground.scene import Scene
 
+from ..i18n import active_translations
+
 
 @dataclass(frozen=True)
 class PanelContext:
@@ -156,3 +158,19 @@ def open_tab_signature(open_tab):
     """What the canvas's overlays depend on of the open tab: its title when that panel draws its
     overlay only while open (the canvas must redraw when it opens or closes), else None."""
     return open_tab if open_tab in {panel.title for panel in all_panels() if panel.overlay_while_open} else None
+
+
+def tab_label(title, translations=None):
+    """A panel's tab label: its title in the session's language (or in ``translations``')."""
+    return (translations or active_translations()).gettext(title)
+
+
+def tab_title(label, translations=None):
+    """The panel title (English, as links and the code name panels) of a tab ``label`` shown in the
+    session's language (or in ``translations``'); a label no panel has is returned unchanged."""
+    if label is None:
+        return None
+    for panel in all_panels():
+        if tab_label(panel.title, translations) == label:
+            return panel.title
+    return label

@@ -17,6 +17,7 @@ from playground.basis import BasisModel, RBFBasis
 
 from ..chart import chart
 from ..figures import region_trace
+from ..i18n import N_
 from ..names import N_CLASSES, class_name
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel
@@ -355,14 +356,16 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Feature space φ (fig. 4.12)",
+        title=N_("Feature space φ (fig. 4.12)"),
         applies=lambda ctx: basis_model(ctx.model) is not None,
         render=render,
         overlay=overlay,
         order=5,
         help=(
-            "Figure 4.12: fixed nonlinear basis functions φ(x) turn a curved boundary in x into a straight line "
-            "(a hyperplane) in feature space; pick two features to look at the data there."
+            N_(
+                "Figure 4.12: fixed nonlinear basis functions φ(x) turn a curved boundary in x into a straight line "
+                "(a hyperplane) in feature space; pick two features to look at the data there."
+            )
         ),
     )
 ]

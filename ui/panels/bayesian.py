@@ -23,6 +23,7 @@ from playground.specs import PANEL_SPEC
 
 from ..chart import chart
 from ..convention import book_classes, book_weights, is_two_class
+from ..i18n import N_
 from ..names import class_name
 from ..theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from . import Panel, number_text, subscript
@@ -524,26 +525,31 @@ def render_laplace(ctx):
 
 PANELS = [
     Panel(
-        title="Predictive vs MAP (sec. 4.5.2)",
+        title=N_("Predictive vs MAP (sec. 4.5.2)"),
         applies=applies,
         render=render_predictive,
         overlay=overlay,
         order=78,
         help=(
-            "Bayesian logistic regression keeps a whole distribution over the weights, the Laplace approximation "
-            "N(w_MAP, S_N) (eq. 4.144). Averaging the sigmoid over it gives the predictive distribution (eq. 4.155), "
-            "which is less sure than the MAP sigmoid wherever the weights are uncertain, i.e. away from the data."
+            N_(
+                "Bayesian logistic regression keeps a whole distribution over the weights, the Laplace "
+                "approximation N(w_MAP, S_N) (eq. 4.144). Averaging the sigmoid over it gives the predictive "
+                "distribution (eq. 4.155), "
+                "which is less sure than the MAP sigmoid wherever the weights are uncertain, i.e. away from the data."
+            )
         ),
     ),
     Panel(
-        title="Laplace approximation (fig. 4.14)",
+        title=N_("Laplace approximation (fig. 4.14)"),
         applies=applies,
         render=render_laplace,
         order=79,
         help=(
-            "The Laplace approximation replaces the posterior p(w|t), which has no closed form, by the Gaussian "
-            "centred at its mode w_MAP with the curvature there (section 4.4). Here: how close the two are along "
-            "one line through w_MAP, and the Gaussian's spread over two weights."
+            N_(
+                "The Laplace approximation replaces the posterior p(w|t), which has no closed form, by the Gaussian "
+                "centred at its mode w_MAP with the curvature there (section 4.4). Here: how close the two are along "
+                "one line through w_MAP, and the Gaussian's spread over two weights."
+            )
         ),
     ),
 ]

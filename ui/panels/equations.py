@@ -12,9 +12,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ..equations import model_equations
+from ..i18n import N_
 from . import Panel, is_open
 
-TITLE = "Equations"
+TITLE = N_("Equations")
 MARK_COLOUR = "#111111"
 
 POINT_OPTION = "equation_point"  # ctx.options: [x1, x2] typed by hand; absent = follow the last point
@@ -138,8 +139,10 @@ PANELS = [
         overlay_while_open=True,
         order=90,  # after every other panel (the posterior read-out is 75)
         help=(
-            "The fitted model written out with its own numbers and the book's equation numbers, then evaluated "
-            "at one point: activations, posteriors or decision values, and the predicted class."
+            N_(
+                "The fitted model written out with its own numbers and the book's equation numbers, then evaluated "
+                "at one point: activations, posteriors or decision values, and the predicted class."
+            )
         ),
     )
 ]

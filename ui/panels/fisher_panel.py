@@ -15,6 +15,7 @@ from playground.presets import elongated_points
 
 from .. import state
 from ..chart import chart
+from ..i18n import N_
 from ..names import class_name
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel, count_axis, option_checkbox
@@ -455,14 +456,16 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Fisher projection (fig. 4.6)",
+        title=N_("Fisher projection (fig. 4.6)"),
         applies=_applies,
         render=render,
         overlay=overlay,
         order=30,
         help=(
-            "Figure 4.6: projecting onto the line joining the means leaves the classes overlapping; Fisher's "
-            "direction w ∝ S_W⁻¹(m₂ − m₁) maximises J(w) (eq. 4.26), the ratio of between- to within-class spread."
+            N_(
+                "Figure 4.6: projecting onto the line joining the means leaves the classes overlapping; Fisher's "
+                "direction w ∝ S_W⁻¹(m₂ − m₁) maximises J(w) (eq. 4.26), the ratio of between- to within-class spread."
+            )
         ),
     )
 ]

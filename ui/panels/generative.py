@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from ..convention import book_line
+from ..i18n import N_
 from ..names import N_CLASSES, class_name
 from ..theme import CLASS_COLOURS
 from . import Panel
@@ -241,15 +242,17 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Class Gaussians",
+        title=N_("Class Gaussians"),
         applies=applies,
         render=render,
         overlay=overlay,
         order=30,
         help=(
-            "The generative view (section 4.2): fit p(x|Cₖ) = N(x|μₖ, Σ) and p(Cₖ) by maximum likelihood "
-            "(eq. 4.71-4.80), then Bayes' theorem gives the boundary; share Σ and it is a line, give each class "
-            "its own and it becomes a conic (figure 4.11)."
+            N_(
+                "The generative view (section 4.2): fit p(x|Cₖ) = N(x|μₖ, Σ) and p(Cₖ) by maximum likelihood "
+                "(eq. 4.71-4.80), then Bayes' theorem gives the boundary; share Σ and it is a line, give each class "
+                "its own and it becomes a conic (figure 4.11)."
+            )
         ),
     )
 ]

@@ -16,6 +16,7 @@ import streamlit as st
 from playground.grid import grid_axes
 
 from ..convention import book_line
+from ..i18n import N_
 from ..names import class_name
 from . import Panel, number_text, option_checkbox, vector_text
 
@@ -177,14 +178,16 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Geometry (fig. 4.1)",
+        title=N_("Geometry (fig. 4.1)"),
         applies=_applies,
         render=render,
         overlay=overlay,
         order=70,
         help=(
-            "Figure 4.1: w is orthogonal to the decision boundary and points into C₁'s region, w₀ sets the "
-            "boundary's distance from the origin, and y(x)/‖w‖ is the signed distance of x from it (eqs. 4.4-4.7)."
+            N_(
+                "Figure 4.1: w is orthogonal to the decision boundary and points into C₁'s region, w₀ sets the "
+                "boundary's distance from the origin, and y(x)/‖w‖ is the signed distance of x from it (eqs. 4.4-4.7)."
+            )
         ),
     )
 ]

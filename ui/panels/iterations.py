@@ -18,6 +18,7 @@ from playground.normal import normal_cdf
 
 from ..chart import chart
 from ..convention import book_classes, book_decision, book_weights_at
+from ..i18n import N_
 from ..names import class_name
 from ..playback import detail_key, playback_controls
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
@@ -332,14 +333,16 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Iterations",
+        title=N_("Iterations"),
         applies=applies,
         render=render,
         overlay=overlay,
         order=20,
         help=(
-            "Replay the maximum-likelihood fit one update at a time (IRLS, eq. 4.99-4.100, or gradient steps on "
-            "eq. 4.91): the boundary on the canvas and the log-likelihood (eq. 4.90) move together."
+            N_(
+                "Replay the maximum-likelihood fit one update at a time (IRLS, eq. 4.99-4.100, or gradient steps on "
+                "eq. 4.91): the boundary on the canvas and the log-likelihood (eq. 4.90) move together."
+            )
         ),
     )
 ]

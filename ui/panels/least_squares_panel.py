@@ -18,6 +18,7 @@ from playground.scene import PointSet
 from .. import state
 from ..chart import chart
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
+from ..i18n import N_
 from ..names import class_name
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
 from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
@@ -352,13 +353,16 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Least-squares outputs (fig. 4.4, 4.5)",
+        title=N_("Least-squares outputs (fig. 4.4, 4.5)"),
         applies=_applies,
         render=render,
         order=30,
         help=(
-            "Section 4.1.3: least squares fits y(x) = W̃ᵀx̃ to 1-of-K targets (eq. 4.17); its outputs are planes, "
-            "not probabilities, which is why outliers drag it (figure 4.4) and a middle class gets masked (figure 4.5)."
+            N_(
+                "Section 4.1.3: least squares fits y(x) = W̃ᵀx̃ to 1-of-K targets (eq. 4.17); its outputs are "
+                "planes, not probabilities, which is why outliers drag it (figure 4.4) and a middle class gets "
+                "masked (figure 4.5)."
+            )
         ),
     )
 ]

@@ -15,11 +15,12 @@ from playground import PlaygroundError
 from playground.metrics import score
 
 from ..chart import chart
+from ..i18n import N_
 from ..names import class_name
 from ..theme import TEMPLATE
 from . import Panel, number_text, subscript
 
-TITLE = "Metrics"
+TITLE = N_("Metrics")
 MATRIX_HEIGHT = 300
 OVERFIT_GAP = 0.15  # training accuracy this far above test accuracy is called over-fitting
 
@@ -170,12 +171,14 @@ PANELS = [
         render=render,
         order=95,
         help=(
-            "How well the fit does on the training points it learned from and on test points it never saw "
-            "(hollow). Each confusion matrix counts the points of each true class Cₖ (rows) by the class predicted "
-            "(columns): the diagonal is right. Precision: of the points predicted as a class, the share that "
-            "belong to it; recall: of a class's points, the share found. The log loss, mean −ln p(true class | x), "
-            "is shown for the methods that give probabilities. Test scores far below training scores mean "
-            "over-fitting."
+            N_(
+                "How well the fit does on the training points it learned from and on test points it never saw "
+                "(hollow). Each confusion matrix counts the points of each true class Cₖ (rows) by the class predicted "
+                "(columns): the diagonal is right. Precision: of the points predicted as a class, the share that "
+                "belong to it; recall: of a class's points, the share found. The log loss, mean −ln p(true class | x), "
+                "is shown for the methods that give probabilities. Test scores far below training scores mean "
+                "over-fitting."
+            )
         ),
     )
 ]

@@ -19,6 +19,7 @@ from playground.grid import grid_axes
 
 from ..controls import TWO_CLASS_METHODS
 from ..convention import book_sub_classifiers
+from ..i18n import N_
 from ..names import class_name
 from ..theme import CLASS_COLOURS
 from . import Panel, option_checkbox
@@ -241,14 +242,16 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Multi-class strategy (fig. 4.2)",
+        title=N_("Multi-class strategy (fig. 4.2)"),
         applies=_applies,
         render=render,
         overlay=overlay,
         order=40,
         help=(
-            "Figure 4.2: building K classes from two-class classifiers (one-versus-rest or one-versus-one) "
-            "leaves regions that no single class claims; they are hatched here, computed, not hidden."
+            N_(
+                "Figure 4.2: building K classes from two-class classifiers (one-versus-rest or one-versus-one) "
+                "leaves regions that no single class claims; they are hatched here, computed, not hidden."
+            )
         ),
     )
 ]

@@ -17,6 +17,7 @@ from playground.presets import close_points
 from .. import state
 from ..chart import chart
 from ..convention import book_line, book_roles, book_targets, book_weights_at, point_target
+from ..i18n import N_
 from ..names import class_name
 from ..playback import detail_key, playback_controls
 from ..theme import TEMPLATE
@@ -270,14 +271,16 @@ def _step_detail(model, X, y, step):
 
 PANELS = [
     Panel(
-        title="Perceptron playback (fig. 4.7)",
+        title=N_("Perceptron playback (fig. 4.7)"),
         applies=_applies,
         render=render,
         overlay=overlay,
         order=30,
         help=(
-            "Figure 4.7: each misclassified point, circled, adds η t φ to w (eq. 4.55) and turns the boundary; "
-            "step through the updates and watch the errors."
+            N_(
+                "Figure 4.7: each misclassified point, circled, adds η t φ to w (eq. 4.55) and turns the boundary; "
+                "step through the updates and watch the errors."
+            )
         ),
     )
 ]

@@ -16,6 +16,7 @@ from playground import BayesianLogisticRegression, LogisticRegression, ProbitReg
 
 from ..chart import chart
 from ..convention import book_decision, book_line, book_roles
+from ..i18n import N_
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
 from . import SURFACE_MARGIN, Panel, surface_scene
 
@@ -409,14 +410,16 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Posterior p(Cₖ|x)",
+        title=N_("Posterior p(Cₖ|x)"),
         applies=lambda ctx: is_probabilistic(ctx.model),
         render=render,
         overlay=overlay,
         order=75,  # after the geometry panel (70): this hover read-out must be the topmost
         help=(
-            "A probabilistic model gives more than a boundary: the posterior p(Cₖ|x) is a logistic sigmoid "
-            "(eq. 4.57) or a softmax (eq. 4.62) of the activations aₖ(x); compare figures 4.10 and 4.11."
+            N_(
+                "A probabilistic model gives more than a boundary: the posterior p(Cₖ|x) is a logistic sigmoid "
+                "(eq. 4.57) or a softmax (eq. 4.62) of the activations aₖ(x); compare figures 4.10 and 4.11."
+            )
         ),
     )
 ]

@@ -14,6 +14,7 @@ from playground.bayesian_logistic import PROBIT_LAMBDA, moderation
 from playground.normal import normal_cdf
 
 from ..chart import chart
+from ..i18n import N_
 from ..theme import TEMPLATE_JSON
 from . import Panel, number_text
 
@@ -138,13 +139,15 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Sigmoid and probit (fig. 4.9)",
+        title=N_("Sigmoid and probit (fig. 4.9)"),
         applies=lambda ctx: ctx.scene.method in METHODS,
         render=render,
         order=85,
         help=(
-            "The logistic sigmoid and the probit function look alike once the probit is scaled by λ² = π/8; "
-            "that likeness is what turns the Bayesian predictive distribution into a formula (section 4.5.2)."
+            N_(
+                "The logistic sigmoid and the probit function look alike once the probit is scaled by λ² = π/8; "
+                "that likeness is what turns the Bayesian predictive distribution into a formula (section 4.5.2)."
+            )
         ),
     )
 ]

@@ -16,6 +16,7 @@ from .. import state
 from ..chart import chart
 from ..compute import fitted_model, scene_model
 from ..figures import point_traces, region_trace, segment_trace
+from ..i18n import N_
 from ..names import class_label, class_name
 from ..theme import TEMPLATE
 from . import Panel
@@ -174,13 +175,15 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Outliers: least squares vs logistic",
+        title=N_("Outliers: least squares vs logistic"),
         applies=applies,
         render=render,
         order=60,
         help=(
-            "Figure 4.4 in your own hands: add a group of far but correctly labelled points and watch least "
-            "squares (section 4.1.3) tilt while logistic regression (section 4.3.2) holds its line."
+            N_(
+                "Figure 4.4 in your own hands: add a group of far but correctly labelled points and watch least "
+                "squares (section 4.1.3) tilt while logistic regression (section 4.3.2) holds its line."
+            )
         ),
     )
 ]

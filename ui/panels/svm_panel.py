@@ -20,6 +20,7 @@ from playground.svm import MARGIN_CATEGORIES, LinearSVM
 
 from ..chart import chart
 from ..convention import book_roles, book_sub_classifiers
+from ..i18n import N_
 from ..names import class_name
 from ..playback import detail_key, playback_controls
 from ..theme import CLASS_COLOURS, TEMPLATE
@@ -396,14 +397,16 @@ def render(ctx):
 
 PANELS = [
     Panel(
-        title="Support vector machine (§7.1)",
+        title=N_("Support vector machine (§7.1)"),
         applies=_applies,
         render=render,
         overlay=overlay,
         order=28,
         help=(
-            "Section 7.1, figure 7.2: the SVM keeps the boundary as far as possible from the nearest points; the "
-            "dashed lines y = ±1 bound the margin, and only the ringed support vectors decide where it lies."
+            N_(
+                "Section 7.1, figure 7.2: the SVM keeps the boundary as far as possible from the nearest points; the "
+                "dashed lines y = ±1 bound the margin, and only the ringed support vectors decide where it lies."
+            )
         ),
     )
 ]
