@@ -19,7 +19,7 @@ from .canvas import canvas, file_name, follow_canvas
 from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model
 from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
-from .i18n import _
+from .i18n import N_, _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
@@ -32,7 +32,7 @@ _LOG = logging.getLogger(__name__)
 
 PRESENTATION_KEY = "presentation"
 TAB_KEY = "panel_tab"  # the open panel tab's label, in the session's language (links carry its title)
-EXPLANATION = (
+EXPLANATION = N_(
     "**What is drawn:** shading = the class the model assigns to each location; black line = the "
     "decision boundary, where two classes' discriminants tie; black rings = points the model misclassifies; "
     "hollow markers = test points, which no fit uses. **Edit:** click empty space to add a point of the "
@@ -319,7 +319,7 @@ def _canvas_view():
             _draw_canvas(scene, figure)
         with _boundary("the status line"):
             st.markdown(_status_line(scene.points, view, test_predicted), unsafe_allow_html=True)
-    st.caption(EXPLANATION)
+    st.caption(_(EXPLANATION))
     with _boundary("the link"):
         _sync_link()
 
@@ -387,7 +387,7 @@ def _comparison_view(compared_methods):
     with _boundary("the comparison"):
         _comparison(scene, compared_methods)
     st.markdown(_status_line(scene.points), unsafe_allow_html=True)
-    st.caption(EXPLANATION)
+    st.caption(_(EXPLANATION))
     _sync_link(compared_methods)
 
 

@@ -13,19 +13,20 @@ import streamlit as st
 from playground.specs import BASIS_SPECS, RBF_GRID_SIZES, RBF_WIDTHS, clean_settings, spec_for
 
 from . import state
+from .i18n import N_, _
 from .method_params import int_input, int_slider, radio, select_slider
 
 BASIS_LABELS = {
-    "identity": "none: φ(x) = x",
-    "polynomial": "polynomial (all cross terms)",
-    "rbf": "Gaussian radial basis functions",
+    "identity": N_("none: φ(x) = x"),
+    "polynomial": N_("polynomial (all cross terms)"),
+    "rbf": N_("Gaussian radial basis functions"),
 }
 PLACEMENT_LABELS = {
-    "grid": "on a regular grid",
-    "data": "at random data points",
-    "given": "by hand (click on the plot)",
+    "grid": N_("on a regular grid"),
+    "data": N_("at random data points"),
+    "given": N_("by hand (click on the plot)"),
 }
-CLICK_MODE_LABELS = {"points": "add / remove points", "centres": "place / remove RBF centres"}
+CLICK_MODE_LABELS = {"points": N_("add / remove points"), "centres": N_("place / remove RBF centres")}
 WIDTHS = RBF_WIDTHS
 GRID_SIZES = RBF_GRID_SIZES
 HAND_CENTRES = "rbf_hand_centres"  # session key: the centres last placed by hand
@@ -63,40 +64,40 @@ def _hand_centres(scene):
 def _rbf_params(scene):
     placement = radio(
         _spec("rbf", "placement"),
-        "Centres",
+        N_("Centres"),
         PLACEMENT_LABELS,
-        help="Where the Gaussians φⱼ(x) = exp(−‖x − cⱼ‖² / 2s²) sit (eq. 3.4).",
+        help=N_("Where the Gaussians φⱼ(x) = exp(−‖x − cⱼ‖² / 2s²) sit (eq. 3.4)."),
     )
     centres = _hand_centres(scene)
     st.session_state[LAST_PLACEMENT] = placement
     params = {"placement": placement}
     chosen = {"placement": placement}
     if placement == "grid":
-        params["n_centres"] = select_slider(_spec("rbf", "n_centres", chosen), "Number of centres (a square grid)")
+        params["n_centres"] = select_slider(_spec("rbf", "n_centres", chosen), N_("Number of centres (a square grid)"))
     elif placement == "data":
-        params["n_centres"] = int_slider(_spec("rbf", "n_centres", chosen), "Number of centres")
-        params["random_state"] = int(int_input(_spec("rbf", "random_state", chosen), "Seed for choosing them"))
+        params["n_centres"] = int_slider(_spec("rbf", "n_centres", chosen), N_("Number of centres"))
+        params["random_state"] = int(int_input(_spec("rbf", "random_state", chosen), N_("Seed for choosing them")))
     else:
         if centres:
             params["centres"] = centres
         mode = st.radio(
-            "A click on the plot",
+            _("A click on the plot"),
             list(CLICK_MODE_LABELS),
-            format_func=CLICK_MODE_LABELS.get,
+            format_func=lambda mode: _(CLICK_MODE_LABELS[mode]),
             key="click_mode",
             horizontal=True,
         )
         if mode == "centres":
-            st.info("Clicks now place RBF centres (✚); click a centre to remove it.")
+            st.info(_("Clicks now place RBF centres (✚); click a centre to remove it."))
         st.caption(
             f"{len(centres)} centre{'' if len(centres) == 1 else 's'} placed."
             + ("" if centres else " Choose 'place / remove RBF centres' and click on the plot.")
         )
-    params["width"] = select_slider(_spec("rbf", "width"), "Width s (the same for every centre)")
+    params["width"] = select_slider(_spec("rbf", "width"), N_("Width s (the same for every centre)"))
     params["include_input"] = st.checkbox(
-        "Also keep x itself as features",
+        _("Also keep x itself as features"),
         key=_spec("rbf", "include_input").key,
-        help="φ(x) = (x₁, x₂, φ₁(x), …, φ_J(x)).",
+        help=_("φ(x) = (x₁, x₂, φ₁(x), …, φ_J(x))."),
     )
     return params
 
@@ -105,15 +106,17 @@ def basis_picker(scene):
     """The basis-function widgets; returns (name, params) for ``make_basis``."""
     _init_from_scene(scene)
     name = st.selectbox(
-        "Basis functions φ(x)",
+        _("Basis functions φ(x)"),
         list(BASIS_LABELS),
-        format_func=BASIS_LABELS.get,
+        format_func=lambda basis: _(BASIS_LABELS[basis]),
         key="basis",
-        help="A fixed nonlinear φ(x) before the method: the boundary is straight in φ-space and curved in x "
-        "(section 4.3.1, figure 4.12).",
+        help=_(
+            "A fixed nonlinear φ(x) before the method: the boundary is straight in φ-space and curved in x "
+            "(section 4.3.1, figure 4.12)."
+        ),
     )
     if name == "polynomial":
-        params = {"degree": int_slider(_spec("polynomial", "degree"), "Degree")}
+        params = {"degree": int_slider(_spec("polynomial", "degree"), N_("Degree"))}
     elif name == "rbf":
         params = _rbf_params(scene)
     else:

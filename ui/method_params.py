@@ -15,6 +15,7 @@ import streamlit as st
 from playground.specs import METHOD_SPECS, PRIOR_STEP, clean_settings, spec_for
 
 from .convention import backend_w_init, book_w_init
+from .i18n import N_, _
 from .names import class_label
 
 HARD_MARGIN_KEY = "svm_hard"
@@ -31,23 +32,34 @@ def _spec(method, name, values=None):
     return spec_for(METHOD_SPECS[method], name, values)
 
 
+def _translated(label, kwargs):
+    """The widget helpers take English text marked with N_ (label, help) and show it translated."""
+    if kwargs.get("help"):
+        kwargs["help"] = _(kwargs["help"])
+    return _(label)
+
+
 def select_slider(spec, label, **kwargs):
     """A select slider over ``spec.options``."""
+    label = _translated(label, kwargs)
     return st.select_slider(label, spec.options, widget_default(spec.key, spec.default), key=spec.key, **kwargs)
 
 
 def int_slider(spec, label, **kwargs):
+    label = _translated(label, kwargs)
     return st.slider(label, spec.low, spec.high, widget_default(spec.key, spec.default), key=spec.key, **kwargs)
 
 
 def int_input(spec, label, container=st, **kwargs):
+    label = _translated(label, kwargs)
     value = widget_default(spec.key, spec.default)
     return container.number_input(label, spec.low, spec.high, value, key=spec.key, **kwargs)
 
 
 def radio(spec, label, labels, **kwargs):
-    """A radio over ``spec.options`` showing ``labels[option]``."""
-    return st.radio(label, list(spec.options), format_func=labels.get, key=spec.key, **kwargs)
+    """A radio over ``spec.options`` showing ``labels[option]`` (English marked with N_, shown translated)."""
+    label = _translated(label, kwargs)
+    return st.radio(label, list(spec.options), format_func=lambda option: _(labels[option]), key=spec.key, **kwargs)
 
 
 def _parse_weights(text, size):
@@ -61,14 +73,18 @@ def _parse_weights(text, size):
     try:
         values = tuple(float(v) for v in text.replace(";", ",").split(","))
     except ValueError:
-        st.warning("Initial weights must be numbers separated by commas, e.g. 5, -6, 1.")
+        st.warning(_("Initial weights must be numbers separated by commas, e.g. 5, -6, 1."))
         return None
     if len(values) != size:
-        st.warning(f"Give {size} initial weights [w0, w1, w2] (bias first); got {len(values)}.")
+        st.warning(
+            _("Give {size} initial weights [w0, w1, w2] (bias first); got {count}.").format(
+                size=size, count=len(values)
+            )
+        )
         return None
     spec = _spec("perceptron", "w_init")
     if not all(spec.low <= v <= spec.high for v in values):  # also NaN and infinity
-        st.warning(f"Initial weights must be finite numbers within ±{spec.high:,.0f}.")
+        st.warning(_("Initial weights must be finite numbers within ±{limit}.").format(limit=f"{spec.high:,.0f}"))
         return None
     return values
 
@@ -76,9 +92,9 @@ def _parse_weights(text, size):
 def _priors(prefix, present_classes):
     """Prior sliders p(C_k) for the classes present, or None for the maximum-likelihood N_k/N."""
     if len(present_classes) < 2 or not st.checkbox(
-        "Set the priors p(Cₖ) by hand",
+        _("Set the priors p(Cₖ) by hand"),
         key=f"{prefix}_set_priors",
-        help="Changing the priors shifts the boundary (section 4.2); by default they are Nₖ/N.",
+        help=_("Changing the priors shifts the boundary (section 4.2); by default they are Nₖ/N."),
     ):
         return None
     # No default when a value is already in session state (e.g. carried over by the shared /
@@ -95,7 +111,7 @@ def _priors(prefix, present_classes):
         for k in present_classes
     ]
     total = sum(values)
-    st.caption("Normalised: " + ", ".join(f"{v / total:.2f}" for v in values))
+    st.caption(_("Normalised: {values}").format(values=", ".join(f"{v / total:.2f}" for v in values)))
     return tuple(round(v / total, 6) for v in values)
 
 
@@ -103,11 +119,13 @@ def initial_weights(method, present_classes):
     """The initial weights w₀, w₁, w₂ as the book writes them (y(x) = w₀ + w₁x₁ + w₂x₂ >= 0 assigns
     C₁, the first class present); returns the back-end's ``w_init`` (``ui.convention``) or None."""
     text = st.text_input(
-        "Initial weights w₀, w₁, w₂ (blank = zeros)",
+        _("Initial weights w₀, w₁, w₂ (blank = zeros)"),
         key=_spec(method, "w_init").key,
-        help="As the book writes w: y(x) = w₀ + w₁x₁ + w₂x₂ ≥ 0 assigns C₁, the first class present (the lowest "
-        "class number), and w points into its region. E.g. the lecture notes' 5, −6, 1. Input plane only (no "
-        "basis functions).",
+        help=_(
+            "As the book writes w: y(x) = w₀ + w₁x₁ + w₂x₂ ≥ 0 assigns C₁, the first class present (the lowest "
+            "class number), and w points into its region. E.g. the lecture notes' 5, −6, 1. Input plane only (no "
+            "basis functions)."
+        ),
     )
     w_init = _parse_weights(text, 3)
     if w_init is None:
@@ -115,24 +133,24 @@ def initial_weights(method, present_classes):
     # The basis picker is drawn below; its session value is the basis this run will fit on.
     basis = st.session_state.get("basis", getattr(st.session_state.get("scene"), "basis", "identity"))
     if basis != "identity":
-        st.caption("Initial weights are for the input plane (no basis functions): this fit starts from zero.")
+        st.caption(_("Initial weights are for the input plane (no basis functions): this fit starts from zero."))
         return None
     if len(present_classes) > 2:
-        st.caption("For two classes; with more, every two-class sub-classifier starts from these weights.")
+        st.caption(_("For two classes; with more, every two-class sub-classifier starts from these weights."))
     return backend_w_init(w_init)
 
 
 def least_squares(present_classes):
     if len(present_classes) > 2:
         # Section 4.1.5's targets exist for two classes only: not offered with more.
-        st.caption("Targets: 1-of-K (eq. 4.15). The N/N₁, −N/N₂ targets of section 4.1.5 need two classes.")
+        st.caption(_("Targets: 1-of-K (eq. 4.15). The N/N₁, −N/N₂ targets of section 4.1.5 need two classes."))
         return {"targets": "one_of_k"}
     targets = radio(
         _spec("least_squares", "targets"),
-        "Targets",
-        {"one_of_k": "1-of-K (eq. 4.15)", "fisher": "N/N₁ for C₁, −N/N₂ for C₂ (§4.1.5)"},
+        N_("Targets"),
+        {"one_of_k": N_("1-of-K (eq. 4.15)"), "fisher": N_("N/N₁ for C₁, −N/N₂ for C₂ (§4.1.5)")},
         horizontal=True,
-        help="With the Fisher targets the weight vector is parallel to Fisher's discriminant.",
+        help=N_("With the Fisher targets the weight vector is parallel to Fisher's discriminant."),
     )
     return {"targets": targets}
 
@@ -140,18 +158,18 @@ def least_squares(present_classes):
 def fisher(present_classes):
     threshold = radio(
         _spec("fisher", "threshold"),
-        "Threshold on the projection",
-        {"midpoint": "midpoint of projected means", "gaussian": "1-D Gaussians with priors"},
-        help="Fisher's criterion gives only a direction; the threshold y0 is a separate choice (section 4.1.4).",
+        N_("Threshold on the projection"),
+        {"midpoint": N_("midpoint of projected means"), "gaussian": N_("1-D Gaussians with priors")},
+        help=N_("Fisher's criterion gives only a direction; the threshold y0 is a separate choice (section 4.1.4)."),
     )
     return {"threshold": threshold}
 
 
 def perceptron(present_classes):
-    eta = select_slider(_spec("perceptron", "eta"), "Learning rate η")
-    max_epochs = int_slider(_spec("perceptron", "max_epochs"), "Maximum epochs")
-    shuffle = st.checkbox("Visit the points in a shuffled order", key=_spec("perceptron", "shuffle").key)
-    seed = int_input(_spec("perceptron", "random_state", {"shuffle": True}), "Shuffle seed") if shuffle else 0
+    eta = select_slider(_spec("perceptron", "eta"), N_("Learning rate η"))
+    max_epochs = int_slider(_spec("perceptron", "max_epochs"), N_("Maximum epochs"))
+    shuffle = st.checkbox(_("Visit the points in a shuffled order"), key=_spec("perceptron", "shuffle").key)
+    seed = int_input(_spec("perceptron", "random_state", {"shuffle": True}), N_("Shuffle seed")) if shuffle else 0
     w_init = initial_weights("perceptron", present_classes)
     return {"eta": eta, "max_epochs": max_epochs, "shuffle": shuffle, "random_state": int(seed), "w_init": w_init}
 
@@ -166,18 +184,18 @@ def _gaussian(prefix):
 def naive_bayes(present_classes):
     variant = radio(
         _spec("naive_bayes", "variant"),
-        "Features",
-        {"gaussian": "Gaussian (diagonal covariances)", "bernoulli": "binary, by thresholds (eq. 4.81)"},
+        N_("Features"),
+        {"gaussian": N_("Gaussian (diagonal covariances)"), "bernoulli": N_("binary, by thresholds (eq. 4.81)")},
     )
     params = {"variant": variant, "priors": _priors("nb", present_classes)}
     if variant == "bernoulli":
         spec = _spec("naive_bayes", "thresholds")
-        if st.checkbox("Set the thresholds by hand (default: the data mean)", key=THRESHOLDS_KEY):
+        if st.checkbox(_("Set the thresholds by hand (default: the data mean)"), key=THRESHOLDS_KEY):
             left, right = st.columns(2)
             params["thresholds"] = tuple(
                 float(
                     column.number_input(
-                        f"x{'₁₂'[i]} threshold",
+                        _("x{index} threshold").format(index="₁₂"[i]),
                         spec.low,
                         spec.high,
                         widget_default(f"{spec.key}{i + 1}", 0.0),
@@ -194,15 +212,15 @@ def _logistic(method):
     def widgets(present_classes):
         solver = radio(
             _spec(method, "solver"),
-            "Solver",
-            {"irls": "IRLS / Newton-Raphson (eq. 4.99)", "gd": "gradient descent"},
+            N_("Solver"),
+            {"irls": N_("IRLS / Newton-Raphson (eq. 4.99)"), "gd": N_("gradient descent")},
             horizontal=True,
         )
         chosen = {"solver": solver}
-        params = {"solver": solver, "max_iter": int_slider(_spec(method, "max_iter", chosen), "Maximum iterations")}
+        params = {"solver": solver, "max_iter": int_slider(_spec(method, "max_iter", chosen), N_("Maximum iterations"))}
         if solver == "gd":
-            params["learning_rate"] = select_slider(_spec(method, "learning_rate", chosen), "Step size")
-        params["l2"] = select_slider(_spec(method, "l2"), "L2 penalty λ (0 = maximum likelihood)")
+            params["learning_rate"] = select_slider(_spec(method, "learning_rate", chosen), N_("Step size"))
+        params["l2"] = select_slider(_spec(method, "l2"), N_("L2 penalty λ (0 = maximum likelihood)"))
         if method == "logistic":
             params["w_init"] = initial_weights(method, present_classes)
         return params
@@ -213,9 +231,11 @@ def _logistic(method):
 def bayesian_logistic(present_classes):
     alpha = select_slider(
         _spec("bayesian_logistic", "alpha"),
-        "Prior precision α (log scale)",
-        help="The prior N(w | 0, α⁻¹I) over every weight, the bias included (eq. 4.140): a larger α pulls w_MAP "
-        "towards 0 and narrows the posterior.",
+        N_("Prior precision α (log scale)"),
+        help=N_(
+            "The prior N(w | 0, α⁻¹I) over every weight, the bias included (eq. 4.140): a larger α pulls w_MAP "
+            "towards 0 and narrows the posterior."
+        ),
     )
     return {"alpha": alpha}
 
@@ -223,11 +243,11 @@ def bayesian_logistic(present_classes):
 def svm(present_classes):
     spec = _spec("svm", "C")
     hard = st.checkbox(
-        "Hard margin (C = ∞)", key=HARD_MARGIN_KEY, help="Fails with a message when the classes overlap."
+        _("Hard margin (C = ∞)"), key=HARD_MARGIN_KEY, help=_("Fails with a message when the classes overlap.")
     )
     if hard:
         return {"C": None}
-    return {"C": select_slider(spec, "C (soft-margin penalty, log scale)")}
+    return {"C": select_slider(spec, N_("C (soft-margin penalty, log scale)"))}
 
 
 PARAM_WIDGETS = {
