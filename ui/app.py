@@ -23,6 +23,7 @@ from .i18n import N_, _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
+from .points_table import points_table
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .text import plain
@@ -369,6 +370,8 @@ def _panel_view():
         st.rerun(scope="app")  # a panel widget changed the canvas: the step, a projection, an overlay
     scene = state.scene()
     previous = st.session_state.get(OPEN_PANEL)
+    with _boundary("the points table"):
+        points_table(scene.points)
     with _boundary("the panel"):
         context = _panel_context(scene, scene_model(scene))
         st.session_state[OPEN_PANEL] = _render_panels(active_panels(context), context)

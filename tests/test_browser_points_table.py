@@ -1,0 +1,54 @@
+"""Real-browser test of the table of points (issue 18): a row typed (pasted, as from a spreadsheet)
+into the table moves that point on the canvas, and one undo brings it back.
+
+It waits for states, never for fixed times; it leaves a screenshot in test-artifacts/.
+"""
+
+import pytest
+
+from tests.browser import ARTIFACTS
+from tests.test_browser_canvas import close_page, state, undo_button, wait_for_revision_change, wait_settled
+
+pytestmark = pytest.mark.browser
+
+POINT_AT_JS = """([x, y]) => { const root = document.querySelector('.pg-canvas');
+  return (root?._fullData || []).filter(t => t.meta === 'points').flatMap(t =>
+    Array.from(t.x || []).map((px, i) => [px, t.y[i], t.name])).filter(p => Math.abs(p[0] - x) < 1e-9
+      && Math.abs(p[1] - y) < 1e-9).map(p => p[2]); }"""
+
+
+def test_a_row_typed_into_the_table_moves_the_point_on_the_canvas_and_undo_brings_it_back(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 2000})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.goto(server)
+    page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+    wait_settled(page)
+    before = state(page)
+    assert page.evaluate(POINT_AT_JS, [0.5, 0.25]) == []
+
+    page.get_by_text("Table of points (type, edit or paste rows)").click()
+    table = page.locator("[data-testid='stExpander']").filter(has_text="Table of points")
+    grid = table.locator("[data-testid='stDataFrame']").first
+    grid.wait_for(timeout=30_000)
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    # The first row's x₁ cell (under the header row), then a spreadsheet row pasted over it.
+    page.mouse.click(box["x"] + 0.2 * box["width"], box["y"] + 36 + 17)
+    page.evaluate("() => navigator.clipboard.writeText('0.5\\t0.25\\t2')")
+    revision = before["revision"]
+    page.keyboard.press("Control+V")
+    wait_for_revision_change(page, revision, timeout=30_000)
+    page.wait_for_function(f"() => ({POINT_AT_JS})([0.5, 0.25]).length === 1", timeout=30_000)
+    after = state(page)
+    assert after["n_points"] == before["n_points"]  # the row was changed, not added
+    assert page.evaluate(POINT_AT_JS, [0.5, 0.25]) == ["class 2"]
+    page.screenshot(path=ARTIFACTS / "points-table.png")
+
+    undo_button(page).click()  # one undo step for the edit
+    page.wait_for_function(f"() => ({POINT_AT_JS})([0.5, 0.25]).length === 0", timeout=30_000)
+    wait_settled(page)
+    assert state(page)["xs"] == before["xs"]
+    close_page(page)
