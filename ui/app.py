@@ -14,6 +14,7 @@ import streamlit as st
 from playground import MODELS
 
 from . import controls, heldout, i18n, runtime, state
+from .accessible import canvas_description
 from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
 from .compare import comparison, view_mode_picker
@@ -86,6 +87,8 @@ LAYOUT_CSS = """
 <style>
 .st-key-compare_methods { min-width: min(100%, 22rem); flex: 1 1 22rem; }
 [data-testid="stMetricLabel"] p { white-space: normal; overflow-wrap: anywhere; }
+.pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; }
 </style>
 """
 
@@ -287,7 +290,7 @@ def _canvas_view():
     # move the plot under the pointer between two clicks. Both containers are always there, so the
     # canvas keeps its place in the page's tree.
     canvas_slot, messages = st.container(), st.container()
-    figure, view, test_predicted = None, FitView(), None
+    figure, view, test_predicted, model = None, FitView(), None, None
 
     def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
         nonlocal figure
@@ -319,7 +322,13 @@ def _canvas_view():
         if figure is not None:
             _draw_canvas(scene, figure)
         with _boundary("the status line"):
-            st.markdown(_status_line(scene.points, view, test_predicted), unsafe_allow_html=True)
+            # A live region: a screen reader announces each new status, with the plot in words.
+            description = canvas_description(scene, model, view.error)
+            st.markdown(
+                f"<div role='status' aria-live='polite'>\n\n{_status_line(scene.points, view, test_predicted)}"
+                f" <span class='pg-sr-only'>{description}</span>\n\n</div>",
+                unsafe_allow_html=True,
+            )
     st.caption(_(EXPLANATION))
     with _boundary("the link"):
         _sync_link()
