@@ -7,7 +7,15 @@ It waits for states, never for fixed times; it leaves a screenshot in test-artif
 import pytest
 
 from tests.browser import ARTIFACTS
-from tests.test_browser_canvas import close_page, state, undo_button, wait_for_revision_change, wait_settled
+from tests.test_browser_canvas import (
+    close_page,
+    open_page,
+    sidebar,
+    state,
+    undo_button,
+    wait_for_revision_change,
+    wait_settled,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -51,4 +59,24 @@ def test_a_row_typed_into_the_table_moves_the_point_on_the_canvas_and_undo_bring
     page.wait_for_function(f"() => ({POINT_AT_JS})([0.5, 0.25]).length === 0", timeout=30_000)
     wait_settled(page)
     assert state(page)["xs"] == before["xs"]
+    close_page(page)
+
+
+def test_a_point_is_added_with_the_keyboard_alone(browser, server):
+    page = open_page(browser, server)
+    before = state(page)
+    sidebar(page).get_by_text("Add a point by typing its coordinates").click()
+    x1 = sidebar(page).get_by_label("x₁")
+    x1.wait_for(timeout=20_000)
+    x1.focus()  # from here on, keys only
+    page.keyboard.type("0.5")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("() => document.activeElement?.getAttribute('aria-label')")
+    assert focused == "x₂", focused  # Tab reaches the next field (the step buttons are skipped)
+    page.keyboard.type("-1.25")
+    page.keyboard.press("Enter")  # submits the form
+    page.wait_for_function(f"() => ({POINT_AT_JS})([0.5, -1.25]).length === 1", timeout=30_000)
+    wait_settled(page)
+    assert state(page)["n_points"] == before["n_points"] + 1
+    assert page.evaluate(POINT_AT_JS, [0.5, -1.25]) == ["class 1"]
     close_page(page)

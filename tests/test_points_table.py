@@ -76,3 +76,27 @@ def test_the_table_opens_in_the_app_and_costs_nothing_while_closed():
     opened.run()
     assert not opened.exception
     assert any(e.label.startswith("Table of points") for e in opened.expander)
+
+
+def _button(at, label):
+    return next(b for b in at.button if b.label == label)
+
+
+def test_a_point_typed_in_the_form_is_added_and_undone_in_one_step():
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.number_input(key="typed_x1").set_value(0.5)
+    at.number_input(key="typed_x2").set_value(-1.25)
+    at.selectbox(key="typed_class").set_value(1)
+    _button(at, "Add point").click().run()
+    assert not at.exception
+    points = at.session_state.scene.points
+    assert len(points) == 91 and points.X[-1].tolist() == [0.5, -1.25] and points.labels[-1] == 1
+    _button(at, "↶ Undo").click().run()
+    assert len(at.session_state.scene.points) == 90
+
+
+def test_a_form_without_coordinates_adds_nothing_and_says_why():
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    _button(at, "Add point").click().run()
+    assert len(at.session_state.scene.points) == 90
+    assert any("Type both coordinates" in e.value for e in [*at.warning, *at.info, *at.toast])

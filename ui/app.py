@@ -24,7 +24,7 @@ from .i18n import N_, _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
-from .points_table import points_table
+from .points_table import point_form, points_table
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .text import plain
@@ -142,6 +142,7 @@ def _sidebar_widgets():
             on_clear=state.guarded_callback("clear all")(state.clear_points),
             on_fit_view=state.guarded_callback("fit view")(state.fit_view),
         )
+        point_form()
         heldout.split_controls(scene.points)
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
         st.header(_("Method"))

@@ -17,7 +17,7 @@ from playground.scene import MAX_COORDINATE, PointSet
 
 from . import state
 from .i18n import _
-from .names import N_CLASSES
+from .names import N_CLASSES, class_label
 from .text import plain
 
 EXPANDER_KEY = "points_table_open"
@@ -176,3 +176,32 @@ def points_table(points):
                 "add a row at the bottom, delete rows by selecting them."
             )
         )
+
+
+FORM_KEY = "add_point_form"
+
+
+def _add_typed_point():
+    x1, x2 = st.session_state.get("typed_x1"), st.session_state.get("typed_x2")
+    label = st.session_state.get("typed_class", 0)
+    points = state.scene().points
+    try:
+        if x1 is None or x2 is None:
+            raise PlaygroundError(_("Type both coordinates, x₁ and x₂."))
+        test = state.point_set_mode() == "test"  # as a click would: a test point in test mode
+        new_points = points.added(float(x1), float(x2), int(label), test=test)
+    except (PlaygroundError, ValueError) as err:
+        state.notify(_("The point was not added: {reason}").format(reason=str(err)))
+        return
+    state.change_points(new_points)  # one undo step
+
+
+def point_form():
+    """A keyboard way to add a point: x₁, x₂ and the class, then Enter (or the button)."""
+    with st.expander(_("Add a point by typing its coordinates")):
+        with st.form(FORM_KEY, border=False, enter_to_submit=True):
+            left, right = st.columns(2)
+            left.number_input("x₁", value=None, step=0.1, format="%.4g", key="typed_x1", placeholder="0.5")
+            right.number_input("x₂", value=None, step=0.1, format="%.4g", key="typed_x2", placeholder="−1.2")
+            st.selectbox(_("Class"), list(range(N_CLASSES)), format_func=class_label, key="typed_class")
+            st.form_submit_button(_("Add point"), on_click=_add_typed_point, width="stretch")
