@@ -18,10 +18,26 @@ import plotly
 import streamlit as st
 from plotly.io.json import to_json_plotly
 
+from .theme import DARK_SWAPS
+
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
 
 PLOTLY_SHARED_JS = r"""
+function darkPage() {
+  // Streamlit's dark theme (its settings menu, or the viewer's system theme) darkens the app's background.
+  const app = document.querySelector('.stApp') || document.body;
+  const rgb = (getComputedStyle(app).backgroundColor.match(/[0-9.]+/g) || [255, 255, 255]).map(Number);
+  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] < 128;
+}
+
+function themed(json, swaps) {
+  // The figure's light colours exchanged for the dark theme's (ui/theme.py DARK_SWAPS).
+  if (!swaps || !darkPage()) return json;
+  for (const [light, dark] of Object.entries(swaps)) json = json.split('"' + light + '"').join('"' + dark + '"');
+  return json;
+}
+
 function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__pgPlotlyLoading) {
@@ -648,7 +664,7 @@ export default function (component) {
   root.__pgFileName = data.file_name;
   window.__pgKeyRoot = root;
   bindKeys();
-  const figure = JSON.parse(data.figure);
+  const figure = JSON.parse(themed(data.figure, data.dark_swaps));
   const height = canvasHeight(root, data, figure.layout);
   root.style.height = height + 'px';
   root.dataset.receivedAt = performance.now().toFixed(1);  // the benchmark's page-update split
@@ -846,6 +862,7 @@ def canvas(
         "figure": figure_json(figure),
         "config": config,
         "plotly_url": ensure_plotly_js(),
+        "dark_swaps": DARK_SWAPS,
         "module": static_module("canvas", _JS),
         "height": height,
         "fill_screen": fill_screen,

@@ -12,6 +12,7 @@ import streamlit as st
 from playground import MODELS
 
 from .canvas import MODULE_LOADER_JS, PLOTLY_SHARED_JS, ensure_plotly_js, figure_json, file_name, static_module
+from .theme import DARK_SWAPS
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
 
@@ -23,7 +24,7 @@ export default function (component) {
   const root = plotRoot(parentElement, 'pg-chart');
   root.style.height = data.height + 'px';
   loadPlotly(data.plotly_url).then((Plotly) => {
-    const figure = JSON.parse(data.figure);
+    const figure = JSON.parse(themed(data.figure, data.dark_swaps));
     figure.layout.height = data.height;
     root.__pgFileName = data.file_name;
     root.dataset.chartKey = data.key;  // browser-side playback moves the step's marker (ui/playback.js)
@@ -61,6 +62,7 @@ def chart(figure, *, key, config=None, where=None, name=None):
         "figure": figure_json({**figure, "layout": layout}),
         "config": {**CONFIG, **(config or {})},
         "plotly_url": ensure_plotly_js(),
+        "dark_swaps": DARK_SWAPS,
         "module": static_module("chart", _JS),
         "height": height,
         "file_name": file_name(*(name,) if name else _default_name(key)),

@@ -38,3 +38,24 @@ TEMPLATE = go.layout.Template(
 
 # The same template as a plotly.js dict, for figures built as dicts (no validation on every click).
 TEMPLATE_JSON = TEMPLATE.to_plotly_json()
+
+
+# The dark theme (Streamlit's dark base, chosen in its settings menu or from the viewer's system):
+# the same figures with these colours swapped in the browser (``themed`` in ui/canvas.py), so one
+# figure, and one cached payload, serves both themes. Region tints become dark shades of the same
+# Okabe-Ito hues at six lightnesses (L* 20-50, chroma 30): any two differ by at least 25 in
+# CIELAB and 5 in L*, each class's marker differs from its own region by at least 26; the rims of
+# the markers, the boundary and the rings turn light, so they read on the dark regions.
+DARK_BACKGROUND = "#0E1117"  # Streamlit's dark background
+DARK_REGION_COLOURS = ("#00345C", "#52390F", "#1D654C", "#9E6B4E", "#703958", "#1C6F97")
+LIGHT_LINES = "#F2F2F2"
+DARK_SWAPS = {
+    "white": DARK_BACKGROUND,
+    "#31333F": "#FAFAFA",  # text
+    "#BBBBBB": "#4A4F5C",  # zero lines
+    "#888": "#9AA0AA",  # axis lines
+    BOUNDARY_COLOUR: LIGHT_LINES,
+    MARKER_OUTLINE: LIGHT_LINES,
+    "rgba(255, 255, 255, 0.7)": "rgba(14, 17, 23, 0.7)",  # the hollow test markers' fill
+    **dict(zip(REGION_COLOURS, DARK_REGION_COLOURS, strict=True)),
+}

@@ -1,0 +1,57 @@
+"""The palettes stay colour-blind safe and readable in both themes (issue 18): CIELAB distances
+between the region tints, their lightness steps (they differ in greyscale), and each class's
+marker against its own region; every dark-theme swap names a colour the figures use."""
+
+import itertools
+
+import pytest
+
+from ui import figures, theme
+
+
+def _lab(colour):
+    red, green, blue = (int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
+
+    def linear(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = linear(red), linear(green), linear(blue)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(v):
+        return v ** (1 / 3) if v > 0.008856 else 7.787 * v + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def _distance(a, b):
+    return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b))) ** 0.5
+
+
+@pytest.mark.parametrize(
+    ("regions", "min_distance", "min_lightness_step", "min_marker_contrast"),
+    [(theme.REGION_COLOURS, 22, 3.8, 25), (theme.DARK_REGION_COLOURS, 25, 5, 26)],
+    ids=["light", "dark"],
+)
+def test_region_tints_differ_in_colour_and_in_greyscale(regions, min_distance, min_lightness_step, min_marker_contrast):
+    assert min(_distance(a, b) for a, b in itertools.combinations(regions, 2)) >= min_distance
+    lightness = sorted(_lab(colour)[0] for colour in regions)
+    assert min(b - a for a, b in zip(lightness, lightness[1:])) >= min_lightness_step
+    assert min(_distance(c, r) for c, r in zip(theme.CLASS_COLOURS, regions)) >= min_marker_contrast
+
+
+def test_the_dark_swaps_name_colours_the_canvas_figure_uses():
+    import json
+
+    from playground.grid import Window
+    from playground.scene import PointSet
+    from ui.canvas import figure_json
+    from ui.fitview import FitView
+
+    points = PointSet.from_arrays([[0, 0], [1, 1]], [0, 1], [False, True])
+    figure = figures.scene_figure(points, FitView(error="no fit"), Window(-2, 2, -2, 2), 0)
+    text = figure_json(figure) + json.dumps(theme.TEMPLATE_JSON)
+    used = {light for light in theme.DARK_SWAPS if f'"{light}"' in text}  # swapped as whole JSON strings
+    assert {"white", "#31333F", theme.MARKER_OUTLINE, figures.TEST_FILL} <= used
