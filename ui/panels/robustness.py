@@ -16,7 +16,7 @@ from .. import state
 from ..chart import chart
 from ..compute import fitted_model, scene_model
 from ..figures import point_traces, region_trace, segment_trace
-from ..i18n import N_
+from ..i18n import N_, _, ngettext
 from ..names import class_label, class_name
 from ..theme import TEMPLATE
 from . import Panel
@@ -46,7 +46,9 @@ def outlier_points(X, y, label, w=None, n=N_OUTLIERS, seed=0):
     y = np.asarray(y)
     members, others = X[y == label], X[y != label]
     if len(members) == 0:
-        raise InvalidDataError(f"There are no points of {class_name(int(label))} to add outliers to.")
+        raise InvalidDataError(
+            _("There are no points of {name} to add outliers to.").format(name=class_name(int(label)))
+        )
     mean = members.mean(axis=0)
     towards = mean - (others.mean(axis=0) if len(others) else X.mean(axis=0))
     if w is not None:
@@ -119,7 +121,12 @@ def comparison_figure(model, points, window, title):
             template=TEMPLATE,
             height=FIGURE_HEIGHT,
             margin=dict(l=30, r=10, t=40, b=30),
-            title=dict(text=f"{title}: {wrong} misclassified", font_size=14),
+            title=dict(
+                text=ngettext("{method}: {n} misclassified", "{method}: {n} misclassified", wrong).format(
+                    method=title, n=wrong
+                ),
+                font_size=14,
+            ),
             xaxis=dict(range=[window.x_min, window.x_max]),
             yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
             showlegend=False,
@@ -135,17 +142,19 @@ def render(ctx):
         st.session_state[OUTLIER_CLASS_KEY] = classes[-1]
     pick_col, button_col = st.columns([2, 1])
     pick_col.radio(
-        "Outliers of",
+        _("Outliers of"),
         classes,
         format_func=class_label,
         key=OUTLIER_CLASS_KEY,
         horizontal=True,
     )
     button_col.button(
-        "Add outliers",
+        _("Add outliers"),
         key="add_outliers",
         on_click=_add_outliers,
-        help=f"Add {N_OUTLIERS} points of that class far away on its own side of the boundary (undo with ↶ Undo).",
+        help=_("Add {n} points of that class far away on its own side of the boundary (undo with ↶ Undo).").format(
+            n=N_OUTLIERS
+        ),
         width="stretch",
     )
     least_squares, error = fitted_model(points, "least_squares", (), "native")
@@ -156,20 +165,22 @@ def render(ctx):
             st.warning(error)
         else:
             chart(
-                comparison_figure(least_squares, points, window, "Least squares"),
+                comparison_figure(least_squares, points, window, _("Least squares")),
                 key="robustness_least_squares",
                 config={"displayModeBar": False},
             )
     with right:
         chart(
-            comparison_figure(ctx.model, points, window, "Logistic regression"),
+            comparison_figure(ctx.model, points, window, _("Logistic regression")),
             key="robustness_logistic",
             config={"displayModeBar": False},
         )
     st.caption(
-        "Least squares fits targets 0/1 with a straight line, so points far on the correct side still count as "
-        "errors and pull its boundary towards them; the cross-entropy of logistic regression (eq. 4.90) gives "
-        "such points almost no weight, and its boundary stays put."
+        _(
+            "Least squares fits targets 0/1 with a straight line, so points far on the correct side still count as "
+            "errors and pull its boundary towards them; the cross-entropy of logistic regression (eq. 4.90) gives "
+            "such points almost no weight, and its boundary stays put."
+        )
     )
 
 
