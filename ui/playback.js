@@ -551,6 +551,7 @@ export default function (component) {
     bindPlayer(player);
     player.ui.speed.value = String(player.speed);
     root.dataset.speed = String(player.speed);
+    interval(player);  // the new element shows the tick too (a rerun may mount it between two reads)
     root.__pgPlayer = player;
   }
   if (!player || player.signature !== data.signature) {
