@@ -95,9 +95,12 @@ def update(area, sources):
                 where.setdefault(msgid, []).append(f"{source}:{line}")
     for language in LANGUAGES:
         path = catalog_path(language, area)
-        old = {}
+        # A message another area has translated already keeps that translation here (areas may
+        # share files and messages, and check() wants one translation per message).
+        old = {msgid: found[0][1] for msgid, found in catalog_entries(language).items() if msgid and found[0][1]}
         if path.exists():
-            old = {msgid: msgstr for msgid, msgstr, _fuzzy in parse_po(path.read_text(encoding="utf-8")) if msgid}
+            mine = {msgid: msgstr for msgid, msgstr, _fuzzy in parse_po(path.read_text(encoding="utf-8")) if msgid}
+            old.update({msgid: msgstr for msgid, msgstr in mine.items() if msgstr})
         nplurals = 2 if language == "en" else 1
         blocks = [_header(language, area, sources)]
         for msgid in sorted(where, key=lambda m: where[m][0]):
