@@ -19,7 +19,8 @@ import plotly
 import streamlit as st
 from plotly.io.json import to_json_plotly
 
-from .theme import DARK_SWAPS
+from .i18n import current_language
+from .theme import DARK_SWAPS, with_font
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
@@ -889,6 +890,9 @@ def canvas(
     "final"}: the offset since the press of the points named as in ``revision``; moves of one
     drag replace each other while unacknowledged, and the final one ends the drag.
     """
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    figure = {**figure, "layout": with_font(figure["layout"], current_language())}
     data = {
         "figure": figure_json(figure),
         "config": config,
