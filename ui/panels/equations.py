@@ -112,8 +112,12 @@ def render(ctx):
     for equation in equations:
         st.markdown(f"**{equation.title}**")
         st.latex(equation.latex)
-        reference = _("(eq. {number})").format(number=equation.number) if equation.number else ""
-        caption = " ".join(part for part in (reference, equation.note or "") if part)
+        if equation.number and equation.note:
+            caption = _("(eq. {number}) {note}").format(number=equation.number, note=equation.note)
+        elif equation.number:
+            caption = _("(eq. {number})").format(number=equation.number)
+        else:
+            caption = equation.note
         if caption:
             st.caption(plain(caption))
 
