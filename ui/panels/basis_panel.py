@@ -59,7 +59,7 @@ def centre_traces(basis, *, editable):
         mode="lines",
         line=dict(color=CENTRE_COLOUR, width=1, dash="dot"),
         hoverinfo="skip",
-        name="radius s around each centre",
+        name=_("radius s around each centre"),
         showlegend=False,
     )
     hint = "<br>" + _("click to remove") if editable else ""
@@ -69,7 +69,7 @@ def centre_traces(basis, *, editable):
         customdata=np.arange(centres.shape[0]),
         mode="markers",
         marker=dict(symbol="cross-thin-open", size=15, color=CENTRE_COLOUR, line=dict(width=3, color=CENTRE_COLOUR)),
-        name="RBF centres cⱼ (radius s dotted)",
+        name=_("RBF centres cⱼ (radius s dotted)"),
         meta="centres" if editable else "rbf_centres",
         hovertemplate=_("RBF centre (%{x:.3g}, %{y:.3g})") + hint + "<extra></extra>",
     )
@@ -206,7 +206,7 @@ def feature_space_figure(model, X, y, i, j):
                     mode="lines",
                     line=dict(color=BOUNDARY_COLOUR, width=2.5, dash=None if line["exact"] else "dash"),
                     hoverinfo="skip",
-                    name="boundary (a straight line)" if line["exact"] else "boundary slice",
+                    name=_("boundary (a straight line)") if line["exact"] else _("boundary slice"),
                     showlegend=False,
                 )
             )

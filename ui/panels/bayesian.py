@@ -23,7 +23,7 @@ from playground.specs import PANEL_SPEC
 
 from ..chart import chart
 from ..convention import book_classes, book_weights, is_two_class
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..names import class_name
 from ..theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from . import Panel, number_text, subscript
@@ -140,7 +140,9 @@ def shading_trace(model, window, choice, resolution=HEATMAP_RESOLUTION):
         colorscale=_diverging_scale(np.asarray(model.classes_)),
         showscale=False,
         hoverinfo="skip",
-        name=f"{'MAP' if choice == 'map' else 'predictive'} p({class_symbol(model.classes_[0])}|x)",
+        name=(_("MAP p({c1}|x)") if choice == "map" else _("predictive p({c1}|x)")).format(
+            c1=class_symbol(model.classes_[0])
+        ),
         meta="posterior",
     )
 
@@ -157,7 +159,13 @@ def contour_traces(model, window, choice):
     if choice in ("both", "predictive"):
         traces.append(
             _contour(
-                predictive, axes, PREDICTIVE_COLOUR, "solid", f"predictive p({c1}|x) 0.1/0.5/0.9", "predictive", True
+                predictive,
+                axes,
+                PREDICTIVE_COLOUR,
+                "solid",
+                _("predictive p({c1}|x) 0.1/0.5/0.9").format(c1=c1),
+                "predictive",
+                True,
             )
         )
     return traces
@@ -170,7 +178,9 @@ def sample_traces(model, window, n_samples, seed):
     if not len(weights):
         return []
     estimator, features = laplace_model(model)
-    name = f"{len(weights)} boundaries from N(w_MAP, S_N), seed {seed}"
+    name = ngettext(
+        "{n} boundary from N(w_MAP, S_N), seed {seed}", "{n} boundaries from N(w_MAP, S_N), seed {seed}", len(weights)
+    ).format(n=len(weights), seed=seed)
     line = dict(color=PREDICTIVE_COLOUR, width=1)
     curved = isinstance(model, BasisModel) and not isinstance(model.basis_, IdentityBasis)
     if not curved:  # lines in x

@@ -95,7 +95,7 @@ def overlay(ctx):
                 # so a dashed halo would not line up with the dashes above it.
                 line=dict(color=HALO_COLOUR, width=width + 2.5),
                 hoverinfo="skip",
-                name=f"{radius:g}σ ellipses (halo)",
+                name=_("{radius}σ ellipses (halo)").format(radius=f"{radius:g}"),
                 showlegend=False,
                 meta="ellipse",
             )
@@ -109,7 +109,7 @@ def overlay(ctx):
                     mode="lines",
                     line=dict(color=CLASS_COLOURS[int(label) % len(CLASS_COLOURS)], width=width, dash=dash),
                     hoverinfo="skip",
-                    name=f"{radius:g}σ ellipses",
+                    name=_("{radius}σ ellipses").format(radius=f"{radius:g}"),
                     legendgroup=f"ellipse{radius:g}",
                     showlegend=position == 0,
                     meta="ellipse",
@@ -124,7 +124,7 @@ def overlay(ctx):
             mode="markers",
             marker=dict(symbol="x-thin-open", size=19, color=OUTLINE_COLOUR, line=dict(width=7, color=OUTLINE_COLOUR)),
             hoverinfo="skip",
-            name="class means (outline)",
+            name=_("class means (outline)"),
             showlegend=False,
             meta="means",
         )
@@ -138,7 +138,7 @@ def overlay(ctx):
             marker=dict(symbol="x-thin-open", size=16, color=colours, line=dict(width=4, color=colours)),
             text=[_("mean μ of {name}").format(name=class_name(int(c))) for c in classes],
             hovertemplate="%{text}<br>(%{x:.3g}, %{y:.3g})<extra></extra>",
-            name="class means μₖ",
+            name=_("class means μₖ"),
             meta="means",
         )
     )

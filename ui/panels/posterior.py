@@ -187,7 +187,7 @@ def mixed_colour_trace(model, window, resolution=IMAGE_RESOLUTION):
         opacity=IMAGE_OPACITY,
         showscale=False,
         hoverinfo="skip",
-        name="posterior colour mix",
+        name=_("posterior colour mix"),
         meta="posterior",
     )
 
@@ -245,7 +245,7 @@ def hover_trace(model, window, resolution=HOVER_RESOLUTION):
         opacity=0,
         showscale=False,
         hovertemplate="<br>".join(lines) + "<extra></extra>",
-        name="hover read-out",
+        name=_("hover read-out"),
         meta="hover",
         showlegend=False,
     )
@@ -304,7 +304,7 @@ def surface_figure(model, window, class_position=0, resolution=SURFACE_RESOLUTIO
                 mode="markers",
                 marker=dict(size=3, color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in y]),
                 hoverinfo="skip",
-                name="training points at t = 0 or 1",
+                name=_("training points at t = 0 or 1"),
             )
         )
     return go.Figure(

@@ -16,7 +16,7 @@ import streamlit as st
 
 from playground.geometry import boundary_segments
 from playground.grid import grid_axes
-from playground.svm import MARGIN_CATEGORIES, LinearSVM
+from playground.svm import LinearSVM
 
 from ..chart import chart
 from ..convention import book_roles, book_sub_classifiers
@@ -85,7 +85,7 @@ def margin_segments(coef, intercept, window):
     return pieces
 
 
-def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name="margin  wᵀx + b = ±1", legend=True):
+def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name=None, legend=True):
     """One dashed trace with both margin lines (None between them), or None when none is in view."""
     pieces = margin_segments(coef, intercept, window)
     if not pieces:
@@ -100,7 +100,7 @@ def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name="ma
         mode="lines",
         line=dict(color=colour, width=1.8, dash="dash"),
         hoverinfo="skip",
-        name=name,
+        name=_("margin  wᵀx + b = ±1") if name is None else name,
         showlegend=legend,
     )
 
@@ -122,7 +122,7 @@ def margin_contour_trace(model, window):
         line=dict(color=MARGIN_COLOUR, width=1.8, dash="dash"),
         showscale=False,
         hoverinfo="skip",
-        name="margin  y(x) = ±1",
+        name=_("margin  y(x) = ±1"),
         showlegend=True,
     )
 
@@ -132,8 +132,8 @@ def support_vector_traces(svm, X):
     category = np.asarray(svm.margin_category_)
     traces = []
     styles = (
-        (1, "circle-open", 21, FREE_SV_COLOUR, f"support vector, {MARGIN_CATEGORIES[1].replace(' (free SV)', '')}"),
-        (2, "diamond-open", 25, BOUND_SV_COLOUR, f"support vector {MARGIN_CATEGORIES[2]}".replace("alpha", "α")),
+        (1, "circle-open", 21, FREE_SV_COLOUR, _("support vector, on margin")),
+        (2, "diamond-open", 25, BOUND_SV_COLOUR, _("support vector inside margin or misclassified (α = C)")),
     )
     for code, symbol, size, colour, name in styles:
         members = np.flatnonzero(category == code)
