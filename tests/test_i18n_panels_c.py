@@ -52,11 +52,16 @@ def _link_app(language, scene, tab, options=None):
     return at.run()
 
 
+def _open_tab(at, label):
+    (tab,) = [tab for tab in at.tabs if tab.label == label]
+    return tab
+
+
 def _rendered_text(at, label):
     """Every text the open panel (tab ``label``) shows: markdown, captions, messages, widget labels
     and help, metric labels, tables' headers and cells, chart specs; and the canvas's figure,
     which carries the panel's overlays (their names and hover text)."""
-    (tab,) = [tab for tab in at.tabs if tab.label == label]
+    tab = _open_tab(at, label)
     texts = [m.value for m in tab.markdown] + [c.value for c in tab.caption]
     texts += [m.value for kind in ("info", "warning", "error", "success") for m in tab.get(kind)]
     widgets = list(tab.button) + list(tab.radio) + list(tab.selectbox) + list(tab.slider) + list(tab.number_input)
@@ -91,7 +96,9 @@ def test_the_posterior_panel_speaks_the_language(language):
     at = _link_app(language, _scene("logistic"), tab, {"posterior_display": "posterior"})
     english = ["Canvas shows", "decision regions", "Colour =", "white at 0.5", "dotted contours", "Drag to turn"]
     _check(language, at, tab, english, ["Canvas shows"])
-    assert i18n.translations(language).gettext("posterior p(Cₖ|x)") in at.radio[0].options
+    catalog = i18n.translations(language)
+    (display,) = _open_tab(at, catalog.gettext(tab)).radio
+    assert display.options == [catalog.gettext("decision regions"), catalog.gettext("posterior p(Cₖ|x)")]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -158,7 +165,9 @@ def test_the_predictive_panel_speaks_the_language(language):
         "predictive σ",
     ]
     _check(language, at, tab, english, ["Draw new samples", "Boundaries drawn from the posterior"])
-    assert i18n.translations(language).gettext("predictive and MAP") in at.radio[0].options
+    catalog = i18n.translations(language)
+    (contours,) = _open_tab(at, catalog.gettext(tab)).radio
+    assert contours.options[0] == catalog.gettext("predictive and MAP")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
