@@ -191,11 +191,24 @@ def _relabel(value, mapping):
 def listing(items):
     """A Message naming ``items`` (messages, ``Classes`` or text) as "a, b and c"."""
     items = list(items)
-    message = Message(N_("{name}"), name=items[0]) if items else Message("")
+    if not items:
+        return Message("")
+    message = items[0] if isinstance(items[0], Message) else Message(N_("{name}"), name=items[0])
     for k, item in enumerate(items[1:], start=2):
         template = N_("{names} and {name}") if k == len(items) else N_("{names}, {name}")
         message = Message(template, names=message, name=item)
     return message
+
+
+def sentences(messages):
+    """Messages (or ``None``) said one after another, as one Message; ``None`` when there are none."""
+    messages = [Message(message) for message in messages if message]
+    if not messages:
+        return None
+    text = messages[0]
+    for message in messages[1:]:
+        text = Message(N_("{first} {second}"), first=text, second=message)
+    return text
 
 
 def _phrase(template, args, name, translate):
