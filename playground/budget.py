@@ -21,6 +21,9 @@ import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from .errors import Message, sentences
+from .i18n import N_
+
 _CURRENT = ContextVar("playground_budget", default=None)
 
 REASONS = ("time", "steps", "cancelled")
@@ -149,19 +152,45 @@ class Budget:
             self.steps += child.steps
 
     # -- what to tell the user -----------------------------------------------------------------
-    def stop_message(self, progress, tail="The boundary shown is the last one reached."):
-        """A sentence for ``fit_message_`` when the fit stopped early; ``progress`` says how far it
-        got, e.g. "41,000 of 100,000 gradient steps"; ``tail`` follows it."""
+    def stop_message(self, progress, tail=None):
+        """A Message for ``fit_message_`` when the fit stopped early; ``progress`` (a Message) says
+        how far it got, e.g. "41,000 of 100,000 gradient steps"; ``tail`` (a Message) follows it,
+        by default "The boundary shown is the last one reached."."""
         root = self._root
-        shared = f", shared among its {root.parts_total} sub-problems" if root.parts_total > 1 else ""
+        shared = root.parts_total > 1
+        values = {"progress": progress, "parts": root.parts_total}
         if self.stopped == "cancelled":
-            head = f"Stopped on request after {self.elapsed:.1f} s, {progress}"
+            head = Message(N_("Stopped on request after {seconds:.1f} s, {progress}."), seconds=self.elapsed, **values)
         elif self.stopped == "steps":
-            head = f"Stopped after {progress}: one fit may record at most {root.max_steps:,} steps here{shared}"
+            if shared:
+                template = N_(
+                    "Stopped after {progress}: one fit may record at most {limit:,} steps here, shared among its "
+                    "{parts} sub-problems."
+                )
+            else:
+                template = N_("Stopped after {progress}: one fit may record at most {limit:,} steps here.")
+            head = Message(template, limit=root.max_steps, **values)
+        elif root.seconds is not None:
+            if shared:
+                template = N_(
+                    "Stopped after {seconds:.1f} s, {progress}: one fit may take at most {limit:g} s here, shared "
+                    "among its {parts} sub-problems."
+                )
+            else:
+                template = N_("Stopped after {seconds:.1f} s, {progress}: one fit may take at most {limit:g} s here.")
+            head = Message(template, seconds=self.elapsed, limit=root.seconds, **values)
         else:
-            limit = f"{root.seconds:g} s" if root.seconds is not None else "its time"
-            head = f"Stopped after {self.elapsed:.1f} s, {progress}: one fit may take at most {limit} here{shared}"
-        return f"{head}. {tail}".strip()
+            if shared:
+                template = N_(
+                    "Stopped after {seconds:.1f} s, {progress}: one fit may take at most its time here, shared "
+                    "among its {parts} sub-problems."
+                )
+            else:
+                template = N_("Stopped after {seconds:.1f} s, {progress}: one fit may take at most its time here.")
+            head = Message(template, seconds=self.elapsed, **values)
+        if tail is None:
+            tail = Message(N_("The boundary shown is the last one reached."))
+        return sentences([head, tail])
 
 
 def current_budget():
