@@ -238,7 +238,7 @@ def check_labels(y, n_points):
     )
 
 
-def check_X_y(X, y, *, min_classes=2, max_classes=None, method="This method"):
+def check_X_y(X, y, *, min_classes=2, max_classes=None, method=N_("This method")):
     """Validate training data.
 
     Returns
