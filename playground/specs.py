@@ -363,6 +363,13 @@ SETTING_NAMES = {
 }
 
 
+# The sentences of a setting that cannot be used (``ui.method_params`` words them for the app's own
+# widgets, keeping the arguments).
+SETTING_PROBLEM = N_("The {source}'s {what} '{name}' = {value} is {problem}; the default ({default}) is used.")
+SETTING_UNKNOWN = N_("The {source}'s {what} {name} is unknown and was ignored.")
+SETTING_NOT_APPLYING = N_("The {source}'s {what} {name} does not apply to the other settings and was ignored.")
+
+
 def source_name(source):
     """The name of a link, a file or a scene in a message (a Message, translated where shown)."""
     return Message(SOURCE_NAMES.get(source, str(source)))
@@ -415,7 +422,7 @@ def clean_settings(specs, raw, what, source="link", messages=None):
                 default = Message(spec.default_text) if spec.default_text else shown(spec.default)
                 problems.append(
                     Message(
-                        N_("The {source}'s {what} '{name}' = {value} is {problem}; the default ({default}) is used."),
+                        SETTING_PROBLEM,
                         source=place,
                         what=what,
                         name=spec.name,
@@ -437,7 +444,7 @@ def clean_settings(specs, raw, what, source="link", messages=None):
         if not named:
             problems.append(
                 Message(
-                    N_("The {source}'s {what} {name} is unknown and was ignored."),
+                    SETTING_UNKNOWN,
                     source=place,
                     what=what,
                     name=_name(name),
@@ -446,7 +453,7 @@ def clean_settings(specs, raw, what, source="link", messages=None):
         elif not any(spec.applies(values) for spec in named) and value not in (None, named[0].otherwise):
             problems.append(
                 Message(
-                    N_("The {source}'s {what} {name} does not apply to the other settings and was ignored."),
+                    SETTING_NOT_APPLYING,
                     source=place,
                     what=what,
                     name=_name(name),

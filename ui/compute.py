@@ -22,8 +22,9 @@ from dataclasses import fields, is_dataclass
 import numpy as np
 import streamlit as st
 
-from playground import MODELS, Window
+from playground import MODELS, Message, Window
 from playground.budget import limited
+from playground.i18n import N_
 
 from .fitview import FitView, evaluate_view, shown_model  # noqa: F401  (shown_model: the app's)
 from .workers import WorkerPool, fit_scene
@@ -331,7 +332,9 @@ def _fit_in_worker(pool, key, payload, view=None):
                 if task.others_waiting(waiter):
                     task.leave(waiter)
                     box.empty()
-                    return None, "You stopped waiting for this fit; it goes on for others who opened the same scene."
+                    return None, Message(
+                        N_("You stopped waiting for this fit; it goes on for others who opened the same scene.")
+                    )
                 pool.cancel(task)
             # Each update is a point where a rerun or a closed page ends this wait.
             bar.progress(*_progress_text(pool, task, what, stopping))
@@ -347,10 +350,10 @@ def _fit_in_worker(pool, key, payload, view=None):
     st.session_state.get(STOP_REQUESTS, set()).discard(key)
     if task.failure:
         if task.stopped == "cancelled":
-            return None, "The fit was stopped before it could return a result."
+            return None, Message(N_("The fit was stopped before it could return a result."))
         raise RuntimeError(f"The fit failed in its worker process: {task.failure}")
     if task.result is None:
-        return None, "The fit was stopped before it started."
+        return None, Message(N_("The fit was stopped before it started."))
     if task.stopped == "cancelled" or task.result_bytes > LARGEST_SHARED * CACHE_BYTES:
         _keep_in_session(key, task.result)
     return task.result
@@ -384,9 +387,14 @@ def scene_view(scene):
     if len(scene.points) and not len(scene.training.points):
         n = len(scene.points)
         return FitView(
-            error=f"All {n:,} points are test points, and no fit uses a test point: make them training points "
-            "(sidebar: Train / test split ▸ All training), switch some with 'switch train ↔ test', or add training "
-            "points."
+            error=Message(
+                N_(
+                    "All {n:,} points are test points, and no fit uses a test point: make them training points "
+                    "(sidebar: Train / test split ▸ All training), switch some with 'switch train ↔ test', or add "
+                    "training points."
+                ),
+                n=n,
+            )
         )
     scene = scene.training
     return fit_view(
@@ -422,7 +430,9 @@ def fit_view(
 
 def _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params):
     if len(points) == 0:
-        return FitView(error="There are no points yet: click on the plot to add some, or generate clusters.")
+        return FitView(
+            error=Message(N_("There are no points yet: click on the plot to add some, or generate clusters."))
+        )
     view_key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
     result = fitted_model(
         points, method, params, multiclass, basis, basis_params, view=(view_key, window, step, resolution)
