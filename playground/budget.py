@@ -143,7 +143,12 @@ class Budget:
         child = Budget(_parent=self, _deadline=deadline, _step_limit=step_limit)
         child.label = label
         self.parts_total = max(self.parts_total, count)
-        self._root.label = f"sub-problem {int(index) + 1} of {count}" + (f" ({label})" if label else "")
+        if label:
+            self._root.label = Message(
+                N_("sub-problem {index} of {count} ({label})"), index=int(index) + 1, count=count, label=label
+            )
+        else:
+            self._root.label = Message(N_("sub-problem {index} of {count}"), index=int(index) + 1, count=count)
         token = _CURRENT.set(child)
         try:
             yield child

@@ -81,7 +81,7 @@ class _Strategy(Classifier):
         mapping = mapping or (lambda label: label)
         model = self.estimator.clone()
         try:
-            with current_budget().part(*part, label=str(problem)):
+            with current_budget().part(*part, label=problem):
                 model.fit(X, y)
         except PlaygroundError as err:
             raise err.relabel(mapping, N_("In the sub-problem {problem}: {message}"), problem=problem) from None

@@ -48,6 +48,7 @@ def magnitude_text(value):
 
 
 _LIMIT = magnitude_text(MAX_MAGNITUDE)
+THIS_METHOD = N_("This method")  # how a message names a method that was not named
 
 
 def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
@@ -238,7 +239,7 @@ def check_labels(y, n_points):
     )
 
 
-def check_X_y(X, y, *, min_classes=2, max_classes=None, method=N_("This method")):
+def check_X_y(X, y, *, min_classes=2, max_classes=None, method=THIS_METHOD):
     """Validate training data.
 
     Returns

@@ -23,10 +23,12 @@ import numpy as np
 import streamlit as st
 
 from playground import MODELS, Message, Window
+from playground.basis import BASES
 from playground.budget import limited
-from playground.i18n import N_
 
 from .fitview import FitView, evaluate_view, shown_model  # noqa: F401  (shown_model: the app's)
+from .i18n import N_, _, ngettext
+from .names import phrased
 from .workers import WorkerPool, fit_scene
 
 GRID_RESOLUTION = 200
@@ -293,13 +295,20 @@ def _stop_pending(button_key):
 
 
 def _describe(method, multiclass, basis, basis_params, n_points):
-    name = MODELS[method].display_name if method in MODELS else method
-    strategy = {"ovr": ", one-versus-rest", "ovo": ", one-versus-one"}.get(multiclass, "")
-    on = ""
-    if basis != "identity":
-        degree = dict(basis_params).get("degree")
-        on = f" on {basis} features" + (f" of degree {degree}" if degree else "")
-    return f"Fitting {name}{strategy}{on} to {n_points:,} points"
+    """What the progress box says is being fitted, in the session's language."""
+    name = _(MODELS[method].display_name) if method in MODELS else method
+    strategy = {"ovr": N_("one-versus-rest"), "ovo": N_("one-versus-one")}.get(multiclass)
+    if strategy:
+        name = _("{method} ({strategy})").format(method=name, strategy=_(strategy))
+    if basis == "identity" or basis not in BASES:
+        return _("Fitting {method} to {n:,} points").format(method=name, n=n_points)
+    basis_name = _(BASES[basis].display_name)
+    degree = dict(basis_params).get("degree")
+    if degree:
+        return _("Fitting {method} with {basis} of degree {degree} to {n:,} points").format(
+            method=name, basis=basis_name, degree=degree, n=n_points
+        )
+    return _("Fitting {method} with {basis} to {n:,} points").format(method=name, basis=basis_name, n=n_points)
 
 
 def _fit_in_worker(pool, key, payload, view=None):
@@ -322,7 +331,11 @@ def _fit_in_worker(pool, key, payload, view=None):
     with box.container(border=True):
         bar = st.progress(0.0, text=f"{what}…")
         st.button(
-            "Stop", key=button_key, on_click=_request_stop, args=(key,), help="Stop the fit and show how far it got."
+            _("Stop"),
+            key=button_key,
+            on_click=_request_stop,
+            args=(key,),
+            help=_("Stop the fit and show how far it got."),
         )
     stopping = False
     try:
@@ -363,13 +376,23 @@ def _progress_text(pool, task, what, stopping):
     """(value in [0, 1], text) for the progress bar."""
     if task.started is None:
         ahead = pool.position(task)
-        waiting = f"{ahead} fit{'s' if ahead != 1 else ''} ahead" if ahead else "next in line"
-        return 0.0, f"{what}: waiting for a free worker ({waiting})…"
+        if ahead:
+            waiting = ngettext(
+                "{what}: waiting for a free worker ({n} fit ahead)…",
+                "{what}: waiting for a free worker ({n} fits ahead)…",
+                ahead,
+            )
+        else:
+            waiting = _("{what}: waiting for a free worker (next in line)…")
+        return 0.0, waiting.format(what=what, n=ahead)
     elapsed, fraction, label = task.progress
     if stopping:
-        return fraction or 0.0, f"{what}: stopping…"
-    part = f", {label}" if label else ""
-    return fraction or 0.0, f"{what}{part}: {elapsed:.1f} s of at most {FIT_SECONDS:g} s…"
+        return fraction or 0.0, _("{what}: stopping…").format(what=what)
+    if label:  # which sub-problem (a Message from the worker, phrased here)
+        what = _("{what}, {part}").format(what=what, part=phrased(label))
+    return fraction or 0.0, _("{what}: {elapsed:.1f} s of at most {limit:g} s…").format(
+        what=what, elapsed=elapsed, limit=FIT_SECONDS
+    )
 
 
 def scene_model(scene):
