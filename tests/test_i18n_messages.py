@@ -78,7 +78,7 @@ def test_a_message_phrased_in_japanese_names_classes_from_one_and_has_no_english
     err = caught.value
     assert str(err) == "Fisher's discriminant needs at least 2 points in each class; class 3 has one."
     text = phrase(err, _japanese_class, i18n.translations("ja").gettext)
-    assert text == "フィッシャーの判別には各クラスに少なくとも 2 個の点が必要ですが、クラス 4には 1 個しかありません。"
+    assert text == "フィッシャーの判別には各クラスに少なくとも 2 個の点が必要ですが、クラス 4 には 1 個しかありません。"
     assert not ENGLISH_WORD.search(text), text
     again = pickle.loads(pickle.dumps(err))  # a cached fit keeps its error whole, still translatable
     assert phrase(again, _japanese_class, i18n.translations("ja").gettext) == text
@@ -92,7 +92,7 @@ def test_a_one_versus_rest_note_is_japanese_through_and_through():
     note = model.fit_message_
     assert isinstance(note, Message) and "linearly separable" in note
     text = phrase(note, _japanese_class, i18n.translations("ja").gettext)
-    assert text.startswith("クラス 1対その他")
+    assert text.startswith("クラス 1 対その他")
     assert "線形分離可能" in text and "シグモイド" in text
     assert not ENGLISH_WORD.search(text.replace("max_iter", "")), text
 
@@ -104,8 +104,8 @@ def test_a_nested_sub_problem_error_is_chinese():
         make_model("fisher", multiclass="ovo").fit(X, y)
     zh = i18n.translations("zh").gettext
     text = phrase(caught.value, lambda label: zh("class {number}").format(number=int(label) + 1), zh)
-    assert text.startswith("在子问题 类别 1对类别 6 中：")
-    assert text.endswith("类别 6只有一个。")
+    assert text.startswith("在子问题 类别 1 对 类别 6 中：")
+    assert text.endswith("类别 6 只有一个。")
     assert not ENGLISH_WORD.search(text.replace("Fisher", "")), text  # the glossary's "Fisher 判别"
 
 
@@ -124,7 +124,7 @@ def test_a_fit_error_shown_in_the_app_in_japanese_is_japanese():
     at = _linked(encode_scene(Scene(points=points, method="fisher")), "ja").run()
     assert not at.exception
     warnings = [w.value for w in at.warning]
-    expected = "フィッシャーの判別には各クラスに少なくとも 2 個の点が必要ですが、クラス 3には 1 個しかありません。"
+    expected = "フィッシャーの判別には各クラスに少なくとも 2 個の点が必要ですが、クラス 3 には 1 個しかありません。"
     assert any(expected in text for text in warnings), warnings
 
 
