@@ -141,3 +141,16 @@ def test_an_import_error_of_a_bad_csv_in_chinese_is_chinese():
     assert len(errors) == 1, [e.value for e in at.error]
     assert "'bad.csv' 未载入：第 3 行：x2 列中的 'oops' 不是数字。 数据点和设置均未改变。" in errors[0]
     assert not ENGLISH_WORD.search(errors[0].replace("bad.csv", "").replace("oops", "")), errors[0]
+
+
+def test_text_from_a_link_is_an_argument_never_a_template():
+    """A link's text (here braces that look like placeholders) is put into the translated sentence
+    as it is: it is never formatted, in English or in Japanese."""
+    from playground.link import decode_scene
+
+    _scene, messages = decode_scene({"m": "{source}{0}", "mc": "{name!r}"})
+    assert "The link names an unknown method '{source}{0}'" in messages[0]
+    ja = i18n.translations("ja").gettext
+    texts = [phrase(message, _japanese_class, ja) for message in messages]
+    assert texts[0].startswith("リンクが指定する手法 '{source}{0}' は不明なので")
+    assert "'{name!r}'" in texts[1] and "無視しました" in texts[1]
