@@ -11,7 +11,7 @@ With the targets of section 4.1.5 the single output is shown in the book's conve
 import numpy as np
 import streamlit as st
 
-from playground import ClusterSpec, PlaygroundError, make_clusters, make_model, phrase
+from playground import ClusterSpec, PlaygroundError, make_clusters, make_model
 from playground.grid import grid_axes
 from playground.scene import PointSet
 
@@ -252,7 +252,7 @@ def _add_far_points(label):
         grown = training.extended(group)
         after = int(np.count_nonzero(fit(grown.X, grown.y).predict(X) != y))
     except PlaygroundError as err:
-        state.notify(phrase(err, class_name))
+        state.notify(err.message)  # phrased in the session's language where it is shown
         return
     state.change_points(new_points, refit_view=True)
     state.notify(
