@@ -32,6 +32,7 @@ def test_the_selected_cases_alone_are_measured_and_nothing_is_written(tmp_path, 
     ]
     printed = capsys.readouterr().out
     assert "bayesian_logistic" in printed and "Wrote" not in printed
+    assert "least_squares" not in printed  # no growth line for a method not measured
     assert output.read_text() == "kept\n"  # a part of the table never replaces the whole
 
 
