@@ -335,3 +335,16 @@ def test_in_english_the_same_page_shows_those_texts(case):
         assert english in text, english
     assert [piece for piece in english_pieces(source) if piece in text]
     assert [piece for piece in WRITTEN_ENGLISH[source] if piece in text]
+
+
+def test_the_players_step_lines_follow_a_change_of_language():
+    """The player's line per step is made once per fitted model; switching to Japanese in the same
+    session (the same model) must remake it in Japanese, not keep the English lines."""
+    source, tab, method, n_classes, multiclass, params, _expected = CASES["perceptron"]
+    at = _link_app("en", tab, method, n_classes, multiclass, params)
+    assert "was misclassified, so w ← w + η t φ" in _rendered_text(at)
+    at.session_state[i18n.LANGUAGE_KEY] = "ja"
+    text = _rendered_text(at.run())
+    assert not at.exception
+    assert "was misclassified, so w ← w + η t φ" not in text
+    assert "が誤分類されていたので w ← w + η t φ" in text
