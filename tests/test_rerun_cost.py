@@ -89,3 +89,25 @@ def test_freezing_asks_the_collector_once_per_process(monkeypatch):
 
     monkeypatch.setattr(gc, "get_freeze_count", walk)
     runtime.freeze_long_lived_objects()
+
+
+def test_a_quick_fit_shows_no_spinner_and_a_large_one_does(monkeypatch):
+    import streamlit as st
+
+    spinners = _counted(monkeypatch, st, "spinner")
+    at = AppTest.from_file(APP, default_timeout=60).run()  # the default scene: 90 points, least squares
+    assert not at.exception
+    assert spinners == []  # a timer thread per run, for work that takes milliseconds
+    at.slider(key="gen_points").set_value(at.slider(key="gen_points").max)
+    at.slider(key="gen_classes").set_value(6)
+    _button(at, "Replace points").click().run()
+    at.selectbox(key="method").set_value("svm").run()
+    assert not at.exception
+    assert spinners, "a fit of thousands of points ran with no spinner"
+
+
+def test_config_files_are_polled_slowly():
+    from streamlit.watcher import polling_path_watcher
+
+    runtime.slow_config_polling()
+    assert polling_path_watcher._POLLING_PERIOD_SECS == runtime.CONFIG_POLL_SECONDS >= 1

@@ -55,3 +55,29 @@ def test_the_dark_swaps_name_colours_the_canvas_figure_uses():
     text = figure_json(figure) + json.dumps(theme.TEMPLATE_JSON)
     used = {light for light in theme.DARK_SWAPS if f'"{light}"' in text}  # swapped as whole JSON strings
     assert {"white", "#31333F", theme.MARKER_OUTLINE, figures.TEST_FILL} <= used
+
+
+@pytest.mark.parametrize(("language", "first_cjk"), [("en", "JP"), ("ja", "JP"), ("zh", "SC")])
+def test_each_language_puts_its_own_cjk_fonts_first(language, first_cjk):
+    families = [name.strip().strip('"') for name in theme.font_family(language).split(",")]
+    cjk = [name for name in families if "CJK" in name]
+    assert cjk[0].endswith(first_cjk) and len(cjk) == 2
+    assert families[-1] == "sans-serif"
+    layout = theme.with_font({"font": {"size": 20}, "height": 300}, language)
+    assert layout == {"font": {"size": 20, "family": theme.font_family(language)}, "height": 300}
+
+
+def test_a_chinese_page_draws_its_canvas_with_chinese_fonts_first():
+    import json
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    app = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+    at = AppTest.from_file(app, default_timeout=60)
+    at.query_params["lang"] = "zh"
+    at.run()
+    assert not at.exception
+    canvas = next(c for c in at.get("bidi_component") if "playground_canvas" in c.proto.component_name)
+    figure = json.loads(json.loads(canvas.proto.json)["figure"])
+    assert figure["layout"]["font"]["family"] == theme.font_family("zh")

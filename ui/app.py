@@ -6,7 +6,7 @@ kept, and the rest of the page is still drawn (``_boundary``); the details go to
 """
 
 import logging
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 import streamlit as st
@@ -18,7 +18,7 @@ from .accessible import canvas_description
 from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
 from .compare import comparison, view_mode_picker
-from .compute import FitView, scene_model, scene_view, shown_model
+from .compute import FitView, scene_model, scene_view, shown_model, view_is_quick
 from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import N_, _
 from .import_export import import_export_controls
@@ -227,6 +227,7 @@ def main():
     finally:  # also when the run is cut short (a rerun), so a later canvas-only run calls its panels
         st.session_state[WHOLE_RUN] = False
     runtime.freeze_long_lived_objects()
+    runtime.slow_config_polling()
 
 
 # The canvas and the panels below it are two fragments: a click on the canvas reruns the canvas
@@ -298,7 +299,7 @@ def _canvas_view():
         figure = scene_figure(scene.points, FitView(error="no fit"), scene.window, scene.view_revision, scale=_scale())
 
     with messages, _boundary("the fit or the plot", fallback=points_alone):
-        with st.spinner(_("Fitting and evaluating…")):
+        with nullcontext() if view_is_quick(scene) else st.spinner(_("Fitting and evaluating…")):
             view = scene_view(scene)
             model = scene_model(scene)
         if view.error:

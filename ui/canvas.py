@@ -8,6 +8,7 @@ Why a custom component: ``st.plotly_chart`` only reports clicks on existing mark
 import base64
 import functools
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -18,7 +19,8 @@ import plotly
 import streamlit as st
 from plotly.io.json import to_json_plotly
 
-from .theme import DARK_SWAPS
+from .i18n import current_language
+from .theme import DARK_SWAPS, with_font
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
@@ -755,6 +757,13 @@ def _plotly_source():
 def static_module(name, source):
     """The URL of JavaScript ``source`` served from static/, written there on first use under a
     name carrying its digest (a changed module is a new file, never a stale cached one)."""
+    return _static_url(_write_static_module(name, source))
+
+
+@functools.lru_cache(maxsize=32)
+def _write_static_module(name, source):
+    # Once per process: looking for the file on every run cost two system calls a chart, and a
+    # click draws the canvas and a panel's charts.
     filename = _module_file_name(name, source)
     target = STATIC_DIR / filename
     if not target.exists():
@@ -762,7 +771,7 @@ def static_module(name, source):
         temporary = target.with_name(f"{filename}.{os.getpid()}.tmp")  # several servers may start at once
         temporary.write_text(source, encoding="utf-8")
         temporary.replace(target)
-    return _static_url(filename)
+    return filename
 
 
 def ensure_plotly_js():
@@ -770,6 +779,13 @@ def ensure_plotly_js():
 
     The file name carries the version so browsers never keep a stale copy.
     """
+    _copy_plotly_js()
+    return _static_url(PLOTLY_JS)
+
+
+@functools.cache
+def _copy_plotly_js():
+    # Once per process, for the same reason as ``_write_static_module``.
     target = STATIC_DIR / PLOTLY_JS
     source, size = _plotly_source()
     if not target.exists() or target.stat().st_size != size:
@@ -777,7 +793,6 @@ def ensure_plotly_js():
         temporary = target.with_name(f"{PLOTLY_JS}.{os.getpid()}.tmp")  # several servers may start at once
         shutil.copyfile(source, temporary)
         temporary.replace(target)
-    return _static_url(PLOTLY_JS)
 
 
 # plotly.js typed arrays ("bdata"): base64 of the raw bytes, a third of the size of a JSON list.
@@ -812,12 +827,29 @@ def _typed_arrays(value, key=None):
     return value
 
 
+def _plain_number(value):
+    """numpy scalars as Python numbers (``json.dumps``'s fallback for what it cannot write)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
 def figure_json(figure):
-    """The JSON text of a figure: a dict {"data", "layout"} (see ``figures``) or a plotly Figure."""
+    """The JSON text of a figure: a dict {"data", "layout"} (see ``figures``) or a plotly Figure.
+
+    After ``_typed_arrays`` a figure is plain lists, dicts, strings and numbers, which the standard
+    library writes in one pass. plotly's encoder writes, parses and writes again (to turn NaN into
+    null) and escapes characters for HTML the canvas does not embed in: three times the work on
+    every click. A figure holding NaN or infinity still goes through plotly's encoder.
+    """
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
-    # plotly escapes "/" as \u002f for embedding in HTML; here it only inflates the base64.
-    return to_json_plotly(_typed_arrays(figure)).replace("\\u002f", "/")
+    figure = _typed_arrays(figure)
+    try:
+        return json.dumps(figure, separators=(",", ":"), allow_nan=False, default=_plain_number)
+    except (ValueError, TypeError):  # NaN / inf (null in plotly.js), or a type only plotly knows
+        # plotly escapes "/" as \u002f for embedding in HTML; here it only inflates the base64.
+        return to_json_plotly(figure).replace("\\u002f", "/")
 
 
 def canvas(
@@ -858,6 +890,9 @@ def canvas(
     "final"}: the offset since the press of the points named as in ``revision``; moves of one
     drag replace each other while unacknowledged, and the final one ends the drag.
     """
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    figure = {**figure, "layout": with_font(figure["layout"], current_language())}
     data = {
         "figure": figure_json(figure),
         "config": config,

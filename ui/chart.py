@@ -12,7 +12,8 @@ import streamlit as st
 from playground import MODELS
 
 from .canvas import MODULE_LOADER_JS, PLOTLY_SHARED_JS, ensure_plotly_js, figure_json, file_name, static_module
-from .theme import DARK_SWAPS
+from .i18n import current_language
+from .theme import DARK_SWAPS, with_font
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
 
@@ -54,7 +55,7 @@ def chart(figure, *, key, config=None, where=None, name=None):
     """
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
-    layout = dict(figure["layout"])  # a copy: the caller's figure stays as it was
+    layout = with_font(dict(figure["layout"]), current_language())  # a copy: the caller's figure stays
     height = int(layout.get("height") or DEFAULT_HEIGHT)
     for axis in ("xaxis", "yaxis"):  # room for tick labels and titles (st.plotly_chart's theme gave it)
         layout[axis] = {"automargin": True, **(layout.get(axis) or {})}

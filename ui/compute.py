@@ -198,13 +198,11 @@ ITERATIVE = ("perceptron", "logistic", "softmax", "svm", "probit", "bayesian_log
 SURELY_SLOW_WORK = 150_000  # points x features x sub-problems of an iterative fit sent straight to a worker
 
 
-def _surely_slow(points, method, multiclass, basis, basis_params):
-    """Whether an iterative fit is so large that trying it in the server first would only waste
-    ``INLINE_SECONDS`` of the server's time (e.g. 5,000 points, or a degree-6 basis on 1,000)."""
-    if method not in ITERATIVE:
-        return False
+def _work(points, method, multiclass, basis, basis_params):
+    """Points x features x sub-problems of a fit: the size its cost grows with (None when a
+    setting is too strange to say; the fit itself validates settings)."""
     options = dict(basis_params)
-    try:  # the settings are validated by the fit itself; a strange value is just not "surely slow"
+    try:
         if basis == "polynomial":
             degree = min(int(options.get("degree", 2)), 6)
             features = (degree + 1) * (degree + 2) // 2 - 1
@@ -214,10 +212,47 @@ def _surely_slow(points, method, multiclass, basis, basis_params):
         else:
             features = 2
     except (TypeError, ValueError, OverflowError):
-        return False
+        return None
     k = int(np.count_nonzero(points.counts()))
     parts = {"ovo": k * (k - 1) // 2, "ovr": k}.get(multiclass, 1)
-    return len(points) * features * max(parts, 1) >= SURELY_SLOW_WORK
+    return len(points) * features * max(parts, 1)
+
+
+def _surely_slow(points, method, multiclass, basis, basis_params):
+    """Whether an iterative fit is so large that trying it in the server first would only waste
+    ``INLINE_SECONDS`` of the server's time (e.g. 5,000 points, or a degree-6 basis on 1,000)."""
+    if method not in ITERATIVE:
+        return False
+    work = _work(points, method, multiclass, basis, basis_params)
+    return work is not None and work >= SURELY_SLOW_WORK
+
+
+QUICK_WORK = 20_000  # points x features x sub-problems of a fit and view that take milliseconds
+
+
+def view_is_quick(scene):
+    """Whether ``scene_view(scene)`` surely takes a few milliseconds: a small fit and its view
+    (e.g. the default 90 points), or a view already in the cache. The canvas shows a spinner
+    only around other work: Streamlit's spinner starts a timer thread each time, a sixth of a
+    click's server time, to show nothing for work this quick."""
+    training = scene.training
+    points = training.points
+    work = _work(points, training.method, training.multiclass, training.basis, training.basis_params)
+    if work is not None and work <= QUICK_WORK:
+        return True
+    key = (
+        "view",
+        points.digest,
+        training.method,
+        training.params,
+        training.multiclass,
+        training.window,
+        training.step,
+        GRID_RESOLUTION,
+        training.basis,
+        training.basis_params,
+    )
+    return result_cache().get(key) is not MISSING
 
 
 def prefetch(scenes):

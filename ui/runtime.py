@@ -20,3 +20,26 @@ def freeze_long_lived_objects():
     """
     if gc.get_freeze_count() == 0:  # e.g. frozen already by whoever embeds the app
         gc.freeze()
+
+
+# Seconds between two looks at a watched file. Streamlit polls its config files (and a secrets
+# file, once read) every 0.2 s for the life of the process, whatever server.fileWatcherType says:
+# about 5 ms of CPU a second on an idle server, part of every click a class makes. A hosted
+# playground's configuration does not change under it; a change is still seen, a few seconds late.
+CONFIG_POLL_SECONDS = 5.0
+
+
+@functools.cache
+def slow_config_polling():
+    """Poll watched configuration files every ``CONFIG_POLL_SECONDS`` instead of every 0.2 s.
+
+    Streamlit's polling watcher reads the module constant at every look, so setting it once per
+    process changes the period of the watchers already running. Nothing happens if a Streamlit
+    version has no such constant.
+    """
+    try:
+        from streamlit.watcher import polling_path_watcher
+    except ImportError:  # pragma: no cover - streamlit is a dependency of the app
+        return
+    if isinstance(getattr(polling_path_watcher, "_POLLING_PERIOD_SECS", None), int | float):
+        polling_path_watcher._POLLING_PERIOD_SECS = CONFIG_POLL_SECONDS

@@ -18,10 +18,27 @@ BOUNDARY_COLOUR = "#222222"
 
 # Streamlit's own font first, then CJK fonts for Japanese and Chinese labels (whichever the viewer's
 # system has: Noto on Linux, Hiragino / PingFang on macOS, Yu Gothic / Microsoft YaHei on Windows).
-FONT_FAMILY = (
-    '"Source Sans Pro", Arial, "Noto Sans CJK JP", "Noto Sans CJK SC", "Hiragino Sans", "PingFang SC", '
-    '"Yu Gothic", "Microsoft YaHei", sans-serif'
-)
+# The session's language puts its own script's fonts first (``font_family``): the same Han character
+# is drawn differently in Japanese and in Simplified Chinese fonts.
+_JAPANESE_FONTS = '"Noto Sans CJK JP", "Hiragino Sans", "Yu Gothic"'
+_CHINESE_FONTS = '"Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei"'
+FONT_FAMILY = f'"Source Sans Pro", Arial, {_JAPANESE_FONTS}, {_CHINESE_FONTS}, sans-serif'
+_FONT_FAMILIES = {"zh": f'"Source Sans Pro", Arial, {_CHINESE_FONTS}, {_JAPANESE_FONTS}, sans-serif'}
+
+
+def font_family(language):
+    """The figures' font list for a language code ("en", "ja", "zh")."""
+    return _FONT_FAMILIES.get(language, FONT_FAMILY)
+
+
+def with_font(layout, language):
+    """A copy of a plotly.js ``layout`` dict whose font list is the language's (other font
+    settings, e.g. size, stay as the layout or the template give them)."""
+    font = layout.get("font") or {}
+    if not isinstance(font, dict):
+        font = font.to_plotly_json()
+    return {**layout, "font": {**font, "family": font_family(language)}}
+
 
 # Streamlit swaps plotly's default template for one with placeholder colours, so every
 # figure names this one explicitly; it is small, which also keeps the payload small.
