@@ -18,13 +18,14 @@ from playground.scene import PointSet
 from .. import state
 from ..chart import chart
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
-from ..i18n import N_
+from ..i18n import N_, _, ngettext
 from ..names import class_name
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
-from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
+from . import SURFACE_MARGIN, Panel, join_sentences, number_text, subscript, surface_scene
 
 SURFACE_RESOLUTION = 80
 N_FAR_POINTS = 15
+SURFACE_KINDS = {"heatmap": N_("map"), "3d": N_("3-D surface")}  # how the output is drawn
 # Figure 4.5: three classes along a line; the middle one gets (almost) no region.
 ALIGNED_CLUSTERS = (
     ClusterSpec((-3.0, -3.0), (0.7, 0.7), 0.0),
@@ -42,12 +43,21 @@ def has_fisher_targets(model):
     return model.weights_.shape[1] == 1
 
 
+def output_symbol(model, k):
+    """The symbol of the book's output ``k``: y(x) for section 4.1.5's targets, else y_k(x)."""
+    if has_fisher_targets(model):
+        return "y(x)"
+    return f"y{subscript(int(model.classes_[k]) + 1)}(x)"
+
+
 def output_names(model):
     """One name per column of the book's outputs (``book_least_squares_outputs``)."""
     if has_fisher_targets(model):
         first, second = book_roles(model)
-        return [f"y(x) with targets N/N₁ for {first}, −N/N₂ for {second}"]
-    return [f"y{subscript(int(c) + 1)}(x) for {class_name(int(c))}" for c in model.classes_]
+        return [_("y(x) with targets N/N₁ for {first}, −N/N₂ for {second}").format(first=first, second=second)]
+    return [
+        _("y{index}(x) for {name}").format(index=subscript(int(c) + 1), name=class_name(int(c))) for c in model.classes_
+    ]
 
 
 def output_grid(model, window, resolution=SURFACE_RESOLUTION):
@@ -256,14 +266,19 @@ def _add_far_points(label):
         return
     state.change_points(new_points, refit_view=True)
     state.notify(
-        f"Added {len(group)} points of {class_name(label)} far on their own side: of the original points, "
-        f"least squares now misclassifies {after} (before: {before}). Undo (↶) to compare."
+        ngettext(
+            "Added {n} point of {name} far on its own side: of the original points, least squares now "
+            "misclassifies {after} (before: {before}). Undo (↶) to compare.",
+            "Added {n} points of {name} far on their own side: of the original points, least squares now "
+            "misclassifies {after} (before: {before}). Undo (↶) to compare.",
+            len(group),
+        ).format(n=len(group), name=class_name(label), after=after, before=before)
     )
 
 
 def _load_aligned():
     state.change_points(aligned_points(), refit_view=True)
-    state.notify("Loaded three classes along a line (figure 4.5); undo (↶) brings your points back.")
+    state.notify(_("Loaded three classes along a line (figure 4.5); undo (↶) brings your points back."))
 
 
 def _applies(ctx):
@@ -274,11 +289,11 @@ def render(ctx):
     model = least_squares_model(ctx.model)
     names = output_names(model)
     left, right = st.columns([3, 2])
-    k = left.selectbox("Output", range(len(names)), format_func=names.__getitem__, key="ls_surface_output")
+    k = left.selectbox(_("Output"), range(len(names)), format_func=names.__getitem__, key="ls_surface_output")
     kind = right.radio(
-        "Show as",
+        _("Show as"),
         ["heatmap", "3d"],
-        format_func={"heatmap": "map", "3d": "3-D surface"}.get,
+        format_func=lambda kind: _(SURFACE_KINDS[kind]),
         key="ls_surface_kind",
         horizontal=True,
     )
@@ -288,66 +303,86 @@ def render(ctx):
     points = ctx.scene.points
     at_points = book_least_squares_outputs(model, points.X)
     columns = st.columns(3)
-    symbol = names[k].split(" ")[0]
-    columns[0].metric(f"lowest {symbol} in view", number_text(Y[..., k].min(), 3))
-    columns[1].metric(f"highest {symbol} in view", number_text(Y[..., k].max(), 3))
+    symbol = output_symbol(model, k)
+    columns[0].metric(_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3))
+    columns[1].metric(_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3))
     if has_fisher_targets(model):
         first, second = book_roles(model)
         high, low = fisher_target_values(model, points.y)
         t = np.where(points.y == book_classes(model)[0], high, low)
         beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))
         columns[2].metric(
-            "points beyond their target",
+            _("points beyond their target"),
             f"{beyond:.0%}",
-            help="Training points whose output overshoots their target t.",
+            help=_("Training points whose output overshoots their target t."),
         )
         st.markdown(
-            f"With the targets of section 4.1.5, t = N/N₁ = {number_text(high, 3)} for {first} (the book's C₁) and "
-            f"t = −N/N₂ = {number_text(low, 3)} for {second} (C₂), the least-squares weight vector is parallel to "
-            f"Fisher's direction (eq. 4.37), and x goes to {first} where y(x) ≥ 0 (the level 0 is drawn, and the "
-            "two target levels). The output is still a tilted plane: far from the boundary it overshoots the "
-            "targets, and the squared error punishes points for being 'too correct'."
+            _(
+                "With the targets of section 4.1.5, t = N/N₁ = {high} for {first} (the book's C₁) and t = −N/N₂ = "
+                "{low} for {second} (C₂), the least-squares weight vector is parallel to Fisher's direction "
+                "(eq. 4.37), and x goes to {first} where y(x) ≥ 0 (the level 0 is drawn, and the two target levels). "
+                "The output is still a tilted plane: far from the boundary it overshoots the targets, and the "
+                "squared error punishes points for being 'too correct'."
+            ).format(high=number_text(high, 3), first=first, low=number_text(low, 3), second=second)
         )
     else:
         outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))
         columns[2].metric(
-            "points outside [0, 1]", f"{outside:.0%}", help="Training points with an output below 0 or above 1."
+            _("points outside [0, 1]"),
+            f"{outside:.0%}",
+            help=_("Training points with an output below 0 or above 1."),
         )
-        sums = " Yet" if Y.shape[2] == 1 else " With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet"
-        st.markdown(
-            "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), "
-            "so each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the "
-            f"data.{sums} **they are not probabilities**: they leave [0, 1], and the squared error they "
-            "minimise is the right loss for Gaussian targets, not for class labels (section 4.1.3)."
+        fits = _(
+            "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), so "
+            "each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the data."
         )
-    st.markdown("**Why least squares is fragile**")
+        not_probabilities = (
+            _(
+                "Yet **they are not probabilities**: they leave [0, 1], and the squared error they minimise is the "
+                "right loss for Gaussian targets, not for class labels (section 4.1.3)."
+            )
+            if Y.shape[2] == 1
+            else _(
+                "With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet **they are not "
+                "probabilities**: they leave [0, 1], and the squared error they minimise is the right loss for "
+                "Gaussian targets, not for class labels (section 4.1.3)."
+            )
+        )
+        st.markdown(join_sentences(fits, not_probabilities))
+    st.markdown(_("**Why least squares is fragile**"))
     present = [int(c) for c in model.classes_]
     a, b = st.columns(2)
     with a:
         label = st.selectbox(
-            "Class of the far-away points",
+            _("Class of the far-away points"),
             present,
             index=len(present) - 1,
             format_func=lambda c: class_name(c),
             key="ls_far_class",
         )
         st.button(
-            "Add far-away points (fig. 4.4)",
+            _("Add far-away points (fig. 4.4)"),
             key="ls_far_points",
             on_click=_add_far_points,
             args=(int(label),),
-            help="Adds points that are already classified correctly, far from the boundary: least squares still "
-            "moves the boundary towards them, because it penalises predictions that are 'too correct'.",
+            help=_(
+                "Adds points that are already classified correctly, far from the boundary: least squares still "
+                "moves the boundary towards them, because it penalises predictions that are 'too correct'."
+            ),
         )
         st.caption(
-            "Figure 4.4: points far on the correct side are penalised for exceeding their target, so they drag "
-            "the boundary; logistic regression (section 4.3.2) would hardly move."
+            _(
+                "Figure 4.4: points far on the correct side are penalised for exceeding their target, so they drag "
+                "the boundary; logistic regression (section 4.3.2) would hardly move."
+            )
         )
     with b:
-        st.button("Load three aligned classes (fig. 4.5)", key="ls_aligned", on_click=_load_aligned)
+        st.button(_("Load three aligned classes (fig. 4.5)"), key="ls_aligned", on_click=_load_aligned)
         st.caption(
-            "Figure 4.5: with three classes in a row, the middle class's output is nearly flat and never the "
-            "largest, so its region shrinks or vanishes (masking); softmax regression gets all three."
+            _(
+                "Figure 4.5: with three classes in a row, the middle class's output is nearly flat and never the "
+                "largest, so its region shrinks or vanishes (masking); softmax regression gets all three."
+            )
         )
 
 
