@@ -283,10 +283,11 @@ def _rendered_text(at):
     texts = [m.value for m in at.markdown] + [c.value for c in at.caption]
     for metric in at.metric:
         texts += [metric.label, str(metric.value), metric.proto.help]
-    widgets = list(at.button) + list(at.radio) + list(at.selectbox) + list(at.checkbox) + list(at.slider)
+    choices = list(at.radio) + list(at.selectbox) + list(at.segmented_control)
+    widgets = list(at.button) + choices + list(at.checkbox) + list(at.slider)
     for widget in widgets + list(at.number_input):
         texts += [widget.label, widget.help or ""]
-    for widget in list(at.radio) + list(at.selectbox):
+    for widget in choices:
         texts += [str(option) for option in widget.options]
     for table in list(at.table) + list(at.dataframe):
         frame = table.value

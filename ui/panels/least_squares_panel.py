@@ -151,16 +151,28 @@ def surface_figure(model, points, window, k, kind="heatmap"):
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
     values = sorted(level for level, _unused in levels)
     grid = dict(z=z, x0=float(xs[0]), dx=float(dx), y0=float(ys[0]), dy=float(dy))
+    # One contour trace per run of equally spaced levels with one style: each trace carries the
+    # whole grid again (80 x 80 float32, 34 KB of base64 on every click), so the 1-of-K slab's
+    # two levels 0 and 1 are one trace; section 4.1.5's three levels (N/N1, 0, -N/N2) are not
+    # equally spaced and its level 0 is drawn heavier.
+    runs = [(values[0], values[-1])] if len(values) == 2 else [(level, level) for level in values]
     contours = [
         dict(
             type="contour",
             **grid,
-            contours=dict(start=level, end=level, size=1, coloring="none", showlabels=True, labelfont=dict(size=12)),
-            line=dict(color="#222222", width=2 if level == 0 and len(values) == 3 else 1.5, dash="dash"),
+            contours=dict(
+                start=start,
+                end=end,
+                size=(end - start) or 1,
+                coloring="none",
+                showlabels=True,
+                labelfont=dict(size=12),
+            ),
+            line=dict(color="#222222", width=2 if start == end == 0 and len(values) == 3 else 1.5, dash="dash"),
             showscale=False,
             hoverinfo="skip",
         )
-        for level in values
+        for start, end in runs
     ]
     traces = [
         dict(
@@ -288,16 +300,31 @@ def _applies(ctx):
 def render(ctx):
     model = least_squares_model(ctx.model)
     names = output_names(model)
-    left, right = st.columns([3, 2])
-    k = left.selectbox(_("Output"), range(len(names)), format_func=names.__getitem__, key="ls_surface_output")
-    kind = right.radio(
-        _("Show as"),
-        ["heatmap", "3d"],
-        format_func=lambda kind: _(SURFACE_KINDS[kind]),
-        key="ls_surface_kind",
-        horizontal=True,
-    )
-    k = min(int(k), len(names) - 1)
+    # Segmented controls, not a select box and radio buttons: Streamlit's select box and radio copy
+    # the whole session state on every run (about 1 ms each), and this panel reruns after every
+    # click while it is open (it is the default scene's panel).
+    row = st.container(horizontal=True, gap="medium")
+    k = 0
+    if len(names) > 1:
+        with row:
+            k = st.segmented_control(
+                _("Output"),
+                range(len(names)),
+                default=0,
+                required=True,
+                format_func=names.__getitem__,
+                key="ls_surface_output",
+            )
+    with row:
+        kind = st.segmented_control(
+            _("Show as"),
+            list(SURFACE_KINDS),
+            default="heatmap",
+            required=True,
+            format_func=lambda kind: _(SURFACE_KINDS[kind]),
+            key="ls_surface_kind",
+        )
+    k = min(int(k if k is not None else 0), len(names) - 1)
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind), key="ls_surface")
     _unused, _unused, Y = output_grid(model, ctx.window, 40)
     points = ctx.scene.points
@@ -353,13 +380,16 @@ def render(ctx):
     present = [int(c) for c in model.classes_]
     a, b = st.columns(2)
     with a:
-        label = st.selectbox(
+        label = st.segmented_control(
             _("Class of the far-away points"),
             present,
-            index=len(present) - 1,
+            default=present[-1],
+            required=True,
             format_func=lambda c: class_name(c),
             key="ls_far_class",
         )
+        if label not in present:  # a class that has gone since it was picked
+            label = present[-1]
         st.button(
             _("Add far-away points (fig. 4.4)"),
             key="ls_far_points",
