@@ -28,6 +28,8 @@ OPTION = "multiclass_overlay"  # ctx.options key: draw the overlay (default True
 GRID_RESOLUTION = 120
 HATCH = dict(shape="/", fgcolor="rgba(40,40,40,0.55)", bgcolor="rgba(110,110,110,0.22)", size=9, solidity=0.25)
 PAIR_LINE_COLOUR = "#444444"
+# Half a label's width and height plus a marker's radius, as shares of the view's width.
+LABEL_HALF_SIZE = (0.065, 0.025)
 GREY_MASK = [[0, "rgba(0,0,0,0)"], [0.5, "rgba(0,0,0,0)"], [0.5, "rgba(70,70,70,0.4)"], [1, "rgba(70,70,70,0.4)"]]
 
 
@@ -118,8 +120,40 @@ def ambiguous_traces(model, window):
     ]
 
 
-def sub_classifier_traces(model, window):
-    """Each two-class classifier's line, thin and dashed, with a label placed along it."""
+def _label_position(start, end, preferred, window, avoid, placed):
+    """Where along the segment start-end a label sits clear of the points ``avoid`` (n, 2) and of
+    the labels already ``placed``: the clear spot nearest the ``preferred`` fraction, else the
+    spot farthest from them. Sizes are shares of the view's width, which sets the scale of both
+    axes (equal aspect): a label is about 60 x 15 px on a plot some 600 px wide."""
+    width = window.x_max - window.x_min
+    half_w, half_h = LABEL_HALF_SIZE[0] * width, LABEL_HALF_SIZE[1] * width
+    fractions = np.linspace(0.06, 0.94, 45)
+    spots = start + fractions[:, None] * (end - start)
+    clearance = np.full(len(spots), np.inf)
+    for others, scale in ((avoid, 1.0), (np.asarray(placed, dtype=float).reshape(-1, 2), 2.0)):
+        if len(others):
+            dx = np.abs(spots[:, None, 0] - others[None, :, 0]) / (scale * half_w)
+            dy = np.abs(spots[:, None, 1] - others[None, :, 1]) / (scale * half_h)
+            clearance = np.minimum(clearance, np.maximum(dx, dy).min(axis=1))
+    inside = (
+        (spots[:, 0] - half_w >= window.x_min)
+        & (spots[:, 0] + half_w <= window.x_max)
+        & (spots[:, 1] - half_h >= window.y_min)
+        & (spots[:, 1] + half_h <= window.y_max)
+    )
+    clearance = np.where(inside, clearance, np.minimum(clearance, 0.5))
+    clear = clearance >= 1.0
+    if clear.any():
+        best = np.flatnonzero(clear)[np.argmin(np.abs(fractions[clear] - preferred))]
+    else:
+        best = int(np.argmax(clearance))
+    return spots[best]
+
+
+def sub_classifier_traces(model, window, points=None):
+    """Each two-class classifier's line, thin and dashed, with a label placed along it where it
+    covers none of ``points`` (n, 2) when it can (issue 12: labels never sit on data)."""
+    avoid = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
     if getattr(model, "coefs_", None) is None:
         return []
     names = sub_classifier_names(model)
@@ -131,7 +165,8 @@ def sub_classifier_traces(model, window):
         if not segments:
             continue
         _unused, _unused, start, end = segments[0]
-        where = start + (0.1 + 0.8 * (m + 0.5) / n_lines) * (end - start)
+        preferred = 0.1 + 0.8 * (m + 0.5) / n_lines
+        where = _label_position(start, end, preferred, window, avoid, list(zip(label_x, label_y)))
         if one_vs_rest:
             colour = CLASS_COLOURS[int(model.classes_[m])]
             traces.append(
@@ -193,7 +228,8 @@ def overlay(ctx):
     model = strategy_model(ctx)
     if model is None or not enabled(ctx):
         return []
-    return ambiguous_traces(model, ctx.window) + sub_classifier_traces(model, ctx.window)
+    shown = ctx.all_points if ctx.all_points is not None else ctx.scene.points  # test points are drawn too
+    return ambiguous_traces(model, ctx.window) + sub_classifier_traces(model, ctx.window, shown.X)
 
 
 def render(ctx):
