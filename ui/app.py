@@ -224,6 +224,9 @@ def main():
             _comparison_view(compared_methods)
         else:
             _canvas_view()
+            # What the plot shows and how to edit it: the same words whatever a click changes, so
+            # outside the canvas's fragment (every element a fragment sends costs server time).
+            st.caption(_(EXPLANATION))
             _panel_view()
     finally:  # also when the run is cut short (a rerun), so a later canvas-only run calls its panels
         st.session_state[WHOLE_RUN] = False
@@ -332,7 +335,6 @@ def _canvas_view():
                 f" <span class='pg-sr-only'>{description}</span>\n\n</div>",
                 unsafe_allow_html=True,
             )
-    st.caption(_(EXPLANATION))
     with _boundary("the link"):
         _sync_link()
 
