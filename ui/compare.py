@@ -34,15 +34,19 @@ class Compared:
 
     @property
     def title(self):
-        name = MODELS[self.method].display_name
+        name, note = _(MODELS[self.method].display_name), self.strategy_note
         if self.view.error:
-            return f"**{name}**{self.strategy_note} — no fit"
+            return _("**{method}**{note} — no fit").format(method=name, note=note)
         wrong = int(np.sum(self.view.predicted != self.scene.training.points.y))
-        accuracy = f"**{self.view.accuracy:.1%}** ({wrong} wrong)"
+        accuracy = f"{self.view.accuracy:.1%}"
         if self.test_predicted is None or not len(self.test_predicted):
-            return f"**{name}**{self.strategy_note}: {accuracy}"
-        test_accuracy = np.mean(self.test_predicted == self.scene.points.testing.y)
-        return f"**{name}**{self.strategy_note}: training {accuracy} · test **{test_accuracy:.1%}**"
+            return _("**{method}**{note}: **{accuracy}** ({wrong} wrong)").format(
+                method=name, note=note, accuracy=accuracy, wrong=wrong
+            )
+        test_accuracy = f"{np.mean(self.test_predicted == self.scene.points.testing.y):.1%}"
+        return _("**{method}**{note}: training **{accuracy}** ({wrong} wrong) · test **{test}**").format(
+            method=name, note=note, accuracy=accuracy, wrong=wrong, test=test_accuracy
+        )
 
 
 VIEW_MODES = {"single": N_("One method"), "compare": N_("Compare methods")}
@@ -85,7 +89,7 @@ def compared_scene(scene, method):
     if len(training) and fitted_model(training, method, (), "native", scene.basis, scene.basis_params)[1]:
         if fitted_model(training, method, (), "ovr", scene.basis, scene.basis_params)[1] is None:
             with_ovr = replace(candidate, multiclass="ovr")
-            return with_ovr, " (one-vs-rest)"
+            return with_ovr, _(" (one-vs-rest)")
     return candidate, ""
 
 
