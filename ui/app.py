@@ -17,6 +17,7 @@ from . import controls, heldout, i18n, runtime, state
 from .accessible import canvas_description
 from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
+from .class_names import class_name_controls
 from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model, view_is_quick
 from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
@@ -144,6 +145,7 @@ def _sidebar_widgets():
         )
         point_form()
         heldout.split_controls(scene.points)
+        class_name_controls(scene)
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
         st.header(_("Method"))
         method = controls.method_picker()

@@ -49,6 +49,7 @@ from .convention import (
     book_weights_at,
     is_two_class,
 )
+from .names import class_name_latex, scene_class_name
 
 SIGNIFICANT = 4  # significant digits of every printed number
 MAX_ENTRIES = 5  # entries of a long vector shown before "... (J more)"
@@ -1206,4 +1207,15 @@ def model_equations(model, point=None):
     equations = _collect(_describe(model, Space.inputs(dim)))
     if point is not None:
         equations += _collect(_at_point(model, point))
-    return equations
+    named = class_names_equation(model.classes_)
+    return equations + ([named] if named else [])
+
+
+def class_names_equation(classes):
+    r"""The user's names of the model's classes (``\mathcal{C}_{1} = \text{setosa}``), or None when
+    none of them is named; each name LaTeX-escaped (``ui.names.class_name_latex``)."""
+    named = [int(c) for c in np.asarray(classes).reshape(-1) if scene_class_name(c)]
+    if not named:
+        return None
+    items = (rf"{cls(c)} = {class_name_latex(c)}" for c in named)
+    return Equation("Class names", side_by_side(items), None, "The names given to the classes in the sidebar.")

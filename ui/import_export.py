@@ -5,7 +5,7 @@ replaces the points through the undo history and keeps the method; a JSON loads 
 through ``state.load_scene``. A file that cannot be used changes nothing, and the reason stays in
 the expander until the next upload or until dismissed. A CSV with other labels than the classes
 1-6 (0/1, -1/+1, "setosa") is loaded with a toast naming the mapping; the file's own labels are
-kept in the session (``CLASS_LABELS_KEY``) for the class names to come.
+kept in the session (``CLASS_LABELS_KEY``), and text labels become the class names.
 """
 
 import logging
@@ -60,6 +60,8 @@ def _on_upload(key):
             read = read_points_csv(uploaded.getvalue())
             state.change_points(read.points, refit_view=True)
             st.session_state[CLASS_LABELS_KEY] = read.class_labels
+            if read.class_names:  # text labels ("setosa") name the classes; numbers keep the names
+                state.set_scene(state.scene().with_class_names(read.class_names))
             mapped = ""
             if read.message:
                 st.session_state[NOTE_KEY] = f"'{name}': {read.message}"

@@ -24,7 +24,7 @@ from playground.specs import PANEL_SPEC
 from ..chart import chart
 from ..convention import book_classes, book_weights, is_two_class
 from ..i18n import N_
-from ..names import class_name
+from ..names import class_name_markdown
 from ..theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from . import Panel, number_text, subscript
 from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes
@@ -330,7 +330,7 @@ def render_predictive(ctx):
     )
     st.table(_point_table(ctx, model))
     st.caption(
-        f"t = 1 for {class_name(first)} (C₁), 0 for {class_name(second)} (C₂); prior precision α = "
+        f"t = 1 for {class_name_markdown(first)} (C₁), 0 for {class_name_markdown(second)} (C₂); prior precision α = "
         f"{number_text(estimator.alpha)}; Laplace log evidence ln p(t|α) ≈ {number_text(estimator.log_evidence_, 6)} "
         "(eq. 4.137). Try: raise α and watch the samples bunch together and the contours close in."
     )

@@ -16,7 +16,7 @@ from playground.presets import elongated_points
 from .. import state
 from ..chart import chart
 from ..i18n import N_
-from ..names import class_name
+from ..names import class_name_html
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel, count_axis, option_checkbox
 
@@ -103,8 +103,8 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
                 width=width,
                 marker=dict(color=CLASS_COLOURS[int(label)], line=dict(width=0)),
                 opacity=0.6,
-                name=class_name(int(label)),
-                hovertemplate=f"{class_name(int(label))}: %{{y}} points near %{{x:.3g}}<extra></extra>",
+                name=class_name_html(int(label)),
+                hovertemplate=f"{class_name_html(int(label))}: %{{y}} points near %{{x:.3g}}<extra></extra>",
             )
         )
     return go.Figure(
@@ -244,7 +244,7 @@ def fisher_space_figure(model, X, y):
                 marker=dict(
                     color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=8, line=dict(color=MARKER_OUTLINE, width=1)
                 ),
-                name=class_name(k),
+                name=class_name_html(k),
             )
         )
     means = model.projected_means_

@@ -19,7 +19,7 @@ from playground.normal import normal_cdf
 from ..chart import chart
 from ..convention import book_classes, book_decision, book_weights_at
 from ..i18n import N_
-from ..names import class_name
+from ..names import class_name_markdown
 from ..playback import detail_key, playback_controls
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
 from . import Panel, count_axis, number_text, subscript
@@ -126,7 +126,7 @@ def weights_table(model, step):
         first, _unused = book_classes(inner)
         index = [f"w ({link_function(inner)[1]}(wᵀφ) = p(C{subscript(first + 1)}|φ))"]
     else:
-        index = [f"w for {class_name(int(c))}" for c in inner.classes_]
+        index = [f"w for {class_name_markdown(int(c))}" for c in inner.classes_]
     columns = ["w₀ (bias)"] + [f"w{subscript(j)}" for j in range(1, w.shape[1])]
     return pd.DataFrame(w, index=index, columns=columns)
 
@@ -292,7 +292,8 @@ def render(ctx):
         function, number = ("Φ", "4.114") if isinstance(model, ProbitRegression) else ("σ", "4.87")
         st.caption(
             f"In the book's form: p(C{subscript(first + 1)}|φ) = {function}(wᵀφ) (eq. {number}), t = 1 for "
-            f"{class_name(first)} and 0 for {class_name(second)}, so w points towards {class_name(first)}."
+            f"{class_name_markdown(first)} and 0 for {class_name_markdown(second)}, so w points towards "
+            f"{class_name_markdown(first)}."
         )
     step = playback_controls(
         ctx.model,
@@ -319,7 +320,8 @@ def render(ctx):
             a, p, k = point_activation(shown, point, label)
             chart(sigmoid_figure(a, p, k, index + 1, link_function(model)), key="irls_sigmoid")
             st.caption(
-                f"Point {index + 1} ({class_name(label)}, ringed on the canvas) at ({point[0]:.2f}, {point[1]:.2f}). "
+                f"Point {index + 1} ({class_name_markdown(label)}, ringed on the canvas) "
+                f"at ({point[0]:.2f}, {point[1]:.2f}). "
                 + (
                     "Probit regression squashes its activation a = wᵀφ(x) through Φ, the standard normal's "
                     "distribution function (eq. 4.114)."

@@ -19,7 +19,8 @@ from .. import state
 from ..chart import chart
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
 from ..i18n import N_
-from ..names import class_name
+from ..names import class_name, class_name_html
+from ..text import plain
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
 from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
 
@@ -179,7 +180,7 @@ def surface_figure(model, points, window, k, kind="heatmap"):
                     size=6,
                     line=dict(color=MARKER_OUTLINE, width=0.5),
                 ),
-                name=class_name(int(label)),
+                name=class_name_html(int(label)),
                 hoverinfo="skip",
             )
         )
@@ -292,7 +293,7 @@ def render(ctx):
     columns[0].metric(f"lowest {symbol} in view", number_text(Y[..., k].min(), 3))
     columns[1].metric(f"highest {symbol} in view", number_text(Y[..., k].max(), 3))
     if has_fisher_targets(model):
-        first, second = book_roles(model)
+        first, second = map(plain, book_roles(model))
         high, low = fisher_target_values(model, points.y)
         t = np.where(points.y == book_classes(model)[0], high, low)
         beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))

@@ -18,8 +18,9 @@ from .. import state
 from ..chart import chart
 from ..convention import book_line, book_roles, book_targets, book_weights_at, point_target
 from ..i18n import N_
-from ..names import class_name
+from ..names import class_name, class_name_markdown
 from ..playback import detail_key, playback_controls
+from ..text import plain
 from ..theme import TEMPLATE
 from . import Panel, count_axis, number_text, subscript, vector_text
 from .geometry import enabled as geometry_enabled
@@ -172,7 +173,7 @@ def update_text(model, X, y, step, eta):
     value = float(before @ phi)
     t_text = f"{t:+d}".replace("-", "−")
     return (
-        f"Update {step}: x{subscript(n + 1)} = {vector_text(X[n])}, a point of {class_name(int(y[n]))} "
+        f"Update {step}: x{subscript(n + 1)} = {vector_text(X[n])}, a point of {class_name_markdown(int(y[n]))} "
         f"(t = {t_text}), was misclassified by the dotted boundary: t·wᵀφ = {number_text(t * value)} ≤ 0. "
         f"So w ← w + η t φ(x{subscript(n + 1)}) (eq. 4.55): {vector_text(before)} + {number_text(eta)} · ({t_text}) · "
         f"{vector_text(phi)} = **{vector_text(after)}**, the solid boundary."
@@ -250,7 +251,7 @@ def _step_detail(model, X, y, step):
     columns[0].metric("Step", f"{step} of {model.n_iter_}")
     columns[1].metric("Epoch", model.history_[step - 1]["epoch"] if step else "start")
     columns[2].metric("Training errors now", errors)
-    first, second = book_roles(model)
+    first, second = map(plain, book_roles(model))
     # A line of its own: a metric cuts long numbers off ("w = (0.01, 0.0276…").
     st.markdown(
         f"**w = (w₀, w₁, w₂) = {vector_text(w)}** after {step} of {model.n_iter_} updates; "

@@ -21,8 +21,9 @@ from playground.svm import MARGIN_CATEGORIES, LinearSVM
 from ..chart import chart
 from ..convention import book_roles, book_sub_classifiers
 from ..i18n import N_
-from ..names import class_name
+from ..names import class_name, class_name_markdown, plotly_text
 from ..playback import detail_key, playback_controls
+from ..text import plain
 from ..theme import CLASS_COLOURS, TEMPLATE
 from . import Panel, count_axis, number_text, subscript
 
@@ -183,7 +184,7 @@ def overlay(ctx):
         for sub, positive, description in sub_svms(model):
             colour = CLASS_COLOURS[positive % len(CLASS_COLOURS)]
             trace = margin_line_trace(
-                sub.coef_, sub.intercept_, ctx.window, colour=colour, name="margins ±1 of " + description
+                sub.coef_, sub.intercept_, ctx.window, colour=colour, name="margins ±1 of " + plotly_text(description)
             )
             if trace is not None:
                 trace.line.width = 1.4
@@ -302,7 +303,7 @@ def _render_two_class(ctx, svm):
         f"**{n_free}** on the margin (0 < aₙ < C, ◯ on the plot) and **{n_bound}** inside it or misclassified "
         "(aₙ = C, ◇)."
     )
-    first, second = book_roles(svm)
+    first, second = map(plain, book_roles(svm))
     st.caption(
         f"Targets tₙ = +1 for {first} and −1 for {second}: y(x) = wᵀx + b ≥ 0 assigns {first} (eq. 7.1), and "
         "the dashed margin lines are y(x) = ±1. Points are numbered from 1 (x₁, x₂, …) in the order they were added."
@@ -354,7 +355,8 @@ def _smo_step_text(svm, position, y):
         final = position == n_entries
         st.markdown(
             f"SMO step **{shown.smo_step_}** of {svm.n_iter_}: the multipliers a{subscript(i + 1)} "
-            f"({class_name(int(y[i]))}) and a{subscript(j + 1)} ({class_name(int(y[j]))}) moved together along "
+            f"({class_name_markdown(int(y[i]))}) and a{subscript(j + 1)} ({class_name_markdown(int(y[j]))}) "
+            "moved together along "
             f"Σ aₙtₙ = 0 (eq. 7.34) to the best point in the box 0 ≤ a ≤ C; L̃(a) = "
             f"**{number_text(shown.dual_objective_)}**, margin 1/‖w‖ = {number_text(shown.margin_, 3)}."
             + (" This is the fitted model; its support vectors are ringed on the plot." if final else "")
