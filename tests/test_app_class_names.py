@@ -86,3 +86,23 @@ def test_names_of_the_wrong_kind_are_dropped_with_a_message(names):
     assert not at.exception
     assert at.session_state.scene.class_names == (("setosa",) if isinstance(names, list) else ())
     assert "class names" in unescape(at.warning[0].value) or "name of class 2" in unescape(at.warning[0].value)
+
+
+def test_a_csv_with_text_labels_names_the_classes_and_one_with_numbers_keeps_them():
+    at = _run()
+    at.file_uploader[0].upload("iris.csv", b"a,b,species\n1,2,setosa\n3,4,virginica\n5,6,setosa\n", "text/csv").run()
+    assert not at.exception
+    assert at.session_state.scene.class_names == ("setosa", "virginica")
+    assert "● setosa</span>: 2" in _status(at) and "■ virginica</span>: 1" in _status(at)
+    assert [at.text_input(key=f"class_name_{k}").value for k in range(2)] == ["setosa", "virginica"]
+    at.file_uploader[0].upload("p.csv", b"1,2,0\n3,4,1\n", "text/csv").run()
+    assert at.session_state.scene.class_names == ("setosa", "virginica")
+
+
+def test_the_class_names_expander_speaks_japanese():
+    """One run only in Japanese (see tests/test_i18n_panels_a.py): the field labels are translated."""
+    at = _run({"lang": "ja", **encode_scene(Scene(points=PointSet.from_arrays([[0, 0], [1, 1]], [0, 1])))})
+    assert not at.exception
+    assert at.text_input(key="class_name_0").label == "● クラス 1 の名前"
+    assert at.text_input(key="class_name_0").placeholder == "クラス 1"
+    assert any(e.label == "クラス名" for e in at.expander)

@@ -56,7 +56,8 @@ def _step_sent(key, n_steps):
 def _frames(model, n_steps, window, key, readout, marks):
     """The frames of this run, made once per fitted model (they are the same on every rerun)."""
     on_basis = hasattr(model, "basis_")
-    what = (id(model), n_steps, window if on_basis else None, hash(state.scene().points))
+    # The readouts name classes: a renamed class makes them anew.
+    what = (id(model), n_steps, window if on_basis else None, hash(state.scene().points), state.scene().class_names)
     cache = st.session_state.setdefault(FRAMES_CACHE, {})
     cached = cache.get(key)
     if cached is not None and cached[0] == what and cached[1] is model:
