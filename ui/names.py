@@ -97,3 +97,18 @@ def markdown_html_text(text):
     """Text for Markdown that also allows HTML (``unsafe_allow_html``; the status line): Markdown
     made literal by ``plain`` and no ``<``, ``>`` or ``&`` left but as entities, which show as text."""
     return plain(text).replace("\\&", "&amp;").replace("\\<", "&lt;").replace("\\>", "&gt;")
+
+
+def class_label_format(markdown=False):
+    """A widget's ``format_func`` for options that are class indices: "● setosa" (``markdown``:
+    escaped for radio options, which render Markdown). The labels are fixed when it is made, in
+    this run's scene and language, so formatting an option later gives the same text (AppTest
+    formats options outside the script, where the session's scene is out of reach)."""
+    labels = tuple((class_label_markdown if markdown else class_label)(k) for k in range(N_CLASSES))
+    return lambda k: labels[int(k)]
+
+
+def class_name_format():
+    """Like ``class_label_format``, the names alone ("setosa", "class 2"), as plain text."""
+    shown = tuple(class_name(k) for k in range(N_CLASSES))
+    return lambda k: shown[int(k)]

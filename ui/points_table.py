@@ -17,7 +17,7 @@ from playground.scene import MAX_COORDINATE, PointSet
 
 from . import state
 from .i18n import _
-from .names import N_CLASSES, class_label
+from .names import N_CLASSES, class_label_format
 from .text import plain
 
 EXPANDER_KEY = "points_table_open"
@@ -203,5 +203,5 @@ def point_form():
             left, right = st.columns(2)
             left.number_input("x₁", value=None, step=0.1, format="%.4g", key="typed_x1", placeholder="0.5")
             right.number_input("x₂", value=None, step=0.1, format="%.4g", key="typed_x2", placeholder="−1.2")
-            st.selectbox(_("Class"), list(range(N_CLASSES)), format_func=class_label, key="typed_class")
+            st.selectbox(_("Class"), list(range(N_CLASSES)), format_func=class_label_format(), key="typed_class")
             st.form_submit_button(_("Add point"), on_click=_add_typed_point, width="stretch")

@@ -19,7 +19,7 @@ from .. import state
 from ..chart import chart
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
 from ..i18n import N_
-from ..names import class_name, class_name_html
+from ..names import class_name, class_name_format, class_name_html
 from ..text import plain
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
 from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
@@ -329,7 +329,7 @@ def render(ctx):
             "Class of the far-away points",
             present,
             index=len(present) - 1,
-            format_func=lambda c: class_name(c),
+            format_func=class_name_format(),
             key="ls_far_class",
         )
         st.button(
