@@ -68,7 +68,7 @@ def test_a_link_with_hostile_names_shows_them_as_text():
     assert [at.text_input(key=f"class_name_{k}").value for k in range(3)] == list(HOSTILE)
     # Every Markdown element that names a class shows the name's characters, escaped.
     for element in (*at.markdown, *at.caption, *at.warning, *at.info):
-        assert "<img" not in element.value.replace("<span", "").replace("</span>", "") or "&lt;img" in element.value
+        assert "<img" not in element.value
         assert not re.search(r"(?<!\\)!\[\]\(//host", element.value)
 
 
