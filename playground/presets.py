@@ -1,7 +1,8 @@
 """One-click scenes that reproduce figures of PRML chapter 4 and the lecture notes' worked example.
 
 A ``Preset`` is a whole ``Scene`` (points, method and its parameters, strategy, basis, view)
-plus the words the app shows beside it. Every scene is deterministic (fixed seeds or fixed
+plus the words the app shows beside it (English, marked with ``N_``: the app shows them in the
+session's language). Every scene is deterministic (fixed seeds or fixed
 coordinates) and its parameters are the values the sidebar widgets return, so loading a preset
 and reading the widgets back gives the same scene.
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from .datasets import ClusterSpec, make_clusters
 from .grid import Window
+from .i18n import N_
 from .scene import PointSet, Scene
 
 # Titles of the app's panels (tabs) a preset opens; tests/test_presets.py checks them against ui.panels.
@@ -264,8 +266,8 @@ def _presets():
         Preset(
             key="fig4_2",
             figure="4.2",
-            title="one-versus-rest and one-versus-one ambiguity",
-            explanation=(
+            title=N_("one-versus-rest and one-versus-one ambiguity"),
+            explanation=N_(
                 "Least squares is trained here as three separate 'this class or not?' classifiers "
                 "(one-versus-rest), one dashed line each. In the hatched areas the rule breaks down: no "
                 "classifier says yes, or two of them do, so the point gets no clear class (figure 4.2, left). "
@@ -279,8 +281,8 @@ def _presets():
         Preset(
             key="fig4_4",
             figure="4.4",
-            title="least squares vs logistic regression with outliers",
-            explanation=(
+            title=N_("least squares vs logistic regression with outliers"),
+            explanation=N_(
                 "Two separated classes, plus twelve class-2 points far away in the lower right, on the correct "
                 "side. Least squares punishes points for being 'too correct', so these far points drag its "
                 "boundary into the two clusters and several points near it end up on the wrong side (ringed). "
@@ -294,8 +296,8 @@ def _presets():
         Preset(
             key="fig4_5",
             figure="4.5",
-            title="least squares masks the middle class",
-            explanation=(
+            title=N_("least squares masks the middle class"),
+            explanation=N_(
                 "Three classes lie along a line. Least squares fits each class's output yₖ(x) with a plane, "
                 "and the middle class's plane comes out flat, never the largest: class 2 gets no region at "
                 "all and its points are swallowed by their neighbours (figure 4.5, left). Softmax regression, "
@@ -309,8 +311,8 @@ def _presets():
         Preset(
             key="fig4_6",
             figure="4.6",
-            title="Fisher vs mean difference",
-            explanation=(
+            title=N_("Fisher vs mean difference"),
+            explanation=N_(
                 "Two long, tilted clouds. Projected onto the line joining the class means (left histogram "
                 "below) they overlap; projected onto Fisher's direction, which also keeps each class narrow, "
                 "they separate (right histogram). The two directions differ by about 25°, and Fisher's "
@@ -323,8 +325,8 @@ def _presets():
         Preset(
             key="fig4_7",
             figure="4.7",
-            title="perceptron convergence",
-            explanation=(
+            title=N_("perceptron convergence"),
+            explanation=N_(
                 "Two close but separable classes and the perceptron, starting from w = 0. Press ▶ Play in the "
                 "playback tab: each step circles the misclassified point it uses and turns the boundary by "
                 "adding that point's φ = (1, x) to w if it is in class 1 (t = +1) or subtracting it if it is in "
@@ -338,8 +340,8 @@ def _presets():
         Preset(
             key="fig4_9",
             figure="4.9",
-            title="logistic sigmoid and probit",
-            explanation=(
+            title=N_("logistic sigmoid and probit"),
+            explanation=N_(
                 "Probit regression (section 4.3.5) fits p(C₁|φ) = Φ(wᵀφ), the standard normal's distribution "
                 "function, where logistic regression has σ(wᵀφ). The tab below draws the two curves of figure 4.9: "
                 "σ(a) and Φ(λa) with λ² = π/8 differ by less than 0.018 anywhere, yet Φ's tails are much thinner. "
@@ -353,8 +355,8 @@ def _presets():
         Preset(
             key="fig4_10_11",
             figure="4.10–4.11",
-            title="shared and separate covariances",
-            explanation=(
+            title=N_("shared and separate covariances"),
+            explanation=N_(
                 "Each class is modelled as a Gaussian with its own covariance. Classes 1 and 2 were drawn with "
                 "the same covariance, so the boundary between them is nearly straight; class 3 is shaped "
                 "differently, so its boundaries curve (figure 4.11). The colours mix the class colours in "
@@ -369,8 +371,8 @@ def _presets():
         Preset(
             key="fig4_12",
             figure="4.12",
-            title="basis functions",
-            explanation=(
+            title=N_("basis functions"),
+            explanation=N_(
                 "Class 1 sits in the middle and class 2 surrounds it, so no straight line in x separates them. "
                 "Two Gaussian basis functions, centred at the two ✚ marks, describe each point by how close it "
                 "is to each centre, (φ₁, φ₂); in that feature space a straight line splits the classes, and "
@@ -396,8 +398,8 @@ def _presets():
         Preset(
             key="bayes_predictive",
             figure="",
-            title="MAP over-confident, predictive not (sec. 4.5.2)",
-            explanation=(
+            title=N_("MAP over-confident, predictive not (sec. 4.5.2)"),
+            explanation=N_(
                 "Ten points in two small groups, and Bayesian logistic regression with a weak prior (α = 0.1). "
                 "The dashed grey contours, the MAP sigmoid σ(w_MAPᵀφ) at p(C₁|x) = 0.1, 0.5 and 0.9, are parallel "
                 "lines: as sure at the edge of the view as beside the data. The solid purple ones, the predictive "
@@ -414,8 +416,8 @@ def _presets():
         Preset(
             key="overfit",
             figure="",
-            title="Over-fitting: perfect on training, poor on test",
-            explanation=(
+            title=N_("Over-fitting: perfect on training, poor on test"),
+            explanation=N_(
                 "Sixteen training points (filled) of two overlapping classes, and forty test points (hollow) "
                 "drawn from the same two Gaussians, which no fit uses. Least squares on a degree-6 polynomial "
                 "basis has 27 features for 16 points: it threads its boundary around every training point "
@@ -437,8 +439,8 @@ def _presets():
         Preset(
             key="seed003",
             figure="",
-            title="Six-point worked example (lecture notes)",
-            explanation=(
+            title=N_("Six-point worked example (lecture notes)"),
+            explanation=N_(
                 "The six points of the lecture notes' worked example: class 1 (the book's C₁) at (1, 2), (2, 3), "
                 "(3, 4.9) and class 2 at (2, 1), (3, 2), (4, 3.9). Fisher's discriminant, shown: m₁ = (2, 3.3), "
                 "m₂ = (3, 2.3), S_W = [[4, 5.8], [5.8, 8.68]] and the unit direction ŵ = (−0.83, 0.56), which "
@@ -450,7 +452,7 @@ def _presets():
                 "(Iterations tab, step 5) and, as the points are separable and no finite optimum exists, stops "
                 "with a message saying why."
             ),
-            about_notes=(
+            about_notes=N_(
                 "About the notes: they print Σ₂₂ = 1.467 where these points give 1.447, and ŵ₂ = 0.585 where "
                 "(5, −6, 3)/‖(5, −6, 3)‖ gives 0.359; their IRLS line 'after 6 iterations' is the fifth update "
                 "from w = (1, −1, 1)."

@@ -49,7 +49,8 @@ from .convention import (
     book_weights_at,
     is_two_class,
 )
-from .names import class_name_latex, scene_class_name
+from .i18n import _, ngettext
+from .names import class_name, class_name_latex, scene_class_name
 
 SIGNIFICANT = 4  # significant digits of every printed number
 MAX_ENTRIES = 5  # entries of a long vector shown before "... (J more)"
@@ -107,8 +108,12 @@ def number(value):
     return rf"{mantissa}\times 10^{{{int(exponent)}}}"
 
 
-def _more(hidden, what="more"):
-    return rf"\;\text{{({hidden} {what})}}" if hidden else ""
+def _more(hidden, terms=False):
+    """``\\text{(J more)}`` (or "(J more terms)") after a shortened list; nothing when all is shown."""
+    if not hidden:
+        return ""
+    text = _("({n} more terms)") if terms else _("({n} more)")
+    return rf"\;\text{{{text.format(n=hidden)}}}"
 
 
 def vector(values, limit=MAX_ENTRIES):
@@ -141,10 +146,6 @@ def matrix(values, limit=MAX_ROWS):
 def _plus(value):
     """`` + 1.5`` or `` - 1.5``: a constant term after others."""
     return (" - " if value < 0 else " + ") + number(abs(value))
-
-
-def _count(n, what):
-    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 def aligned(lines, gap=""):
@@ -224,8 +225,17 @@ def affine(bias, weights, space, limit=MAX_TERMS, budget=SUM_BUDGET):
         shown += 1
     hidden = weights.size - shown
     if hidden:
-        terms.append(r"+ \cdots" + _more(hidden, "more terms"))
+        terms.append(r"+ \cdots" + _more(hidden, terms=True))
     return " ".join(terms) if terms else "0"
+
+
+def text_around(sentence, symbol):
+    """``sentence`` (one placeholder ``{class}``) as LaTeX: its words in ``\\text{}``, ``symbol`` in math.
+
+    The placeholder may stand anywhere, as word order differs between languages.
+    """
+    before, _placeholder, after = sentence.partition("{class}")
+    return (rf"\text{{{before}}} " if before else "") + symbol + (rf"\text{{{after}}}" if after else "")
 
 
 def _p(label, given=r"\mathbf{x}"):
@@ -238,18 +248,31 @@ def _p(label, given=r"\mathbf{x}"):
 def _priors(model):
     values = side_by_side(rf"p({cls(c)}) = {number(p)}" for c, p in zip(model.classes_, model.priors_))
     by_hand = getattr(model, "priors", None) is not None
-    note = "Set by hand (normalised)." if by_hand else "The fraction Nₖ/N of the points in each class."
-    return Equation("Class priors", values, "4.73", note)
+    note = _("Set by hand (normalised).") if by_hand else _("The fraction Nₖ/N of the points in each class.")
+    return Equation(_("Class priors"), values, "4.73", note)
 
 
-def _means(model, space, symbol=r"\boldsymbol{\mu}", number_="4.75", title="Class means"):
+def _means(model, space, symbol=r"\boldsymbol{\mu}", number_="4.75"):
     items = (rf"{symbol}_{{{class_number(c)}}} = {vector(m)}" for c, m in zip(model.classes_, model.means_))
     per_line = PER_LINE if np.shape(model.means_)[1] <= SHORT else 1
-    return Equation(title, side_by_side(items, per_line), number_, None if space.is_inputs else "In feature space.")
+    note = None if space.is_inputs else _("In feature space.")
+    return Equation(_("Class means"), side_by_side(items, per_line), number_, note)
 
 
 def _ridge_note(ridge):
-    return f"A ridge of {number(ridge)} was added to the diagonal before solving." if ridge > 0 else None
+    if ridge <= 0:
+        return None
+    return _("A ridge of {ridge} was added to the diagonal before solving.").format(ridge=number(ridge))
+
+
+def _classes_listed(classes):
+    """ "class 1, class 2, class 3": the classes named in the session's language."""
+    return ", ".join(class_name(c) for c in classes)
+
+
+def _then(note, message):
+    """``note`` followed by the back-end's own message (English), when there is one."""
+    return note + (f" {message}" if message else "")
 
 
 def _posterior_rule(classes, given, number_):
@@ -258,10 +281,12 @@ def _posterior_rule(classes, given, number_):
         first, second = classes
         difference = rf"a = a_{{{class_number(first)}}} - a_{{{class_number(second)}}}"
         latex = rf"{_p(first, given)} = \sigma(a) = \frac{{1}}{{1 + e^{{-a}}}},\quad " + difference
-        note = f"a = ln p(x|C₁)p(C₁) / p(x|C₂)p(C₂) with class {class_number(first)} as C₁ (eq. 4.58)."
-        return Equation("Posterior", latex, "4.57-4.59", note)
+        note = _("a = ln p(x|C₁)p(C₁) / p(x|C₂)p(C₂) with class {first} as C₁ (eq. 4.58).").format(
+            first=class_number(first)
+        )
+        return Equation(_("Posterior"), latex, "4.57-4.59", note)
     return Equation(
-        "Posterior (softmax of the activations)",
+        _("Posterior (softmax of the activations)"),
         rf"p(\mathcal{{C}}_k\mid {given}) = \frac{{\exp(a_k)}}{{\sum_j \exp(a_j)}}",
         number_,
     )
@@ -273,17 +298,19 @@ def _least_squares(model, space):
     # Section 4.1.5's single output in the book's sign (t = N/N1 for C1); 1-of-K outputs as they are.
     weights = book_weights(model, model.weights_) if fisher_targets else np.asarray(model.weights_, dtype=float)
     rank = getattr(model, "rank_", None)
-    note = "Row 0 holds the biases; computed by an SVD (numpy lstsq), never an explicit inverse."
+    note = _("Row 0 holds the biases; computed by an SVD (numpy lstsq), never an explicit inverse.")
     if rank is not None and rank < weights.shape[0]:
-        note += f" X̃ has rank {rank} < {weights.shape[0]}, so this is the minimum-norm solution X̃†T."
+        note += " " + _("X̃ has rank {rank} < {size}, so this is the minimum-norm solution X̃†T.").format(
+            rank=rank, size=weights.shape[0]
+        )
     if fisher_targets:
         first, second = book_classes(model)
-        note += (
-            f" Targets t = N/N₁ for class {class_number(first)} (C₁) and −N/N₂ for class {class_number(second)} "
-            "(C₂) (section 4.1.5): w is parallel to Fisher's direction (eq. 4.37)."
-        )
+        note += " " + _(
+            "Targets t = N/N₁ for class {first} (C₁) and −N/N₂ for class {second} (C₂) (section 4.1.5): w is "
+            "parallel to Fisher's direction (eq. 4.37)."
+        ).format(first=class_number(first), second=class_number(second))
     yield Equation(
-        "Least-squares weights",
+        _("Least-squares weights"),
         r"\widetilde{\mathbf{W}} = (\widetilde{\mathbf{X}}"
         + T
         + r"\widetilde{\mathbf{X}})^{-1}\widetilde{\mathbf{X}}"
@@ -298,7 +325,9 @@ def _least_squares(model, space):
         latex = rf"y({vec}) = \widetilde{{\mathbf{{w}}}}{T}\widetilde{{{vec}}} = " + affine(
             weights[0, 0], weights[1:, 0], space
         )
-        rule = f"Class {class_number(classes[0])} (C₁) where y ≥ 0, else class {class_number(classes[1])}."
+        rule = _("Class {first} (C₁) where y ≥ 0, else class {second}.").format(
+            first=class_number(classes[0]), second=class_number(classes[1])
+        )
     else:
         lines = [
             rf"y_{{{class_number(c)}}}({vec}) &= " + affine(weights[0, k], weights[1:, k], space)
@@ -315,9 +344,9 @@ def _least_squares(model, space):
             + r"\quad "
             + aligned(lines)
         )
-        rule = "x goes to the class whose output yₖ is largest (eq. 4.9); the outputs are not probabilities."
-    augmented = "x̃ = (1, x)." if space.is_inputs else "Here x̃ = (1, φ(x)): the features with a 1 for the bias."
-    yield Equation("Discriminants", latex, "4.17", f"{rule} {augmented}")
+        rule = _("x goes to the class whose output yₖ is largest (eq. 4.9); the outputs are not probabilities.")
+    augmented = "x̃ = (1, x)." if space.is_inputs else _("Here x̃ = (1, φ(x)): the features with a 1 for the bias.")
+    yield Equation(_("Discriminants"), latex, "4.17", f"{rule} {augmented}")
 
 
 def _fisher(model, space):
@@ -325,13 +354,15 @@ def _fisher(model, space):
     yield _means(model, space, r"\mathbf{m}", "4.21")
     two = len(classes) == 2
     yield Equation(
-        "Within-class scatter",
+        _("Within-class scatter"),
         r"\mathbf{S}_W = \sum_k \sum_{n\in\mathcal{C}_k} (\mathbf{x}_n - \mathbf{m}_k)(\mathbf{x}_n - \mathbf{m}_k)"
         + T
         + " = "
         + matrix(model.within_class_scatter_),
         "4.28" if two else "4.40",
-        f"Numerical rank {model.rank_}." if model.rank_ < np.shape(model.within_class_scatter_)[0] else None,
+        _("Numerical rank {rank}.").format(rank=model.rank_)
+        if model.rank_ < np.shape(model.within_class_scatter_)[0]
+        else None,
     )
     vec = space.vector
     if two:
@@ -339,16 +370,21 @@ def _fisher(model, space):
         fisher = book_fisher(model)
         m_a, m_b = (rf"\mathbf{{m}}_{{{class_number(c)}}}" for c in (a, b))
         yield Equation(
-            "Fisher's direction",
+            _("Fisher's direction"),
             rf"\mathbf{{w}} \propto \mathbf{{S}}_W^{{-1}}({m_a} - {m_b}),\qquad \hat{{\mathbf{{w}}}} = "
             + vector(fisher.direction),
             "4.30",
-            f"Scaled to unit length, pointing from the mean of class {class_number(b)} to that of class "
-            f"{class_number(a)} (C₁), so that y ≥ y₀ means C₁ as in section 4.1.4; eq. 4.30 writes m₂ − m₁, "
-            "and the sign is free: J(w) = J(−w)." + (f" {model.fit_message_}" if model.fit_message_ else ""),
+            _then(
+                _(
+                    "Scaled to unit length, pointing from the mean of class {second} to that of class {first} (C₁), "
+                    "so that y ≥ y₀ means C₁ as in section 4.1.4; eq. 4.30 writes m₂ − m₁, and the sign is free: "
+                    "J(w) = J(−w)."
+                ).format(first=class_number(a), second=class_number(b)),
+                model.fit_message_,
+            ),
         )
         yield Equation(
-            "Fisher criterion",
+            _("Fisher criterion"),
             r"J(\hat{\mathbf{w}}) = \frac{\hat{\mathbf{w}}"
             + T
             + r"\mathbf{S}_B\hat{\mathbf{w}}}{\hat{\mathbf{w}}"
@@ -356,29 +392,32 @@ def _fisher(model, space):
             + r"\mathbf{S}_W\hat{\mathbf{w}}} = "
             + number(model.eigenvalues_[0]),
             "4.26",
-            "S_B = (m₂ − m₁)(m₂ − m₁)ᵀ (eq. 4.27); ŵ is the direction that maximises J.",
+            _("S_B = (m₂ − m₁)(m₂ − m₁)ᵀ (eq. 4.27); ŵ is the direction that maximises J."),
         )
         low, high = (number(v) for v in fisher.projected_means)
         low_plus_high = number(fisher.projected_means[0]) + _plus(fisher.projected_means[1])  # no "+ -1.2"
         if model.threshold == "gaussian" and not (model.fit_message_ and "midpoint" in model.fit_message_):
-            how = (
+            how = _(
                 "Where the two 1-D Gaussians fitted to the projected classes, times their priors, are equal "
-                f"(the root between the projected means {low} and {high})."
-            )
+                "(the root between the projected means {low} and {high})."
+            ).format(low=low, high=high)
             cut = rf"y_0 = {number(fisher.threshold)}"
         else:
-            how = "Halfway between the projected class means (the midpoint threshold)."
+            how = _("Halfway between the projected class means (the midpoint threshold).")
             w_hat = r"\hat{\mathbf{w}}" + T
             cut = rf"y_0 = {HALF}({w_hat}{m_a} + {w_hat}{m_b}) = {HALF}({low_plus_high}) = {number(fisher.threshold)}"
         yield Equation(
-            "Projection and threshold",
+            _("Projection and threshold"),
             rf"y = \hat{{\mathbf{{w}}}}{T}{vec} = " + affine(None, fisher.direction, space) + r",\qquad " + cut,
             "4.20",
-            f"Class {class_number(a)} (C₁) where y ≥ y₀, else class {class_number(b)}. {how}",
+            _("Class {first} (C₁) where y ≥ y₀, else class {second}.").format(
+                first=class_number(a), second=class_number(b)
+            )
+            + f" {how}",
         )
         return
     yield Equation(
-        "Between-class scatter",
+        _("Between-class scatter"),
         r"\mathbf{S}_B = \sum_k N_k(\mathbf{m}_k - \mathbf{m})(\mathbf{m}_k - \mathbf{m})"
         + T
         + " = "
@@ -386,27 +425,36 @@ def _fisher(model, space):
         "4.43",
     )
     yield Equation(
-        "Projection",
+        _("Projection"),
         rf"\mathbf{{y}} = \mathbf{{W}}{T}{vec},\qquad \mathbf{{W}} = " + matrix(model.directions_),
         "4.39",
-        "The columns are the leading eigenvectors of S_W⁻¹S_B (unit length), maximising J(W) (eq. 4.51); "
-        "their eigenvalues are "
-        + ", ".join(f"{v:.4g}" for v in model.eigenvalues_)
-        + "."
-        + (f" {model.fit_message_}" if model.fit_message_ else ""),
+        _then(
+            _(
+                "The columns are the leading eigenvectors of S_W⁻¹S_B (unit length), maximising J(W) (eq. 4.51); "
+                "their eigenvalues are {values}."
+            ).format(values=", ".join(f"{v:.4g}" for v in model.eigenvalues_)),
+            model.fit_message_,
+        ),
     )
-    rule = "in units of the pooled within-class spread along each direction"
     if model.threshold == "gaussian":
-        rule += ", plus ln p(Cₖ)"
+        rule = _(
+            "x goes to the class whose projected mean is nearest (in units of the pooled within-class spread along "
+            "each direction, plus ln p(Cₖ)): the largest yₖ(x)."
+        )
+    else:
+        rule = _(
+            "x goes to the class whose projected mean is nearest (in units of the pooled within-class spread along "
+            "each direction): the largest yₖ(x)."
+        )
     lines = [
         rf"y_{{{class_number(c)}}}({vec}) &= " + affine(b0, w, space)
         for c, w, b0 in zip(classes, model.coef_, model.intercept_)
     ]
     yield Equation(
-        "Nearest projected mean, as linear discriminants",
+        _("Nearest projected mean, as linear discriminants"),
         aligned(lines),
         "4.9",
-        f"x goes to the class whose projected mean is nearest ({rule}): the largest yₖ(x).",
+        rule,
     )
 
 
@@ -415,31 +463,40 @@ def _perceptron(model, space):
     weights = book_weights(model, model.weights_)
     phi = r"\boldsymbol{\phi}" if space.is_inputs else r"\widetilde{\boldsymbol{\phi}}"
     yield Equation(
-        "Perceptron",
+        _("Perceptron"),
         rf"y({space.vector}) = f(\mathbf{{w}}{T}{phi}) = f\left(" + affine(weights[0], weights[1:], space) + r"\right)",
         "4.52-4.53",
-        f"f(a) = +1 (class {class_number(first)}, C₁) for a ≥ 0 and −1 (class {class_number(second)}, C₂) "
-        f"otherwise; φ = (1, {'x' if space.is_inputs else 'φ(x)'}) so that w₀ is the bias.",
+        _(
+            "f(a) = +1 (class {first}, C₁) for a ≥ 0 and −1 (class {second}, C₂) otherwise; φ = (1, {inputs}) so "
+            "that w₀ is the bias."
+        ).format(first=class_number(first), second=class_number(second), inputs=_inputs(space)),
     )
     step = getattr(model, "step_", model.n_iter_)
     if step > 0 and model.history_:
         wrong = model.history_[step - 1]["errors"]
         yield Equation(
-            "Perceptron criterion",
+            _("Perceptron criterion"),
             r"E_P(\mathbf{w}) = -\sum_{n\in\mathcal{M}} \mathbf{w}"
             + T
             + rf"\boldsymbol{{\phi}}_n t_n,\qquad |\mathcal{{M}}| = {wrong}",
             "4.54",
-            f"𝓜 is the set of misclassified training points; tₙ = +1 for class {class_number(first)} and −1 for "
-            f"class {class_number(second)}.",
+            _(
+                "𝓜 is the set of misclassified training points; tₙ = +1 for class {first} and −1 for class {second}."
+            ).format(first=class_number(first), second=class_number(second)),
         )
     if step != model.n_iter_:
-        run = f"Playback: the weights after {step} of {model.n_iter_} updates."
+        run = _("Playback: the weights after {step} of {total} updates.").format(step=step, total=model.n_iter_)
     else:
-        settled = "it converged" if model.converged_ else "it did not converge (the last weights are kept)"
-        run = f"{_count(model.n_iter_, 'update')} in {_count(model.n_epochs_, 'epoch')}; {settled}."
+        counts = dict(
+            updates=ngettext("{n} update", "{n} updates", model.n_iter_).format(n=model.n_iter_),
+            epochs=ngettext("{n} epoch", "{n} epochs", model.n_epochs_).format(n=model.n_epochs_),
+        )
+        if model.converged_:
+            run = _("{updates} in {epochs}; it converged.").format(**counts)
+        else:
+            run = _("{updates} in {epochs}; it did not converge (the last weights are kept).").format(**counts)
     yield Equation(
-        "Update rule",
+        _("Update rule"),
         r"\mathbf{w}^{(\tau+1)} = \mathbf{w}^{(\tau)} + \eta\,\boldsymbol{\phi}_n t_n,\qquad \eta = "
         + number(model.eta)
         + r",\quad \mathbf{w}^{(0)} = "
@@ -454,7 +511,7 @@ def _shared_gaussian(model, space):
     yield _means(model, space)
     ridge = float(getattr(model, "ridge_", 0.0))
     yield Equation(
-        "Shared covariance",
+        _("Shared covariance"),
         r"\boldsymbol{\Sigma} = \sum_k \frac{N_k}{N}\mathbf{S}_k = " + matrix(model.covariance_),
         "4.78-4.79",
         _ridge_note(ridge),
@@ -466,32 +523,36 @@ def _shared_gaussian(model, space):
         a, b = classes  # C1 and C2 (ui.convention)
         mu_a, mu_b = (rf"\boldsymbol{{\mu}}_{{{class_number(c)}}}" for c in (a, b))
         w, w0 = book_weights(model, np.ravel(model.coef_)), float(book_weights(model, np.ravel(model.intercept_))[0])
-        roles = f"Class {class_number(a)} plays the book's C₁ and class {class_number(b)} its C₂."
-        yield Equation("Weight vector", rf"\mathbf{{w}} = {sigma}({mu_a} - {mu_b}) = " + vector(w), "4.66", roles)
+        roles = _("Class {first} plays the book's C₁ and class {second} its C₂.").format(
+            first=class_number(a), second=class_number(b)
+        )
+        yield Equation(_("Weight vector"), rf"\mathbf{{w}} = {sigma}({mu_a} - {mu_b}) = " + vector(w), "4.66", roles)
         yield Equation(
-            "Bias",
+            _("Bias"),
             rf"w_0 = -{HALF}{mu_a}{T}{sigma}{mu_a} + {HALF}{mu_b}{T}{sigma}{mu_b} + "
             + rf"\ln\frac{{p({cls(a)})}}{{p({cls(b)})}} = {number(w0)}",
             "4.67",
         )
         yield Equation(
-            "Posterior",
+            _("Posterior"),
             rf"{_p(a, vec)} = \sigma(\mathbf{{w}}{T}{vec} + w_0) = \sigma\left(" + affine(w0, w, space) + r"\right)",
             "4.65",
-            f"p(C{class_number(b)}|x) = 1 − p(C{class_number(a)}|x); the boundary is the line wᵀx + w₀ = 0, "
-            f"with class {class_number(a)} where it is ≥ 0.",
+            _(
+                "p(C{second}|x) = 1 − p(C{first}|x); the boundary is the line wᵀx + w₀ = 0, with class {first} where "
+                "it is ≥ 0."
+            ).format(first=class_number(a), second=class_number(b)),
         )
         return
     lines = [rf"\mathbf{{w}}_{{{class_number(c)}}} = " + vector(w) for c, w in zip(classes, model.class_coef_)]
     yield Equation(
-        "Weight vectors",
+        _("Weight vectors"),
         rf"\mathbf{{w}}_k = {sigma}\boldsymbol{{\mu}}_k:\quad "
         + side_by_side(lines, PER_LINE if len(space.names) <= SHORT else 1),
         "4.69",
     )
     biases = [rf"w_{{{class_number(c)}0}} = {number(w0)}" for c, w0 in zip(classes, model.class_intercept_)]
     yield Equation(
-        "Biases",
+        _("Biases"),
         rf"w_{{k0}} = -{HALF}\boldsymbol{{\mu}}_k{T}{sigma}\boldsymbol{{\mu}}_k + \ln p(\mathcal{{C}}_k):\quad "
         + side_by_side(biases),
         "4.70",
@@ -501,7 +562,8 @@ def _shared_gaussian(model, space):
         for c, w, w0 in zip(classes, model.class_coef_, model.class_intercept_)
     ]
     linear_in = "x" if space.is_inputs else "φ"
-    yield Equation("Activations", aligned(lines), "4.68", f"Linear in {linear_in}: the quadratic terms cancel.")
+    note = _("Linear in {symbol}: the quadratic terms cancel.").format(symbol=linear_in)
+    yield Equation(_("Activations"), aligned(lines), "4.68", note)
     yield _posterior_rule(classes, vec, "4.62")
 
 
@@ -519,11 +581,11 @@ def _separate_gaussian(model, space):
     items = [
         rf"\boldsymbol{{\Sigma}}_{{{class_number(c)}}} = " + matrix(s) for c, s in zip(classes, model.covariances_)
     ]
-    note = "Each class's own maximum-likelihood covariance."
+    note = _("Each class's own maximum-likelihood covariance.")
     if np.any(ridges > 0):
-        note += " Ridges added to the diagonals: " + ", ".join(f"{r:.4g}" for r in ridges) + "."
+        note += " " + _("Ridges added to the diagonals: {ridges}.").format(ridges=", ".join(f"{r:.4g}" for r in ridges))
     dim = np.shape(model.means_)[1]
-    yield Equation("Class covariances", side_by_side(items, 2 if dim <= SHORT else 1), "4.80", note)
+    yield Equation(_("Class covariances"), side_by_side(items, 2 if dim <= SHORT else 1), "4.80", note)
     vec = space.vector
     lines = []
     for k, c in enumerate(classes):
@@ -538,11 +600,13 @@ def _separate_gaussian(model, space):
             rf"a_{{{class_number(c)}}}({vec}) &= -{HALF}{centred}{T}{covariance}^{{-1}}{centred}" + _plus(constant)
         )
     yield Equation(
-        "Activations (quadratic)",
+        _("Activations (quadratic)"),
         aligned(lines, gap="6pt"),
         "4.63-4.64",
-        "aₖ(x) = ln p(x|Cₖ) + ln p(Cₖ); the constant is −½ln|Σₖ| − (D/2)ln 2π + ln p(Cₖ). "
-        "The quadratic terms differ between classes, so the boundaries are conics (figure 4.11).",
+        _(
+            "aₖ(x) = ln p(x|Cₖ) + ln p(Cₖ); the constant is −½ln|Σₖ| − (D/2)ln 2π + ln p(Cₖ). "
+            "The quadratic terms differ between classes, so the boundaries are conics (figure 4.11)."
+        ),
     )
     yield _posterior_rule(classes, vec, "4.62")
 
@@ -560,14 +624,15 @@ def _naive_bayes(model, space):
             ),
             per_line=MAX_ENTRIES,
         ) + _more(max(dim - MAX_ENTRIES, 0))
-        yield Equation("Binary features", bits, None, "Each input is thresholded (by default at its mean).")
+        yield Equation(_("Binary features"), bits, None, _("Each input is thresholded (by default at its mean)."))
         rows = r"\mu_{ki} = p(b_i = 1\mid\mathcal{C}_k) = " + matrix(model.feature_prob_)
         yield Equation(
-            "Feature probabilities",
+            _("Feature probabilities"),
             r"p(\mathbf{b}\mid\mathcal{C}_k) = \prod_i \mu_{ki}^{b_i}(1 - \mu_{ki})^{1 - b_i},\qquad " + rows,
             "4.81",
-            f"One row per class ({', '.join(f'class {class_number(c)}' for c in classes)}); "
-            f"Laplace-smoothed with α = {model.alpha:g}.",
+            _("One row per class ({classes}); Laplace-smoothed with α = {alpha}.").format(
+                classes=_classes_listed(classes), alpha=f"{model.alpha:g}"
+            ),
         )
         bit_space = Space(r"\mathbf{b}", tuple(f"b_{{{i + 1}}}" for i in range(dim)))
         lines = [
@@ -575,25 +640,27 @@ def _naive_bayes(model, space):
             for c, w, b0 in zip(classes, model.feature_coef_, model.feature_intercept_)
         ]
         yield Equation(
-            "Activations (linear in b)",
+            _("Activations (linear in b)"),
             r"a_k = \sum_i \{b_i\ln\mu_{ki} + (1 - b_i)\ln(1 - \mu_{ki})\} + \ln p(\mathcal{C}_k):\quad "
             + aligned(lines),
             "4.82",
-            "Linear in the binary features, so the boundaries in the plane are axis-aligned steps.",
+            _("Linear in the binary features, so the boundaries in the plane are axis-aligned steps."),
         )
     else:
         yield Equation(
-            "Per-feature means",
+            _("Per-feature means"),
             r"\mu_{ki} = " + matrix(model.means_),
             "4.75",
-            "One row per class, one column per feature: each feature has its own 1-D Gaussian per class.",
+            _("One row per class, one column per feature: each feature has its own 1-D Gaussian per class."),
         )
         yield Equation(
-            "Per-feature variances",
+            _("Per-feature variances"),
             r"\sigma^2_{ki} = " + matrix(model.variances_),
             "4.80",
-            f"The diagonal of Σₖ (naive Bayes: features independent given the class), each plus ε = "
-            f"{model.epsilon_:.4g} so that none is zero.",
+            _(
+                "The diagonal of Σₖ (naive Bayes: features independent given the class), each plus ε = {epsilon} so "
+                "that none is zero."
+            ).format(epsilon=f"{model.epsilon_:.4g}"),
         )
         lines = []
         fractions = MAX_TERMS - 1  # stacked fractions are wide
@@ -603,23 +670,39 @@ def _naive_bayes(model, space):
                 for i, (m, v) in enumerate(zip(mu[:fractions], var[:fractions]))
             ]
             constant = -0.5 * np.sum(np.log(2 * np.pi * np.asarray(var))) + np.log(prior)
-            hidden = _more(max(len(mu) - fractions, 0), "more terms")
+            hidden = _more(max(len(mu) - fractions, 0), terms=True)
             lines.append(rf"a_{{{class_number(c)}}}({vec}) &= -" + " - ".join(terms) + hidden + _plus(constant))
         yield Equation(
-            "Activations",
+            _("Activations"),
             aligned(lines, gap="6pt"),
             "4.63",
-            "aₖ(x) = Σᵢ ln N(xᵢ|μₖᵢ, σ²ₖᵢ) + ln p(Cₖ): a diagonal-covariance Gaussian, so the boundaries are conics.",
+            _(
+                "aₖ(x) = Σᵢ ln N(xᵢ|μₖᵢ, σ²ₖᵢ) + ln p(Cₖ): a diagonal-covariance Gaussian, so the boundaries are "
+                "conics."
+            ),
         )
     yield _posterior_rule(classes, vec, "4.62")
 
 
-def _iteration_note(model, what):
+def _iteration_note(model, newton):
+    """(step shown, a sentence on the run): Newton steps (``newton``) or gradient steps."""
     step = getattr(model, "step_", model.n_iter_)
     if step != model.n_iter_:
-        return step, f"Playback: the weights after {step} of {model.n_iter_} {what}."
-    settled = "converged" if model.converged_ else "did not converge"
-    return step, f"{model.n_iter_} {what}; {settled}."
+        if newton:
+            note = _("Playback: the weights after {step} of {total} Newton steps.")
+        else:
+            note = _("Playback: the weights after {step} of {total} gradient steps.")
+        return step, note.format(step=step, total=model.n_iter_)
+    if newton:
+        note = _("{n} Newton steps; converged.") if model.converged_ else _("{n} Newton steps; did not converge.")
+    else:
+        note = _("{n} gradient steps; converged.") if model.converged_ else _("{n} gradient steps; did not converge.")
+    return step, note.format(n=model.n_iter_)
+
+
+def _inputs(space):
+    """What follows the 1 in φ = (1, ...): x itself, or the basis's features φ(x)."""
+    return "x" if space.is_inputs else "φ(x)"
 
 
 def _solver(model, multiclass):
@@ -646,7 +729,7 @@ def _solver(model, multiclass):
                 + ("" if l2 == 0 else r" + \dots")
             )
             number_ = "4.99"
-        title, what = "IRLS update (Newton-Raphson)", "Newton steps"
+        title, newton = _("IRLS update (Newton-Raphson)"), True
     else:
         if multiclass:
             latex = rf"{grad} = \sum_n (y_{{nj}} - t_{{nj}})\boldsymbol{{\phi}}_n"
@@ -657,10 +740,10 @@ def _solver(model, multiclass):
         latex += r",\qquad \mathbf{w} \leftarrow \mathbf{w} - \eta\,\frac{1}{N}\nabla E,\quad \eta = " + number(
             model.learning_rate
         )
-        title, what = "Gradient descent", "gradient steps"
-    step, note = _iteration_note(model, what)
+        title, newton = _("Gradient descent"), False
+    step, note = _iteration_note(model, newton)
     if l2 > 0:
-        note += f" With a penalty (λ/2)‖w‖² on the non-bias weights, λ = {l2:g}."
+        note += " " + _("With a penalty (λ/2)‖w‖² on the non-bias weights, λ = {l2}.").format(l2=f"{l2:g}")
     return step, Equation(title, latex, number_, note)
 
 
@@ -669,20 +752,23 @@ def _logistic(model, space):
     weights = book_weights(model, model.weights_)
     phi = r"\boldsymbol{\phi}"
     yield Equation(
-        "Logistic regression",
+        _("Logistic regression"),
         rf"{_p(first, phi)} = \sigma(\mathbf{{w}}{T}{phi}) = \sigma\left("
         + affine(weights[0], weights[1:], space)
         + r"\right)",
         "4.87",
-        f"φ = (1, {'x' if space.is_inputs else 'φ(x)'}) so that w₀ is the bias; t = 1 for class "
-        f"{class_number(first)} (C₁), 0 for class {class_number(second)} (C₂)."
-        + (f" {model.fit_message_}" if model.fit_message_ else ""),
+        _then(
+            _(
+                "φ = (1, {inputs}) so that w₀ is the bias; t = 1 for class {first} (C₁), 0 for class {second} (C₂)."
+            ).format(inputs=_inputs(space), first=class_number(first), second=class_number(second)),
+            model.fit_message_,
+        ),
     )
     step, update = _solver(model, multiclass=False)
     yield update
     log_likelihood = model.history_[step]["log_likelihood"]
     yield Equation(
-        "Cross-entropy error",
+        _("Cross-entropy error"),
         r"E(\mathbf{w}) = -\ln p(\mathbf{t}\mid\mathbf{w}) = -\sum_n\{t_n\ln y_n + (1 - t_n)\ln(1 - y_n)\} = "
         + number(-log_likelihood),
         "4.90",
@@ -695,19 +781,19 @@ def _softmax(model, space):
     phi = r"\boldsymbol{\phi}"
     lines = [rf"a_{{{class_number(c)}}} &= " + affine(w[0], w[1:], space) for c, w in zip(classes, weights)]
     yield Equation(
-        "Activations",
+        _("Activations"),
         rf"a_k = \mathbf{{w}}_k{T}{phi}:\quad " + aligned(lines),
         "4.105",
-        "Row k of W = (w₀, w₁, …): only differences between the wₖ matter.",
+        _("Row k of W = (w₀, w₁, …): only differences between the wₖ matter."),
     )
     yield Equation(
-        "Weight matrix",
+        _("Weight matrix"),
         r"\mathbf{W} = " + matrix(weights),
         None,
-        "One row per class (" + ", ".join(f"class {class_number(c)}" for c in classes) + "), bias first.",
+        _("One row per class ({classes}), bias first.").format(classes=_classes_listed(classes)),
     )
     yield Equation(
-        "Posterior (softmax)",
+        _("Posterior (softmax)"),
         rf"p(\mathcal{{C}}_k\mid{phi}) = y_k({phi}) = \frac{{\exp(a_k)}}{{\sum_j\exp(a_j)}}",
         "4.104",
         model.fit_message_ or None,
@@ -715,7 +801,7 @@ def _softmax(model, space):
     step, update = _solver(model, multiclass=True)
     yield update
     yield Equation(
-        "Cross-entropy error",
+        _("Cross-entropy error"),
         r"E(\mathbf{w}_1,\dots,\mathbf{w}_K) = -\sum_n\sum_k t_{nk}\ln y_{nk} = "
         + number(-model.history_[step]["log_likelihood"]),
         "4.108",
@@ -727,32 +813,36 @@ def _probit(model, space):
     weights = book_weights(model, model.weights_)
     phi = r"\boldsymbol{\phi}"
     yield Equation(
-        "Probit regression",
+        _("Probit regression"),
         rf"{_p(first, phi)} = \Phi(\mathbf{{w}}{T}{phi}) = \Phi\left("
         + affine(weights[0], weights[1:], space)
         + r"\right),\quad \Phi(a) = \int_{-\infty}^{a}\mathcal{N}(\theta\mid 0, 1)\,d\theta",
         "4.114",
-        f"φ = (1, {'x' if space.is_inputs else 'φ(x)'}); t = 1 for class {class_number(first)} (C₁), 0 for class "
-        f"{class_number(second)} (C₂). Φ is the standard normal's distribution function (the inverse probit)."
-        + (f" {model.fit_message_}" if model.fit_message_ else ""),
+        _then(
+            _(
+                "φ = (1, {inputs}); t = 1 for class {first} (C₁), 0 for class {second} (C₂). Φ is the standard "
+                "normal's distribution function (the inverse probit)."
+            ).format(inputs=_inputs(space), first=class_number(first), second=class_number(second)),
+            model.fit_message_,
+        ),
     )
-    what = "Newton steps" if model.solver == "irls" else "gradient steps"
-    step, note = _iteration_note(model, what)
+    step, note = _iteration_note(model, model.solver == "irls")
     if model.solver == "irls":
         latex = (
             r"\mathbf{w}^{(\text{new})} = \mathbf{w}^{(\text{old})} - \mathbf{H}^{-1}\nabla E,\quad "
             r"\mathbf{H} = \sum_n \lambda_n(\lambda_n + z_n)\boldsymbol{\phi}_n\boldsymbol{\phi}_n" + T
         )
-        note += " λₙ = N(zₙ|0,1)/Φ(zₙ), zₙ = ±wᵀφₙ (+ for C₁): IRLS with these weights in place of yₙ(1 − yₙ)."
-        yield Equation("Newton-Raphson update", latex, "4.92", note)
+        note += " " + _("λₙ = N(zₙ|0,1)/Φ(zₙ), zₙ = ±wᵀφₙ (+ for C₁): IRLS with these weights in place of yₙ(1 − yₙ).")
+        yield Equation(_("Newton-Raphson update"), latex, "4.92", note)
     else:
-        yield Equation("Gradient descent", r"\mathbf{w} \leftarrow \mathbf{w} - \eta\,\frac{1}{N}\nabla E", None, note)
+        descent = r"\mathbf{w} \leftarrow \mathbf{w} - \eta\,\frac{1}{N}\nabla E"
+        yield Equation(_("Gradient descent"), descent, None, note)
     yield Equation(
-        "Cross-entropy error",
+        _("Cross-entropy error"),
         r"E(\mathbf{w}) = -\sum_n\{t_n\ln\Phi(a_n) + (1 - t_n)\ln\Phi(-a_n)\} = "
         + number(-model.history_[step]["log_likelihood"]),
         None,
-        "The logistic regression error (eq. 4.90) with Φ in place of σ; Φ(−a) = 1 − Φ(a).",
+        _("The logistic regression error (eq. 4.90) with Φ in place of σ; Φ(−a) = 1 − Φ(a)."),
     )
 
 
@@ -762,68 +852,79 @@ def _bayesian_logistic(model, space):
     phi = r"\boldsymbol{\phi}"
     alpha = float(model.alpha)
     yield Equation(
-        "Prior",
+        _("Prior"),
         r"p(\mathbf{w}) = \mathcal{N}(\mathbf{w}\mid\mathbf{0}, \alpha^{-1}\mathbf{I}),\quad \alpha = " + number(alpha),
         "4.140",
-        "m₀ = 0 and S₀ = α⁻¹I, over every weight, the bias w₀ included.",
+        _("m₀ = 0 and S₀ = α⁻¹I, over every weight, the bias w₀ included."),
     )
     yield Equation(
-        "Log posterior",
+        _("Log posterior"),
         r"\ln p(\mathbf{w}\mid\mathbf{t}) = -\frac{\alpha}{2}\mathbf{w}" + T + r"\mathbf{w} + "
         r"\sum_n\{t_n\ln y_n + (1 - t_n)\ln(1 - y_n)\} + \text{const} = "
         + number(model.log_posterior_)
         + r" + \text{const}",
         "4.142",
-        f"yₙ = σ(wᵀφₙ), t = 1 for class {class_number(first)} (C₁), 0 for class {class_number(second)} (C₂); "
-        "the value is at w_MAP, the constant being the normaliser ln p(t).",
+        _(
+            "yₙ = σ(wᵀφₙ), t = 1 for class {first} (C₁), 0 for class {second} (C₂); the value is at w_MAP, the "
+            "constant being the normaliser ln p(t)."
+        ).format(first=class_number(first), second=class_number(second)),
     )
+    if model.converged_:
+        found = _("Found by Newton's method; {n} steps, converged.").format(n=model.n_iter_)
+    elif model.fit_message_:
+        found = _("Found by Newton's method; {message}").format(message=model.fit_message_)
+    else:
+        found = _("Found by Newton's method; did not converge.")
+    yield Equation(_("Mode (MAP weights)"), r"\mathbf{w}_{\text{MAP}} = " + vector(weights), None, found)
     yield Equation(
-        "Mode (MAP weights)",
-        r"\mathbf{w}_{\text{MAP}} = " + vector(weights),
-        None,
-        "Found by Newton's method; "
-        + (f"{model.n_iter_} steps, converged." if model.converged_ else model.fit_message_ or "did not converge."),
-    )
-    yield Equation(
-        "Laplace covariance",
+        _("Laplace covariance"),
         r"\mathbf{S}_N^{-1} = \alpha\mathbf{I} + \sum_n y_n(1 - y_n)\boldsymbol{\phi}_n\boldsymbol{\phi}_n"
         + T
         + r",\quad \mathbf{S}_N = "
         + matrix(model.covariance_),
         "4.143",
-        "The negative Hessian of ln p(w|t) at w_MAP (rows and columns w₀, w₁, …); unchanged by the book's sign.",
+        _("The negative Hessian of ln p(w|t) at w_MAP (rows and columns w₀, w₁, …); unchanged by the book's sign."),
     )
     yield Equation(
-        "Laplace approximation",
+        _("Laplace approximation"),
         r"q(\mathbf{w}) = \mathcal{N}(\mathbf{w}\mid\mathbf{w}_{\text{MAP}}, \mathbf{S}_N)",
         "4.144",
     )
     yield Equation(
-        "Log evidence (Laplace)",
+        _("Log evidence (Laplace)"),
         r"\ln p(\mathbf{t}\mid\alpha) \simeq \ln p(\mathbf{t}\mid\mathbf{w}_{\text{MAP}}) + "
         r"\ln p(\mathbf{w}_{\text{MAP}}) + \frac{M}{2}\ln 2\pi - \frac{1}{2}\ln|\mathbf{S}_N^{-1}| = "
         + number(model.log_evidence_),
         "4.137",
-        f"M = {model.coef_.shape[1] + 1} weights; compare it across α to choose the prior.",
+        _("M = {m} weights; compare it across α to choose the prior.").format(m=model.coef_.shape[1] + 1),
     )
     yield Equation(
-        "Predictive distribution",
+        _("Predictive distribution"),
         rf"{_p(first, phi)} \simeq \sigma\big(\kappa(\sigma_a^2)\,\mu_a\big),\quad "
         rf"\mu_a = \mathbf{{w}}_{{\text{{MAP}}}}{T}{phi},\ \sigma_a^2 = {phi}{T}\mathbf{{S}}_N{phi},\ "
         r"\kappa(\sigma^2) = (1 + \pi\sigma^2/8)^{-1/2}",
         "4.149-4.155",
-        "σ(a) averaged over a ~ N(μₐ, σₐ²) (eq. 4.151), with σ approximated by the probit Φ(λa), λ² = π/8 "
-        "(eq. 4.152-4.153). The boundary p = 0.5 is μₐ = 0, the MAP boundary; only the probabilities relax.",
+        _(
+            "σ(a) averaged over a ~ N(μₐ, σₐ²) (eq. 4.151), with σ approximated by the probit Φ(λa), λ² = π/8 "
+            "(eq. 4.152-4.153). The boundary p = 0.5 is μₐ = 0, the MAP boundary; only the probabilities relax."
+        ),
     )
 
 
-def _intercept_note(model):
-    """How b was found: from the support vectors on the margin (eq. 7.37), or without any."""
+def _decision_note(model, first, second):
+    """Which class is where, and how b was found: from the support vectors on the margin (eq. 7.37),
+    or without any."""
     if np.any(np.asarray(model.margin_category_) == 1):
-        return "b averages tₙ − wᵀxₙ over the support vectors on the margin (eq. 7.37)."
-    return (
-        "no support vector lies exactly on the margin, so b is the midpoint of the interval the KKT conditions allow."
-    )
+        note = _(
+            "Class {first} (t = +1) where y ≥ 0, class {second} (t = −1) where y < 0; b averages tₙ − wᵀxₙ over "
+            "the support vectors on the margin (eq. 7.37)."
+        )
+    else:
+        note = _(
+            "Class {first} (t = +1) where y ≥ 0, class {second} (t = −1) where y < 0; no support vector lies "
+            "exactly on the margin, so b is the midpoint of the interval the KKT conditions allow."
+        )
+    return note.format(first=class_number(first), second=class_number(second))
 
 
 def _svm(model, space):
@@ -833,27 +934,53 @@ def _svm(model, space):
     vec = space.vector
     playback = getattr(model, "smo_step_", model.n_iter_) != model.n_iter_
     yield Equation(
-        "Decision function",
+        _("Decision function"),
         rf"y({vec}) = \mathbf{{w}}{T}{vec} + b = " + affine(bias, w, space),
         "7.1",
-        f"Class {class_number(a)} (t = +1) where y ≥ 0, class {class_number(b)} (t = −1) where y < 0; "
-        + _intercept_note(model)
-        + (f" Playback: SMO step {model.smo_step_} of {model.n_iter_}." if playback else ""),
+        _decision_note(model, a, b)
+        + (
+            " " + _("Playback: SMO step {step} of {total}.").format(step=model.smo_step_, total=model.n_iter_)
+            if playback
+            else ""
+        ),
     )
     n_sv = int(np.size(model.support_))
     n_at_c = int(np.size(model.margin_violators_))
     yield Equation(
-        "Weights from the support vectors",
+        _("Weights from the support vectors"),
         rf"\mathbf{{w}} = \sum_{{n\in\mathcal{{S}}}} a_n t_n {vec}_n = "
         + vector(w)
         + rf",\qquad |\mathcal{{S}}| = {n_sv}",
         "7.29",
-        f"{n_sv} support vectors (aₙ > 0): {int(model.n_support_[0])} of class {class_number(a)}, "
-        f"{int(model.n_support_[1])} of class {class_number(b)}" + (" (the final fit's)." if playback else "."),
+        (
+            _(
+                "{n} support vectors (aₙ > 0): {n_first} of class {first}, {n_second} of class {second} (the final "
+                "fit's)."
+            )
+            if playback
+            else _("{n} support vectors (aₙ > 0): {n_first} of class {first}, {n_second} of class {second}.")
+        ).format(
+            n=n_sv,
+            n_first=int(model.n_support_[0]),
+            first=class_number(a),
+            n_second=int(model.n_support_[1]),
+            second=class_number(b),
+        ),
     )
-    box = r"\infty\ (\text{hard margin})" if model.C is None else number(model.C)
+    box = rf"\infty\ (\text{{{_('hard margin')}}})" if model.C is None else number(model.C)
+    steps = ngettext("{n} SMO step", "{n} SMO steps", model.n_iter_).format(n=model.n_iter_)
+    if model.converged_:
+        multipliers = _(
+            "{inside} multipliers strictly between 0 and C (support vectors on the margin), {at_c} at C (inside the "
+            "margin or misclassified); {steps}, converged."
+        )
+    else:
+        multipliers = _(
+            "{inside} multipliers strictly between 0 and C (support vectors on the margin), {at_c} at C (inside the "
+            "margin or misclassified); {steps}, not converged."
+        )
     yield Equation(
-        "Dual problem",
+        _("Dual problem"),
         r"\widetilde{L}(\mathbf{a}) = \sum_n a_n - "
         + HALF
         + r"\sum_n\sum_m a_n a_m t_n t_m "
@@ -861,16 +988,14 @@ def _svm(model, space):
         + number(model.dual_objective_)
         + rf",\qquad 0 \le a_n \le C = {box},\quad \sum_n a_n t_n = 0",
         "7.32-7.33",
-        f"{n_sv - n_at_c} multipliers strictly between 0 and C (support vectors on the margin), "
-        f"{n_at_c} at C (inside the margin or misclassified); {_count(model.n_iter_, 'SMO step')}, "
-        + ("converged." if model.converged_ else "not converged."),
+        multipliers.format(inside=n_sv - n_at_c, at_c=n_at_c, steps=steps),
     )
     margin = float(model.margin_)
     yield Equation(
-        "Margin",
+        _("Margin"),
         r"\frac{1}{\|\mathbf{w}\|} = " + number(margin) + r",\qquad \frac{2}{\|\mathbf{w}\|} = " + number(2 * margin),
         "7.3",
-        "1/‖w‖ is the distance from the boundary to each margin line y = ±1; 2/‖w‖ the width of the band.",
+        _("1/‖w‖ is the distance from the boundary to each margin line y = ±1; 2/‖w‖ the width of the band."),
     )
 
 
@@ -896,16 +1021,18 @@ def _generic(model, space):
     if coef.shape[0] == 1 and is_two_class(model):
         first, second = book_classes(model)
         yield Equation(
-            "Linear discriminant",
+            _("Linear discriminant"),
             rf"y({space.vector}) = " + affine(intercept[0], coef[0], space),
             "4.4",
-            f"Class {class_number(first)} (C₁) where y ≥ 0, else class {class_number(second)}.",
+            _("Class {first} (C₁) where y ≥ 0, else class {second}.").format(
+                first=class_number(first), second=class_number(second)
+            ),
         )
         return
     lines = [
         rf"y_{{{m + 1}}}({space.vector}) &= " + affine(b0, w, space) for m, (w, b0) in enumerate(zip(coef, intercept))
     ]
-    yield Equation("Linear discriminants", aligned(lines), "4.9")
+    yield Equation(_("Linear discriminants"), aligned(lines), "4.9")
 
 
 # -- wrappers: multi-class strategies and bases -------------------------------------------------
@@ -917,44 +1044,54 @@ def _strategy(model, space):
         yield from _describe(estimators[0], space)
         return
     classes = model.classes_
-    name = model.estimator.display_name
+    name = _(model.estimator.display_name)
     vec = space.vector
     ovo = isinstance(model, OneVsOne)
     subs = book_sub_classifiers(model)
     if ovo:
         heads = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}({vec})" for sub in subs]
-        sides = [rf"{cls(sub.positive)}\ \text{{vs}}\ {cls(sub.negative)}" for sub in subs]
+        versus = _("vs")
+        sides = [rf"{cls(sub.positive)}\ \text{{{versus}}}\ {cls(sub.negative)}" for sub in subs]
     else:
         heads = [rf"y_{{{class_number(c)}}}({vec})" for c in classes]
-        sides = [rf"{cls(c)}\ \text{{vs the rest}}" for c in classes]
+        rest = _("vs the rest")
+        sides = [rf"{cls(c)}\ \text{{{rest}}}" for c in classes]
     if subs and subs[0].w is not None:
         lines = [
             rf"{head} &= " + affine(sub.w0, sub.w, space) + rf"\qquad ({side})"
             for head, side, sub in zip(heads, sides, subs)
         ]
-        note = (
-            f"{len(estimators)} {name} sub-classifiers; each is positive (≥ 0) on the side of the first class "
-            "named, the book's C₁ of its two-class problem."
-        )
+        note = _(
+            "{n} {method} sub-classifiers; each is positive (≥ 0) on the side of the first class named, the book's "
+            "C₁ of its two-class problem."
+        ).format(n=len(estimators), method=name)
     else:
-        lines = [rf"{head} &: \text{{decision value of {name}}}\ ({side})" for head, side in zip(heads, sides)]
-        note = f"{len(estimators)} {name} sub-classifiers, each with its own (curved) boundary."
-    title = "Pairwise classifiers" if ovo else "One-versus-rest classifiers"
-    yield Equation(title, aligned(lines), None, note + " Section 4.1.2, figure 4.2.")
+        value = _("decision value of {method}").format(method=name)
+        lines = [rf"{head} &: \text{{{value}}}\ ({side})" for head, side in zip(heads, sides)]
+        note = _("{n} {method} sub-classifiers, each with its own (curved) boundary.").format(
+            n=len(estimators), method=name
+        )
+    title = _("Pairwise classifiers") if ovo else _("One-versus-rest classifiers")
+    yield Equation(title, aligned(lines), None, note + " " + _("Section 4.1.2, figure 4.2."))
     if ovo:
         yield Equation(
-            "Majority vote",
-            r"k^\star = \arg\max_k \#\{\text{pairwise contests won by } \mathcal{C}_k\}",
+            _("Majority vote"),
+            r"k^\star = \arg\max_k \#\{" + text_around(_("pairwise contests won by {class}"), r"\mathcal{C}_k") + r"\}",
             None,
-            "Ties are broken by the summed confidences (as scikit-learn does); where the vote ties the point is "
-            "ambiguous (figure 4.2, right).",
+            _(
+                "Ties are broken by the summed confidences (as scikit-learn does); where the vote ties the point is "
+                "ambiguous (figure 4.2, right)."
+            ),
         )
     else:
         yield Equation(
-            "Combining the classifiers",
+            _("Combining the classifiers"),
             rf"k^\star = \arg\max_k y_k({vec})",
             "4.9",
-            "The largest output wins; the raw rule 'class k where yₖ > 0' leaves ambiguous regions (figure 4.2, left).",
+            _(
+                "The largest output wins; the raw rule 'class k where yₖ > 0' leaves ambiguous regions (figure 4.2, "
+                "left)."
+            ),
         )
 
 
@@ -979,7 +1116,10 @@ def _basis(model):
     space = _basis_space(basis)
     if isinstance(basis, IdentityBasis):
         yield Equation(
-            "No basis functions", r"\boldsymbol{\phi}(\mathbf{x}) = \mathbf{x}", None, "The method works on x itself."
+            _("No basis functions"),
+            r"\boldsymbol{\phi}(\mathbf{x}) = \mathbf{x}",
+            None,
+            _("The method works on x itself."),
         )
     elif isinstance(basis, PolynomialBasis):
         shown = space.names[:MAX_FEATURES_NAMED]
@@ -993,11 +1133,13 @@ def _basis(model):
             + _more(hidden)
         )
         yield Equation(
-            f"Polynomial basis, degree {basis.degree}",
+            _("Polynomial basis, degree {degree}").format(degree=basis.degree),
             latex,
             None,
-            f"M = {len(space.names)} monomials with cross terms (section 4.3.1): a model linear in φ has a curved "
-            "boundary in x (figure 4.12).",
+            _(
+                "M = {m} monomials with cross terms (section 4.3.1): a model linear in φ has a curved boundary in x "
+                "(figure 4.12)."
+            ).format(m=len(space.names)),
         )
     elif isinstance(basis, RBFBasis):
         centres = basis.centres_
@@ -1009,19 +1151,19 @@ def _basis(model):
         if basis.include_input:
             latex += r",\qquad \boldsymbol{\phi} = (x_1, x_2, \phi_1, \dots, \phi_J)" + T
         yield Equation(
-            f"Gaussian basis functions, {centres.shape[0]} centres",
+            _("Gaussian basis functions, {n} centres").format(n=centres.shape[0]),
             latex,
             "3.4",
-            "A linear model in φ has a curved boundary in x (section 4.3.1, figure 4.12).",
+            _("A linear model in φ has a curved boundary in x (section 4.3.1, figure 4.12)."),
         )
         yield Equation(
-            "Centres",
+            _("Centres"),
             r"(\mathbf{c}_1\ \cdots\ \mathbf{c}_J) = " + matrix(centres.T),
             None,
-            "One column per centre.",
+            _("One column per centre."),
         )
     else:
-        yield Equation(basis.display_name, r"\boldsymbol{\phi}(\mathbf{x})", None, None)
+        yield Equation(_(basis.display_name), r"\boldsymbol{\phi}(\mathbf{x})", None, None)
     yield from _describe(model.estimator_, space)
 
 
@@ -1077,12 +1219,12 @@ def _inner_values(inner, features, classes, head):
         weights = book_weights(inner, inner.weights_)
         a = float(weights[0] + features[0] @ weights[1:])
         yield Equation(
-            "Activation at the point", head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.87"
+            _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.87"
         )
     elif isinstance(inner, ProbitRegression):
         a = float(book_decision(inner, features)[0])
         yield Equation(
-            "Activation at the point", head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.114"
+            _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.114"
         )
     elif isinstance(inner, BayesianLogisticRegression):
         mean, variance = inner.predictive_moments(features)
@@ -1091,31 +1233,33 @@ def _inner_values(inner, features, classes, head):
         p_map = float(inner.predict_proba_map(features)[0, 0])
         first = int(classes[0])
         yield Equation(
-            "Activation at the point",
+            _("Activation at the point"),
             head
             + rf"\mu_a = {number(mu)},\ \sigma_a^2 = {number(var)},\ \kappa = {number(kappa)},\ "
             + rf"\sigma(\mu_a) = {number(p_map)}",
             "4.149-4.150",
-            f"σ(μₐ) is the MAP p(C{first + 1}|x), over-confident where σₐ² is large; the posterior below is "
-            "σ(κμₐ) (eq. 4.155).",
+            _(
+                "σ(μₐ) is the MAP p(C{first}|x), over-confident where σₐ² is large; the posterior below is σ(κμₐ) "
+                "(eq. 4.155)."
+            ).format(first=first + 1),
         )
     elif isinstance(inner, SoftmaxRegression):
         a = inner.weights_[:, 0] + features[0] @ inner.weights_[:, 1:].T
-        yield Equation("Activations at the point", head + _values(_a, a, classes), "4.105")
+        yield Equation(_("Activations at the point"), head + _values(_a, a, classes), "4.105")
     elif hasattr(inner, "activations"):
         bernoulli = isinstance(inner, NaiveBayes) and inner.variant == "bernoulli"
         a = inner.activations(features)[0]
         number_ = "4.82" if bernoulli else "4.68" if isinstance(inner, SharedCovarianceGaussian) else "4.63"
-        yield Equation("Activations at the point", head + _values(_a, a, classes), number_)
+        yield Equation(_("Activations at the point"), head + _values(_a, a, classes), number_)
     elif isinstance(inner, LeastSquaresClassifier):
         outputs = book_least_squares_outputs(inner, features)[0]
         latex = rf"y(\mathbf{{x}}) = {number(outputs[0])}" if outputs.size == 1 else _values(_y, outputs, classes)
-        yield Equation("Outputs at the point", head + latex, "4.17")
+        yield Equation(_("Outputs at the point"), head + latex, "4.17")
     elif isinstance(inner, FisherDiscriminant) and classes.size == 2:
         fisher = book_fisher(inner)
         projection = float(features[0] @ fisher.direction)
         yield Equation(
-            "Projection at the point",
+            _("Projection at the point"),
             head
             + rf"y = \hat{{\mathbf{{w}}}}{T}\mathbf{{x}} = {number(projection)},\quad y - y_0 = "
             + number(projection - fisher.threshold),
@@ -1126,26 +1270,26 @@ def _inner_values(inner, features, classes, head):
         decisions = [float(sub.decision(e, features)[0]) for sub, e in zip(subs, inner.estimators_)]
         names = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}" for sub in subs]
         lines = [rf"{n}(\mathbf{{x}}) &= {number(d)}" for n, d in zip(names, decisions)]
-        yield Equation("Pairwise decisions at the point", head + aligned(lines), None)
+        yield Equation(_("Pairwise decisions at the point"), head + aligned(lines), None)
         votes = inner.votes(features)[0]
         yield Equation(
-            "Votes at the point",
+            _("Votes at the point"),
             side_by_side((rf"{cls(c)}: {int(v)}" for c, v in zip(classes, votes)), per_line=6),
             None,
-            "Each pairwise classifier gives one vote to the class on its side.",
+            _("Each pairwise classifier gives one vote to the class on its side."),
         )
     elif isinstance(inner, OneVsRest):
         decisions = [float(np.ravel(e.decision_function(features))[0]) for e in inner.estimators_]
-        yield Equation("Decisions at the point", head + _values(_y, decisions, classes), "4.9")
+        yield Equation(_("Decisions at the point"), head + _values(_y, decisions, classes), "4.9")
     else:
         decision = np.ravel(book_decision(inner, features))
         if decision.size == 1:
             perceptron = isinstance(inner, Perceptron)
             symbol = rf"\mathbf{{w}}{T}\boldsymbol{{\phi}}" if perceptron else r"y(\mathbf{x})"
             number_ = "4.52" if perceptron else "7.1" if isinstance(inner, LinearSVM) else "4.4"
-            yield Equation("Decision value at the point", head + rf"{symbol} = {number(decision[0])}", number_)
+            yield Equation(_("Decision value at the point"), head + rf"{symbol} = {number(decision[0])}", number_)
         else:
-            yield Equation("Decisions at the point", head + _values(_y, decision, classes), "4.9")
+            yield Equation(_("Decisions at the point"), head + _values(_y, decision, classes), "4.9")
 
 
 def _at_point(model, point):
@@ -1156,19 +1300,24 @@ def _at_point(model, point):
     if isinstance(model, BasisModel):
         features, inner = model.features(x), model.estimator_
         # Without the "x = ..." head: a vector of tiny numbers is wide enough on its own.
-        yield Equation("Features at the point", r"\boldsymbol{\phi}(\mathbf{x}) = " + vector(features[0]), None)
+        yield Equation(_("Features at the point"), r"\boldsymbol{\phi}(\mathbf{x}) = " + vector(features[0]), None)
     if isinstance(inner, OneVsRest | OneVsOne) and len(inner.estimators_) == 1:
         inner = inner.estimators_[0]  # two classes: the plain two-class model
     classes = np.asarray(model.classes_)
     yield from _inner_values(inner, features, classes, head)
     if getattr(model, "is_probabilistic", False) and hasattr(model, "predict_proba"):
         proba = model.predict_proba(x)[0]
-        note = "The one-versus-rest posteriors, normalised to sum to 1." if isinstance(inner, OneVsRest) else None
+        note = _("The one-versus-rest posteriors, normalised to sum to 1.") if isinstance(inner, OneVsRest) else None
         yield Equation(
-            "Posterior at the point", _values(_p, proba, classes), _posterior_number(inner, classes.size), note
+            _("Posterior at the point"), _values(_p, proba, classes), _posterior_number(inner, classes.size), note
         )
     predicted = model.predict(x)[0]
-    yield Equation("Prediction", rf"{where}\ \mapsto\ {cls(predicted)}", None, f"Class {class_number(predicted)}.")
+    yield Equation(
+        _("Prediction"),
+        rf"{where}\ \mapsto\ {cls(predicted)}",
+        None,
+        _("Class {number}.").format(number=class_number(predicted)),
+    )
 
 
 # -- the entry point ----------------------------------------------------------------------------

@@ -139,9 +139,9 @@ def point_traces(points, scale=1.0, switching=False):
     # every marker costs plotly.js about 10 ms per 1,000 points on each redraw, so a dense cloud goes without.
     outline = dict(color=MARKER_OUTLINE, width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
     traces, test_legend = [], True
-    hints = ("click to remove",) * 2
+    hints = (_("click to remove"),) * 2
     if switching:
-        hints = ("click: make it a test point", "click: make it a training point")
+        hints = (_("click: make it a test point"), _("click: make it a training point"))
     for k in range(N_CLASSES):
         for test in (False, True) if points.test else (False,):
             members = np.flatnonzero((y == k) & (is_test == test))
@@ -173,8 +173,8 @@ def point_traces(points, scale=1.0, switching=False):
                     name=TEST_LEGEND,
                     legendrank=N_CLASSES + 1,
                     showlegend=test_legend,
-                    hovertemplate=f"{class_name_html(k)}, test point (no fit uses it)<br>(%{{x:.3g}}, %{{y:.3g}})"
-                    f"<br>{hints[1]}<extra></extra>",
+                    hovertemplate=_("{name}, test point (no fit uses it)").format(name=class_name_html(k))
+                    + f"<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[1]}<extra></extra>",
                 )
                 test_legend = False
             traces.append(trace)

@@ -2,7 +2,8 @@
 
 A button loads the preset's whole scene through ``state.load_scene`` (points, method and its
 widgets, strategy, basis, view, panel options, open tab), so undo brings the previous points back
-and a shared link carries the result like any other scene.
+and a shared link carries the result like any other scene. The preset's words are English in
+``playground.presets`` (marked there with ``N_``) and shown here in the session's language.
 """
 
 import streamlit as st
@@ -15,13 +16,35 @@ from .i18n import _
 ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
 
 
+def label(preset):
+    """The button's text, e.g. "Fig. 4.6 — Fisher vs mean difference", in the session's language."""
+    if not preset.figure:
+        return _(preset.title)
+    return _("Fig. {figure} — {title}").format(figure=preset.figure, title=_(preset.title))
+
+
+def heading(preset):
+    """The explanation box's title, e.g. "Figure 4.6 — Fisher vs mean difference"."""
+    if not preset.figure:
+        return _(preset.title)
+    return _("Figure {figure} — {title}").format(figure=preset.figure, title=_(preset.title))
+
+
+def source(preset):
+    """What was loaded, for the "Loaded ..." message: "figure 4.6", or the preset's title."""
+    if preset.figure:
+        return _("figure {figure}").format(figure=preset.figure)
+    title = _(preset.title)
+    return preset.source if title == preset.title else title  # English keeps the title in lower case
+
+
 def _load(key):
     preset = PRESETS[key]
     # Panel options left by an earlier scene (a rotated Fisher direction, the posterior display)
     # would change the figure, so a preset starts from its own, or from none.
     state.load_scene(
         preset.scene,
-        source=preset.source,
+        source=source(preset),
         panel_options=dict(preset.panel_options or {}),
         tab=preset.tab,
         compare=tuple(preset.compare),  # () switches back to the one-method view
@@ -40,7 +63,7 @@ def preset_picker():
     with st.expander(_("Figures from chapter 4"), expanded=False):
         for key, preset in PRESETS.items():
             st.button(
-                preset.label,
+                label(preset),
                 key=f"preset_{key}",
                 on_click=_load,
                 args=(key,),
@@ -55,7 +78,7 @@ def preset_explanation():
     if preset is None:
         return
     text_col, close_col = st.columns([12, 1])
-    text_col.info(f"**{preset.heading}**\n\n{preset.explanation}", icon=":material/menu_book:")
+    text_col.info(f"**{heading(preset)}**\n\n{_(preset.explanation)}", icon=":material/menu_book:")
     if preset.about_notes:
-        text_col.caption(preset.about_notes)
+        text_col.caption(_(preset.about_notes))
     close_col.button(_("close"), key="preset_close", on_click=_close, help=_("Hide this explanation."))

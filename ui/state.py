@@ -527,6 +527,10 @@ def scene_from_link(query):
         fallback = default_scene()
         scene = replace(scene, points=fallback.points, window=fallback.window if "w" not in query else scene.window)
     view = {}
+    if "w" not in query:
+        # No window in the link (a hand-written one, e.g. just ?lang=ja): frame the points in the
+        # plot's own shape, as a plain visit does, instead of the bare window around them.
+        view["fit"] = True
     if "po" in query:
         view["panel_options"] = decode_options(str(query["po"]), messages)
     if "tab" in query:

@@ -12,7 +12,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ..equations import model_equations
-from ..i18n import N_
+from ..i18n import N_, _
+from ..text import plain as plain_text
 from . import Panel, is_open
 
 TITLE = N_("Equations")
@@ -23,8 +24,9 @@ INPUT_KEYS = ("equation_x1", "equation_x2")
 
 
 def plain(text):
-    """Plain text for a Markdown element: "S_W ... S_B" must not turn into italics."""
-    return text.replace("_", r"\_").replace("*", r"\*")
+    """Plain text for a Markdown element: "S_W ... S_B" must not turn into italics, and a class's
+    name (a visitor's text, in a note) must not turn into anything (``ui.text.plain``)."""
+    return plain_text(text)
 
 
 def typed_point(options):
@@ -69,16 +71,21 @@ def _point_inputs(ctx):
     first, second, follow = st.columns([2, 2, 3], vertical_alignment="bottom")
     for column, key, label in ((first, INPUT_KEYS[0], "x₁"), (second, INPUT_KEYS[1], "x₂")):
         column.number_input(
-            f"Evaluate at {label}", key=key, step=0.1, format="%.3f", on_change=_typed, args=(ctx.options, point)
+            _("Evaluate at {coordinate}").format(coordinate=label),
+            key=key,
+            step=0.1,
+            format="%.3f",
+            on_change=_typed,
+            args=(ctx.options, point),
         )
     following = typed_point(ctx.options) is None
     follow.button(
-        "Follow the last added point",
+        _("Follow the last added point"),
         key="equation_follow_last",
         disabled=following,
         on_click=_follow_last,
         args=(ctx.options,),
-        help="Evaluate the model at the most recently added point again, instead of the typed one.",
+        help=_("Evaluate the model at the most recently added point again, instead of the typed one."),
     )
     return point
 
@@ -87,24 +94,32 @@ def render(ctx):
     model = ctx.shown_model
     point = _point_inputs(ctx)
     following = typed_point(ctx.options) is None
-    st.caption(
-        "Every number below is read from the fitted model, so the equations update as points are added, removed "
-        "or the method and its settings change"
-        + (
-            "; the evaluation point, ⊕ on the plot, follows the last added point."
-            if following
-            else "; the evaluation point, ⊕ on the plot, is the one typed above."
+    if following:
+        caption = _(
+            "Every number below is read from the fitted model, so the equations update as points are added, "
+            "removed or the method and its settings change; the evaluation point, ⊕ on the plot, follows the last "
+            "added point."
         )
-    )
+    else:
+        caption = _(
+            "Every number below is read from the fitted model, so the equations update as points are added, "
+            "removed or the method and its settings change; the evaluation point, ⊕ on the plot, is the one typed "
+            "above."
+        )
+    st.caption(caption)
     equations = model_equations(model, point)
     if not equations:
-        st.info("This model has nothing to write out yet.")
+        st.info(_("This model has nothing to write out yet."))
         return
     for equation in equations:
         st.markdown(f"**{equation.title}**")
         st.latex(equation.latex)
-        reference = f"(eq. {equation.number})" if equation.number else ""
-        caption = " ".join(part for part in (reference, equation.note or "") if part)
+        if equation.number and equation.note:
+            caption = _("(eq. {number}) {note}").format(number=equation.number, note=equation.note)
+        elif equation.number:
+            caption = _("(eq. {number})").format(number=equation.number)
+        else:
+            caption = equation.note
         if caption:
             st.caption(plain(caption))
 
@@ -120,7 +135,8 @@ def overlay(ctx):
             y=[point[1]],
             mode="markers",
             marker=dict(symbol="circle-cross-open", size=24, color=MARK_COLOUR, line=dict(width=2.5)),
-            hovertemplate="the Equations tab evaluates the model here<br>x = (%{x:.3g}, %{y:.3g})<extra></extra>",
+            hovertemplate=_("the Equations tab evaluates the model here")
+            + "<br>x = (%{x:.3g}, %{y:.3g})<extra></extra>",
             name="x of the Equations tab",
             meta="equation point",
             # Not in the legend: opening the tab must not add a legend row (and move the plot); the
