@@ -12,6 +12,8 @@ HTML; ``class_name_latex`` for formulas.
 import html
 import re
 
+from playground.errors import phrase
+
 from .i18n import _, _run_context
 from .text import plain
 from .theme import SYMBOL_GLYPHS
@@ -108,7 +110,17 @@ def class_label_format(markdown=False):
     return lambda k: labels[int(k)]
 
 
-def class_name_format():
-    """Like ``class_label_format``, the names alone ("setosa", "class 2"), as plain text."""
-    shown = tuple(class_name(k) for k in range(N_CLASSES))
+def class_name_format(markdown=False):
+    """Like ``class_label_format``, the names alone ("setosa", "class 2"), as plain text
+    (``markdown``: escaped for options that render Markdown, e.g. a segmented control's)."""
+    shown = tuple((class_name_markdown if markdown else class_name)(k) for k in range(N_CLASSES))
     return lambda k: shown[int(k)]
+
+
+def phrased(message, name=class_name_markdown):
+    """A back-end ``Message`` (or error, or plain text) in the session's language, its classes named
+    by ``name(label)``; None stays None. The default names them as Markdown (the user's names
+    escaped), for a message shown as it is in a Markdown sink; pass ``name=class_name`` for a
+    message escaped whole afterwards (``plain(phrased(m, name=class_name))``), which must not
+    escape the names twice."""
+    return phrase(message, name, _)

@@ -16,6 +16,7 @@ import streamlit as st
 from . import state
 from .canvas import MODULE_LOADER_JS, static_module
 from .figures import _discrete_colourscale
+from .i18n import current_language
 from .playback_frames import MAX_FRAMES, playback_frames
 from .theme import BOUNDARY_COLOUR, REGION_COLOURS
 
@@ -54,10 +55,13 @@ def _step_sent(key, n_steps):
 
 
 def _frames(model, n_steps, window, key, readout, marks):
-    """The frames of this run, made once per fitted model (they are the same on every rerun)."""
+    """The frames of this run, made once per fitted model and language (the same on every rerun;
+    their readouts are in the session's language, which a rerun may have changed)."""
     on_basis = hasattr(model, "basis_")
-    # The readouts name classes: a renamed class makes them anew.
-    what = (id(model), n_steps, window if on_basis else None, hash(state.scene().points), state.scene().class_names)
+    # The readouts name classes, in the session's language: a renamed class or a new language
+    # makes them anew.
+    scene = state.scene()
+    what = (id(model), n_steps, window if on_basis else None, hash(scene.points), scene.class_names, current_language())
     cache = st.session_state.setdefault(FRAMES_CACHE, {})
     cached = cache.get(key)
     if cached is not None and cached[0] == what and cached[1] is model:

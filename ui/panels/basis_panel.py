@@ -12,13 +12,13 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, phrase
+from playground import PlaygroundError, Window, boundary_segments, evaluate_grid
 from playground.basis import BasisModel, RBFBasis
 
 from ..chart import chart
 from ..figures import region_trace
 from ..i18n import N_, _
-from ..names import N_CLASSES, class_name_html, class_name_markdown
+from ..names import N_CLASSES, class_name_html, class_name_markdown, phrased
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel, join_sentences
 
@@ -159,7 +159,7 @@ def feature_space(model, X, i, j):
     try:
         line = model.feature_line(i, j)
     except PlaygroundError as err:
-        return features, window, None, phrase(err, class_name_markdown)  # shown as Markdown
+        return features, window, None, phrased(err, name=class_name_markdown)  # shown as Markdown
     return features, window, line, None
 
 

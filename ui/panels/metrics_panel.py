@@ -16,7 +16,7 @@ from playground.metrics import score
 
 from ..chart import chart
 from ..i18n import N_, _, ngettext
-from ..names import class_name
+from ..names import class_name, phrased
 from ..theme import TEMPLATE
 from . import Panel, number_text, subscript
 
@@ -160,7 +160,7 @@ def render(ctx):
     try:
         train_scores, test_scores = scores(model, training, labels), scores(model, testing, labels)
     except PlaygroundError as err:
-        st.warning(_("The fit could not score the points: {reason}").format(reason=err))
+        st.warning(_("The fit could not score the points: {reason}").format(reason=phrased(err)))
         return
     if ctx.scene.step is not None:
         st.caption(_("Scores of the fit as shown: playback step {step}.").format(step=ctx.scene.step))

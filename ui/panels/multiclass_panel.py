@@ -19,7 +19,7 @@ from playground.grid import grid_axes
 
 from ..controls import TWO_CLASS_METHODS
 from ..convention import book_sub_classifiers
-from ..i18n import N_
+from ..i18n import N_, _
 from ..names import class_name_html
 from ..theme import CLASS_COLOURS
 from . import Panel, option_checkbox
@@ -43,8 +43,8 @@ def sub_classifier_names(model):
     """'1 vs rest' per one-versus-rest classifier, '1 vs 2' per one-versus-one pair (1-based class numbers)."""
     classes = [int(c) + 1 for c in model.classes_]
     if hasattr(model, "pairs_"):
-        return [f"{classes[i]} vs {classes[j]}" for i, j in model.pairs_]
-    return [f"{c} vs rest" for c in classes]
+        return [_("{first} vs {second}").format(first=classes[i], second=classes[j]) for i, j in model.pairs_]
+    return [_("{number} vs rest").format(number=c) for c in classes]
 
 
 def ambiguous_polygons(model, window):
@@ -96,7 +96,7 @@ def ambiguous_traces(model, window):
                 line=dict(width=1, color="rgba(40,40,40,0.7)"),
                 hoverinfo="skip",
                 hoveron="points",
-                name="ambiguous region (fig. 4.2)",
+                name=_("ambiguous region (fig. 4.2)"),
             )
         ]
     xs, ys, mask = ambiguous_grid(model, window)
@@ -113,7 +113,7 @@ def ambiguous_traces(model, window):
             zmax=1,
             showscale=False,
             hoverinfo="skip",
-            name="ambiguous region (fig. 4.2)",
+            name=_("ambiguous region (fig. 4.2)"),
         )
     ]
 
@@ -142,7 +142,7 @@ def sub_classifier_traces(model, window):
                     mode="lines",
                     line=dict(color=colour, width=2, dash="dash"),
                     hoverinfo="skip",
-                    name=f"{class_name_html(int(model.classes_[m]))} vs rest",
+                    name=_("{name} vs rest").format(name=class_name_html(int(model.classes_[m]))),
                 )
             )
         else:
@@ -160,7 +160,7 @@ def sub_classifier_traces(model, window):
                 mode="lines",
                 line=dict(color=PAIR_LINE_COLOUR, width=1.5, dash="dash"),
                 hoverinfo="skip",
-                name="pairwise classifiers",
+                name=_("pairwise classifiers"),
             )
         )
     if label_text:
@@ -175,7 +175,7 @@ def sub_classifier_traces(model, window):
                 textposition="middle center",
                 hoverinfo="skip",
                 showlegend=False,
-                name="classifier labels",
+                name=_("classifier labels"),
             )
         )
     return traces
@@ -199,44 +199,54 @@ def overlay(ctx):
 def render(ctx):
     model = strategy_model(ctx)
     key = "multiclass_overlay_show"
-    option_checkbox("Hatch the ambiguous regions and draw every two-class classifier's line", ctx, OPTION, key)
+    option_checkbox(_("Hatch the ambiguous regions and draw every two-class classifier's line"), ctx, OPTION, key)
     names = sub_classifier_names(model)
     n_classes = np.size(model.classes_)
     share = ambiguous_share(model, ctx.window)
     if hasattr(model, "pairs_"):
         st.markdown(
-            f"**One-versus-one** (figure 4.2, right): {len(names)} = K(K−1)/2 classifiers, one per pair of classes "
-            "(dashed grey lines, each fitted on the points of its two classes only); each votes, and x goes to "
-            "the class with most votes. Where the vote ties (hatched) no class wins: here the shading shows the "
-            "tie broken by the classifiers' summed confidence, a convention the book does not have."
+            _(
+                "**One-versus-one** (figure 4.2, right): {n} = K(K−1)/2 classifiers, one per pair of classes "
+                "(dashed grey lines, each fitted on the points of its two classes only); each votes, and x goes to "
+                "the class with most votes. Where the vote ties (hatched) no class wins: here the shading shows the "
+                "tie broken by the classifiers' summed confidence, a convention the book does not have."
+            ).format(n=len(names))
         )
     else:
         st.markdown(
-            f"**One-versus-rest** (figure 4.2, left): {n_classes} classifiers, each separating one class from all "
-            "the others (dashed lines in that class's colour). The rule 'x is in class k where classifier k says "
-            "yes' is ambiguous where no classifier or more than one says yes (hatched). The shading shows the "
-            "usual fix, the largest yₖ(x) — which is then the K-class discriminant of eq. 4.9 built from "
-            "separately trained parts."
+            _(
+                "**One-versus-rest** (figure 4.2, left): {n} classifiers, each separating one class from all the "
+                "others (dashed lines in that class's colour). The rule 'x is in class k where classifier k says "
+                "yes' is ambiguous where no classifier or more than one says yes (hatched). The shading shows the "
+                "usual fix, the largest yₖ(x) — which is then the K-class discriminant of eq. 4.9 built from "
+                "separately trained parts."
+            ).format(n=n_classes)
         )
-    st.metric("Share of the view that is ambiguous", f"{share:.1%}" if share >= 0.001 or share == 0 else "< 0.1%")
+    st.metric(_("Share of the view that is ambiguous"), f"{share:.1%}" if share >= 0.001 or share == 0 else "< 0.1%")
     if ctx.scene.method in TWO_CLASS_METHODS:
-        where = "a method that has one, such as softmax regression or least squares (sidebar: Method)"
+        compare = _(
+            "Compare with a single K-class discriminant (a method that has one, such as softmax regression or "
+            "least squares (sidebar: Method)), whose regions are always singly connected and convex (figure 4.3), "
+            "with no ambiguous region."
+        )
     else:
-        where = "the sidebar's 'With more than two classes'"
-    st.caption(
-        f"Compare with a single K-class discriminant ({where}), whose regions are always singly connected and "
-        "convex (figure 4.3), with no ambiguous region."
-    )
+        compare = _(
+            "Compare with a single K-class discriminant (the sidebar's 'With more than two classes'), whose regions "
+            "are always singly connected and convex (figure 4.3), with no ambiguous region."
+        )
+    st.caption(compare)
     subs = book_sub_classifiers(model)
     if subs and subs[0].w is not None:
         rows = [
-            {"classifier": name, "w₁": float(sub.w[0]), "w₂": float(sub.w[1]), "w₀": float(sub.w0)}
+            {_("classifier"): name, "w₁": float(sub.w[0]), "w₂": float(sub.w[1]), "w₀": float(sub.w0)}
             for name, sub in zip(names, subs)
         ]
         st.dataframe(rows, hide_index=True, width="content")
         st.caption(
-            "Each classifier's y(x) = wᵀx + w₀ is positive on the side of the first class named (for a pair, the "
-            "lower-numbered class plays the book's C₁)."
+            _(
+                "Each classifier's y(x) = wᵀx + w₀ is positive on the side of the first class named (for a pair, "
+                "the lower-numbered class plays the book's C₁)."
+            )
         )
 
 
