@@ -9,11 +9,14 @@ import numpy as np
 import pytest
 
 from playground import make_model
+from playground.errors import Classes, Message
+from playground.i18n import N_
 from playground.scene import PointSet, Window
 from ui import names
 from ui.compute import FitView
 from ui.equations import class_names_equation, model_equations
 from ui.figures import scene_figure
+from ui.panels import fisher_panel, least_squares_panel, multiclass_panel
 from ui.text import WORD_JOINER, unescape
 
 HOSTILE = (
@@ -121,3 +124,43 @@ def test_the_equations_list_named_classes_with_their_names_escaped(named):
     equation = model_equations(model)[-1]
     assert equation.title == "Class names"
     assert equation.latex == r"\mathcal{C}_{3} = \text{\textbackslash{}input\{/etc/passwd\}}"
+
+
+def test_a_messages_classes_are_named_escaped_once_wherever_it_is_shown(named):
+    named(*HOSTILE[:2])
+    message = Message(N_("{classes} have too few points."), classes=Classes(0, 1))
+    sentence = f"{HOSTILE[0]} and {HOSTILE[1]} have too few points."
+    # Shown as it is in Markdown (a warning's reason): the names escaped, the sentence around them not.
+    assert names.phrased(message) == f"{names.plain(HOSTILE[0])} and {names.plain(HOSTILE[1])} have too few points."
+    # Escaped whole where it is shown (plain(phrased(...))): raw names, so nothing is escaped twice.
+    assert names.phrased(message, name=names.class_name) == sentence
+    assert unescape(names.plain(names.phrased(message, name=names.class_name))) == sentence
+    assert names.phrased(None) is None and names.phrased("as it is") == "as it is"
+
+
+def test_widgets_whose_options_render_markdown_get_the_names_escaped(named):
+    named(*HOSTILE[:3])
+    assert [unescape(names.class_name_format(markdown=True)(k)) for k in range(3)] == list(HOSTILE[:3])
+    assert names.class_name_format()(0) == HOSTILE[0]  # plain text for a select box
+    X = np.array([[0, 0], [1, 0], [0, 1], [3, 3], [4, 3], [3, 4], [0, 4], [1, 4], [0, 5]], float)
+    model = make_model("least_squares").fit(X, np.repeat([0, 1, 2], 3))
+    shown = least_squares_panel.output_names(model, markdown=True)  # a segmented control's options
+    assert [unescape(text) for text in shown] == [f"y{s}(x) for {n}" for s, n in zip("₁₂₃", HOSTILE[:3])]
+    assert shown == [f"y{s}(x) for {names.plain(n)}" for s, n in zip("₁₂₃", HOSTILE[:3])]  # Markdown made literal
+
+
+def test_the_panels_plotly_texts_show_names_escaped(named):
+    named(*HOSTILE[3:6])  # "%{x}", tags and entities: what plotly's text would run
+    X = np.array([[0, 0], [1, 0], [0, 1], [5, 5], [6, 5], [5, 6], [0, 6], [1, 6], [0, 7]], float)
+    y = np.repeat([0, 1, 2], 3)
+    model = make_model("least_squares", multiclass="ovr").fit(X, y)
+    lines = [t for t in multiclass_panel.sub_classifier_traces(model, Window(-2, 9, -2, 9)) if t.get("mode") == "lines"]
+    assert [html.unescape(t["name"]) for t in lines] == [f"{n} vs rest" for n in HOSTILE[3:6]]
+    fisher = make_model("fisher").fit(X[:6], y[:6])
+    figure = fisher_panel.projection_figure(fisher, X[:6], y[:6], fisher.direction_, fisher.threshold_, "t")
+    bars = [t for t in figure.data if t.type == "bar"]
+    assert [html.unescape(t["name"]) for t in bars] == list(HOSTILE[3:5])
+    for trace in (*lines, *bars):
+        assert "<b>" not in trace["name"] and "%{" not in trace["name"]
+    for trace in bars:  # the hover template's own %{y} and %{x:.3g} stay; the name's "%{x}" does not run
+        assert trace["hovertemplate"].startswith(trace["name"] + ": %{y}")
