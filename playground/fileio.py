@@ -19,7 +19,7 @@ from .errors import InvalidDataError, Message
 from .grid import Window
 from .i18n import N_
 from .link import MAX_COORDINATE, MAX_OPTIONS, clean_options, report_ignored, scene_with_fields, simple_value
-from .scene import MAX_CLASSES, PointSet, Scene
+from .scene import MAX_CLASSES, PointSet, Scene, clean_class_names
 from .validation import MAX_POINTS
 
 # One number for the upload limit: the app's check, the uploader's (which counts 1 MB as 10^6
@@ -33,7 +33,7 @@ TRAIN, TEST = "train", "test"
 SCENE_FORMAT = "linear-classification-playground scene"
 SCENE_VERSION = 1
 # The settings a scene file holds besides its points, named as Scene names them.
-SCENE_FIELDS = ("method", "params", "multiclass", "basis", "basis_params", "window", "step", "seed")
+SCENE_FIELDS = ("method", "params", "multiclass", "basis", "basis_params", "window", "step", "seed", "class_names")
 MAX_TAB_CHARS = 60
 
 # Header names people commonly use for each column, lower case. "y" is the second coordinate
@@ -96,6 +96,8 @@ def scene_to_json(scene, view=None):
         "step": scene.step,
         "seed": scene.seed,
     }
+    if scene.class_names:  # only when named: files without names stay as they were
+        header["class_names"] = list(scene.class_names)
     if view is not None:
         header["view"] = view
     # default=str: a view value JSON cannot hold is written as text rather than failing the download.
@@ -164,6 +166,14 @@ class CsvPoints:
     points: PointSet
     class_labels: tuple
     message: Message | None = None
+    text_labels: bool = False  # the labels were text ("setosa"), not numbers
+
+    @property
+    def class_names(self):
+        """The file's text labels as class names (``Scene.class_names``): ("setosa", "versicolor",
+        ...) when the labels were text, () when they were numbers (a class is not named "0").
+        Cleaned and bounded as every name is (a long label is shortened)."""
+        return clean_class_names(list(self.class_labels))[0] if self.text_labels else ()
 
 
 def points_from_csv(data):
@@ -231,7 +241,8 @@ def read_points_csv(data):
         labels.append((_label(label, number), number))
         test.append(_set_flag(fields[order[3]], number) if width == 4 else False)
     indices, class_labels, message = _classes(labels)
-    return CsvPoints(PointSet.from_arrays(X, indices, test), class_labels, message)
+    text_labels = any(isinstance(label, str) for label, _ in labels)
+    return CsvPoints(PointSet.from_arrays(X, indices, test), class_labels, message, text_labels)
 
 
 def _set_flag(text, number):

@@ -25,7 +25,16 @@ from .errors import Message, PlaygroundError
 from .grid import Window
 from .i18n import N_
 from .registry import MODELS, MULTICLASS_STRATEGIES
-from .scene import GRID_DECIMALS, MAX_CLASSES, MAX_COORDINATE, MIN_VIEW, PointSet, Scene, grid_integers
+from .scene import (
+    GRID_DECIMALS,
+    MAX_CLASSES,
+    MAX_COORDINATE,
+    MIN_VIEW,
+    PointSet,
+    Scene,
+    clean_class_names,
+    grid_integers,
+)
 from .specs import BASIS_SPECS, METHOD_SPECS, clean_panel_options, clean_settings, source_name
 
 LINK_VERSION = "2"
@@ -198,6 +207,20 @@ def _parse_json(text):
         return _UNREADABLE
 
 
+def encode_class_names(names):
+    """Class names -> URL-safe text: their JSON list in UTF-8, base64url-encoded (no escapes needed)."""
+    return _b64encode(json.dumps(list(names), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def decode_class_names(text):
+    """Inverse of ``encode_class_names``: the parsed JSON (cleaned later), or a marker for text
+    that is not base64url-encoded UTF-8 JSON."""
+    try:
+        return json.loads(_b64decode(text).decode("utf-8"))
+    except (binascii.Error, ValueError, RecursionError):  # UnicodeDecodeError and JSON's are ValueErrors
+        return _UNREADABLE
+
+
 def encode_window(window):
     """The view as the link writes it: shortest exact text of each bound (it round-trips)."""
     return ",".join(repr(float(v)) for v in window.as_tuple())
@@ -226,6 +249,8 @@ def encode_scene(scene):
         query["s"] = str(scene.step)
     if scene.seed:
         query["seed"] = str(scene.seed)
+    if scene.class_names:
+        query["names"] = encode_class_names(scene.class_names)
     return query
 
 
@@ -302,7 +327,8 @@ def scene_with_fields(scene, fields, messages, source="link"):
         The starting point (its values are kept for absent or unusable fields).
     fields : dict
         Any of "method", "multiclass", "basis" (str), "params", "basis_params" (dict of parsed
-        JSON), "window" (four numbers or their text), "step", "seed" (int or its text).
+        JSON), "window" (four numbers or their text), "step", "seed" (int or its text),
+        "class_names" (a list of strings or None; see ``playground.scene.clean_class_names``).
     messages : list of str
     source : str
         "link" or "file", for the messages.
@@ -381,6 +407,14 @@ def scene_with_fields(scene, fields, messages, source="link"):
             )
         else:
             scene = replace(scene, seed=seed)
+    if "class_names" in fields:
+        raw = fields["class_names"]
+        if raw is _UNREADABLE:
+            messages.append(f"The {source}'s class names could not be read and were ignored.")
+            raw = None
+        names, problems = clean_class_names(raw, source)
+        messages.extend(problems)
+        scene = replace(scene, class_names=names)
     return scene
 
 
@@ -432,6 +466,7 @@ def decode_scene(query, default=None):
         "w": ("window", lambda text: text.split(",")),
         "s": ("step", str),
         "seed": ("seed", str),
+        "names": ("class_names", decode_class_names),
     }
     fields = {field: parse(text) for name, (field, parse) in parts.items() if (text := get(name)) is not None}
     scene = scene_with_fields(scene, fields, messages)

@@ -16,6 +16,7 @@ what was learned on points the fit never saw.
 """
 
 import hashlib
+import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -32,6 +33,7 @@ GRID_SCALE = 10**GRID_DECIMALS  # a point is k / GRID_SCALE for an integer k
 GRID_STEP = 1 / GRID_SCALE
 MAX_COORDINATE = 1e6  # |x| beyond this is refused by links and files; k stays far below 2**53
 MIN_VIEW = 1e-2  # the narrowest view window (width or height): the grid is 1/1000 of it
+MAX_NAME_CHARS = 24  # a class name's length: it must fit a legend entry and a sidebar field
 
 
 def snap(values):
@@ -226,9 +228,68 @@ class PointSet:
         return np.bincount(self.y, minlength=MAX_CLASSES)
 
 
+# Characters a name loses: controls (C0, C1, DEL), format characters (bidirectional overrides,
+# zero-width ones), surrogates and unassigned code points; every kind of space becomes a space.
+_DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def clean_class_name(value):
+    """(name, problem): ``value`` as a class name, or ("", why not as a phrase).
+
+    A name is a string of at most MAX_NAME_CHARS characters once control and format characters
+    are dropped and runs of spaces made one; an empty name means the default ("class k"). A longer
+    name is cut to its first MAX_NAME_CHARS characters (problem: "was shortened").
+    """
+    if value is None:
+        return "", None
+    if not isinstance(value, str):
+        return "", "is not text"
+    # Bounded before any work: a 10 MB string costs no more than a short one.
+    head = value[: 8 * MAX_NAME_CHARS]
+    kept = "".join(
+        " " if c.isspace() else c for c in head if c.isspace() or unicodedata.category(c) not in _DROPPED_CATEGORIES
+    )
+    name = " ".join(kept.split())
+    if len(name) > MAX_NAME_CHARS or (len(value) > len(head) and name):
+        return name[:MAX_NAME_CHARS].rstrip(), f"was shortened to {MAX_NAME_CHARS} characters"
+    return name, None
+
+
+def clean_class_names(raw, source="link"):
+    """(names, messages): a tuple of at most MAX_CLASSES names ("" for a default one, trailing
+    ones dropped) from ``raw`` (a list of strings or None), and a sentence per thing left out.
+
+    Every value from a link or a file passes here; anything but a list of strings is dropped.
+    """
+    messages = []
+    if raw is None or raw == () or raw == []:
+        return (), messages
+    if not isinstance(raw, list | tuple):
+        messages.append(f"The {source}'s class names are not a list of names and were ignored.")
+        return (), messages
+    if len(raw) > MAX_CLASSES:
+        messages.append(f"The {source} names {len(raw):,} classes; the first {MAX_CLASSES} names were kept.")
+        raw = raw[:MAX_CLASSES]
+    names = []
+    for k, value in enumerate(raw):
+        name, problem = clean_class_name(value)
+        if problem == "is not text":
+            messages.append(f"The {source}'s name of class {k + 1} {problem} and was ignored.")
+        elif problem:
+            messages.append(f"The {source}'s name of class {k + 1} {problem}.")
+        names.append(name)
+    while names and not names[-1]:
+        names.pop()
+    return tuple(names), messages
+
+
 @dataclass(frozen=True)
 class Scene:
-    """Everything that defines the view: data, method and its parameters, window, seed."""
+    """Everything that defines the view: data, method and its parameters, window, seed.
+
+    ``class_names``: the user's names of classes 1, 2, ... ("" or absent: "class k"), already
+    cleaned (``clean_class_names``); visitors' text, escaped wherever it is shown.
+    """
 
     points: PointSet = field(default_factory=PointSet)
     method: str = "least_squares"
@@ -240,6 +301,22 @@ class Scene:
     view_revision: int = 0  # bumped when the app (not the user) moves the view
     step: int | None = None  # playback step of an iterative method; None = the final fit
     seed: int = 0
+    class_names: tuple = ()
+
+    def __post_init__(self):
+        if self.class_names:  # a scene never holds an unclean name, however it was made
+            names, _ = clean_class_names(self.class_names)
+            if names != self.class_names:
+                object.__setattr__(self, "class_names", names)
+
+    def with_class_names(self, names):
+        """The scene with these class names (cleaned; see ``clean_class_names``)."""
+        return replace(self, class_names=clean_class_names(tuple(names))[0])
+
+    def class_name_of(self, label):
+        """The user's name of class index ``label`` (0..5), or None for the default name."""
+        label = int(label)
+        return (self.class_names[label] or None) if 0 <= label < len(self.class_names) else None
 
     def with_points(self, points):
         return replace(self, points=points, step=None)

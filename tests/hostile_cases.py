@@ -12,7 +12,7 @@ import json
 import zlib
 
 from playground import ClusterSpec, make_clusters
-from playground.link import encode_points
+from playground.link import encode_class_names, encode_points
 from playground.scene import PointSet
 
 HUGE_TEXT = "9" * 400  # an integer no float holds: math.isfinite raises OverflowError on it
@@ -72,6 +72,8 @@ def _link(method=None, params=None, basis=None, basis_params=None, options=None,
     return query
 
 
+_HOSTILE_NAMES = ("<img src=x onerror=alert(1)>", "![](//127.0.0.1:9/x.png)", r"\input{/etc/passwd}")
+HOSTILE_NAMES = encode_class_names(_HOSTILE_NAMES)
 _HUGE_JSON = '{"max_iter":' + HUGE_TEXT + "}"
 
 # (id, query parameters). Each one was tried by hand on the app as it was before issue 19.
@@ -186,6 +188,19 @@ LINK_CASES = [
     ("markdown-method", _link(two=False, m="![x](//127.0.0.1:9/x.png)")),
     ("markdown-param", _link("svm", {"[Log in again](//example.com)": 1})),
     ("markdown-basis", _link(two=False, b="# heading")),
+    # Class names (issue 18): markup of every kind a name reaches, names that are not text, garbage.
+    ("names-hostile-iterations", _link("logistic", tab=ITERATIONS_TAB, names=HOSTILE_NAMES)),
+    ("names-hostile-geometry", _link("perceptron", tab=GEOMETRY_TAB, names=HOSTILE_NAMES)),
+    ("names-hostile-equations", _link("gaussian_shared", tab=EQUATIONS_TAB, names=HOSTILE_NAMES)),
+    ("names-hostile-svm", _link("svm", names=HOSTILE_NAMES)),
+    ("names-hostile-fisher", _link("fisher", tab=FISHER_TAB, names=HOSTILE_NAMES)),
+    ("names-hostile-metrics", _link(tab=METRICS_TAB, p=HALF_TEST_POINTS, names=HOSTILE_NAMES)),
+    ("names-not-text", _link(names=encode_class_names([["a"], 5, {"b": 1}, None, True]))),
+    ("names-not-list", _link(names=encode_class_names(["x"]).replace("WyJ4Il0", "InNldG9zYSI"))),
+    ("names-seven", _link(names=encode_class_names(list("abcdefg")))),
+    ("names-garbage", _link(names="%%%~~~")),
+    ("names-huge", _link(names="A" * 5000)),
+    ("names-controls", _link(names=encode_class_names(["\x00\x1b[31m\u202e\u2028x" * 20]))),
 ]
 
 _SCENE = {
@@ -261,6 +276,15 @@ FILE_CASES = [
     ("csv-all-test", "p.csv", b"1,2,1,test\n3,4,2,test\n"),
     ("csv-huge", "p.csv", f"1,2,1\n{HUGE_TEXT},1,2\n".encode()),
     ("csv-markdown", "p.csv", b"x1,x2,class\n1,2,![x](//127.0.0.1:9/x.png)\n"),
+    # Class names (issue 18): a scene file's names, a CSV's text labels.
+    ("file-names-hostile", "s.json", _file(class_names=list(_HOSTILE_NAMES))),
+    ("file-names-huge", "s.json", _file(class_names=["x" * 10_000, ["a"], 3])),
+    ("file-names-not-list", "s.json", _file(class_names={"1": "a"})),
+    (
+        "csv-names-hostile",
+        "p.csv",
+        b"x1,x2,class\n1,2,<img src=x onerror=alert(1)>\n3,4,\\input{/etc/passwd}\n",
+    ),
 ]
 
 

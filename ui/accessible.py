@@ -5,13 +5,11 @@ announced as a live region, and this sentence, visually hidden inside it, adds w
 person reads off the plot: which method, and where the boundary lies (in the book's convention).
 """
 
-import html
-
 from playground import MODELS
 
 from .convention import book_line
 from .i18n import _
-from .names import class_name
+from .names import class_name, markdown_html_text
 
 
 def _signed(value):
@@ -19,12 +17,12 @@ def _signed(value):
 
 
 def canvas_description(scene, model, error=None):
-    """One or two plain sentences (HTML-escaped) about the plot for a screen reader."""
+    """One or two plain sentences about the plot for a screen reader, escaped for Markdown with HTML."""
     method = _(MODELS[scene.method].display_name) if scene.method in MODELS else scene.method
     parts = [_("Plot of the points with the decision regions of {method}.").format(method=method)]
     if error or model is None:
         parts.append(_("No boundary is drawn: the method could not be fitted."))
-        return html.escape(" ".join(parts))
+        return markdown_html_text(" ".join(parts))
     line = book_line(model)
     if line is not None and len(line.w) == 2:
         parts.append(
@@ -44,4 +42,4 @@ def canvas_description(scene, model, error=None):
         )
     else:
         parts.append(_("The boundary is curved (a basis function or a quadratic model)."))
-    return html.escape(" ".join(parts))
+    return markdown_html_text(" ".join(parts))

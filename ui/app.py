@@ -17,13 +17,14 @@ from . import controls, heldout, i18n, runtime, state
 from .accessible import canvas_description
 from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
+from .class_names import class_name_controls
 from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model, view_is_quick
 from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import N_, _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
-from .names import phrased
+from .names import class_name, phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .points_table import point_form, points_table
 from .presets import preset_explanation, preset_picker
@@ -145,6 +146,7 @@ def _sidebar_widgets():
         )
         point_form()
         heldout.split_controls(scene.points)
+        class_name_controls(scene)
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
         st.header(_("Method"))
         method = controls.method_picker()
@@ -192,7 +194,7 @@ def _load_report():
         st.warning(
             _("Parts of {source} could not be used; the rest was loaded:").format(source=plain(_(source)))
             + "\n"
-            + "\n".join(f"- {plain(phrased(problem))}" for problem in problems),
+            + "\n".join(f"- {plain(phrased(problem, name=class_name))}" for problem in problems),
             icon="⚠️",
         )
         st.button(_("Dismiss"), key="dismiss_load_messages", on_click=_dismiss_load_messages)
@@ -282,7 +284,7 @@ def _panel_context(scene, model):
 
 def _show_notices():
     for notice in state.take_notices():
-        st.toast(plain(phrased(notice)))
+        st.toast(plain(phrased(notice, name=class_name)))
 
 
 @st.fragment
@@ -307,9 +309,9 @@ def _canvas_view():
             view = scene_view(scene)
             model = scene_model(scene)
         if view.error:
-            st.warning(plain(phrased(view.error)), icon="⚠️")
+            st.warning(plain(phrased(view.error, name=class_name)), icon="⚠️")
         elif view.note:
-            st.info(plain(phrased(view.note)), icon="ℹ️")
+            st.info(plain(phrased(view.note, name=class_name)), icon="ℹ️")
         test_predicted = heldout.test_predictions(model, scene.step, scene.points) if not view.error else None
         context = _panel_context(scene, model)
         overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
@@ -467,7 +469,7 @@ def _comparison(scene, methods):
         with columns[index % 2]:
             st.markdown(item.title)
             if item.view.error:
-                st.warning(plain(phrased(item.view.error)), icon="⚠️")
+                st.warning(plain(phrased(item.view.error, name=class_name)), icon="⚠️")
             # No legend: the classes' colours are those of the one-method view, and the titles say
             # which method is which.
             figure = scene_figure(

@@ -424,7 +424,7 @@ def _progress_text(pool, task, what, stopping):
     if stopping:
         return fraction or 0.0, _("{what}: stopping…").format(what=what)
     if label:  # which sub-problem (a Message from the worker, phrased here)
-        what = _("{what}, {part}").format(what=what, part=phrased(label))
+        what = _("{what}, {part}").format(what=what, part=phrased(label))  # Markdown: the bar renders it
     return fraction or 0.0, _("{what}: {elapsed:.1f} s of at most {limit:g} s…").format(
         what=what, elapsed=elapsed, limit=FIT_SECONDS
     )

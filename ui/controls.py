@@ -8,7 +8,7 @@ from playground import MODELS, ClusterSpec
 from .heldout import generator_held_out
 from .i18n import N_, _
 from .method_params import PARAM_WIDGETS
-from .names import N_CLASSES, class_label
+from .names import N_CLASSES, class_label_format
 from .theme import SYMBOL_GLYPHS
 
 GENERATOR_DEFAULTS = pd.DataFrame(
@@ -41,7 +41,7 @@ def class_picker():
     return st.radio(
         _("Class of new points"),
         options=list(range(N_CLASSES)),
-        format_func=class_label,
+        format_func=class_label_format(markdown=True),
         horizontal=True,
         key="active_class",
         help=_("Click empty space on the plot to add a point of this class; click a point to remove it."),

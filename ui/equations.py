@@ -50,7 +50,7 @@ from .convention import (
     is_two_class,
 )
 from .i18n import _, ngettext
-from .names import class_name, phrased
+from .names import class_name, class_name_latex, phrased, scene_class_name
 
 SIGNIFICANT = 4  # significant digits of every printed number
 MAX_ENTRIES = 5  # entries of a long vector shown before "... (J more)"
@@ -272,7 +272,7 @@ def _classes_listed(classes):
 
 def _then(note, message):
     """``note`` followed by the back-end's own message (in the session's language), when there is one."""
-    return note + (f" {phrased(message)}" if message else "")
+    return note + (f" {phrased(message, name=class_name)}" if message else "")
 
 
 def _posterior_rule(classes, given, number_):
@@ -796,7 +796,7 @@ def _softmax(model, space):
         _("Posterior (softmax)"),
         rf"p(\mathcal{{C}}_k\mid{phi}) = y_k({phi}) = \frac{{\exp(a_k)}}{{\sum_j\exp(a_j)}}",
         "4.104",
-        phrased(model.fit_message_) or None,
+        phrased(model.fit_message_, name=class_name) or None,
     )
     step, update = _solver(model, multiclass=True)
     yield update
@@ -872,7 +872,7 @@ def _bayesian_logistic(model, space):
     if model.converged_:
         found = _("Found by Newton's method; {n} steps, converged.").format(n=model.n_iter_)
     elif model.fit_message_:
-        found = _("Found by Newton's method; {message}").format(message=phrased(model.fit_message_))
+        found = _("Found by Newton's method; {message}").format(message=phrased(model.fit_message_, name=class_name))
     else:
         found = _("Found by Newton's method; did not converge.")
     yield Equation(_("Mode (MAP weights)"), r"\mathbf{w}_{\text{MAP}} = " + vector(weights), None, found)
@@ -1356,4 +1356,15 @@ def model_equations(model, point=None):
     equations = _collect(_describe(model, Space.inputs(dim)))
     if point is not None:
         equations += _collect(_at_point(model, point))
-    return equations
+    named = class_names_equation(model.classes_)
+    return equations + ([named] if named else [])
+
+
+def class_names_equation(classes):
+    r"""The user's names of the model's classes (``\mathcal{C}_{1} = \text{setosa}``), or None when
+    none of them is named; each name LaTeX-escaped (``ui.names.class_name_latex``)."""
+    named = [int(c) for c in np.asarray(classes).reshape(-1) if scene_class_name(c)]
+    if not named:
+        return None
+    items = (rf"{cls(c)} = {class_name_latex(c)}" for c in named)
+    return Equation("Class names", side_by_side(items), None, "The names given to the classes in the sidebar.")

@@ -9,7 +9,7 @@ wants one (it validates them then).
 import numpy as np
 
 from .i18n import N_, _
-from .names import N_CLASSES, class_name
+from .names import N_CLASSES, class_name_html
 from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, REGION_COLOURS, TEMPLATE_JSON
 
 OUTLINE_MAX_POINTS = 400  # markers with a dark rim up to this many points
@@ -155,10 +155,10 @@ def point_traces(points, scale=1.0, switching=False):
                 customdata=members.astype(np.int32),
                 mode="markers",
                 marker=dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * scale, line=outline),
-                name=class_name(k),
+                name=class_name_html(k),
                 legendrank=k + 1,  # the classes first in the legend, after its title
                 meta="points",
-                hovertemplate=f"{class_name(k)}<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[0]}<extra></extra>",
+                hovertemplate=f"{class_name_html(k)}<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[0]}<extra></extra>",
             )
             if test:
                 trace.update(
@@ -173,7 +173,7 @@ def point_traces(points, scale=1.0, switching=False):
                     name=TEST_LEGEND,
                     legendrank=N_CLASSES + 1,
                     showlegend=test_legend,
-                    hovertemplate=_("{name}, test point (no fit uses it)").format(name=class_name(k))
+                    hovertemplate=_("{name}, test point (no fit uses it)").format(name=class_name_html(k))
                     + f"<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[1]}<extra></extra>",
                 )
                 test_legend = False
@@ -292,7 +292,9 @@ def scene_figure(
         showlegend=legend,
     )
     names = [trace.get("name") if trace.get("showlegend", True) is not False else None for trace in traces]
-    numbers = {class_name(k): str(k + 1) for k in range(N_CLASSES)}  # the compact legend numbers classes
+    numbers = {}  # the compact legend numbers classes (two classes of one name: the first one's number)
+    for k in range(N_CLASSES):
+        numbers.setdefault(class_name_html(k), str(k + 1))
     compact = dict(
         names=[
             (_(COMPACT_NAMES[name]) if name in COMPACT_NAMES else numbers.get(name, name)) if name else None

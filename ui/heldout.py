@@ -13,7 +13,7 @@ from playground import PlaygroundError
 from . import state
 from .fitview import shown_model
 from .i18n import N_, _
-from .names import class_label
+from .names import class_label, markdown_html_text
 from .theme import CLASS_COLOURS
 
 CLICK_KEY = state.POINT_SET_MODE_KEY  # what a click on the plot does with points: see CLICK_MODES
@@ -130,7 +130,7 @@ def status_line(points, view=None, test_predicted=None):
     """Counts per class (training, and test points apart), training and test accuracy (markdown)."""
     counts, test_counts = points.training.counts(), points.testing.counts()
     parts = [
-        f"<span style='color:{CLASS_COLOURS[k]}'>{class_label(k)}</span>: {counts[k]}"
+        f"<span style='color:{CLASS_COLOURS[k]}'>{markdown_html_text(class_label(k))}</span>: {counts[k]}"
         + (" + " + _("{n} test").format(n=test_counts[k]) if test_counts[k] else "")
         for k in range(len(counts))
         if counts[k] or test_counts[k]

@@ -5,7 +5,7 @@ replaces the points through the undo history and keeps the method; a JSON loads 
 through ``state.load_scene``. A file that cannot be used changes nothing, and the reason stays in
 the expander until the next upload or until dismissed. A CSV with other labels than the classes
 1-6 (0/1, -1/+1, "setosa") is loaded with a toast naming the mapping; the file's own labels are
-kept in the session (``CLASS_LABELS_KEY``) for the class names to come.
+kept in the session (``CLASS_LABELS_KEY``), and text labels become the class names.
 """
 
 import logging
@@ -19,7 +19,7 @@ from playground.validation import MAX_POINTS
 
 from . import state
 from .i18n import N_, _
-from .names import phrased
+from .names import class_name, phrased
 from .panels import tab_title
 from .text import plain
 
@@ -61,6 +61,8 @@ def _on_upload(key):
             read = read_points_csv(uploaded.getvalue())
             state.change_points(read.points, refit_view=True)
             st.session_state[CLASS_LABELS_KEY] = read.class_labels
+            if read.class_names:  # text labels ("setosa") name the classes; numbers keep the names
+                state.set_scene(state.scene().with_class_names(read.class_names))
             if read.message:
                 st.session_state[NOTE_KEY] = Message(N_("'{name}': {message}"), name=name, message=read.message)
                 loaded = _(
@@ -117,9 +119,9 @@ def import_export_controls():
     with st.expander(_("Import / export files"), key="import_export_expander"):
         note = st.session_state.get(NOTE_KEY)
         if error:
-            st.error(plain(phrased(error)), icon=":material/error:")
+            st.error(plain(phrased(error, name=class_name)), icon=":material/error:")
         elif note:
-            st.info(plain(phrased(note)), icon=":material/label:")
+            st.info(plain(phrased(note, name=class_name)), icon=":material/label:")
         if error or note:
             st.button(_("Dismiss"), key="dismiss_import_error", on_click=_dismiss_error, type="tertiary")
         st.download_button(

@@ -23,7 +23,7 @@ from playground.specs import (
 
 from .convention import backend_w_init, book_w_init
 from .i18n import N_, _
-from .names import class_label
+from .names import class_label_markdown
 
 HARD_MARGIN_KEY = "svm_hard"
 THRESHOLDS_KEY = "nb_set_thresholds"
@@ -108,7 +108,7 @@ def _priors(prefix, present_classes):
     # separate covariance toggle), which Streamlit would otherwise warn about.
     values = [
         st.slider(
-            f"p({class_label(k)})",
+            f"p({class_label_markdown(k)})",
             PRIOR_STEP,
             1.0,
             widget_default(f"{prefix}_prior_{k}", 1.0 / len(present_classes)),

@@ -1,24 +1,126 @@
-"""What classes are called: "class 1" ... "class 6" in the session's language, as the book counts."""
+"""What classes are called: the user's names (the scene's ``class_names``, issue 18) or "class 1"
+... "class 6" in the session's language, as the book counts.
+
+A name is a visitor's text (from a link, a file or the sidebar), cleaned and bounded by the scene
+but not escaped: each place that shows it escapes it for its own language. ``class_name`` and
+``class_label`` are the text itself (for plain-text sinks: selectbox options, table cells, a
+download's name); ``*_markdown`` for Streamlit's Markdown (messages, captions, radio options,
+widget labels); ``*_html`` for plotly's text (legend, hover, titles), which renders a subset of
+HTML; ``class_name_latex`` for formulas.
+"""
+
+import html
+import re
 
 from playground.errors import phrase
 
-from .i18n import _
+from .i18n import _, _run_context
+from .text import plain
 from .theme import SYMBOL_GLYPHS
 
 N_CLASSES = 6  # the most classes the playground draws (one colour, symbol and name each)
 
 
-def class_name(label):
-    """The name a sentence, legend or table gives the app's class label k (0..5): "class k + 1"."""
+def scene_class_names():
+    """The session's scene's class names (a tuple, "" for a default one); () outside a run."""
+    if _run_context() is None:  # a notebook, a bare test, a download served outside the script
+        return ()
+    import streamlit as st
+
+    names = getattr(st.session_state.get("scene"), "class_names", ())
+    return names if isinstance(names, tuple) else ()
+
+
+def default_class_name(label):
+    """ "class k + 1" in the session's language, for the app's class label k (0..5)."""
     return _("class {number}").format(number=int(label) + 1)
 
 
+def scene_class_name(label):
+    """The user's name of class label k (0..5), or None when it has the default name (or is no
+    class index at all)."""
+    try:
+        label = int(label)
+    except (TypeError, ValueError):
+        return None
+    names = scene_class_names()
+    return (names[label] or None) if 0 <= label < len(names) else None
+
+
+def class_name(label):
+    """The name a sentence, legend or table gives the app's class label k (0..5): the user's
+    name of it, else "class k + 1". Raw text: escape it for the place it is shown."""
+    return scene_class_name(label) or default_class_name(label)
+
+
 def class_label(k):
-    """'● class 1': the symbol and name a legend or widget shows for class index k."""
+    """'● class 1' (or '● setosa'): the symbol and name a legend or widget shows for class index k."""
     return f"{SYMBOL_GLYPHS[k]} {class_name(k)}"
 
 
-def phrased(message):
+def class_name_markdown(label):
+    """``class_name`` as Markdown that shows exactly its characters (``ui.text.plain``)."""
+    return plain(class_name(label))
+
+
+def class_label_markdown(k):
+    """``class_label`` for Markdown: radio options and widget labels render Markdown."""
+    return plain(class_label(k))
+
+
+def plotly_text(text):
+    """Text as plotly shows it verbatim: its HTML subset escaped (``<b>``, ``<a href>``, entities)
+    and "%" as an entity, so a hover template's ``%{x}`` in a name stays text."""
+    return html.escape(str(text), quote=False).replace("%", "&#37;")
+
+
+def class_name_html(label):
+    """``class_name`` for plotly text (legend entries, hover templates, titles)."""
+    return plotly_text(class_name(label))
+
+
+_LATEX_SPECIALS = re.compile(r"[\\{}$&#^_%~]")
+_LATEX_SYMBOLS = {"\\": r"\textbackslash{}", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}"}
+
+
+def latex_text(text):
+    r"""Text for a formula: ``\text{...}`` with every LaTeX special escaped (``\{``, ``\textbackslash{}``
+    ...), so a name such as ``\input{/etc/passwd}`` is shown, never run."""
+    escaped = _LATEX_SPECIALS.sub(lambda m: _LATEX_SYMBOLS.get(m.group(0), "\\" + m.group(0)), str(text))
+    return r"\text{" + escaped + "}"
+
+
+def class_name_latex(label):
+    r"""``class_name`` inside a formula: ``\text{setosa}``, specials escaped."""
+    return latex_text(class_name(label))
+
+
+def markdown_html_text(text):
+    """Text for Markdown that also allows HTML (``unsafe_allow_html``; the status line): Markdown
+    made literal by ``plain`` and no ``<``, ``>`` or ``&`` left but as entities, which show as text."""
+    return plain(text).replace("\\&", "&amp;").replace("\\<", "&lt;").replace("\\>", "&gt;")
+
+
+def class_label_format(markdown=False):
+    """A widget's ``format_func`` for options that are class indices: "● setosa" (``markdown``:
+    escaped for radio options, which render Markdown). The labels are fixed when it is made, in
+    this run's scene and language, so formatting an option later gives the same text (AppTest
+    formats options outside the script, where the session's scene is out of reach)."""
+    labels = tuple((class_label_markdown if markdown else class_label)(k) for k in range(N_CLASSES))
+    return lambda k: labels[int(k)]
+
+
+def class_name_format(markdown=False):
+    """Like ``class_label_format``, the names alone ("setosa", "class 2"), as plain text
+    (``markdown``: escaped for options that render Markdown, e.g. a segmented control's)."""
+    shown = tuple((class_name_markdown if markdown else class_name)(k) for k in range(N_CLASSES))
+    return lambda k: shown[int(k)]
+
+
+def phrased(message, name=class_name_markdown):
     """A back-end ``Message`` (or error, or plain text) in the session's language, its classes named
-    from 1 as the book counts; None stays None."""
-    return phrase(message, class_name, _)
+    by ``name(label)``; None stays None. The default names them as Markdown (the user's names
+    escaped), for a message shown as it is in a Markdown sink; pass ``name=class_name`` for a
+    message escaped whole afterwards (``plain(phrased(m, name=class_name))``), which must not
+    escape the names twice."""
+    return phrase(message, name, _)

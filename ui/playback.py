@@ -58,7 +58,10 @@ def _frames(model, n_steps, window, key, readout, marks):
     """The frames of this run, made once per fitted model and language (the same on every rerun;
     their readouts are in the session's language, which a rerun may have changed)."""
     on_basis = hasattr(model, "basis_")
-    what = (id(model), n_steps, window if on_basis else None, hash(state.scene().points), current_language())
+    # The readouts name classes, in the session's language: a renamed class or a new language
+    # makes them anew.
+    scene = state.scene()
+    what = (id(model), n_steps, window if on_basis else None, hash(scene.points), scene.class_names, current_language())
     cache = st.session_state.setdefault(FRAMES_CACHE, {})
     cached = cache.get(key)
     if cached is not None and cached[0] == what and cached[1] is model:

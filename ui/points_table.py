@@ -17,7 +17,7 @@ from playground.scene import MAX_COORDINATE, PointSet
 
 from . import state
 from .i18n import _
-from .names import N_CLASSES, class_label, phrased
+from .names import N_CLASSES, class_label_format, class_name, phrased
 from .text import plain
 
 EXPANDER_KEY = "points_table_open"
@@ -130,7 +130,9 @@ def points_table(points):
     with expander:
         error = st.session_state.get(ERROR_KEY)
         if error:
-            st.error(plain(phrased(error)) + " " + _("The points are unchanged."), icon=":material/error:")
+            st.error(
+                plain(phrased(error, name=class_name)) + " " + _("The points are unchanged."), icon=":material/error:"
+            )
             st.button(_("Dismiss"), key="points_table_dismiss", on_click=_dismiss, type="tertiary")
         columns = {
             "x1": st.column_config.NumberColumn("x₁", format="%.4g", required=True),
@@ -191,7 +193,9 @@ def _add_typed_point():
         test = state.point_set_mode() == "test"  # as a click would: a test point in test mode
         new_points = points.added(float(x1), float(x2), int(label), test=test)
     except (PlaygroundError, ValueError) as err:
-        state.notify(_("The point was not added: {reason}").format(reason=phrased(err)))
+        state.notify(
+            _("The point was not added: {reason}").format(reason=phrased(err, name=class_name))
+        )  # plain where shown
         return
     state.change_points(new_points)  # one undo step
 
@@ -203,5 +207,5 @@ def point_form():
             left, right = st.columns(2)
             left.number_input("x₁", value=None, step=0.1, format="%.4g", key="typed_x1", placeholder="0.5")
             right.number_input("x₂", value=None, step=0.1, format="%.4g", key="typed_x2", placeholder="−1.2")
-            st.selectbox(_("Class"), list(range(N_CLASSES)), format_func=class_label, key="typed_class")
+            st.selectbox(_("Class"), list(range(N_CLASSES)), format_func=class_label_format(), key="typed_class")
             st.form_submit_button(_("Add point"), on_click=_add_typed_point, width="stretch")

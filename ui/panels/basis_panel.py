@@ -18,7 +18,7 @@ from playground.basis import BasisModel, RBFBasis
 from ..chart import chart
 from ..figures import region_trace
 from ..i18n import N_, _
-from ..names import N_CLASSES, class_name, phrased
+from ..names import N_CLASSES, class_name_html, class_name_markdown, phrased
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel, join_sentences
 
@@ -159,7 +159,7 @@ def feature_space(model, X, i, j):
     try:
         line = model.feature_line(i, j)
     except PlaygroundError as err:
-        return features, window, None, phrased(err)
+        return features, window, None, phrased(err, name=class_name_markdown)  # shown as Markdown
     return features, window, line, None
 
 
@@ -187,7 +187,7 @@ def _point_scatter(xy, y, *, size=8):
                         size=size,
                         line=dict(color=MARKER_OUTLINE, width=1),
                     ),
-                    name=class_name(k),
+                    name=class_name_html(k),
                     hoverinfo="skip",
                 )
             )

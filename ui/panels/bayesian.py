@@ -24,7 +24,7 @@ from playground.specs import PANEL_SPEC
 from ..chart import chart
 from ..convention import book_classes, book_weights, is_two_class
 from ..i18n import N_, _, ngettext
-from ..names import class_name
+from ..names import class_name_markdown
 from ..theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from . import Panel, number_text, subscript
 from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes
@@ -349,8 +349,8 @@ def render_predictive(ctx):
             "ln p(t|α) ≈ {evidence} (eq. 4.137). Try: raise α and watch the samples bunch together and the contours "
             "close in."
         ).format(
-            first=class_name(first),
-            second=class_name(second),
+            first=class_name_markdown(first),
+            second=class_name_markdown(second),
             alpha=number_text(estimator.alpha),
             evidence=number_text(estimator.log_evidence_, 6),
         )

@@ -13,6 +13,7 @@ import streamlit as st
 
 from ..equations import model_equations
 from ..i18n import N_, _
+from ..text import plain as plain_text
 from . import Panel, is_open
 
 TITLE = N_("Equations")
@@ -23,8 +24,9 @@ INPUT_KEYS = ("equation_x1", "equation_x2")
 
 
 def plain(text):
-    """Plain text for a Markdown element: "S_W ... S_B" must not turn into italics."""
-    return text.replace("_", r"\_").replace("*", r"\*")
+    """Plain text for a Markdown element: "S_W ... S_B" must not turn into italics, and a class's
+    name (a visitor's text, in a note) must not turn into anything (``ui.text.plain``)."""
+    return plain_text(text)
 
 
 def typed_point(options):

@@ -16,7 +16,7 @@ from playground.presets import elongated_points
 from .. import state
 from ..chart import chart
 from ..i18n import N_, _
-from ..names import class_name
+from ..names import class_name_html
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from . import Panel, count_axis, join_sentences, option_checkbox
 
@@ -103,9 +103,9 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
                 width=width,
                 marker=dict(color=CLASS_COLOURS[int(label)], line=dict(width=0)),
                 opacity=0.6,
-                name=class_name(int(label)),
+                name=class_name_html(int(label)),
                 hovertemplate=_("{name}: {count} points near {value}").format(
-                    name=class_name(int(label)), count="%{y}", value="%{x:.3g}"
+                    name=class_name_html(int(label)), count="%{y}", value="%{x:.3g}"
                 )
                 + "<extra></extra>",
             )
@@ -252,7 +252,7 @@ def fisher_space_figure(model, X, y):
                 marker=dict(
                     color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=8, line=dict(color=MARKER_OUTLINE, width=1)
                 ),
-                name=class_name(k),
+                name=class_name_html(k),
             )
         )
     means = model.projected_means_

@@ -11,7 +11,7 @@ import streamlit as st
 
 from ..convention import book_line
 from ..i18n import N_, _
-from ..names import N_CLASSES, class_name
+from ..names import N_CLASSES, class_name, class_name_html
 from ..theme import CLASS_COLOURS
 from . import Panel, join_sentences
 from .posterior import class_symbol
@@ -136,7 +136,7 @@ def overlay(ctx):
             y=means[:, 1],
             mode="markers",
             marker=dict(symbol="x-thin-open", size=16, color=colours, line=dict(width=4, color=colours)),
-            text=[_("mean μ of {name}").format(name=class_name(int(c))) for c in classes],
+            text=[_("mean μ of {name}").format(name=class_name_html(int(c))) for c in classes],
             hovertemplate="%{text}<br>(%{x:.3g}, %{y:.3g})<extra></extra>",
             name=_("class means μₖ"),
             meta="means",

@@ -17,7 +17,7 @@ from playground.grid import grid_axes
 
 from ..convention import book_line
 from ..i18n import N_, _
-from ..names import class_name
+from ..names import class_name_html, class_name_markdown
 from . import Panel, join_sentences, number_text, option_checkbox, vector_text
 
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)
@@ -126,7 +126,7 @@ def hover_traces(line, window, resolution=HOVER_RESOLUTION):
                 hovertemplate=(
                     "x = (%{x:.2f}, %{y:.2f})<br>y(x) = wᵀx + w₀ = %{z:.3g}<br>"
                     "r = y(x)/‖w‖ = %{customdata:.3g}<br>"
-                    + _("predicted: {name} ({symbol})").format(name=class_name(int(label)), symbol=symbol)
+                    + _("predicted: {name} ({symbol})").format(name=class_name_html(int(label)), symbol=symbol)
                     + "<extra></extra>"
                 ),
                 name=_("geometry read-out"),
@@ -159,7 +159,7 @@ def render(ctx):
     key = "geometry_show"
     option_checkbox(_("Draw w, the distance from the origin and the hover read-out on the plot"), ctx, OPTION, key)
     line = book_line(ctx.shown_model)
-    first, second = class_name(line.c1), class_name(line.c2)
+    first, second = class_name_markdown(line.c1), class_name_markdown(line.c2)
     # One line that wraps, not five metrics: a metric cuts its number off in a narrow column ("-0.…").
     st.markdown(
         _(

@@ -19,7 +19,7 @@ from playground.normal import normal_cdf
 from ..chart import chart
 from ..convention import book_classes, book_decision, book_weights_at
 from ..i18n import N_, _, ngettext
-from ..names import class_name
+from ..names import class_name_markdown
 from ..playback import detail_key, playback_controls
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
 from . import Panel, count_axis, join_sentences, number_text, subscript
@@ -131,7 +131,8 @@ def weights_table(model, step):
         first, _unused = book_classes(inner)
         index = [f"w ({link_function(inner)[1]}(wᵀφ) = p(C{subscript(first + 1)}|φ))"]
     else:
-        index = [_("w for {name}").format(name=class_name(int(c))) for c in inner.classes_]
+        # st.table renders its cells' Markdown
+        index = [_("w for {name}").format(name=class_name_markdown(int(c))) for c in inner.classes_]
     columns = [_("w₀ (bias)")] + [f"w{subscript(j)}" for j in range(1, w.shape[1])]
     return pd.DataFrame(w, index=index, columns=columns)
 
@@ -338,8 +339,8 @@ def render(ctx):
                 index=subscript(first + 1),
                 function=function,
                 number=number,
-                first=class_name(first),
-                second=class_name(second),
+                first=class_name_markdown(first),
+                second=class_name_markdown(second),
             )
         )
     step = playback_controls(
@@ -367,7 +368,7 @@ def render(ctx):
             a, p, k = point_activation(shown, point, label)
             chart(sigmoid_figure(a, p, k, index + 1, link_function(model)), key="irls_sigmoid")
             where = _("Point {number} ({name}, ringed on the canvas) at ({x1}, {x2}).").format(
-                number=index + 1, name=class_name(label), x1=f"{point[0]:.2f}", x2=f"{point[1]:.2f}"
+                number=index + 1, name=class_name_markdown(label), x1=f"{point[0]:.2f}", x2=f"{point[1]:.2f}"
             )
             st.caption(join_sentences(where, squashing_text(model)))
 

@@ -19,7 +19,8 @@ from .. import state
 from ..chart import chart
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
 from ..i18n import N_, _, ngettext
-from ..names import class_name
+from ..names import class_name, class_name_format, class_name_html, class_name_markdown
+from ..text import plain
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
 from . import SURFACE_MARGIN, Panel, join_sentences, number_text, subscript, surface_scene
 
@@ -50,14 +51,14 @@ def output_symbol(model, k):
     return f"y{subscript(int(model.classes_[k]) + 1)}(x)"
 
 
-def output_names(model):
-    """One name per column of the book's outputs (``book_least_squares_outputs``)."""
+def output_names(model, markdown=False):
+    """One name per column of the book's outputs (``book_least_squares_outputs``); ``markdown``: the
+    classes' names escaped for a widget whose options render Markdown."""
+    name = class_name_markdown if markdown else class_name
     if has_fisher_targets(model):
-        first, second = book_roles(model)
+        first, second = map(name, book_classes(model))
         return [_("y(x) with targets N/N₁ for {first}, −N/N₂ for {second}").format(first=first, second=second)]
-    return [
-        _("y{index}(x) for {name}").format(index=subscript(int(c) + 1), name=class_name(int(c))) for c in model.classes_
-    ]
+    return [_("y{index}(x) for {name}").format(index=subscript(int(c) + 1), name=name(int(c))) for c in model.classes_]
 
 
 def output_grid(model, window, resolution=SURFACE_RESOLUTION):
@@ -201,7 +202,7 @@ def surface_figure(model, points, window, k, kind="heatmap"):
                     size=6,
                     line=dict(color=MARKER_OUTLINE, width=0.5),
                 ),
-                name=class_name(int(label)),
+                name=class_name_html(int(label)),
                 hoverinfo="skip",
             )
         )
@@ -299,7 +300,7 @@ def _applies(ctx):
 
 def render(ctx):
     model = least_squares_model(ctx.model)
-    names = output_names(model)
+    names = output_names(model, markdown=True)  # segmented control options render Markdown
     # Segmented controls, not a select box and radio buttons: Streamlit's select box and radio copy
     # the whole session state on every run (about 1 ms each), and this panel reruns after every
     # click while it is open (it is the default scene's panel).
@@ -334,7 +335,7 @@ def render(ctx):
     columns[0].metric(_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3))
     columns[1].metric(_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3))
     if has_fisher_targets(model):
-        first, second = book_roles(model)
+        first, second = map(plain, book_roles(model))
         high, low = fisher_target_values(model, points.y)
         t = np.where(points.y == book_classes(model)[0], high, low)
         beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))
@@ -385,7 +386,7 @@ def render(ctx):
             present,
             default=present[-1],
             required=True,
-            format_func=lambda c: class_name(c),
+            format_func=class_name_format(markdown=True),  # a segmented control's options are Markdown
             key="ls_far_class",
         )
         if label not in present:  # a class that has gone since it was picked

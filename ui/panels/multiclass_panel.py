@@ -20,7 +20,7 @@ from playground.grid import grid_axes
 from ..controls import TWO_CLASS_METHODS
 from ..convention import book_sub_classifiers
 from ..i18n import N_, _
-from ..names import class_name
+from ..names import class_name_html
 from ..theme import CLASS_COLOURS
 from . import Panel, option_checkbox
 
@@ -177,7 +177,7 @@ def sub_classifier_traces(model, window, points=None):
                     mode="lines",
                     line=dict(color=colour, width=2, dash="dash"),
                     hoverinfo="skip",
-                    name=_("{name} vs rest").format(name=class_name(int(model.classes_[m]))),
+                    name=_("{name} vs rest").format(name=class_name_html(int(model.classes_[m]))),
                 )
             )
         else:

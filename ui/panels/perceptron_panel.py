@@ -18,8 +18,9 @@ from .. import state
 from ..chart import chart
 from ..convention import book_line, book_roles, book_targets, book_weights_at, point_target
 from ..i18n import N_, _, ngettext
-from ..names import class_name
+from ..names import class_name, class_name_markdown
 from ..playback import detail_key, playback_controls
+from ..text import plain
 from ..theme import TEMPLATE
 from . import Panel, count_axis, join_sentences, number_text, subscript, vector_text
 from .geometry import enabled as geometry_enabled
@@ -181,7 +182,7 @@ def update_text(model, X, y, step, eta):
             step=step,
             index=subscript(n + 1),
             x=vector_text(X[n]),
-            name=class_name(int(y[n])),
+            name=class_name_markdown(int(y[n])),  # shown as Markdown
             t=t_text,
             value=number_text(t * value),
         ),
@@ -290,7 +291,7 @@ def _step_detail(model, X, y, step):
     columns[0].metric(_("Step"), _("{step} of {n}").format(step=step, n=model.n_iter_))
     columns[1].metric(_("Epoch"), model.history_[step - 1]["epoch"] if step else _("start"))
     columns[2].metric(_("Training errors now"), errors)
-    first, second = book_roles(model)
+    first, second = map(plain, book_roles(model))
     # A line of its own: a metric cuts long numbers off ("w = (0.01, 0.0276…").
     st.markdown(
         ngettext(

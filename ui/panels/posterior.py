@@ -17,6 +17,7 @@ from playground import BayesianLogisticRegression, LogisticRegression, ProbitReg
 from ..chart import chart
 from ..convention import book_decision, book_line, book_roles
 from ..i18n import N_, _
+from ..text import plain
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
 from . import SURFACE_MARGIN, Panel, join_sentences, surface_scene
 
@@ -336,7 +337,7 @@ def _describe_own_link(model, display):
     inner = _inner(model)
     if np.asarray(model.classes_).size != 2 or not isinstance(inner, ProbitRegression | BayesianLogisticRegression):
         return None
-    first, second = book_roles(model)
+    first, second = map(plain, book_roles(model))
     c1 = class_symbol(model.classes_[0])
     probit = isinstance(inner, ProbitRegression)
     if display == "regions":
@@ -384,7 +385,7 @@ def _describe(model, display):
             "aₖ(x) and the posteriors p(Cₖ|x) = exp(aₖ) / Σⱼ exp(aⱼ) (eq. 4.62)."
         )
     if classes.size == 2:
-        first, second = book_roles(model)
+        first, second = map(plain, book_roles(model))
         return _(
             "Colour = p({c1}|x) = σ(a) (eq. 4.57), a = ln p(x|{c1})p({c1}) / p(x|{c2})p({c2}): {first}'s colour "
             "where it is near 1, white at 0.5, {second}'s colour near 0; dotted contours at 0.1, 0.5 and 0.9. "

@@ -17,7 +17,7 @@ from ..chart import chart
 from ..compute import fitted_model, scene_model
 from ..figures import point_traces, region_trace, segment_trace
 from ..i18n import N_, _, ngettext
-from ..names import class_label, class_name
+from ..names import class_label_format, class_name
 from ..theme import TEMPLATE
 from . import Panel
 
@@ -144,7 +144,7 @@ def render(ctx):
     pick_col.radio(
         _("Outliers of"),
         classes,
-        format_func=class_label,
+        format_func=class_label_format(markdown=True),
         key=OUTLIER_CLASS_KEY,
         horizontal=True,
     )

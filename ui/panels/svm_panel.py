@@ -21,8 +21,9 @@ from playground.svm import LinearSVM
 from ..chart import chart
 from ..convention import book_roles, book_sub_classifiers
 from ..i18n import N_, _
-from ..names import class_name
+from ..names import class_name, class_name_markdown, plotly_text
 from ..playback import detail_key, playback_controls
+from ..text import plain
 from ..theme import CLASS_COLOURS, TEMPLATE
 from . import Panel, count_axis, join_sentences, number_text, subscript
 
@@ -192,7 +193,7 @@ def overlay(ctx):
                 sub.intercept_,
                 ctx.window,
                 colour=colour,
-                name=_("margins ±1 of {sub_svm}").format(sub_svm=description),
+                name=plotly_text(_("margins ±1 of {sub_svm}").format(sub_svm=description)),
             )
             if trace is not None:
                 trace.line.width = 1.4
@@ -322,7 +323,7 @@ def _render_two_class(ctx, svm):
             "(aₙ = C, ◇)."
         ).format(n_free=n_free, n_bound=n_bound)
     )
-    first, second = book_roles(svm)
+    first, second = map(plain, book_roles(svm))
     st.caption(
         _(
             "Targets tₙ = +1 for {first} and −1 for {second}: y(x) = wᵀx + b ≥ 0 assigns {first} (eq. 7.1), and "
@@ -393,9 +394,9 @@ def _smo_step_text(svm, position, y):
             step=shown.smo_step_,
             steps=svm.n_iter_,
             a_i=f"a{subscript(i + 1)}",
-            class_i=class_name(int(y[i])),
+            class_i=class_name_markdown(int(y[i])),
             a_j=f"a{subscript(j + 1)}",
-            class_j=class_name(int(y[j])),
+            class_j=class_name_markdown(int(y[j])),
             dual=number_text(shown.dual_objective_),
             margin=number_text(shown.margin_, 3),
         )

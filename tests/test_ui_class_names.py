@@ -1,0 +1,166 @@
+"""Where class names are shown (issue 18): ``ui.names`` names classes from the scene, and each
+sink gets the name escaped for its own language (plotly's HTML subset, Markdown, Markdown with
+HTML, LaTeX), so visitors' names show as their characters and never as markup."""
+
+import html
+import re
+
+import numpy as np
+import pytest
+
+from playground import make_model
+from playground.errors import Classes, Message
+from playground.i18n import N_
+from playground.scene import PointSet, Window
+from ui import names
+from ui.compute import FitView
+from ui.equations import class_names_equation, model_equations
+from ui.figures import scene_figure
+from ui.panels import fisher_panel, least_squares_panel, multiclass_panel
+from ui.text import WORD_JOINER, unescape
+
+HOSTILE = (
+    "<img src=x onerror=f()>",
+    "![](//host/x.png)",
+    r"\input{/etc/passwd}",
+    "<b>%{x}</b> & $y$",
+    "[a](javascript:x) _i_ *b*",
+    "~^#%{}",
+)
+
+
+@pytest.fixture
+def named(monkeypatch):
+    """The session's scene names its classes (as ``scene_class_names`` reads them in a run)."""
+
+    def use(*given):
+        monkeypatch.setattr(names, "scene_class_names", lambda: tuple(given))
+
+    return use
+
+
+def test_without_a_run_or_names_classes_are_numbered_from_1():
+    assert [names.class_name(k) for k in range(6)] == [f"class {k}" for k in range(1, 7)]
+    assert names.class_label(0) == "● class 1" and names.scene_class_name(0) is None
+
+
+def test_the_scenes_names_replace_the_default_ones(named):
+    named("setosa", "", "virginica")
+    assert [names.class_name(k) for k in range(4)] == ["setosa", "class 2", "virginica", "class 4"]
+    assert names.class_label(2) == "◆ virginica" and names.scene_class_name(np.int64(0)) == "setosa"
+    assert names.scene_class_name("x") is None and names.scene_class_name(9) is None
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_plotly_text_decodes_to_the_name_and_holds_no_tag_or_template(name):
+    shown = names.plotly_text(name)
+    assert "<" not in shown and ">" not in shown and "%{" not in shown
+    assert html.unescape(shown) == name  # plotly decodes entities as HTML does
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_markdown_shows_the_names_characters(name):
+    shown = names.plain(name)
+    assert unescape(shown) == name
+    assert not re.search(r"(?<!\\)[<>\[\]*_$`]", shown.replace("\\\\", ""))
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_markdown_with_html_holds_no_raw_tag_and_decodes_to_the_name(name):
+    shown = names.markdown_html_text(name)
+    assert "<" not in shown and ">" not in shown
+    assert not re.search(r"&(?!amp;|lt;|gt;)", shown)  # every & is one of the entities put there
+    decoded = re.sub(r"\\(.)", r"\1", shown)  # Markdown's backslash escapes
+    assert html.unescape(decoded).replace(WORD_JOINER, "") == name
+
+
+def _latex_decoded(text):
+    """What KaTeX shows for ``\\text{...}`` made of plain characters and the escapes of LaTeX's
+    specials; None when anything else (a command, a group, math) is left."""
+    match = re.fullmatch(r"\\text\{(.*)\}", text)
+    if not match:
+        return None
+    symbols = {r"\textbackslash{}": "\\", r"\textasciicircum{}": "^", r"\textasciitilde{}": "~"}
+    tokens = re.findall(r"\\text[a-z]+\{\}|\\[{}$&#_%]|[^\\{}$&#^_%~]|.", match.group(1))
+    shown = []
+    for token in tokens:
+        if token in symbols:
+            shown.append(symbols[token])
+        elif len(token) == 2 and token[0] == "\\":
+            shown.append(token[1])
+        elif len(token) == 1 and token not in "\\{}$&#^_%~":
+            shown.append(token)
+        else:
+            return None
+    return "".join(shown)
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_latex_shows_the_names_characters_and_runs_no_command(name):
+    shown = names.latex_text(name)
+    assert _latex_decoded(shown) == name, shown
+    assert r"\input" not in shown.replace(r"\textbackslash{}input", "")
+
+
+def test_the_canvas_legend_and_hover_show_names_escaped(named):
+    named(*HOSTILE[:3])
+    points = PointSet.from_arrays([[0, 0], [1, 0], [0, 1], [1, 1], [3, 3], [4, 3]], [0, 0, 1, 1, 2, 2])
+    figure = scene_figure(points, FitView(), Window(), 0)
+    classes = [trace for trace in figure["data"] if trace.get("meta") == "points"]
+    assert [html.unescape(trace["name"]) for trace in classes] == list(HOSTILE[:3])
+    for trace in classes:
+        assert "<img" not in trace["name"] and "<img" not in trace["hovertemplate"]
+        assert trace["hovertemplate"].startswith(trace["name"] + "<br>")
+    # The compact legend numbers the classes whatever they are called.
+    compact = dict(zip((t.get("name") for t in figure["data"]), figure["compact"]["names"]))
+    assert [compact[trace["name"]] for trace in classes] == ["1", "2", "3"]
+
+
+def test_the_equations_list_named_classes_with_their_names_escaped(named):
+    X = np.array([[0, 0], [1, 0], [0, 1], [3, 3], [4, 3], [3, 4]], float)
+    model = make_model("gaussian_shared").fit(X, np.array([0, 0, 0, 2, 2, 2]))
+    assert class_names_equation(model.classes_) is None  # nothing named: nothing added
+    named("", "unused", r"\input{/etc/passwd}")
+    equation = model_equations(model)[-1]
+    assert equation.title == "Class names"
+    assert equation.latex == r"\mathcal{C}_{3} = \text{\textbackslash{}input\{/etc/passwd\}}"
+
+
+def test_a_messages_classes_are_named_escaped_once_wherever_it_is_shown(named):
+    named(*HOSTILE[:2])
+    message = Message(N_("{classes} have too few points."), classes=Classes(0, 1))
+    sentence = f"{HOSTILE[0]} and {HOSTILE[1]} have too few points."
+    # Shown as it is in Markdown (a warning's reason): the names escaped, the sentence around them not.
+    assert names.phrased(message) == f"{names.plain(HOSTILE[0])} and {names.plain(HOSTILE[1])} have too few points."
+    # Escaped whole where it is shown (plain(phrased(...))): raw names, so nothing is escaped twice.
+    assert names.phrased(message, name=names.class_name) == sentence
+    assert unescape(names.plain(names.phrased(message, name=names.class_name))) == sentence
+    assert names.phrased(None) is None and names.phrased("as it is") == "as it is"
+
+
+def test_widgets_whose_options_render_markdown_get_the_names_escaped(named):
+    named(*HOSTILE[:3])
+    assert [unescape(names.class_name_format(markdown=True)(k)) for k in range(3)] == list(HOSTILE[:3])
+    assert names.class_name_format()(0) == HOSTILE[0]  # plain text for a select box
+    X = np.array([[0, 0], [1, 0], [0, 1], [3, 3], [4, 3], [3, 4], [0, 4], [1, 4], [0, 5]], float)
+    model = make_model("least_squares").fit(X, np.repeat([0, 1, 2], 3))
+    shown = least_squares_panel.output_names(model, markdown=True)  # a segmented control's options
+    assert [unescape(text) for text in shown] == [f"y{s}(x) for {n}" for s, n in zip("₁₂₃", HOSTILE[:3])]
+    assert shown == [f"y{s}(x) for {names.plain(n)}" for s, n in zip("₁₂₃", HOSTILE[:3])]  # Markdown made literal
+
+
+def test_the_panels_plotly_texts_show_names_escaped(named):
+    named(*HOSTILE[3:6])  # "%{x}", tags and entities: what plotly's text would run
+    X = np.array([[0, 0], [1, 0], [0, 1], [5, 5], [6, 5], [5, 6], [0, 6], [1, 6], [0, 7]], float)
+    y = np.repeat([0, 1, 2], 3)
+    model = make_model("least_squares", multiclass="ovr").fit(X, y)
+    lines = [t for t in multiclass_panel.sub_classifier_traces(model, Window(-2, 9, -2, 9)) if t.get("mode") == "lines"]
+    assert [html.unescape(t["name"]) for t in lines] == [f"{n} vs rest" for n in HOSTILE[3:6]]
+    fisher = make_model("fisher").fit(X[:6], y[:6])
+    figure = fisher_panel.projection_figure(fisher, X[:6], y[:6], fisher.direction_, fisher.threshold_, "t")
+    bars = [t for t in figure.data if t.type == "bar"]
+    assert [html.unescape(t["name"]) for t in bars] == list(HOSTILE[3:5])
+    for trace in (*lines, *bars):
+        assert "<b>" not in trace["name"] and "%{" not in trace["name"]
+    for trace in bars:  # the hover template's own %{y} and %{x:.3g} stay; the name's "%{x}" does not run
+        assert trace["hovertemplate"].startswith(trace["name"] + ": %{y}")
