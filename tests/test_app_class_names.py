@@ -29,20 +29,20 @@ def _status(at):
 
 def test_renaming_class_1_shows_in_the_status_line_and_a_reopened_link():
     at = _run()
-    assert "class 1</span>" in _status(at)
+    assert "</span> class 1:" in _status(at)
     at.text_input(key="class_name_0").set_value("setosa").run()
     assert not at.exception
     assert at.session_state.scene.class_names == ("setosa",)
-    assert "● setosa</span>: 30" in _status(at) and "class 1</span>" not in _status(at)
+    assert "●</span> setosa: 30" in _status(at) and "</span> class 1:" not in _status(at)
     assert "names" in at.query_params
 
     copy = _run(dict(at.query_params))
     assert not copy.exception and not copy.warning
     assert copy.session_state.scene.class_names == ("setosa",)
-    assert "● setosa</span>: 30" in _status(copy)
+    assert "●</span> setosa: 30" in _status(copy)
     assert copy.text_input(key="class_name_0").value == "setosa"
     assert copy.text_input(key="class_name_1").value == ""  # the default name: "class 2"
-    assert "■ class 2</span>" in _status(copy)
+    assert "■</span> class 2:" in _status(copy)
 
 
 def test_clearing_a_name_brings_the_default_back_and_the_link_drops_it():
@@ -52,7 +52,7 @@ def test_clearing_a_name_brings_the_default_back_and_the_link_drops_it():
     assert at.text_input(key="class_name_1").value == "versi color"  # the field shows the cleaned name
     at.text_input(key="class_name_1").set_value("").run()
     assert at.session_state.scene.class_names == ()
-    assert "names" not in at.query_params and "■ class 2</span>" in _status(at)
+    assert "names" not in at.query_params and "■</span> class 2:" in _status(at)
 
 
 def test_a_link_with_hostile_names_shows_them_as_text():
@@ -93,7 +93,7 @@ def test_a_csv_with_text_labels_names_the_classes_and_one_with_numbers_keeps_the
     at.file_uploader[0].upload("iris.csv", b"a,b,species\n1,2,setosa\n3,4,virginica\n5,6,setosa\n", "text/csv").run()
     assert not at.exception
     assert at.session_state.scene.class_names == ("setosa", "virginica")
-    assert "● setosa</span>: 2" in _status(at) and "■ virginica</span>: 1" in _status(at)
+    assert "●</span> setosa: 2" in _status(at) and "■</span> virginica: 1" in _status(at)
     assert [at.text_input(key=f"class_name_{k}").value for k in range(2)] == ["setosa", "virginica"]
     at.file_uploader[0].upload("p.csv", b"1,2,0\n3,4,1\n", "text/csv").run()
     assert at.session_state.scene.class_names == ("setosa", "virginica")

@@ -81,3 +81,13 @@ def test_a_chinese_page_draws_its_canvas_with_chinese_fonts_first():
     canvas = next(c for c in at.get("bidi_component") if "playground_canvas" in c.proto.component_name)
     figure = json.loads(json.loads(canvas.proto.json)["figure"])
     assert figure["layout"]["font"]["family"] == theme.font_family("zh")
+
+
+def test_the_status_line_colours_the_symbols_and_writes_the_names_in_the_text_colour():
+    from playground.scene import PointSet
+    from ui.heldout import status_line
+
+    line = status_line(PointSet.from_arrays([[0, 0], [1, 1], [2, 2]], [0, 1, 1]))
+    # As text, orange and sky blue fall below 3:1 on white, and blue on the dark background.
+    assert f"<span style='color:{theme.CLASS_COLOURS[1]}'>{theme.SYMBOL_GLYPHS[1]}</span> class 2: 2" in line
+    assert f"<span style='color:{theme.CLASS_COLOURS[0]}'>{theme.SYMBOL_GLYPHS[0]}</span> class 1: 1" in line

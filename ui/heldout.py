@@ -13,8 +13,8 @@ from playground import PlaygroundError
 from . import state
 from .fitview import shown_model
 from .i18n import N_, _
-from .names import class_label, markdown_html_text
-from .theme import CLASS_COLOURS
+from .names import class_name, markdown_html_text
+from .theme import CLASS_COLOURS, SYMBOL_GLYPHS
 
 CLICK_KEY = state.POINT_SET_MODE_KEY  # what a click on the plot does with points: see CLICK_MODES
 CLICK_MODES = {
@@ -130,7 +130,10 @@ def status_line(points, view=None, test_predicted=None):
     """Counts per class (training, and test points apart), training and test accuracy (markdown)."""
     counts, test_counts = points.training.counts(), points.testing.counts()
     parts = [
-        f"<span style='color:{CLASS_COLOURS[k]}'>{markdown_html_text(class_label(k))}</span>: {counts[k]}"
+        # Only the symbol in the class's colour: as text, orange and sky blue are too pale on white
+        # (contrast 2.3:1) and blue too dark on the dark theme; the name reads in the text colour.
+        f"<span style='color:{CLASS_COLOURS[k]}'>{SYMBOL_GLYPHS[k]}</span> "
+        f"{markdown_html_text(class_name(k))}: {counts[k]}"
         + (" + " + _("{n} test").format(n=test_counts[k]) if test_counts[k] else "")
         for k in range(len(counts))
         if counts[k] or test_counts[k]
