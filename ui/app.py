@@ -37,8 +37,8 @@ _LOG = logging.getLogger(__name__)
 PRESENTATION_KEY = "presentation"
 TAB_KEY = "panel_tab"  # the open panel tab's label, in the session's language (links carry its title)
 EXPLANATION = N_(
-    "**What is drawn:** shading = the class the model assigns to each location; black line = the "
-    "decision boundary, where two classes' discriminants tie; black rings = points the model misclassifies; "
+    "**What is drawn:** shading = the class the model assigns to each location; solid line = the "
+    "decision boundary, where two classes' discriminants tie; rings = points the model misclassifies; "
     "hollow markers = test points, which no fit uses. **Edit:** click empty space to add a point of the "
     "selected class, click a point to remove it, drag a point to move it, box- or lasso-select (toolbar) to "
     "remove many (with Shift held: select them, then drag one to move them all); scroll or drag empty space "

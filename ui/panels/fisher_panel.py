@@ -376,9 +376,9 @@ def _render_two_classes(ctx, model, X, y):
                 "Equations tab turns w towards C₁ so that y ≥ y₀ means C₁) also keeps each class compact, "
                 "maximising J(w) (eq. 4.26)."
             ),
-            _("Its threshold (halfway between the projected means) is the black line on the plot.")
+            _("Its threshold (halfway between the projected means) is the solid line on the plot.")
             if model.threshold == "midpoint"
-            else _("Its threshold (where the 1-D Gaussians tie) is the black line on the plot."),
+            else _("Its threshold (where the 1-D Gaussians tie) is the solid line on the plot."),
             _("Threshold on the left: the midpoint of the projected means."),
         )
     )
