@@ -19,7 +19,7 @@ const KEEP_META = new Set(['points', 'chosen point', 'centres', 'rbf_centres']);
 // Every sentence the player shows comes translated in data.texts (ui/playback.py player_texts),
 // whole, with {named} places that fill() puts the numbers in.
 
-function fill(template, values) {
+export function fill(template, values) {
   // One pass: a value's own braces stay as they are.
   return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
