@@ -4,6 +4,9 @@ Options: ``--quick`` (few repeats, a smoke run), ``--backend-only``, ``--fronten
 ``--output PATH`` (default BENCHMARKS.md at the repository root; ``-`` writes nothing). A run of one
 half keeps the other half's section of an existing output file.
 
+``--backend-only --methods probit,bayesian_logistic --sizes 1000 [--classes 2]`` measures those
+back-end cases alone and prints them (a part of the table is never written over the whole).
+
 ``--drag-only`` runs only the live-drag benchmark (``bench/drag.py``: boundary updates per
 second while a point is dragged, N = 90 and 1,000), which a full run includes, and replaces only
 its section of the output.
@@ -57,7 +60,30 @@ def main(argv=None):
         action="append",
         help="with --load: rerun only these stages, the others from test-artifacts/load-after.json",
     )
+    parser.add_argument(
+        "--methods",
+        type=_choices(backend_methods(), str),
+        default=None,
+        help="with --backend-only: only these methods, comma-separated (printed; nothing written)",
+    )
+    parser.add_argument(
+        "--sizes",
+        type=_choices(backend.SIZES, int),
+        default=None,
+        help="with --backend-only: only these N, comma-separated, e.g. 1000 (printed; nothing written)",
+    )
+    parser.add_argument(
+        "--classes",
+        type=_choices(backend.CLASSES, int),
+        default=None,
+        help="with --backend-only: only these K, comma-separated (printed; nothing written)",
+    )
     args = parser.parse_args(argv)
+    selected = args.methods or args.sizes or args.classes
+    if selected and not args.backend_only:
+        parser.error("--methods, --sizes and --classes select back-end cases: add --backend-only")
+    if selected:
+        args.output = "-"  # a part of the table never replaces the whole one in BENCHMARKS.md
     if args.load:
         return load_main(args)
     if args.drag_only:
@@ -74,7 +100,9 @@ def main(argv=None):
         print("\nBack-end: fit + 200 x 200 grid evaluation, ours vs scikit-learn (median ms)")
         print(backend.format_header())
         backend_started = time.monotonic()
-        cases = backend.run(quick=args.quick, deadline=args.deadline)
+        cases = backend.run(
+            quick=args.quick, deadline=args.deadline, methods=args.methods, sizes=args.sizes, classes=args.classes
+        )
         print(f"(back-end run took {time.monotonic() - backend_started:.0f} s)")
         print("\nGrowth of our fit time with N (slope of log time on log N):")
         for line in report.growth_lines(cases):
@@ -110,6 +138,28 @@ def main(argv=None):
             text = drag.with_section(text, kept)
         output.write_text(text)
         print(f"\nWrote {args.output} ({elapsed:.0f} s in all)")
+
+
+def backend_methods():
+    from playground import MODELS
+
+    return tuple(MODELS)
+
+
+def _choices(allowed, kind):
+    """An argparse type: comma-separated values of ``kind``, each one of ``allowed``."""
+
+    def parse(text):
+        try:
+            values = tuple(kind(part.strip()) for part in text.split(","))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a list of {kind.__name__}: {text!r}") from None
+        unknown = [v for v in values if v not in allowed]
+        if unknown:
+            raise argparse.ArgumentTypeError(f"{unknown} not among {', '.join(map(str, allowed))}")
+        return values
+
+    return parse
 
 
 def run_drag(args):

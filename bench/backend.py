@@ -270,17 +270,18 @@ class Case:
         return "met" if self.ratio <= self.target else "MISSED"
 
 
-def run(quick=False, deadline=None, log=print):
-    """Every method x N x K; returns the list of ``Case``."""
+def run(quick=False, deadline=None, log=print, methods=None, sizes=None, classes=None):
+    """Every method x N x K (or the ``methods``, ``sizes`` and ``classes`` given); returns the list
+    of ``Case``."""
     from playground import MODELS
 
     for method in MODELS:  # import everything before forking the workers
         sklearn_estimator(method, 3)
-    sizes = SIZES
+    sizes = sizes or SIZES
     deadline = deadline or (8.0 if quick else 25.0)
     cases = []
-    for method in MODELS:
-        for k in CLASSES:
+    for method in methods or MODELS:
+        for k in classes or CLASSES:
             for n in sizes:
                 repeats = repeats_for(n, quick)
                 ours = measure("ours", method, n, k, repeats, deadline)

@@ -15,8 +15,11 @@ def growth_rows(cases):
     from playground import MODELS
 
     rows = []
+    measured = {(c.method, c.k) for c in cases}  # a selection (--methods) has no rows for the others
     for method in MODELS:
         for k in backend.CLASSES:
+            if (method, k) not in measured:
+                continue
             ours = backend.growth_exponent(cases, method, k, "ours")
             theirs = backend.growth_exponent(cases, method, k, "sklearn")
             rows.append(

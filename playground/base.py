@@ -18,7 +18,7 @@ import inspect
 
 import numpy as np
 
-from .errors import NotFittedError, PlaygroundError
+from .errors import Message, NotFittedError, PlaygroundError
 from .i18n import N_
 from .validation import check_X
 
@@ -71,7 +71,9 @@ class Classifier:
         for name, value in params.items():
             outer, _, inner = name.partition("__")
             if outer not in valid:
-                raise PlaygroundError(f"{self.display_name} has no parameter '{outer}'.")
+                raise PlaygroundError(
+                    N_("{method} has no parameter '{name}'."), method=Message(self.display_name), name=outer
+                )
             if inner:
                 getattr(self, outer).set_params(**{inner: value})
             else:
@@ -88,7 +90,9 @@ class Classifier:
     # -- prediction --
     def _check_fitted(self):
         if "classes_" not in self.__dict__:
-            raise NotFittedError(f"{self.display_name} has not been fitted yet: call fit(X, y) first.")
+            raise NotFittedError(
+                N_("{method} has not been fitted yet: call fit(X, y) first."), method=Message(self.display_name)
+            )
 
     def _check_X(self, X):
         self._check_fitted()

@@ -14,7 +14,7 @@ from math import comb
 import numpy as np
 
 from .base import Classifier
-from .errors import InvalidDataError, NotFittedError, PlaygroundError
+from .errors import InvalidDataError, Message, NotFittedError, PlaygroundError
 from .i18n import N_
 from .validation import MAX_FEATURES, MAX_MAGNITUDE, check_X, magnitude_text
 
@@ -47,7 +47,9 @@ class Basis:
         valid = set(Classifier._param_names.__func__(type(self)))
         for name, value in params.items():
             if name not in valid:
-                raise PlaygroundError(f"{self.display_name} has no parameter '{name}'.")
+                raise PlaygroundError(
+                    N_("{method} has no parameter '{name}'."), method=Message(self.display_name), name=str(name)
+                )
             setattr(self, name, value)
         return self
 
@@ -70,7 +72,10 @@ class Basis:
         self.n_output_features_ = self._n_outputs(X.shape[1])
         if self.n_output_features_ > MAX_FEATURES:
             raise InvalidDataError(
-                f"{self.display_name} would make {self.n_output_features_:,} features; the limit is {MAX_FEATURES:,}."
+                N_("{basis} would make {n:,} features; the limit is {limit:,}."),
+                basis=Message(self.display_name),
+                n=self.n_output_features_,
+                limit=MAX_FEATURES,
             )
         return self
 
@@ -80,20 +85,28 @@ class Basis:
     def transform(self, X):
         """phi(X), shape (N, M), finite."""
         if not hasattr(self, "n_features_in_"):
-            raise NotFittedError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
+            raise NotFittedError(
+                N_("{basis} has not been fitted yet: call fit(X) first."), basis=Message(self.display_name)
+            )
         X = check_X(X, n_features=self.n_features_in_, model=type(self).__name__)
         features = self._transform(X)
         if not np.all(np.abs(features) <= MAX_MAGNITUDE):  # also catches inf and NaN
             raise InvalidDataError(
-                f"{self.display_name} makes features beyond ±{magnitude_text(MAX_MAGNITUDE)} (the largest the methods "
-                "accept) on these coordinates; move the points closer to the origin or use a lower degree."
+                N_(
+                    "{basis} makes features beyond ±{limit} (the largest the methods "
+                    "accept) on these coordinates; move the points closer to the origin or use a lower degree."
+                ),
+                basis=Message(self.display_name),
+                limit=magnitude_text(MAX_MAGNITUDE),
             )
         return features
 
     def feature_names(self):
         """One readable name per feature, e.g. ["x1", "x2", "x1^2", "x1 x2", "x2^2"]."""
         if not hasattr(self, "n_features_in_"):
-            raise NotFittedError(f"{self.display_name} has not been fitted yet: call fit(X) first.")
+            raise NotFittedError(
+                N_("{basis} has not been fitted yet: call fit(X) first."), basis=Message(self.display_name)
+            )
         return self._names()
 
     def _fit(self, X):
@@ -138,7 +151,9 @@ class PolynomialBasis(Basis):
     def _check_params(self):
         if not _is_whole(self.degree) or not 1 <= self.degree <= MAX_DEGREE:
             raise InvalidDataError(
-                f"The polynomial degree must be a whole number from 1 to {MAX_DEGREE}; got {self.degree!r}."
+                N_("The polynomial degree must be a whole number from 1 to {largest}; got {value!r}."),
+                largest=MAX_DEGREE,
+                value=self.degree,
             )
 
     def _n_outputs(self, dim):
@@ -215,33 +230,49 @@ class RBFBasis(Basis):
 
     def _check_params(self):
         if self.placement is not None and self.placement not in PLACEMENTS:
-            raise InvalidDataError(f"Centre placement must be one of {', '.join(PLACEMENTS)}; got {self.placement!r}.")
+            raise InvalidDataError(
+                N_("Centre placement must be one of {placements}; got {value!r}."),
+                placements=", ".join(PLACEMENTS),
+                value=self.placement,
+            )
         placement = self._placement()
         if placement == "given" and self.centres is None:
-            raise InvalidDataError("Placement 'given' needs centres: click where the basis functions should sit.")
+            raise InvalidDataError(N_("Placement 'given' needs centres: click where the basis functions should sit."))
         if placement != "given" and self.centres is not None:
-            raise InvalidDataError(f"Centres were given, so the placement must be 'given', not {placement!r}.")
+            raise InvalidDataError(
+                N_("Centres were given, so the placement must be 'given', not {value!r}."), value=placement
+            )
         if not (_is_number(self.width) and np.isfinite(self.width) and self.width > 0):
-            raise InvalidDataError(f"The basis-function width s must be a positive number; got {self.width!r}.")
+            raise InvalidDataError(
+                N_("The basis-function width s must be a positive number; got {value!r}."), value=self.width
+            )
         if placement != "given" and not (_is_whole(self.n_centres) and 1 <= self.n_centres <= MAX_CENTRES):
             raise InvalidDataError(
-                f"The number of centres must be a whole number from 1 to {MAX_CENTRES}; got {self.n_centres!r}."
+                N_("The number of centres must be a whole number from 1 to {largest}; got {value!r}."),
+                largest=MAX_CENTRES,
+                value=self.n_centres,
             )
         if not _is_whole(self.random_state):
-            raise InvalidDataError(f"random_state must be a whole number; got {self.random_state!r}.")
+            raise InvalidDataError(N_("random_state must be a whole number; got {value!r}."), value=self.random_state)
 
     def _fit(self, X):
         placement = self._placement()
         dim = X.shape[1]
         if placement == "given":
-            centres = check_X(self.centres, name="The centres")
+            centres = check_X(self.centres, name=N_("The centres"))
             if centres.shape[1] != dim:
                 raise InvalidDataError(
-                    f"The centres have {centres.shape[1]} coordinates but the points have {dim}; "
-                    "give each centre as many coordinates as a point."
+                    N_(
+                        "The centres have {n} coordinates but the points have {dim}; "
+                        "give each centre as many coordinates as a point."
+                    ),
+                    n=centres.shape[1],
+                    dim=dim,
                 )
             if centres.shape[0] > MAX_CENTRES:
-                raise InvalidDataError(f"Too many centres: {centres.shape[0]}; the limit is {MAX_CENTRES}.")
+                raise InvalidDataError(
+                    N_("Too many centres: {n}; the limit is {limit}."), n=centres.shape[0], limit=MAX_CENTRES
+                )
         elif placement == "grid":
             per_axis = max(1, int(round(self.n_centres ** (1.0 / dim))))
             low, high = X.min(axis=0), X.max(axis=0)
@@ -252,7 +283,9 @@ class RBFBasis(Basis):
             mesh = np.meshgrid(*axes, indexing="ij")
             centres = np.unique(np.column_stack([g.ravel() for g in mesh]), axis=0)
             if centres.shape[0] > MAX_CENTRES:
-                raise InvalidDataError(f"Too many centres: {centres.shape[0]}; the limit is {MAX_CENTRES}.")
+                raise InvalidDataError(
+                    N_("Too many centres: {n}; the limit is {limit}."), n=centres.shape[0], limit=MAX_CENTRES
+                )
         else:
             distinct = np.unique(X, axis=0)
             rng = np.random.default_rng(self.random_state)
@@ -288,11 +321,15 @@ def make_basis(name, **params):
     try:
         cls = BASES[name]
     except KeyError:
-        raise PlaygroundError(f"Unknown basis '{name}'. Known bases: {', '.join(BASES)}.") from None
+        raise PlaygroundError(
+            N_("Unknown basis '{name}'. Known bases: {known}."), name=str(name), known=", ".join(BASES)
+        ) from None
     try:
         return cls(**params)
     except TypeError as err:
-        raise PlaygroundError(f"Bad parameters for {cls.display_name}: {err}.") from None
+        raise PlaygroundError(
+            N_("Bad parameters for {basis}: {error}."), basis=Message(cls.display_name), error=str(err)
+        ) from None
 
 
 class BasisModel(Classifier):
@@ -346,7 +383,7 @@ class BasisModel(Classifier):
 
     def fit(self, X, y):
         if not isinstance(self.basis, Basis):
-            raise PlaygroundError(f"The basis must be a basis-function object, not {self.basis!r}.")
+            raise PlaygroundError(N_("The basis must be a basis-function object, not {value!r}."), value=self.basis)
         X = check_X(X)
         basis = self.basis.clone().fit(X)
         features = basis.transform(X)
@@ -466,11 +503,17 @@ class BasisModel(Classifier):
         inner = self.estimator_
         if not (getattr(inner, "is_linear", False) and hasattr(inner, "coef_")):
             raise PlaygroundError(
-                f"{inner.display_name} is not linear in the features, so its boundary is no straight line there."
+                N_("{method} is not linear in the features, so its boundary is no straight line there."),
+                method=Message(inner.display_name),
             )
         n_out = self.feature_means_.size
         if not (_is_whole(i) and _is_whole(j) and 0 <= i < n_out and 0 <= j < n_out and i != j):
-            raise InvalidDataError(f"Pick two different features between 0 and {n_out - 1}; got {i!r} and {j!r}.")
+            raise InvalidDataError(
+                N_("Pick two different features between 0 and {largest}; got {i!r} and {j!r}."),
+                largest=n_out - 1,
+                i=i,
+                j=j,
+            )
         coef = np.atleast_2d(np.asarray(inner.coef_, dtype=float))
         intercept = np.asarray(inner.intercept_, dtype=float).reshape(-1)
         others = np.ones(n_out, dtype=bool)
@@ -493,7 +536,11 @@ def with_basis(model, basis):
     if isinstance(basis, str):
         basis = make_basis(basis)
     if not isinstance(basis, Basis):
-        raise PlaygroundError(f"The basis must be a basis-function object or a name in {list(BASES)}, not {basis!r}.")
+        raise PlaygroundError(
+            N_("The basis must be a basis-function object or a name in {known}, not {value!r}."),
+            known=list(BASES),
+            value=basis,
+        )
     if not isinstance(model, Classifier):
-        raise PlaygroundError(f"Only playground methods can be put on a basis, not {model!r}.")
+        raise PlaygroundError(N_("Only playground methods can be put on a basis, not {value!r}."), value=model)
     return BasisModel(model, basis)

@@ -30,7 +30,7 @@ import numbers
 import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
-from .errors import InvalidDataError
+from .errors import InvalidDataError, Message
 from .i18n import N_
 from .logistic import _BinaryProblem, _Design, _newton_solve, _run
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
@@ -154,28 +154,43 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
     def _check_options(self, method):
         low, high = ALPHA_RANGE
         if isinstance(self.alpha, bool) or not isinstance(self.alpha, numbers.Real):
-            raise InvalidDataError(f"{method}: the prior precision alpha must be a number; got {self.alpha!r}.")
+            raise InvalidDataError(
+                N_("{method}: the prior precision alpha must be a number; got {value!r}."),
+                method=Message(method),
+                value=self.alpha,
+            )
         alpha = float(self.alpha)
         if not (math.isfinite(alpha) and low <= alpha <= high):
             raise InvalidDataError(
-                f"{method}: the prior precision alpha must be between {low:g} and {high:g}; got {self.alpha!r}."
+                N_("{method}: the prior precision alpha must be between {low:g} and {high:g}; got {value!r}."),
+                method=Message(method),
+                low=low,
+                high=high,
+                value=self.alpha,
             )
-        max_iter = check_iterations(self.max_iter, f"{method}: max_iter", minimum=0)
+        max_iter = check_iterations(self.max_iter, Message(N_("{method}: max_iter"), method=Message(method)), minimum=0)
         try:
             tol = float(self.tol)
         except (TypeError, ValueError):
-            raise InvalidDataError(f"{method}: tol must be a number.") from None
+            raise InvalidDataError(N_("{method}: tol must be a number."), method=Message(method)) from None
         if not (math.isfinite(tol) and tol >= 0):
-            raise InvalidDataError(f"{method}: tol must be a finite number at least 0; got {self.tol!r}.")
+            raise InvalidDataError(
+                N_("{method}: tol must be a finite number at least 0; got {value!r}."),
+                method=Message(method),
+                value=self.tol,
+            )
         return alpha, min(max_iter, MAX_ITERATIONS), tol
 
     def fit(self, X, y):
-        method = "Bayesian logistic regression"
+        method = N_("Bayesian logistic regression")
         X, y_index, classes = check_X_y(X, y, method=method)
         if classes.size > 2:
             raise InvalidDataError(
-                f"Bayesian logistic regression separates two classes but the points have {classes.size}; "
-                "use a one-versus-rest or one-versus-one strategy."
+                N_(
+                    "Bayesian logistic regression separates two classes but the points have {n}; "
+                    "use a one-versus-rest or one-versus-one strategy."
+                ),
+                n=classes.size,
             )
         alpha, max_iter, tol = self._check_options(method)
         n_points, dim = X.shape
@@ -323,10 +338,14 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
     def _rng_samples(self, n_samples, random_state):
         if not _whole(n_samples, 1, MAX_SAMPLES):
             raise InvalidDataError(
-                f"The number of samples must be a whole number from 1 to {MAX_SAMPLES:,}; got {n_samples!r}."
+                N_("The number of samples must be a whole number from 1 to {limit:,}; got {value!r}."),
+                limit=MAX_SAMPLES,
+                value=n_samples,
             )
         if not _whole(random_state, 0, 2**63 - 1):
-            raise InvalidDataError(f"random_state must be a whole number at least 0; got {random_state!r}.")
+            raise InvalidDataError(
+                N_("random_state must be a whole number at least 0; got {value!r}."), value=random_state
+            )
         rng = np.random.default_rng(int(random_state))
         return rng.standard_normal((int(n_samples), self.coef_.shape[1] + 1))
 
@@ -362,7 +381,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         W = np.atleast_2d(W)
         if W.ndim != 2 or W.shape[1] != self.n_features_in_ + 1 or not np.all(np.isfinite(W)):
             raise InvalidDataError(
-                f"Weight vectors must be rows of {self.n_features_in_ + 1} finite numbers [w0, w1, ...]."
+                N_("Weight vectors must be rows of {n} finite numbers [w0, w1, ...]."), n=self.n_features_in_ + 1
             )
         sign = 2.0 * targets - 1.0
         margins = (X @ W[:, 1:].T + W[:, 0]) * sign[:, None]  # (N, S)
@@ -374,10 +393,18 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         X = check_X(X, n_features=self.n_features_in_)
         y = np.asarray(y).reshape(-1)
         if y.shape[0] != X.shape[0]:
-            raise InvalidDataError(f"There must be one label per point: {X.shape[0]} points but {y.size} labels.")
+            raise InvalidDataError(
+                N_("There must be one label per point: {n_points} points but {n_labels} labels."),
+                n_points=X.shape[0],
+                n_labels=y.size,
+            )
         known = np.isin(y, self.classes_)
         if not np.all(known):
-            raise InvalidDataError(f"Label {y[~known][0]!r} is not one of the fitted classes {list(self.classes_)}.")
+            raise InvalidDataError(
+                N_("Label {label!r} is not one of the fitted classes {classes}."),
+                label=y[~known][0],
+                classes=str(list(self.classes_)),
+            )
         return X, (y == self.classes_[1]).astype(float)
 
     def posterior_along(self, X, y, direction=None, offsets=None, n_points=201, n_std=4.0):
@@ -411,7 +438,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
             norm = np.linalg.norm(v) if v.size == self.weights_.size and np.all(np.isfinite(v)) else 0.0
             if not norm > 0:
                 raise InvalidDataError(
-                    f"The direction must be {self.weights_.size} finite numbers, not all zero [w0, w1, ...]."
+                    N_("The direction must be {n} finite numbers, not all zero [w0, w1, ...]."), n=self.weights_.size
                 )
             v = v / norm
         curvature = float(v @ self.precision_ @ v)
@@ -419,12 +446,14 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         if offsets is None:
             if not _whole(n_points, 3, MAX_LINE_POINTS):
                 raise InvalidDataError(
-                    f"n_points must be a whole number from 3 to {MAX_LINE_POINTS:,}; got {n_points!r}."
+                    N_("n_points must be a whole number from 3 to {limit:,}; got {value!r}."),
+                    limit=MAX_LINE_POINTS,
+                    value=n_points,
                 )
             offsets = np.linspace(-n_std * std, n_std * std, int(n_points))
         offsets = np.asarray(offsets, dtype=float).reshape(-1)
         if offsets.size == 0 or offsets.size > MAX_LINE_POINTS or not np.all(np.isfinite(offsets)):
-            raise InvalidDataError(f"The offsets must be 1 to {MAX_LINE_POINTS:,} finite numbers.")
+            raise InvalidDataError(N_("The offsets must be 1 to {limit:,} finite numbers."), limit=MAX_LINE_POINTS)
         weights = self.weights_ + offsets[:, None] * v
         log_posterior = self.log_posterior(X, y, weights) - self.log_posterior(X, y, self.weights_)
         return {
@@ -447,11 +476,15 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         size = self.weights_.size
         for index in (i, j):
             if not _whole(index, 0, size - 1):
-                raise InvalidDataError(f"Weight indices run from 0 (the bias) to {size - 1}; got {index!r}.")
+                raise InvalidDataError(
+                    N_("Weight indices run from 0 (the bias) to {largest}; got {value!r}."),
+                    largest=size - 1,
+                    value=index,
+                )
         if i == j:
-            raise InvalidDataError("Pick two different weights for the ellipse.")
+            raise InvalidDataError(N_("Pick two different weights for the ellipse."))
         if not _whole(n_points, 3, MAX_LINE_POINTS):
-            raise InvalidDataError(f"n_points must be a whole number from 3 to {MAX_LINE_POINTS:,}.")
+            raise InvalidDataError(N_("n_points must be a whole number from 3 to {limit:,}."), limit=MAX_LINE_POINTS)
         block = self.covariance_[np.ix_([i, j], [i, j])]
         eigenvalues, eigenvectors = np.linalg.eigh(block)
         angles = np.linspace(0.0, 2 * math.pi, int(n_points))

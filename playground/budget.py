@@ -21,6 +21,9 @@ import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from .errors import Message, sentences
+from .i18n import N_
+
 _CURRENT = ContextVar("playground_budget", default=None)
 
 REASONS = ("time", "steps", "cancelled")
@@ -140,7 +143,12 @@ class Budget:
         child = Budget(_parent=self, _deadline=deadline, _step_limit=step_limit)
         child.label = label
         self.parts_total = max(self.parts_total, count)
-        self._root.label = f"sub-problem {int(index) + 1} of {count}" + (f" ({label})" if label else "")
+        if label:
+            self._root.label = Message(
+                N_("sub-problem {index} of {count} ({label})"), index=int(index) + 1, count=count, label=label
+            )
+        else:
+            self._root.label = Message(N_("sub-problem {index} of {count}"), index=int(index) + 1, count=count)
         token = _CURRENT.set(child)
         try:
             yield child
@@ -149,19 +157,45 @@ class Budget:
             self.steps += child.steps
 
     # -- what to tell the user -----------------------------------------------------------------
-    def stop_message(self, progress, tail="The boundary shown is the last one reached."):
-        """A sentence for ``fit_message_`` when the fit stopped early; ``progress`` says how far it
-        got, e.g. "41,000 of 100,000 gradient steps"; ``tail`` follows it."""
+    def stop_message(self, progress, tail=None):
+        """A Message for ``fit_message_`` when the fit stopped early; ``progress`` (a Message) says
+        how far it got, e.g. "41,000 of 100,000 gradient steps"; ``tail`` (a Message) follows it,
+        by default "The boundary shown is the last one reached."."""
         root = self._root
-        shared = f", shared among its {root.parts_total} sub-problems" if root.parts_total > 1 else ""
+        shared = root.parts_total > 1
+        values = {"progress": progress, "parts": root.parts_total}
         if self.stopped == "cancelled":
-            head = f"Stopped on request after {self.elapsed:.1f} s, {progress}"
+            head = Message(N_("Stopped on request after {seconds:.1f} s, {progress}."), seconds=self.elapsed, **values)
         elif self.stopped == "steps":
-            head = f"Stopped after {progress}: one fit may record at most {root.max_steps:,} steps here{shared}"
+            if shared:
+                template = N_(
+                    "Stopped after {progress}: one fit may record at most {limit:,} steps here, shared among its "
+                    "{parts} sub-problems."
+                )
+            else:
+                template = N_("Stopped after {progress}: one fit may record at most {limit:,} steps here.")
+            head = Message(template, limit=root.max_steps, **values)
+        elif root.seconds is not None:
+            if shared:
+                template = N_(
+                    "Stopped after {seconds:.1f} s, {progress}: one fit may take at most {limit:g} s here, shared "
+                    "among its {parts} sub-problems."
+                )
+            else:
+                template = N_("Stopped after {seconds:.1f} s, {progress}: one fit may take at most {limit:g} s here.")
+            head = Message(template, seconds=self.elapsed, limit=root.seconds, **values)
         else:
-            limit = f"{root.seconds:g} s" if root.seconds is not None else "its time"
-            head = f"Stopped after {self.elapsed:.1f} s, {progress}: one fit may take at most {limit} here{shared}"
-        return f"{head}. {tail}".strip()
+            if shared:
+                template = N_(
+                    "Stopped after {seconds:.1f} s, {progress}: one fit may take at most its time here, shared "
+                    "among its {parts} sub-problems."
+                )
+            else:
+                template = N_("Stopped after {seconds:.1f} s, {progress}: one fit may take at most its time here.")
+            head = Message(template, seconds=self.elapsed, **values)
+        if tail is None:
+            tail = Message(N_("The boundary shown is the last one reached."))
+        return sentences([head, tail])
 
 
 def current_budget():

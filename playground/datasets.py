@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InvalidDataError
+from .i18n import N_
 
 MAX_CLASSES = 6
 MAX_POINTS_PER_CLASS = 5_000
@@ -49,14 +50,16 @@ def make_clusters(specs, n_per_class, *, shared_covariance=False, seed=0, first_
     """
     specs = list(specs)
     if not 1 <= len(specs) <= MAX_CLASSES:
-        raise InvalidDataError(f"Between 1 and {MAX_CLASSES} clusters can be generated; asked for {len(specs)}.")
+        raise InvalidDataError(
+            N_("Between 1 and {limit} clusters can be generated; asked for {n}."), limit=MAX_CLASSES, n=len(specs)
+        )
     counts = np.broadcast_to(np.asarray(n_per_class, dtype=int), (len(specs),))
     if np.any(counts < 0) or np.any(counts > MAX_POINTS_PER_CLASS):
-        raise InvalidDataError(f"Points per class must be between 0 and {MAX_POINTS_PER_CLASS:,}.")
+        raise InvalidDataError(N_("Points per class must be between 0 and {limit:,}."), limit=MAX_POINTS_PER_CLASS)
     for spec in specs:
         values = np.r_[spec.mean, spec.spread, spec.angle_deg]
         if not np.all(np.isfinite(values)) or np.any(np.asarray(spec.spread) < 0):
-            raise InvalidDataError("Cluster means, spreads and angles must be finite, spreads not negative.")
+            raise InvalidDataError(N_("Cluster means, spreads and angles must be finite, spreads not negative."))
     rng = np.random.default_rng(seed)
     shared = specs[0].covariance()
     points, labels = [], []

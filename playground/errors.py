@@ -1,28 +1,50 @@
 """Errors and messages the back-end gives: each is one sentence a student can act on.
 
-Naming classes
---------------
-A message that names a class does not bake the label into its text. It is a ``Message``: a
-``str`` built from parts, some of which are ``Classes`` (one or more class labels). Whoever
-shows the sentence decides how a class is named:
+Messages are whole sentences
+----------------------------
+A ``Message`` is a ``str`` made of a whole-sentence template, marked with ``N_`` for the app's
+translation catalogs, and its named arguments::
 
-- ``str(message)`` (and ``str(err)``) names each class by its label, as a notebook user
-  knows it: "class 0", "class -1", "class 'setosa'" (``label_name``);
-- ``message.phrase(name)`` (or ``phrase(message_or_error, name)``) names each class with
-  ``name(label)``; the playground app passes one that numbers classes from 1, as the book
-  does ("class 1" for label 0). Several labels read "class 1, class 2 and class 3".
+    DegenerateFitError(
+        N_("Fisher's discriminant needs at least {n} points in each class; {classes} has one."),
+        n=2, classes=Classes(label))
 
-Errors carry the same parts: ``PlaygroundError(*parts)``, e.g.
-``DegenerateFitError("Fisher's discriminant needs at least 2 points in each class; ",
-Classes(label), " has one.")``; ``err.message`` is the ``Message``, ``err.labels`` the labels
-it names. Fitted models' ``fit_message_`` sentences are ``Message`` values too, so the app
-phrases notes and errors alike. A ``Message`` is a plain ``str`` to everything else
-(comparisons, ``in``, f-strings give the label-named text), and both it and the errors
-pickle, so cached fits keep them.
+The template is never cut into fragments (word order differs between languages). An argument is
+a number or text (put in as it is), ``Classes`` (one or more class labels, named by whoever shows
+the sentence) or another ``Message`` (a sentence or phrase inside this one, itself translated).
 
-A wrapper that fits sub-problems (one-versus-rest, one-versus-one) rewrites the labels of
-its sub-problems' messages with ``Message.relabel`` so that they name the real classes.
+Whoever shows the sentence decides its language and how a class is named:
+
+- ``str(message)`` (and ``str(err)``) is English, each class named by its label as a notebook
+  user knows it: "class 0", "class -1", "class 'setosa'" (``label_name``);
+- ``phrase(message_or_error, name, translate)`` translates the template (and those of the
+  arguments) with ``translate`` (the app passes its ``_``), then names each class with
+  ``name(label)``; the app's names number classes from 1, as the book does ("class 1" for
+  label 0). Several labels read "class 1, class 2 and class 3".
+
+``err.message`` is the error's ``Message``, ``err.labels`` the labels it names. Fitted models'
+``fit_message_`` sentences are ``Message`` values too, so the app phrases notes and errors alike.
+A ``Message`` is a plain ``str`` to everything else (comparisons, ``in``, f-strings give the
+English, label-named text), and both it and the errors pickle, so cached fits keep them.
+
+A wrapper that fits sub-problems (one-versus-rest, one-versus-one) rewrites the labels of its
+sub-problems' messages with ``Message.relabel`` so that they name the real classes, and puts the
+sub-problem's message inside its own ("In the sub-problem {problem}: {message}").
+
+The older form ``Message("text ", Classes(label), " more text")`` (parts) still works; its text
+is not translated.
 """
+
+import string
+
+from .i18n import N_
+
+_FORMATTER = string.Formatter()
+
+
+def identity(text):
+    """No translation: the English template itself."""
+    return text
 
 
 def label_name(label):
@@ -31,12 +53,27 @@ def label_name(label):
     return f"class {value!r}" if isinstance(value, str | bytes) else f"class {value}"
 
 
-def join_names(names):
-    """Names joined as "a", "a and b", "a, b and c"."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def join_names(names, translate=identity):
+    """Names joined as "a", "a and b", "a, b and c" (in the language of ``translate``)."""
+    names = [str(name) for name in names]
+    if not names:
+        return ""
+    text = names[0]
+    for k, name in enumerate(names[1:], start=2):
+        template = N_("{names} and {name}") if k == len(names) else N_("{names}, {name}")
+        text = _fill(translate(template), template, names=text, name=name)
+    return text
+
+
+def _fill(translated, template, **values):
+    """``translated`` filled with ``values``; the English ``template`` if a translation is broken."""
+    try:
+        return translated.format(**values)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError, AttributeError):
+            return template  # text that was never a template (e.g. braces in an old-style message)
 
 
 class Classes(tuple):
@@ -52,83 +89,171 @@ class Classes(tuple):
         return f"Classes{tuple.__repr__(self)}"
 
 
-def _render(parts, name):
-    return "".join(join_names(name(label) for label in part) if isinstance(part, Classes) else part for part in parts)
+def _field_names(template):
+    """The names of a template's fields, in order of appearance."""
+    try:
+        fields = [field for _text, field, _spec, _conversion in _FORMATTER.parse(template) if field]
+    except ValueError:
+        return []
+    return [field.split(".")[0].split("[")[0] for field in fields]
+
+
+def _from_parts(parts):
+    """(template, args) of the older form's parts: text, ``Classes`` and messages in a row."""
+    template, args = [], {}
+    for index, part in enumerate(parts):
+        if isinstance(part, Classes | Message):
+            key = f"part{index}"
+            template.append("{" + key + "}")
+            args[key] = part
+        else:
+            template.append(str(part).replace("{", "{{").replace("}", "}}"))
+    return "".join(template), args
+
+
+def _restore(cls, template, args):
+    return cls(template, **args)
 
 
 class Message(str):
-    """A sentence built from text and ``Classes`` parts; ``str`` names classes by ``label_name``.
+    """A whole sentence: a template with named arguments; ``str`` is its English text, classes
+    named by ``label_name``.
 
     Parameters
     ----------
-    *parts : str, Message or Classes
-        Text, a message to splice in (its parts are kept), or class labels.
+    template : str
+        The sentence, ``{name}`` for each argument (marked ``N_`` where it is written). A
+        ``Message`` given alone is copied.
+    **args
+        Numbers, text, ``Classes`` or ``Message`` values filling the template.
+
+    ``Message("text ", Classes(label), " text")`` (several parts, the older form) is a sentence
+    whose text is not translated.
     """
 
-    def __new__(cls, *parts):
-        flat = []
-        for part in parts:
-            if isinstance(part, Message):
-                flat.extend(part.parts)
-            elif isinstance(part, Classes):
-                flat.append(part)
-            else:
-                flat.append(str(part))
-        self = super().__new__(cls, _render(flat, label_name))
-        self.parts = tuple(flat)
+    def __new__(cls, template="", /, *parts, **args):
+        if parts or isinstance(template, Classes):
+            template, args = _from_parts((template, *parts))
+        elif isinstance(template, Message):
+            template, args = template.template, {**template.args, **args}
+        else:
+            template = str(template)
+        self = super().__new__(cls, _phrase(template, args, label_name, identity))
+        self.template = template
+        self.args = args
         return self
 
     def __reduce__(self):
-        return (Message, self.parts)
+        return (_restore, (Message, self.template, self.args))
+
+    @property
+    def parts(self):
+        """(template, arguments): what the message is made of."""
+        return self.template, tuple(self.args.items())
 
     @property
     def labels(self):
         """Every label the message names, in order of appearance."""
-        return tuple(label for part in self.parts if isinstance(part, Classes) for label in part)
+        labels = []
+        for key in _field_names(self.template):
+            value = self.args.get(key)
+            if isinstance(value, Classes):
+                labels.extend(value)
+            elif isinstance(value, Message):
+                labels.extend(value.labels)
+        return tuple(labels)
 
-    def phrase(self, name=label_name):
-        """The sentence with each class named by ``name(label)`` (a plain str)."""
-        return _render(self.parts, name)
+    def phrase(self, name=label_name, translate=identity):
+        """The sentence translated by ``translate``, each class named by ``name(label)`` (a str)."""
+        return _phrase(self.template, self.args, name, translate)
 
     def relabel(self, mapping):
-        """A new Message with each label replaced by ``mapping(label)``: a label (still a class
-        to name) or a ``str`` (literal text, e.g. "the other classes")."""
-        parts = []
-        for part in self.parts:
-            if not isinstance(part, Classes):
-                parts.append(part)
-                continue
-            texts, labels = [], []
-            for label in part:
-                new = mapping(label)
-                (texts if isinstance(new, str) else labels).append(new)
-            if labels:
-                parts.append(Classes(*labels))
-            if texts:
-                parts.append((" and " if labels else "") + " and ".join(texts))
-        return Message(*parts)
+        """A new Message with each label replaced by ``mapping(label)``: a label (still a class to
+        name), or a ``Message`` or ``str`` (a phrase put in its place, e.g. "the other classes")."""
+        return Message(self.template, **{key: _relabel(value, mapping) for key, value in self.args.items()})
 
 
-def phrase(message, name=label_name):
-    """``message`` (a Message, an error, a str or None) as text with classes named by ``name``."""
+def _relabel(value, mapping):
+    if isinstance(value, Message):
+        return value.relabel(mapping)
+    if not isinstance(value, Classes):
+        return value
+    labels, phrases = [], []
+    for label in value:
+        new = mapping(label)
+        (phrases if isinstance(new, str) else labels).append(new)
+    items = ([Classes(*labels)] if labels else []) + phrases
+    if len(items) == 1:
+        return items[0]
+    return listing(items)
+
+
+def listing(items):
+    """A Message naming ``items`` (messages, ``Classes`` or text) as "a, b and c"."""
+    items = list(items)
+    if not items:
+        return Message("")
+    message = items[0] if isinstance(items[0], Message) else Message(N_("{name}"), name=items[0])
+    for k, item in enumerate(items[1:], start=2):
+        template = N_("{names} and {name}") if k == len(items) else N_("{names}, {name}")
+        message = Message(template, names=message, name=item)
+    return message
+
+
+def sentences(messages):
+    """Messages (or ``None``) said one after another, as one Message; ``None`` when there are none."""
+    messages = [Message(message) for message in messages if message]
+    if not messages:
+        return None
+    text = messages[0]
+    for message in messages[1:]:
+        text = Message(N_("{first} {second}"), first=text, second=message)
+    return text
+
+
+def _phrase(template, args, name, translate):
+    values = {}
+    for key, value in args.items():
+        if isinstance(value, Classes):
+            values[key] = join_names((name(label) for label in value), translate)
+        elif isinstance(value, Message):
+            values[key] = value.phrase(name, translate)
+        elif isinstance(value, PlaygroundError):
+            values[key] = value.message.phrase(name, translate)
+        else:
+            values[key] = value
+    return _fill(translate(template), template, **values)
+
+
+def phrase(message, name=label_name, translate=identity):
+    """``message`` (a Message, an error, a str or None) as text in the language of ``translate``,
+    with classes named by ``name``. A plain str is shown as it is."""
     if message is None:
         return None
     if isinstance(message, PlaygroundError):
         message = message.message
     if isinstance(message, Message):
-        return message.phrase(name)
+        return message.phrase(name, translate)
     return str(message)
+
+
+def _restore_error(cls, message):
+    return cls(message)
 
 
 class PlaygroundError(ValueError):
     """Base class: the fit or the input cannot go ahead; ``str(err)`` says why.
 
-    ``PlaygroundError(*parts)``: the parts of a ``Message`` (text and ``Classes``).
+    ``PlaygroundError(template, **args)``: a ``Message``'s template and arguments (or a
+    ``Message``, or the older form's parts).
     """
 
-    def __init__(self, *parts):
-        super().__init__(*parts)
-        self.message = Message(*parts)
+    def __init__(self, template="", /, *parts, **args):
+        self.message = Message(template, *parts, **args)
+        super().__init__(str(self.message))
+
+    def __reduce__(self):
+        return (_restore_error, (type(self), self.message))
 
     def __str__(self):
         return str(self.message)
@@ -138,14 +263,21 @@ class PlaygroundError(ValueError):
         """The class labels the message names."""
         return self.message.labels
 
-    def phrase(self, name=label_name):
-        """The message with classes named by ``name(label)``."""
-        return self.message.phrase(name)
+    def phrase(self, name=label_name, translate=identity):
+        """The message translated by ``translate``, classes named by ``name(label)``."""
+        return self.message.phrase(name, translate)
 
-    def relabel(self, mapping, *prefix):
-        """The same kind of error with its labels mapped (see ``Message.relabel``) and ``prefix``
-        parts put in front (a wrapper naming its sub-problem)."""
-        return type(self)(*prefix, self.message.relabel(mapping))
+    def relabel(self, mapping, *prefix, **args):
+        """The same kind of error with its labels mapped (see ``Message.relabel``).
+
+        ``relabel(mapping, template, **args)`` puts the mapped message inside ``template`` as its
+        ``{message}`` (a wrapper naming its sub-problem); ``relabel(mapping, *parts)`` (the older
+        form) puts the parts in front of it.
+        """
+        message = self.message.relabel(mapping)
+        if args or (len(prefix) == 1 and "{message}" in prefix[0]):
+            return type(self)(prefix[0], message=message, **args)
+        return type(self)(*prefix, message) if prefix else type(self)(message)
 
 
 class InvalidDataError(PlaygroundError):

@@ -15,8 +15,9 @@ import math
 import re
 from dataclasses import dataclass
 
-from .errors import InvalidDataError
+from .errors import InvalidDataError, Message
 from .grid import Window
+from .i18n import N_
 from .link import MAX_COORDINATE, MAX_OPTIONS, clean_options, report_ignored, scene_with_fields, simple_value
 from .scene import MAX_CLASSES, PointSet, Scene
 from .validation import MAX_POINTS
@@ -114,7 +115,10 @@ def _text(data):
     """Bytes or text -> text without a byte-order mark; size and encoding checked first."""
     if len(data) > MAX_UPLOAD_BYTES:
         raise InvalidDataError(
-            f"The file is {len(data):,} bytes; the limit is {MAX_UPLOAD_MB} MB ({MAX_UPLOAD_BYTES:,} bytes)."
+            N_("The file is {n:,} bytes; the limit is {megabytes} MB ({limit:,} bytes)."),
+            n=len(data),
+            megabytes=MAX_UPLOAD_MB,
+            limit=MAX_UPLOAD_BYTES,
         )
     if isinstance(data, bytes | bytearray):
         try:
@@ -122,8 +126,12 @@ def _text(data):
         except UnicodeDecodeError as err:
             line = data.count(b"\n", 0, err.start) + 1
             raise InvalidDataError(
-                f"Line {line}: the file is not UTF-8 text (byte 0x{data[err.start]:02x} cannot be read); "
-                "save it as UTF-8 or plain text and try again."
+                N_(
+                    "Line {line}: the file is not UTF-8 text (byte 0x{byte:02x} cannot be read); "
+                    "save it as UTF-8 or plain text and try again."
+                ),
+                line=line,
+                byte=data[err.start],
             ) from None
     return data.removeprefix("\ufeff")
 
@@ -139,7 +147,7 @@ def _show_json(value):
     try:
         return _show(json.dumps(value), quote="")
     except (ValueError, RecursionError):
-        return "that value"
+        return Message(N_("that value"))
 
 
 # ---- Reading CSV --------------------------------------------------------------------------------
@@ -155,7 +163,7 @@ class CsvPoints:
 
     points: PointSet
     class_labels: tuple
-    message: str | None = None
+    message: Message | None = None
 
 
 def points_from_csv(data):
@@ -187,7 +195,7 @@ def read_points_csv(data):
     lines = _text(data).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     rows = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
     if not rows:
-        raise InvalidDataError("The file is empty: it has no rows of points.")
+        raise InvalidDataError(N_("The file is empty: it has no rows of points."))
     separator = next((s for s in ("\t", ";") if s in rows[0][1]), ",")
     first = _fields(rows[0][1], separator)
     order = _header_order(first, rows[0][0])
@@ -196,18 +204,27 @@ def read_points_csv(data):
     else:
         rows = rows[1:]
         if not rows:
-            raise InvalidDataError("The file has a header but no rows of points.")
+            raise InvalidDataError(N_("The file has a header but no rows of points."))
     if len(rows) > MAX_POINTS:
-        raise InvalidDataError(f"The file has {len(rows):,} rows of points; at most {MAX_POINTS:,} are accepted.")
+        raise InvalidDataError(
+            N_("The file has {n:,} rows of points; at most {limit:,} are accepted."), n=len(rows), limit=MAX_POINTS
+        )
     width = 3 if order[3] is None else 4
-    expected = "3 columns (x1, x2, class)" if width == 3 else "4 columns (x1, x2, class, set)"
     X, labels, test = [], [], []
     for number, line in rows:
         fields = _fields(line, separator)
         if len(fields) != width:
+            if width == 3:
+                template = N_("Line {line}: expected 3 columns (x1, x2, class) separated by {separator} but found {n}.")
+            else:
+                template = N_(
+                    "Line {line}: expected 4 columns (x1, x2, class, set) separated by {separator} but found {n}."
+                )
             raise InvalidDataError(
-                f"Line {number}: expected {expected} separated by "
-                f"{_SEPARATOR_NAMES[separator]} but found {_columns(len(fields))}."
+                template,
+                line=number,
+                separator=Message(_SEPARATOR_NAMES[separator]),
+                n=_columns(len(fields)),
             )
         x1, x2, label = (fields[i] for i in order[:3])
         X.append((_coordinate(x1, number, "x1", separator), _coordinate(x2, number, "x2", separator)))
@@ -222,8 +239,14 @@ def _set_flag(text, number):
     flag = _SET_VALUES.get(text.lower())
     if flag is None:
         raise InvalidDataError(
-            f"Line {number}: the set {_show(text)} is neither {TRAIN} nor {TEST}; write {TRAIN} or {TEST} "
-            "(an empty field is a training point)."
+            N_(
+                "Line {line}: the set {set} is neither {train} nor {test}; write {train} or {test} "
+                "(an empty field is a training point)."
+            ),
+            line=number,
+            set=_show(text),
+            train=TRAIN,
+            test=TEST,
         )
     return flag
 
@@ -231,11 +254,13 @@ def _set_flag(text, number):
 def _label(text, number):
     """A class label as read: a float for a number ('1', '2.0', '-1'), else the text itself."""
     if not text:
-        raise InvalidDataError(f"Line {number}: column class is empty.")
+        raise InvalidDataError(N_("Line {line}: column class is empty."), line=number)
     if _is_number(text):
         value = float(text)
         if not math.isfinite(value):
-            raise InvalidDataError(f"Line {number}: the class {_show(text)} is not a finite number.")
+            raise InvalidDataError(
+                N_("Line {line}: the class {label} is not a finite number."), line=number, label=_show(text)
+            )
         return value
     return text
 
@@ -258,15 +283,23 @@ def _classes(labels):
         text = next((label, line) for label, line in labels if isinstance(label, str))
         number = next((label, line) for label, line in labels if not isinstance(label, str))
         raise InvalidDataError(
-            f"The class column mixes numbers and text (line {number[1]}: {_label_text(number[0])}, "
-            f"line {text[1]}: {_label_text(text[0])}); use one kind of label for every row."
+            N_(
+                "The class column mixes numbers and text (line {number_line}: {number}, "
+                "line {text_line}: {text}); use one kind of label for every row."
+            ),
+            number_line=number[1],
+            number=_label_text(number[0]),
+            text_line=text[1],
+            text=_label_text(text[0]),
         )
     distinct = sorted({label for label, _ in labels})
     if len(distinct) > MAX_CLASSES:
         shown = ", ".join(_label_text(label) for label in distinct[:8]) + (", …" if len(distinct) > 8 else "")
         raise InvalidDataError(
-            f"The class column has {len(distinct):,} different labels ({shown}); the playground shows at most "
-            f"{MAX_CLASSES} classes."
+            N_("The class column has {n:,} different labels ({shown}); the playground shows at most {limit} classes."),
+            n=len(distinct),
+            shown=shown,
+            limit=MAX_CLASSES,
         )
     class_labels = [None] * MAX_CLASSES
     if all(not isinstance(label, str) and label.is_integer() and 1 <= label <= MAX_CLASSES for label in distinct):
@@ -278,13 +311,21 @@ def _classes(labels):
     mapping = {label: k for k, label in enumerate(distinct)}
     for label, k in mapping.items():
         class_labels[k] = label if isinstance(label, str) else _label_text(label, targets)
-    pairs = ", ".join(f"{_label_text(label, targets)} → class {k + 1}" for label, k in mapping.items())
-    why = " (t = +1 is C₁, as in the book)" if targets else " in sorted order"
-    message = f"The file's labels were mapped to the playground's classes{why}: {pairs}."
+    pairs = None
+    for label, k in mapping.items():
+        pair = Message(N_("{label} → class {number}"), label=_label_text(label, targets), number=k + 1)
+        pairs = pair if pairs is None else Message(N_("{names}, {name}"), names=pairs, name=pair)
+    if targets:
+        template = N_(
+            "The file's labels were mapped to the playground's classes (t = +1 is C₁, as in the book): {pairs}."
+        )
+    else:
+        template = N_("The file's labels were mapped to the playground's classes in sorted order: {pairs}.")
+    message = Message(template, pairs=pairs)
     return [mapping[label] for label, _ in labels], tuple(class_labels), message
 
 
-_SEPARATOR_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+_SEPARATOR_NAMES = {",": N_("commas"), ";": N_("semicolons"), "\t": N_("tabs")}
 
 
 def _fields(line, separator):
@@ -294,7 +335,7 @@ def _fields(line, separator):
 
 
 def _columns(count):
-    return "1 column" if count == 1 else f"{count} columns"
+    return Message(N_("1 column")) if count == 1 else Message(N_("{n} columns"), n=count)
 
 
 def _is_number(text):
@@ -312,8 +353,9 @@ def _header_order(fields, number):
         return None
     if len(fields) not in (3, 4):
         raise InvalidDataError(
-            f"Line {number}: the header has {_columns(len(fields))}; expected 3 (x1, x2, class) "
-            "or 4 (x1, x2, class, set)."
+            N_("Line {line}: the header has {n}; expected 3 (x1, x2, class) or 4 (x1, x2, class, set)."),
+            line=number,
+            n=_columns(len(fields)),
         )
     names = [field.lower() for field in fields]
     set_column = None
@@ -321,8 +363,11 @@ def _header_order(fields, number):
         matches = [i for i, name in enumerate(names) if name in _SET_NAMES]
         if len(matches) != 1:
             raise InvalidDataError(
-                f"Line {number}: the header has 4 columns but no single 'set' column (train or test); "
-                "expected x1, x2, class, set."
+                N_(
+                    "Line {line}: the header has 4 columns but no single 'set' column (train or test); "
+                    "expected x1, x2, class, set."
+                ),
+                line=number,
             )
         set_column = matches[0]
         names[set_column] = None  # not a candidate for the other roles
@@ -339,22 +384,32 @@ def _header_order(fields, number):
 
 def _coordinate(text, number, column, separator):
     if not text:
-        raise InvalidDataError(f"Line {number}: column {column} is empty.")
+        raise InvalidDataError(N_("Line {line}: column {column} is empty."), line=number, column=column)
     if separator != "," and text.count(",") == 1 and "." not in text:
         text = text.replace(",", ".")  # a decimal comma, as spreadsheets in many locales write it
     try:
         value = float(text)
     except ValueError:
-        raise InvalidDataError(f"Line {number}: {_show(text)} in column {column} is not a number.") from None
+        raise InvalidDataError(
+            N_("Line {line}: {value} in column {column} is not a number."),
+            line=number,
+            value=_show(text),
+            column=column,
+        ) from None
     if not math.isfinite(value):
         raise InvalidDataError(
-            f"Line {number}: {_show(text)} in column {column} is not a finite number "
-            "(NaN and infinity are not allowed)."
+            N_("Line {line}: {value} in column {column} is not a finite number (NaN and infinity are not allowed)."),
+            line=number,
+            value=_show(text),
+            column=column,
         )
     if abs(value) > MAX_COORDINATE:
         raise InvalidDataError(
-            f"Line {number}: {_show(text)} in column {column} is outside the range ±{MAX_COORDINATE:,.0f} "
-            "the playground accepts."
+            N_("Line {line}: {value} in column {column} is outside the range ±{limit:,.0f} the playground accepts."),
+            line=number,
+            value=_show(text),
+            column=column,
+            limit=MAX_COORDINATE,
         )
     return value
 
@@ -382,50 +437,72 @@ def scene_from_json(data):
     """
     text = _text(data)
     if not text.strip():
-        raise InvalidDataError("The file is empty.")
+        raise InvalidDataError(N_("The file is empty."))
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as err:
-        where = f"Line {err.lineno}, column {err.colno}"
-        raise InvalidDataError(f"{where}: the file is not valid JSON ({err.msg}).") from None
+        raise InvalidDataError(
+            N_("Line {line}, column {column}: the file is not valid JSON ({error})."),
+            line=err.lineno,
+            column=err.colno,
+            error=err.msg,
+        ) from None
     except RecursionError:
-        raise InvalidDataError("The file is nested too deeply to be a scene.") from None
+        raise InvalidDataError(N_("The file is nested too deeply to be a scene.")) from None
     except ValueError as err:  # e.g. an integer with thousands of digits
-        raise InvalidDataError(f"The file holds a value JSON cannot read here: {str(err)[:80]}.") from None
+        raise InvalidDataError(
+            N_("The file holds a value JSON cannot read here: {error}."), error=str(err)[:80]
+        ) from None
     if not isinstance(raw, dict):
-        raise InvalidDataError("The file is JSON but not a scene: it should hold one object {...} with 'points'.")
+        raise InvalidDataError(N_("The file is JSON but not a scene: it should hold one object {{...}} with 'points'."))
     if "points" not in raw:
-        raise InvalidDataError("The file has no 'points' list, so it is not a scene saved by the playground.")
+        raise InvalidDataError(N_("The file has no 'points' list, so it is not a scene saved by the playground."))
     points = _points_from_rows(raw["points"], text)
 
     messages = []
     if raw.get("format") != SCENE_FORMAT:
-        messages.append("The file does not say it is a playground scene; it was read as well as possible.")
+        messages.append(Message(N_("The file does not say it is a playground scene; it was read as well as possible.")))
     elif raw.get("version") != SCENE_VERSION:
         messages.append(
-            f"The file was made by another version ({_show(raw.get('version'))}); it was read as well as possible."
+            Message(
+                N_("The file was made by another version ({version}); it was read as well as possible."),
+                version=_show(raw.get("version")),
+            )
         )
     # Start from a view of the points, so a hand-written file without a window shows them.
     scene = Scene(points=points, window=Window.around(points.X) if len(points) else Window())
     scene = scene_with_fields(scene, {k: raw[k] for k in SCENE_FIELDS if k in raw}, messages, source="file")
     view = _view(raw["view"], messages) if "view" in raw else {}
     known = {"format", "version", "points", "view", *SCENE_FIELDS}
-    unknown = [f"The file's field {_show(name)} is unknown and was ignored." for name in raw if name not in known]
-    report_ignored(unknown, "fields", messages)
+    unknown = [
+        Message(N_("The file's field {name} is unknown and was ignored."), name=_show(name))
+        for name in raw
+        if name not in known
+    ]
+    report_ignored(unknown, N_("fields"), messages)
     return scene, view, messages
 
 
 def _points_from_rows(rows, text):
     """The 'points' value -> PointSet; a bad row raises InvalidDataError naming its line."""
     if not isinstance(rows, list):
-        raise InvalidDataError(f"Line {_points_line(text)}: 'points' must be a list of [x1, x2, class] rows.")
+        raise InvalidDataError(
+            N_("Line {line}: 'points' must be a list of [x1, x2, class] rows."), line=_points_line(text)
+        )
     if len(rows) > MAX_POINTS:
-        raise InvalidDataError(f"The file has {len(rows):,} points; at most {MAX_POINTS:,} are accepted.")
+        raise InvalidDataError(
+            N_("The file has {n:,} points; at most {limit:,} are accepted."), n=len(rows), limit=MAX_POINTS
+        )
     X, labels, test = [], [], []
     for index, row in enumerate(rows):
         problem = _row_problem(row)
         if problem:
-            raise InvalidDataError(f"Line {_points_line(text, index)}: point {index + 1:,} {problem}.")
+            raise InvalidDataError(
+                N_("Line {line}: point {number:,} {problem}."),
+                line=_points_line(text, index),
+                number=index + 1,
+                problem=problem,
+            )
         X.append((float(row[0]), float(row[1])))
         labels.append(int(row[2]) - 1)
         test.append(len(row) == 4 and row[3] == TEST)
@@ -435,22 +512,40 @@ def _points_from_rows(rows, text):
 def _row_problem(row):
     """What is wrong with one [x1, x2, class] or [x1, x2, class, "train" / "test"] row, or None."""
     if not isinstance(row, list) or len(row) not in (3, 4) or (len(row) == 4 and not isinstance(row[3], str)):
-        return f"is {_show_json(row)}, not a row [x1, x2, class] of three numbers"
+        return Message(N_("is {row}, not a row [x1, x2, class] of three numbers"), row=_show_json(row))
     if len(row) == 4 and row[3] not in (TRAIN, TEST):
-        return f'has set {_show_json(row[3])}; a fourth value must be "{TRAIN}" or "{TEST}"'
+        return Message(
+            N_('has set {set}; a fourth value must be "{train}" or "{test}"'),
+            set=_show_json(row[3]),
+            train=TRAIN,
+            test=TEST,
+        )
     for value, column in zip(row[:2], CSV_COLUMNS):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return f"has {column} = {_show_json(value)}, which is not a number"
+            return Message(N_("has {column} = {value}, which is not a number"), column=column, value=_show_json(value))
         # Compare before converting: an integer with 400 digits does not fit a float.
         if isinstance(value, float) and not math.isfinite(value):
-            return f"has {column} = {value}, which is not a finite number (NaN and infinity are not allowed)"
+            return Message(
+                N_("has {column} = {value}, which is not a finite number (NaN and infinity are not allowed)"),
+                column=column,
+                value=value,
+            )
         if abs(value) > MAX_COORDINATE:
             shown = _show_json(value)
-            return f"has {column} = {shown}, outside the range ±{MAX_COORDINATE:,.0f} the playground accepts"
+            return Message(
+                N_("has {column} = {value}, outside the range ±{limit:,.0f} the playground accepts"),
+                column=column,
+                value=shown,
+                limit=MAX_COORDINATE,
+            )
     label = row[2]
     whole = isinstance(label, int) or (isinstance(label, float) and label.is_integer())
     if isinstance(label, bool) or not whole or not 1 <= label <= MAX_CLASSES:
-        return f"has class {_show_json(label)}; the class must be a whole number from 1 to {MAX_CLASSES}"
+        return Message(
+            N_("has class {label}; the class must be a whole number from 1 to {n}"),
+            label=_show_json(label),
+            n=MAX_CLASSES,
+        )
     return None
 
 
@@ -484,7 +579,7 @@ def _points_line(text, index=None):
 def _view(raw, messages):
     """The file's view settings, bounded as a link's: panel options, open tab, other simple values."""
     if not isinstance(raw, dict):
-        messages.append("The file's view settings are not readable; they were ignored.")
+        messages.append(Message(N_("The file's view settings are not readable; they were ignored.")))
         return {}
     view, ignored = {}, []
     for name, value in raw.items():
@@ -494,10 +589,12 @@ def _view(raw, messages):
             if value is None or (isinstance(value, str) and len(value) <= MAX_TAB_CHARS):
                 view[name] = value
             else:
-                ignored.append("The file's open tab is not a short text and was ignored.")
+                ignored.append(Message(N_("The file's open tab is not a short text and was ignored.")))
         elif len(view) < MAX_OPTIONS and len(name) <= 40 and (value is None or simple_value(value) is not None):
             view[name] = simple_value(value)
         else:
-            ignored.append(f"The file's view setting {_show(name)} is not allowed and was ignored.")
-    report_ignored(ignored, "view settings", messages)
+            ignored.append(
+                Message(N_("The file's view setting {name} is not allowed and was ignored."), name=_show(name))
+            )
+    report_ignored(ignored, N_("view settings"), messages)
     return view

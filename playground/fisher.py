@@ -3,7 +3,7 @@
 import numpy as np
 
 from .base import LinearClassifier
-from .errors import DegenerateFitError, InvalidDataError
+from .errors import DegenerateFitError, InvalidDataError, Message, sentences
 from .i18n import N_
 from .validation import check_X_y, require_points_per_class, standard_units, to_input_units
 
@@ -98,9 +98,11 @@ class FisherDiscriminant(LinearClassifier):
     # -- fitting ------------------------------------------------------------------
     def fit(self, X, y):
         if self.threshold not in THRESHOLDS:
-            raise InvalidDataError(f"Fisher's threshold must be 'midpoint' or 'gaussian', not {self.threshold!r}.")
-        X, y_index, classes = check_X_y(X, y, method="Fisher's discriminant")
-        counts = require_points_per_class(y_index, classes, 2, "Fisher's discriminant")
+            raise InvalidDataError(
+                N_("Fisher's threshold must be 'midpoint' or 'gaussian', not {threshold!r}."), threshold=self.threshold
+            )
+        X, y_index, classes = check_X_y(X, y, method=N_("Fisher's discriminant"))
+        counts = require_points_per_class(y_index, classes, 2, N_("Fisher's discriminant"))
         n_points, n_features = X.shape
         n_classes = classes.size
 
@@ -163,19 +165,23 @@ class FisherDiscriminant(LinearClassifier):
         else:
             coef, intercept = self._nearest_mean(basis, sw_eigs, projected, n_points)
             self.coef_, self.intercept_ = to_input_units(coef, intercept, centre, scale)
-        self.fit_message_ = " ".join(messages) if messages else None
+        self.fit_message_ = sentences(messages)
         return self
 
     @staticmethod
     def _coincident_means_message(n_classes):
         if n_classes == 2:
-            return (
-                "The two class means coincide, so no direction separates them and Fisher's "
+            return Message(
+                N_(
+                    "The two class means coincide, so no direction separates them and Fisher's "
+                    "discriminant is undefined; move some points apart."
+                )
+            )
+        return Message(
+            N_(
+                "All class means coincide, so no direction separates the classes and Fisher's "
                 "discriminant is undefined; move some points apart."
             )
-        return (
-            "All class means coincide, so no direction separates the classes and Fisher's "
-            "discriminant is undefined; move some points apart."
         )
 
     @staticmethod
@@ -187,14 +193,22 @@ class FisherDiscriminant(LinearClassifier):
         null_part = basis[:, ~nonsingular] @ coords[~nonsingular]
         if np.linalg.norm(null_part) > 1e-8 * np.linalg.norm(difference):
             messages.append(
-                "The within-class scatter S_W is singular and the class means differ along a "
-                "direction in which neither class varies, so J(w) is unbounded there and w is "
-                "that direction."
+                Message(
+                    N_(
+                        "The within-class scatter S_W is singular and the class means differ along a "
+                        "direction in which neither class varies, so J(w) is unbounded there and w is "
+                        "that direction."
+                    )
+                )
             )
             return null_part
         messages.append(
-            "The within-class scatter S_W is singular (the points of each class lie on a line "
-            "or coincide), so w uses its pseudo-inverse: w = S_W^+ (m2 - m1)."
+            Message(
+                N_(
+                    "The within-class scatter S_W is singular (the points of each class lie on a line "
+                    "or coincide), so w uses its pseudo-inverse: w = S_W^+ (m2 - m1)."
+                )
+            )
         )
         keep = nonsingular
         return basis[:, keep] @ (coords[keep] / eigvals[keep])
@@ -210,8 +224,13 @@ class FisherDiscriminant(LinearClassifier):
             ridge = RIDGE * (eigvals.sum() / n_features if eigvals.sum() > 0 else 1.0)
             eigvals = np.where(nonsingular, eigvals, 0.0) + ridge
             messages.append(
-                "The within-class scatter S_W is singular (some classes lie on a line or "
-                f"coincide), so a ridge of {RIDGE:g} times its mean eigenvalue was added to it."
+                Message(
+                    N_(
+                        "The within-class scatter S_W is singular (some classes lie on a line or "
+                        "coincide), so a ridge of {ridge:g} times its mean eigenvalue was added to it."
+                    ),
+                    ridge=RIDGE,
+                )
             )
         # Whiten with S_W^-1/2 = V diag(1/s) V^T, solve an ordinary symmetric eigenproblem.
         root = np.sqrt(eigvals)
@@ -237,14 +256,23 @@ class FisherDiscriminant(LinearClassifier):
             variances = np.array([np.mean((values[y_index == k] - projected_means[k]) ** 2) for k in (0, 1)])
             if np.any(variances <= (1e-12 * (high - low)) ** 2):
                 messages.append(
-                    "A class's points all project to the same value, so its 1-D Gaussian is "
-                    "degenerate; the midpoint threshold is used."
+                    Message(
+                        N_(
+                            "A class's points all project to the same value, so its 1-D Gaussian is "
+                            "degenerate; the midpoint threshold is used."
+                        )
+                    )
                 )
             else:
                 root = _gaussian_tie(projected_means, variances, self.priors_)
                 if root is None:
                     messages.append(
-                        "The two 1-D Gaussians do not tie between the projected means; the midpoint threshold is used."
+                        Message(
+                            N_(
+                                "The two 1-D Gaussians do not tie between the projected means; the midpoint "
+                                "threshold is used."
+                            )
+                        )
                     )
                 else:
                     cut = root
@@ -292,9 +320,9 @@ class FisherDiscriminant(LinearClassifier):
         single = W.ndim == 1
         W = np.atleast_2d(W)
         if W.ndim != 2 or W.shape[1] != self.n_features_in_ or not np.all(np.isfinite(W)):
-            raise InvalidDataError(f"A direction must be {self.n_features_in_} finite numbers.")
+            raise InvalidDataError(N_("A direction must be {n} finite numbers."), n=self.n_features_in_)
         if np.any(np.linalg.norm(W, axis=1) == 0):
-            raise InvalidDataError("The zero vector has no direction; J(w) needs w != 0.")
+            raise InvalidDataError(N_("The zero vector has no direction; J(w) needs w != 0."))
         W = W / np.linalg.norm(W, axis=1, keepdims=True)
         ratio = _ratio(W, self.between_class_scatter_, self.within_class_scatter_)
         return float(ratio[0]) if single else ratio

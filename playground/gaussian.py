@@ -44,13 +44,22 @@ def check_priors(priors, n_classes, method):
     try:
         p = np.asarray(priors, dtype=float).reshape(-1)
     except (TypeError, ValueError):
-        raise InvalidDataError(f"{method}: the priors must be numbers, one per class.") from None
+        raise InvalidDataError(
+            N_("{method}: the priors must be numbers, one per class."), method=Message(method)
+        ) from None
     if p.size != n_classes:
         raise InvalidDataError(
-            f"{method}: give one prior per class, {n_classes} numbers in sorted label order; got {p.size}."
+            N_("{method}: give one prior per class, {n} numbers in sorted label order; got {size}."),
+            method=Message(method),
+            n=n_classes,
+            size=p.size,
         )
     if not np.all(np.isfinite(p)) or np.any(p <= 0):
-        raise InvalidDataError(f"{method}: every prior must be a positive number; got {p.tolist()}.")
+        raise InvalidDataError(
+            N_("{method}: every prior must be a positive number; got {value}."),
+            method=Message(method),
+            value=str(p.tolist()),
+        )
     return p / p.sum()
 
 
@@ -59,9 +68,14 @@ def check_nonnegative(value, name, method):
     try:
         value = float(value)
     except (TypeError, ValueError):
-        raise InvalidDataError(f"{method}: {name} must be a number.") from None
+        raise InvalidDataError(N_("{method}: {name} must be a number."), method=Message(method), name=name) from None
     if not np.isfinite(value) or value < 0:
-        raise InvalidDataError(f"{method}: {name} must be a finite number of at least 0; got {value}.")
+        raise InvalidDataError(
+            N_("{method}: {name} must be a finite number of at least 0; got {value}."),
+            method=Message(method),
+            name=name,
+            value=value,
+        )
     return value
 
 
@@ -117,7 +131,7 @@ def _cholesky(cov):
             return np.linalg.cholesky(cov + jitter * np.eye(cov.shape[0]))
         except np.linalg.LinAlgError:
             jitter = scale * 1e-12 if jitter == 0 else jitter * 100
-    raise InvalidDataError("A covariance matrix could not be factorised even after adding a ridge.")
+    raise InvalidDataError(N_("A covariance matrix could not be factorised even after adding a ridge."))
 
 
 def two_class_or_all(A):
@@ -207,7 +221,7 @@ class SharedCovarianceGaussian(LinearPosteriorMixin, ProbabilisticMixin, LinearC
         self.reg = reg
 
     def fit(self, X, y):
-        method = "The shared-covariance Gaussian classifier"
+        method = N_("The shared-covariance Gaussian classifier")
         reg = check_nonnegative(self.reg, "reg", method)
         X, y_index, classes = check_X_y(X, y, method=method)
         n_classes, (n_points, dim) = classes.size, X.shape
@@ -232,9 +246,12 @@ class SharedCovarianceGaussian(LinearPosteriorMixin, ProbabilisticMixin, LinearC
         self.ridge_ = float(ridge * scale**2)
         self.fit_message_ = ""
         if automatic:
-            self.fit_message_ = (
-                "The shared covariance matrix is singular (the points are collinear, repeated or too few), "
-                f"so a ridge of {self.ridge_:.3g} was added to its diagonal."
+            self.fit_message_ = Message(
+                N_(
+                    "The shared covariance matrix is singular (the points are collinear, repeated or too few), "
+                    "so a ridge of {ridge:.3g} was added to its diagonal."
+                ),
+                ridge=self.ridge_,
             )
 
         # The book's w_k = Sigma^-1 mu_k and w_k0 (eq. 4.69-4.70), for reading.
@@ -302,7 +319,7 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
         self.reg = reg
 
     def fit(self, X, y):
-        method = "The Gaussian classifier with one covariance per class"
+        method = N_("The Gaussian classifier with one covariance per class")
         reg = check_nonnegative(self.reg, "reg", method)
         X, y_index, classes = check_X_y(X, y, method=method)
         n_classes, (n_points, dim) = classes.size, X.shape
@@ -332,15 +349,17 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
         self.ridges_ = ridges
         self.fit_message_ = ""
         if singular:
-            one = len(singular) == 1
-            self.fit_message_ = Message(
-                "The covariance of " if one else "The covariances of ",
-                Classes(*singular),
-                " is singular" if one else " are singular",
-                " (collinear, repeated or too few points), so a small ridge "
-                f"({AUTO_RIDGE:g} of {'its' if one else 'each'} average variance) was added to "
-                f"{'its diagonal' if one else 'their diagonals'}.",
-            )
+            if len(singular) == 1:
+                template = N_(
+                    "The covariance of {classes} is singular (collinear, repeated or too few points), so a small "
+                    "ridge ({ridge:g} of its average variance) was added to its diagonal."
+                )
+            else:
+                template = N_(
+                    "The covariances of {classes} are singular (collinear, repeated or too few points), so a small "
+                    "ridge ({ridge:g} of each average variance) was added to their diagonals."
+                )
+            self.fit_message_ = Message(template, classes=Classes(*singular), ridge=AUTO_RIDGE)
         self._whitening()  # factorised once here; again only if the attributes are changed
         return self
 

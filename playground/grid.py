@@ -6,6 +6,7 @@ import numpy as np
 
 from .base import argmax_rows
 from .errors import InvalidDataError
+from .i18n import N_
 
 MIN_RESOLUTION = 10
 MAX_RESOLUTION = 400
@@ -23,7 +24,9 @@ class Window:
     def __post_init__(self):
         values = (self.x_min, self.x_max, self.y_min, self.y_max)
         if not all(np.isfinite(values)) or self.x_max <= self.x_min or self.y_max <= self.y_min:
-            raise InvalidDataError(f"A view window needs finite bounds with min < max; got {values}.")
+            raise InvalidDataError(
+                N_("A view window needs finite bounds with min < max; got {values}."), values=str(values)
+            )
 
     @classmethod
     def around(cls, X, margin=0.15, minimum_size=1.0):
@@ -61,7 +64,9 @@ def grid_axes(window, resolution):
     """Cell-centre coordinates along x and y, each of length ``resolution``."""
     resolution = int(resolution)
     if not MIN_RESOLUTION <= resolution <= MAX_RESOLUTION:
-        raise InvalidDataError(f"Grid resolution must be between {MIN_RESOLUTION} and {MAX_RESOLUTION}.")
+        raise InvalidDataError(
+            N_("Grid resolution must be between {low} and {high}."), low=MIN_RESOLUTION, high=MAX_RESOLUTION
+        )
     dx = (window.x_max - window.x_min) / resolution
     dy = (window.y_max - window.y_min) / resolution
     xs = window.x_min + dx * (np.arange(resolution) + 0.5)

@@ -46,13 +46,16 @@ class LeastSquaresClassifier(LinearClassifier):
 
     def fit(self, X, y):
         if self.targets not in ("one_of_k", "fisher"):
-            raise InvalidDataError(f"Least squares targets must be 'one_of_k' or 'fisher', not {self.targets!r}.")
-        X, y_index, classes = check_X_y(X, y, method="Least squares")
+            raise InvalidDataError(
+                N_("Least squares targets must be 'one_of_k' or 'fisher', not {value!r}."), value=self.targets
+            )
+        X, y_index, classes = check_X_y(X, y, method=N_("Least squares"))
         n_classes = classes.size
         if self.targets == "fisher":
             if n_classes != 2:
                 raise InvalidDataError(
-                    f"Fisher targets (t = N/N1, -N/N2) are defined for two classes; the points have {n_classes}."
+                    N_("Fisher targets (t = N/N1, -N/N2) are defined for two classes; the points have {n}."),
+                    n=n_classes,
                 )
             counts = np.bincount(y_index, minlength=2)
             n = y_index.size

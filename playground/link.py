@@ -21,11 +21,12 @@ from dataclasses import replace
 import numpy as np
 
 from .basis import BASES
-from .errors import PlaygroundError
+from .errors import Message, PlaygroundError
 from .grid import Window
+from .i18n import N_
 from .registry import MODELS, MULTICLASS_STRATEGIES
 from .scene import GRID_DECIMALS, MAX_CLASSES, MAX_COORDINATE, MIN_VIEW, PointSet, Scene, grid_integers
-from .specs import BASIS_SPECS, METHOD_SPECS, clean_panel_options, clean_settings
+from .specs import BASIS_SPECS, METHOD_SPECS, clean_panel_options, clean_settings, source_name
 
 LINK_VERSION = "2"
 MAX_LINK_POINTS = 5_000
@@ -85,14 +86,16 @@ def decode_points(text):
     limit = _HEADER.size + (2 * _MAX_OFFSET_BYTES + 1) * MAX_LINK_POINTS
     raw = _inflate(text, limit)
     if len(raw) < _HEADER.size:
-        raise PlaygroundError("the points' data is truncated")
+        raise PlaygroundError(N_("the points' data is truncated"))
     form, decimals, count, low_x, low_y, x_width, y_width = _HEADER.unpack_from(raw)
     if form != _POINTS_FORMAT or decimals > 9 or max(x_width, y_width) > _MAX_OFFSET_BYTES:
-        raise PlaygroundError("the points are not in a form this version reads")
+        raise PlaygroundError(N_("the points are not in a form this version reads"))
     if count > MAX_LINK_POINTS:
-        raise PlaygroundError(f"the link holds {count:,} points; at most {MAX_LINK_POINTS:,} are accepted")
+        raise PlaygroundError(
+            N_("the link holds {n:,} points; at most {limit:,} are accepted"), n=count, limit=MAX_LINK_POINTS
+        )
     if len(raw) != _HEADER.size + count * (x_width + y_width + 1):
-        raise PlaygroundError("the points' data is truncated or has extra bytes")
+        raise PlaygroundError(N_("the points' data is truncated or has extra bytes"))
     body = raw[_HEADER.size :]
     x_end, y_end = count * x_width, count * (x_width + y_width)
     k = np.column_stack(
@@ -100,7 +103,7 @@ def decode_points(text):
     )
     X = k.astype(float) / 10**decimals  # the same division as scene.snap: the same float64 values
     if count and np.max(np.abs(X)) > MAX_COORDINATE:
-        raise PlaygroundError(f"a point lies outside ±{MAX_COORDINATE:,.0f}")
+        raise PlaygroundError(N_("a point lies outside ±{limit:,.0f}"), limit=MAX_COORDINATE)
     labels = np.frombuffer(body[y_end:], dtype=np.uint8)
     return PointSet.from_arrays(X, _labels((labels & ~np.uint8(_TEST_BIT)).tobytes()), labels & _TEST_BIT != 0)
 
@@ -111,13 +114,15 @@ def _inflate(payload, limit):
         # Bounded inflation: a tiny link must not expand into gigabytes.
         return inflater.decompress(_b64decode(payload), limit + 1)
     except (binascii.Error, zlib.error, ValueError):
-        raise PlaygroundError("the points' data is damaged (truncated or altered)") from None
+        raise PlaygroundError(N_("the points' data is damaged (truncated or altered)")) from None
 
 
 def _labels(raw):
     labels = np.frombuffer(raw, dtype=np.uint8).astype(int)
     if labels.size and labels.max() >= MAX_CLASSES:
-        raise PlaygroundError(f"a point has class {labels.max() + 1}; classes go from 1 to {MAX_CLASSES}")
+        raise PlaygroundError(
+            N_("a point has class {number}; classes go from 1 to {n}"), number=int(labels.max()) + 1, n=MAX_CLASSES
+        )
     return labels
 
 
@@ -130,23 +135,25 @@ def _decode_points_v1(text):
         box_text, payload = text.split("~", 1)
         box = [float(v) for v in box_text.split(",")]
     except ValueError:
-        raise PlaygroundError("the points are not in the expected form") from None
+        raise PlaygroundError(N_("the points are not in the expected form")) from None
     if len(box) != 4 or not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in box):
-        raise PlaygroundError("the points' bounding box is not four finite numbers within ±1e6")
+        raise PlaygroundError(N_("the points' bounding box is not four finite numbers within ±1e6"))
     raw = _inflate(payload, 4 + 5 * MAX_LINK_POINTS)
     if len(raw) < 4:
-        raise PlaygroundError("the points' data is truncated")
+        raise PlaygroundError(N_("the points' data is truncated"))
     (count,) = struct.unpack("<I", raw[:4])
     if count > MAX_LINK_POINTS:
-        raise PlaygroundError(f"the link holds {count:,} points; at most {MAX_LINK_POINTS:,} are accepted")
+        raise PlaygroundError(
+            N_("the link holds {n:,} points; at most {limit:,} are accepted"), n=count, limit=MAX_LINK_POINTS
+        )
     if len(raw) != 4 + 5 * count:
-        raise PlaygroundError("the points' data is truncated or has extra bytes")
+        raise PlaygroundError(N_("the points' data is truncated or has extra bytes"))
     q = np.frombuffer(raw[4 : 4 + 4 * count], dtype="<u2").reshape(count, 2).astype(float)
     low = np.array([box[0], box[2]])
     span = np.array([box[1] - box[0], box[3] - box[2]])
     X = low + q / _V1_LEVELS * span
     if count and np.max(np.abs(X)) > MAX_COORDINATE:
-        raise PlaygroundError(f"a point lies outside ±{MAX_COORDINATE:,.0f}")
+        raise PlaygroundError(N_("a point lies outside ±{limit:,.0f}"), limit=MAX_COORDINATE)
     return PointSet.from_arrays(X, _labels(raw[4 + 4 * count :]))
 
 
@@ -176,7 +183,9 @@ def report_ignored(sentences, what, messages):
     """Append the first MAX_REPORTED sentences and count the rest (a file may hold thousands)."""
     messages.extend(sentences[:MAX_REPORTED])
     if len(sentences) > MAX_REPORTED:
-        messages.append(f"{len(sentences) - MAX_REPORTED:,} more {what} were ignored.")
+        messages.append(
+            Message(N_("{n:,} more {what} were ignored."), n=len(sentences) - MAX_REPORTED, what=Message(what))
+        )
 
 
 _UNREADABLE = object()  # a link part that is not JSON: clean_settings reports it
@@ -244,25 +253,27 @@ def usable_window(values):
     axis of width 5e-324.
     """
     if not isinstance(values, list | tuple) or len(values) != 4:
-        return None, "is not four numbers"
+        return None, Message(N_("is not four numbers"))
     numbers = []
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int | float | str):
-            return None, "is not four numbers"
+            return None, Message(N_("is not four numbers"))
         if isinstance(value, str) and len(value) > 40:
-            return None, "is not four finite numbers"
+            return None, Message(N_("is not four finite numbers"))
         try:
             number = float(value)
         except (ValueError, OverflowError):
-            return None, "is not four finite numbers"
+            return None, Message(N_("is not four finite numbers"))
         if not math.isfinite(number) or abs(number) > MAX_COORDINATE:
-            return None, f"is not four finite numbers within ±{MAX_COORDINATE:,.0f}"
+            return None, Message(N_("is not four finite numbers within ±{limit:,.0f}"), limit=MAX_COORDINATE)
         numbers.append(number)
     x_min, x_max, y_min, y_max = numbers
     if x_max <= x_min or y_max <= y_min:
-        return None, "does not have min < max"
+        return None, Message(N_("does not have min < max"))
     if x_max - x_min < MIN_VIEW or y_max - y_min < MIN_VIEW:
-        return None, f"is narrower than the smallest view the playground shows ({MIN_VIEW:g} wide and high)"
+        return None, Message(
+            N_("is narrower than the smallest view the playground shows ({size:g} wide and high)"), size=MIN_VIEW
+        )
     return Window(*numbers), None
 
 
@@ -296,13 +307,21 @@ def scene_with_fields(scene, fields, messages, source="link"):
     source : str
         "link" or "file", for the messages.
     """
+    place = source_name(source)
     if "method" in fields:
         method = fields["method"]
         if isinstance(method, str) and method in MODELS:
             scene = replace(scene, method=method, params=())
         else:
             name = MODELS[scene.method].display_name
-            messages.append(f"The {source} names an unknown method '{_short(method)}'; {name} is used.")
+            messages.append(
+                Message(
+                    N_("The {source} names an unknown method '{method}'; {name} is used."),
+                    source=place,
+                    method=_short(method),
+                    name=Message(name),
+                )
+            )
     if "params" in fields:
         params = _settings(METHOD_SPECS[scene.method], fields["params"], "method parameter", messages, source)
         scene = replace(scene, params=params)
@@ -311,13 +330,23 @@ def scene_with_fields(scene, fields, messages, source="link"):
         if isinstance(strategy, str) and strategy in MULTICLASS_STRATEGIES:
             scene = replace(scene, multiclass=strategy)
         else:
-            messages.append(f"The {source}'s multi-class strategy '{_short(strategy)}' is unknown and was ignored.")
+            messages.append(
+                Message(
+                    N_("The {source}'s multi-class strategy '{strategy}' is unknown and was ignored."),
+                    source=place,
+                    strategy=_short(strategy),
+                )
+            )
     if "basis" in fields:
         basis = fields["basis"]
         if isinstance(basis, str) and basis in BASES:
             scene = replace(scene, basis=basis, basis_params=())
         else:
-            messages.append(f"The {source}'s basis '{_short(basis)}' is unknown and was ignored.")
+            messages.append(
+                Message(
+                    N_("The {source}'s basis '{basis}' is unknown and was ignored."), source=place, basis=_short(basis)
+                )
+            )
     if "basis_params" in fields:
         raw = fields["basis_params"]
         if scene.basis == "rbf" and isinstance(raw, dict) and "placement" not in raw and raw.get("centres"):
@@ -327,19 +356,29 @@ def scene_with_fields(scene, fields, messages, source="link"):
     if "window" in fields:
         window, problem = usable_window(fields["window"])
         if window is None:
-            instead = "the view frames the points instead" if len(scene.points) else "the default view is used"
-            messages.append(f"The {source}'s view window {problem}; {instead}.")
+            if len(scene.points):
+                template = N_("The {source}'s view window {problem}; the view frames the points instead.")
+            else:
+                template = N_("The {source}'s view window {problem}; the default view is used.")
+            messages.append(Message(template, source=place, problem=problem))
         else:
             scene = replace(scene, window=window)
     if "step" in fields:
         step = _whole_number(fields["step"], 0, MAX_STEP)
         if step is None and fields["step"] is not None:
-            messages.append(f"The {source}'s playback step is not a whole number in range; the final fit is shown.")
+            messages.append(
+                Message(
+                    N_("The {source}'s playback step is not a whole number in range; the final fit is shown."),
+                    source=place,
+                )
+            )
         scene = replace(scene, step=step)
     if "seed" in fields:
         seed = _whole_number(fields["seed"], 0, 2**31 - 1)
         if seed is None:
-            messages.append(f"The {source}'s seed is not a whole number in range; it was ignored.")
+            messages.append(
+                Message(N_("The {source}'s seed is not a whole number in range; it was ignored."), source=place)
+            )
         else:
             scene = replace(scene, seed=seed)
     return scene
@@ -361,14 +400,20 @@ def decode_scene(query, default=None):
             return None
         value = str(value)
         if len(value) > (MAX_POINTS_CHARS if name == "p" else MAX_PARAM_CHARS):
-            messages.append(f"The link's '{_short(name)}' part is too long and was ignored.")
+            messages.append(Message(N_("The link's '{name}' part is too long and was ignored."), name=_short(name)))
             return None
         return value
 
     if get("p") is None and (count := _whole_number(get("pn"), 0, 10**9)) is not None:
         messages.append(
-            f"The scene had {count:,} points, more than a link carries ({MAX_LINK_POINTS:,}); its points were "
-            "left out (a scene file carries them all)."
+            Message(
+                N_(
+                    "The scene had {n:,} points, more than a link carries ({limit:,}); its points were "
+                    "left out (a scene file carries them all)."
+                ),
+                n=count,
+                limit=MAX_LINK_POINTS,
+            )
         )
     if (text := get("p")) is not None:
         try:
@@ -376,7 +421,7 @@ def decode_scene(query, default=None):
             # The view frames the points unless the link's own window is usable.
             scene = replace(scene, points=points, window=Window.around(points.X) if len(points) else scene.window)
         except PlaygroundError as err:
-            messages.append(f"The link's points were ignored: {err}.")
+            messages.append(Message(N_("The link's points were ignored: {error}."), error=err.message))
     # The link's short names and how each text becomes the value a file would hold.
     parts = {
         "m": ("method", str),
@@ -392,7 +437,12 @@ def decode_scene(query, default=None):
     scene = scene_with_fields(scene, fields, messages)
     version = get("v")
     if version is not None and version not in ("1", LINK_VERSION):
-        messages.append(f"The link was made by another version ({_short(version)}); it was read as well as possible.")
+        messages.append(
+            Message(
+                N_("The link was made by another version ({version}); it was read as well as possible."),
+                version=_short(version),
+            )
+        )
     return scene, messages
 
 
@@ -414,7 +464,14 @@ def clean_options(raw, messages, source="link"):
     """Parsed panel options -> the known ones with valid values (``playground.specs.PANEL_SPECS``);
     a sentence for each one dropped."""
     if isinstance(raw, dict) and len(raw) > MAX_OPTIONS:
-        messages.append(f"The {source} holds {len(raw):,} panel settings; the first {MAX_OPTIONS} were read.")
+        messages.append(
+            Message(
+                N_("The {source} holds {n:,} panel settings; the first {limit} were read."),
+                source=source_name(source),
+                n=len(raw),
+                limit=MAX_OPTIONS,
+            )
+        )
         raw = dict(list(raw.items())[:MAX_OPTIONS])
     options, _ = clean_panel_options(raw, source, messages)
     return options
@@ -431,8 +488,8 @@ def decode_method_list(text, messages):
     names = [name for name in text.split(",")[: 2 * MAX_COMPARED] if name]
     known = [name for name in dict.fromkeys(names) if name in MODELS][:MAX_COMPARED]
     if len(known) < len(names):
-        messages.append("Some of the link's compared methods are unknown or repeated and were ignored.")
+        messages.append(Message(N_("Some of the link's compared methods are unknown or repeated and were ignored.")))
     if len(known) < 2:
-        messages.append("The link compares fewer than two known methods; one method is shown.")
+        messages.append(Message(N_("The link compares fewer than two known methods; one method is shown.")))
         return ()
     return tuple(known)

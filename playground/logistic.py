@@ -20,7 +20,7 @@ import numpy as np
 
 from .base import LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
 from .budget import current_budget
-from .errors import InvalidDataError
+from .errors import InvalidDataError, Message
 from .i18n import N_
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X_y
 
@@ -36,18 +36,25 @@ HESSIAN_RCOND = 1e-12
 def _check_options(model, method):
     """Validate the shared hyper-parameters; return (solver, max_iter, tol, l2, learning_rate)."""
     if model.solver not in SOLVERS:
-        raise InvalidDataError(f"{method}: solver must be 'irls' or 'gd', not {model.solver!r}.")
+        raise InvalidDataError(
+            N_("{method}: solver must be 'irls' or 'gd', not {value!r}."), method=Message(method), value=model.solver
+        )
     max_iter = DEFAULT_MAX_ITER[model.solver] if model.max_iter is None else model.max_iter
-    max_iter = check_iterations(max_iter, f"{method}: max_iter", minimum=0)
+    max_iter = check_iterations(max_iter, Message(N_("{method}: max_iter"), method=Message(method)), minimum=0)
     values = {}
     for name, positive in (("tol", False), ("l2", False), ("learning_rate", True)):
         try:
             value = float(getattr(model, name))
         except (TypeError, ValueError):
-            raise InvalidDataError(f"{method}: {name} must be a number.") from None
+            raise InvalidDataError(
+                N_("{method}: {name} must be a number."), method=Message(method), name=name
+            ) from None
         if not np.isfinite(value) or value < 0 or (positive and value == 0):
-            bound = "positive" if positive else "at least 0"
-            raise InvalidDataError(f"{method}: {name} must be a finite number {bound}; got {value}.")
+            if positive:
+                template = N_("{method}: {name} must be a finite positive number; got {value}.")
+            else:
+                template = N_("{method}: {name} must be a finite number at least 0; got {value}.")
+            raise InvalidDataError(template, method=Message(method), name=name, value=value)
         values[name] = value
     return model.solver, int(max_iter), values["tol"], values["l2"], values["learning_rate"]
 
@@ -77,7 +84,7 @@ def _to_standardised(w, centre, scale):
 
 
 MAX_STEP_HALVINGS = 40
-SIGMOID_STEEPENS = "the sigmoid sharpens into a step (section 4.3.2)"
+SIGMOID_STEEPENS = N_("the sigmoid sharpens into a step (section 4.3.2)")
 
 
 def _newton_solve(hessian, gradient):
@@ -146,30 +153,54 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
 
     message = ""
     if budget.stopped:
-        unit = "Newton steps" if solver == "irls" else "gradient steps"
-        message = budget.stop_message(f"{n_iter:,} of {max_iter:,} {unit}")
+        if solver == "irls":
+            progress = Message(N_("{n:,} of {limit:,} Newton steps"), n=n_iter, limit=max_iter)
+        else:
+            progress = Message(N_("{n:,} of {limit:,} gradient steps"), n=n_iter, limit=max_iter)
+        message = budget.stop_message(progress)
     elif separable:
-        message = (
-            f"The classes are linearly separable, so maximum likelihood has no finite solution: the weights "
-            f"grow without bound as {steepens}; stopped after {n_iter} "
-            "updates; an L2 penalty λ > 0 (l2) gives a finite answer."
+        message = Message(
+            N_(
+                "The classes are linearly separable, so maximum likelihood has no finite solution: the weights "
+                "grow without bound as {steepens}; stopped after {n} "
+                "updates; an L2 penalty λ > 0 (l2) gives a finite answer."
+            ),
+            steepens=Message(steepens),
+            n=n_iter,
         )
     elif blew_up:
-        message = (
-            f"The weights became too large to evaluate after {n_iter} updates, so the fit stopped there; "
-            "try a smaller step size (learning_rate) or an L2 penalty λ > 0 (l2)."
+        message = Message(
+            N_(
+                "The weights became too large to evaluate after {n} updates, so the fit stopped there; "
+                "try a smaller step size (learning_rate) or an L2 penalty λ > 0 (l2)."
+            ),
+            n=n_iter,
         )
     elif not converged and solver == "gd" and went_up:
-        message = (
-            f"Gradient descent did not settle in {n_iter} steps and the error rose at some steps: "
-            f"the step size (learning rate) {learning_rate:g} is too large for these data, try a smaller one."
+        message = Message(
+            N_(
+                "Gradient descent did not settle in {n} steps and the error rose at some steps: "
+                "the step size (learning rate) {rate:g} is too large for these data, try a smaller one."
+            ),
+            n=n_iter,
+            rate=learning_rate,
         )
     elif not converged and max_iter > 0:
-        more = "the maximum iterations (max_iter)"
-        if solver == "gd":
-            more += " or the step size (learning_rate)"
-        updates = f"{n_iter} update" + ("" if n_iter == 1 else "s")
-        message = f"{describe} did not converge in {updates}; raise {more}."
+        if solver == "gd" and n_iter == 1:
+            template = N_(
+                "{method} did not converge in 1 update; raise the maximum iterations (max_iter) or the step size "
+                "(learning_rate)."
+            )
+        elif solver == "gd":
+            template = N_(
+                "{method} did not converge in {n} updates; raise the maximum iterations (max_iter) or the step size "
+                "(learning_rate)."
+            )
+        elif n_iter == 1:
+            template = N_("{method} did not converge in 1 update; raise the maximum iterations (max_iter).")
+        else:
+            template = N_("{method} did not converge in {n} updates; raise the maximum iterations (max_iter).")
+        message = Message(template, method=Message(describe), n=n_iter)
     return theta, history, n_iter, converged and not separable, message
 
 
@@ -482,12 +513,15 @@ class LogisticRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMix
     book_section = "4.3.2"
 
     def fit(self, X, y):
-        method = "Logistic regression"
+        method = N_("Logistic regression")
         X, y_index, classes = check_X_y(X, y, method=method)
         if classes.size > 2:
             raise InvalidDataError(
-                f"Logistic regression separates two classes but the points have {classes.size}; "
-                "use softmax regression (multiclass logistic regression) or a one-versus-rest strategy."
+                N_(
+                    "Logistic regression separates two classes but the points have {n}; "
+                    "use softmax regression (multiclass logistic regression) or a one-versus-rest strategy."
+                ),
+                n=classes.size,
             )
         dim = X.shape[1]
         w_init = check_w_init(self.w_init, dim + 1, method)
@@ -499,7 +533,7 @@ class LogisticRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMix
             problem,
             start,
             to_book=lambda w: _to_book(w, centre, scale),
-            describe="Logistic regression",
+            describe=N_("Logistic regression"),
             **options,
         )
         if w_init is not None:
@@ -550,7 +584,7 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
     book_section = "4.3.4"
 
     def fit(self, X, y):
-        method = "Softmax regression"
+        method = N_("Softmax regression")
         X, y_index, classes = check_X_y(X, y, method=method)
         n_classes, dim = classes.size, X.shape[1]
         start = np.zeros((n_classes, dim + 1))
@@ -561,8 +595,13 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
                 w_init = np.full(1, np.nan)
             if w_init.shape != start.shape or not np.all(np.isfinite(w_init)):
                 raise InvalidDataError(
-                    f"Softmax regression: the initial weights must be {n_classes} rows of {dim + 1} finite numbers "
-                    f"[w_k0, w_k1, ...], one row per class; got shape {w_init.shape}."
+                    N_(
+                        "Softmax regression: the initial weights must be {n_classes} rows of {n} finite numbers "
+                        "[w_k0, w_k1, ...], one row per class; got shape {shape}."
+                    ),
+                    n_classes=n_classes,
+                    n=dim + 1,
+                    shape=w_init.shape,
                 )
         design_T, penalty_weights, options, (centre, scale) = self._prepare(X, method)
         if self.w_init is not None:
@@ -572,7 +611,7 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
             problem,
             start,
             to_book=lambda W: _to_book(W, centre, scale),
-            describe="Softmax regression",
+            describe=N_("Softmax regression"),
             **options,
         )
         if self.w_init is not None:

@@ -8,10 +8,17 @@ import numpy as np
 
 from .base import Classifier, argmax_rows, in_blocks, softmax_by_class
 from .budget import current_budget
-from .errors import Classes, Message, NotAvailableError, PlaygroundError
+from .errors import Classes, Message, NotAvailableError, PlaygroundError, listing, sentences
+from .i18n import N_
 from .validation import check_X_y
 
 STRATEGIES = ("ovr", "ovo")
+_OTHER_CLASSES = Message(N_("the other classes"))  # the "rest" of a one-versus-rest sub-problem
+
+
+def _versus(first, second):
+    """The name of a two-class sub-problem: "class 1 versus class 3"."""
+    return Message(N_("{first} versus {second}"), first=Classes(first), second=Classes(second))
 
 
 def with_strategy(model, strategy):
@@ -25,7 +32,9 @@ def with_strategy(model, strategy):
         return OneVsRest(model)
     if strategy == "ovo":
         return OneVsOne(model)
-    raise PlaygroundError(f"Unknown multi-class strategy '{strategy}'; use 'native', 'ovr' or 'ovo'.")
+    raise PlaygroundError(
+        N_("Unknown multi-class strategy '{strategy}'; use 'native', 'ovr' or 'ovo'."), strategy=str(strategy)
+    )
 
 
 class _Strategy(Classifier):
@@ -33,6 +42,7 @@ class _Strategy(Classifier):
 
     book_section = "4.1.2"
     _suffix = ""
+    _strategy_name = None  # the strategy's name in a message (N_-marked)
 
     def __init__(self, estimator):
         self.estimator = estimator  # checked in fit (scikit-learn's rule: __init__ only stores)
@@ -40,6 +50,15 @@ class _Strategy(Classifier):
     @property
     def display_name(self):
         return f"{getattr(self.estimator, 'display_name', 'a model')} ({self._suffix})"
+
+    @property
+    def _method_message(self):
+        """The display name as a Message, each part translated where it is shown."""
+        return Message(
+            N_("{method} ({strategy})"),
+            method=Message(getattr(self.estimator, "display_name", N_("a model"))),
+            strategy=Message(self._strategy_name or self._suffix),
+        )
 
     @property
     def is_linear(self):
@@ -52,9 +71,9 @@ class _Strategy(Classifier):
     def _fit_one(self, X, y, problem, mapping=None, part=(0, 1)):
         """Fit a clone of the estimator on one sub-problem.
 
-        ``problem`` names the sub-problem as ``Message`` parts (e.g. ``(Classes(3), " versus
-        the rest")``); ``mapping`` turns the sub-problem's labels into the real classes (or
-        into text such as "the other classes") in its messages. An error is raised again
+        ``problem`` names the sub-problem, a ``Message`` (e.g. "{classes} versus the rest" with
+        ``Classes(3)``); ``mapping`` turns the sub-problem's labels into the real classes (or
+        into a phrase such as "the other classes") in its messages. An error is raised again
         naming the sub-problem; the fitted model's ``fit_message_`` is kept, mapped, for
         ``fit_message_`` of the whole. ``part`` = (index, count): the sub-problem's share of the
         fit's budget (``playground.budget``).
@@ -62,19 +81,19 @@ class _Strategy(Classifier):
         mapping = mapping or (lambda label: label)
         model = self.estimator.clone()
         try:
-            with current_budget().part(*part, label=str(Message(*problem))):
+            with current_budget().part(*part, label=problem):
                 model.fit(X, y)
         except PlaygroundError as err:
-            raise err.relabel(mapping, "In the sub-problem ", *problem, ": ") from None
+            raise err.relabel(mapping, N_("In the sub-problem {problem}: {message}"), problem=problem) from None
         note = getattr(model, "fit_message_", None)
         if note:
-            self._notes.append((Message(*problem), Message(note).relabel(mapping)))
+            self._notes.append((problem, Message(note).relabel(mapping)))
         return model
 
     def _start_fit(self, X, y):
         if not isinstance(self.estimator, Classifier):
-            raise PlaygroundError("A multi-class strategy wraps one of the playground's estimators.")
-        X, y_index, classes = check_X_y(X, y, method=self.display_name)
+            raise PlaygroundError(N_("A multi-class strategy wraps one of the playground's estimators."))
+        X, y_index, classes = check_X_y(X, y, method=self._method_message)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
         self._notes = []
@@ -86,12 +105,10 @@ class _Strategy(Classifier):
         groups = {}  # note text -> (note, [sub-problems]), in order of appearance
         for problem, note in notes:
             groups.setdefault(str(note), (note, []))[1].append(problem)
-        parts = []
-        for note, problems in groups.values():
-            for k, problem in enumerate(problems):
-                parts += [", " if 0 < k < len(problems) - 1 else " and " if k else "", problem]
-            parts += [": ", note, " "]
-        self.fit_message_ = Message(*parts[:-1]) if parts else None
+        self.fit_message_ = sentences(
+            Message(N_("{subproblems}: {note}"), subproblems=listing(problems), note=note)
+            for note, problems in groups.values()
+        )
         del self._notes
 
     @property
@@ -191,6 +208,7 @@ class OneVsRest(_Strategy):
     """
 
     _suffix = "one-versus-rest"
+    _strategy_name = N_("one-versus-rest")
 
     @property
     def is_probabilistic(self):
@@ -199,7 +217,7 @@ class OneVsRest(_Strategy):
     def fit(self, X, y):
         X, y_index, classes = self._start_fit(X, y)
         if classes.size == 2:
-            problem = (Classes(classes[1]), " versus ", Classes(classes[0]))
+            problem = _versus(classes[1], classes[0])
             self.estimators_ = [self._fit_one(X, classes[y_index], problem)]
         else:
             # Sub-problem k: class k against a "rest" label that sorts below every class, so
@@ -209,8 +227,8 @@ class OneVsRest(_Strategy):
                 self._fit_one(
                     X,
                     np.where(y_index == k, positive, rest),
-                    (Classes(label), " versus the rest"),
-                    lambda sub, label=label, positive=positive: label if sub == positive else "the other classes",
+                    Message(N_("{classes} versus the rest"), classes=Classes(label)),
+                    lambda sub, label=label, positive=positive: label if sub == positive else _OTHER_CLASSES,
                     (k, classes.size),
                 )
                 for k, (label, positive) in enumerate(zip(classes, positives))
@@ -252,8 +270,8 @@ class OneVsRest(_Strategy):
 
     def _require_probabilities(self):
         if not self.is_probabilistic:
-            name = getattr(self.estimator, "display_name", "This method")
-            raise NotAvailableError(f"{name} does not give probabilities.")
+            name = getattr(self.estimator, "display_name", N_("This method"))
+            raise NotAvailableError(N_("{method} does not give probabilities."), method=Message(name))
 
     def _posterior(self, X, log):
         if self.classes_.size == 2:
@@ -292,6 +310,7 @@ class OneVsOne(_Strategy):
     """
 
     _suffix = "one-versus-one"
+    _strategy_name = N_("one-versus-one")
 
     def fit(self, X, y):
         X, y_index, classes = self._start_fit(X, y)
@@ -301,7 +320,7 @@ class OneVsOne(_Strategy):
         estimators = []
         for m, (i, j) in enumerate(pairs):
             rows = (y_index == i) | (y_index == j)
-            problem = (Classes(classes[i]), " versus ", Classes(classes[j]))
+            problem = _versus(classes[i], classes[j])
             estimators.append(self._fit_one(X[rows], labels[rows], problem, part=(m, len(pairs))))
         self.estimators_ = estimators
         self._finish_fit(self._notes)

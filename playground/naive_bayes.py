@@ -10,7 +10,7 @@ input plane gives axis-aligned steps.
 import numpy as np
 
 from .base import Classifier, ProbabilisticMixin
-from .errors import InvalidDataError
+from .errors import InvalidDataError, Message
 from .gaussian import ClassActivationsMixin, check_priors, data_scale, finite_activations
 from .i18n import N_
 from .validation import check_X, check_X_y, class_counts
@@ -23,9 +23,14 @@ def _positive(value, name, method):
     try:
         value = float(value)
     except (TypeError, ValueError):
-        raise InvalidDataError(f"{method}: {name} must be a number.") from None
+        raise InvalidDataError(N_("{method}: {name} must be a number."), method=Message(method), name=name) from None
     if not np.isfinite(value) or value <= 0:
-        raise InvalidDataError(f"{method}: {name} must be a positive number; got {value}.")
+        raise InvalidDataError(
+            N_("{method}: {name} must be a positive number; got {value}."),
+            method=Message(method),
+            name=name,
+            value=value,
+        )
     return value
 
 
@@ -82,9 +87,11 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
         self.thresholds = thresholds
 
     def fit(self, X, y):
-        method = "Naive Bayes"
+        method = N_("Naive Bayes")
         if self.variant not in VARIANTS:
-            raise InvalidDataError(f"Naive Bayes variant must be 'gaussian' or 'bernoulli', not {self.variant!r}.")
+            raise InvalidDataError(
+                N_("Naive Bayes variant must be 'gaussian' or 'bernoulli', not {value!r}."), value=self.variant
+            )
         X, y_index, classes = check_X_y(X, y, method=method)
         n_classes, (n_points, dim) = classes.size, X.shape
         priors = check_priors(self.priors, n_classes, method)
@@ -102,9 +109,11 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
             largest = float(np.max(np.var(X, axis=0)))
             if not largest > 0:
                 largest = data_scale(X)
-                self.fit_message_ = (
-                    "Every feature is constant, so the variances were smoothed relative to the size "
-                    "of the coordinates instead."
+                self.fit_message_ = Message(
+                    N_(
+                        "Every feature is constant, so the variances were smoothed relative to the size "
+                        "of the coordinates instead."
+                    )
                 )
             self.epsilon_ = smoothing * largest
             self.means_ = means
@@ -114,10 +123,12 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
             if self.thresholds is None:
                 self.thresholds_ = X.mean(axis=0)
             else:
-                thresholds = check_X(np.reshape(self.thresholds, (1, -1)), name="thresholds")
+                thresholds = check_X(np.reshape(self.thresholds, (1, -1)), name=N_("thresholds"))
                 if thresholds.shape[1] != dim:
                     raise InvalidDataError(
-                        f"Naive Bayes needs one threshold per input feature: {dim} numbers; got {thresholds.shape[1]}."
+                        N_("Naive Bayes needs one threshold per input feature: {dim} numbers; got {n}."),
+                        dim=dim,
+                        n=thresholds.shape[1],
                     )
                 self.thresholds_ = thresholds[0]
             binary = self.binarize(X)
@@ -145,7 +156,7 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
         """The binary features b_i = 1 if x_i > thresholds_[i] else 0, shape (N, D) (Bernoulli variant)."""
         X = self._check_X(X)
         if self.variant != "bernoulli" or not hasattr(self, "thresholds_"):
-            raise InvalidDataError("Binary features exist only for the 'bernoulli' variant of naive Bayes.")
+            raise InvalidDataError(N_("Binary features exist only for the 'bernoulli' variant of naive Bayes."))
         return (X > self.thresholds_).astype(float)
 
     def _activations_by_class(self, X):

@@ -7,7 +7,7 @@ import numpy as np
 
 from .base import LinearClassifier
 from .budget import current_budget
-from .errors import ConvergenceError, InvalidDataError
+from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
 from .validation import add_bias, check_w_init, check_X_y
 
@@ -77,22 +77,30 @@ class Perceptron(LinearClassifier):
 
     def _check_params(self):
         if isinstance(self.eta, bool) or not isinstance(self.eta, numbers.Real) or not np.isfinite(self.eta):
-            raise InvalidDataError(f"The perceptron's learning rate eta must be a positive number, not {self.eta!r}.")
+            raise InvalidDataError(
+                N_("The perceptron's learning rate eta must be a positive number, not {value!r}."), value=self.eta
+            )
         if self.eta <= 0:
-            raise InvalidDataError(f"The perceptron's learning rate eta must be positive, not {self.eta!r}.")
+            raise InvalidDataError(
+                N_("The perceptron's learning rate eta must be positive, not {value!r}."), value=self.eta
+            )
         epochs = self.max_epochs
         if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or not 1 <= epochs <= MAX_EPOCHS:
-            raise InvalidDataError(f"max_epochs must be a whole number from 1 to {MAX_EPOCHS:,}, not {epochs!r}.")
+            raise InvalidDataError(
+                N_("max_epochs must be a whole number from 1 to {limit:,}, not {value!r}."),
+                limit=MAX_EPOCHS,
+                value=epochs,
+            )
         if isinstance(self.random_state, bool) or not isinstance(self.random_state, numbers.Integral):
-            raise InvalidDataError(f"random_state must be a whole number, not {self.random_state!r}.")
+            raise InvalidDataError(N_("random_state must be a whole number, not {value!r}."), value=self.random_state)
 
     def fit(self, X, y):
         self._check_params()
-        X, y_index, classes = check_X_y(X, y, max_classes=2, method="The perceptron")
+        X, y_index, classes = check_X_y(X, y, max_classes=2, method=N_("The perceptron"))
         n_points, n_features = X.shape
         phi = add_bias(X)  # phi_n = (1, x_n): the bias is w0
         t = np.where(y_index == 1, 1.0, -1.0)
-        w_init = check_w_init(self.w_init, n_features + 1, "The perceptron")
+        w_init = check_w_init(self.w_init, n_features + 1, N_("The perceptron"))
         w = np.zeros(n_features + 1) if w_init is None else w_init.copy()
         rng = np.random.default_rng(self.random_state)
         eta = float(self.eta)
@@ -120,7 +128,7 @@ class Perceptron(LinearClassifier):
                     margins = t * _scores(X, w)
                     if not (np.all(np.isfinite(w)) and np.all(np.isfinite(margins))):
                         raise ConvergenceError(
-                            "The coordinates are too large for the perceptron's arithmetic; rescale the points."
+                            N_("The coordinates are too large for the perceptron's arithmetic; rescale the points.")
                         )
                     history.append(
                         {"epoch": epoch, "index": n, "w": w.copy(), "errors": int(np.count_nonzero(margins <= 0))}
@@ -147,24 +155,38 @@ class Perceptron(LinearClassifier):
             self.fit_message_ = None
         elif budget.stopped:
             self.fit_message_ = budget.stop_message(
-                f"{len(history):,} updates in {len(errors_per_epoch)} of {self.max_epochs} epochs"
+                Message(
+                    N_("{n:,} updates in {epochs} of {limit} epochs"),
+                    n=len(history),
+                    epochs=len(errors_per_epoch),
+                    limit=self.max_epochs,
+                )
             )
         elif capped:
-            self.fit_message_ = (
-                f"The perceptron stopped after {MAX_UPDATES:,} updates without converging: the classes may "
-                "not be linearly separable (section 4.1.7); the fit is the last boundary it reached."
+            self.fit_message_ = Message(
+                N_(
+                    "The perceptron stopped after {n:,} updates without converging: the classes may "
+                    "not be linearly separable (section 4.1.7); the fit is the last boundary it reached."
+                ),
+                n=MAX_UPDATES,
             )
         else:
-            self.fit_message_ = (
-                f"The perceptron did not converge in {self.max_epochs} epochs: the classes may not be "
-                "linearly separable (section 4.1.7), or it needs more epochs; the fit is the last boundary it reached."
+            self.fit_message_ = Message(
+                N_(
+                    "The perceptron did not converge in {n} epochs: the classes may not be linearly separable "
+                    "(section 4.1.7), or it needs more epochs; the fit is the last boundary it reached."
+                ),
+                n=self.max_epochs,
             )
         if not converged and _far_from_origin(X):
-            self.fit_message_ += (
-                " The points lie far from the origin for their spread, and each update moves the bias w0 by "
-                "only eta while it moves w by eta x: the perceptron needs very many updates there (the other "
-                "methods do not mind). Centre the points, or start from a w_init with a suitable bias."
+            far = Message(
+                N_(
+                    "The points lie far from the origin for their spread, and each update moves the bias w0 by "
+                    "only eta while it moves w by eta x: the perceptron needs very many updates there (the other "
+                    "methods do not mind). Centre the points, or start from a w_init with a suitable bias."
+                )
             )
+            self.fit_message_ = sentences([self.fit_message_, far])
         return self
 
     def _set_weights(self, w):
@@ -181,7 +203,11 @@ class Perceptron(LinearClassifier):
         so the ui can replay the run without refitting."""
         self._check_fitted()
         if isinstance(step, bool) or not isinstance(step, numbers.Integral) or not 0 <= step <= self.n_iter_:
-            raise InvalidDataError(f"The step must be a whole number from 0 to {self.n_iter_}, not {step!r}.")
+            raise InvalidDataError(
+                N_("The step must be a whole number from 0 to {largest}, not {value!r}."),
+                largest=self.n_iter_,
+                value=step,
+            )
         return self.initial_weights_.copy() if step == 0 else self.history_[step - 1]["w"].copy()
 
     def at_step(self, step):

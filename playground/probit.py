@@ -20,7 +20,7 @@ from .logistic import _Design, _IterativeMixin, _newton_solve, _run, _to_book, _
 from .normal import NormalCDF, normal_cdf_pair
 from .validation import check_w_init, check_X_y
 
-PROBIT_STEEPENS = "the probit function Φ(a) sharpens into a step (section 4.3.5)"
+PROBIT_STEEPENS = N_("the probit function Φ(a) sharpens into a step (section 4.3.5)")
 
 
 class _ProbitProblem:
@@ -121,12 +121,15 @@ class ProbitRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
     section = "4.3.5"
 
     def fit(self, X, y):
-        method = "Probit regression"
+        method = N_("Probit regression")
         X, y_index, classes = check_X_y(X, y, method=method)
         if classes.size > 2:
             raise InvalidDataError(
-                f"Probit regression separates two classes but the points have {classes.size}; "
-                "use a one-versus-rest or one-versus-one strategy."
+                N_(
+                    "Probit regression separates two classes but the points have {n}; "
+                    "use a one-versus-rest or one-versus-one strategy."
+                ),
+                n=classes.size,
             )
         dim = X.shape[1]
         w_init = check_w_init(self.w_init, dim + 1, method)

@@ -2,9 +2,10 @@
 
 from .basis import with_basis
 from .bayesian_logistic import BayesianLogisticRegression
-from .errors import PlaygroundError
+from .errors import Message, PlaygroundError
 from .fisher import FisherDiscriminant
 from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
+from .i18n import N_
 from .least_squares import LeastSquaresClassifier
 from .logistic import LogisticRegression, SoftmaxRegression
 from .multiclass import with_strategy
@@ -51,13 +52,21 @@ def make_model(name, *, multiclass="native", basis=None, **params):
         cls = MODELS[name]
     except KeyError:
         known = ", ".join(sorted(MODELS))
-        raise PlaygroundError(f"Unknown method '{name}'. Known methods: {known}.") from None
+        raise PlaygroundError(
+            N_("Unknown method '{name}'. Known methods: {known}."), name=str(name), known=known
+        ) from None
     if multiclass not in MULTICLASS_STRATEGIES:
-        raise PlaygroundError(f"Unknown multi-class strategy '{multiclass}'; use one of {MULTICLASS_STRATEGIES}.")
+        raise PlaygroundError(
+            N_("Unknown multi-class strategy '{strategy}'; use one of {known}."),
+            strategy=str(multiclass),
+            known=str(MULTICLASS_STRATEGIES),
+        )
     try:
         model = cls(**params)
     except TypeError as err:
-        raise PlaygroundError(f"Bad parameters for {cls.display_name}: {err}.") from None
+        raise PlaygroundError(
+            N_("Bad parameters for {method}: {error}."), method=Message(cls.display_name), error=str(err)
+        ) from None
     if multiclass != "native":
         model = with_strategy(model, multiclass)
     if basis is not None:

@@ -23,6 +23,7 @@ import numpy as np
 
 from .errors import InvalidDataError
 from .grid import Window
+from .i18n import N_
 from .validation import MAX_POINTS
 
 MAX_CLASSES = 6
@@ -52,9 +53,13 @@ def grid_integers(values):
 def _check_coordinates(X):
     X = np.asarray(X, dtype=float)
     if not np.all(np.isfinite(X)):
-        raise InvalidDataError("Every coordinate must be a finite number.")
+        raise InvalidDataError(N_("Every coordinate must be a finite number."))
     if X.size and np.max(np.abs(X)) > MAX_COORDINATE:
-        raise InvalidDataError(f"Coordinates must lie within ±{MAX_COORDINATE:,.0f}; got {np.max(np.abs(X)):.3g}.")
+        raise InvalidDataError(
+            N_("Coordinates must lie within ±{limit:,.0f}; got {value:.3g}."),
+            limit=MAX_COORDINATE,
+            value=float(np.max(np.abs(X))),
+        )
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,9 @@ class PointSet:
                 object.__setattr__(self, "xy", tuple(map(tuple, snapped.tolist())))
         if self.test:
             if len(self.test) != len(self.labels):
-                raise InvalidDataError(f"{len(self.labels)} points but {len(self.test)} train/test flags.")
+                raise InvalidDataError(
+                    N_("{n} points but {flags} train/test flags."), n=len(self.labels), flags=len(self.test)
+                )
             flags = tuple(bool(flag) for flag in self.test)
             object.__setattr__(self, "test", flags if any(flags) else ())
 
@@ -89,12 +96,14 @@ class PointSet:
         X = np.asarray(X, dtype=float).reshape(-1, 2)
         y = np.asarray(y, dtype=int).reshape(-1)
         if X.shape[0] != y.shape[0]:
-            raise InvalidDataError(f"{X.shape[0]} points but {y.shape[0]} labels.")
+            raise InvalidDataError(N_("{n} points but {labels} labels."), n=X.shape[0], labels=y.shape[0])
         if X.shape[0] > MAX_POINTS:
-            raise InvalidDataError(f"Too many points: {X.shape[0]:,}; the limit is {MAX_POINTS:,}.")
+            raise InvalidDataError(
+                N_("Too many points: {n:,}; the limit is {limit:,}."), n=X.shape[0], limit=MAX_POINTS
+            )
         _check_coordinates(X)
         if y.size and (y.min() < 0 or y.max() >= MAX_CLASSES):
-            raise InvalidDataError(f"Class numbers must be between 0 and {MAX_CLASSES - 1}.")
+            raise InvalidDataError(N_("Class numbers must be between 0 and {largest}."), largest=MAX_CLASSES - 1)
         flags = () if test is None else tuple(np.asarray(test, dtype=bool).reshape(-1).tolist())
         return cls(tuple(map(tuple, snap(X).tolist())), tuple(y.tolist()), flags)
 
@@ -154,9 +163,9 @@ class PointSet:
 
     def added(self, x, y, label, test=False):
         if len(self) >= MAX_POINTS:
-            raise InvalidDataError(f"The limit of {MAX_POINTS:,} points is reached; remove some first.")
+            raise InvalidDataError(N_("The limit of {limit:,} points is reached; remove some first."), limit=MAX_POINTS)
         if not 0 <= int(label) < MAX_CLASSES:
-            raise InvalidDataError(f"A new point needs a class between 1 and {MAX_CLASSES}.")
+            raise InvalidDataError(N_("A new point needs a class between 1 and {n}."), n=MAX_CLASSES)
         _check_coordinates([[x, y]])
         ((x, y),) = snap([[float(x), float(y)]]).tolist()
         flags = self.is_test.tolist() + [bool(test)] if (self.test or test) else ()
@@ -182,7 +191,9 @@ class PointSet:
 
     def extended(self, other):
         if len(self) + len(other) > MAX_POINTS:
-            raise InvalidDataError(f"Too many points: {len(self) + len(other):,}; the limit is {MAX_POINTS:,}.")
+            raise InvalidDataError(
+                N_("Too many points: {n:,}; the limit is {limit:,}."), n=len(self) + len(other), limit=MAX_POINTS
+            )
         flags = tuple(self.is_test.tolist() + other.is_test.tolist()) if (self.test or other.test) else ()
         return PointSet(self.xy + other.xy, self.labels + other.labels, flags)
 
@@ -198,7 +209,9 @@ class PointSet:
         rest as training points (stratified: every class keeps its share; reproducible by ``seed``)."""
         fraction = float(fraction)
         if not 0.0 <= fraction < 1.0:
-            raise InvalidDataError(f"The held-out fraction must be from 0 to below 1; got {fraction:g}.")
+            raise InvalidDataError(
+                N_("The held-out fraction must be from 0 to below 1; got {fraction:g}."), fraction=fraction
+            )
         rng = np.random.default_rng(int(seed))
         flags = np.zeros(len(self), dtype=bool)
         y = self.y

@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass
 
 from .basis import MAX_DEGREE
+from .errors import Message
+from .i18n import N_
 from .scene import MAX_CLASSES, MAX_COORDINATE, snap
 from .validation import MAX_POINTS
 
@@ -104,23 +106,19 @@ def _number_problem(value, low, high):
     """Why ``value`` is not a finite number in [low, high], or None. Compares before converting:
     an integer with 400 digits does not fit a float."""
     if not _is_number(value):
-        return "not a number"
+        return Message(N_("not a number"))
     if isinstance(value, float) and not math.isfinite(value):
-        return "not a finite number"
+        return Message(N_("not a finite number"))
     if (low is not None and value < low) or (high is not None and value > high):
-        return f"outside {_range(low, high)}"
+        if low is None:
+            return Message(N_("outside ±{high:,g}"), high=high)
+        return Message(N_("outside {low:g} to {high:g}"), low=low, high=high)
     return None
-
-
-def _range(low, high):
-    if low is None:
-        return f"±{high:,g}"
-    return f"{low:g} to {high:g}"
 
 
 def _choice_problem(spec, value):
     found = _option(spec, value)
-    return None if found is not _ABSENT else "not one of the values offered"
+    return None if found is not _ABSENT else Message(N_("not one of the values offered"))
 
 
 def _option(spec, value):
@@ -136,7 +134,7 @@ def _int_problem(spec, value):
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
-        return "not a whole number"
+        return Message(N_("not a whole number"))
     return _number_problem(value, spec.low, spec.high)
 
 
@@ -147,41 +145,41 @@ def _float_problem(spec, value):
 
 
 def _bool_problem(spec, value):
-    return None if isinstance(value, bool) else "not true or false"
+    return None if isinstance(value, bool) else Message(N_("not true or false"))
 
 
 def _vector_problem(spec, value):
     if not isinstance(value, list | tuple) or len(value) != spec.size:
-        return f"not a list of {spec.size} numbers"
+        return Message(N_("not a list of {n} numbers"), n=spec.size)
     for item in value:
         problem = _number_problem(item, spec.low, spec.high)
         if problem:
-            return f"a list with an entry that is {problem}"
+            return Message(N_("a list with an entry that is {problem}"), problem=problem)
     return None
 
 
 def _points_problem(spec, value):
     if not isinstance(value, list | tuple) or len(value) > spec.size:
-        return f"not a list of at most {spec.size} points [x, y]"
+        return Message(N_("not a list of at most {n} points [x, y]"), n=spec.size)
     for pair in value:
         if not isinstance(pair, list | tuple) or len(pair) != 2:
-            return "a list with an entry that is not a point [x, y]"
+            return Message(N_("a list with an entry that is not a point [x, y]"))
         for item in pair:
             problem = _number_problem(item, -MAX_COORDINATE, MAX_COORDINATE)
             if problem:
-                return f"a list of points with a coordinate that is {problem}"
+                return Message(N_("a list of points with a coordinate that is {problem}"), problem=problem)
     return None
 
 
 def _priors_problem(spec, value):
     if not isinstance(value, list | tuple) or not 2 <= len(value) <= MAX_CLASSES:
-        return f"not a list of 2 to {MAX_CLASSES} numbers"
+        return Message(N_("not a list of 2 to {n} numbers"), n=MAX_CLASSES)
     for item in value:
         problem = _number_problem(item, None, 1e12)
         if problem:
-            return f"a list with an entry that is {problem}"
+            return Message(N_("a list with an entry that is {problem}"), problem=problem)
         if item <= 0:
-            return "a list with a prior of 0 or less (priors must be positive)"
+            return Message(N_("a list with a prior of 0 or less (priors must be positive)"))
     return None
 
 
@@ -216,7 +214,7 @@ _NORMALISE = {
 
 
 def _priors(prefix):
-    return Spec("priors", "priors", None, key=prefix, nullable=True, default_text="Nₖ/N from the data")
+    return Spec("priors", "priors", None, key=prefix, nullable=True, default_text=N_("Nₖ/N from the data"))
 
 
 def _w_init(key):
@@ -230,7 +228,7 @@ def _w_init(key):
         size=3,
         key=key,
         nullable=True,
-        default_text="zeros",
+        default_text=N_("zeros"),
     )
 
 
@@ -270,7 +268,7 @@ METHOD_SPECS = {
             key="nb_t",
             when=(("variant", "bernoulli"),),
             omit_none=True,
-            default_text="the data mean",
+            default_text=N_("the data mean"),
         ),
     ),
     "logistic": (*_logistic("lr"), _w_init("lr_w_init")),
@@ -296,12 +294,14 @@ BASIS_SPECS = {
 
 # Options the panels keep in st.session_state.panel_options (a link's "po"); the panels read them.
 PANEL_SPECS = (
-    Spec("fisher_angle", "float", None, low=0.0, high=180.0, wrap=True, nullable=True, default_text="the means line"),
+    Spec(
+        "fisher_angle", "float", None, low=0.0, high=180.0, wrap=True, nullable=True, default_text=N_("the means line")
+    ),
     Spec("fisher_show_direction", "bool", True),
     Spec("geometry", "bool", True),
     Spec("multiclass_overlay", "bool", True),
     Spec("posterior_display", "choice", "regions", ("regions", "posterior")),
-    Spec("sigmoid_point", "int", None, low=0, high=MAX_POINTS - 1, nullable=True, default_text="the last point"),
+    Spec("sigmoid_point", "int", None, low=0, high=MAX_POINTS - 1, nullable=True, default_text=N_("the last point")),
     Spec(
         "equation_point",
         "vector",
@@ -310,7 +310,7 @@ PANEL_SPECS = (
         high=MAX_COORDINATE,
         size=2,
         nullable=True,
-        default_text="the last point",
+        default_text=N_("the last point"),
     ),
     # Bayesian logistic regression (ui/panels/bayesian.py): the contours, the posterior draws, the
     # two weights of the Laplace ellipse (indices into [w0, w1, ...]; the panel falls back to
@@ -342,7 +342,7 @@ def shown(value):
     except (TypeError, ValueError, RecursionError):
         text = type(value).__name__
     if len(text) > 30 and isinstance(value, int) and not isinstance(value, bool):
-        return f"a number with {len(text.lstrip('-')):,} digits"
+        return Message(N_("a number with {n:,} digits"), n=len(text.lstrip("-")))
     return text if len(text) <= 30 else text[:29] + "…"
 
 
@@ -353,6 +353,31 @@ def _name(name):
 
 
 MAX_REPORTED = 5  # unusable settings reported one by one; the rest are counted
+
+# Where settings come from and what they are, as a message names them (singular, plural).
+SOURCE_NAMES = {"link": N_("link"), "file": N_("file"), "scene": N_("scene")}
+SETTING_NAMES = {
+    "method parameter": (N_("method parameter"), N_("method parameters")),
+    "basis parameter": (N_("basis parameter"), N_("basis parameters")),
+    "parameter": (N_("parameter"), N_("parameters")),
+}
+
+
+# The sentences of a setting that cannot be used (``ui.method_params`` words them for the app's own
+# widgets, keeping the arguments).
+SETTING_PROBLEM = N_("The {source}'s {what} '{name}' = {value} is {problem}; the default ({default}) is used.")
+SETTING_UNKNOWN = N_("The {source}'s {what} {name} is unknown and was ignored.")
+SETTING_NOT_APPLYING = N_("The {source}'s {what} {name} does not apply to the other settings and was ignored.")
+
+
+def source_name(source):
+    """The name of a link, a file or a scene in a message (a Message, translated where shown)."""
+    return Message(SOURCE_NAMES.get(source, str(source)))
+
+
+def _setting_names(what):
+    singular, plural = SETTING_NAMES.get(what, (str(what), f"{what}s"))
+    return Message(singular), Message(plural)
 
 
 def clean_settings(specs, raw, what, source="link", messages=None):
@@ -380,8 +405,12 @@ def clean_settings(specs, raw, what, source="link", messages=None):
     messages : list of str
     """
     messages = [] if messages is None else messages
+    place = source_name(source)
+    what, whats = _setting_names(what)
     if not isinstance(raw, dict):
-        messages.append(f"The {what}s in the {source} are not readable; the defaults are used.")
+        messages.append(
+            Message(N_("The {what} in the {source} are not readable; the defaults are used."), what=whats, source=place)
+        )
         raw = {}
     values, problems = {}, []
     for spec in specs:
@@ -390,10 +419,17 @@ def clean_settings(specs, raw, what, source="link", messages=None):
         if spec.name in raw:
             value, problem = spec.clean(raw[spec.name])
             if problem:
-                default = spec.default_text or shown(spec.default)
+                default = Message(spec.default_text) if spec.default_text else shown(spec.default)
                 problems.append(
-                    f"The {source}'s {what} '{spec.name}' = {shown(raw[spec.name])} is {problem}; "
-                    f"the default ({default}) is used."
+                    Message(
+                        SETTING_PROBLEM,
+                        source=place,
+                        what=what,
+                        name=spec.name,
+                        value=shown(raw[spec.name]),
+                        problem=problem,
+                        default=default,
+                    )
                 )
         else:
             value = spec.default
@@ -406,14 +442,26 @@ def clean_settings(specs, raw, what, source="link", messages=None):
     for name, value in raw.items():
         named = [spec for spec in specs if spec.name == name]
         if not named:
-            problems.append(f"The {source}'s {what} {_name(name)} is unknown and was ignored.")
+            problems.append(
+                Message(
+                    SETTING_UNKNOWN,
+                    source=place,
+                    what=what,
+                    name=_name(name),
+                )
+            )
         elif not any(spec.applies(values) for spec in named) and value not in (None, named[0].otherwise):
             problems.append(
-                f"The {source}'s {what} {_name(name)} does not apply to the other settings and was ignored."
+                Message(
+                    SETTING_NOT_APPLYING,
+                    source=place,
+                    what=what,
+                    name=_name(name),
+                )
             )
     messages.extend(problems[:MAX_REPORTED])
     if len(problems) > MAX_REPORTED:
-        messages.append(f"{len(problems) - MAX_REPORTED:,} more {what}s were ignored.")
+        messages.append(Message(N_("{n:,} more {what} were ignored."), n=len(problems) - MAX_REPORTED, what=whats))
     return values, messages
 
 
@@ -421,24 +469,42 @@ def clean_panel_options(raw, source="link", messages=None):
     """Panel options from a link or a file: known names with valid values only (defaults are
     left out: a panel falls back to them itself)."""
     messages = [] if messages is None else messages
+    place = source_name(source)
     if not isinstance(raw, dict):
-        messages.append(f"The {source}'s panel settings are not readable; the defaults are used.")
+        messages.append(
+            Message(N_("The {source}'s panel settings are not readable; the defaults are used."), source=place)
+        )
         return {}, messages
     kept, problems = {}, []
     for name, value in raw.items():
         spec = PANEL_SPEC.get(name)
         if spec is None:
-            problems.append(f"The {source}'s panel setting {_name(name)} is unknown and was ignored.")
+            problems.append(
+                Message(
+                    N_("The {source}'s panel setting {name} is unknown and was ignored."),
+                    source=place,
+                    name=_name(name),
+                )
+            )
             continue
         clean, problem = spec.clean(value)
         if problem:
-            default = spec.default_text or shown(spec.default)
+            default = Message(spec.default_text) if spec.default_text else shown(spec.default)
             problems.append(
-                f"The {source}'s panel setting '{name}' = {shown(value)} is {problem}; the default ({default}) is used."
+                Message(
+                    N_(
+                        "The {source}'s panel setting '{name}' = {value} is {problem}; the default ({default}) is used."
+                    ),
+                    source=place,
+                    name=name,
+                    value=shown(value),
+                    problem=problem,
+                    default=default,
+                )
             )
         elif clean is not None:
             kept[name] = clean
     messages.extend(problems[:MAX_REPORTED])
     if len(problems) > MAX_REPORTED:
-        messages.append(f"{len(problems) - MAX_REPORTED:,} more panel settings were ignored.")
+        messages.append(Message(N_("{n:,} more panel settings were ignored."), n=len(problems) - MAX_REPORTED))
     return kept, messages

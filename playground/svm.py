@@ -16,7 +16,7 @@ import numpy as np
 
 from .base import LinearClassifier
 from .budget import current_budget
-from .errors import ConvergenceError, InvalidDataError
+from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
 from .validation import check_iterations, check_X_y, standard_units
 
@@ -40,7 +40,12 @@ MARGIN_CATEGORIES = (
     "inside margin or misclassified (alpha = C)",
 )
 
-_OVERLAP = "The classes overlap, so no hard margin exists; choose a finite C (soft margin)."
+_OVERLAP = N_("The classes overlap, so no hard margin exists; choose a finite C (soft margin).")
+
+
+def _smo_steps(n):
+    """'1 SMO step', '2,000 SMO steps'."""
+    return Message(N_("1 SMO step")) if n == 1 else Message(N_("{n:,} SMO steps"), n=n)
 
 
 class _History:
@@ -313,18 +318,24 @@ class LinearSVM(LinearClassifier):
     def _check_params(self):
         if self.C is not None:
             if isinstance(self.C, bool) or not isinstance(self.C, (int, float, np.integer, np.floating)):
-                raise InvalidDataError(f"The SVM's C must be a positive number or None (hard margin), not {self.C!r}.")
+                raise InvalidDataError(
+                    N_("The SVM's C must be a positive number or None (hard margin), not {value!r}."), value=self.C
+                )
             if not (np.isfinite(self.C) and self.C > 0):
-                raise InvalidDataError(f"The SVM's C must be a positive finite number or None; got {self.C}.")
+                raise InvalidDataError(
+                    N_("The SVM's C must be a positive finite number or None; got {value}."), value=self.C
+                )
         if not (isinstance(self.tol, (int, float, np.integer, np.floating)) and np.isfinite(self.tol) and self.tol > 0):
-            raise InvalidDataError(f"The SVM's tolerance must be a positive number; got {self.tol!r}.")
-        check_iterations(self.max_iter, "The SVM's max_iter")
+            raise InvalidDataError(N_("The SVM's tolerance must be a positive number; got {value!r}."), value=self.tol)
+        check_iterations(self.max_iter, N_("The SVM's max_iter"))
         if self.selection not in ("second_order", "first_order"):
-            raise InvalidDataError(f"SMO selection must be 'second_order' or 'first_order', not {self.selection!r}.")
+            raise InvalidDataError(
+                N_("SMO selection must be 'second_order' or 'first_order', not {value!r}."), value=self.selection
+            )
 
     def fit(self, X, y):
         self._check_params()
-        X, y_index, classes = check_X_y(X, y, max_classes=2, method="The linear SVM")
+        X, y_index, classes = check_X_y(X, y, max_classes=2, method=N_("The linear SVM"))
         t = np.where(y_index == 1, 1.0, -1.0)
         n_points = X.shape[0]
         # SMO runs on Z = (X - m) / s (m the mean, s a power of two near the cloud's size).
@@ -389,7 +400,8 @@ class LinearSVM(LinearClassifier):
             entries[-1].update(objective=self.dual_objective_, w=w.copy(), b=float(self.intercept_[0]))
         self.history_ = entries
         budget = current_budget()
-        self.fit_message_ = self._message(norm, budget.stop_message(f"{steps:,} SMO steps") if budget.stopped else None)
+        stopped = budget.stop_message(_smo_steps(steps)) if budget.stopped else None
+        self.fit_message_ = self._message(norm, stopped)
         return self
 
     def _hard_margin(self, Xc, t, alpha, options):
@@ -433,12 +445,15 @@ class LinearSVM(LinearClassifier):
                 if status == "budget":
                     raise ConvergenceError(
                         current_budget().stop_message(
-                            f"{steps_total:,} SMO steps", "No hard margin was found by then: choose a finite C."
+                            _smo_steps(steps_total), Message(N_("No hard margin was found by then: choose a finite C."))
                         )
                     )
                 raise ConvergenceError(
-                    f"SMO stopped after max_iter = {self.max_iter} steps before finding the hard margin; "
-                    "the classes may overlap: choose a finite C or allow more steps."
+                    N_(
+                        "SMO stopped after max_iter = {n} steps before finding the hard margin; "
+                        "the classes may overlap: choose a finite C or allow more steps."
+                    ),
+                    n=self.max_iter,
                 )
             if not at_box:
                 return box, steps_total, True, pair
@@ -449,22 +464,33 @@ class LinearSVM(LinearClassifier):
     def _message(self, norm, stopped=None):
         n_sv = self.support_.size
         n_bound = self.margin_violators_.size
-        steps = f"{self.n_iter_} SMO step" + ("" if self.n_iter_ == 1 else "s")
-        if self.converged_:
-            head = f"Converged after {steps}"
-        elif stopped:  # the time budget of a hosted app ran out
-            head = stopped.rstrip(".")
-        else:
-            head = (
-                f"Stopped after max_iter = {steps} before the KKT conditions held to "
-                f"tol = {self.tol:g}, so the boundary is approximate (allow more steps, or change C or the tolerance)"
-            )
         if norm == 0:
-            return f"{head}; w = 0, so every point gets the same decision value and there is no boundary."
-        return (
-            f"{head}: {n_sv} support vectors ({n_sv - n_bound} on the margin, {n_bound} inside it or "
-            f"misclassified), margin 1/|w| = {self.margin_:.3g}."
-        )
+            result = Message(N_("w = 0, so every point gets the same decision value and there is no boundary."))
+        else:
+            result = Message(
+                N_(
+                    "{n} support vectors ({on} on the margin, {inside} inside it or misclassified), "
+                    "margin 1/|w| = {margin:.3g}."
+                ),
+                n=n_sv,
+                on=n_sv - n_bound,
+                inside=n_bound,
+                margin=self.margin_,
+            )
+        if stopped:  # the time budget of a hosted app ran out
+            return sentences([stopped, result])
+        if self.converged_:
+            head = Message(N_("Converged after {steps}."), steps=_smo_steps(self.n_iter_))
+        else:
+            head = Message(
+                N_(
+                    "Stopped after max_iter = {steps} before the KKT conditions held to tol = {tol:g}, so the "
+                    "boundary is approximate (allow more steps, or change C or the tolerance)."
+                ),
+                steps=_smo_steps(self.n_iter_),
+                tol=self.tol,
+            )
+        return sentences([head, result])
 
     def at_step(self, step):
         """A copy of the fitted SVM as it was at playback position ``step``, for replaying SMO.

@@ -4,7 +4,8 @@ import numbers
 
 import numpy as np
 
-from .errors import Classes, DegenerateFitError, InvalidDataError, InvalidTypeError
+from .errors import Classes, DegenerateFitError, InvalidDataError, InvalidTypeError, Message
+from .i18n import N_
 
 # A hosted instance must not be asked to fit arbitrarily much (issue 7 states the limits).
 MAX_POINTS = 20_000
@@ -19,7 +20,13 @@ def check_iterations(value, what, minimum=1):
     ``what`` names the parameter in the message, e.g. "The SVM's max_iter".
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not minimum <= value <= MAX_ITERATIONS:
-        raise InvalidDataError(f"{what} must be a whole number from {minimum} to {MAX_ITERATIONS:,}; got {value!r}.")
+        raise InvalidDataError(
+            N_("{what} must be a whole number from {minimum} to {maximum:,}; got {value!r}."),
+            what=Message(what),
+            minimum=minimum,
+            maximum=MAX_ITERATIONS,
+            value=value,
+        )
     return int(value)
 
 
@@ -41,6 +48,7 @@ def magnitude_text(value):
 
 
 _LIMIT = magnitude_text(MAX_MAGNITUDE)
+THIS_METHOD = N_("This method")  # how a message names a method that was not named
 
 
 def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
@@ -52,56 +60,94 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
     not fit without limit); evaluation (e.g. a 200 x 200 grid) is not bounded here.
     ``n_features`` is the number of features a fitted ``model`` (named in the message) expects.
     """
+    name = Message(name)
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # a scipy.sparse matrix, made dense if not too big
         if np.prod(getattr(X, "shape", (np.inf,)), dtype=float) > MAX_POINTS * MAX_FEATURES:
             raise InvalidDataError(
-                f"{name} is a sparse matrix too large to work with: at most {MAX_POINTS:,} x {MAX_FEATURES:,} entries."
+                N_("{name} is a sparse matrix too large to work with: at most {rows:,} x {columns:,} entries."),
+                name=name,
+                rows=MAX_POINTS,
+                columns=MAX_FEATURES,
             )
         X = X.toarray()
     try:
         X = np.asarray(X)
     except (TypeError, ValueError) as err:
-        raise InvalidDataError(f"{name} must be a table of numbers ({err}).") from None
+        raise InvalidDataError(N_("{name} must be a table of numbers ({error})."), name=name, error=str(err)) from None
     if X.dtype.kind == "c":
-        raise InvalidDataError(f"{name} contains complex numbers. Complex data not supported: use real numbers.")
+        raise InvalidDataError(
+            N_("{name} contains complex numbers. Complex data not supported: use real numbers."), name=name
+        )
     if X.dtype.kind in "USV":  # numpy would read "1.5" as a number
-        raise InvalidDataError(f"{name} must contain numbers, not text.")
+        raise InvalidDataError(N_("{name} must contain numbers, not text."), name=name)
     try:
         X = X.astype(float, copy=False)
     except (TypeError, ValueError) as err:
-        raise InvalidTypeError(f"{name} must contain numbers only ({err}).") from None
+        raise InvalidTypeError(N_("{name} must contain numbers only ({error})."), name=name, error=str(err)) from None
     if X.ndim == 1:
         raise InvalidDataError(
-            f"{name} must be a table of points, one row per point, not a 1-D array. Reshape your data: "
-            "X.reshape(1, -1) for a single point, X.reshape(-1, 1) for points with one coordinate."
+            N_(
+                "{name} must be a table of points, one row per point, not a 1-D array. Reshape your data: "
+                "X.reshape(1, -1) for a single point, X.reshape(-1, 1) for points with one coordinate."
+            ),
+            name=name,
         )
     if X.ndim != 2:
-        raise InvalidDataError(f"{name} must be a table of points, one row per point (got {X.ndim} dimensions).")
+        raise InvalidDataError(
+            N_("{name} must be a table of points, one row per point (got {ndim} dimensions)."), name=name, ndim=X.ndim
+        )
     if X.shape[0] == 0:
-        raise InvalidDataError("There are no points yet: add some by clicking on the plot or generating clusters.")
+        raise InvalidDataError(N_("There are no points yet: add some by clicking on the plot or generating clusters."))
     if X.shape[1] == 0:
         raise InvalidDataError(
-            f"{name} has no coordinates: 0 feature(s) (shape={X.shape}) while a minimum of 1 is required."
+            N_("{name} has no coordinates: 0 feature(s) (shape={shape}) while a minimum of 1 is required."),
+            name=name,
+            shape=X.shape,
         )
     if max_points is not None and X.shape[0] > max_points:
-        raise InvalidDataError(f"Too many points: {X.shape[0]:,}; the limit is {max_points:,}.")
+        raise InvalidDataError(N_("Too many points: {n:,}; the limit is {limit:,}."), n=X.shape[0], limit=max_points)
     if X.shape[1] > MAX_FEATURES:
-        raise InvalidDataError(f"Too many features: {X.shape[1]:,}; the limit is {MAX_FEATURES:,}.")
-    if n_features is not None and X.shape[1] != n_features:
         raise InvalidDataError(
-            f"{name} has {X.shape[1]} features, but {model or 'the model'} is expecting {n_features} features as "
-            f"input: it was fitted on points with {n_features} coordinates."
+            N_("Too many features: {n:,}; the limit is {limit:,}."), n=X.shape[1], limit=MAX_FEATURES
+        )
+    if n_features is not None and X.shape[1] != n_features:
+        if model:
+            raise InvalidDataError(
+                N_(
+                    "{name} has {n} features, but {model} is expecting {expected} features as input: it was fitted "
+                    "on points with {expected} coordinates."
+                ),
+                name=name,
+                n=X.shape[1],
+                model=Message(model),
+                expected=n_features,
+            )
+        raise InvalidDataError(
+            N_(
+                "{name} has {n} features, but the model is expecting {expected} features as input: it was fitted "
+                "on points with {expected} coordinates."
+            ),
+            name=name,
+            n=X.shape[1],
+            expected=n_features,
         )
     # Two reductions instead of a boolean temporary: NaN propagates into both, inf shows in one.
     low, high = float(X.min()), float(X.max())
     if not (np.isfinite(low) and np.isfinite(high)):
-        raise InvalidDataError(f"{name} contains NaN or infinite coordinates; every coordinate must be finite.")
+        raise InvalidDataError(
+            N_("{name} contains NaN or infinite coordinates; every coordinate must be finite."), name=name
+        )
     if max(-low, high) > MAX_MAGNITUDE:
         biggest = high if high > -low else low
         raise InvalidDataError(
-            f"{name} has a coordinate of {biggest:.3g}; the playground works with coordinates from "
-            f"-{_LIMIT} to {_LIMIT} (the app itself accepts ±1e6), beyond which squares and products of "
-            "coordinates overflow. Rescale the points, e.g. change their unit."
+            N_(
+                "{name} has a coordinate of {biggest:.3g}; the playground works with coordinates from "
+                "-{limit} to {limit} (the app itself accepts ±1e6), beyond which squares and products of "
+                "coordinates overflow. Rescale the points, e.g. change their unit."
+            ),
+            name=name,
+            biggest=biggest,
+            limit=_LIMIT,
         )
     return X
 
@@ -121,14 +167,22 @@ def check_spread(X):
     size = max(-float(low.min()), float(high.max()))
     if spread < MIN_SPREAD:
         raise InvalidDataError(
-            f"The training inputs differ by at most {spread:.3g}: too little for double-precision arithmetic "
-            f"(at least {magnitude_text(MIN_SPREAD)} is needed). Rescale the points, e.g. change their unit."
+            N_(
+                "The training inputs differ by at most {spread:.3g}: too little for double-precision arithmetic "
+                "(at least {needed} is needed). Rescale the points, e.g. change their unit."
+            ),
+            spread=spread,
+            needed=magnitude_text(MIN_SPREAD),
         )
     if spread < MIN_RELATIVE_SPREAD * size:
         raise InvalidDataError(
-            f"The training inputs differ by at most {spread:.3g} but lie {size:.3g} from the origin: double "
-            "precision cannot resolve a boundary between them there. Subtract a common offset (e.g. the first "
-            "point) from every coordinate."
+            N_(
+                "The training inputs differ by at most {spread:.3g} but lie {size:.3g} from the origin: double "
+                "precision cannot resolve a boundary between them there. Subtract a common offset (e.g. the first "
+                "point) from every coordinate."
+            ),
+            spread=spread,
+            size=size,
         )
 
 
@@ -138,14 +192,20 @@ def check_labels(y, n_points):
     A column vector (N, 1) is accepted as (N,).
     """
     if y is None:
-        raise InvalidDataError("Fitting requires y to be passed, but the target y is None: give each point its class.")
+        raise InvalidDataError(
+            N_("Fitting requires y to be passed, but the target y is None: give each point its class.")
+        )
     if hasattr(y, "toarray") and hasattr(y, "nnz"):
         y = y.toarray()
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
     if y.ndim != 1 or y.shape[0] != n_points:
-        raise InvalidDataError(f"There must be one label per point: {n_points} points but {y.size} labels.")
+        raise InvalidDataError(
+            N_("There must be one label per point: {n_points} points but {n_labels} labels."),
+            n_points=n_points,
+            n_labels=y.size,
+        )
     kind = y.dtype.kind
     if kind == "O":
         values = y.tolist()
@@ -155,26 +215,31 @@ def check_labels(y, n_points):
             try:
                 y = np.array(values, dtype=float if any(isinstance(v, float) for v in values) else np.int64)
             except OverflowError:
-                raise InvalidDataError("Class labels must be whole numbers of at most 18 digits.") from None
+                raise InvalidDataError(N_("Class labels must be whole numbers of at most 18 digits.")) from None
             kind = y.dtype.kind
         else:
-            raise InvalidDataError("Class labels must be all whole numbers or all text, not a mixture.")
+            raise InvalidDataError(N_("Class labels must be all whole numbers or all text, not a mixture."))
     if kind == "f":
         if not np.all(np.isfinite(y)):
-            raise InvalidDataError("Class labels must be whole numbers or text, not NaN or infinity.")
+            raise InvalidDataError(N_("Class labels must be whole numbers or text, not NaN or infinity."))
         if np.any(y != np.round(y)) or np.any(np.abs(y) > 2.0**53):
             example = y[(y != np.round(y)) | (np.abs(y) > 2.0**53)][0]
             raise InvalidDataError(
-                f"Class labels must be whole numbers or text; these look continuous (e.g. {example:g}), "
-                "like a quantity to predict rather than a class."
+                N_(
+                    "Class labels must be whole numbers or text; these look continuous (e.g. {example:g}), "
+                    "like a quantity to predict rather than a class."
+                ),
+                example=example,
             )
         return y.astype(np.int64)
     if kind in "iubUS":
         return y
-    raise InvalidDataError(f"Unknown label type: class labels must be whole numbers or text, not {y.dtype}.")
+    raise InvalidDataError(
+        N_("Unknown label type: class labels must be whole numbers or text, not {dtype}."), dtype=str(y.dtype)
+    )
 
 
-def check_X_y(X, y, *, min_classes=2, max_classes=None, method="This method"):
+def check_X_y(X, y, *, min_classes=2, max_classes=None, method=THIS_METHOD):
     """Validate training data.
 
     Returns
@@ -190,15 +255,33 @@ def check_X_y(X, y, *, min_classes=2, max_classes=None, method="This method"):
     check_spread(X)
     classes, y_index = np.unique(y, return_inverse=True)
     if classes.size < min_classes:
-        have = "one class" if classes.size == 1 else f"{classes.size} classes"
+        if classes.size == 1:
+            raise InvalidDataError(
+                N_(
+                    "{method} needs points from at least {minimum} classes; there is only one class. "
+                    "Pick another class and click to add points of it."
+                ),
+                method=Message(method),
+                minimum=min_classes,
+            )
         raise InvalidDataError(
-            f"{method} needs points from at least {min_classes} classes; there is only {have}. "
-            "Pick another class and click to add points of it."
+            N_(
+                "{method} needs points from at least {minimum} classes; there is only {n} classes. "
+                "Pick another class and click to add points of it."
+            ),
+            method=Message(method),
+            minimum=min_classes,
+            n=classes.size,
         )
     if max_classes is not None and classes.size > max_classes:
         raise InvalidDataError(
-            f"{method} handles at most {max_classes} classes directly; the points have {classes.size}. "
-            "Use a multi-class strategy (one-versus-rest or one-versus-one)."
+            N_(
+                "{method} handles at most {maximum} classes directly; the points have {n}. "
+                "Use a multi-class strategy (one-versus-rest or one-versus-one)."
+            ),
+            method=Message(method),
+            maximum=max_classes,
+            n=classes.size,
         )
     return X, y_index.reshape(-1), classes
 
@@ -213,9 +296,19 @@ def require_points_per_class(y_index, classes, minimum, method):
     counts = class_counts(y_index, classes.size)
     for label, count in zip(classes, counts):
         if count < minimum:
-            have = "one" if count == 1 else str(count)
+            if count == 1:
+                raise DegenerateFitError(
+                    N_("{method} needs at least {minimum} points in each class; {classes} has one."),
+                    method=Message(method),
+                    minimum=minimum,
+                    classes=Classes(label),
+                )
             raise DegenerateFitError(
-                f"{method} needs at least {minimum} points in each class; ", Classes(label), f" has {have}."
+                N_("{method} needs at least {minimum} points in each class; {classes} has {n}."),
+                method=Message(method),
+                minimum=minimum,
+                classes=Classes(label),
+                n=count,
             )
     return counts
 
@@ -278,8 +371,15 @@ def check_w_init(w_init, n_params, method):
         w = np.full(1, np.nan)
     if w.size != n_params or not np.all(np.isfinite(w)):
         raise InvalidDataError(
-            f"{method}: the initial weights must be {n_params} finite numbers [w0, w1, ...]; got {w.size}."
+            N_("{method}: the initial weights must be {n} finite numbers [w0, w1, ...]; got {size}."),
+            method=Message(method),
+            n=n_params,
+            size=w.size,
         )
     if np.max(np.abs(w)) > MAX_MAGNITUDE:
-        raise InvalidDataError(f"{method}: the initial weights must lie between -{_LIMIT} and {_LIMIT}.")
+        raise InvalidDataError(
+            N_("{method}: the initial weights must lie between -{limit} and {limit}."),
+            method=Message(method),
+            limit=_LIMIT,
+        )
     return w

@@ -102,3 +102,30 @@ def test_the_equations_point_is_marked_only_while_the_tab_is_open(browser, serve
     assert page.evaluate(LEGEND_JS) == legend_before  # the mark is not in the legend: the plot keeps its size
     assert not errors, errors
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("method", "multiclass", "seed"), [("least_squares", "ovo", 3), ("logistic", "ovr", 1), ("svm", "ovo", 1)]
+)
+def test_the_two_class_classifiers_labels_cover_no_point(browser, server, method, multiclass, seed):
+    """Issue 12, item 9: the "1 vs 2" / "1 vs rest" labels along the sub-classifiers' lines sit
+    clear of every marker (these scenes put the middle of a line in a cluster)."""
+    from ui.state import DEFAULT_CLUSTERS, default_scene
+
+    X, y = make_clusters(DEFAULT_CLUSTERS, 30, seed=seed)
+    points = PointSet.from_arrays(X, y)
+    scene = default_scene().with_points(points).with_method(method, {}, multiclass).with_window(Window.around(X))
+    context, page, errors = _open(browser, server, scene, "Multi-class strategy (fig. 4.2)")
+    texts = [t for t in page.evaluate(PLOT_TEXTS_JS) if " vs " in t["text"]]
+    assert len(texts) == 3, texts
+    points_px = page.evaluate(POINTS_PX_JS)
+    radius = 5  # a marker's radius in pixels: a centre this close to the text's box is under it
+    for text in texts:
+        box = text["box"]
+        left, right = box["left"] - radius, box["right"] + radius
+        top, bottom = box["top"] - radius, box["bottom"] + radius
+        covered = [(px, py) for px, py in points_px if left <= px <= right and top <= py <= bottom]
+        assert not covered, (text, covered)
+    page.locator(".pg-canvas").screenshot(path=ARTIFACTS / f"conventions-labels-{method}-{multiclass}.png")
+    assert not errors, errors
+    context.close()

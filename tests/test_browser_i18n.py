@@ -17,8 +17,18 @@ LEGEND_JS = "() => [...document.querySelectorAll('.pg-canvas .legendtext')].map(
 STATUS_JS = "() => document.querySelector('.pg-status')?.closest('div')?.parentElement?.innerText || ''"
 
 EXPECTED = {
-    "ja": {"headers": ["点", "手法", "基底関数", "共有"], "class": "クラス 1", "status": "訓練正解率"},
-    "zh": {"headers": ["点", "方法", "基函数", "分享"], "class": "类别 1", "status": "训练准确率"},
+    "ja": {
+        "headers": ["点", "手法", "基底関数", "共有"],
+        "class": "クラス 1",
+        "status": "訓練正解率",
+        "length": " 文字。",
+    },
+    "zh": {
+        "headers": ["点", "方法", "基函数", "分享"],
+        "class": "类别 1",
+        "status": "训练准确率",
+        "length": " 个字符。",
+    },
 }
 
 
@@ -33,6 +43,9 @@ def _check_language(page, language):
     legend = page.evaluate(LEGEND_JS)
     assert any(expected["class"] in entry for entry in legend), legend
     assert expected["status"] in page.locator("body").inner_text()
+    # The share box's length is written in the browser, from texts the server sends in the language.
+    length = page.locator(".pg-link-length").text_content()
+    assert length.endswith(expected["length"]) and length[: -len(expected["length"])].replace(",", "").isdigit()
 
 
 @pytest.mark.parametrize("language", ["ja", "zh"])

@@ -129,7 +129,7 @@ def test_one_versus_rest_notes_name_their_sub_problems():
 
 
 def test_the_apps_status_line_numbers_classes_from_one():
-    """ui.compute turns errors and notes into the app's sentences (label k is class k + 1)."""
+    """ui.compute keeps errors and notes as Messages; the app phrases them (label k is class k + 1)."""
     from ui.compute import fit_view
 
     X, y = clusters(3, 10)
@@ -137,12 +137,13 @@ def test_the_apps_status_line_numbers_classes_from_one():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # st.cache_data outside a running app
         view = fit_view(points, "fisher", (), "native", Window())
-        assert view.error.endswith("class 4 has one.")
+        assert phrase(view.error, one_based).endswith("class 4 has one.")
         lines = np.array([[0, 0], [1, 1], [2, 2], [0, 1], [1, 2], [2, 3.0], [5, 0], [6, 1], [5, 1.5]])
         view = fit_view(
             PointSet.from_arrays(lines, [0, 0, 0, 1, 1, 1, 2, 2, 2]), "gaussian_separate", (), "native", Window()
         )
-        assert view.error is None and view.note.startswith("The covariances of class 1 and class 2 are singular")
+        assert view.error is None
+        assert phrase(view.note, one_based).startswith("The covariances of class 1 and class 2 are singular")
 
 
 def test_every_error_is_a_value_error_with_a_sentence():

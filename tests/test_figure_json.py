@@ -63,3 +63,8 @@ def test_the_standard_library_writes_what_it_can(monkeypatch):
     assert calls == []
     figure_json({"data": [{"y": [float("inf")]}], "layout": {}})
     assert len(calls) == 1
+
+
+def test_text_is_written_as_itself_like_plotly_does():
+    figure = {"data": [{"name": "C₁ クラス 类别", "x": [1, 2]}], "layout": {}}
+    assert figure_json(figure) == to_json_plotly(figure)

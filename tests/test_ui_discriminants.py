@@ -289,6 +289,7 @@ def test_least_squares_surface_is_the_class_outputs():
     positions = [stop[0] for stop in heatmap.colorscale]
     assert positions[1] == positions[2] == pytest.approx((0 - heatmap.zmin) / (heatmap.zmax - heatmap.zmin))
     assert positions[3] == positions[4] == pytest.approx((1 - heatmap.zmin) / (heatmap.zmax - heatmap.zmin))
+    assert _contour_levels(figure) == [[0.0, 1.0]]  # the slab [0, 1], one trace (the grid sent once more)
     surface = go.Figure(least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0, "3d"))
     assert surface.data[0].type == "surface"
     fisher_targets = context("least_squares", *_two(), targets="fisher")
@@ -311,6 +312,20 @@ def test_least_squares_with_the_targets_of_section_4_1_5_is_in_the_books_sign():
     ticks = heatmap.colorbar.tickvals
     assert ticks[0] == pytest.approx(-n / (n - n1)) and ticks[2] == pytest.approx(n / n1)
     assert heatmap.colorscale[-1][1] == CLASS_COLOURS[0]  # high values: class 1's colour
+    figure = least_squares_panel.surface_figure(ctx.model, ctx.scene.points, ctx.window, 0)
+    levels = _contour_levels(figure)
+    assert sorted(level for trace in levels for level in trace) == pytest.approx([-n / (n - n1), 0.0, n / n1])
+
+
+def _contour_levels(figure):
+    """The levels each contour trace of a figure draws (plotly.js: start, start + size, ... end)."""
+    levels = []
+    for trace in figure["data"]:
+        if trace["type"] == "contour":
+            c = trace["contours"]
+            count = int(round((c["end"] - c["start"]) / c["size"])) + 1
+            levels.append([c["start"] + i * c["size"] for i in range(count)])
+    return levels
 
 
 def test_far_points_are_correct_far_and_drag_the_boundary():
@@ -443,7 +458,7 @@ def test_app_least_squares_buttons_are_undoable(app):
     _button(app, "↶ Undo").click().run()
     _button(app, "↶ Undo").click().run()
     assert app.session_state.scene.points == original and not app.exception
-    app.radio(key="ls_surface_kind").set_value("3d").run()
+    app.segmented_control(key="ls_surface_kind").set_value("3d").run()
     assert not app.exception
 
 

@@ -23,6 +23,7 @@ from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import N_, _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
+from .names import phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .points_table import point_form, points_table
 from .presets import preset_explanation, preset_picker
@@ -191,7 +192,7 @@ def _load_report():
         st.warning(
             _("Parts of {source} could not be used; the rest was loaded:").format(source=plain(_(source)))
             + "\n"
-            + "\n".join(f"- {plain(problem)}" for problem in problems),
+            + "\n".join(f"- {plain(phrased(problem))}" for problem in problems),
             icon="⚠️",
         )
         st.button(_("Dismiss"), key="dismiss_load_messages", on_click=_dismiss_load_messages)
@@ -278,7 +279,7 @@ def _panel_context(scene, model):
 
 def _show_notices():
     for notice in state.take_notices():
-        st.toast(plain(notice))
+        st.toast(plain(phrased(notice)))
 
 
 @st.fragment
@@ -303,9 +304,9 @@ def _canvas_view():
             view = scene_view(scene)
             model = scene_model(scene)
         if view.error:
-            st.warning(plain(view.error), icon="⚠️")
+            st.warning(plain(phrased(view.error)), icon="⚠️")
         elif view.note:
-            st.info(plain(view.note), icon="ℹ️")
+            st.info(plain(phrased(view.note)), icon="ℹ️")
         test_predicted = heldout.test_predictions(model, scene.step, scene.points) if not view.error else None
         context = _panel_context(scene, model)
         overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
@@ -464,7 +465,7 @@ def _comparison(scene, methods):
         with columns[index % 2]:
             st.markdown(item.title)
             if item.view.error:
-                st.warning(plain(item.view.error), icon="⚠️")
+                st.warning(plain(phrased(item.view.error)), icon="⚠️")
             # No legend: the classes' colours are those of the one-method view, and the titles say
             # which method is which.
             figure = scene_figure(

@@ -869,7 +869,7 @@ def figure_json(figure):
         figure = figure.to_plotly_json()
     figure = _typed_arrays(figure)
     try:
-        return json.dumps(figure, separators=(",", ":"), allow_nan=False, default=_plain_number)
+        return json.dumps(figure, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_plain_number)
     except (ValueError, TypeError):  # NaN / inf (null in plotly.js), or a type only plotly knows
         # plotly escapes "/" as \u002f for embedding in HTML; here it only inflates the base64.
         return to_json_plotly(figure).replace("\\u002f", "/")

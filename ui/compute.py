@@ -22,10 +22,13 @@ from dataclasses import fields, is_dataclass
 import numpy as np
 import streamlit as st
 
-from playground import MODELS, Window
+from playground import MODELS, Message, Window
+from playground.basis import BASES
 from playground.budget import limited
 
 from .fitview import FitView, evaluate_view, shown_model  # noqa: F401  (shown_model: the app's)
+from .i18n import N_, _, ngettext
+from .names import phrased
 from .workers import WorkerPool, fit_scene
 
 GRID_RESOLUTION = 200
@@ -327,13 +330,20 @@ def _stop_pending(button_key):
 
 
 def _describe(method, multiclass, basis, basis_params, n_points):
-    name = MODELS[method].display_name if method in MODELS else method
-    strategy = {"ovr": ", one-versus-rest", "ovo": ", one-versus-one"}.get(multiclass, "")
-    on = ""
-    if basis != "identity":
-        degree = dict(basis_params).get("degree")
-        on = f" on {basis} features" + (f" of degree {degree}" if degree else "")
-    return f"Fitting {name}{strategy}{on} to {n_points:,} points"
+    """What the progress box says is being fitted, in the session's language."""
+    name = _(MODELS[method].display_name) if method in MODELS else method
+    strategy = {"ovr": N_("one-versus-rest"), "ovo": N_("one-versus-one")}.get(multiclass)
+    if strategy:
+        name = _("{method} ({strategy})").format(method=name, strategy=_(strategy))
+    if basis == "identity" or basis not in BASES:
+        return _("Fitting {method} to {n:,} points").format(method=name, n=n_points)
+    basis_name = _(BASES[basis].display_name)
+    degree = dict(basis_params).get("degree")
+    if degree:
+        return _("Fitting {method} with {basis} of degree {degree} to {n:,} points").format(
+            method=name, basis=basis_name, degree=degree, n=n_points
+        )
+    return _("Fitting {method} with {basis} to {n:,} points").format(method=name, basis=basis_name, n=n_points)
 
 
 def _fit_in_worker(pool, key, payload, view=None):
@@ -356,7 +366,11 @@ def _fit_in_worker(pool, key, payload, view=None):
     with box.container(border=True):
         bar = st.progress(0.0, text=f"{what}…")
         st.button(
-            "Stop", key=button_key, on_click=_request_stop, args=(key,), help="Stop the fit and show how far it got."
+            _("Stop"),
+            key=button_key,
+            on_click=_request_stop,
+            args=(key,),
+            help=_("Stop the fit and show how far it got."),
         )
     stopping = False
     try:
@@ -366,7 +380,9 @@ def _fit_in_worker(pool, key, payload, view=None):
                 if task.others_waiting(waiter):
                     task.leave(waiter)
                     box.empty()
-                    return None, "You stopped waiting for this fit; it goes on for others who opened the same scene."
+                    return None, Message(
+                        N_("You stopped waiting for this fit; it goes on for others who opened the same scene.")
+                    )
                 pool.cancel(task)
             # Each update is a point where a rerun or a closed page ends this wait.
             bar.progress(*_progress_text(pool, task, what, stopping))
@@ -382,10 +398,10 @@ def _fit_in_worker(pool, key, payload, view=None):
     st.session_state.get(STOP_REQUESTS, set()).discard(key)
     if task.failure:
         if task.stopped == "cancelled":
-            return None, "The fit was stopped before it could return a result."
+            return None, Message(N_("The fit was stopped before it could return a result."))
         raise RuntimeError(f"The fit failed in its worker process: {task.failure}")
     if task.result is None:
-        return None, "The fit was stopped before it started."
+        return None, Message(N_("The fit was stopped before it started."))
     if task.stopped == "cancelled" or task.result_bytes > LARGEST_SHARED * CACHE_BYTES:
         _keep_in_session(key, task.result)
     return task.result
@@ -395,13 +411,23 @@ def _progress_text(pool, task, what, stopping):
     """(value in [0, 1], text) for the progress bar."""
     if task.started is None:
         ahead = pool.position(task)
-        waiting = f"{ahead} fit{'s' if ahead != 1 else ''} ahead" if ahead else "next in line"
-        return 0.0, f"{what}: waiting for a free worker ({waiting})…"
+        if ahead:
+            waiting = ngettext(
+                "{what}: waiting for a free worker ({n} fit ahead)…",
+                "{what}: waiting for a free worker ({n} fits ahead)…",
+                ahead,
+            )
+        else:
+            waiting = _("{what}: waiting for a free worker (next in line)…")
+        return 0.0, waiting.format(what=what, n=ahead)
     elapsed, fraction, label = task.progress
     if stopping:
-        return fraction or 0.0, f"{what}: stopping…"
-    part = f", {label}" if label else ""
-    return fraction or 0.0, f"{what}{part}: {elapsed:.1f} s of at most {FIT_SECONDS:g} s…"
+        return fraction or 0.0, _("{what}: stopping…").format(what=what)
+    if label:  # which sub-problem (a Message from the worker, phrased here)
+        what = _("{what}, {part}").format(what=what, part=phrased(label))
+    return fraction or 0.0, _("{what}: {elapsed:.1f} s of at most {limit:g} s…").format(
+        what=what, elapsed=elapsed, limit=FIT_SECONDS
+    )
 
 
 def scene_model(scene):
@@ -419,9 +445,14 @@ def scene_view(scene):
     if len(scene.points) and not len(scene.training.points):
         n = len(scene.points)
         return FitView(
-            error=f"All {n:,} points are test points, and no fit uses a test point: make them training points "
-            "(sidebar: Train / test split ▸ All training), switch some with 'switch train ↔ test', or add training "
-            "points."
+            error=Message(
+                N_(
+                    "All {n:,} points are test points, and no fit uses a test point: make them training points "
+                    "(sidebar: Train / test split ▸ All training), switch some with 'switch train ↔ test', or add "
+                    "training points."
+                ),
+                n=n,
+            )
         )
     scene = scene.training
     return fit_view(
@@ -457,7 +488,9 @@ def fit_view(
 
 def _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params):
     if len(points) == 0:
-        return FitView(error="There are no points yet: click on the plot to add some, or generate clusters.")
+        return FitView(
+            error=Message(N_("There are no points yet: click on the plot to add some, or generate clusters."))
+        )
     view_key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
     result = fitted_model(
         points, method, params, multiclass, basis, basis_params, view=(view_key, window, step, resolution)

@@ -50,7 +50,7 @@ from .convention import (
     is_two_class,
 )
 from .i18n import _, ngettext
-from .names import class_name
+from .names import class_name, phrased
 
 SIGNIFICANT = 4  # significant digits of every printed number
 MAX_ENTRIES = 5  # entries of a long vector shown before "... (J more)"
@@ -271,8 +271,8 @@ def _classes_listed(classes):
 
 
 def _then(note, message):
-    """``note`` followed by the back-end's own message (English), when there is one."""
-    return note + (f" {message}" if message else "")
+    """``note`` followed by the back-end's own message (in the session's language), when there is one."""
+    return note + (f" {phrased(message)}" if message else "")
 
 
 def _posterior_rule(classes, given, number_):
@@ -796,7 +796,7 @@ def _softmax(model, space):
         _("Posterior (softmax)"),
         rf"p(\mathcal{{C}}_k\mid{phi}) = y_k({phi}) = \frac{{\exp(a_k)}}{{\sum_j\exp(a_j)}}",
         "4.104",
-        model.fit_message_ or None,
+        phrased(model.fit_message_) or None,
     )
     step, update = _solver(model, multiclass=True)
     yield update
@@ -872,7 +872,7 @@ def _bayesian_logistic(model, space):
     if model.converged_:
         found = _("Found by Newton's method; {n} steps, converged.").format(n=model.n_iter_)
     elif model.fit_message_:
-        found = _("Found by Newton's method; {message}").format(message=model.fit_message_)
+        found = _("Found by Newton's method; {message}").format(message=phrased(model.fit_message_))
     else:
         found = _("Found by Newton's method; did not converge.")
     yield Equation(_("Mode (MAP weights)"), r"\mathbf{w}_{\text{MAP}} = " + vector(weights), None, found)

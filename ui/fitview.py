@@ -8,18 +8,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from playground import PlaygroundError, evaluate_grid, phrase
+from playground import Message, PlaygroundError, evaluate_grid
 from playground.geometry import exact_regions
-
-from .workers import class_name
+from playground.i18n import N_
 
 
 @dataclass(frozen=True)
 class FitView:
-    """What the figure and the status line need; ``error`` is set when no fit exists."""
+    """What the figure and the status line need; ``error`` is set when no fit exists.
 
-    error: str | None = None
-    note: str | None = None  # e.g. "did not converge", shown next to a valid fit
+    ``error`` and ``note`` are ``Message`` values (or plain text): the session phrases them in its
+    own language where they are shown (``ui.names.phrased``), since a view is shared by every
+    session that draws the same scene.
+    """
+
+    error: Message | str | None = None
+    note: Message | str | None = None  # e.g. "did not converge", shown next to a valid fit
     classes: np.ndarray | None = None  # global class indices the model knows
     predicted: np.ndarray | None = None  # (N,) predicted class index per point
     region_labels: np.ndarray | None = None  # (R, R) uint8 global class index per cell
@@ -50,7 +54,7 @@ def evaluate_view(result, X, y, window, step, resolution):
         grid = evaluate_grid(model, window, resolution)
         predicted_index = np.searchsorted(model.classes_, model.predict(X))
     except PlaygroundError as err:
-        return FitView(error=phrase(err, class_name))
+        return FitView(error=err.message)
     classes = np.asarray(model.classes_, dtype=int)
     predicted = classes[predicted_index]
     segments, polygons, contour_field = (), (), None
@@ -75,16 +79,21 @@ def evaluate_view(result, X, y, window, step, resolution):
 
 
 def playback_note(model, step):
-    """The fit's message, classes named from 1; while playback shows an earlier step it says so,
-    as the message describes the end of the run (e.g. "did not converge"), not the boundary shown."""
-    message = phrase(getattr(model, "fit_message_", None), class_name)
+    """The fit's message (a ``Message``); while playback shows an earlier step it says so, as the
+    message describes the end of the run (e.g. "did not converge"), not the boundary shown."""
+    message = getattr(model, "fit_message_", None) or None
     if not message or step is None:
         return message
     # SVM playback counts recorded entries (history_); the perceptron and IRLS / GD count updates.
     last = len(model.history_) if hasattr(model, "smo_step_") else getattr(model, "n_iter_", None)
     if last is None or step >= last:
         return message
-    return f"Playback: step {step} of {last} is shown, not the final fit. At the end of the run: {message}"
+    return Message(
+        N_("Playback: step {step} of {last} is shown, not the final fit. At the end of the run: {message}"),
+        step=step,
+        last=last,
+        message=Message(message),
+    )
 
 
 def _boundary_field(grid):

@@ -13,12 +13,13 @@ import logging
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from playground import PlaygroundError
+from playground import Message, PlaygroundError
 from playground.fileio import MAX_UPLOAD_MB, points_to_csv, read_points_csv, scene_from_json, scene_to_json
 from playground.validation import MAX_POINTS
 
 from . import state
-from .i18n import _
+from .i18n import N_, _
+from .names import phrased
 from .panels import tab_title
 from .text import plain
 
@@ -60,21 +61,25 @@ def _on_upload(key):
             read = read_points_csv(uploaded.getvalue())
             state.change_points(read.points, refit_view=True)
             st.session_state[CLASS_LABELS_KEY] = read.class_labels
-            mapped = ""
             if read.message:
-                st.session_state[NOTE_KEY] = f"'{name}': {read.message}"
-                mapped = " Its labels were mapped to classes (see Import / export)."
-            state.notify(
-                f"Loaded {len(read.points):,} points from '{name}'.{mapped} Undo (↶) brings back the previous ones."
-            )
+                st.session_state[NOTE_KEY] = Message(N_("'{name}': {message}"), name=name, message=read.message)
+                loaded = _(
+                    "Loaded {n:,} points from '{name}'. Its labels were mapped to classes (see Import / export). "
+                    "Undo (↶) brings back the previous ones."
+                )
+            else:
+                loaded = _("Loaded {n:,} points from '{name}'. Undo (↶) brings back the previous ones.")
+            state.notify(loaded.format(n=len(read.points), name=name))
     except PlaygroundError as err:
-        st.session_state[ERROR_KEY] = f"'{name}' was not loaded: {err} The points and settings are unchanged."
+        # Kept as a Message: shown in the session's language whenever the box is drawn.
+        st.session_state[ERROR_KEY] = Message(
+            N_("'{name}' was not loaded: {error} The points and settings are unchanged."), name=name, error=err.message
+        )
     except Exception as err:  # noqa: BLE001  (a file must never kill the page: the page's edge)
         _LOG.error("Unexpected error reading an uploaded file", exc_info=err)
-        st.session_state[ERROR_KEY] = (
-            f"'{name}' was not loaded: it could not be read ({type(err).__name__}). "
-            "The points and settings are unchanged."
-        )
+        st.session_state[ERROR_KEY] = _(
+            "'{name}' was not loaded: it could not be read ({error}). The points and settings are unchanged."
+        ).format(name=name, error=type(err).__name__)
 
 
 def _exports():
@@ -112,9 +117,9 @@ def import_export_controls():
     with st.expander(_("Import / export files"), key="import_export_expander"):
         note = st.session_state.get(NOTE_KEY)
         if error:
-            st.error(plain(error), icon=":material/error:")
+            st.error(plain(phrased(error)), icon=":material/error:")
         elif note:
-            st.info(plain(note), icon=":material/label:")
+            st.info(plain(phrased(note)), icon=":material/label:")
         if error or note:
             st.button(_("Dismiss"), key="dismiss_import_error", on_click=_dismiss_error, type="tertiary")
         st.download_button(

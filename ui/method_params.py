@@ -8,11 +8,18 @@ session-state values that make the widgets return ``params`` (used when a link, 
 file loads a scene), with a sentence for every value the widgets cannot show.
 """
 
-import re
-
 import streamlit as st
 
-from playground.specs import METHOD_SPECS, PRIOR_STEP, clean_settings, spec_for
+from playground import Message
+from playground.specs import (
+    METHOD_SPECS,
+    PRIOR_STEP,
+    SETTING_NOT_APPLYING,
+    SETTING_PROBLEM,
+    SETTING_UNKNOWN,
+    clean_settings,
+    spec_for,
+)
 
 from .convention import backend_w_init, book_w_init
 from .i18n import N_, _
@@ -274,17 +281,23 @@ def _priors_state(spec, priors, present_classes, messages):
         return {f"{spec.key}_set_priors": False}
     if len(priors) != len(present_classes) or len(present_classes) < 2:
         messages.append(
-            f"The priors {_shown(priors)} do not match the {len(present_classes)} classes present; "
-            "Nₖ/N from the data is used."
+            Message(
+                N_("The priors {priors} do not match the {n} classes present; Nₖ/N from the data is used."),
+                priors=_shown(priors),
+                n=len(present_classes),
+            )
         )
         return {f"{spec.key}_set_priors": False}
     sliders = [min(max(round(float(prior), 2), PRIOR_STEP), 1.0) for prior in priors]
     total = sum(sliders)
     if tuple(round(v / total, 6) for v in sliders) != tuple(priors):
         messages.append(
-            f"The priors {_shown(priors)} were rounded to the sliders' steps of {PRIOR_STEP:g}: "
-            + ", ".join(f"{v:.2f}" for v in sliders)
-            + "."
+            Message(
+                N_("The priors {priors} were rounded to the sliders' steps of {step:g}: {rounded}."),
+                priors=_shown(priors),
+                step=PRIOR_STEP,
+                rounded=", ".join(f"{v:.2f}" for v in sliders),
+            )
         )
     state = {f"{spec.key}_set_priors": True}
     state.update({f"{spec.key}_prior_{k}": value for k, value in zip(present_classes, sliders, strict=True)})
@@ -308,6 +321,25 @@ def _value_state(spec, value, present_classes, messages):
     return {spec.key: value}
 
 
+# The app's wording of a setting that cannot be used (see playground.specs), same arguments.
+_APP_WORDING = {
+    SETTING_PROBLEM: N_("Method parameter {name} = {value} is {problem}; the default ({default}) is used."),
+    SETTING_UNKNOWN: N_("Method parameter {name} is unknown and was ignored."),
+    SETTING_NOT_APPLYING: N_("Method parameter {name} does not apply to the other settings and was ignored."),
+}
+
+
+def _as_method_parameter(message):
+    template = _APP_WORDING.get(getattr(message, "template", None))
+    if template is None:
+        return message
+    args = dict(message.args)
+    name = str(args.get("name", ""))
+    if len(name) >= 2 and name[0] == name[-1] == "'":
+        args["name"] = name[1:-1]
+    return Message(template, **args)
+
+
 def widget_state(method, params, present_classes):
     """Session-state values that make ``PARAM_WIDGETS[method]`` return ``params``.
 
@@ -318,8 +350,9 @@ def widget_state(method, params, present_classes):
     specs = METHOD_SPECS.get(method, ())
     messages = []
     clean, _unused = clean_settings(specs, dict(params), "parameter", "scene", messages)
-    # "'C' = 7.0 is not ..." as the app's messages write parameters: "C = 7.0 is not ..."
-    messages = [re.sub(r"^The scene's parameter '([^']*)'", r"\1", message) for message in messages]
+    # "The scene's parameter 'C' = 7.0 is not ..." as the app's messages write parameters:
+    # "Method parameter C = 7.0 is not ...".
+    messages = [_as_method_parameter(message) for message in messages]
     values = {}
     for spec in specs:
         if spec.name in clean and spec.applies(clean) and spec.key:

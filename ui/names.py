@@ -1,5 +1,7 @@
 """What classes are called: "class 1" ... "class 6" in the session's language, as the book counts."""
 
+from playground.errors import phrase
+
 from .i18n import _
 from .theme import SYMBOL_GLYPHS
 
@@ -14,3 +16,9 @@ def class_name(label):
 def class_label(k):
     """'● class 1': the symbol and name a legend or widget shows for class index k."""
     return f"{SYMBOL_GLYPHS[k]} {class_name(k)}"
+
+
+def phrased(message):
+    """A back-end ``Message`` (or error, or plain text) in the session's language, its classes named
+    from 1 as the book counts; None stays None."""
+    return phrase(message, class_name, _)

@@ -55,9 +55,9 @@ def _step_sent(key, n_steps):
 
 
 def _frames(model, n_steps, window, key, readout, marks):
-    """The frames of this run, made once per fitted model (they are the same on every rerun)."""
+    """The frames of this run, made once per fitted model and language (the same on every rerun;
+    their readouts are in the session's language, which a rerun may have changed)."""
     on_basis = hasattr(model, "basis_")
-    # The readouts are sentences in the session's language: another language makes them again.
     language = current_language()
     what = (id(model), n_steps, window if on_basis else None, hash(state.scene().points), language)
     cache = st.session_state.setdefault(FRAMES_CACHE, {})

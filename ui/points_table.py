@@ -17,7 +17,7 @@ from playground.scene import MAX_COORDINATE, PointSet
 
 from . import state
 from .i18n import _
-from .names import N_CLASSES, class_label
+from .names import N_CLASSES, class_label, phrased
 from .text import plain
 
 EXPANDER_KEY = "points_table_open"
@@ -110,7 +110,7 @@ def _on_edit(key):
     try:
         new_points = edited_points(current, edits)
     except PlaygroundError as err:
-        st.session_state[ERROR_KEY] = str(err)
+        st.session_state[ERROR_KEY] = err.message  # phrased in the session's language where shown
         st.session_state[NONCE_KEY] = st.session_state.get(NONCE_KEY, 0) + 1  # show the points again
         return
     st.session_state.pop(ERROR_KEY, None)
@@ -130,7 +130,7 @@ def points_table(points):
     with expander:
         error = st.session_state.get(ERROR_KEY)
         if error:
-            st.error(plain(error) + " " + _("The points are unchanged."), icon=":material/error:")
+            st.error(plain(phrased(error)) + " " + _("The points are unchanged."), icon=":material/error:")
             st.button(_("Dismiss"), key="points_table_dismiss", on_click=_dismiss, type="tertiary")
         columns = {
             "x1": st.column_config.NumberColumn("x₁", format="%.4g", required=True),
@@ -191,7 +191,7 @@ def _add_typed_point():
         test = state.point_set_mode() == "test"  # as a click would: a test point in test mode
         new_points = points.added(float(x1), float(x2), int(label), test=test)
     except (PlaygroundError, ValueError) as err:
-        state.notify(_("The point was not added: {reason}").format(reason=str(err)))
+        state.notify(_("The point was not added: {reason}").format(reason=phrased(err)))
         return
     state.change_points(new_points)  # one undo step
 

@@ -35,7 +35,8 @@ function watchAddressBar() {
 function showLink(box) {
   const url = window.location.href;
   box.querySelector('.pg-link').textContent = url;
-  box.querySelector('.pg-link-length').textContent = url.length.toLocaleString('en') + ' characters. ';
+  const length = box.__pgTexts.length.replace('{n}', url.length.toLocaleString('en'));
+  box.querySelector('.pg-link-length').textContent = length + (/[。．]$/.test(length) ? '' : ' ');
 }
 
 function openedWith() {
@@ -64,6 +65,7 @@ export default function (component) {
     window.addEventListener('pg-address-changed', () => showLink(box));
   }
   const button = box.querySelector('.pg-copy'), note = box.querySelector('.pg-copy-note');
+  box.__pgTexts = data.texts;  // the session's language (the module itself holds no sentence)
   button.textContent = data.label;
   box.querySelector('.pg-link-help').textContent = data.help;
   showLink(box);
@@ -71,10 +73,10 @@ export default function (component) {
     showLink(box);
     try {
       await navigator.clipboard.writeText(window.location.href);
-      note.textContent = 'Copied.';
+      note.textContent = data.texts.copied;
     } catch (err) {
       // No clipboard outside https / localhost: select the link shown below instead.
-      note.textContent = 'Your browser blocked the clipboard; copy the link below.';
+      note.textContent = data.texts.blocked;
       const range = document.createRange();
       range.selectNodeContents(box.querySelector('.pg-link'));
       window.getSelection().removeAllRanges();
@@ -134,6 +136,11 @@ def share_controls(note=None):
             "label": _("Copy link to this scene"),
             "help": _(HELP) if note is None else f"{_(HELP)} {note}",
             "max_parameters": MAX_QUERY_PARAMETERS,
+            "texts": {
+                "length": _("{n} characters."),
+                "copied": _("Copied."),
+                "blocked": _("Your browser blocked the clipboard; copy the link below."),
+            },
         },
         key=SHARE_KEY,
         height="content",

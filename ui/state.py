@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from playground import ClusterSpec, InvalidDataError, PlaygroundError, Window, make_clusters
+from playground import ClusterSpec, InvalidDataError, Message, PlaygroundError, Window, make_clusters
 from playground.geometry import window_with_aspect
 from playground.link import (
     MAX_LINK_POINTS,
@@ -57,7 +57,7 @@ def init_state():
                 link_scene, messages, view = scene_from_link(query)
             except Exception as err:  # noqa: BLE001  (decoding never raises; if it did, the page must live)
                 _LOG.error("A link could not be read", exc_info=err)
-                link_scene, messages, view = default_scene(), ["The link could not be read at all."], {}
+                link_scene, messages, view = default_scene(), [_("The link could not be read at all.")], {}
             # The default scene was never on screen: nothing to undo back to.
             load_scene(link_scene, messages, source=N_("the link"), undoable=False, **view)
         else:
@@ -100,7 +100,8 @@ def set_step(step):
 
 
 def notify(message):
-    """A message shown once on the next run (e.g. why an edit was refused)."""
+    """A message shown once on the next run (e.g. why an edit was refused): text in the session's
+    language, or a back-end ``Message`` (phrased where it is shown)."""
     st.session_state.setdefault("notices", []).append(message)
 
 
@@ -115,7 +116,11 @@ def guarded_callback(what):
                 return callback(*args, **kwargs)
             except Exception as err:  # noqa: BLE001  (the page's edge, for callbacks)
                 _LOG.error("Unexpected error in the callback for %s", what, exc_info=err)
-                notify(f"Something went wrong with {what} ({type(err).__name__}); your points and settings are kept.")
+                notify(
+                    _("Something went wrong with {what} ({error}); your points and settings are kept.").format(
+                        what=what, error=type(err).__name__
+                    )
+                )
 
         return guarded
 
@@ -188,11 +193,11 @@ def _walk_history(step, nothing_message):
 
 
 def undo():
-    _walk_history(st.session_state.history.undone(scene().points), "Nothing to undo.")
+    _walk_history(st.session_state.history.undone(scene().points), _("Nothing to undo."))
 
 
 def redo():
-    _walk_history(st.session_state.history.redone(scene().points), "Nothing to redo.")
+    _walk_history(st.session_state.history.redone(scene().points), _("Nothing to redo."))
 
 
 def fit_view():
@@ -245,7 +250,7 @@ def generate(specs, n_per_class, *, shared_covariance, seed, mode, held_out=None
         fresh = PointSet.from_arrays(X, y).held_out(held_out, seed)
         new_points = fresh if mode == "replace" else scene().points.extended(fresh)
     except PlaygroundError as err:
-        notify(str(err))
+        notify(err.message)
         return
     change_points(new_points, refit_view=True)
     set_scene(replace(scene(), seed=int(seed)))
@@ -389,14 +394,14 @@ def _apply_edit(event, active_class, shared_view=False):
         if kind == "add" and placing_centres:
             x, y = float(event["x"]), float(event["y"])
             if len(rbf_centres()) >= MAX_RBF_CENTRES:
-                raise InvalidDataError(f"at most {MAX_RBF_CENTRES} centres can be placed")
+                raise InvalidDataError(N_("at most {n} centres can be placed"), n=MAX_RBF_CENTRES)
             if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE):
-                raise InvalidDataError(f"a centre must lie within ±{MAX_COORDINATE:,.0f}")
+                raise InvalidDataError(N_("a centre must lie within ±{limit:,.0f}"), limit=MAX_COORDINATE)
             set_rbf_centres(rbf_centres() + ((x, y),))
         elif kind in ("remove", "remove_centre"):
             clicked = _clicked(event, 0 if kind == "remove" else 1)
             if clicked is None:
-                notify("The plot had changed a lot before that click arrived, so nothing was removed; click again.")
+                notify(_("The plot had changed a lot before that click arrived, so nothing was removed; click again."))
             elif kind == "remove_centre":
                 set_rbf_centres(tuple(_without(rbf_centres(), clicked)))
             elif point_set_mode() == "switch":
@@ -404,7 +409,7 @@ def _apply_edit(event, active_class, shared_view=False):
             else:
                 change_points(PointSet.from_rows(_without(scene().points.rows(), clicked)))
         elif kind == "add" and point_set_mode() == "switch":
-            notify("Clicks now switch points between training and test; choose 'add training points' to add one.")
+            notify(_("Clicks now switch points between training and test; choose 'add training points' to add one."))
         elif kind == "add":
             test = point_set_mode() == "test"
             change_points(scene().points.added(float(event["x"]), float(event["y"]), active_class, test=test))
@@ -413,11 +418,14 @@ def _apply_edit(event, active_class, shared_view=False):
             set_scene(scene().with_window(window, by_app=shared_view or moved))
             if moved:
                 notify(
-                    f"The view is kept at least {MIN_VIEW:g} wide and within ±{MAX_COORDINATE:,.0f}: "
-                    "the points' grid is finer than anything narrower would show."
+                    _(
+                        "The view is kept at least {size:g} wide and within ±{limit:,.0f}: "
+                        "the points' grid is finer than anything narrower would show."
+                    ).format(size=MIN_VIEW, limit=MAX_COORDINATE)
                 )
     except (InvalidDataError, KeyError, TypeError, ValueError, OverflowError) as err:
-        notify(f"That canvas action was ignored: {err}")
+        reason = err.message if isinstance(err, PlaygroundError) else str(err)
+        notify(Message(N_("That canvas action was ignored: {reason}"), reason=reason))
 
 
 # A drag sends moves while the pointer moves (each the whole offset since the press, so any of
@@ -438,7 +446,7 @@ def _move(event):
         before = scene().points
         clicked = _clicked(event, 0)
         if clicked is None:
-            notify("The plot had changed a lot before that drag arrived, so nothing was moved; drag again.")
+            notify(_("The plot had changed a lot before that drag arrived, so nothing was moved; drag again."))
             clicked = []
         drag = (event.get("drag"), before, _places(before, clicked))
         st.session_state[DRAG_KEY] = drag
@@ -527,6 +535,10 @@ def scene_from_link(query):
         fallback = default_scene()
         scene = replace(scene, points=fallback.points, window=fallback.window if "w" not in query else scene.window)
     view = {}
+    if "w" not in query:
+        # No window in the link (a hand-written one, e.g. just ?lang=ja): frame the points in the
+        # plot's own shape, as a plain visit does, instead of the bare window around them.
+        view["fit"] = True
     if "po" in query:
         view["panel_options"] = decode_options(str(query["po"]), messages)
     if "tab" in query:
@@ -541,10 +553,10 @@ def scene_from_link(query):
 def link_note(current):
     """What the link cannot carry of ``current``, as a sentence for the share box, or None."""
     if len(current.points) > MAX_LINK_POINTS:
-        return (
-            f"This scene has {len(current.points):,} points; a link carries at most {MAX_LINK_POINTS:,}, so it "
+        return _(
+            "This scene has {n:,} points; a link carries at most {limit:,}, so it "
             "leaves them out: download the scene (Import / export) to share it whole."
-        )
+        ).format(n=len(current.points), limit=MAX_LINK_POINTS)
     return None
 
 
@@ -610,7 +622,7 @@ def apply_pending_load():
         _apply_load(*pending)
     except Exception as err:  # noqa: BLE001  (the page's edge: a load must never kill the session)
         _LOG.error("A scene could not be loaded", exc_info=err)
-        report_load_problems(pending[2], [f"It could not be loaded ({type(err).__name__})."])
+        report_load_problems(pending[2], [_("It could not be loaded ({error}).").format(error=type(err).__name__)])
 
 
 def _apply_load(new_scene, messages, source, view):
@@ -643,4 +655,4 @@ def _apply_load(new_scene, messages, source, view):
             st.session_state.compare_methods = list(view["compare"])
     if view["presentation"] is not None:
         st.session_state.presentation = bool(view["presentation"])
-    report_load_problems(source, list(messages) + [f"Method parameter {text}" for text in widget_messages])
+    report_load_problems(source, list(messages) + list(widget_messages))

@@ -38,19 +38,15 @@ WORKER_NICE = 10  # the server process keeps priority over the workers
 TASKS_PER_WORKER = 500  # then the worker is replaced (returns the memory a long life may hold)
 
 
-def class_name(label):
-    """How a sentence names a class: the app's label k (0..5) is class k + 1, as the book counts."""
-    return f"class {int(label) + 1}"
-
-
 def fit_scene(X, y, method, params, multiclass, basis, basis_params):
-    """(model, error): the scene's method fitted on (X, y), or None and the PlaygroundError's text.
+    """(model, error): the scene's method fitted on (X, y), or None and the PlaygroundError's
+    ``Message`` (no language is known here: the session phrases it where it is shown).
 
     Runs under the budget in force (``playground.budget.limited``). When sub-problems of a
     one-versus-rest / one-versus-one fit ran out of their share, a model without a message of
     its own gets one that says so.
     """
-    from playground import PlaygroundError, make_model, phrase
+    from playground import PlaygroundError, make_model
     from playground.basis import make_basis
     from playground.budget import current_budget
 
@@ -59,7 +55,7 @@ def fit_scene(X, y, method, params, multiclass, basis, basis_params):
         model = make_model(method, multiclass=multiclass, basis=phi, **dict(params))
         model.fit(X, y)
     except PlaygroundError as err:
-        return None, phrase(err, class_name)
+        return None, err.message
     budget = current_budget()
     if budget.parts_stopped and not getattr(model, "fit_message_", None):
         model.fit_message_ = budget_summary(budget)
@@ -67,17 +63,33 @@ def fit_scene(X, y, method, params, multiclass, basis, basis_params):
 
 
 def budget_summary(budget):
-    """One sentence for a multi-class fit some of whose sub-problems were stopped early."""
+    """One sentence (a ``Message``) for a multi-class fit some of whose sub-problems were stopped early."""
+    from playground import Message
+    from playground.i18n import N_
+
     if budget.stopped == "cancelled":
-        return f"Stopped on request after {budget.elapsed:.1f} s; the boundaries shown are the last ones reached."
+        return Message(
+            N_("Stopped on request after {seconds:.1f} s; the boundaries shown are the last ones reached."),
+            seconds=budget.elapsed,
+        )
+    values = {"stopped": budget.parts_stopped, "parts": budget.parts_total}
     if budget.max_steps is not None and budget.steps >= budget.max_steps:
-        limit = f"at most {budget.max_steps:,} recorded steps"
-    else:
-        limit = f"at most {budget.seconds:g} s" if budget.seconds is not None else "its share of the time"
-    return (
-        f"{budget.parts_stopped} of {budget.parts_total} sub-problems were stopped before they finished: one fit "
-        f"may take {limit} here, shared among its sub-problems. Their boundaries are the last ones reached."
+        template = N_(
+            "{stopped} of {parts} sub-problems were stopped before they finished: one fit may take at most "
+            "{limit:,} recorded steps here, shared among its sub-problems. Their boundaries are the last ones reached."
+        )
+        return Message(template, limit=budget.max_steps, **values)
+    if budget.seconds is not None:
+        template = N_(
+            "{stopped} of {parts} sub-problems were stopped before they finished: one fit may take at most "
+            "{limit:g} s here, shared among its sub-problems. Their boundaries are the last ones reached."
+        )
+        return Message(template, limit=budget.seconds, **values)
+    template = N_(
+        "{stopped} of {parts} sub-problems were stopped before they finished: one fit may take its share of the "
+        "time here, shared among its sub-problems. Their boundaries are the last ones reached."
     )
+    return Message(template, **values)
 
 
 class Task:

@@ -10,6 +10,7 @@ next script run, so the canvas drawn above already shows their effect.
 import functools
 import importlib
 import pkgutil
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -86,6 +87,18 @@ def number_text(value, digits=4):
 def vector_text(values, digits=4):
     """'(5, −6, 3)': a vector written out in full."""
     return "(" + ", ".join(number_text(v, digits) for v in values) + ")"
+
+
+def join_sentences(*sentences):
+    """Whole translated sentences run together as a paragraph: a space after an English one,
+    none after a Japanese or Chinese one (their full stop 。 already ends it)."""
+    text = ""
+    for sentence in sentences:
+        if not sentence:
+            continue
+        wide = bool(text) and unicodedata.east_asian_width(text[-1]) in "WF"
+        text += ("" if not text or wide else " ") + sentence
+    return text
 
 
 def count_axis(largest, title=None, *, most_ticks=6, **extra):

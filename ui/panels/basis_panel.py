@@ -12,15 +12,15 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import PlaygroundError, Window, boundary_segments, evaluate_grid, phrase
+from playground import PlaygroundError, Window, boundary_segments, evaluate_grid
 from playground.basis import BasisModel, RBFBasis
 
 from ..chart import chart
 from ..figures import region_trace
-from ..i18n import N_
-from ..names import N_CLASSES, class_name
+from ..i18n import N_, _
+from ..names import N_CLASSES, class_name, phrased
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
-from . import Panel
+from . import Panel, join_sentences
 
 CENTRE_COLOUR = "#5B2C6F"
 CHOSEN_COLOUR = "#C0392B"
@@ -59,19 +59,19 @@ def centre_traces(basis, *, editable):
         mode="lines",
         line=dict(color=CENTRE_COLOUR, width=1, dash="dot"),
         hoverinfo="skip",
-        name="radius s around each centre",
+        name=_("radius s around each centre"),
         showlegend=False,
     )
-    hint = "<br>click to remove" if editable else ""
+    hint = "<br>" + _("click to remove") if editable else ""
     markers = go.Scatter(
         x=centres[:, 0],
         y=centres[:, 1],
         customdata=np.arange(centres.shape[0]),
         mode="markers",
         marker=dict(symbol="cross-thin-open", size=15, color=CENTRE_COLOUR, line=dict(width=3, color=CENTRE_COLOUR)),
-        name="RBF centres cⱼ (radius s dotted)",
+        name=_("RBF centres cⱼ (radius s dotted)"),
         meta="centres" if editable else "rbf_centres",
-        hovertemplate="RBF centre (%{x:.3g}, %{y:.3g})" + hint + "<extra></extra>",
+        hovertemplate=_("RBF centre (%{x:.3g}, %{y:.3g})") + hint + "<extra></extra>",
     )
     return [circles, markers]
 
@@ -92,7 +92,7 @@ def pretty_name(model, index):
         if index >= offset:
             j = index - offset
             cx, cy = basis.centres_[j][:2]
-            return f"φ{j + 1}: Gaussian at ({cx:.2g}, {cy:.2g})"
+            return _("φ{index}: Gaussian at ({x}, {y})").format(index=j + 1, x=f"{cx:.2g}", y=f"{cy:.2g}")
     name = names[index]
     for power, glyph in SUPERSCRIPTS.items():
         name = name.replace(power, glyph)
@@ -159,7 +159,7 @@ def feature_space(model, X, i, j):
     try:
         line = model.feature_line(i, j)
     except PlaygroundError as err:
-        return features, window, None, phrase(err, class_name)
+        return features, window, None, phrased(err)
     return features, window, line, None
 
 
@@ -206,7 +206,7 @@ def feature_space_figure(model, X, y, i, j):
                     mode="lines",
                     line=dict(color=BOUNDARY_COLOUR, width=2.5, dash=None if line["exact"] else "dash"),
                     hoverinfo="skip",
-                    name="boundary (a straight line)" if line["exact"] else "boundary slice",
+                    name=_("boundary (a straight line)") if line["exact"] else _("boundary slice"),
                     showlegend=False,
                 )
             )
@@ -215,7 +215,7 @@ def feature_space_figure(model, X, y, i, j):
         data=traces,
         layout=dict(
             template=TEMPLATE,
-            title=dict(text="feature space (φ-space)", font=dict(size=14)),
+            title=dict(text=_("feature space (φ-space)"), font=dict(size=14)),
             height=380,
             margin=dict(l=50, r=10, t=40, b=45),
             xaxis=dict(range=[window.x_min, window.x_max], title=pretty_name(model, i)),
@@ -282,7 +282,7 @@ def input_space_figure(model, X, y, window, chosen):
         data=traces,
         layout=dict(
             template=TEMPLATE,
-            title=dict(text="input space (x)", font=dict(size=14)),
+            title=dict(text=_("input space (x)"), font=dict(size=14)),
             height=380,
             margin=dict(l=40, r=10, t=40, b=45),
             xaxis=dict(range=[window.x_min, window.x_max], title="x₁"),
@@ -301,39 +301,47 @@ def _choose_features(model, X):
         st.session_state.fs_i, st.session_state.fs_j = default_pair(model, X)
     options = list(range(n_features))
     left, right = st.columns(2)
-    i = left.selectbox("Horizontal axis", options, format_func=lambda k: pretty_name(model, k), key="fs_i")
-    j = right.selectbox("Vertical axis", options, format_func=lambda k: pretty_name(model, k), key="fs_j")
+    i = left.selectbox(_("Horizontal axis"), options, format_func=lambda k: pretty_name(model, k), key="fs_i")
+    j = right.selectbox(_("Vertical axis"), options, format_func=lambda k: pretty_name(model, k), key="fs_j")
     return i, j
 
 
 def _explanation(model, line, error, features, predicted, i, j):
     n_features = len(model.feature_names())
     if error:
-        return f"No straight line to draw here: {error}"
-    names = f"{pretty_name(model, i)} and {pretty_name(model, j)}"
+        return _("No straight line to draw here: {reason}").format(reason=error)
+    first, second = pretty_name(model, i), pretty_name(model, j)
     agree = float(np.mean(line_side(line, features) == np.searchsorted(model.classes_, predicted)))
-    text = (
-        "On the canvas the boundary is **curved** in x. The method itself is linear: it only ever sees "
-        f"φ(x) (here M = {n_features} features) and draws a hyperplane wᵀφ + w₀ = 0 there "
-        "(section 4.3.1). "
-    )
+    sentences = [
+        _(
+            "On the canvas the boundary is **curved** in x. The method itself is linear: it only ever sees "
+            "φ(x) (here M = {m} features) and draws a hyperplane wᵀφ + w₀ = 0 there (section 4.3.1)."
+        ).format(m=n_features)
+    ]
     if line["exact"]:
-        text += (
-            f"With exactly two basis functions, {names}, φ-space is this plane and the boundary is **exactly** "
-            "the straight line on the right: every point on its side is classified as the model classifies it."
+        sentences.append(
+            _(
+                "With exactly two basis functions, {first} and {second}, φ-space is this plane and the boundary is "
+                "**exactly** the straight line on the right: every point on its side is classified as the model "
+                "classifies it."
+            ).format(first=first, second=second)
         )
     else:
-        text += (
-            f"With M = {n_features} features this plane of {names} is a **slice**: the dashed line is the "
-            "boundary with the other features held at their training means, so it agrees with the model on "
-            f"{agree:.0%} of the points. Pick the two features with the largest weights to see the most of it."
+        sentences.append(
+            _(
+                "With M = {m} features this plane of {first} and {second} is a **slice**: the dashed line is the "
+                "boundary with the other features held at their training means, so it agrees with the model on "
+                "{agree} of the points. Pick the two features with the largest weights to see the most of it."
+            ).format(m=n_features, first=first, second=second, agree=f"{agree:.0%}")
         )
     if isinstance(model.basis_, RBFBasis):
-        text += (
-            " A Gaussian feature is near 1 close to its centre (red ✚ on the left) and near 0 far from it, "
-            "so points that curl around each other in x can fall on either side of a line in φ."
+        sentences.append(
+            _(
+                "A Gaussian feature is near 1 close to its centre (red ✚ on the left) and near 0 far from it, "
+                "so points that curl around each other in x can fall on either side of a line in φ."
+            )
         )
-    return text
+    return join_sentences(*sentences)
 
 
 def render(ctx):
@@ -341,11 +349,11 @@ def render(ctx):
     X, y = ctx.scene.points.X, ctx.scene.points.y
     n_features = len(model.feature_names())
     if n_features < 2:
-        st.info("This basis gives only one feature: add centres (or keep x) to see a plane of two features.")
+        st.info(_("This basis gives only one feature: add centres (or keep x) to see a plane of two features."))
         return
     i, j = _choose_features(model, X)
     if i == j:
-        st.warning("Choose two different basis functions.")
+        st.warning(_("Choose two different basis functions."))
         return
     features, _unused, line, error = feature_space(model, X, i, j)
     left, right = st.columns(2)

@@ -23,7 +23,7 @@ from playground.specs import PANEL_SPEC
 
 from ..chart import chart
 from ..convention import book_classes, book_weights, is_two_class
-from ..i18n import N_
+from ..i18n import N_, _, ngettext
 from ..names import class_name
 from ..theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from . import Panel, number_text, subscript
@@ -34,10 +34,10 @@ SAMPLES_KEY = "bayes_samples"
 SEED_KEY = "bayes_seed"
 PAIR_KEYS = ("laplace_i", "laplace_j")
 CONTOUR_CHOICES = {
-    "both": "predictive and MAP",
-    "predictive": "predictive only",
-    "map": "MAP only",
-    "none": "neither",
+    "both": N_("predictive and MAP"),
+    "predictive": N_("predictive only"),
+    "map": N_("MAP only"),
+    "none": N_("neither"),
 }
 CONTOUR_RESOLUTION = 64  # the contour fields (float32)
 SAMPLE_RESOLUTION = 48  # a sampled boundary's field on a basis (a curve, not a line)
@@ -140,7 +140,9 @@ def shading_trace(model, window, choice, resolution=HEATMAP_RESOLUTION):
         colorscale=_diverging_scale(np.asarray(model.classes_)),
         showscale=False,
         hoverinfo="skip",
-        name=f"{'MAP' if choice == 'map' else 'predictive'} p({class_symbol(model.classes_[0])}|x)",
+        name=(_("MAP p({c1}|x)") if choice == "map" else _("predictive p({c1}|x)")).format(
+            c1=class_symbol(model.classes_[0])
+        ),
         meta="posterior",
     )
 
@@ -157,7 +159,13 @@ def contour_traces(model, window, choice):
     if choice in ("both", "predictive"):
         traces.append(
             _contour(
-                predictive, axes, PREDICTIVE_COLOUR, "solid", f"predictive p({c1}|x) 0.1/0.5/0.9", "predictive", True
+                predictive,
+                axes,
+                PREDICTIVE_COLOUR,
+                "solid",
+                _("predictive p({c1}|x) 0.1/0.5/0.9").format(c1=c1),
+                "predictive",
+                True,
             )
         )
     return traces
@@ -170,7 +178,9 @@ def sample_traces(model, window, n_samples, seed):
     if not len(weights):
         return []
     estimator, features = laplace_model(model)
-    name = f"{len(weights)} boundaries from N(w_MAP, S_N), seed {seed}"
+    name = ngettext(
+        "{n} boundary from N(w_MAP, S_N), seed {seed}", "{n} boundaries from N(w_MAP, S_N), seed {seed}", len(weights)
+    ).format(n=len(weights), seed=seed)
     line = dict(color=PREDICTIVE_COLOUR, width=1)
     curved = isinstance(model, BasisModel) and not isinstance(model.basis_, IdentityBasis)
     if not curved:  # lines in x
@@ -248,11 +258,13 @@ def _point_table(ctx, model):
     if len(points):
         x = points.X[-1]
         rows.append(x)
-        names.append(f"last point ({number_text(x[0], 3)}, {number_text(x[1], 3)})")
+        names.append(_("last point ({x1}, {x2})").format(x1=number_text(x[0], 3), x2=number_text(x[1], 3)))
     window = ctx.window
     corner = np.array([window.x_max, window.y_max])
     rows.append(corner)
-    names.append(f"corner of the view ({number_text(corner[0], 3)}, {number_text(corner[1], 3)})")
+    names.append(
+        _("corner of the view ({x1}, {x2})").format(x1=number_text(corner[0], 3), x2=number_text(corner[1], 3))
+    )
     values = predictive_at(model, np.array(rows))
     c1 = class_symbol(model.classes_[0])
     table = pd.DataFrame(
@@ -261,7 +273,7 @@ def _point_table(ctx, model):
             "σₐ² = φᵀS_Nφ": values["variance"],
             "κ(σₐ²)": values["kappa"],
             f"MAP σ(μₐ) = p({c1}|x)": values["p_map"],
-            f"predictive σ(κμₐ) = p({c1}|x)": values["p_predictive"],
+            _("predictive σ(κμₐ) = p({c1}|x)").format(c1=c1): values["p_predictive"],
         },
         index=names,
     )
@@ -291,9 +303,9 @@ def render_predictive(ctx):
     st.session_state[samples_key] = option(options, SAMPLES_KEY)
     st.session_state[seed_key] = option(options, SEED_KEY)
     st.radio(
-        f"Contours of p({c1}|x) on the canvas",
+        _("Contours of p({c1}|x) on the canvas").format(c1=c1),
         list(CONTOUR_CHOICES),
-        format_func=CONTOUR_CHOICES.get,
+        format_func=lambda choice: _(CONTOUR_CHOICES[choice]),
         key=contour_key,
         horizontal=True,
         on_change=_set_option,
@@ -302,7 +314,7 @@ def render_predictive(ctx):
     samples_spec, seed_spec = PANEL_SPEC[SAMPLES_KEY], PANEL_SPEC[SEED_KEY]
     left, middle, right = st.columns([3, 2, 2], vertical_alignment="bottom")
     left.slider(
-        "Boundaries drawn from the posterior",
+        _("Boundaries drawn from the posterior"),
         int(samples_spec.low),
         int(samples_spec.high),
         key=samples_key,
@@ -310,29 +322,38 @@ def render_predictive(ctx):
         args=(SAMPLES_KEY, samples_key, int),
     )
     middle.number_input(
-        "Seed",
+        _("Seed"),
         int(seed_spec.low),
         int(seed_spec.high),
         step=1,
         key=seed_key,
         on_change=_set_option,
         args=(SEED_KEY, seed_key, int),
-        help="The same seed draws the same boundaries; a shared link carries it.",
+        help=_("The same seed draws the same boundaries; a shared link carries it."),
     )
-    right.button("Draw new samples", key="bayes_resample", on_click=_resample, help="The next seed.")
+    right.button(_("Draw new samples"), key="bayes_resample", on_click=_resample, help=_("The next seed."))
     st.caption(
-        f"Solid purple: the predictive p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155) at 0.1, 0.5 and 0.9; dashed grey: "
-        f"the MAP sigmoid σ(w_MAPᵀφ). The 0.5 contours coincide (κ > 0 does not change the sign of μₐ), but away "
-        "from the data σₐ² = φᵀS_Nφ grows, κ shrinks and the predictive's 0.1 and 0.9 contours fan out: the "
-        "model is less sure where it has seen nothing. The thin purple lines are boundaries wᵀφ = 0 of weights "
-        "drawn from N(w_MAP, S_N): where they spread, the boundary is uncertain. While contours are shown, the "
-        f"shading is p({c1}|x) itself (the predictive's, or the MAP's with MAP only), white at 0.5."
+        _(
+            "Solid purple: the predictive p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155) at 0.1, 0.5 and 0.9; dashed grey: "
+            "the MAP sigmoid σ(w_MAPᵀφ). The 0.5 contours coincide (κ > 0 does not change the sign of μₐ), but away "
+            "from the data σₐ² = φᵀS_Nφ grows, κ shrinks and the predictive's 0.1 and 0.9 contours fan out: the "
+            "model is less sure where it has seen nothing. The thin purple lines are boundaries wᵀφ = 0 of weights "
+            "drawn from N(w_MAP, S_N): where they spread, the boundary is uncertain. While contours are shown, the "
+            "shading is p({c1}|x) itself (the predictive's, or the MAP's with MAP only), white at 0.5."
+        ).format(c1=c1)
     )
     st.table(_point_table(ctx, model))
     st.caption(
-        f"t = 1 for {class_name(first)} (C₁), 0 for {class_name(second)} (C₂); prior precision α = "
-        f"{number_text(estimator.alpha)}; Laplace log evidence ln p(t|α) ≈ {number_text(estimator.log_evidence_, 6)} "
-        "(eq. 4.137). Try: raise α and watch the samples bunch together and the contours close in."
+        _(
+            "t = 1 for {first} (C₁), 0 for {second} (C₂); prior precision α = {alpha}; Laplace log evidence "
+            "ln p(t|α) ≈ {evidence} (eq. 4.137). Try: raise α and watch the samples bunch together and the contours "
+            "close in."
+        ).format(
+            first=class_name(first),
+            second=class_name(second),
+            alpha=number_text(estimator.alpha),
+            evidence=number_text(estimator.log_evidence_, 6),
+        )
     )
 
 
@@ -341,7 +362,7 @@ def render_predictive(ctx):
 
 def weight_names(estimator, model):
     """'w₀ (bias)', 'w₁', ...: the weights of phi = (1, x) or (1, phi_1(x), ...)."""
-    return ["w₀ (bias)"] + [f"w{subscript(j)}" for j in range(1, estimator.coef_.shape[1] + 1)]
+    return [_("w₀ (bias)")] + [f"w{subscript(j)}" for j in range(1, estimator.coef_.shape[1] + 1)]
 
 
 def chosen_pair(options, size):
@@ -366,7 +387,7 @@ def line_figure(model, X, y):
             y=posterior,
             mode="lines",
             line=dict(color="#E69F00", width=2.5),
-            name="posterior p(w|t) (relative)",
+            name=_("posterior p(w|t) (relative)"),
             hovertemplate="s = %{x:.3g}<br>p(w|t)/p(w_MAP|t) = %{y:.4f}<extra></extra>",
         ),
         dict(
@@ -375,7 +396,7 @@ def line_figure(model, X, y):
             y=laplace,
             mode="lines",
             line=dict(color="#CC0000", width=2, dash="dash"),
-            name="Laplace N(w_MAP, S_N)",
+            name=_("Laplace N(w_MAP, S_N)"),
             hovertemplate="s = %{x:.3g}<br>q(w)/q(w_MAP) = %{y:.4f}<extra></extra>",
         ),
     ]
@@ -391,12 +412,12 @@ def line_figure(model, X, y):
         height=340,
         margin=dict(l=50, r=10, t=40, b=100),
         xaxis=dict(domain=[0, 0.46], title=dict(text="s (w = w_MAP + s v)"), **grid),
-        yaxis=dict(title=dict(text="density / its value at w_MAP"), range=[0, 1.05], **grid),
-        xaxis2=dict(domain=[0.56, 1], anchor="y2", title=dict(text="s along v"), **grid),
-        yaxis2=dict(anchor="x2", title=dict(text="− ln (relative)"), **grid),
+        yaxis=dict(title=dict(text=_("density / its value at w_MAP")), range=[0, 1.05], **grid),
+        xaxis2=dict(domain=[0.56, 1], anchor="y2", title=dict(text=_("s along v")), **grid),
+        yaxis2=dict(anchor="x2", title=dict(text=_("− ln (relative)")), **grid),
         legend=dict(orientation="h", x=0, y=-0.42, yanchor="top", font=dict(size=12)),
         title=dict(
-            text=f"Along the leading eigenvector v of S_N (σ along v = {number_text(cut['std'], 3)})",
+            text=_("Along the leading eigenvector v of S_N (σ along v = {std})").format(std=number_text(cut["std"], 3)),
             font=dict(size=14),
         ),
     )
@@ -406,12 +427,14 @@ def line_figure(model, X, y):
 def _tails(cut):
     """How the exact posterior compares with its Laplace approximation two standard deviations out."""
     s, std = cut["offsets"], cut["std"]
-    words = []
-    for side, target in (("at s = −2σ", -2 * std), ("at s = +2σ", 2 * std)):
+    ratios = []
+    for target in (-2 * std, 2 * std):
         k = int(np.argmin(np.abs(s - target)))
-        ratio = float(np.exp(cut["log_posterior"][k] - cut["log_laplace"][k]))
-        words.append(f"{side} the exact density is {number_text(ratio, 3)} times the Gaussian's")
-    return "; ".join(words) + " (the logistic likelihood is not symmetric about w_MAP, nor its tails Gaussian)."
+        ratios.append(number_text(float(np.exp(cut["log_posterior"][k] - cut["log_laplace"][k])), 3))
+    return _(
+        "at s = −2σ the exact density is {below} times the Gaussian's; at s = +2σ the exact density is {above} "
+        "times the Gaussian's (the logistic likelihood is not symmetric about w_MAP, nor its tails Gaussian)."
+    ).format(below=ratios[0], above=ratios[1])
 
 
 def ellipse_figure(model, pair, names, samples):
@@ -429,7 +452,7 @@ def ellipse_figure(model, pair, names, samples):
                 y=ring[:, 1],
                 mode="lines",
                 line=dict(color="#CC0000", width=width),
-                name=f"{n_std} σ" if n_std > 1 else "1 σ ellipse of N(w_MAP, S_N)",
+                name=f"{n_std} σ" if n_std > 1 else _("1 σ ellipse of N(w_MAP, S_N)"),
                 hoverinfo="skip",
             )
         )
@@ -442,7 +465,7 @@ def ellipse_figure(model, pair, names, samples):
                 y=drawn[:, 1],
                 mode="markers",
                 marker=dict(size=7, color=PREDICTIVE_COLOUR, opacity=0.8),
-                name="samples (the thin boundaries)",
+                name=_("samples (the thin boundaries)"),
                 hovertemplate=f"{names[i]} = %{{x:.4g}}<br>{names[j]} = %{{y:.4g}}<extra></extra>",
             )
         )
@@ -466,7 +489,9 @@ def ellipse_figure(model, pair, names, samples):
         xaxis=dict(title=dict(text=names[i]), constrain="domain", **grid),
         yaxis=dict(title=dict(text=names[j]), scaleanchor="x", scaleratio=1, constrain="domain", **grid),
         legend=dict(x=1.02, y=1, xanchor="left"),
-        title=dict(text=f"Posterior over ({names[i]}, {names[j]})", font=dict(size=14)),
+        title=dict(
+            text=_("Posterior over ({first}, {second})").format(first=names[i], second=names[j]), font=dict(size=14)
+        ),
     )
     return dict(data=traces, layout=layout)
 
@@ -486,29 +511,32 @@ def render_laplace(ctx):
     chart(figure, key="laplace_line")
     direction = book_weights(estimator, cut["direction"])
     st.caption(
-        "The exact posterior p(w|t) ∝ p(t|w) N(w|0, α⁻¹I) (eq. 4.142, orange) and its Laplace approximation "
-        "N(w|w_MAP, S_N) (eq. 4.144, dashed red) along the line w_MAP + s v, v = "
-        f"{', '.join(f'{n} {number_text(c, 3)}' for n, c in zip(names, direction))}, the direction in which S_N is "
-        "widest. Both are 1 at w_MAP and agree in their curvature there (S_N⁻¹ is the Hessian of −ln p(w|t), eq. "
-        f"4.143); away from it they part: {_tails(cut)}"
+        _(
+            "The exact posterior p(w|t) ∝ p(t|w) N(w|0, α⁻¹I) (eq. 4.142, orange) and its Laplace approximation "
+            "N(w|w_MAP, S_N) (eq. 4.144, dashed red) along the line w_MAP + s v, v = {v}, the direction in which "
+            "S_N is widest. Both are 1 at w_MAP and agree in their curvature there (S_N⁻¹ is the Hessian of "
+            "−ln p(w|t), eq. 4.143); away from it they part: {tails}"
+        ).format(v=", ".join(f"{n} {number_text(c, 3)}" for n, c in zip(names, direction)), tails=_tails(cut))
     )
     size = len(names)
     pair = chosen_pair(ctx.options, size)
     asked = tuple(ctx.options.get(key) for key in PAIR_KEYS)
     if all(isinstance(index, int) for index in asked) and asked != pair:
         st.caption(
-            f"This model has weights w₀ to w{subscript(size - 1)} and the ellipse needs two different ones: "
-            f"showing {names[pair[0]]} and {names[pair[1]]}."
+            _(
+                "This model has weights w₀ to {last} and the ellipse needs two different ones: showing {first} and "
+                "{second}."
+            ).format(last=f"w{subscript(size - 1)}", first=names[pair[0]], second=names[pair[1]])
         )
     for key, value in zip(PAIR_KEYS, pair):
         st.session_state[f"{key}_select"] = value
     left, right = st.columns(2)
-    for column, key, label in ((left, PAIR_KEYS[0], "Horizontal axis"), (right, PAIR_KEYS[1], "Vertical axis")):
+    for column, key, label in ((left, PAIR_KEYS[0], _("Horizontal axis")), (right, PAIR_KEYS[1], _("Vertical axis"))):
         column.selectbox(
             label, list(range(size)), format_func=names.__getitem__, key=f"{key}_select", on_change=_pair_changed
         )
     if pair[0] == pair[1]:
-        st.info("Pick two different weights.")
+        st.info(_("Pick two different weights."))
         return
     samples = sampled_weights(model, option(ctx.options, SAMPLES_KEY), option(ctx.options, SEED_KEY))
     chart(ellipse_figure(model, pair, names, samples), key="laplace_ellipse")
@@ -516,10 +544,17 @@ def render_laplace(ctx):
     block = estimator.covariance_[np.ix_([i, j], [i, j])]
     correlation = block[0, 1] / np.sqrt(block[0, 0] * block[1, 1])
     st.caption(
-        f"The marginal of N(w_MAP, S_N) over ({names[i]}, {names[j]}): ellipses at 1, 2 and 3 standard deviations, "
-        f"standard deviations {number_text(np.sqrt(block[0, 0]), 3)} and {number_text(np.sqrt(block[1, 1]), 3)}, "
-        f"correlation {number_text(correlation, 3)}. The dots are the weights behind the thin boundaries on the canvas "
-        "(same seed, same number)."
+        _(
+            "The marginal of N(w_MAP, S_N) over ({first}, {second}): ellipses at 1, 2 and 3 standard deviations, "
+            "standard deviations {std_first} and {std_second}, correlation {correlation}. The dots are the weights "
+            "behind the thin boundaries on the canvas (same seed, same number)."
+        ).format(
+            first=names[i],
+            second=names[j],
+            std_first=number_text(np.sqrt(block[0, 0]), 3),
+            std_second=number_text(np.sqrt(block[1, 1]), 3),
+            correlation=number_text(correlation, 3),
+        )
     )
 
 

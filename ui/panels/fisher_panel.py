@@ -15,10 +15,10 @@ from playground.presets import elongated_points
 
 from .. import state
 from ..chart import chart
-from ..i18n import N_
+from ..i18n import N_, _
 from ..names import class_name
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
-from . import Panel, count_axis, option_checkbox
+from . import Panel, count_axis, join_sentences, option_checkbox
 
 ANGLE_OPTION = "fisher_angle"  # ctx.options key: the slider's projection angle in degrees
 SHOW_OPTION = "fisher_show_direction"  # ctx.options key: draw the slider direction on the plane
@@ -104,7 +104,10 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
                 marker=dict(color=CLASS_COLOURS[int(label)], line=dict(width=0)),
                 opacity=0.6,
                 name=class_name(int(label)),
-                hovertemplate=f"{class_name(int(label))}: %{{y}} points near %{{x:.3g}}<extra></extra>",
+                hovertemplate=_("{name}: {count} points near {value}").format(
+                    name=class_name(int(label)), count="%{y}", value="%{x:.3g}"
+                )
+                + "<extra></extra>",
             )
         )
     return go.Figure(
@@ -116,8 +119,8 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
             bargap=0,
             height=height,
             margin=dict(l=10, r=10, t=50, b=30),
-            xaxis_title="projection wᵀx (w of unit length)",
-            yaxis=count_axis(max(int(np.max(heights)), 1), "points", rangemode="tozero"),
+            xaxis_title=_("projection wᵀx (w of unit length)"),
+            yaxis=count_axis(max(int(np.max(heights)), 1), _("points"), rangemode="tozero"),
             showlegend=False,
             shapes=[vline(threshold, dict(color="#222222", width=2, dash="dash"))],
             annotations=[
@@ -125,7 +128,7 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
                     x=threshold,
                     y=1,
                     yref="paper",
-                    text="threshold",
+                    text=_("threshold"),
                     showarrow=False,
                     yanchor="bottom",
                     font=dict(size=11),
@@ -157,7 +160,7 @@ def wrapped_ticks(centre, step=30):
 
 def _load_elongated():
     state.change_points(elongated_points(), refit_view=True)
-    state.notify("Loaded two elongated classes (figure 4.6); undo (↶) brings your points back.")
+    state.notify(_("Loaded two elongated classes (figure 4.6); undo (↶) brings your points back."))
 
 
 def criterion_figure(model, angle):
@@ -190,34 +193,39 @@ def criterion_figure(model, angle):
             y=[fisher_j if np.isfinite(fisher_j) else top],
             mode="markers+text",
             marker=dict(symbol="star", size=15, color="#C0392B"),
-            text=["Fisher (maximum)"],
+            text=[_("Fisher (maximum)")],
             textposition="top center",
-            name="Fisher's direction",
+            name=_("Fisher's direction"),
             customdata=[fisher_angle],
-            hovertemplate="Fisher's direction θ = %{customdata:.1f}°<br>J = %{y:.3g}<extra></extra>",
+            hovertemplate=_("Fisher's direction θ = {angle}°").format(angle="%{customdata:.1f}")
+            + "<br>J = %{y:.3g}<extra></extra>",
         ),
         go.Scatter(
             x=[means_position],
             y=[model.criterion(means_direction(model))],
             mode="markers+text",
             marker=dict(symbol="diamond", size=11, color="#555555"),
-            text=["means line"],
+            text=[_("means line")],
             # Beside the marker, on the side away from the peak, where the curve has fallen below it.
             textposition="top right" if means_position >= centre else "top left",
-            name="line joining the means",
+            name=_("line joining the means"),
             customdata=[means_position % 180.0],
-            hovertemplate="line joining the means θ = %{customdata:.1f}°<br>J = %{y:.3g}<extra></extra>",
+            hovertemplate=_("line joining the means θ = {angle}°").format(angle="%{customdata:.1f}")
+            + "<br>J = %{y:.3g}<extra></extra>",
         ),
     ]
     return go.Figure(
         data=traces,
         layout=dict(
             template=TEMPLATE,
-            title=dict(text=f"J(θ) as the direction rotates; slider at θ = {angle:.1f}°", font=dict(size=14)),
+            title=dict(
+                text=_("J(θ) as the direction rotates; slider at θ = {angle}°").format(angle=f"{angle:.1f}"),
+                font=dict(size=14),
+            ),
             height=300,
             margin=dict(l=10, r=10, t=50, b=30),
             xaxis=dict(
-                title=dict(text="direction θ, mod 180° (θ and θ + 180° are one line)"),
+                title=dict(text=_("direction θ, mod 180° (θ and θ + 180° are one line)")),
                 range=[centre - 90.0, centre + 90.0],
                 **wrapped_ticks(centre),
             ),
@@ -254,7 +262,7 @@ def fisher_space_figure(model, X, y):
             y=means[:, 1] if two_d else model.classes_.astype(float),
             mode="markers",
             marker=dict(symbol="x", size=13, color="#222222"),
-            name="projected class means",
+            name=_("projected class means"),
         )
     )
     return go.Figure(
@@ -264,7 +272,7 @@ def fisher_space_figure(model, X, y):
             height=380,
             margin=dict(l=10, r=10, t=30, b=30),
             xaxis_title=f"y₁ = w₁ᵀx   (J = {model.eigenvalues_[0]:.3g})",
-            yaxis_title=f"y₂ = w₂ᵀx   (J = {model.eigenvalues_[1]:.3g})" if two_d else "class",
+            yaxis_title=f"y₂ = w₂ᵀx   (J = {model.eigenvalues_[1]:.3g})" if two_d else _("class"),
             legend=dict(orientation="h", y=1.02, yanchor="bottom"),
         ),
     )
@@ -302,7 +310,7 @@ def overlay(ctx):
                 mode="lines",
                 line=dict(color=SLIDER_COLOUR, width=1.5, dash="dot"),
                 hoverinfo="skip",
-                name="projection direction (slider)",
+                name=_("projection direction (slider)"),
             )
         )
     cut = _line_through(threshold * direction, np.array([-direction[1], direction[0]]), ctx.window)
@@ -314,7 +322,7 @@ def overlay(ctx):
                 mode="lines",
                 line=dict(color=SLIDER_COLOUR, width=2.5, dash="dashdot"),
                 hoverinfo="skip",
-                name="threshold for the slider direction",
+                name=_("threshold for the slider direction"),
             )
         )
     return traces
@@ -340,7 +348,7 @@ def _render_two_classes(ctx, model, X, y):
             y,
             means_dir,
             midpoint_threshold(model, means_dir),
-            f"(a) onto the line joining the means: J = {_safe_j(model.criterion(means_dir))}",
+            _("(a) onto the line joining the means: J = {value}").format(value=_safe_j(model.criterion(means_dir))),
         ),
         key="fisher_hist_means",
         where=left,
@@ -352,35 +360,42 @@ def _render_two_classes(ctx, model, X, y):
             y,
             fisher_dir,
             model.threshold_,
-            f"(b) onto Fisher's direction: J = {_safe_j(model.criterion(fisher_dir))}",
+            _("(b) onto Fisher's direction: J = {value}").format(value=_safe_j(model.criterion(fisher_dir))),
         ),
         key="fisher_hist_fisher",
         where=right,
     )
-    threshold_rule = (
-        "halfway between the projected means" if model.threshold == "midpoint" else "where the 1-D Gaussians tie"
-    )
     st.caption(
-        "Left: projecting onto m₂ − m₁ separates the means as much as possible, but the classes' spread "
-        "along it makes them overlap. Right: Fisher's w ∝ S_W⁻¹(m₂ − m₁) (eq. 4.30; J(w) = J(−w), so the sign is "
-        "free, and the Equations tab turns w towards C₁ so that y ≥ y₀ means C₁) also keeps each class "
-        f"compact, maximising J(w) (eq. 4.26). Its threshold ({threshold_rule}) is the black line on the plot. "
-        "Threshold on the left: the midpoint of the projected means."
+        join_sentences(
+            _(
+                "Left: projecting onto m₂ − m₁ separates the means as much as possible, but the classes' spread "
+                "along it makes them overlap."
+            ),
+            _(
+                "Right: Fisher's w ∝ S_W⁻¹(m₂ − m₁) (eq. 4.30; J(w) = J(−w), so the sign is free, and the "
+                "Equations tab turns w towards C₁ so that y ≥ y₀ means C₁) also keeps each class compact, "
+                "maximising J(w) (eq. 4.26)."
+            ),
+            _("Its threshold (halfway between the projected means) is the black line on the plot.")
+            if model.threshold == "midpoint"
+            else _("Its threshold (where the 1-D Gaussians tie) is the black line on the plot."),
+            _("Threshold on the left: the midpoint of the projected means."),
+        )
     )
     st.button(
-        "Load two elongated classes (fig. 4.6)",
+        _("Load two elongated classes (fig. 4.6)"),
         key="fisher_load_elongated",
         on_click=_load_elongated,
-        help="Replaces the points (undoable) with data where the two projections differ the most.",
+        help=_("Replaces the points (undoable) with data where the two projections differ the most."),
     )
 
-    st.markdown("**Rotate the projection direction**")
+    st.markdown(_("**Rotate the projection direction**"))
     key = "fisher_angle_slider"
     angle = current_angle(ctx, model)
     st.session_state[key] = angle
     slider_col, a_col, b_col = st.columns([6, 1.3, 1.3])
     slider_col.slider(
-        "Direction angle θ (degrees from the x₁ axis)",
+        _("Direction angle θ (degrees from the x₁ axis)"),
         0.0,
         180.0,
         step=ANGLE_STEP,
@@ -389,21 +404,21 @@ def _render_two_classes(ctx, model, X, y):
         args=(ctx.options, key),
     )
     a_col.button(
-        "Means line",
+        _("Means line"),
         key="fisher_snap_means",
         on_click=_set_angle,
         args=(ctx.options, angle_of(means_dir), key),
         width="stretch",
     )
     b_col.button(
-        "Fisher's w",
+        _("Fisher's w"),
         key="fisher_snap_fisher",
         on_click=_set_angle,
         args=(ctx.options, angle_of(fisher_dir), key),
         width="stretch",
     )
     option_checkbox(
-        "Draw this direction (dotted) and its threshold (dash-dot, purple) on the plot",
+        _("Draw this direction (dotted) and its threshold (dash-dot, purple) on the plot"),
         ctx,
         SHOW_OPTION,
         "fisher_show_direction",
@@ -418,16 +433,18 @@ def _render_two_classes(ctx, model, X, y):
             y,
             direction,
             midpoint_threshold(model, direction),
-            f"onto θ = {angle:.1f}°: J = {_safe_j(model.criterion(direction))}",
+            _("onto θ = {angle}°: J = {value}").format(angle=f"{angle:.1f}", value=_safe_j(model.criterion(direction))),
             height=300,
         ),
         key="fisher_hist_slider",
         where=right,
     )
     st.caption(
-        "J(θ) is the ratio of the between-class to the within-class variance of the projections; it peaks at "
-        "Fisher's direction (★) and is lower along the line joining the means (◆). The threshold for the "
-        "slider's direction is the midpoint of the projected means."
+        _(
+            "J(θ) is the ratio of the between-class to the within-class variance of the projections; it peaks at "
+            "Fisher's direction (★) and is lower along the line joining the means (◆). The threshold for the "
+            "slider's direction is the midpoint of the projected means."
+        )
     )
 
 
@@ -439,19 +456,28 @@ def render(ctx):
         return
     chart(fisher_space_figure(model, X, y), key="fisher_space")
     st.button(
-        "Load two elongated classes (fig. 4.6)",
+        _("Load two elongated classes (fig. 4.6)"),
         key="fisher_load_elongated",
         on_click=_load_elongated,
-        help="Replaces the points (undoable) with two classes, to compare the projections of figure 4.6.",
+        help=_("Replaces the points (undoable) with two classes, to compare the projections of figure 4.6."),
     )
     values = ", ".join(f"{v:.3g}" for v in model.eigenvalues_)
-    st.caption(
-        f"With K = {model.classes_.size} classes Fisher's criterion gives at most K − 1 directions: the leading "
-        f"eigenvectors of S_W⁻¹S_B (eq. 4.51), here {model.directions_.shape[1]} in the plane, with eigenvalues "
-        f"{values}. The points are classified in this projected space (nearest projected mean"
-        + (", with the log priors" if model.threshold == "gaussian" else "")
-        + "), which draws the straight boundaries on the plot."
+    directions = _(
+        "With K = {k} classes Fisher's criterion gives at most K − 1 directions: the leading eigenvectors of "
+        "S_W⁻¹S_B (eq. 4.51), here {n} in the plane, with eigenvalues {values}."
+    ).format(k=model.classes_.size, n=model.directions_.shape[1], values=values)
+    classified = (
+        _(
+            "The points are classified in this projected space (nearest projected mean, with the log priors), "
+            "which draws the straight boundaries on the plot."
+        )
+        if model.threshold == "gaussian"
+        else _(
+            "The points are classified in this projected space (nearest projected mean), which draws the "
+            "straight boundaries on the plot."
+        )
     )
+    st.caption(join_sentences(directions, classified))
 
 
 PANELS = [

@@ -10,10 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from ..convention import book_line
-from ..i18n import N_
+from ..i18n import N_, _
 from ..names import N_CLASSES, class_name
 from ..theme import CLASS_COLOURS
-from . import Panel
+from . import Panel, join_sentences
 from .posterior import class_symbol
 
 HALO_COLOUR = "rgba(255,255,255,0.85)"  # under the ellipses, so they read on any region or posterior colour
@@ -95,7 +95,7 @@ def overlay(ctx):
                 # so a dashed halo would not line up with the dashes above it.
                 line=dict(color=HALO_COLOUR, width=width + 2.5),
                 hoverinfo="skip",
-                name=f"{radius:g}σ ellipses (halo)",
+                name=_("{radius}σ ellipses (halo)").format(radius=f"{radius:g}"),
                 showlegend=False,
                 meta="ellipse",
             )
@@ -109,7 +109,7 @@ def overlay(ctx):
                     mode="lines",
                     line=dict(color=CLASS_COLOURS[int(label) % len(CLASS_COLOURS)], width=width, dash=dash),
                     hoverinfo="skip",
-                    name=f"{radius:g}σ ellipses",
+                    name=_("{radius}σ ellipses").format(radius=f"{radius:g}"),
                     legendgroup=f"ellipse{radius:g}",
                     showlegend=position == 0,
                     meta="ellipse",
@@ -124,7 +124,7 @@ def overlay(ctx):
             mode="markers",
             marker=dict(symbol="x-thin-open", size=19, color=OUTLINE_COLOUR, line=dict(width=7, color=OUTLINE_COLOUR)),
             hoverinfo="skip",
-            name="class means (outline)",
+            name=_("class means (outline)"),
             showlegend=False,
             meta="means",
         )
@@ -136,9 +136,9 @@ def overlay(ctx):
             y=means[:, 1],
             mode="markers",
             marker=dict(symbol="x-thin-open", size=16, color=colours, line=dict(width=4, color=colours)),
-            text=[f"mean μ of {class_name(int(c))}" for c in classes],
+            text=[_("mean μ of {name}").format(name=class_name(int(c))) for c in classes],
             hovertemplate="%{text}<br>(%{x:.3g}, %{y:.3g})<extra></extra>",
-            name="class means μₖ",
+            name=_("class means μₖ"),
             meta="means",
         )
     )
@@ -153,7 +153,7 @@ def parameter_table(model):
         cov = covariances[position]
         rows.append(
             {
-                "class": class_name(int(label)),
+                _("class"): class_name(int(label)),
                 "p(Cₖ)": float(model.priors_[position]),
                 "μ₁": float(model.means_[position][0]),
                 "μ₂": float(model.means_[position][1]),
@@ -162,13 +162,13 @@ def parameter_table(model):
                 "Σ₂₂": float(cov[1, 1]),
             }
         )
-    return pd.DataFrame(rows).set_index("class")
+    return pd.DataFrame(rows).set_index(_("class"))
 
 
 def prior_note(model, method):
     """What the priors do to the boundary for this model (markdown)."""
     if method == "gaussian_shared":
-        text = (
+        text = _(
             "**Priors and the boundary.** With a shared covariance the quadratic terms cancel and "
             "aₖ(x) = wₖᵀx + wₖ₀ with wₖ = Σ⁻¹μₖ and wₖ₀ = −½μₖᵀΣ⁻¹μₖ + ln p(Cₖ) (eq. 4.68-4.70): the priors enter "
             "only the biases, so moving a prior slider shifts the boundary **parallel to itself** (section 4.2.1)."
@@ -180,25 +180,36 @@ def prior_note(model, method):
             log_ratio = float(np.log(model.priors_[0] / model.priors_[1]))
             ratio = f"ln p({first})/p({second})"
             if abs(log_ratio) < 1e-9:
-                text += (
-                    f" Here the priors are equal, {ratio} = 0 in w₀ (eq. 4.67), and the line lies where the two "
-                    "class densities are equal; move a slider to shift it."
+                text = join_sentences(
+                    text,
+                    _(
+                        "Here the priors are equal, {ratio} = 0 in w₀ (eq. 4.67), and the line lies where the two "
+                        "class densities are equal; move a slider to shift it."
+                    ).format(ratio=ratio),
                 )
             else:
                 towards = second if log_ratio > 0 else first
-                text += (
-                    f" Here {ratio} = {log_ratio:+.3f} in w₀ (eq. 4.67), which moves the line "
-                    f"{abs(log_ratio) / line.norm:.3f} units towards the mean of {towards}, away from the more "
-                    "likely class, from where equal priors would put it."
+                text = join_sentences(
+                    text,
+                    _(
+                        "Here {ratio} = {log_ratio} in w₀ (eq. 4.67), which moves the line {distance} units "
+                        "towards the mean of {towards}, away from the more likely class, from where equal priors "
+                        "would put it."
+                    ).format(
+                        ratio=ratio,
+                        log_ratio=f"{log_ratio:+.3f}",
+                        distance=f"{abs(log_ratio) / line.norm:.3f}",
+                        towards=towards,
+                    ),
                 )
         return text
     if method == "gaussian_separate":
-        return (
+        return _(
             "**Priors and the boundary.** With one covariance per class the boundary is a conic, "
             "aₖ(x) = ln N(x|μₖ, Σₖ) + ln p(Cₖ); a prior only adds a constant to its class's activation, so the "
             "conic grows or shrinks around the less likely class instead of shifting in parallel."
         )
-    return (
+    return _(
         "**Priors and the boundary.** Naive Bayes has a diagonal covariance per class (section 4.2.3): "
         "the ellipses are aligned with the axes, and a prior adds ln p(Cₖ) to the class's activation."
     )
@@ -223,19 +234,23 @@ def render(ctx):
     if method in TOGGLE:
         to_separate = method == "gaussian_shared"
         st.button(
-            "Give each class its own covariance ⟶ conic boundary"
+            _("Give each class its own covariance ⟶ conic boundary")
             if to_separate
-            else "Share one covariance between the classes ⟶ straight boundary",
+            else _("Share one covariance between the classes ⟶ straight boundary"),
             key="toggle_covariance",
             on_click=_toggle_covariance,
-            help="Switch between the shared-covariance model (linear boundary, eq. 4.65-4.70) and one covariance "
-            "per class (quadratic boundary, figure 4.11).",
+            help=_(
+                "Switch between the shared-covariance model (linear boundary, eq. 4.65-4.70) and one covariance "
+                "per class (quadratic boundary, figure 4.11)."
+            ),
         )
     st.markdown(prior_note(model, method))
     st.caption(
-        "Set the priors with the sidebar's *Set the priors p(Cₖ) by hand* sliders; by default they are the "
-        "fractions Nₖ/N (eq. 4.73). On the canvas: ✕ = each class's mean μₖ (eq. 4.75), solid = 1σ and "
-        "dashed = 2σ ellipses of its fitted covariance (eq. 4.78-4.80)."
+        _(
+            "Set the priors with the sidebar's *Set the priors p(Cₖ) by hand* sliders; by default they are the "
+            "fractions Nₖ/N (eq. 4.73). On the canvas: ✕ = each class's mean μₖ (eq. 4.75), solid = 1σ and "
+            "dashed = 2σ ellipses of its fitted covariance (eq. 4.78-4.80)."
+        )
     )
     st.dataframe(parameter_table(model).style.format("{:.3f}"), width="stretch")
 

@@ -16,9 +16,9 @@ import streamlit as st
 from playground.grid import grid_axes
 
 from ..convention import book_line
-from ..i18n import N_
+from ..i18n import N_, _
 from ..names import class_name
-from . import Panel, number_text, option_checkbox, vector_text
+from . import Panel, join_sentences, number_text, option_checkbox, vector_text
 
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)
 HOVER_RESOLUTION = 40  # 40 x 40 cells; z and customdata float32 for both halves: about 26 KB
@@ -61,7 +61,7 @@ def arrow_trace(start, end, *, colour, name, width=3, dash=None, text=None, lege
     )
 
 
-W_NAME = "w (into C₁, orthogonal to the boundary)"
+W_NAME = N_("w (into C₁, orthogonal to the boundary)")
 
 
 def weight_arrow_traces(line, window, *, name=W_NAME):
@@ -69,12 +69,12 @@ def weight_arrow_traces(line, window, *, name=W_NAME):
     length = ARROW_FRACTION * min(window.x_max - window.x_min, window.y_max - window.y_min)
     start = arrow_anchor(line.w, line.w0, window)
     end = start + length * line.w / line.norm
-    return [arrow_trace(start, end, colour=W_COLOUR, name=name, text="<b>w</b>")]
+    return [arrow_trace(start, end, colour=W_COLOUR, name=_(name), text="<b>w</b>")]
 
 
 def distance_name(line):
     """The distance segment's name, with its value (eq. 4.5); the panel's text states the value."""
-    return f"−w₀/‖w‖ = {number_text(line.distance_from_origin, 3)} (dashed)"
+    return _("−w₀/‖w‖ = {value} (dashed)").format(value=number_text(line.distance_from_origin, 3))
 
 
 def distance_traces(line):
@@ -126,9 +126,10 @@ def hover_traces(line, window, resolution=HOVER_RESOLUTION):
                 hovertemplate=(
                     "x = (%{x:.2f}, %{y:.2f})<br>y(x) = wᵀx + w₀ = %{z:.3g}<br>"
                     "r = y(x)/‖w‖ = %{customdata:.3g}<br>"
-                    f"predicted: {class_name(int(label))} ({symbol})<extra></extra>"
+                    + _("predicted: {name} ({symbol})").format(name=class_name(int(label)), symbol=symbol)
+                    + "<extra></extra>"
                 ),
-                name="geometry read-out",
+                name=_("geometry read-out"),
                 showlegend=False,
             )
         )
@@ -156,23 +157,34 @@ def overlay(ctx):
 
 def render(ctx):
     key = "geometry_show"
-    option_checkbox("Draw w, the distance from the origin and the hover read-out on the plot", ctx, OPTION, key)
+    option_checkbox(_("Draw w, the distance from the origin and the hover read-out on the plot"), ctx, OPTION, key)
     line = book_line(ctx.shown_model)
     first, second = class_name(line.c1), class_name(line.c2)
     # One line that wraps, not five metrics: a metric cuts its number off in a narrow column ("-0.…").
     st.markdown(
-        f"**w** = (w₁, w₂) = **{vector_text(line.w, 3)}**, w₀ = **{number_text(line.w0, 3)}**, "
-        f"‖w‖ = **{number_text(line.norm, 3)}**, −w₀/‖w‖ = **{number_text(line.distance_from_origin, 3)}** "
-        "(the boundary's signed distance from the origin, eq. 4.5)."
+        _(
+            "**w** = (w₁, w₂) = **{w}**, w₀ = **{w0}**, ‖w‖ = **{norm}**, −w₀/‖w‖ = **{distance}** "
+            "(the boundary's signed distance from the origin, eq. 4.5)."
+        ).format(
+            w=vector_text(line.w, 3),
+            w0=number_text(line.w0, 3),
+            norm=number_text(line.norm, 3),
+            distance=number_text(line.distance_from_origin, 3),
+        )
     )
     st.markdown(
-        f"C₁ is {first} and C₂ is {second}. $y(\\mathbf{{x}}) = \\mathbf{{w}}^T\\mathbf{{x}} + w_0$ (eq. 4.4) is "
-        f"positive on the C₁ side, where **w** points, and negative on the C₂ side: x is assigned to C₁ when "
-        "$y(\\mathbf{x}) \\ge 0$ (eq. 4.6). The boundary $y(\\mathbf{x}) = 0$ is orthogonal to **w** and passes at "
-        "signed distance $-w_0/\\lVert\\mathbf{w}\\rVert$ from the origin (eq. 4.5; the dashed segment, its value "
-        "above); any point lies at signed distance $r = y(\\mathbf{x})/\\lVert\\mathbf{w}\\rVert$ from it "
-        "(eq. 4.7), positive on the C₁ side. Hover anywhere on the plot to read $y(\\mathbf{x})$ and $r$ (cell "
-        "centres of a coarse grid)."
+        join_sentences(
+            _("C₁ is {first} and C₂ is {second}.").format(first=first, second=second),
+            _(
+                "$y(\\mathbf{x}) = \\mathbf{w}^T\\mathbf{x} + w_0$ (eq. 4.4) is positive on the C₁ side, where **w** "
+                "points, and negative on the C₂ side: x is assigned to C₁ when $y(\\mathbf{x}) \\ge 0$ (eq. 4.6). The "
+                "boundary $y(\\mathbf{x}) = 0$ is orthogonal to **w** and passes at signed distance "
+                "$-w_0/\\lVert\\mathbf{w}\\rVert$ from the origin (eq. 4.5; the dashed segment, its value above); any "
+                "point lies at signed distance $r = y(\\mathbf{x})/\\lVert\\mathbf{w}\\rVert$ from it (eq. 4.7), "
+                "positive on the C₁ side. Hover anywhere on the plot to read $y(\\mathbf{x})$ and $r$ (cell centres of "
+                "a coarse grid)."
+            ),
+        )
     )
 
 

@@ -18,11 +18,11 @@ from playground.normal import normal_cdf
 
 from ..chart import chart
 from ..convention import book_classes, book_decision, book_weights_at
-from ..i18n import N_
+from ..i18n import N_, _, ngettext
 from ..names import class_name
 from ..playback import detail_key, playback_controls
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
-from . import Panel, count_axis, number_text, subscript
+from . import Panel, count_axis, join_sentences, number_text, subscript
 from .posterior import class_symbol
 
 PLAYBACK_KEY = "irls"
@@ -84,8 +84,8 @@ def log_likelihood_figure(history, step):
         mode="lines+markers" if len(history) <= 60 else "lines",
         line=dict(color="#555555", width=2),
         marker=dict(size=5, color="#555555"),
-        hovertemplate="iteration %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
-        name="log-likelihood",
+        hovertemplate=_("iteration {iteration}").format(iteration="%{x}") + "<br>ln p(t|w) = %{y:.5g}<extra></extra>",
+        name=_("log-likelihood"),
     )
     marker = dict(
         type="scatter",
@@ -93,15 +93,20 @@ def log_likelihood_figure(history, step):
         y=[values[step]],
         mode="markers",
         marker=dict(size=13, color="#D55E00", line=dict(color="white", width=1.5)),
-        hovertemplate="step %{x}<br>ln p(t|w) = %{y:.5g}<extra></extra>",
-        name="current step",
+        hovertemplate=_("step {step}").format(step="%{x}") + "<br>ln p(t|w) = %{y:.5g}<extra></extra>",
+        name=_("current step"),
     )
     layout = _small_layout(
-        f"Log-likelihood ln p(t|w), step {step}: {values[step]:.5g}",
-        count_axis(iterations[-1], "iteration", zeroline=False),
+        log_likelihood_title(step, values[step]),
+        count_axis(iterations[-1], _("iteration"), zeroline=False),
         dict(title=dict(text="ln p(t|w)"), zeroline=False),
     )
     return dict(data=[curve, marker], layout=layout)
+
+
+def log_likelihood_title(step, value):
+    """The log-likelihood chart's title at ``step``."""
+    return _("Log-likelihood ln p(t|w), step {step}: {value}").format(step=step, value=f"{value:.5g}")
 
 
 def _small_layout(title, xaxis, yaxis):
@@ -126,8 +131,8 @@ def weights_table(model, step):
         first, _unused = book_classes(inner)
         index = [f"w ({link_function(inner)[1]}(wᵀφ) = p(C{subscript(first + 1)}|φ))"]
     else:
-        index = [f"w for {class_name(int(c))}" for c in inner.classes_]
-    columns = ["w₀ (bias)"] + [f"w{subscript(j)}" for j in range(1, w.shape[1])]
+        index = [_("w for {name}").format(name=class_name(int(c))) for c in inner.classes_]
+    columns = [_("w₀ (bias)")] + [f"w{subscript(j)}" for j in range(1, w.shape[1])]
     return pd.DataFrame(w, index=index, columns=columns)
 
 
@@ -191,12 +196,18 @@ def sigmoid_figure(a, p, k, point_number, link=(sigmoid, "σ")):
         mode="markers",
         marker=dict(size=15 if off_chart else 13, symbol=symbol, color=colour, line=dict(color="#222222", width=1.5)),
         hovertemplate=f"a = {a:.4g}<br>p({class_symbol(k)}|x) = {p:.4f}<extra></extra>",
-        name=f"point {point_number}",
+        name=_("point {number}").format(number=point_number),
     )
-    where = f"a = {a:.3g}" + (f", off the chart ({'right' if shown_a > 0 else 'left'})" if off_chart else "")
+    posterior = f"p({class_symbol(k)}|x) = {link[1]}(a) = {p:.3f}"
+    if not off_chart:
+        title = _("Point {number}: a = {a}, {posterior}")
+    elif shown_a > 0:
+        title = _("Point {number}: a = {a}, off the chart (right), {posterior}")
+    else:
+        title = _("Point {number}: a = {a}, off the chart (left), {posterior}")
     layout = _small_layout(
-        f"Point {point_number}: {where}, p({class_symbol(k)}|x) = {link[1]}(a) = {p:.3f}",
-        dict(title=dict(text="activation a"), range=[-reach * 1.04, reach * 1.04]),
+        title.format(number=point_number, a=f"{a:.3g}", posterior=posterior),
+        dict(title=dict(text=_("activation a")), range=[-reach * 1.04, reach * 1.04]),
         dict(title=dict(text=f"p({class_symbol(k)}|x)"), range=[-0.03, 1.03]),
     )
     return dict(data=[curve, guides, point], layout=layout)
@@ -215,7 +226,7 @@ def overlay(ctx):
             mode="markers",
             marker=dict(symbol="circle-open", size=24, color="#D55E00", line=dict(width=3)),
             hoverinfo="skip",
-            name="point for σ(a)",
+            name=_("point for σ(a)"),
             meta="chosen point",
         )
     ]
@@ -234,14 +245,14 @@ def _point_picker(ctx):
     index = chosen_point(ctx)
     follow_col, index_col = st.columns([1, 1])
     follow = follow_col.checkbox(
-        "Follow the last added point",
+        _("Follow the last added point"),
         value=ctx.options.get(POINT_KEY) is None,
         key="sigmoid_follow_last",
         on_change=_point_changed,
     )
     st.session_state[NUMBER_KEY] = index + 1
     index_col.number_input(
-        f"Point number (1 to {n_points})",
+        _("Point number (1 to {n})").format(n=n_points),
         min_value=1,
         max_value=n_points,
         step=1,
@@ -258,11 +269,18 @@ def step_readout(model):
 
     def readout(step, shown):
         entry = inner.history_[min(step, len(inner.history_) - 1)]
-        text = f"Iteration {step}: ln p(t|w) = {number_text(entry['log_likelihood'], 6)}"
+        value = number_text(entry["log_likelihood"], 6)
         weights = np.asarray(book_weights_at(inner, step))
         if weights.ndim == 1 and weights.size <= 8:
-            text += f", w = ({', '.join(number_text(v, 4) for v in weights)})"
-        return text + ("; the initial weights." if step == 0 else ".")
+            w = f"({', '.join(number_text(v, 4) for v in weights)})"
+            if step == 0:
+                return _("Iteration {step}: ln p(t|w) = {value}, w = {w}; the initial weights.").format(
+                    step=step, value=value, w=w
+                )
+            return _("Iteration {step}: ln p(t|w) = {value}, w = {w}.").format(step=step, value=value, w=w)
+        if step == 0:
+            return _("Iteration {step}: ln p(t|w) = {value}; the initial weights.").format(step=step, value=value)
+        return _("Iteration {step}: ln p(t|w) = {value}.").format(step=step, value=value)
 
     return readout
 
@@ -274,31 +292,61 @@ def chart_marks(model):
     def marks(step, shown):
         entry = history[int(min(max(step, 0), len(history) - 1))]
         value = float(entry["log_likelihood"])
-        title = f"Log-likelihood ln p(t|w), step {step}: {value:.5g}"
+        title = log_likelihood_title(step, value)
         chart = dict(key="irls_log_likelihood", trace=1, x=float(entry["iteration"]), y=value, title=title)
         return dict(charts=[chart])
 
     return marks
 
 
+def squashing_text(model):
+    """How the model turns its activation into the posterior drawn in the sigmoid chart."""
+    if isinstance(model, ProbitRegression):
+        return _(
+            "Probit regression squashes its activation a = wᵀφ(x) through Φ, the standard normal's distribution "
+            "function (eq. 4.114)."
+        )
+    if isinstance(model, LogisticRegression):
+        return _("Logistic regression squashes its activation a = wᵀφ(x) through the sigmoid (eq. 4.59, 4.87).")
+    return _("For softmax, p(Cₖ|x) = σ(a) with a = aₖ − ln Σⱼ≠ₖ exp(aⱼ) (eq. 4.104).")
+
+
 def render(ctx):
     model = unwrap(ctx.model)
     n_steps = model.n_iter_
-    solver = "IRLS (Newton-Raphson, eq. 4.92-4.100)" if model.solver == "irls" else "gradient descent"
-    updates = f"{n_steps} update{'s' if n_steps != 1 else ''}"
-    st.markdown(f"**{solver}**: {updates}; step 0 is the initial weights.")
+    if model.solver == "irls":
+        summary = ngettext(
+            "**IRLS (Newton-Raphson, eq. 4.92-4.100)**: {n} update; step 0 is the initial weights.",
+            "**IRLS (Newton-Raphson, eq. 4.92-4.100)**: {n} updates; step 0 is the initial weights.",
+            n_steps,
+        )
+    else:
+        summary = ngettext(
+            "**gradient descent**: {n} update; step 0 is the initial weights.",
+            "**gradient descent**: {n} updates; step 0 is the initial weights.",
+            n_steps,
+        )
+    st.markdown(summary.format(n=n_steps))
     if isinstance(model, TWO_CLASS):
         first, second = book_classes(model)
         function, number = ("Φ", "4.114") if isinstance(model, ProbitRegression) else ("σ", "4.87")
         st.caption(
-            f"In the book's form: p(C{subscript(first + 1)}|φ) = {function}(wᵀφ) (eq. {number}), t = 1 for "
-            f"{class_name(first)} and 0 for {class_name(second)}, so w points towards {class_name(first)}."
+            _(
+                "In the book's form: p(C{index}|φ) = {function}(wᵀφ) (eq. {number}), t = 1 for {first} and 0 for "
+                "{second}, so w points towards {first}."
+            ).format(
+                index=subscript(first + 1),
+                function=function,
+                number=number,
+                first=class_name(first),
+                second=class_name(second),
+            )
         )
     step = playback_controls(
         ctx.model,
         n_steps,
         key=PLAYBACK_KEY,
-        label="Iteration",
+        label=_("Iteration"),
         points=ctx.scene.points,
         window=ctx.window,
         readout=step_readout(ctx.model),
@@ -318,17 +366,10 @@ def render(ctx):
             label = int(ctx.scene.points.y[index])
             a, p, k = point_activation(shown, point, label)
             chart(sigmoid_figure(a, p, k, index + 1, link_function(model)), key="irls_sigmoid")
-            st.caption(
-                f"Point {index + 1} ({class_name(label)}, ringed on the canvas) at ({point[0]:.2f}, {point[1]:.2f}). "
-                + (
-                    "Probit regression squashes its activation a = wᵀφ(x) through Φ, the standard normal's "
-                    "distribution function (eq. 4.114)."
-                    if isinstance(model, ProbitRegression)
-                    else "Logistic regression squashes its activation a = wᵀφ(x) through the sigmoid (eq. 4.59, 4.87)."
-                    if isinstance(model, LogisticRegression)
-                    else "For softmax, p(Cₖ|x) = σ(a) with a = aₖ − ln Σⱼ≠ₖ exp(aⱼ) (eq. 4.104)."
-                )
+            where = _("Point {number} ({name}, ringed on the canvas) at ({x1}, {x2}).").format(
+                number=index + 1, name=class_name(label), x1=f"{point[0]:.2f}", x2=f"{point[1]:.2f}"
             )
+            st.caption(join_sentences(where, squashing_text(model)))
 
 
 PANELS = [

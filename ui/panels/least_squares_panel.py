@@ -11,20 +11,21 @@ With the targets of section 4.1.5 the single output is shown in the book's conve
 import numpy as np
 import streamlit as st
 
-from playground import ClusterSpec, PlaygroundError, make_clusters, make_model, phrase
+from playground import ClusterSpec, PlaygroundError, make_clusters, make_model
 from playground.grid import grid_axes
 from playground.scene import PointSet
 
 from .. import state
 from ..chart import chart
 from ..convention import book_classes, book_least_squares_outputs, book_roles, fisher_target_values
-from ..i18n import N_
+from ..i18n import N_, _, ngettext
 from ..names import class_name
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
-from . import SURFACE_MARGIN, Panel, number_text, subscript, surface_scene
+from . import SURFACE_MARGIN, Panel, join_sentences, number_text, subscript, surface_scene
 
 SURFACE_RESOLUTION = 80
 N_FAR_POINTS = 15
+SURFACE_KINDS = {"heatmap": N_("map"), "3d": N_("3-D surface")}  # how the output is drawn
 # Figure 4.5: three classes along a line; the middle one gets (almost) no region.
 ALIGNED_CLUSTERS = (
     ClusterSpec((-3.0, -3.0), (0.7, 0.7), 0.0),
@@ -42,12 +43,21 @@ def has_fisher_targets(model):
     return model.weights_.shape[1] == 1
 
 
+def output_symbol(model, k):
+    """The symbol of the book's output ``k``: y(x) for section 4.1.5's targets, else y_k(x)."""
+    if has_fisher_targets(model):
+        return "y(x)"
+    return f"y{subscript(int(model.classes_[k]) + 1)}(x)"
+
+
 def output_names(model):
     """One name per column of the book's outputs (``book_least_squares_outputs``)."""
     if has_fisher_targets(model):
         first, second = book_roles(model)
-        return [f"y(x) with targets N/N₁ for {first}, −N/N₂ for {second}"]
-    return [f"y{subscript(int(c) + 1)}(x) for {class_name(int(c))}" for c in model.classes_]
+        return [_("y(x) with targets N/N₁ for {first}, −N/N₂ for {second}").format(first=first, second=second)]
+    return [
+        _("y{index}(x) for {name}").format(index=subscript(int(c) + 1), name=class_name(int(c))) for c in model.classes_
+    ]
 
 
 def output_grid(model, window, resolution=SURFACE_RESOLUTION):
@@ -141,16 +151,28 @@ def surface_figure(model, points, window, k, kind="heatmap"):
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
     values = sorted(level for level, _unused in levels)
     grid = dict(z=z, x0=float(xs[0]), dx=float(dx), y0=float(ys[0]), dy=float(dy))
+    # One contour trace per run of equally spaced levels with one style: each trace carries the
+    # whole grid again (80 x 80 float32, 34 KB of base64 on every click), so the 1-of-K slab's
+    # two levels 0 and 1 are one trace; section 4.1.5's three levels (N/N1, 0, -N/N2) are not
+    # equally spaced and its level 0 is drawn heavier.
+    runs = [(values[0], values[-1])] if len(values) == 2 else [(level, level) for level in values]
     contours = [
         dict(
             type="contour",
             **grid,
-            contours=dict(start=level, end=level, size=1, coloring="none", showlabels=True, labelfont=dict(size=12)),
-            line=dict(color="#222222", width=2 if level == 0 and len(values) == 3 else 1.5, dash="dash"),
+            contours=dict(
+                start=start,
+                end=end,
+                size=(end - start) or 1,
+                coloring="none",
+                showlabels=True,
+                labelfont=dict(size=12),
+            ),
+            line=dict(color="#222222", width=2 if start == end == 0 and len(values) == 3 else 1.5, dash="dash"),
             showscale=False,
             hoverinfo="skip",
         )
-        for level in values
+        for start, end in runs
     ]
     traces = [
         dict(
@@ -252,18 +274,23 @@ def _add_far_points(label):
         grown = training.extended(group)
         after = int(np.count_nonzero(fit(grown.X, grown.y).predict(X) != y))
     except PlaygroundError as err:
-        state.notify(phrase(err, class_name))
+        state.notify(err.message)  # phrased in the session's language where it is shown
         return
     state.change_points(new_points, refit_view=True)
     state.notify(
-        f"Added {len(group)} points of {class_name(label)} far on their own side: of the original points, "
-        f"least squares now misclassifies {after} (before: {before}). Undo (↶) to compare."
+        ngettext(
+            "Added {n} point of {name} far on its own side: of the original points, least squares now "
+            "misclassifies {after} (before: {before}). Undo (↶) to compare.",
+            "Added {n} points of {name} far on their own side: of the original points, least squares now "
+            "misclassifies {after} (before: {before}). Undo (↶) to compare.",
+            len(group),
+        ).format(n=len(group), name=class_name(label), after=after, before=before)
     )
 
 
 def _load_aligned():
     state.change_points(aligned_points(), refit_view=True)
-    state.notify("Loaded three classes along a line (figure 4.5); undo (↶) brings your points back.")
+    state.notify(_("Loaded three classes along a line (figure 4.5); undo (↶) brings your points back."))
 
 
 def _applies(ctx):
@@ -273,81 +300,119 @@ def _applies(ctx):
 def render(ctx):
     model = least_squares_model(ctx.model)
     names = output_names(model)
-    left, right = st.columns([3, 2])
-    k = left.selectbox("Output", range(len(names)), format_func=names.__getitem__, key="ls_surface_output")
-    kind = right.radio(
-        "Show as",
-        ["heatmap", "3d"],
-        format_func={"heatmap": "map", "3d": "3-D surface"}.get,
-        key="ls_surface_kind",
-        horizontal=True,
-    )
-    k = min(int(k), len(names) - 1)
+    # Segmented controls, not a select box and radio buttons: Streamlit's select box and radio copy
+    # the whole session state on every run (about 1 ms each), and this panel reruns after every
+    # click while it is open (it is the default scene's panel).
+    row = st.container(horizontal=True, gap="medium")
+    k = 0
+    if len(names) > 1:
+        with row:
+            k = st.segmented_control(
+                _("Output"),
+                range(len(names)),
+                default=0,
+                required=True,
+                format_func=names.__getitem__,
+                key="ls_surface_output",
+            )
+    with row:
+        kind = st.segmented_control(
+            _("Show as"),
+            list(SURFACE_KINDS),
+            default="heatmap",
+            required=True,
+            format_func=lambda kind: _(SURFACE_KINDS[kind]),
+            key="ls_surface_kind",
+        )
+    k = min(int(k if k is not None else 0), len(names) - 1)
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind), key="ls_surface")
     _unused, _unused, Y = output_grid(model, ctx.window, 40)
     points = ctx.scene.points
     at_points = book_least_squares_outputs(model, points.X)
     columns = st.columns(3)
-    symbol = names[k].split(" ")[0]
-    columns[0].metric(f"lowest {symbol} in view", number_text(Y[..., k].min(), 3))
-    columns[1].metric(f"highest {symbol} in view", number_text(Y[..., k].max(), 3))
+    symbol = output_symbol(model, k)
+    columns[0].metric(_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3))
+    columns[1].metric(_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3))
     if has_fisher_targets(model):
         first, second = book_roles(model)
         high, low = fisher_target_values(model, points.y)
         t = np.where(points.y == book_classes(model)[0], high, low)
         beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))
         columns[2].metric(
-            "points beyond their target",
+            _("points beyond their target"),
             f"{beyond:.0%}",
-            help="Training points whose output overshoots their target t.",
+            help=_("Training points whose output overshoots their target t."),
         )
         st.markdown(
-            f"With the targets of section 4.1.5, t = N/N₁ = {number_text(high, 3)} for {first} (the book's C₁) and "
-            f"t = −N/N₂ = {number_text(low, 3)} for {second} (C₂), the least-squares weight vector is parallel to "
-            f"Fisher's direction (eq. 4.37), and x goes to {first} where y(x) ≥ 0 (the level 0 is drawn, and the "
-            "two target levels). The output is still a tilted plane: far from the boundary it overshoots the "
-            "targets, and the squared error punishes points for being 'too correct'."
+            _(
+                "With the targets of section 4.1.5, t = N/N₁ = {high} for {first} (the book's C₁) and t = −N/N₂ = "
+                "{low} for {second} (C₂), the least-squares weight vector is parallel to Fisher's direction "
+                "(eq. 4.37), and x goes to {first} where y(x) ≥ 0 (the level 0 is drawn, and the two target levels). "
+                "The output is still a tilted plane: far from the boundary it overshoots the targets, and the "
+                "squared error punishes points for being 'too correct'."
+            ).format(high=number_text(high, 3), first=first, low=number_text(low, 3), second=second)
         )
     else:
         outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))
         columns[2].metric(
-            "points outside [0, 1]", f"{outside:.0%}", help="Training points with an output below 0 or above 1."
+            _("points outside [0, 1]"),
+            f"{outside:.0%}",
+            help=_("Training points with an output below 0 or above 1."),
         )
-        sums = " Yet" if Y.shape[2] == 1 else " With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet"
-        st.markdown(
-            "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), "
-            "so each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the "
-            f"data.{sums} **they are not probabilities**: they leave [0, 1], and the squared error they "
-            "minimise is the right loss for Gaussian targets, not for class labels (section 4.1.3)."
+        fits = _(
+            "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), so "
+            "each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the data."
         )
-    st.markdown("**Why least squares is fragile**")
+        not_probabilities = (
+            _(
+                "Yet **they are not probabilities**: they leave [0, 1], and the squared error they minimise is the "
+                "right loss for Gaussian targets, not for class labels (section 4.1.3)."
+            )
+            if Y.shape[2] == 1
+            else _(
+                "With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet **they are not "
+                "probabilities**: they leave [0, 1], and the squared error they minimise is the right loss for "
+                "Gaussian targets, not for class labels (section 4.1.3)."
+            )
+        )
+        st.markdown(join_sentences(fits, not_probabilities))
+    st.markdown(_("**Why least squares is fragile**"))
     present = [int(c) for c in model.classes_]
     a, b = st.columns(2)
     with a:
-        label = st.selectbox(
-            "Class of the far-away points",
+        label = st.segmented_control(
+            _("Class of the far-away points"),
             present,
-            index=len(present) - 1,
+            default=present[-1],
+            required=True,
             format_func=lambda c: class_name(c),
             key="ls_far_class",
         )
+        if label not in present:  # a class that has gone since it was picked
+            label = present[-1]
         st.button(
-            "Add far-away points (fig. 4.4)",
+            _("Add far-away points (fig. 4.4)"),
             key="ls_far_points",
             on_click=_add_far_points,
             args=(int(label),),
-            help="Adds points that are already classified correctly, far from the boundary: least squares still "
-            "moves the boundary towards them, because it penalises predictions that are 'too correct'.",
+            help=_(
+                "Adds points that are already classified correctly, far from the boundary: least squares still "
+                "moves the boundary towards them, because it penalises predictions that are 'too correct'."
+            ),
         )
         st.caption(
-            "Figure 4.4: points far on the correct side are penalised for exceeding their target, so they drag "
-            "the boundary; logistic regression (section 4.3.2) would hardly move."
+            _(
+                "Figure 4.4: points far on the correct side are penalised for exceeding their target, so they drag "
+                "the boundary; logistic regression (section 4.3.2) would hardly move."
+            )
         )
     with b:
-        st.button("Load three aligned classes (fig. 4.5)", key="ls_aligned", on_click=_load_aligned)
+        st.button(_("Load three aligned classes (fig. 4.5)"), key="ls_aligned", on_click=_load_aligned)
         st.caption(
-            "Figure 4.5: with three classes in a row, the middle class's output is nearly flat and never the "
-            "largest, so its region shrinks or vanishes (masking); softmax regression gets all three."
+            _(
+                "Figure 4.5: with three classes in a row, the middle class's output is nearly flat and never the "
+                "largest, so its region shrinks or vanishes (masking); softmax regression gets all three."
+            )
         )
 
 

@@ -15,8 +15,8 @@ from playground import PlaygroundError
 from playground.metrics import score
 
 from ..chart import chart
-from ..i18n import N_
-from ..names import class_name
+from ..i18n import N_, _, ngettext
+from ..names import class_name, phrased
 from ..theme import TEMPLATE
 from . import Panel, number_text, subscript
 
@@ -78,7 +78,7 @@ def matrix_figure(scores):
             zmin=0,
             zmax=max(int(matrix.max()), 1),
             showscale=False,
-            hovertemplate="true %{y}, predicted %{x}: %{z} points<extra></extra>",
+            hovertemplate=_("true %{y}, predicted %{x}: %{z} points") + "<extra></extra>",
             xgap=2,
             ygap=2,
         ),
@@ -86,8 +86,8 @@ def matrix_figure(scores):
             template=TEMPLATE,
             height=MATRIX_HEIGHT,
             margin=dict(l=10, r=10, t=10, b=10),
-            xaxis=dict(title=dict(text="predicted class"), side="top", type="category", fixedrange=True),
-            yaxis=dict(title=dict(text="true class"), type="category", autorange="reversed", fixedrange=True),
+            xaxis=dict(title=dict(text=_("predicted class")), side="top", type="category", fixedrange=True),
+            yaxis=dict(title=dict(text=_("true class")), type="category", autorange="reversed", fixedrange=True),
         ),
     )
 
@@ -100,38 +100,50 @@ def class_table(scores):
     """Precision, recall and the number of points of each class (— where undefined)."""
     return pd.DataFrame(
         {
-            "class": [_class(label) for label in scores.labels],
-            "points": scores.confusion.sum(axis=1),
-            "precision": [_share(v) for v in scores.precision],
-            "recall": [_share(v) for v in scores.recall],
+            _("class"): [_class(label) for label in scores.labels],
+            _("points"): scores.confusion.sum(axis=1),
+            _("precision"): [_share(v) for v in scores.precision],
+            _("recall"): [_share(v) for v in scores.recall],
         }
     )
 
 
 def _column(where, scores, what, key):
+    """One side of the panel: the ``what`` ("training" or "test") points' scores."""
+    test = what == "test"
     with where:
         if scores.n == 0:
             st.info(
-                f"No {what} points. "
-                + (
-                    "Hold some out (sidebar ▸ Train / test split), choose 'add test points' and click, or set a "
-                    "held-out share in the cluster generator."
-                    if what == "test"
-                    else ""
-                ),
+                _(
+                    "No test points. Hold some out (sidebar ▸ Train / test split), choose 'add test points' and "
+                    "click, or set a held-out share in the cluster generator."
+                )
+                if test
+                else _("No training points."),
                 icon="ℹ️",
             )
             return
+        count = f"{scores.n:,}"
+        if test:
+            points = ngettext("{n} test point", "{n} test points", scores.n).format(n=count)
+        else:
+            points = ngettext("{n} training point", "{n} training points", scores.n).format(n=count)
         metrics = st.container(horizontal=True)
-        metrics.metric(f"{what.capitalize()} accuracy", _share(scores.accuracy), help=f"{scores.n:,} {what} points")
+        metrics.metric(
+            _("Test accuracy") if test else _("Training accuracy"),
+            _share(scores.accuracy),
+            help=points,
+        )
         if scores.log_loss is not None:
             metrics.metric(
-                f"{what.capitalize()} log loss",
+                _("Test log loss") if test else _("Training log loss"),
                 number_text(scores.log_loss),
-                help="Mean of −ln p(true class | x) over these points (the cross-entropy, eq. 4.90 / 4.108); "
-                "0 is perfect, ln K is a guess.",
+                help=_(
+                    "Mean of −ln p(true class | x) over these points (the cross-entropy, eq. 4.90 / 4.108); "
+                    "0 is perfect, ln K is a guess."
+                ),
             )
-        st.markdown(f"**{scores.n:,} {what} point{'' if scores.n == 1 else 's'}**")
+        st.markdown(f"**{points}**")
         chart(
             matrix_figure(scores),
             key=f"metrics_{key}",
@@ -148,18 +160,20 @@ def render(ctx):
     try:
         train_scores, test_scores = scores(model, training, labels), scores(model, testing, labels)
     except PlaygroundError as err:
-        st.warning(f"The fit could not score the points: {err}")
+        st.warning(_("The fit could not score the points: {reason}").format(reason=phrased(err)))
         return
     if ctx.scene.step is not None:
-        st.caption(f"Scores of the fit as shown: playback step {ctx.scene.step}.")
+        st.caption(_("Scores of the fit as shown: playback step {step}.").format(step=ctx.scene.step))
     left, right = st.columns(2)
     _column(left, train_scores, "training", "train")
     _column(right, test_scores, "test", "test")
     if train_scores.n and test_scores.n and train_scores.accuracy - test_scores.accuracy >= OVERFIT_GAP:
         st.info(
-            f"Training accuracy {_share(train_scores.accuracy)}, test accuracy {_share(test_scores.accuracy)}: "
-            "the fit does much better on the points it learned from than on new ones. That gap is over-fitting "
-            "(a simpler model, e.g. a lower degree, or more training points closes it).",
+            _(
+                "Training accuracy {training}, test accuracy {test}: the fit does much better on the points it "
+                "learned from than on new ones. That gap is over-fitting (a simpler model, e.g. a lower degree, or "
+                "more training points closes it)."
+            ).format(training=_share(train_scores.accuracy), test=_share(test_scores.accuracy)),
             icon=":material/trending_down:",
         )
 

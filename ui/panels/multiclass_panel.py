@@ -19,7 +19,7 @@ from playground.grid import grid_axes
 
 from ..controls import TWO_CLASS_METHODS
 from ..convention import book_sub_classifiers
-from ..i18n import N_
+from ..i18n import N_, _
 from ..names import class_name
 from ..theme import CLASS_COLOURS
 from . import Panel, option_checkbox
@@ -28,6 +28,8 @@ OPTION = "multiclass_overlay"  # ctx.options key: draw the overlay (default True
 GRID_RESOLUTION = 120
 HATCH = dict(shape="/", fgcolor="rgba(40,40,40,0.55)", bgcolor="rgba(110,110,110,0.22)", size=9, solidity=0.25)
 PAIR_LINE_COLOUR = "#444444"
+# Half a label's width and height plus a marker's radius, as shares of the view's width.
+LABEL_HALF_SIZE = (0.065, 0.025)
 GREY_MASK = [[0, "rgba(0,0,0,0)"], [0.5, "rgba(0,0,0,0)"], [0.5, "rgba(70,70,70,0.4)"], [1, "rgba(70,70,70,0.4)"]]
 
 
@@ -43,8 +45,8 @@ def sub_classifier_names(model):
     """'1 vs rest' per one-versus-rest classifier, '1 vs 2' per one-versus-one pair (1-based class numbers)."""
     classes = [int(c) + 1 for c in model.classes_]
     if hasattr(model, "pairs_"):
-        return [f"{classes[i]} vs {classes[j]}" for i, j in model.pairs_]
-    return [f"{c} vs rest" for c in classes]
+        return [_("{first} vs {second}").format(first=classes[i], second=classes[j]) for i, j in model.pairs_]
+    return [_("{number} vs rest").format(number=c) for c in classes]
 
 
 def ambiguous_polygons(model, window):
@@ -96,7 +98,7 @@ def ambiguous_traces(model, window):
                 line=dict(width=1, color="rgba(40,40,40,0.7)"),
                 hoverinfo="skip",
                 hoveron="points",
-                name="ambiguous region (fig. 4.2)",
+                name=_("ambiguous region (fig. 4.2)"),
             )
         ]
     xs, ys, mask = ambiguous_grid(model, window)
@@ -113,13 +115,45 @@ def ambiguous_traces(model, window):
             zmax=1,
             showscale=False,
             hoverinfo="skip",
-            name="ambiguous region (fig. 4.2)",
+            name=_("ambiguous region (fig. 4.2)"),
         )
     ]
 
 
-def sub_classifier_traces(model, window):
-    """Each two-class classifier's line, thin and dashed, with a label placed along it."""
+def _label_position(start, end, preferred, window, avoid, placed):
+    """Where along the segment start-end a label sits clear of the points ``avoid`` (n, 2) and of
+    the labels already ``placed``: the clear spot nearest the ``preferred`` fraction, else the
+    spot farthest from them. Sizes are shares of the view's width, which sets the scale of both
+    axes (equal aspect): a label is about 60 x 15 px on a plot some 600 px wide."""
+    width = window.x_max - window.x_min
+    half_w, half_h = LABEL_HALF_SIZE[0] * width, LABEL_HALF_SIZE[1] * width
+    fractions = np.linspace(0.06, 0.94, 45)
+    spots = start + fractions[:, None] * (end - start)
+    clearance = np.full(len(spots), np.inf)
+    for others, scale in ((avoid, 1.0), (np.asarray(placed, dtype=float).reshape(-1, 2), 2.0)):
+        if len(others):
+            dx = np.abs(spots[:, None, 0] - others[None, :, 0]) / (scale * half_w)
+            dy = np.abs(spots[:, None, 1] - others[None, :, 1]) / (scale * half_h)
+            clearance = np.minimum(clearance, np.maximum(dx, dy).min(axis=1))
+    inside = (
+        (spots[:, 0] - half_w >= window.x_min)
+        & (spots[:, 0] + half_w <= window.x_max)
+        & (spots[:, 1] - half_h >= window.y_min)
+        & (spots[:, 1] + half_h <= window.y_max)
+    )
+    clearance = np.where(inside, clearance, np.minimum(clearance, 0.5))
+    clear = clearance >= 1.0
+    if clear.any():
+        best = np.flatnonzero(clear)[np.argmin(np.abs(fractions[clear] - preferred))]
+    else:
+        best = int(np.argmax(clearance))
+    return spots[best]
+
+
+def sub_classifier_traces(model, window, points=None):
+    """Each two-class classifier's line, thin and dashed, with a label placed along it where it
+    covers none of ``points`` (n, 2) when it can (issue 12: labels never sit on data)."""
+    avoid = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
     if getattr(model, "coefs_", None) is None:
         return []
     names = sub_classifier_names(model)
@@ -131,7 +165,8 @@ def sub_classifier_traces(model, window):
         if not segments:
             continue
         _unused, _unused, start, end = segments[0]
-        where = start + (0.1 + 0.8 * (m + 0.5) / n_lines) * (end - start)
+        preferred = 0.1 + 0.8 * (m + 0.5) / n_lines
+        where = _label_position(start, end, preferred, window, avoid, list(zip(label_x, label_y)))
         if one_vs_rest:
             colour = CLASS_COLOURS[int(model.classes_[m])]
             traces.append(
@@ -142,7 +177,7 @@ def sub_classifier_traces(model, window):
                     mode="lines",
                     line=dict(color=colour, width=2, dash="dash"),
                     hoverinfo="skip",
-                    name=f"{class_name(int(model.classes_[m]))} vs rest",
+                    name=_("{name} vs rest").format(name=class_name(int(model.classes_[m]))),
                 )
             )
         else:
@@ -160,7 +195,7 @@ def sub_classifier_traces(model, window):
                 mode="lines",
                 line=dict(color=PAIR_LINE_COLOUR, width=1.5, dash="dash"),
                 hoverinfo="skip",
-                name="pairwise classifiers",
+                name=_("pairwise classifiers"),
             )
         )
     if label_text:
@@ -175,7 +210,7 @@ def sub_classifier_traces(model, window):
                 textposition="middle center",
                 hoverinfo="skip",
                 showlegend=False,
-                name="classifier labels",
+                name=_("classifier labels"),
             )
         )
     return traces
@@ -193,50 +228,61 @@ def overlay(ctx):
     model = strategy_model(ctx)
     if model is None or not enabled(ctx):
         return []
-    return ambiguous_traces(model, ctx.window) + sub_classifier_traces(model, ctx.window)
+    shown = ctx.all_points if ctx.all_points is not None else ctx.scene.points  # test points are drawn too
+    return ambiguous_traces(model, ctx.window) + sub_classifier_traces(model, ctx.window, shown.X)
 
 
 def render(ctx):
     model = strategy_model(ctx)
     key = "multiclass_overlay_show"
-    option_checkbox("Hatch the ambiguous regions and draw every two-class classifier's line", ctx, OPTION, key)
+    option_checkbox(_("Hatch the ambiguous regions and draw every two-class classifier's line"), ctx, OPTION, key)
     names = sub_classifier_names(model)
     n_classes = np.size(model.classes_)
     share = ambiguous_share(model, ctx.window)
     if hasattr(model, "pairs_"):
         st.markdown(
-            f"**One-versus-one** (figure 4.2, right): {len(names)} = K(K−1)/2 classifiers, one per pair of classes "
-            "(dashed grey lines, each fitted on the points of its two classes only); each votes, and x goes to "
-            "the class with most votes. Where the vote ties (hatched) no class wins: here the shading shows the "
-            "tie broken by the classifiers' summed confidence, a convention the book does not have."
+            _(
+                "**One-versus-one** (figure 4.2, right): {n} = K(K−1)/2 classifiers, one per pair of classes "
+                "(dashed grey lines, each fitted on the points of its two classes only); each votes, and x goes to "
+                "the class with most votes. Where the vote ties (hatched) no class wins: here the shading shows the "
+                "tie broken by the classifiers' summed confidence, a convention the book does not have."
+            ).format(n=len(names))
         )
     else:
         st.markdown(
-            f"**One-versus-rest** (figure 4.2, left): {n_classes} classifiers, each separating one class from all "
-            "the others (dashed lines in that class's colour). The rule 'x is in class k where classifier k says "
-            "yes' is ambiguous where no classifier or more than one says yes (hatched). The shading shows the "
-            "usual fix, the largest yₖ(x) — which is then the K-class discriminant of eq. 4.9 built from "
-            "separately trained parts."
+            _(
+                "**One-versus-rest** (figure 4.2, left): {n} classifiers, each separating one class from all the "
+                "others (dashed lines in that class's colour). The rule 'x is in class k where classifier k says "
+                "yes' is ambiguous where no classifier or more than one says yes (hatched). The shading shows the "
+                "usual fix, the largest yₖ(x) — which is then the K-class discriminant of eq. 4.9 built from "
+                "separately trained parts."
+            ).format(n=n_classes)
         )
-    st.metric("Share of the view that is ambiguous", f"{share:.1%}" if share >= 0.001 or share == 0 else "< 0.1%")
+    st.metric(_("Share of the view that is ambiguous"), f"{share:.1%}" if share >= 0.001 or share == 0 else "< 0.1%")
     if ctx.scene.method in TWO_CLASS_METHODS:
-        where = "a method that has one, such as softmax regression or least squares (sidebar: Method)"
+        compare = _(
+            "Compare with a single K-class discriminant (a method that has one, such as softmax regression or "
+            "least squares (sidebar: Method)), whose regions are always singly connected and convex (figure 4.3), "
+            "with no ambiguous region."
+        )
     else:
-        where = "the sidebar's 'With more than two classes'"
-    st.caption(
-        f"Compare with a single K-class discriminant ({where}), whose regions are always singly connected and "
-        "convex (figure 4.3), with no ambiguous region."
-    )
+        compare = _(
+            "Compare with a single K-class discriminant (the sidebar's 'With more than two classes'), whose regions "
+            "are always singly connected and convex (figure 4.3), with no ambiguous region."
+        )
+    st.caption(compare)
     subs = book_sub_classifiers(model)
     if subs and subs[0].w is not None:
         rows = [
-            {"classifier": name, "w₁": float(sub.w[0]), "w₂": float(sub.w[1]), "w₀": float(sub.w0)}
+            {_("classifier"): name, "w₁": float(sub.w[0]), "w₂": float(sub.w[1]), "w₀": float(sub.w0)}
             for name, sub in zip(names, subs)
         ]
         st.dataframe(rows, hide_index=True, width="content")
         st.caption(
-            "Each classifier's y(x) = wᵀx + w₀ is positive on the side of the first class named (for a pair, the "
-            "lower-numbered class plays the book's C₁)."
+            _(
+                "Each classifier's y(x) = wᵀx + w₀ is positive on the side of the first class named (for a pair, "
+                "the lower-numbered class plays the book's C₁)."
+            )
         )
 
 

@@ -17,11 +17,11 @@ from playground.presets import close_points
 from .. import state
 from ..chart import chart
 from ..convention import book_line, book_roles, book_targets, book_weights_at, point_target
-from ..i18n import N_
+from ..i18n import N_, _, ngettext
 from ..names import class_name
 from ..playback import detail_key, playback_controls
 from ..theme import TEMPLATE
-from . import Panel, count_axis, number_text, subscript, vector_text
+from . import Panel, count_axis, join_sentences, number_text, subscript, vector_text
 from .geometry import enabled as geometry_enabled
 from .geometry import weight_arrow_traces
 
@@ -32,7 +32,7 @@ PREVIOUS_COLOUR = "#7F7F7F"
 
 def _load_close():
     state.change_points(close_points(), refit_view=True)
-    state.notify("Loaded two close, separable classes (figure 4.7); undo (↶) brings your points back.")
+    state.notify(_("Loaded two close, separable classes (figure 4.7); undo (↶) brings your points back."))
 
 
 def perceptron_model(model):
@@ -67,7 +67,7 @@ def _previous_boundary(model, step, window):
             mode="lines",
             line=dict(color=PREVIOUS_COLOUR, width=1.5, dash="dot"),
             hoverinfo="skip",
-            name="boundary before this update",
+            name=_("boundary before this update"),
         )
     ]
 
@@ -88,11 +88,11 @@ def overlay(ctx):
                 y=[float(x[1])],
                 mode="markers+text",
                 marker=dict(symbol="circle-open", size=26, color=USED_COLOUR, line=dict(width=3)),
-                text=[f"update {step}: x{subscript(entry['index'] + 1)}"],
+                text=[_("update {step}: x{index}").format(step=step, index=subscript(entry["index"] + 1))],
                 textposition="bottom center",
                 textfont=dict(color=USED_COLOUR, size=12),
                 hoverinfo="skip",
-                name="misclassified point used for this update",
+                name=_("misclassified point used for this update"),
             )
         )
     if not geometry_enabled(ctx):
@@ -114,16 +114,17 @@ def errors_figure(model, step):
                 x=epochs,
                 y=counts,
                 marker=dict(color=colours),
-                hovertemplate="epoch %{x}: %{y} updates<extra></extra>",
+                hovertemplate=_("epoch {epoch}: {count} updates").format(epoch="%{x}", count="%{y}")
+                + "<extra></extra>",
             )
         ],
         layout=dict(
             template=TEMPLATE,
-            title=dict(text="Mistakes (= updates) per epoch", font=dict(size=14)),
+            title=dict(text=_("Mistakes (= updates) per epoch"), font=dict(size=14)),
             height=260,
             margin=dict(l=10, r=10, t=50, b=30),
-            xaxis=count_axis(counts.size, "epoch"),
-            yaxis=count_axis(max(int(counts.max(initial=0)), 1), "updates", rangemode="tozero"),
+            xaxis=count_axis(counts.size, _("epoch")),
+            yaxis=count_axis(max(int(counts.max(initial=0)), 1), _("updates"), rangemode="tozero"),
             showlegend=False,
         ),
     )
@@ -140,7 +141,8 @@ def errors_by_step_figure(model, X, y, step):
                 y=np.asarray(errors, dtype=np.int64),
                 mode="lines+markers" if len(errors) <= 60 else "lines",
                 line=dict(color="#5D6D7E", width=1.5, shape="hv"),
-                hovertemplate="after %{x} updates: %{y} errors<extra></extra>",
+                hovertemplate=_("after {step} updates: {errors} errors").format(step="%{x}", errors="%{y}")
+                + "<extra></extra>",
             ),
             go.Scatter(
                 x=[step], y=[errors[step]], mode="markers", marker=dict(size=12, color="#C0392B"), hoverinfo="skip"
@@ -148,11 +150,11 @@ def errors_by_step_figure(model, X, y, step):
         ],
         layout=dict(
             template=TEMPLATE,
-            title=dict(text="Training errors after each update", font=dict(size=14)),
+            title=dict(text=_("Training errors after each update"), font=dict(size=14)),
             height=260,
             margin=dict(l=10, r=10, t=50, b=30),
-            xaxis=count_axis(len(errors) - 1, "update (step)"),
-            yaxis=count_axis(max(max(errors), 1), "errors", rangemode="tozero"),
+            xaxis=count_axis(len(errors) - 1, _("update (step)")),
+            yaxis=count_axis(max(max(errors), 1), _("errors"), rangemode="tozero"),
             showlegend=False,
         ),
     )
@@ -171,11 +173,28 @@ def update_text(model, X, y, step, eta):
     phi = np.concatenate([[1.0], X[n]])
     value = float(before @ phi)
     t_text = f"{t:+d}".replace("-", "−")
-    return (
-        f"Update {step}: x{subscript(n + 1)} = {vector_text(X[n])}, a point of {class_name(int(y[n]))} "
-        f"(t = {t_text}), was misclassified by the dotted boundary: t·wᵀφ = {number_text(t * value)} ≤ 0. "
-        f"So w ← w + η t φ(x{subscript(n + 1)}) (eq. 4.55): {vector_text(before)} + {number_text(eta)} · ({t_text}) · "
-        f"{vector_text(phi)} = **{vector_text(after)}**, the solid boundary."
+    return join_sentences(
+        _(
+            "Update {step}: x{index} = {x}, a point of {name} (t = {t}), was misclassified by the dotted boundary: "
+            "t·wᵀφ = {value} ≤ 0."
+        ).format(
+            step=step,
+            index=subscript(n + 1),
+            x=vector_text(X[n]),
+            name=class_name(int(y[n])),
+            t=t_text,
+            value=number_text(t * value),
+        ),
+        _(
+            "So w ← w + η t φ(x{index}) (eq. 4.55): {before} + {eta} · ({t}) · {phi} = **{after}**, the solid boundary."
+        ).format(
+            index=subscript(n + 1),
+            before=vector_text(before),
+            eta=number_text(eta),
+            t=t_text,
+            phi=vector_text(phi),
+            after=vector_text(after),
+        ),
     )
 
 
@@ -185,13 +204,30 @@ def step_readout(model, X, y):
     def readout(step, shown):
         w = vector_text(book_weights_at(model, step))
         if step == 0:
-            return f"Initial weights w = {w}; {errors_at(model, X, y, 0)} training errors."
+            errors = errors_at(model, X, y, 0)
+            return ngettext(
+                "Initial weights w = {w}; {errors} training error.",
+                "Initial weights w = {w}; {errors} training errors.",
+                errors,
+            ).format(w=w, errors=errors)
         entry = model.history_[step - 1]
         n = int(entry["index"])
         t = f"{point_target(model, y[n]):+d}".replace("-", "−")
-        return (
-            f"Update {step} (epoch {entry['epoch']}): x{subscript(n + 1)} of {class_name(int(y[n]))} (t = {t}) "
-            f"was misclassified, so w ← w + η t φ = {w}; {int(entry['errors'])} training errors after it."
+        errors = int(entry["errors"])
+        return ngettext(
+            "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, so w ← w + η t φ = {w}; "
+            "{errors} training error after it.",
+            "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, so w ← w + η t φ = {w}; "
+            "{errors} training errors after it.",
+            errors,
+        ).format(
+            step=step,
+            epoch=entry["epoch"],
+            index=subscript(n + 1),
+            name=class_name(int(y[n])),
+            t=t,
+            w=w,
+            errors=errors,
         )
 
     return readout
@@ -207,8 +243,9 @@ def step_marks(model, X, y):
         if step == 0:
             return dict(charts=charts)
         n = int(model.history_[step - 1]["index"])
-        ring = dict(ids=[n], texts=[f"update {step}: x{subscript(n + 1)}"], colour=USED_COLOUR)
-        return dict(ring={**ring, "name": "misclassified point used for this update"}, previous=True, charts=charts)
+        text = _("update {step}: x{index}").format(step=step, index=subscript(n + 1))
+        ring = dict(ids=[n], texts=[text], colour=USED_COLOUR)
+        return dict(ring={**ring, "name": _("misclassified point used for this update")}, previous=True, charts=charts)
 
     return marks
 
@@ -220,7 +257,7 @@ def render(ctx):
         ctx.model,
         model.n_iter_,
         key="perceptron",
-        label="Update",
+        label=_("Update"),
         points=ctx.scene.points,
         window=ctx.window,
         readout=step_readout(model, X, y),
@@ -232,14 +269,17 @@ def render(ctx):
     chart(errors_by_step_figure(model, X, y, step), key="perceptron_errors_step", where=left)
     chart(errors_figure(model, step), key="perceptron_errors_epoch", where=right)
     st.button(
-        "Load two close classes (fig. 4.7)",
+        _("Load two close classes (fig. 4.7)"),
         key="perceptron_load_close",
         on_click=_load_close,
-        help="Replaces the points (undoable) with separable classes that take the perceptron several epochs.",
+        help=_("Replaces the points (undoable) with separable classes that take the perceptron several epochs."),
     )
     st.caption(
-        "An update fixes the point it uses but may break others, so the error count can go up (section 4.1.7); "
-        "the perceptron convergence theorem promises a finite number of updates only for linearly separable data."
+        _(
+            "An update fixes the point it uses but may break others, so the error count can go up (section 4.1.7); "
+            "the perceptron convergence theorem promises a finite number of updates only for linearly separable "
+            "data."
+        )
     )
 
 
@@ -247,26 +287,34 @@ def _step_detail(model, X, y, step):
     w = book_weights_at(model, step)
     errors = errors_at(model, X, y, step)
     columns = st.columns(3)
-    columns[0].metric("Step", f"{step} of {model.n_iter_}")
-    columns[1].metric("Epoch", model.history_[step - 1]["epoch"] if step else "start")
-    columns[2].metric("Training errors now", errors)
+    columns[0].metric(_("Step"), _("{step} of {n}").format(step=step, n=model.n_iter_))
+    columns[1].metric(_("Epoch"), model.history_[step - 1]["epoch"] if step else _("start"))
+    columns[2].metric(_("Training errors now"), errors)
     first, second = book_roles(model)
     # A line of its own: a metric cuts long numbers off ("w = (0.01, 0.0276…").
     st.markdown(
-        f"**w = (w₀, w₁, w₂) = {vector_text(w)}** after {step} of {model.n_iter_} updates; "
-        f"t = +1 for {first}, −1 for {second}, and x goes to {first} where wᵀφ(x) ≥ 0 (eq. 4.52-4.53)."
+        ngettext(
+            "**w = (w₀, w₁, w₂) = {w}** after {step} of {n} update; t = +1 for {first}, −1 for {second}, and x goes "
+            "to {first} where wᵀφ(x) ≥ 0 (eq. 4.52-4.53).",
+            "**w = (w₀, w₁, w₂) = {w}** after {step} of {n} updates; t = +1 for {first}, −1 for {second}, and x goes "
+            "to {first} where wᵀφ(x) ≥ 0 (eq. 4.52-4.53).",
+            model.n_iter_,
+        ).format(w=vector_text(w), step=step, n=model.n_iter_, first=first, second=second)
     )
     if step == 0:
-        st.markdown("The initial weights, before any update. Press ▶ Play or move the slider.")
+        st.markdown(_("The initial weights, before any update. Press ▶ Play or move the slider."))
     else:
-        ending = ""
+        sentences = [
+            update_text(model, X, y, step, model.eta),
+            _("Errors after it: **{errors}**.").format(errors=errors),
+        ]
         if step == model.n_iter_:
-            ending = " The run ends here: " + (
-                "a whole epoch without a mistake, so it converged."
+            sentences.append(
+                _("The run ends here: a whole epoch without a mistake, so it converged.")
                 if model.converged_
-                else "it stopped without converging; this is its last boundary."
+                else _("The run ends here: it stopped without converging; this is its last boundary.")
             )
-        st.markdown(update_text(model, X, y, step, model.eta) + f" Errors after it: **{errors}**." + ending)
+        st.markdown(join_sentences(*sentences))
 
 
 PANELS = [

@@ -16,12 +16,12 @@ from playground import BayesianLogisticRegression, LogisticRegression, ProbitReg
 
 from ..chart import chart
 from ..convention import book_decision, book_line, book_roles
-from ..i18n import N_
+from ..i18n import N_, _
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
-from . import SURFACE_MARGIN, Panel, surface_scene
+from . import SURFACE_MARGIN, Panel, join_sentences, surface_scene
 
 DISPLAY_KEY = "posterior_display"  # st.session_state.panel_options[DISPLAY_KEY]: "regions" or "posterior"
-DISPLAYS = {"regions": "decision regions", "posterior": "posterior p(Cₖ|x)"}
+DISPLAYS = {"regions": N_("decision regions"), "posterior": N_("posterior p(Cₖ|x)")}
 SURFACE_CLASS_KEY = "posterior_surface_class"
 HEATMAP_RESOLUTION = 200
 IMAGE_RESOLUTION = 200
@@ -187,7 +187,7 @@ def mixed_colour_trace(model, window, resolution=IMAGE_RESOLUTION):
         opacity=IMAGE_OPACITY,
         showscale=False,
         hoverinfo="skip",
-        name="posterior colour mix",
+        name=_("posterior colour mix"),
         meta="posterior",
     )
 
@@ -245,7 +245,7 @@ def hover_trace(model, window, resolution=HOVER_RESOLUTION):
         opacity=0,
         showscale=False,
         hovertemplate="<br>".join(lines) + "<extra></extra>",
-        name="hover read-out",
+        name=_("hover read-out"),
         meta="hover",
         showlegend=False,
     )
@@ -304,7 +304,7 @@ def surface_figure(model, window, class_position=0, resolution=SURFACE_RESOLUTIO
                 mode="markers",
                 marker=dict(size=3, color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in y]),
                 hoverinfo="skip",
-                name="training points at t = 0 or 1",
+                name=_("training points at t = 0 or 1"),
             )
         )
     return go.Figure(
@@ -338,20 +338,37 @@ def _describe_own_link(model, display):
         return None
     first, second = book_roles(model)
     c1 = class_symbol(model.classes_[0])
-    if isinstance(inner, ProbitRegression):
-        formula = f"p({c1}|x) = Φ(wᵀφ) (eq. 4.114), Φ the standard normal's distribution function"
-    else:
-        formula = (
-            f"the predictive distribution p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155): the sigmoid averaged over the "
-            "Laplace posterior of the weights, so it relaxes towards 0.5 where σₐ² = φᵀS_Nφ is large, away from "
-            "the data; the MAP sigmoid σ(μₐ) would not (compare them in the *Predictive vs MAP* tab)"
-        )
+    probit = isinstance(inner, ProbitRegression)
     if display == "regions":
-        return f"The canvas shows the decision regions. Hover anywhere to read {formula}."
-    return (
-        f"Colour = {formula}: {first}'s colour near 1, white at 0.5, {second}'s colour near 0; dotted contours at "
-        "0.1, 0.5 and 0.9. The 0.5 contour is the decision boundary; how far apart the 0.1 and 0.9 contours lie "
-        "shows how sure the model is."
+        if probit:
+            return _(
+                "The canvas shows the decision regions. Hover anywhere to read p({c1}|x) = Φ(wᵀφ) (eq. 4.114), "
+                "Φ the standard normal's distribution function."
+            ).format(c1=c1)
+        return _(
+            "The canvas shows the decision regions. Hover anywhere to read the predictive distribution "
+            "p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155): the sigmoid averaged over the Laplace posterior of the "
+            "weights, so it relaxes towards 0.5 where σₐ² = φᵀS_Nφ is large, away from the data; the MAP sigmoid "
+            "σ(μₐ) would not (compare them in the *Predictive vs MAP* tab)."
+        ).format(c1=c1)
+    if probit:
+        colour = _(
+            "Colour = p({c1}|x) = Φ(wᵀφ) (eq. 4.114), Φ the standard normal's distribution function: {first}'s "
+            "colour near 1, white at 0.5, {second}'s colour near 0; dotted contours at 0.1, 0.5 and 0.9."
+        )
+    else:
+        colour = _(
+            "Colour = the predictive distribution p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155): the sigmoid averaged "
+            "over the Laplace posterior of the weights, so it relaxes towards 0.5 where σₐ² = φᵀS_Nφ is large, "
+            "away from the data; the MAP sigmoid σ(μₐ) would not (compare them in the *Predictive vs MAP* tab): "
+            "{first}'s colour near 1, white at 0.5, {second}'s colour near 0; dotted contours at 0.1, 0.5 and 0.9."
+        )
+    return join_sentences(
+        colour.format(c1=c1, first=first, second=second),
+        _(
+            "The 0.5 contour is the decision boundary; how far apart the 0.1 and 0.9 contours lie shows how "
+            "sure the model is."
+        ),
     )
 
 
@@ -362,19 +379,19 @@ def _describe(model, display):
     classes = np.asarray(model.classes_)
     names = [class_symbol(c) for c in classes]
     if display == "regions":
-        return (
+        return _(
             "The canvas shows the decision regions. Hover anywhere on the plane to read the activations "
             "aₖ(x) and the posteriors p(Cₖ|x) = exp(aₖ) / Σⱼ exp(aⱼ) (eq. 4.62)."
         )
     if classes.size == 2:
         first, second = book_roles(model)
-        return (
-            f"Colour = p({names[0]}|x) = σ(a) (eq. 4.57), a = ln p(x|{names[0]})p({names[0]}) / "
-            f"p(x|{names[1]})p({names[1]}): {first}'s colour where it is near 1, white at 0.5, {second}'s "
-            "colour near 0; dotted contours at 0.1, 0.5 and 0.9. The 0.5 contour (a = 0) is the decision "
-            "boundary; how far apart the 0.1 and 0.9 contours lie shows how sure the model is."
-        )
-    return (
+        return _(
+            "Colour = p({c1}|x) = σ(a) (eq. 4.57), a = ln p(x|{c1})p({c1}) / p(x|{c2})p({c2}): {first}'s colour "
+            "where it is near 1, white at 0.5, {second}'s colour near 0; dotted contours at 0.1, 0.5 and 0.9. "
+            "The 0.5 contour (a = 0) is the decision boundary; how far apart the 0.1 and 0.9 contours lie shows "
+            "how sure the model is."
+        ).format(c1=names[0], c2=names[1], first=first, second=second)
+    return _(
         "Each pixel's colour is the class colours mixed in proportion to the posteriors p(Cₖ|x), as in "
         "figure 4.11 (right): pure colours where one class is certain, blends near the boundaries."
     )
@@ -384,9 +401,9 @@ def render(ctx):
     options = ctx.options
     st.session_state[DISPLAY_KEY] = display_choice(options)
     st.radio(
-        "Canvas shows",
+        _("Canvas shows"),
         list(DISPLAYS),
-        format_func=DISPLAYS.get,
+        format_func=lambda display: _(DISPLAYS[display]),
         key=DISPLAY_KEY,
         horizontal=True,
         on_change=_display_changed,
@@ -399,12 +416,16 @@ def render(ctx):
         labels = {i: f"p({class_symbol(c)}|x)" for i, c in enumerate(classes)}
         if st.session_state.get(SURFACE_CLASS_KEY, 0) not in labels:
             st.session_state[SURFACE_CLASS_KEY] = 0
-        position = st.radio("Surface of", list(labels), format_func=labels.get, key=SURFACE_CLASS_KEY, horizontal=True)
+        position = st.radio(
+            _("Surface of"), list(labels), format_func=labels.get, key=SURFACE_CLASS_KEY, horizontal=True
+        )
     position = int(min(position, classes.size - 1))
     chart(surface_figure(model, ctx.window, position, points=ctx.scene.points), key="posterior_surface")
     st.caption(
-        "The surface rises from 0 to 1 across the boundary; the training points sit at their targets "
-        "(height 1 for the class shown, 0 for the others). Drag to turn it."
+        _(
+            "The surface rises from 0 to 1 across the boundary; the training points sit at their targets "
+            "(height 1 for the class shown, 0 for the others). Drag to turn it."
+        )
     )
 
 

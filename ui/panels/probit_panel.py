@@ -14,7 +14,7 @@ from playground.bayesian_logistic import PROBIT_LAMBDA, moderation
 from playground.normal import normal_cdf
 
 from ..chart import chart
-from ..i18n import N_
+from ..i18n import N_, _
 from ..theme import TEMPLATE_JSON
 from . import Panel, number_text
 
@@ -85,8 +85,8 @@ def figure_4_9():
         name="σ(a) − Φ(λa)",
     )
     return (
-        dict(data=curves, layout=_layout("Figure 4.9: σ(a) and Φ(λa)", "a", "", [-0.02, 1.02])),
-        dict(data=[difference], layout=_layout("Their difference", "a", "σ(a) − Φ(λa)")),
+        dict(data=curves, layout=_layout(_("Figure 4.9: σ(a) and Φ(λa)"), "a", "", [-0.02, 1.02])),
+        dict(data=[difference], layout=_layout(_("Their difference"), "a", "σ(a) − Φ(λa)")),
         float(np.max(np.abs(logistic - probit))),
     )
 
@@ -111,7 +111,7 @@ def convolution_figure():
                 showlegend=False,
             )
         )
-    layout = _layout("∫σ(a)N(a|μ,σ²)da (solid) and σ(κ(σ²)μ) (dotted)", "μ", "p", [-0.02, 1.02])
+    layout = _layout(_("∫σ(a)N(a|μ,σ²)da (solid) and σ(κ(σ²)μ) (dotted)"), "μ", "p", [-0.02, 1.02])
     return dict(data=traces, layout=layout), worst
 
 
@@ -123,17 +123,21 @@ def render(ctx):
     with right:
         chart(difference, key="probit_difference")
     st.caption(
-        f"Red: the logistic sigmoid σ(a) (eq. 4.59). Blue, dashed: the probit function Φ(λa) (eq. 4.114), the "
-        f"standard normal's distribution function, scaled by λ = √(π/8) ≈ {PROBIT_LAMBDA:.4f} so that both have "
-        f"slope 1/4 at a = 0. They never differ by more than {number_text(largest, 3)}, but Φ's tails fall like "
-        "exp(−a²/2), σ's like exp(−|a|): probit regression is more sensitive to outliers (section 4.3.5)."
+        _(
+            "Red: the logistic sigmoid σ(a) (eq. 4.59). Blue, dashed: the probit function Φ(λa) (eq. 4.114), the "
+            "standard normal's distribution function, scaled by λ = √(π/8) ≈ {lambda_} so that both have slope 1/4 "
+            "at a = 0. They never differ by more than {largest}, but Φ's tails fall like exp(−a²/2), σ's like "
+            "exp(−|a|): probit regression is more sensitive to outliers (section 4.3.5)."
+        ).format(lambda_=f"{PROBIT_LAMBDA:.4f}", largest=number_text(largest, 3))
     )
     figure, worst = convolution_figure()
     chart(figure, key="probit_convolution")
     st.caption(
-        "Why it matters: the Bayesian predictive needs ∫σ(a)N(a|μ,σ²)da (eq. 4.152), which has no closed form. "
-        "Replacing σ by Φ(λa) makes it one, σ(κ(σ²)μ) with κ(σ²) = (1 + πσ²/8)^−½ (eq. 4.153-4.154): a wider "
-        f"Gaussian flattens the curve. Largest difference from the exact integral here: {number_text(worst, 3)}."
+        _(
+            "Why it matters: the Bayesian predictive needs ∫σ(a)N(a|μ,σ²)da (eq. 4.152), which has no closed form. "
+            "Replacing σ by Φ(λa) makes it one, σ(κ(σ²)μ) with κ(σ²) = (1 + πσ²/8)^−½ (eq. 4.153-4.154): a wider "
+            "Gaussian flattens the curve. Largest difference from the exact integral here: {worst}."
+        ).format(worst=number_text(worst, 3))
     )
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from playground import InvalidDataError, PlaygroundError, Window, boundary_segments, evaluate_grid, phrase
+from playground import InvalidDataError, PlaygroundError, Window, boundary_segments, evaluate_grid
 from playground.scene import PointSet
 
 from .. import state
@@ -82,7 +82,7 @@ def _add_outliers():
         new = outlier_points(training.X, training.y, label, w, seed=len(points) + scene.seed)
         extended = points.extended(PointSet.from_arrays(new, np.full(len(new), label)))
     except PlaygroundError as err:
-        state.notify(phrase(err, class_name))
+        state.notify(err.message)  # phrased in the session's language where it is shown
         return
     state.change_points(extended, refit_view=True)
 

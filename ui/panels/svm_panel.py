@@ -16,15 +16,15 @@ import streamlit as st
 
 from playground.geometry import boundary_segments
 from playground.grid import grid_axes
-from playground.svm import MARGIN_CATEGORIES, LinearSVM
+from playground.svm import LinearSVM
 
 from ..chart import chart
 from ..convention import book_roles, book_sub_classifiers
-from ..i18n import N_
+from ..i18n import N_, _
 from ..names import class_name
 from ..playback import detail_key, playback_controls
 from ..theme import CLASS_COLOURS, TEMPLATE
-from . import Panel, count_axis, number_text, subscript
+from . import Panel, count_axis, join_sentences, number_text, subscript
 
 MARGIN_COLOUR = "#444444"
 FREE_SV_COLOUR = "#6A3D9A"  # support vectors on the margin, 0 < a_n < C
@@ -64,8 +64,13 @@ def sub_svms(model):
         return []
     result = []
     for estimator, sub in zip(estimators, book_sub_classifiers(inner)):
-        other = "the rest" if sub.negative is None else class_name(sub.negative)
-        result.append((estimator, sub.positive, f"{class_name(sub.positive)} vs {other}"))
+        if sub.negative is None:
+            description = _("{positive} vs the rest").format(positive=class_name(sub.positive))
+        else:
+            description = _("{positive} vs {negative}").format(
+                positive=class_name(sub.positive), negative=class_name(sub.negative)
+            )
+        result.append((estimator, sub.positive, description))
     return result
 
 
@@ -80,7 +85,7 @@ def margin_segments(coef, intercept, window):
     return pieces
 
 
-def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name="margin  wᵀx + b = ±1", legend=True):
+def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name=None, legend=True):
     """One dashed trace with both margin lines (None between them), or None when none is in view."""
     pieces = margin_segments(coef, intercept, window)
     if not pieces:
@@ -95,7 +100,7 @@ def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name="ma
         mode="lines",
         line=dict(color=colour, width=1.8, dash="dash"),
         hoverinfo="skip",
-        name=name,
+        name=_("margin  wᵀx + b = ±1") if name is None else name,
         showlegend=legend,
     )
 
@@ -117,7 +122,7 @@ def margin_contour_trace(model, window):
         line=dict(color=MARGIN_COLOUR, width=1.8, dash="dash"),
         showscale=False,
         hoverinfo="skip",
-        name="margin  y(x) = ±1",
+        name=_("margin  y(x) = ±1"),
         showlegend=True,
     )
 
@@ -127,8 +132,8 @@ def support_vector_traces(svm, X):
     category = np.asarray(svm.margin_category_)
     traces = []
     styles = (
-        (1, "circle-open", 21, FREE_SV_COLOUR, f"support vector, {MARGIN_CATEGORIES[1].replace(' (free SV)', '')}"),
-        (2, "diamond-open", 25, BOUND_SV_COLOUR, f"support vector {MARGIN_CATEGORIES[2]}".replace("alpha", "α")),
+        (1, "circle-open", 21, FREE_SV_COLOUR, _("support vector, on margin")),
+        (2, "diamond-open", 25, BOUND_SV_COLOUR, _("support vector inside margin or misclassified (α = C)")),
     )
     for code, symbol, size, colour, name in styles:
         members = np.flatnonzero(category == code)
@@ -160,7 +165,7 @@ def pair_trace(X, pair, smo_step):
         textposition="top center",
         textfont=dict(color=PAIR_COLOUR, size=13),
         hoverinfo="skip",
-        name=f"pair optimised at SMO step {smo_step}",
+        name=_("pair optimised at SMO step {step}").format(step=smo_step),
     )
 
 
@@ -183,7 +188,11 @@ def overlay(ctx):
         for sub, positive, description in sub_svms(model):
             colour = CLASS_COLOURS[positive % len(CLASS_COLOURS)]
             trace = margin_line_trace(
-                sub.coef_, sub.intercept_, ctx.window, colour=colour, name="margins ±1 of " + description
+                sub.coef_,
+                sub.intercept_,
+                ctx.window,
+                colour=colour,
+                name=_("margins ±1 of {sub_svm}").format(sub_svm=description),
             )
             if trace is not None:
                 trace.line.width = 1.4
@@ -221,7 +230,7 @@ def objective_figure(svm, position):
                 mode="lines+markers" if len(steps) <= 60 else "lines",
                 line=dict(color="#5D6D7E", width=1.5),
                 marker=dict(size=5),
-                hovertemplate="after SMO step %{x}: L̃(a) = %{y:.4g}<extra></extra>",
+                hovertemplate=_("after SMO step %{x}: L̃(a) = %{y:.4g}") + "<extra></extra>",
             ),
             go.Scatter(
                 x=[steps[position]],
@@ -233,10 +242,10 @@ def objective_figure(svm, position):
         ],
         layout=dict(
             template=TEMPLATE,
-            title=dict(text="Dual objective L̃(a) (eq. 7.10): every SMO step raises it", font=dict(size=14)),
+            title=dict(text=_("Dual objective L̃(a) (eq. 7.10): every SMO step raises it"), font=dict(size=14)),
             height=280,
             margin=dict(l=10, r=10, t=50, b=30),
-            xaxis=count_axis(max(steps), "SMO step"),
+            xaxis=count_axis(max(steps), _("SMO step")),
             yaxis=dict(title="L̃(a)", rangemode="tozero"),
             showlegend=False,
         ),
@@ -244,7 +253,7 @@ def objective_figure(svm, position):
 
 
 def _format_c(svm):
-    return "∞ (hard margin)" if svm.C is None else f"{svm.C:g}"
+    return _("∞ (hard margin)") if svm.C is None else f"{svm.C:g}"
 
 
 def step_readout(svm, y):
@@ -254,13 +263,22 @@ def step_readout(svm, y):
     def readout(position, shown):
         shown = two_class_svm(shown) or shown
         if position == 0:
-            return "Start: every aₙ = 0, so w = 0 and there is no boundary yet."
+            return _("Start: every aₙ = 0, so w = 0 and there is no boundary yet.")
         i, j = shown.pair_
-        return (
-            f"SMO step {shown.smo_step_} of {svm.n_iter_}: a{subscript(i + 1)} ({class_name(int(y[i]))}) and "
-            f"a{subscript(j + 1)} ({class_name(int(y[j]))}) moved; L̃(a) = {number_text(shown.dual_objective_)}, "
-            f"margin 1/‖w‖ = {number_text(shown.margin_, 3)}." + (" The fitted model." if position == n_entries else "")
+        text = _(
+            "SMO step {step} of {steps}: {a_i} ({class_i}) and {a_j} ({class_j}) moved; L̃(a) = {dual}, "
+            "margin 1/‖w‖ = {margin}."
+        ).format(
+            step=shown.smo_step_,
+            steps=svm.n_iter_,
+            a_i=f"a{subscript(i + 1)}",
+            class_i=class_name(int(y[i])),
+            a_j=f"a{subscript(j + 1)}",
+            class_j=class_name(int(y[j])),
+            dual=number_text(shown.dual_objective_),
+            margin=number_text(shown.margin_, 3),
         )
+        return join_sentences(text, _("The fitted model.") if position == n_entries else "")
 
     return readout
 
@@ -280,7 +298,7 @@ def step_marks(svm):
             ids=[int(i), int(j)],
             texts=[f"a{subscript(i + 1)}", f"a{subscript(j + 1)}"],
             colour=PAIR_COLOUR,
-            name=f"pair optimised at SMO step {shown.smo_step_}",
+            name=_("pair optimised at SMO step {step}").format(step=shown.smo_step_),
         )
         return dict(
             ring=pair if position < n_entries else None, margins=bool(np.isfinite(shown.margin_)), charts=charts
@@ -295,37 +313,46 @@ def _render_two_class(ctx, svm):
     n_free, n_bound = int(np.sum(category == 1)), int(np.sum(category == 2))
     # Three short metrics: five cut their labels off in a narrow column ("Support ve…").
     columns = st.columns(3)
-    columns[0].metric("Margin 1/‖w‖", f"{svm.margin_:.3g}" if np.isfinite(svm.margin_) else "∞")
-    columns[1].metric("Support vectors", int(svm.support_.size))
+    columns[0].metric(_("Margin 1/‖w‖"), f"{svm.margin_:.3g}" if np.isfinite(svm.margin_) else "∞")
+    columns[1].metric(_("Support vectors"), int(svm.support_.size))
     columns[2].metric("C", _format_c(svm))
     st.markdown(
-        f"**{n_free}** on the margin (0 < aₙ < C, ◯ on the plot) and **{n_bound}** inside it or misclassified "
-        "(aₙ = C, ◇)."
+        _(
+            "**{n_free}** on the margin (0 < aₙ < C, ◯ on the plot) and **{n_bound}** inside it or misclassified "
+            "(aₙ = C, ◇)."
+        ).format(n_free=n_free, n_bound=n_bound)
     )
     first, second = book_roles(svm)
     st.caption(
-        f"Targets tₙ = +1 for {first} and −1 for {second}: y(x) = wᵀx + b ≥ 0 assigns {first} (eq. 7.1), and "
-        "the dashed margin lines are y(x) = ±1. Points are numbered from 1 (x₁, x₂, …) in the order they were added."
+        _(
+            "Targets tₙ = +1 for {first} and −1 for {second}: y(x) = wᵀx + b ≥ 0 assigns {first} (eq. 7.1), and "
+            "the dashed margin lines are y(x) = ±1. Points are numbered from 1 (x₁, x₂, …) in the order they were "
+            "added."
+        ).format(first=first, second=second)
     )
     if hasattr(model, "basis_"):
         st.caption(
-            f"On a basis, w lives in φ-space (M = {svm.coef_.shape[1]} features): the margin 1/‖w‖ is measured "
-            "there, and on the plane the margin lines become the dashed curves y(x) = ±1."
+            _(
+                "On a basis, w lives in φ-space (M = {m} features): the margin 1/‖w‖ is measured there, and on the "
+                "plane the margin lines become the dashed curves y(x) = ±1."
+            ).format(m=svm.coef_.shape[1])
         )
     n_entries = len(svm.history_)
     can_replay = hasattr(model, "at_step")
     if not can_replay or n_entries == 0:
-        st.caption("No SMO steps to replay here." if n_entries == 0 else "Playback needs the plain SVM.")
+        st.caption(_("No SMO steps to replay here.") if n_entries == 0 else _("Playback needs the plain SVM."))
         return
     st.markdown(
-        "**SMO playback** — the dual is maximised two multipliers at a time (sequential minimal optimisation, "
-        "the method section 7.1 cites)."
+        _(
+            "**SMO playback** — the dual is maximised two multipliers at a time (sequential minimal optimisation, "
+            "the method section 7.1 cites)."
+        )
     )
     position = playback_controls(
         model,
         n_entries,
         key="smo",
-        label="SMO step (recorded)",
+        label=_("SMO step (recorded)"),
         points=ctx.scene.points,
         window=ctx.window,
         readout=step_readout(svm, ctx.scene.points.y),
@@ -334,13 +361,19 @@ def _render_two_class(ctx, svm):
     with st.container(key=detail_key("smo")):  # dimmed while the browser plays another step
         _smo_step_text(svm, position, ctx.scene.points.y)
     if n_entries < svm.n_iter_:
-        st.caption(f"The run took {svm.n_iter_:,} steps; {n_entries:,} of them were recorded evenly for playback.")
+        st.caption(
+            _("The run took {steps} steps; {recorded} of them were recorded evenly for playback.").format(
+                steps=f"{svm.n_iter_:,}", recorded=f"{n_entries:,}"
+            )
+        )
     left, right = st.columns([3, 2])
     chart(objective_figure(svm, position), key="smo_objective", where=left)
     right.markdown(
-        "The dual L̃(a) = Σaₙ − ½ΣΣ aₙaₘtₙtₘxₙᵀxₘ never falls: each step solves the two-variable "
-        "problem exactly. At the optimum only the support vectors keep aₙ > 0 (eq. 7.29); those with "
-        "aₙ < C sit on the margin (◯), those with aₙ = C are inside it or misclassified (◇, eq. 7.36)."
+        _(
+            "The dual L̃(a) = Σaₙ − ½ΣΣ aₙaₘtₙtₘxₙᵀxₘ never falls: each step solves the two-variable "
+            "problem exactly. At the optimum only the support vectors keep aₙ > 0 (eq. 7.29); those with "
+            "aₙ < C sit on the margin (◯), those with aₙ = C are inside it or misclassified (◇, eq. 7.36)."
+        )
     )
 
 
@@ -348,17 +381,26 @@ def _smo_step_text(svm, position, y):
     n_entries = len(svm.history_)
     shown = svm.at_step(position)
     if position == 0:
-        st.markdown("Start: every aₙ = 0, so w = Σ aₙtₙxₙ = 0 (eq. 7.29) and there is no boundary yet.")
+        st.markdown(_("Start: every aₙ = 0, so w = Σ aₙtₙxₙ = 0 (eq. 7.29) and there is no boundary yet."))
     else:
         i, j = shown.pair_
         final = position == n_entries
-        st.markdown(
-            f"SMO step **{shown.smo_step_}** of {svm.n_iter_}: the multipliers a{subscript(i + 1)} "
-            f"({class_name(int(y[i]))}) and a{subscript(j + 1)} ({class_name(int(y[j]))}) moved together along "
-            f"Σ aₙtₙ = 0 (eq. 7.34) to the best point in the box 0 ≤ a ≤ C; L̃(a) = "
-            f"**{number_text(shown.dual_objective_)}**, margin 1/‖w‖ = {number_text(shown.margin_, 3)}."
-            + (" This is the fitted model; its support vectors are ringed on the plot." if final else "")
+        text = _(
+            "SMO step **{step}** of {steps}: the multipliers {a_i} ({class_i}) and {a_j} ({class_j}) moved together "
+            "along Σ aₙtₙ = 0 (eq. 7.34) to the best point in the box 0 ≤ a ≤ C; L̃(a) = **{dual}**, "
+            "margin 1/‖w‖ = {margin}."
+        ).format(
+            step=shown.smo_step_,
+            steps=svm.n_iter_,
+            a_i=f"a{subscript(i + 1)}",
+            class_i=class_name(int(y[i])),
+            a_j=f"a{subscript(j + 1)}",
+            class_j=class_name(int(y[j])),
+            dual=number_text(shown.dual_objective_),
+            margin=number_text(shown.margin_, 3),
         )
+        final_note = _("This is the fitted model; its support vectors are ringed on the plot.") if final else ""
+        st.markdown(join_sentences(text, final_note))
 
 
 def _render_multiclass(ctx):
@@ -367,19 +409,21 @@ def _render_multiclass(ctx):
         category = np.asarray(sub.margin_category_)
         rows.append(
             {
-                "sub-SVM": description,
-                "margin 1/‖w‖": float(sub.margin_),
-                "support vectors": int(sub.support_.size),
-                "on the margin": int(np.sum(category == 1)),
-                "inside or wrong (a = C)": int(np.sum(category == 2)),
-                "SMO steps": int(sub.n_iter_),
+                _("sub-SVM"): description,
+                _("margin 1/‖w‖"): float(sub.margin_),
+                _("support vectors"): int(sub.support_.size),
+                _("on the margin"): int(np.sum(category == 1)),
+                _("inside or wrong (a = C)"): int(np.sum(category == 2)),
+                _("SMO steps"): int(sub.n_iter_),
             }
         )
     st.dataframe(rows, hide_index=True, width="stretch")
     st.caption(
-        "The SVM is a two-class machine: with K classes it is trained K times (one-versus-rest) or K(K−1)/2 times "
-        "(one-versus-one), and each sub-SVM's margin lines are drawn dashed in the colour of the class it calls "
-        "positive. Support vectors and playback are shown for two classes only."
+        _(
+            "The SVM is a two-class machine: with K classes it is trained K times (one-versus-rest) or K(K−1)/2 times "
+            "(one-versus-one), and each sub-SVM's margin lines are drawn dashed in the colour of the class it calls "
+            "positive. Support vectors and playback are shown for two classes only."
+        )
     )
 
 
