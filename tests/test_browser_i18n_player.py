@@ -22,6 +22,11 @@ STEP_LINE_JS = "() => document.querySelector('.pg-player-step')?.textContent || 
 ROW_JS = """() => [...document.querySelectorAll('.pg-player-row button, .pg-player-row label')].map(
   (el) => ({text: el.firstChild ? el.firstChild.textContent : '', title: el.getAttribute('title') || '',
             aria: el.getAttribute('aria-label') || ''}))"""
+CLICK_AND_READ_JS = """(title) => {
+  document.querySelector(`.pg-player button[title="${title}"]`).click();
+  return {step: document.querySelector('.pg-player').dataset.step,
+          line: document.querySelector('.pg-player-step').textContent};
+}"""
 # As the Japanese catalog should have them (the book's terms: 誤分類 for misclassified).
 JA = {
     "play": "▶ 再生",
@@ -54,7 +59,7 @@ def test_the_player_and_the_toolbars_speak_japanese(browser, server):
 
     # The final fit, at the end of the run: "{label} {n} / {n}（実行の終わり）".
     line = page.evaluate(STEP_LINE_JS)
-    assert re.fullmatch(rf".+ {n} / {n}（実行の終わり）", line), line
+    assert line == f"更新 {n} / {n}（実行の終わり）", line  # the panel's label: 更新 (update)
     row = page.evaluate(ROW_JS)
     texts = [entry["text"] for entry in row]
     titles = [entry["title"] for entry in row]
@@ -64,16 +69,23 @@ def test_the_player_and_the_toolbars_speak_japanese(browser, server):
         for english in ENGLISH:
             assert not re.search(rf"\b{english}\b", " ".join(entry.values())), entry
 
-    # A step of the browser's own: the line counts the points wrong at that step, in Japanese.
-    page.locator(f"{PLAYER} button[title='{JA['back_title']}']").click()
-    page.wait_for_function(f"() => document.querySelector('.pg-player')?.dataset.step === '{n - 1}'")
+    # A step of the browser's own: the line counts the points wrong at that step, in Japanese. Read
+    # as the click shows it (the line drops the count once the server draws that step itself).
+    shown = page.evaluate(CLICK_AND_READ_JS, JA["back_title"])
     wrong = _misclassified(model, points, n - 1)
     assert wrong >= 1  # the last update used a misclassified point
-    line = page.evaluate(STEP_LINE_JS)
-    assert re.fullmatch(rf".+ {n - 1} / {n} · 誤分類 {wrong} 点（丸で囲んで表示）", line), line
+    assert shown["step"] == str(n - 1), shown
+    assert shown["line"] == f"更新 {n - 1} / {n} · 誤分類 {wrong} 点（丸で囲んで表示）", shown
+    readout = page.locator(f"{PLAYER} .pg-player-readout").text_content()
+    assert readout.startswith(f"更新 {n - 1}") and "Update" not in readout, readout
     wait_settled(page)
 
-    # Play and pause: the button's text and accessible name follow, in Japanese.
+    # Play (from the start, the final fit shown, slowly) and pause: the button's text and
+    # accessible name follow, in Japanese.
+    page.locator(f"{PLAYER} button[title='{JA['final_title']}']").click()
+    page.wait_for_function(f"() => document.querySelector('.pg-player')?.dataset.step === '{n}'")
+    wait_settled(page)
+    page.select_option(f"{PLAYER} select[aria-label='速度']", "0.25")
     page.get_by_role("button", name="再生", exact=True).click()
     page.wait_for_function("() => document.querySelector('.pg-player')?.dataset.playing === 'true'")
     assert page.locator(f"{PLAYER} .pg-player-play").text_content() == JA["pause"]
@@ -90,7 +102,7 @@ def test_the_player_and_the_toolbars_speak_japanese(browser, server):
     assert {JA["png"], JA["svg"]} <= set(chart_titles), chart_titles
     assert not [t for t in canvas_titles + chart_titles if "Download" in t or "Fit the view" in t]
 
-    page.locator(PLAYER).scroll_into_view_if_needed()
+    page.locator(PLAYER).evaluate("(el) => el.scrollIntoView({block: 'center'})")  # with the canvas above
     wait_settled(page)
     page.screenshot(path=ARTIFACTS / "i18n-ja-player-1400.png")
     close_page(page)
