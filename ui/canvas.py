@@ -19,13 +19,18 @@ import plotly
 import streamlit as st
 from plotly.io.json import to_json_plotly
 
-from .i18n import current_language
+from .i18n import _, current_language
 from .theme import DARK_SWAPS, with_font
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
 
 PLOTLY_SHARED_JS = r"""
+function fill(template, values) {
+  // A sentence the server translated, its {named} places filled (one pass: a value's own braces stay).
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
 function darkPage() {
   // Streamlit's dark theme (its settings menu, or the viewer's system theme) darkens the app's background.
   const app = document.querySelector('.stApp') || document.body;
@@ -95,18 +100,19 @@ function downloadFigure(Plotly, gd, format, name) {
   });
 }
 
-function plotConfig(Plotly, root, config, buttons) {
+function plotConfig(Plotly, root, config, buttons, texts) {
   // The config with PNG / SVG buttons (functions, so added here rather than sent from Python),
-  // made once per config: Plotly.react redraws the whole plot, even its drag layers, when the
-  // config changes, and new functions would change it on every render.
-  const key = JSON.stringify(config);
+  // made once per config and language (``texts``, the buttons' titles): Plotly.react redraws the
+  // whole plot, even its drag layers, when the config changes, and new functions would change it
+  // on every render.
+  const key = JSON.stringify([config, texts]);
   if (root.__pgConfigKey !== key) {
     root.__pgConfigKey = key;
     root.__pgConfig = Object.assign({}, config, {
       modeBarButtonsToAdd: (buttons || []).concat([
-        {name: 'pgDownloadPng', title: 'Download as PNG', icon: Plotly.Icons.camera,
+        {name: 'pgDownloadPng', title: texts.download_png, icon: Plotly.Icons.camera,
          click: (gd) => downloadFigure(Plotly, gd, 'png', gd.__pgFileName)},
-        {name: 'pgDownloadSvg', title: 'Download as SVG (vector)', icon: Plotly.Icons.disk,
+        {name: 'pgDownloadSvg', title: texts.download_svg, icon: Plotly.Icons.disk,
          click: (gd) => downloadFigure(Plotly, gd, 'svg', gd.__pgFileName)},
       ]),
     });
@@ -676,8 +682,8 @@ export default function (component) {
   loadPlotly(data.plotly_url).then((Plotly) => {
     figure.layout.height = height;  // plotly keeps its first height otherwise
     root.__pgFigure = figure;
-    plotConfig(Plotly, root, data.config, [{name: 'pgFitView', title: 'Fit the view to the points (or double-click)',
-      icon: Plotly.Icons.home, click: () => send(root, {type: 'fit'})}]);
+    plotConfig(Plotly, root, data.config, [{name: 'pgFitView', title: data.texts.fit_view,
+      icon: Plotly.Icons.home, click: () => send(root, {type: 'fit'})}], data.texts);
     const started = performance.now();
     return draw(root, Plotly).then(() => {
       if (!root.__pgBound) {
@@ -706,7 +712,7 @@ export default function (component) {
         panels.refresh(data.panels_follow);
       }
     });
-  }).catch((err) => { status.textContent = 'The plot could not be drawn: ' + err.message; });
+  }).catch((err) => { status.textContent = fill(data.texts.not_drawn, {error: err.message}); });
 }
 """
 )
@@ -727,11 +733,28 @@ MODULE_LOADER_JS = r"""
 export default function (component) {
   // A full URL: this code runs from a blob, against which a path does not resolve.
   const url = new URL(component.data.module, document.baseURI).href;
+  // The element's sentence comes translated in its data ({error}: what went wrong).
   import(url).then((module) => module.default(component)).catch((err) => {
-    component.parentElement.textContent = 'The plot could not be drawn: ' + err.message;
+    component.parentElement.textContent = component.data.texts.not_drawn.replace('{error}', () => err.message);
   });
 }
 """
+
+
+def shared_texts():
+    """The sentences every plotly element's JavaScript shows, in the session's language: the
+    download buttons' titles and the message of a module that did not load ({error}: why)."""
+    return {
+        "download_png": _("Download as PNG"),
+        "download_svg": _("Download as SVG (vector)"),
+        "not_drawn": _("The plot could not be drawn: {error}"),
+    }
+
+
+def canvas_texts():
+    """The canvas's sentences (its JavaScript holds none), in the session's language."""
+    return {**shared_texts(), "fit_view": _("Fit the view to the points (or double-click)")}
+
 
 _canvas = st.components.v2.component("playground_canvas", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
 
@@ -910,6 +933,7 @@ def canvas(
         "window": list(window.as_tuple()),
         "panels_follow": panels_follow,
         "new_point": new_point,
+        "texts": canvas_texts(),
     }
     # The element takes the height the script gives the plot (in presentation, the window's).
     return _canvas(data=data, key=key, height="content", on_events_change=on_events or (lambda: None))

@@ -11,8 +11,16 @@ import streamlit as st
 
 from playground import MODELS
 
-from .canvas import MODULE_LOADER_JS, PLOTLY_SHARED_JS, ensure_plotly_js, figure_json, file_name, static_module
-from .i18n import current_language
+from .canvas import (
+    MODULE_LOADER_JS,
+    PLOTLY_SHARED_JS,
+    ensure_plotly_js,
+    figure_json,
+    file_name,
+    shared_texts,
+    static_module,
+)
+from .i18n import _, current_language
 from .theme import DARK_SWAPS, with_font
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
@@ -29,10 +37,11 @@ export default function (component) {
     figure.layout.height = data.height;
     root.__pgFileName = data.file_name;
     root.dataset.chartKey = data.key;  // browser-side playback moves the step's marker (ui/playback.js)
-    return Plotly.react(root, figure.data, figure.layout, plotConfig(Plotly, root, data.config)).then(() => {
+    const config = plotConfig(Plotly, root, data.config, [], data.texts);
+    return Plotly.react(root, figure.data, figure.layout, config).then(() => {
       if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
     });
-  }).catch((err) => { root.textContent = 'The chart could not be drawn: ' + err.message; });
+  }).catch((err) => { root.textContent = fill(data.texts.chart_not_drawn, {error: err.message}); });
 }
 """
 )
@@ -68,6 +77,7 @@ def chart(figure, *, key, config=None, where=None, name=None):
         "height": height,
         "file_name": file_name(*(name,) if name else _default_name(key)),
         "key": key,
+        "texts": {**shared_texts(), "chart_not_drawn": _("The chart could not be drawn: {error}")},
     }
     with where if where is not None else nullcontext():
         return _chart(data=data, key=key, height=height)

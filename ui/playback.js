@@ -16,6 +16,14 @@ const AWAIT_MS = 15000;  // a step sent is the server's answer to wait for, at m
 // hidden until the server draws the paused step.
 const KEEP_META = new Set(['points', 'chosen point', 'centres', 'rbf_centres']);
 
+// Every sentence the player shows comes translated in data.texts (ui/playback.py player_texts),
+// whole, with {named} places that fill() puts the numbers in.
+
+export function fill(template, values) {
+  // One pass: a value's own braces stay as they are.
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
 // -- geometry: regions of the largest score, clipped to the window ------------------------------
 
 function decode(base64, Type) {
@@ -157,7 +165,7 @@ function pointsOf(base) {
 
 function frameTraces(player, root, index) {
   // The traces of frame ``index``: regions (below everything), the boundary, the step's marks.
-  const data = player.data, rows = player.unpacked.frames[index], style = data.style;
+  const data = player.data, rows = player.unpacked.frames[index], style = data.style, texts = data.texts;
   const win = windowOf(root);
   const regions = [], boundary = {x: [], y: []};
   let predictAt;
@@ -171,7 +179,7 @@ function frameTraces(player, root, index) {
     Object.entries(byClass).forEach(([row, path]) => {
       const colour = style.region_colours[data.classes[row] % style.region_colours.length];
       regions.push({type: 'scatter', x: path.x, y: path.y, mode: 'lines', fill: 'toself', fillcolor: colour,
-        line: {width: 1, color: colour}, hoverinfo: 'skip', hoveron: 'points', name: 'regions', showlegend: false,
+        line: {width: 1, color: colour}, hoverinfo: 'skip', hoveron: 'points', name: texts.regions, showlegend: false,
         meta: 'playback regions'});
     });
     boundarySegments(linearRegions(rows, win), win).forEach(([p, q]) => {
@@ -197,14 +205,14 @@ function frameTraces(player, root, index) {
     }
     const axes = {x0: grid.x0, dx: grid.dx, y0: grid.y0, dy: grid.dy};
     regions.push(Object.assign({type: 'heatmap', z: z, colorscale: style.colourscale, zmin: -0.5,
-      zmax: style.region_colours.length - 0.5, showscale: false, hoverinfo: 'skip', name: 'regions',
+      zmax: style.region_colours.length - 0.5, showscale: false, hoverinfo: 'skip', name: texts.regions,
       meta: 'playback regions'}, axes));
     // Two classes: one field, C1's score minus C2's; K: each class's margin over the others.
     (rows.length === 2 ? [fields[0]] : fields).forEach((field, k) => {
       boundary.contours = boundary.contours || [];
       boundary.contours.push(Object.assign({type: 'contour', z: field, contours: {start: 0, end: 0, size: 1,
         coloring: 'none'}, line: {color: style.boundary_colour, width: 2.5}, showscale: false, hoverinfo: 'skip',
-        name: 'decision boundary', meta: 'boundary', showlegend: false}, axes));
+        name: texts.decision_boundary, meta: 'boundary', showlegend: false}, axes));
     });
     predictAt = (x, y) => {  // a point's class at this step: that of the grid cell it falls in
       const c = Math.min(n - 1, Math.max(0, Math.floor((x - grid.x0) / grid.dx + 0.5)));
@@ -215,7 +223,7 @@ function frameTraces(player, root, index) {
   const lines = [];
   if (data.kind === 'linear') {
     lines.push({type: 'scatter', x: boundary.x, y: boundary.y, mode: 'lines',
-      line: {color: style.boundary_colour, width: 2.5}, hoverinfo: 'skip', name: 'decision boundary',
+      line: {color: style.boundary_colour, width: 2.5}, hoverinfo: 'skip', name: texts.decision_boundary,
       meta: 'boundary', showlegend: false});
   } else {
     lines.push(...boundary.contours);
@@ -249,7 +257,7 @@ function stepMarks(player, root, index, win) {
     const before = player.unpacked.frames[index - 1][0], segment = lineSegment(before[0], before[1], before[2], win);
     if (segment) traces.push({type: 'scatter', x: [segment[0][0], segment[1][0]], y: [segment[0][1], segment[1][1]],
       mode: 'lines', line: {color: '#7F7F7F', width: 1.5, dash: 'dot'}, hoverinfo: 'skip', showlegend: false,
-      name: 'boundary before this update', meta: 'playback'});
+      name: data.texts.boundary_before, meta: 'playback'});
   }
   if (marks.margins && data.kind === 'linear') {
     const row = rows[0], xs = [], ys = [];
@@ -258,7 +266,7 @@ function stepMarks(player, root, index, win) {
       if (segment) { xs.push(segment[0][0], segment[1][0], null); ys.push(segment[0][1], segment[1][1], null); }
     });
     if (xs.length) traces.push({type: 'scatter', x: xs, y: ys, mode: 'lines', hoverinfo: 'skip', showlegend: false,
-      line: {color: style.boundary_colour, width: 1.5, dash: 'dash'}, name: 'margins y(x) = ±1', meta: 'playback'});
+      line: {color: style.boundary_colour, width: 1.5, dash: 'dash'}, name: data.texts.margins, meta: 'playback'});
   }
   if (marks.ring) {
     const ids = marks.ring.ids, texts = marks.ring.texts, shown = ids.map((id) => points[id]).filter(Boolean);
@@ -300,7 +308,7 @@ function drawFrame(player) {
   if (wrong.x.length || marksStyle) {  // kept (maybe empty) where the legend lists it
     const size = marksStyle ? marksStyle.marker.size : 19 * (player.data.style.scale || 1);
     traces.push({type: 'scatter', x: wrong.x, y: wrong.y, mode: 'markers', hoverinfo: 'skip',
-      name: marksStyle ? marksStyle.name : 'misclassified', meta: 'marks',
+      name: marksStyle ? marksStyle.name : player.data.texts.misclassified, meta: 'marks',
       // A legend entry only where the server's figure has one: a new entry could wrap the legend
       // to a second row and move the plot while it plays.
       showlegend: marksStyle ? marksStyle.showlegend !== false : false,
@@ -342,15 +350,17 @@ function element(tag, attributes, text) {
   return el;
 }
 
-function build(root) {
+function build(root, texts) {
   root.innerHTML = '';
   const row = element('div', {class: 'pg-player-row'});
-  const play = element('button', {type: 'button', class: 'pg-player-play', 'aria-label': 'Play'}, '▶ Play');
-  const back = element('button', {type: 'button', 'aria-label': 'Step back', title: 'One step back'}, '−1');
-  const forward = element('button', {type: 'button', 'aria-label': 'Step forward', title: 'One step forward'}, '+1');
-  const final = element('button', {type: 'button', 'aria-label': 'Final fit', title: 'Show the final fit'}, 'Final fit');
-  const speedLabel = element('label', {class: 'pg-player-speed'}, 'Speed ');
-  const speed = element('select', {'aria-label': 'Speed'});
+  const play = element('button', {type: 'button', class: 'pg-player-play', 'aria-label': texts.play}, texts.play_button);
+  const back = element('button', {type: 'button', 'aria-label': texts.step_back, title: texts.step_back_title}, '−1');
+  const forward = element('button', {type: 'button', 'aria-label': texts.step_forward,
+    title: texts.step_forward_title}, '+1');
+  const final = element('button', {type: 'button', 'aria-label': texts.final_fit, title: texts.final_fit_title},
+    texts.final_fit);
+  const speedLabel = element('label', {class: 'pg-player-speed'}, texts.speed + ' ');
+  const speed = element('select', {'aria-label': texts.speed});
   SPEEDS.forEach((s) => {
     const option = element('option', {value: String(s)}, s + '×');
     if (s === 1) option.selected = true;
@@ -367,7 +377,7 @@ function build(root) {
 }
 
 function show(player) {
-  const {data, ui, index} = player;
+  const {data, ui, index} = player, texts = data.texts;
   const serverStep = data.step === null || data.step === undefined ? data.n_steps : data.step;
   // A step between two frames of a thinned run (a link may carry any step) is the server's to show:
   // the player names it, and its slider stands at the frame before it.
@@ -375,7 +385,8 @@ function show(player) {
   const step = between ? serverStep : data.steps[index];
   ui.slider.value = String(index);
   ui.slider.setAttribute('aria-valuetext', String(step));
-  ui.stepLine.textContent = data.label + ' ' + step + ' of ' + data.n_steps + (step === data.n_steps ? ' (end of the run)' : '');
+  const stepLine = step === data.n_steps ? texts.step_of_last : texts.step_of;
+  ui.stepLine.textContent = fill(stepLine, {label: data.label, step: step, n: data.n_steps});
   ui.readout.textContent = between ? '' : data.readouts[index] || '';
   player.root.dataset.step = String(step);
   if (!between) moveChartMarkers(data.marks[index]);
@@ -384,18 +395,19 @@ function show(player) {
     const other = step !== serverStep;
     el.style.opacity = other ? '0.35' : '';
     el.style.transition = 'opacity 0.2s';
-    el.title = other ? 'These details are of step ' + serverStep + '; pause to see step ' + step + '.' : '';
+    el.title = other ? fill(texts.details_of_step, {server_step: serverStep, step: step}) : '';
   });
   player.root.dataset.playing = player.playing ? 'true' : 'false';
-  ui.play.textContent = player.playing ? '❚❚ Pause' : '▶ Play';
-  ui.play.setAttribute('aria-label', player.playing ? 'Pause' : 'Play');
+  ui.play.textContent = player.playing ? texts.pause_button : texts.play_button;
+  ui.play.setAttribute('aria-label', player.playing ? texts.pause : texts.play);
   ui.back.disabled = index === 0 && !between;
   ui.forward.disabled = index === data.steps.length - 1;
   player.wrong = null;
   if (player.overriding) drawFrame(player);
   // The status line under the plot counts the server's step; the player counts the one it draws.
   if (player.wrong !== null && player.wrong !== undefined) {
-    ui.stepLine.textContent += ' · ' + (player.wrong ? player.wrong + ' misclassified (ringed)' : 'all points correct');
+    ui.stepLine.textContent += ' · ' + (player.wrong ? fill(texts.n_misclassified, {count: player.wrong})
+      : texts.all_correct);
   }
 }
 
@@ -547,7 +559,7 @@ export default function (component) {
   let player = root.__pgPlayer || players[data.player_key];
   if (player && player.root !== root && player.signature === data.signature) {
     player.root = root;
-    player.ui = build(root);
+    player.ui = build(root, data.texts);
     bindPlayer(player);
     player.ui.speed.value = String(player.speed);
     root.dataset.speed = String(player.speed);
@@ -561,7 +573,7 @@ export default function (component) {
       clearTimeout(player.sendTimer);
       if (player.overriding) restoreCanvas();  // the old run's step must not stay on the new plot
     }
-    const ui = build(root);
+    const ui = build(root, data.texts);
     player = {root, ui, signature: data.signature, speed: player ? player.speed : 1, playing: false,
       overriding: false, index: 0, serverStep: undefined, sentStep: undefined, awaiting: false, sendTimer: null};
     root.__pgPlayer = player;

@@ -16,7 +16,7 @@ import streamlit as st
 from . import state
 from .canvas import MODULE_LOADER_JS, static_module
 from .figures import _discrete_colourscale
-from .i18n import current_language
+from .i18n import _, current_language
 from .playback_frames import MAX_FRAMES, playback_frames
 from .theme import BOUNDARY_COLOUR, REGION_COLOURS
 
@@ -61,7 +61,8 @@ def _frames(model, n_steps, window, key, readout, marks):
     # The readouts name classes, in the session's language: a renamed class or a new language
     # makes them anew.
     scene = state.scene()
-    what = (id(model), n_steps, window if on_basis else None, hash(scene.points), scene.class_names, current_language())
+    language = current_language()
+    what = (id(model), n_steps, window if on_basis else None, hash(scene.points), scene.class_names, language)
     cache = st.session_state.setdefault(FRAMES_CACHE, {})
     cached = cache.get(key)
     if cached is not None and cached[0] == what and cached[1] is model:
@@ -71,7 +72,9 @@ def _frames(model, n_steps, window, key, readout, marks):
     # player rings a point by its index there); taken afresh, as test points change no fit.
     frames["labels"] = [int(label) for label in state.scene().points.y]
     digest = hashlib.blake2b(digest_size=8)
-    for part in (frames["rows"], str(frames["steps"]), str(frames["labels"]), str(frames["grid"] and window)):
+    # The language too: the player builds its buttons anew for a new signature.
+    parts = (frames["rows"], str(frames["steps"]), str(frames["labels"]), str(frames["grid"] and window), language)
+    for part in parts:
         digest.update(part.encode())
     frames["signature"] = digest.hexdigest()
     cache[key] = (what, model, frames)
@@ -89,10 +92,40 @@ def thinning_note(n_steps, n_frames):
     """What the player says when it shows only some of the steps."""
     if n_frames >= n_steps + 1:
         return ""
-    return (
-        f"Playback shows {n_frames:,} of the {n_steps + 1:,} steps, evenly spread (always the first and the "
-        "last); ±1 moves between them. Pause and the panel shows the exact step."
-    )
+    return _(
+        "Playback shows {shown} of the {total} steps, evenly spread (always the first and the last); "
+        "±1 moves between them. Pause and the panel shows the exact step."
+    ).format(shown=f"{n_frames:,}", total=f"{n_steps + 1:,}")
+
+
+def player_texts():
+    """Every sentence the player's JavaScript shows (it holds none), in the session's language;
+    {named} places are filled in the browser: {label} the panel's name for a step (e.g.
+    "Update"), {step} and {n} step numbers, {count} a number of points."""
+    return {
+        "play": _("Play"),
+        "pause": _("Pause"),
+        "play_button": _("▶ Play"),
+        "pause_button": _("❚❚ Pause"),
+        "step_back": _("Step back"),
+        "step_back_title": _("One step back"),
+        "step_forward": _("Step forward"),
+        "step_forward_title": _("One step forward"),
+        "final_fit": _("Final fit"),
+        "final_fit_title": _("Show the final fit"),
+        "speed": _("Speed"),
+        "step_of": _("{label} {step} of {n}"),
+        "step_of_last": _("{label} {step} of {n} (end of the run)"),
+        "details_of_step": _("These details are of step {server_step}; pause to see step {step}."),
+        "n_misclassified": _("{count} misclassified (ringed)"),
+        "all_correct": _("all points correct"),
+        "regions": _("regions"),
+        "decision_boundary": _("decision boundary"),
+        "boundary_before": _("boundary before this update"),
+        "margins": _("margins y(x) = ±1"),
+        "misclassified": _("misclassified"),
+        "not_drawn": _("The plot could not be drawn: {error}"),
+    }
 
 
 def playback_controls(model, n_steps, *, key, label="Step", points, window, readout=None, marks=None):
@@ -110,6 +143,7 @@ def playback_controls(model, n_steps, *, key, label="Step", points, window, read
         "detail": detail_key(key),
         "step": None if current is None else shown,
         "note": thinning_note(n_steps, len(frames["steps"])),
+        "texts": player_texts(),
         "style": {
             "region_colours": list(REGION_COLOURS),
             "colourscale": _discrete_colourscale(REGION_COLOURS),
@@ -125,4 +159,4 @@ def playback_controls(model, n_steps, *, key, label="Step", points, window, read
     return shown
 
 
-__all__ = ["MAX_FRAMES", "detail_key", "playback_controls", "thinning_note"]
+__all__ = ["MAX_FRAMES", "detail_key", "playback_controls", "player_texts", "thinning_note"]

@@ -1,0 +1,198 @@
+"""The browser-side texts in Japanese and Chinese (issue 18, catalog area browser): the canvas's,
+the charts' and the player's JavaScript hold no English sentence; each element's data carries its
+sentences (``texts``) in the session's language, and the English ones are those the JavaScript
+showed before.
+
+AppTest runs once per language (see tests/test_i18n_panels_a.py for why); the browser itself is
+in tests/test_browser_i18n.py."""
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from playground import Window, make_model
+from playground.link import encode_scene
+from playground.scene import PointSet
+from tests.conftest import player_data
+from ui import canvas, chart, playback
+from ui.i18n import translations
+from ui.state import default_scene
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+
+# What the JavaScript showed in English before its texts came from the server (the oracle for
+# "the English output stays identical"); the JavaScript filled the numbers where the braces are.
+ENGLISH_CANVAS = {
+    "download_png": "Download as PNG",
+    "download_svg": "Download as SVG (vector)",
+    "not_drawn": "The plot could not be drawn: {error}",
+    "fit_view": "Fit the view to the points (or double-click)",
+}
+ENGLISH_CHART = {**ENGLISH_CANVAS, "chart_not_drawn": "The chart could not be drawn: {error}"}
+del ENGLISH_CHART["fit_view"]
+ENGLISH_PLAYER = {
+    "play": "Play",
+    "pause": "Pause",
+    "play_button": "▶ Play",
+    "pause_button": "❚❚ Pause",
+    "step_back": "Step back",
+    "step_back_title": "One step back",
+    "step_forward": "Step forward",
+    "step_forward_title": "One step forward",
+    "final_fit": "Final fit",
+    "final_fit_title": "Show the final fit",
+    "speed": "Speed",
+    "step_of": "{label} {step} of {n}",
+    "step_of_last": "{label} {step} of {n} (end of the run)",
+    "details_of_step": "These details are of step {server_step}; pause to see step {step}.",
+    "n_misclassified": "{count} misclassified (ringed)",
+    "all_correct": "all points correct",
+    "regions": "regions",
+    "decision_boundary": "decision boundary",
+    "boundary_before": "boundary before this update",
+    "margins": "margins y(x) = ±1",
+    "misclassified": "misclassified",
+    "not_drawn": "The plot could not be drawn: {error}",
+}
+# A few as the catalogs should have them, in the book's terms (誤分類 / 误分类 for misclassified).
+EXPECTED = {
+    "ja": {
+        "download_png": "PNG でダウンロード",
+        "play_button": "▶ 再生",
+        "step_of_last": "{label} {step} / {n}（実行の終わり）",
+        "n_misclassified": "誤分類 {count} 点（丸で囲んで表示）",
+        "note_start": "再生では",
+    },
+    "zh": {
+        "download_png": "下载为 PNG",
+        "play_button": "▶ 播放",
+        "step_of_last": "{label} {step} / {n}（运行结束）",
+        "n_misclassified": "{count} 个误分类（已圈出）",
+        "note_start": "回放在",
+    },
+}
+PLACEHOLDER = re.compile(r"\{\w+\}")
+
+
+def _long_run_scene():
+    """Overlapping classes: the perceptron never converges (thousands of updates), so the player
+    shows 300 frames and says so in its note."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 2))
+    y = (rng.random(120) < 0.5).astype(int)
+    points = PointSet.from_arrays(X, y)
+    assert make_model("perceptron").fit(points.X, points.y).n_iter_ > 1_000
+    scene = default_scene().with_points(points).with_method("perceptron", {}, "native")
+    return scene.with_window(Window.around(points.X))
+
+
+def _elements(language):
+    """{"canvas", "chart", "player"}: the data of the first element of each kind on the page of a
+    perceptron link opened in ``language`` (one run)."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    for name, value in {**encode_scene(_long_run_scene()), "lang": language}.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    found = {}
+    for element in at.get("bidi_component"):
+        for kind in ("canvas", "chart", "playback"):
+            if element.proto.component_name.endswith(f"playground_{kind}") and kind not in found:
+                found[kind] = json.loads(element.proto.json)
+    assert found.keys() == {"canvas", "chart", "playback"}, found.keys()
+    assert found["playback"] == player_data(at)
+    return found
+
+
+@pytest.fixture(scope="module")
+def english():
+    return _elements("en")
+
+
+def test_english_texts_are_those_the_javascript_showed(english):
+    assert english["canvas"]["texts"] == ENGLISH_CANVAS
+    assert english["chart"]["texts"] == ENGLISH_CHART
+    assert english["playback"]["texts"] == ENGLISH_PLAYER
+    assert english["playback"]["note"].startswith("Playback shows 300 of the ")
+
+
+@pytest.mark.parametrize("language", ["ja", "zh"])
+def test_every_browser_text_comes_in_the_language(english, language):
+    found = _elements(language)
+    catalog = translations(language)
+    for kind, english_texts in (("canvas", ENGLISH_CANVAS), ("chart", ENGLISH_CHART), ("playback", ENGLISH_PLAYER)):
+        texts = found[kind]["texts"]
+        assert texts.keys() == english_texts.keys(), kind
+        for name, text in texts.items():
+            assert text != english_texts[name], (kind, name)  # translated, nothing left in English
+            assert text == catalog.gettext(english_texts[name])
+            assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(english_texts[name])), name
+    expected = EXPECTED[language]
+    assert found["canvas"]["texts"]["download_png"] == expected["download_png"]
+    assert found["chart"]["texts"]["download_png"] == expected["download_png"]
+    player = found["playback"]
+    assert player["texts"]["play_button"] == expected["play_button"]
+    assert player["texts"]["step_of_last"] == expected["step_of_last"]
+    assert player["texts"]["n_misclassified"] == expected["n_misclassified"]
+    # The note on a thinned run: translated, with the same numbers as in English.
+    assert player["note"].startswith(expected["note_start"]), player["note"]
+    numbers = re.compile(r"\d[\d,]*")  # in the language's order
+    assert sorted(numbers.findall(player["note"])) == sorted(numbers.findall(english["playback"]["note"]))
+    # A page in another language is another run to the player: its buttons are built anew.
+    assert player["signature"] != english["playback"]["signature"]
+    assert player["rows"] == english["playback"]["rows"]
+
+
+def _js_string_literals(source):
+    return [m[1:-1] for m in re.findall(r"'(?:[^'\\\n]|\\.)*'", source)]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [canvas._JS, chart._JS, canvas.MODULE_LOADER_JS, playback.PLAYER_JS],
+    ids=["canvas", "chart", "loader", "player"],
+)
+def test_the_javascript_holds_no_english_sentence(source):
+    literals = _js_string_literals(source)
+    assert len(literals) >= 1  # the collector finds the literals
+    english = {*ENGLISH_CANVAS.values(), *ENGLISH_CHART.values(), *ENGLISH_PLAYER.values()}
+    # Sentences without their placeholders, e.g. "The plot could not be drawn:", "of", "(end of the run)".
+    fragments = {part.strip() for text in english for part in PLACEHOLDER.split(text) if len(part.strip()) > 3}
+    for literal in literals:
+        assert literal not in english, literal
+        assert not any(" " in fragment and fragment in literal for fragment in fragments), literal
+
+
+FILL_JS = """
+import {{ fill }} from {module};
+console.log(JSON.stringify([
+  fill('{{label}} {{step}} of {{n}}', {{label: 'Update', step: 3, n: 18}}),
+  fill('{{count}} 個', {{count: 0}}),
+  fill('x {{missing}}', {{}}),
+  fill('The plot could not be drawn: {{error}}', {{error: "$& {{error}} $1"}}),
+]));
+"""
+
+
+def test_fill_puts_the_values_in_their_places_once(tmp_path):
+    """The JavaScript's fill() (the player's; the canvas's and chart's is the same function)."""
+    module = tmp_path / "player.mjs"
+    module.write_text(playback.PLAYER_JS, encoding="utf-8")
+    shared = tmp_path / "shared.mjs"
+    shared.write_text(canvas.PLOTLY_SHARED_JS + "\nexport { fill };\n", encoding="utf-8")
+    for path in (module, shared):
+        script = FILL_JS.format(module=json.dumps(path.as_uri()))
+        out = subprocess.run(
+            ["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True
+        )
+        assert json.loads(out.stdout) == [
+            "Update 3 of 18",
+            "0 個",
+            "x {missing}",
+            "The plot could not be drawn: $& {error} $1",
+        ]
