@@ -209,6 +209,6 @@ def test_all_test_points_say_why_there_is_no_fit_and_all_training_brings_it_back
     at = _open(Scene(points=everything, method="logistic", window=Scene().window))
     assert not at.exception
     assert any(f"All {len(everything)} points are test points" in w.value for w in at.warning)
-    assert "class 1</span>: 0 + 15 test" in next(m.value for m in at.markdown if "class 1" in m.value)
+    assert "●</span> class 1: 0 + 15 test" in next(m.value for m in at.markdown if "class 1" in m.value)
     _button(at, "All training").click().run()
     assert at.session_state.scene.points == TWO_CLASSES and not at.warning

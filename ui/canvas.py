@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -790,11 +791,28 @@ def _write_static_module(name, source):
     filename = _module_file_name(name, source)
     target = STATIC_DIR / filename
     if not target.exists():
-        STATIC_DIR.mkdir(exist_ok=True)
-        temporary = target.with_name(f"{filename}.{os.getpid()}.tmp")  # several servers may start at once
-        temporary.write_text(source, encoding="utf-8")
-        temporary.replace(target)
+        _write_atomically(target, lambda temporary: temporary.write_text(source, encoding="utf-8"))
     return filename
+
+
+def _write_atomically(target, write):
+    """Write ``target`` through a temporary file of its own, then rename it into place.
+
+    The first visitors of a fresh server arrive together: every session thread (and any other
+    server process) writes its own temporary file, so none renames away another's, and a reader
+    sees either no file or a whole one. (A cache does not stop the race: ``functools.cache`` runs
+    concurrent first calls side by side.)
+    """
+    STATIC_DIR.mkdir(exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=STATIC_DIR, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(handle)
+    temporary = Path(temporary)
+    try:
+        write(temporary)
+        temporary.chmod(0o644)  # mkstemp's file is private; a served file is not
+        temporary.replace(target)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def ensure_plotly_js():
@@ -812,10 +830,7 @@ def _copy_plotly_js():
     target = STATIC_DIR / PLOTLY_JS
     source, size = _plotly_source()
     if not target.exists() or target.stat().st_size != size:
-        STATIC_DIR.mkdir(exist_ok=True)
-        temporary = target.with_name(f"{PLOTLY_JS}.{os.getpid()}.tmp")  # several servers may start at once
-        shutil.copyfile(source, temporary)
-        temporary.replace(target)
+        _write_atomically(target, lambda temporary: shutil.copyfile(source, temporary))
 
 
 # plotly.js typed arrays ("bdata"): base64 of the raw bytes, a third of the size of a JSON list.
