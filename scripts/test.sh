@@ -23,5 +23,6 @@ fi
 
 ruff check .
 ruff format --check .
-# Exit code 5 (no tests collected) fails like any other non-zero code.
-python -m pytest -p no:cacheprovider "$@"
+# Exit code 5 (no tests collected) fails like any other non-zero code. The slowest tests are listed
+# so that every CI log shows where its time goes.
+python -m pytest -p no:cacheprovider --durations=30 "$@"
