@@ -16,11 +16,12 @@ function cached across sessions (``st.cache_data``) that returns text must take 
 an argument, or its first caller's language would reach everyone.
 """
 
-import ast
 import functools
 import gettext
 import io
+import re
 import struct
+import threading
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -82,13 +83,22 @@ def ngettext(singular, plural, n):
     return active_translations().ngettext(singular, plural, n)
 
 
-@functools.lru_cache(maxsize=len(LANGUAGES))
+# The first sessions of a fresh server ask for a catalog together; one compiles it, the others
+# wait for it (``functools.cache`` alone would let them all compile it at once).
+_COMPILING = threading.Lock()
+
+
 def translations(language):
     """The compiled catalog of ``language`` (read-only, shared by every session)."""
     if language not in LANGUAGES:
         return gettext.NullTranslations()
-    entries = read_catalogs(language)
-    return gettext.GNUTranslations(io.BytesIO(compile_mo(entries)))
+    with _COMPILING:
+        return _compiled(language)
+
+
+@functools.cache
+def _compiled(language):
+    return gettext.GNUTranslations(io.BytesIO(compile_mo(read_catalogs(language))))
 
 
 def catalog_files(language):
@@ -111,6 +121,31 @@ def read_catalogs(language):
             if msgstr.replace("\0", "") and not fuzzy:
                 entries[msgid] = msgstr
     return entries
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_ESCAPE = re.compile(r'\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|(.))', re.DOTALL)
+
+
+def unquote(token):
+    """The text of a PO string literal ``"..."`` (C escapes: \\n \\t \\" \\\\ ..., octal, \\x).
+
+    Decoded by hand, not by ``ast.literal_eval``: CPython 3.11's parser is not safe to run from
+    several threads at once ("AST constructor recursion depth mismatch"), and the first sessions
+    of a fresh server read the catalogs together.
+    """
+    if len(token) < 2 or token[0] != '"' or token[-1] != '"':
+        raise ValueError(f"not a PO string: {token[:40]!r}")
+
+    def replace(match):
+        octal, hexadecimal, other = match.groups()
+        if octal:
+            return chr(int(octal, 8))
+        if hexadecimal:
+            return chr(int(hexadecimal, 16))
+        return _ESCAPES.get(other, other)  # \" and \\ give the character itself
+
+    return _ESCAPE.sub(replace, token[1:-1])
 
 
 def parse_po(text):
@@ -141,13 +176,13 @@ def parse_po(text):
                 fuzzy = True
             continue
         if line.startswith('"'):
-            current[field] += ast.literal_eval(line)
+            current[field] += unquote(line)
             continue
         keyword, _space, rest = line.partition(" ")
         if keyword == "msgid" and "msgid" in current:
             finish()
         field = keyword
-        current[field] = ast.literal_eval(rest)
+        current[field] = unquote(rest)
     finish()
     return entries
 
