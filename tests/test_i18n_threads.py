@@ -49,7 +49,7 @@ def test_a_po_string_is_decoded_as_the_c_escapes_say(token, text):
     assert unquote(token) == text
 
 
-@pytest.mark.parametrize("token", ['', '"', 'unquoted', '"open', 'closed"'])
+@pytest.mark.parametrize("token", ["", '"', "unquoted", '"open', 'closed"'])
 def test_a_malformed_po_string_is_refused(token):
     with pytest.raises(ValueError):
         unquote(token)

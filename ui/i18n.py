@@ -124,7 +124,7 @@ def read_catalogs(language):
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
-_ESCAPE = re.compile(r'\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|(.))', re.DOTALL)
+_ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|(.))", re.DOTALL)
 
 
 def unquote(token):
