@@ -26,6 +26,7 @@ from .import_export import import_export_controls
 from .language import init_language, language_picker
 from .names import class_name, phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
+from .points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from .points_table import point_form, points_table
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
@@ -234,6 +235,7 @@ def main():
         st.session_state[WHOLE_RUN] = False
     runtime.freeze_long_lived_objects()
     runtime.slow_config_polling()
+    runtime.index_config_sections()
 
 
 # The canvas and the panels below it are two fragments: a click on the canvas reruns the canvas
@@ -243,6 +245,7 @@ def main():
 # class appears, a panel switches the method) or a panel widget changed what the canvas shows.
 CANVAS_DRAWN = "canvas_drawn"  # what the canvas last drew: the panels follow it
 WHOLE_RUN = "whole_run"  # True while the whole page runs (not one fragment)
+LIVE_FOLLOWS = "live_follows"  # this run, the open panel's live section holds the follow element
 OPEN_PANEL = "open_panel"  # the open panel's title, as the panels last drew it (the link carries it)
 
 
@@ -279,7 +282,13 @@ def _panel_context(scene, model):
         st.session_state.panel_options,
         tab_title(st.session_state.get(TAB_KEY)),
         all_points=scene.points,
+        live=_live_section,
     )
+
+
+def _fresh_panel_context():
+    scene = state.scene()
+    return _panel_context(scene, scene_model(scene))
 
 
 def _show_notices():
@@ -382,18 +391,42 @@ def _new_point_marker(scene):
 @st.fragment
 def _panel_view():
     """The open panel, for the scene the canvas last drew."""
-    if state.sidebar_outdated() or st.session_state.get(CANVAS_DRAWN) != _canvas_key(state.scene()):
+    if _panels_outdated():
         st.rerun(scope="app")  # a panel widget changed the canvas: the step, a projection, an overlay
     scene = state.scene()
     previous = st.session_state.get(OPEN_PANEL)
+    st.session_state[LIVE_FOLLOWS] = False
     with _boundary("the points table"):
         points_table(scene.points)
     with _boundary("the panel"):
         context = _panel_context(scene, scene_model(scene))
         st.session_state[OPEN_PANEL] = _render_panels(active_panels(context), context)
-    follow_canvas(st.session_state[CANVAS_DRAWN])
+    if not st.session_state[LIVE_FOLLOWS]:
+        follow_canvas(st.session_state[CANVAS_DRAWN])
     if st.session_state.get(OPEN_PANEL) != previous:  # the rest of the link is the canvas's to keep
         _sync_link()
+
+
+def _panels_outdated():
+    return state.sidebar_outdated() or st.session_state.get(CANVAS_DRAWN) != _canvas_key(state.scene())
+
+
+@st.fragment
+def _live_section(function):
+    """The part of the open panel that changes with the points (``ui.panels.live_section``).
+
+    It follows a click alone: the canvas asks the element that follows it to rerun its fragment,
+    and that element is here unless the points table is open (the table follows the points too, so
+    then the whole panel fragment reruns). A click then re-sends the chart and its figures, not the
+    tabs, pickers, buttons and explanations around them.
+    """
+    if _panels_outdated():
+        st.rerun(scope="app")
+    with _boundary("the panel"):
+        function(_fresh_panel_context())
+    if not st.session_state.get(POINTS_TABLE_OPEN):
+        st.session_state[LIVE_FOLLOWS] = True
+        follow_canvas(st.session_state[CANVAS_DRAWN])
 
 
 @st.fragment

@@ -66,11 +66,19 @@ def begin_run():
 
 
 def active_translations():
-    """The catalog of the running session's language."""
+    """The catalog of the running session's language.
+
+    A fragment's run (a click reruns the canvas's fragment, then the panel's) has a context of its
+    own, which ``begin_run`` never saw: the catalog is then fixed on it at the first message, not
+    looked up again for each of the run's dozens of messages.
+    """
     ctx = _run_context()
     if ctx is None:
         return translations(DEFAULT_LANGUAGE)
-    return getattr(ctx, "pg_translations", None) or translations(current_language())
+    catalog = getattr(ctx, "pg_translations", None)
+    if catalog is None:
+        catalog = ctx.pg_translations = translations(current_language())
+    return catalog
 
 
 def _(message):

@@ -43,3 +43,39 @@ def slow_config_polling():
         return
     if isinstance(getattr(polling_path_watcher, "_POLLING_PERIOD_SECS", None), int | float):
         polling_path_watcher._POLLING_PERIOD_SECS = CONFIG_POLL_SECONDS
+
+
+@functools.cache
+def index_config_sections():
+    """Make Streamlit's ``config.get_options_for_section`` read its section's options from an index.
+
+    Streamlit describes the theme to the page at the start of every script run, fragment runs
+    included (two per click): six sections, each found by scanning all of its 367 options, about
+    1 ms of the event loop per run. The index lists each section's options once per parsed
+    configuration (a new parse makes a new options dict, which rebuilds it); the values are read
+    live, as the original does, so an option set at run time is seen at once. Nothing happens if a
+    Streamlit version has no such function.
+    """
+    try:
+        from streamlit import config
+    except ImportError:  # pragma: no cover - streamlit is a dependency of the app
+        return
+    original = getattr(config, "get_options_for_section", None)
+    lock = getattr(config, "_config_lock", None)
+    if not callable(original) or lock is None or getattr(original, "indexed", False):
+        return
+    index = {"options": None, "size": -1, "sections": {}}  # the process's configuration, not a session's
+
+    def get_options_for_section(section):
+        with lock:
+            options = config.get_config_options()
+            if index["options"] is not options or index["size"] != len(options):
+                sections = {}
+                for option in options.values():
+                    sections.setdefault(option.section, []).append(option)
+                index.update(options=options, size=len(options), sections=sections)
+            return {option.name: option.value for option in index["sections"].get(section, ())}
+
+    get_options_for_section.indexed = True
+    get_options_for_section.__doc__ = original.__doc__
+    config.get_options_for_section = get_options_for_section

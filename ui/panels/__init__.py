@@ -37,6 +37,24 @@ class PanelContext:
     options: dict = field(default_factory=dict)  # per-session panel options (st.session_state)
     open_tab: str | None = None  # the title of the panel whose tab is open (None: the first)
     all_points: object = None  # every point, training and test (``scene`` holds the training points)
+    # How the app draws a panel's live section (``live_section``); None: drawn in place.
+    live: Callable | None = None
+
+
+def live_section(ctx, function):
+    """Draw ``function(ctx)``, the part of a panel that changes with the points (a chart, figures).
+
+    After a click on the canvas, the panels follow it one round trip later; a panel whose other
+    elements (its option pickers, buttons, explanations) do not change with the points puts the
+    rest in a live section, and the app then reruns that section alone (``ui.app``), not the whole
+    panel with its tabs: every element Streamlit sends costs the server time, on every click of
+    every visitor. ``function`` must be a module-level function: it is called again later, with
+    a context built afresh from the session, and reads its pickers' values from the session state.
+    """
+    if ctx.live is None:
+        function(ctx)
+    else:
+        ctx.live(function)
 
 
 @dataclass(frozen=True)

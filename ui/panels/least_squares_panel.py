@@ -22,10 +22,14 @@ from ..i18n import N_, _, ngettext
 from ..names import class_name, class_name_format, class_name_html, class_name_markdown
 from ..text import plain
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
-from . import SURFACE_MARGIN, Panel, join_sentences, number_text, subscript, surface_scene
+from . import SURFACE_MARGIN, Panel, join_sentences, live_section, number_text, subscript, surface_scene
 
-SURFACE_RESOLUTION = 80
+# Cells per side of the outputs' grid: the heatmap interpolates between cell centres (zsmooth), exactly
+# for the planes of a linear model, so 40 x 40 draws what 80 x 80 cells did, at a quarter of the data
+# sent after every click.
+SURFACE_RESOLUTION = 40
 N_FAR_POINTS = 15
+OUTPUT_KEY, KIND_KEY = "ls_surface_output", "ls_surface_kind"  # the pickers' session-state keys
 SURFACE_KINDS = {"heatmap": N_("map"), "3d": N_("3-D surface")}  # how the output is drawn
 # Figure 4.5: three classes along a line; the middle one gets (almost) no region.
 ALIGNED_CLUSTERS = (
@@ -109,15 +113,17 @@ def _surface_style(model, z, points):
     return zmin, zmax, outside_colourscale(zmin, zmax), colourbar, ((0.0, "#C0392B"), (1.0, "#6C3483"))
 
 
-def surface_figure(model, points, window, k, kind="heatmap"):
+def surface_figure(model, points, window, k, kind="heatmap", grid=None):
     """y_k(x) over the view: a heatmap with its level contours, or a 3-D plane with its levels as
     translucent planes (the slab [0, 1]; for section 4.1.5's output 0 and the two targets).
 
     A dict {"data", "layout"} in plotly.js's schema: it is rebuilt after every click, and
     ``plotly.graph_objects`` would validate every property each time (most of this panel's cost);
-    the tests validate it once instead.
+    the tests validate it once instead. ``grid``: the heatmap's ``output_grid`` if already computed.
     """
-    xs, ys, Y = output_grid(model, window, SURFACE_RESOLUTION if kind == "heatmap" else 25)
+    if kind == "3d" or grid is None:
+        grid = output_grid(model, window, SURFACE_RESOLUTION if kind == "heatmap" else 25)
+    xs, ys, Y = grid
     z = Y[..., k]
     zmin, zmax, scale, colourbar, levels = _surface_style(model, z, points)
     if kind == "3d":
@@ -182,6 +188,7 @@ def surface_figure(model, points, window, k, kind="heatmap"):
             colorscale=scale,
             zmin=zmin,
             zmax=zmax,
+            zsmooth="best",
             colorbar=colourbar,
             hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>y(x) = %{z:.3g}<extra></extra>",
         ),
@@ -305,41 +312,57 @@ def render(ctx):
     # the whole session state on every run (about 1 ms each), and this panel reruns after every
     # click while it is open (it is the default scene's panel).
     row = st.container(horizontal=True, gap="medium")
-    k = 0
     if len(names) > 1:
         with row:
-            k = st.segmented_control(
+            st.segmented_control(
                 _("Output"),
                 range(len(names)),
                 default=0,
                 required=True,
                 format_func=names.__getitem__,
-                key="ls_surface_output",
+                key=OUTPUT_KEY,
             )
     with row:
-        kind = st.segmented_control(
+        st.segmented_control(
             _("Show as"),
             list(SURFACE_KINDS),
             default="heatmap",
             required=True,
             format_func=lambda kind: _(SURFACE_KINDS[kind]),
-            key="ls_surface_kind",
+            key=KIND_KEY,
         )
-    k = min(int(k if k is not None else 0), len(names) - 1)
-    chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind), key="ls_surface")
-    _unused, _unused, Y = output_grid(model, ctx.window, 40)
+    # The pickers above and the demonstrations below stay as they are when a click moves the
+    # boundary: only the outputs follow it.
+    live_section(ctx, _outputs)
+    _demonstrations(ctx)
+
+
+def _outputs(ctx):
+    """The chosen output over the view, its range and what it says: what a click changes."""
+    model = least_squares_model(ctx.model)
+    if model is None:  # the method changed meanwhile: the whole page is about to run again
+        return
+    n_outputs = len(output_names(model))
+    k = st.session_state.get(OUTPUT_KEY) if n_outputs > 1 else 0
+    k = min(int(k if k is not None else 0), n_outputs - 1)
+    kind = st.session_state.get(KIND_KEY)
+    kind = kind if kind in SURFACE_KINDS else "heatmap"
+    grid = output_grid(model, ctx.window)
+    chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind, grid=grid), key="ls_surface")
+    Y = grid[2]
     points = ctx.scene.points
     at_points = book_least_squares_outputs(model, points.X)
-    columns = st.columns(3)
+    # One row of three figures (a horizontal container: a third of the elements st.columns sends).
+    row = st.container(horizontal=True, gap="medium")
     symbol = output_symbol(model, k)
-    columns[0].metric(_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3))
-    columns[1].metric(_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3))
+    row.metric(_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3))
+    row.metric(_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3))
     if has_fisher_targets(model):
         first, second = map(plain, book_roles(model))
         high, low = fisher_target_values(model, points.y)
         t = np.where(points.y == book_classes(model)[0], high, low)
         beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))
-        columns[2].metric(
+        row.metric(
             _("points beyond their target"),
             f"{beyond:.0%}",
             help=_("Training points whose output overshoots their target t."),
@@ -355,7 +378,7 @@ def render(ctx):
         )
     else:
         outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))
-        columns[2].metric(
+        row.metric(
             _("points outside [0, 1]"),
             f"{outside:.0%}",
             help=_("Training points with an output below 0 or above 1."),
@@ -377,6 +400,11 @@ def render(ctx):
             )
         )
         st.markdown(join_sentences(fits, not_probabilities))
+
+
+def _demonstrations(ctx):
+    """Figures 4.4 and 4.5 on demand: far-away points, three aligned classes."""
+    model = least_squares_model(ctx.model)
     st.markdown(_("**Why least squares is fragile**"))
     present = [int(c) for c in model.classes_]
     a, b = st.columns(2)
