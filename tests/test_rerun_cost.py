@@ -111,3 +111,22 @@ def test_config_files_are_polled_slowly():
 
     runtime.slow_config_polling()
     assert polling_path_watcher._POLLING_PERIOD_SECS == runtime.CONFIG_POLL_SECONDS >= 1
+
+
+def test_config_sections_read_from_the_index_are_what_streamlit_would_read(monkeypatch):
+    from streamlit import config
+
+    runtime.index_config_sections()
+    indexed = config.get_options_for_section
+    original = indexed.__wrapped__  # Streamlit's own, which scans every option
+    assert getattr(indexed, "indexed", False) and not getattr(original, "indexed", False)
+    for section in {option.section for option in config.get_config_options().values()}:
+        got, expected = indexed(section), original(section)
+        assert got == expected and list(got) == list(expected), section
+    # A value set at run time is read at once (the values are not cached, only where they are).
+    monkeypatch.setitem(config.get_config_options()["theme.primaryColor"].__dict__, "_get_val_func", lambda: "#123456")
+    assert indexed("theme")["primaryColor"] == "#123456"
+    # A new parse (a new options dict) rebuilds the index.
+    options = config.get_config_options()
+    monkeypatch.setattr(config, "_config_options", dict(options))
+    assert indexed("theme.sidebar") == {o.name: o.value for o in options.values() if o.section == "theme.sidebar"}

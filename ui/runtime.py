@@ -77,5 +77,6 @@ def index_config_sections():
             return {option.name: option.value for option in index["sections"].get(section, ())}
 
     get_options_for_section.indexed = True
+    get_options_for_section.__wrapped__ = original
     get_options_for_section.__doc__ = original.__doc__
     config.get_options_for_section = get_options_for_section
