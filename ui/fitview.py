@@ -26,7 +26,7 @@ class FitView:
     note: Message | str | None = None  # e.g. "did not converge", shown next to a valid fit
     classes: np.ndarray | None = None  # global class indices the model knows
     predicted: np.ndarray | None = None  # (N,) predicted class index per point
-    region_labels: np.ndarray | None = None  # (R, R) uint8 global class index per cell
+    region_labels: np.ndarray | None = None  # (R, R) uint8 global class index per cell (curved boundaries)
     segments: tuple = ()  # exact boundary segments ((class_i, class_j, start, end), ...)
     region_polygons: tuple = ()  # exact regions of a linear model ((class, (M, 2) polygon), ...)
     contour_field: np.ndarray | None = None  # (R, R) or (R, R, K) float32 for curved boundaries
@@ -51,26 +51,32 @@ def evaluate_view(result, X, y, window, step, resolution):
         return FitView(error=error)
     try:
         model = shown_model(model, step)
-        grid = evaluate_grid(model, window, resolution)
         predicted_index = np.searchsorted(model.classes_, model.predict(X))
     except PlaygroundError as err:
         return FitView(error=err.message)
     classes = np.asarray(model.classes_, dtype=int)
     predicted = classes[predicted_index]
-    segments, polygons, contour_field = (), (), None
+    segments, polygons, contour_field, region_labels = (), (), None, None
     exact = exact_regions(model, window)  # straight boundaries: exact segments and polygons
     if exact is not None:
-        # Polygons are exact and a few hundred bytes, where the 200 x 200 grid is 54 KB per click.
+        # Polygons are exact and a few hundred bytes, where the 200 x 200 grid is 54 KB per click
+        # (and a millisecond of the server's time to evaluate, on every click of a linear model).
         regions, boundary = exact
         segments = tuple((int(classes[i]), int(classes[j]), start, end) for i, j, start, end in boundary)
         polygons = tuple((int(classes[k]), polygon) for k, polygon in regions if len(polygon) >= 3)
-    else:
-        contour_field = _boundary_field(grid)
+    if not polygons:  # curved boundaries (or no region left whole in view): the grid shows them
+        try:
+            grid = evaluate_grid(model, window, resolution)
+        except PlaygroundError as err:
+            return FitView(error=err.message)
+        region_labels = classes[grid.labels].astype(np.uint8)
+        if exact is None:
+            contour_field = _boundary_field(grid)
     return FitView(
         note=playback_note(model, step),
         classes=classes,
         predicted=predicted,
-        region_labels=classes[grid.labels].astype(np.uint8),
+        region_labels=region_labels,
         segments=segments,
         region_polygons=polygons,
         contour_field=contour_field,
