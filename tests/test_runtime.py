@@ -13,3 +13,16 @@ def test_objects_are_frozen_once_and_later_objects_are_not():
     runtime.freeze_long_lived_objects()
     assert gc.get_freeze_count() == frozen
     assert gc.is_tracked(later[0])
+
+
+def test_the_young_generation_is_collected_less_often_and_a_collector_turned_off_stays_off(monkeypatch):
+    runtime.freeze_long_lived_objects()
+    assert gc.get_threshold()[0] >= runtime.YOUNG_COLLECTION_THRESHOLD
+    # Whoever embeds the app may have switched the threshold to 0 (no automatic collection).
+    monkeypatch.setattr(gc, "get_threshold", lambda: (0, 10, 10))
+    calls = []
+    monkeypatch.setattr(gc, "set_threshold", lambda *args: calls.append(args))
+    runtime.freeze_long_lived_objects.cache_clear()
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: 1)
+    runtime.freeze_long_lived_objects()
+    assert calls == []
