@@ -92,11 +92,17 @@ def show_step(at, step):
     return at.run()
 
 
+def component_json(proto):
+    """The JSON text of a custom element's data: the canvas and the charts send it as bytes
+    (``ui.canvas.component_data``), other elements as Streamlit's own JSON field."""
+    return proto.bytes.decode() if proto.WhichOneof("data") == "bytes" else proto.json
+
+
 def player_data(at):
     """The data of the playback element on an AppTest page (the frames sent to the browser), or None."""
     import json
 
     for element in at.get("bidi_component"):
         if element.proto.component_name.endswith("playground_playback"):
-            return json.loads(element.proto.json)
+            return json.loads(component_json(element.proto))
     return None

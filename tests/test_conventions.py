@@ -15,7 +15,7 @@ from sklearn.svm import SVC
 from streamlit.testing.v1 import AppTest
 
 from playground import MODELS, PlaygroundError, make_model
-from tests.conftest import SEED003_CLASS, SEED003_X, clusters, show_step
+from tests.conftest import SEED003_CLASS, SEED003_X, clusters, component_json, show_step
 from ui import convention
 from ui.controls import TWO_CLASS_METHODS, method_label
 from ui.method_params import widget_state
@@ -168,7 +168,7 @@ def _decoded(text):
 
 def _charts(at):
     charts = [c for c in at.get("bidi_component") if c.proto.component_name.endswith("playground_chart")]
-    return [_decoded(c.proto.json) for c in charts]
+    return [_decoded(component_json(c.proto)) for c in charts]
 
 
 def test_the_notes_perceptron_run_without_sign_flipping(six_points):

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from playground import Window, make_model
 from playground.link import encode_scene
 from playground.scene import PointSet
-from tests.conftest import player_data
+from tests.conftest import component_json, player_data
 from ui import canvas, chart, playback
 from ui.i18n import translations
 from ui.state import default_scene
@@ -103,7 +103,7 @@ def _elements(language):
     for element in at.get("bidi_component"):
         for kind in ("canvas", "chart", "playback"):
             if element.proto.component_name.endswith(f"playground_{kind}") and kind not in found:
-                found[kind] = json.loads(element.proto.json)
+                found[kind] = json.loads(component_json(element.proto))
     assert found.keys() == {"canvas", "chart", "playback"}, found.keys()
     assert found["playback"] == player_data(at)
     return found

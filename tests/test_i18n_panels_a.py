@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from playground.link import encode_scene
+from tests.conftest import component_json
 from ui import i18n
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -48,7 +49,7 @@ def _rendered_text(at):
     for widget in list(at.button) + list(at.radio):
         texts += [widget.label, widget.help or ""]
     unescape = functools.partial(re.sub, r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)))
-    texts += [unescape(c.proto.json) for c in at.get("bidi_component")]  # chart specs escape non-ASCII
+    texts += [unescape(component_json(c.proto)) for c in at.get("bidi_component")]  # chart specs escape non-ASCII
     return "\n".join(texts)
 
 

@@ -20,7 +20,7 @@ from playground import Window
 from playground.link import encode_scene
 from playground.presets import close_points
 from playground.scene import PointSet, Scene
-from tests.conftest import clusters
+from tests.conftest import clusters, component_json
 from ui import i18n
 from ui.catalogs import messages_in
 
@@ -293,7 +293,7 @@ def _rendered_text(at):
         frame = table.value
         texts += [str(c) for c in frame.columns] + [str(i) for i in frame.index] + [frame.to_string()]
     unescape = functools.partial(re.sub, r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)))
-    texts += [unescape(c.proto.json) for c in at.get("bidi_component")]
+    texts += [unescape(component_json(c.proto)) for c in at.get("bidi_component")]
     return "\n".join(texts)
 
 

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from playground.grid import Window
 from playground.link import encode_options, encode_scene
 from playground.scene import PointSet, Scene
+from tests.conftest import component_json
 from ui import i18n
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -73,7 +74,7 @@ def _rendered_text(at, label):
     unescape = functools.partial(re.sub, r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)))
     charts = list(tab.get("bidi_component"))  # chart specs escape non-ASCII
     charts += [c for c in at.get("bidi_component") if c.proto.component_name.endswith("canvas")]
-    texts += [unescape(c.proto.json) for c in charts]
+    texts += [unescape(component_json(c.proto)) for c in charts]
     return "\n".join(texts)
 
 

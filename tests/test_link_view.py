@@ -8,13 +8,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from playground.link import encode_scene
+from tests.conftest import component_json
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
 
 def _canvas_data(at):
     canvas = next(c for c in at.get("bidi_component") if "playground_canvas" in c.proto.component_name)
-    return json.loads(canvas.proto.json)
+    return json.loads(component_json(canvas.proto))
 
 
 def _opened(query):

@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from tests.conftest import component_json
 from ui import figures, theme
 
 
@@ -79,7 +80,7 @@ def test_a_chinese_page_draws_its_canvas_with_chinese_fonts_first():
     at.run()
     assert not at.exception
     canvas = next(c for c in at.get("bidi_component") if "playground_canvas" in c.proto.component_name)
-    figure = json.loads(json.loads(canvas.proto.json)["figure"])
+    figure = json.loads(json.loads(component_json(canvas.proto))["figure"])
     assert figure["layout"]["font"]["family"] == theme.font_family("zh")
 
 

@@ -19,7 +19,7 @@ from playground.link import decode_options
 from playground.presets import PRESETS, few_points, overlapping_points
 from playground.scene import Scene
 from playground.specs import PANEL_SPEC
-from tests.conftest import show_step
+from tests.conftest import component_json, show_step
 from ui.panels import PanelContext, bayesian, iterations, probit_panel
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -319,7 +319,7 @@ def test_probit_has_iterations_and_figure_4_9():
     show_step(at, 1)
     assert not at.exception and at.session_state.scene.step == 1
     charts = [
-        json.loads(c.proto.json)
+        json.loads(component_json(c.proto))
         for c in at.get("bidi_component")
         if c.proto.component_name.endswith("playground_chart")
     ]

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from playground import Window, make_model
 from playground.scene import PointSet, Scene
-from tests.conftest import clusters, player_data, show_step
+from tests.conftest import clusters, component_json, player_data, show_step
 from ui.panels import PanelContext, generative, iterations, posterior, robustness
 from ui.theme import CLASS_COLOURS
 
@@ -396,7 +396,11 @@ def test_logistic_iterations_playback_and_outliers(app):
     assert player_data(app)["steps"][:2] == [0, 1]
     show_step(app, 1)
     assert not app.exception and app.session_state.scene.step == 1
-    charts = [c.proto.json for c in app.get("bidi_component") if c.proto.component_name.endswith("playground_chart")]
+    charts = [
+        component_json(c.proto)
+        for c in app.get("bidi_component")
+        if c.proto.component_name.endswith("playground_chart")
+    ]
     assert any("step 1" in spec for spec in charts)
     app.checkbox(key="sigmoid_follow_last").uncheck().run()
     app.number_input(key="sigmoid_point_number").set_value(4).run()  # points are numbered from 1

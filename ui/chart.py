@@ -14,6 +14,7 @@ from playground import MODELS
 from .canvas import (
     MODULE_LOADER_JS,
     PLOTLY_SHARED_JS,
+    component_data,
     ensure_plotly_js,
     figure_json,
     file_name,
@@ -80,7 +81,7 @@ def chart(figure, *, key, config=None, where=None, name=None):
         "texts": {**shared_texts(), "chart_not_drawn": _("The chart could not be drawn: {error}")},
     }
     with where if where is not None else nullcontext():
-        return _chart(data=data, key=key, height=height)
+        return _chart(data=component_data(data), key=key, height=height)
 
 
 def _default_name(key):
