@@ -334,6 +334,24 @@ def render(ctx):
     # The pickers above and the demonstrations below stay as they are when a click moves the
     # boundary: only the outputs follow it.
     live_section(ctx, _outputs)
+    if not has_fisher_targets(model):  # what 1-of-K outputs are does not change with a click
+        fits = _(
+            "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), so "
+            "each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the data."
+        )
+        not_probabilities = (
+            _(
+                "Yet **they are not probabilities**: they leave [0, 1], and the squared error they minimise is the "
+                "right loss for Gaussian targets, not for class labels (section 4.1.3)."
+            )
+            if len(names) == 1
+            else _(
+                "With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet **they are not "
+                "probabilities**: they leave [0, 1], and the squared error they minimise is the right loss for "
+                "Gaussian targets, not for class labels (section 4.1.3)."
+            )
+        )
+        st.markdown(join_sentences(fits, not_probabilities))
     _demonstrations(ctx)
 
 
@@ -342,7 +360,9 @@ def _outputs(ctx):
     model = least_squares_model(ctx.model)
     if model is None:  # the method changed meanwhile: the whole page is about to run again
         return
-    n_outputs = len(output_names(model))
+    points = ctx.scene.points
+    at_points = book_least_squares_outputs(model, points.X)  # (N, number of outputs)
+    n_outputs = at_points.shape[1]
     k = st.session_state.get(OUTPUT_KEY) if n_outputs > 1 else 0
     k = min(int(k if k is not None else 0), n_outputs - 1)
     kind = st.session_state.get(KIND_KEY)
@@ -350,8 +370,6 @@ def _outputs(ctx):
     grid = output_grid(model, ctx.window)
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind, grid=grid), key="ls_surface")
     Y = grid[2]
-    points = ctx.scene.points
-    at_points = book_least_squares_outputs(model, points.X)
     # One row of three figures (a horizontal container: a third of the elements st.columns sends).
     row = st.container(horizontal=True, gap="medium")
     symbol = output_symbol(model, k)
@@ -383,23 +401,6 @@ def _outputs(ctx):
             f"{outside:.0%}",
             help=_("Training points with an output below 0 or above 1."),
         )
-        fits = _(
-            "Least squares fits $y_k(\\mathbf{x}) = \\mathbf{w}_k^T\\mathbf{x} + w_{k0}$ to the targets (eq. 4.16), so "
-            "each output is a tilted plane: it drops below 0 (red) and rises above 1 (purple) away from the data."
-        )
-        not_probabilities = (
-            _(
-                "Yet **they are not probabilities**: they leave [0, 1], and the squared error they minimise is the "
-                "right loss for Gaussian targets, not for class labels (section 4.1.3)."
-            )
-            if Y.shape[2] == 1
-            else _(
-                "With 1-of-K targets they even sum to 1 at every x (exercise 4.2), yet **they are not "
-                "probabilities**: they leave [0, 1], and the squared error they minimise is the right loss for "
-                "Gaussian targets, not for class labels (section 4.1.3)."
-            )
-        )
-        st.markdown(join_sentences(fits, not_probabilities))
 
 
 def _demonstrations(ctx):
