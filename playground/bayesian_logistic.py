@@ -60,21 +60,21 @@ class _PosteriorProblem(_BinaryProblem):
     singular Hessian."""
 
     def newton_step(self, w):
-        residuals, curvature = self._residuals_and_curvature(w)
-        hessian = self.design.gram(curvature) + np.diag(self.pen)
-        gradient = self.design.T @ residuals + self.pen * w
-        diagonal = np.sqrt(np.diag(hessian))
+        hessian = self.hessian(w)
+        gradient = self.gradient(w)
+        diagonal = np.sqrt(hessian.diagonal())
         try:
-            step = np.linalg.solve(hessian / np.outer(diagonal, diagonal), gradient / diagonal) / diagonal
+            step = np.linalg.solve(hessian / (diagonal[:, None] * diagonal), gradient / diagonal) / diagonal
         except np.linalg.LinAlgError:
             step = _newton_solve(hessian, gradient)
-        return np.where(np.isfinite(step), step, 0.0)
+        return step if all(map(math.isfinite, step.tolist())) else np.where(np.isfinite(step), step, 0.0)
 
 
 def _log_prior(weights, alpha):
     """ln N(w | 0, alpha^-1 I) of weight vectors (..., M): a float for one vector."""
     weights = np.asarray(weights, dtype=float)
-    value = 0.5 * weights.shape[-1] * math.log(alpha / (2 * math.pi)) - 0.5 * alpha * np.sum(weights**2, axis=-1)
+    squares = np.add.reduce(weights * weights, axis=-1)  # np.sum(weights**2, axis=-1), without its wrapper
+    value = 0.5 * weights.shape[-1] * math.log(alpha / (2 * math.pi)) - 0.5 * alpha * squares
     return float(value) if np.ndim(value) == 0 else value
 
 
@@ -226,7 +226,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
             # to rounding level. It is a real step and goes into the history.
             polished = theta - problem.newton_step(theta)
             objective = problem.penalty(theta) - problem.log_likelihood(theta)
-            if np.all(np.isfinite(polished)) and problem.penalty(polished) - problem.log_likelihood(
+            if all(map(math.isfinite, polished.tolist())) and problem.penalty(polished) - problem.log_likelihood(
                 polished
             ) <= objective + 1e-12 * (1 + abs(objective)):
                 theta, n_iter = polished, n_iter + 1
@@ -238,8 +238,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
 
         # The Laplace approximation at the mode (eq. 4.143-4.144), from the internal Hessian
         # H = Phi_s^T R Phi_s + diag(penalty) = T S_N^-1 T with T = diag(1, s).
-        _, curvature = problem._residuals_and_curvature(theta)
-        hessian = design.gram(curvature) + np.diag(penalty)
+        hessian = problem.hessian(theta)
         eigenvalues, eigenvectors = np.linalg.eigh(hessian)
         # H - diag(penalty) is positive semi-definite, so no eigenvalue lies below min(penalty);
         # rounding must not push one there (or to 0).
@@ -249,8 +248,9 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         self.n_features_in_ = dim
         self.coef_ = weights[None, 1:].copy()
         self.intercept_ = weights[:1].copy()
-        self.covariance_ = (eigenvectors / eigenvalues) @ eigenvectors.T / np.outer(to_internal, to_internal)
-        self.precision_ = hessian * np.outer(to_internal, to_internal)
+        outer = to_internal[:, None] * to_internal
+        self.covariance_ = (eigenvectors / eigenvalues) @ eigenvectors.T / outer
+        self.precision_ = hessian * outer
         log_det_precision = float(np.sum(np.log(eigenvalues)) + 2.0 * np.sum(np.log(to_internal)))
         n_weights = dim + 1
         self.log_likelihood_ = problem.log_likelihood(theta)
