@@ -27,6 +27,8 @@ SQRT_32 = math.sqrt(32.0)
 #: Arguments are clipped to +-this: Phi is 0 or 1 to double precision long before, and an infinite
 #: activation must give the limits, not inf - inf.
 LARGEST = 1e300
+#: Up to this many points in the far range are evaluated on Python floats (``NormalCDF._far_few``).
+_FEW = 8
 
 # Cody's coefficients (R's pnorm.c carries the same numbers).
 _A = (2.2352520354606839287, 161.02823106855587881, 1067.6894854603709582, 18154.981253343561249)
@@ -133,7 +135,10 @@ class NormalCDF:
             self.half = y_central * _rational(y_central * y_central, _A, _A4, _B)
         if middle.size:
             ratio[middle] = _rational(y[middle], _C, _C8, _D)
-        if self.far.size:
+        self.far_gauss = None
+        if 0 < self.far.size <= _FEW:
+            self._far_few(y[self.far], ratio)
+        elif self.far.size:
             y_far = y[self.far]
             inv_square = 1.0 / y_far
             inv_square *= inv_square  # underflows to 0 for y > 1e154: the series' limit
@@ -145,6 +150,31 @@ class NormalCDF:
         self.ratio = ratio
         self._gauss = None
         self._tails = None
+
+    def _far_few(self, y_far, ratio):
+        """The far range's ratio, series and exp(-y^2/2) for a few points (a fit's activations
+        often have one or two that far out), by the same operations on Python floats: numpy's
+        cost per call would be most of the evaluation. Only the exponential is numpy's, so that
+        every number is the one the array route gives."""
+        series, inverse_squares, lows, steps = [], [], [], []
+        for y in y_far.tolist():
+            inv_square = 1.0 / y
+            inv_square *= inv_square
+            num, den = _P5 * inv_square, inv_square
+            for n, d in zip(_P[:-1], _Q[:-1]):
+                num = (num + n) * inv_square
+                den = (den + d) * inv_square
+            series.append((num + _P[-1]) / (den + _Q[-1]))
+            inverse_squares.append(inv_square)
+            step = min(float(math.trunc(y * 16.0)), 640.0)
+            y_hi = step / 16.0
+            lows.append((y - y_hi) * (y + y_hi) * -0.5)
+            steps.append(int(step))
+        self.far_series, self.far_inv_square = np.array(series), np.array(inverse_squares)
+        far_ratio = INV_SQRT_2PI - self.far_inv_square * self.far_series
+        far_ratio /= y_far
+        ratio[self.far] = far_ratio
+        self.far_gauss = np.exp(lows) * _HIGH_FACTORS[steps]
 
     def gaussian(self):
         """exp(-x^2/2), to full relative precision.
@@ -160,7 +190,7 @@ class NormalCDF:
             gauss *= -0.5
             np.exp(gauss, out=gauss)
             if self.far.size:
-                gauss[self.far] = _gaussian_factor(y[self.far])
+                gauss[self.far] = _gaussian_factor(y[self.far]) if self.far_gauss is None else self.far_gauss
             self._gauss = gauss
         return self._gauss
 
@@ -230,6 +260,8 @@ class NormalCDF:
             curvature *= ratio
         # Far in the lower tail r = (1/sqrt(2 pi) - R3/y^2)/y, so lambda/y = 1/(1 - sqrt(2 pi) R3/y^2)
         # and lambda (lambda - y) = (lambda/y)^2 sqrt(2 pi) R3: no difference of large numbers.
+        if not self.far.size:
+            return ratio.reshape(self.shape), curvature.reshape(self.shape)
         negative = x[self.far] < 0
         series = self.far_series[negative]
         scaled = 1.0 / (1.0 - SQRT_2PI * self.far_inv_square[negative] * series)
