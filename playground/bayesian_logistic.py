@@ -329,10 +329,45 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         X = self._check_X(X)
         return self._moments(X)
 
+    def _moderation_factors(self):
+        """(B, e, c) with 1 + (pi/8) sigma_a^2 = c + |B x + e|^2, B (D, D), e (D,), c >= 1: the
+        denominator of kappa (eq. 4.154) as a quadratic in x with one square fewer than
+        |R^T phi|^2 (``_moments``). Cached against ``covariance_``, like the root R.
+
+        With phi = (1, x), R^T phi = r_0 + R_x^T x (r_0 the bias row of R, R_x the others). An
+        orthogonal Q with Q^T R_x^T = [T; 0] (the complete QR of R_x^T) leaves the norm
+        unchanged: |R^T phi|^2 = |T x + (Q^T r_0)_{:D}|^2 + |(Q^T r_0)_{D:}|^2, the last a
+        constant, so the grid's variances need D rows instead of D + 1. pi/8 and the 1 are
+        folded into B, e and c.
+        """
+
+        def compute():
+            root = self._covariance_root()
+            dim = root.shape[0] - 1
+            q, r = np.linalg.qr(root[1:].T, mode="complete")
+            offsets = q.T @ root[0]
+            rest = offsets[dim:]
+            return PROBIT_LAMBDA * r[:dim], PROBIT_LAMBDA * offsets[:dim], 1.0 + PROBIT_LAMBDA**2 * float(rest @ rest)
+
+        return cached_from(self, "moderation", (self.covariance_,), compute)
+
     def _posterior(self, X, log):
-        """p(C|phi) ~ (sigma(-kappa mu_a), sigma(kappa mu_a)) (eq. 4.155), or their logs, (N, 2)."""
-        mean, variance = self._moments(X)
-        mean *= moderation(variance)
+        """p(C|phi) ~ (sigma(-kappa mu_a), sigma(kappa mu_a)) (eq. 4.155), or their logs, (N, 2).
+
+        kappa mu_a = mu_a / sqrt(1 + (pi/8) sigma_a^2) with the denominator from
+        ``_moderation_factors``: D rows of (D, N) formed, squared and summed (as in ``_moments``),
+        the square root taken and mu_a divided by it in place."""
+        mean = X @ self.coef_[0]
+        mean += self.intercept_[0]
+        rows, offsets, constant = self._moderation_factors()
+        rotated = rows @ X.T
+        rotated += offsets[:, None]
+        rotated *= rotated
+        denominator = rotated[0] + constant
+        for row in rotated[1:]:
+            denominator += row
+        np.sqrt(denominator, out=denominator)
+        mean /= denominator
         return two_class_proba(mean, log=log)
 
     def predict_proba_map(self, X):
