@@ -93,6 +93,8 @@ def _newton_solve(hessian, gradient):
     """Solve H delta = g by least squares (SVD): a singular H (R -> 0, collinear points) gives the
     minimum-norm step instead of a crash or an inverse of nothing."""
     delta = np.linalg.lstsq(hessian, gradient, rcond=HESSIAN_RCOND)[0]
+    if all(map(math.isfinite, delta.ravel().tolist())):  # the usual case, told on a few floats
+        return delta
     return np.where(np.isfinite(delta), delta, 0.0)
 
 
@@ -344,7 +346,7 @@ class _BinaryProblem:
 
     def separates(self, w):
         z, _ = self._margins(w)
-        return bool(np.all(z > 0))
+        return bool(z.min() > 0)  # np.all(z > 0) (N >= 1), one call instead of two
 
 
 class _MulticlassProblem:
