@@ -62,9 +62,24 @@ def _check_options(model, method):
 
 
 def _standardiser(X):
-    """Centre c (D,) and scale s (D,) with s = 1 for constant features."""
-    centre = X.mean(axis=0)
-    scale = X.std(axis=0)
+    """Centre c (D,) and scale s (D,) with s = 1 for constant features: X.mean(axis=0) and
+    X.std(axis=0), bit for bit.
+
+    numpy reduces a C-ordered (N, D) array along axis 0 row after row (each column summed in
+    order of the points), with a loop over the D columns for every row: slow for the few columns
+    of the plane. The same sums in the same order are the last entries of the running sums
+    (np.add.accumulate) along the rows of the transposed copy, a third of the time at N = 1,000.
+    Other layouts (and D = 1, which numpy sums pairwise) take numpy's own reductions.
+    """
+    if X.ndim != 2 or X.shape[1] < 2 or not X.flags.c_contiguous or X.dtype != np.float64:
+        centre = X.mean(axis=0)
+        scale = X.std(axis=0)
+    else:
+        XT = X.T.copy()  # a copy even where X.T is contiguous already (one point): it is overwritten
+        centre = np.add.accumulate(XT, axis=1)[:, -1] / X.shape[0]
+        XT -= centre[:, None]
+        XT *= XT
+        scale = np.sqrt(np.add.accumulate(XT, axis=1)[:, -1] / X.shape[0])
     scale[~(scale > 0)] = 1.0
     return centre, scale
 

@@ -477,3 +477,23 @@ def test_two_class_proba_agrees_with_two_sigmoids():
     np.testing.assert_array_equal(log_proba[:, 0], log_sigmoid(-a))
     finite = np.isfinite(a)
     np.testing.assert_allclose(np.exp(log_proba[finite]), proba[finite], rtol=1e-14, atol=np.finfo(float).tiny)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(1, 2), (1, 5), (2, 2), (17, 3), (1_000, 2), (9_000, 2), (300, 1), (50, 28)])
+def test_the_standardiser_is_numpys_mean_and_std_bit_for_bit(shape, order):
+    """The IRLS fits' centre and scale (running sums on the transposed copy) are exactly
+    X.mean(axis=0) and X.std(axis=0), so the iterates are unchanged; the points are left alone."""
+    from playground.logistic import _standardiser
+
+    rng = np.random.default_rng(shape[0] * 31 + shape[1])
+    X = np.asarray(rng.normal(size=shape) * rng.uniform(1e-3, 1e3) + rng.normal(size=shape[1]) * 50, order=order)
+    if shape[1] > 2:
+        X[:, 1] = 3.0  # a constant feature: scale 1
+    before = X.copy()
+    centre, scale = _standardiser(X)
+    expected_scale = X.std(axis=0)
+    expected_scale[~(expected_scale > 0)] = 1.0
+    np.testing.assert_array_equal(centre, X.mean(axis=0))
+    np.testing.assert_array_equal(scale, expected_scale)
+    np.testing.assert_array_equal(X, before)
