@@ -32,7 +32,7 @@ import numpy as np
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
 from .errors import InvalidDataError, Message
 from .i18n import N_
-from .logistic import _BinaryProblem, _Design, _newton_solve, _run
+from .logistic import _BinaryProblem, _Design, _in_row_order, _newton_solve, _run, _running_means
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
 
 #: Prior precisions alpha accepted (beyond these the fit is all prior or all likelihood).
@@ -196,9 +196,18 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         n_points, dim = X.shape
         w_init = check_w_init(self.w_init, dim + 1, method)
         # phi_s = (1, x / s), w = theta / (1, s), s_j^2 = mean(x_j^2) + alpha / N (see the module notes).
-        largest = np.abs(np.ascontiguousarray(X.T)).max(axis=1)  # numpy reduces (N, D) along axis 0 slowly
+        # (scaled by the largest |x_j| first: no overflow, no underflow). Column reductions from
+        # the transposed copy where numpy's own would go row after row (logistic._in_row_order).
+        XT = X.T.copy()
+        largest = np.abs(XT).max(axis=1)
         largest[largest == 0] = 1.0
-        root_mean_square = largest * np.sqrt(np.mean((X / largest) ** 2, axis=0))  # no overflow, no underflow
+        if _in_row_order(X):
+            XT /= largest[:, None]
+            XT *= XT
+            mean_square = _running_means(XT)
+        else:
+            mean_square = np.mean((X / largest) ** 2, axis=0)
+        root_mean_square = largest * np.sqrt(mean_square)
         scale = np.hypot(root_mean_square, math.sqrt(alpha / n_points))
         to_internal = np.concatenate([[1.0], scale])
         design_T = np.empty((dim + 1, n_points))

@@ -61,25 +61,33 @@ def _check_options(model, method):
     return model.solver, int(max_iter), values["tol"], values["l2"], values["learning_rate"]
 
 
+def _in_row_order(X):
+    """Whether numpy reduces X (N, D) along axis 0 row after row, each column summed in the
+    order of the points: a C-ordered float64 table of two columns or more (numpy sums one
+    column, or another layout, pairwise). It does so slowly, with a loop over the D columns
+    for every row; ``_running_means`` gives the same numbers from the transposed copy."""
+    return X.ndim == 2 and X.shape[1] >= 2 and X.flags.c_contiguous and X.dtype == np.float64
+
+
+def _running_means(T):
+    """The mean of each row of T (D, N) summed in order along the row (the last of its running
+    sums, np.add.accumulate): bit for bit T.T.mean(axis=0) where ``_in_row_order(T.T)``."""
+    return np.add.accumulate(T, axis=1)[:, -1] / T.shape[1]
+
+
 def _standardiser(X):
     """Centre c (D,) and scale s (D,) with s = 1 for constant features: X.mean(axis=0) and
-    X.std(axis=0), bit for bit.
-
-    numpy reduces a C-ordered (N, D) array along axis 0 row after row (each column summed in
-    order of the points), with a loop over the D columns for every row: slow for the few columns
-    of the plane. The same sums in the same order are the last entries of the running sums
-    (np.add.accumulate) along the rows of the transposed copy, a third of the time at N = 1,000.
-    Other layouts (and D = 1, which numpy sums pairwise) take numpy's own reductions.
-    """
-    if X.ndim != 2 or X.shape[1] < 2 or not X.flags.c_contiguous or X.dtype != np.float64:
-        centre = X.mean(axis=0)
-        scale = X.std(axis=0)
-    else:
+    X.std(axis=0), bit for bit (from the transposed copy where numpy would sum row after row:
+    a third of the time at N = 1,000, D = 2)."""
+    if _in_row_order(X):
         XT = X.T.copy()  # a copy even where X.T is contiguous already (one point): it is overwritten
-        centre = np.add.accumulate(XT, axis=1)[:, -1] / X.shape[0]
+        centre = _running_means(XT)
         XT -= centre[:, None]
         XT *= XT
-        scale = np.sqrt(np.add.accumulate(XT, axis=1)[:, -1] / X.shape[0])
+        scale = np.sqrt(_running_means(XT))
+    else:
+        centre = X.mean(axis=0)
+        scale = X.std(axis=0)
     scale[~(scale > 0)] = 1.0
     return centre, scale
 
