@@ -23,6 +23,25 @@ from .validation import check_w_init, check_X_y
 PROBIT_STEEPENS = N_("the probit function Φ(a) sharpens into a step (section 4.3.5)")
 
 
+class _AtZero:
+    """``NormalCDF`` of N zeros, for the fit's start w = 0 (every activation 0): ln Phi(0) and
+    phi/Phi at 0 from one evaluation at a single zero, repeated; the same numbers as the
+    evaluation at N zeros (either sign), without its N-point work."""
+
+    _one = NormalCDF(np.zeros(1))
+    _log_cdf = _one.log_cdf()[0]
+    _ratio, _curvature = (value[0] for value in _one.pdf_over_cdf())
+
+    def __init__(self, n):
+        self.n = n
+
+    def log_cdf(self):
+        return np.full(self.n, self._log_cdf)
+
+    def pdf_over_cdf(self):
+        return np.full(self.n, self._ratio), np.full(self.n, self._curvature)
+
+
 class _ProbitProblem:
     """The probit cross-entropy E(w) = -sum_n ln Phi(z_n), with signed activations
     z_n = s_n w^T phi_n, s_n = 2 t_n - 1 (Phi(-a) = 1 - Phi(a)), and an optional ridge on w1..wD.
@@ -48,7 +67,7 @@ class _ProbitProblem:
         if key != self._key:
             z = w @ self.design.T
             z *= self.sign
-            self._key, self._cache = key, {"state": (z, NormalCDF(z))}
+            self._key, self._cache = key, {"state": (z, NormalCDF(z) if z.any() else _AtZero(z.size))}
         return self._cache["state"]
 
     def _derivatives(self, w):
