@@ -300,7 +300,8 @@ class OneVsRest(_Strategy):
         total = positive[0].copy()
         for row in positive[1:]:
             total += row
-        positive /= total
+        with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 where all underflow: replaced below
+            positive /= total
         far = np.flatnonzero(~(smallest >= np.finfo(float).tiny))  # NaN included
         if far.size:
             logs = np.array([e._posterior(X[far], log=True)[:, 1] for e in self.estimators_])
