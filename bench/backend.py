@@ -2,8 +2,17 @@
 
 One case = one method, N points, K classes. Each implementation fits the points, then evaluates
 posteriors (``predict_proba``, probabilistic methods) or decision values (the others) on a
-200 x 200 grid over a window around the data. Each implementation runs in its own forked worker
-with a deadline, so a case that takes too long is reported as such instead of hanging the run.
+200 x 200 grid over a window around the data.
+
+The two sides of a case are timed alternately in one forked worker: ours, scikit-learn,
+scikit-learn, ours, ours, ... (the order swaps every round, so neither side always runs first),
+one fit + grid evaluation per turn, and each side's figure is the median of its runs. On a
+shared machine the speed drifts over seconds; timing the sides one after the other, each in a
+block of its own, let such a drift decide the ratio (issue 17's bayesian_logistic ratio swung
+from 0.83 to 1.58 between runs). Each side keeps its own deadline: the worker reports when a
+turn starts, the parent charges the time to that side, and a side past its deadline is
+stopped (the worker killed) and reported as such, while the other side finishes its repeats
+alone in a fresh worker. Both sides use one BLAS thread.
 """
 
 import math
@@ -170,21 +179,50 @@ def _one_run(side, method, k, X, y, grid, epochs):
     return fitted - started, done - started, extra
 
 
-def _worker(connection, side, method, n, k, repeats, epochs):
+def _worker(connection, sides, method, n, k, repeats, epochs):
+    """Time ``sides`` ("ours", "sklearn" or both) on one case: a warm-up run of each on a small
+    subset, then ``repeats`` rounds of one timed run per side, the order swapped every round.
+    Sends ("start", side) before each timed run, then ("run", side, fit, total, extra) or
+    ("error", side, text); ("epochs", n) for the perceptron; ("done",) at the end."""
     from threadpoolctl import threadpool_limits
 
     warnings.simplefilter("ignore")
     # One BLAS thread on both sides: the products are tiny (D = 2), and a second thread on a
     # busy two-core machine made scikit-learn's lbfgs 30x slower in some runs.
     threadpool_limits(1)
+    live = list(sides)
+
+    def attempt(side, *args):
+        try:
+            return _one_run(side, method, k, *args)
+        except Exception as err:  # reported in the table, never raised
+            connection.send(("error", side, f"{type(err).__name__}: {err}"))
+            live.remove(side)
+            return None
+
     try:
         X, y, _, grid = make_data(n, k)
+    except Exception as err:
+        for side in sides:
+            connection.send(("error", side, f"{type(err).__name__}: {err}"))
+        live.clear()
+    else:
         warm = np.arange(0, n, max(1, n // 60))
-        _one_run(side, method, k, X[warm], y[warm], grid[:100], epochs)  # warm caches
-        for _ in range(repeats):
-            connection.send(("run",) + _one_run(side, method, k, X, y, grid, epochs))
-    except Exception as err:  # reported in the table, never raised
-        connection.send(("error", f"{type(err).__name__}: {err}"))
+        for side in list(live):
+            attempt(side, X[warm], y[warm], grid[:100], epochs)  # warm caches
+        if method == "perceptron" and "ours" in live and "sklearn" in live:
+            # scikit-learn runs as many epochs as ours takes on these data (a turn of ours, untimed)
+            connection.send(("start", "ours"))
+            result = attempt("ours", X, y, grid, epochs)
+            if result is not None:
+                epochs = result[2].get("epochs", epochs)
+            connection.send(("epochs", epochs))
+        for round_ in range(repeats):
+            for side in live[:: 1 if round_ % 2 == 0 else -1]:
+                connection.send(("start", side))
+                result = attempt(side, X, y, grid, epochs)
+                if result is not None:
+                    connection.send(("run", side) + result)
     connection.send(("done",))
     connection.close()
 
@@ -206,41 +244,85 @@ class Timing:
         return statistics.median(self.fit) if self.fit else None
 
 
-def measure(side, method, n, k, repeats, deadline, epochs=PERCEPTRON_EPOCHS):
-    """Run ``repeats`` timings in a forked worker; stop it at ``deadline`` seconds."""
+def _run_worker(sides, method, n, k, repeats, deadline, epochs, timings, charged):
+    """One forked worker timing ``sides``; fills ``timings`` and ``charged`` (seconds charged to
+    each side: its turns, and its share of the start-up and warm-up). Returns the sides still
+    owing repeats when another side's deadline stopped the worker, and the perceptron's epochs."""
     context = multiprocessing.get_context("fork")
     parent, child = context.Pipe(duplex=False)
-    process = context.Process(target=_worker, args=(child, side, method, n, k, repeats, epochs), daemon=True)
+    process = context.Process(target=_worker, args=(child, sides, method, n, k, repeats, epochs), daemon=True)
     process.start()
     child.close()
-    timing = Timing()
-    stop = time.monotonic() + deadline
+    turn = None  # the side whose run is under way; None during start-up and warm-up (shared)
+    since = time.monotonic()
+    stopped = None
     try:
         while True:
-            left = stop - time.monotonic()
+            owners = [turn] if turn else list(sides)
+            left = min(deadline - charged[side] for side in owners) * len(owners)
             if left <= 0 or not parent.poll(left):
-                timing.timed_out = deadline
+                stopped = owners
                 break
             message = parent.recv()
-            if message[0] == "run":
-                timing.fit.append(message[1])
-                timing.total.append(message[2])
-                timing.extra.update(message[3])
+            now = time.monotonic()
+            for side in owners:
+                charged[side] += (now - since) / len(owners)
+            since = now
+            if message[0] == "start":
+                turn = message[1]
+            elif message[0] == "run":
+                timing = timings[message[1]]
+                timing.fit.append(message[2])
+                timing.total.append(message[3])
+                timing.extra.update(message[4])
+                turn = None
             elif message[0] == "error":
-                timing.error = message[1]
+                timings[message[1]].error = message[2]
+                turn = None
+            elif message[0] == "epochs":
+                epochs, turn = message[1], None
             else:
                 break
     except EOFError:
-        timing.error = timing.error or "worker exited"
+        for side in sides:
+            timings[side].error = timings[side].error or "worker exited"
     finally:
         if process.is_alive():
             process.kill()
         process.join()
         parent.close()
-    if timing.timed_out and timing.total:
-        timing.timed_out = None  # partial: report the repeats that finished
-        timing.extra["partial"] = True
-    return timing
+    owing = []
+    if stopped:
+        for side in stopped:
+            if len(timings[side].total) < repeats:
+                timings[side].timed_out = deadline
+        owing = [
+            side
+            for side in sides
+            if side not in stopped and timings[side].error is None and len(timings[side].total) < repeats
+        ]
+    return owing, epochs
+
+
+def measure_pair(method, n, k, repeats, deadline, epochs=PERCEPTRON_EPOCHS, sides=("ours", "sklearn")):
+    """Time ``sides`` of one case alternately in a forked worker (see the module notes); each side
+    stops at ``deadline`` seconds of its own. Returns {side: Timing}."""
+    timings = {side: Timing() for side in sides}
+    charged = dict.fromkeys(sides, 0.0)
+    owing, epochs = _run_worker(sides, method, n, k, repeats, deadline, epochs, timings, charged)
+    for side in owing:  # the other side hit its deadline: this one finishes alone
+        left = repeats - len(timings[side].total)
+        _run_worker((side,), method, n, k, left, deadline, epochs, timings, charged)
+    for timing in timings.values():
+        if timing.timed_out and timing.total:
+            timing.timed_out = None  # partial: report the repeats that finished
+            timing.extra["partial"] = True
+    return timings
+
+
+def measure(side, method, n, k, repeats, deadline, epochs=PERCEPTRON_EPOCHS):
+    """One side of a case alone, in its own forked worker, stopped at ``deadline`` seconds."""
+    return measure_pair(method, n, k, repeats, deadline, epochs, sides=(side,))[side]
 
 
 @dataclass
@@ -283,11 +365,8 @@ def run(quick=False, deadline=None, log=print, methods=None, sizes=None, classes
     for method in methods or MODELS:
         for k in classes or CLASSES:
             for n in sizes:
-                repeats = repeats_for(n, quick)
-                ours = measure("ours", method, n, k, repeats, deadline)
-                epochs = ours.extra.get("epochs", PERCEPTRON_EPOCHS)
-                theirs = measure("sklearn", method, n, k, repeats, deadline, epochs=epochs)
-                case = Case(method, n, k, strategy_for(method, k), ours, theirs)
+                timings = measure_pair(method, n, k, repeats_for(n, quick), deadline)
+                case = Case(method, n, k, strategy_for(method, k), timings["ours"], timings["sklearn"])
                 cases.append(case)
                 log(format_row(case))
     return cases

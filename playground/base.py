@@ -231,12 +231,22 @@ BLOCK = 8192
 def in_blocks(function, X, width):
     """``function(X[i:j])`` over consecutive blocks of ``BLOCK`` rows, gathered into one
     C-ordered array of shape (N, width)."""
-    if X.shape[0] <= BLOCK:
-        return np.ascontiguousarray(function(X))
     out = np.empty((X.shape[0], width))
     for start in range(0, X.shape[0], BLOCK):
-        out[start : start + BLOCK] = function(X[start : start + BLOCK])
+        _store(out[start : start + BLOCK], function(X[start : start + BLOCK]))
     return out
+
+
+def _store(out, values):
+    """``out[...] = values`` for (B, width) arrays; a column-major ``values`` (the transpose of a
+    class-major (width, B) array) column by column: numpy's own copy across the two layouts is
+    several times slower than ``width`` contiguous copies."""
+    values = np.asarray(values)
+    if values.ndim == 2 and values.shape[1] > 1 and values.strides[0] < values.strides[1]:
+        for column in range(values.shape[1]):
+            out[:, column] = values[:, column]
+    else:
+        out[...] = values
 
 
 def softmax_by_class(A, log=False, overwrite=False):
@@ -310,15 +320,22 @@ def two_class_proba(log_odds, log=False):
     """(p(C_1|x), p(C_2|x)) = (sigma(-a), sigma(a)) from the log-odds a (N,), shape (N, 2) (eq. 4.57).
 
     Each column is computed on its own (never as 1 - the other), so both keep their relative
-    precision far from the boundary; the rows sum to 1 up to rounding. ``log=True`` gives
-    their logs, ln sigma(+-a) = min(+-a, 0) - ln(1 + exp(-|a|)). Returns the transpose of a
-    (2, N) array.
+    precision far from the boundary; the rows sum to 1 up to rounding. One exponential serves
+    both: with E = exp(-a), sigma(a) = 1 / (1 + E) (as ``sigmoid``) and sigma(-a) = 1 / (1 + 1/E),
+    within two units in the last place of 1 / (1 + exp(a)); E = inf (a < -709) gives (1, 0) and
+    E = 0 gives (0, 1), the limits. ``log=True`` gives their logs,
+    ln sigma(+-a) = min(+-a, 0) - ln(1 + exp(-|a|)). Returns the transpose of a (2, N) array.
     """
     a = np.asarray(log_odds, dtype=float)
     out = np.empty((2, a.shape[0]))
     if not log:
-        sigmoid(-a, out=out[0])
-        sigmoid(a, out=out[1])
+        e = np.negative(a, out=out[1])
+        with np.errstate(over="ignore", divide="ignore"):
+            np.exp(e, out=e)  # E = exp(-a), inf for a < -709
+            np.divide(1.0, e, out=out[0])  # 1/E = exp(a), inf where E = 0
+        for row in out:  # sigma(-a) = 1 / (1 + 1/E), sigma(a) = 1 / (1 + E)
+            row += 1.0
+            np.divide(1.0, row, out=row)
         return out.T
     common = _log1p_exp_minus_abs(a)
     np.minimum(a, 0.0, out=out[1])

@@ -32,7 +32,7 @@ import numpy as np
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
 from .errors import InvalidDataError, Message
 from .i18n import N_
-from .logistic import _BinaryProblem, _Design, _newton_solve, _run
+from .logistic import _BinaryProblem, _Design, _in_row_order, _newton_solve, _run, _running_means
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
 
 #: Prior precisions alpha accepted (beyond these the fit is all prior or all likelihood).
@@ -60,21 +60,21 @@ class _PosteriorProblem(_BinaryProblem):
     singular Hessian."""
 
     def newton_step(self, w):
-        residuals, curvature = self._residuals_and_curvature(w)
-        hessian = self.design.gram(curvature) + np.diag(self.pen)
-        gradient = self.design.T @ residuals + self.pen * w
-        diagonal = np.sqrt(np.diag(hessian))
+        hessian = self.hessian(w)
+        gradient = self.gradient(w)
+        diagonal = np.sqrt(hessian.diagonal())
         try:
-            step = np.linalg.solve(hessian / np.outer(diagonal, diagonal), gradient / diagonal) / diagonal
+            step = np.linalg.solve(hessian / (diagonal[:, None] * diagonal), gradient / diagonal) / diagonal
         except np.linalg.LinAlgError:
             step = _newton_solve(hessian, gradient)
-        return np.where(np.isfinite(step), step, 0.0)
+        return step if all(map(math.isfinite, step.tolist())) else np.where(np.isfinite(step), step, 0.0)
 
 
 def _log_prior(weights, alpha):
     """ln N(w | 0, alpha^-1 I) of weight vectors (..., M): a float for one vector."""
     weights = np.asarray(weights, dtype=float)
-    value = 0.5 * weights.shape[-1] * math.log(alpha / (2 * math.pi)) - 0.5 * alpha * np.sum(weights**2, axis=-1)
+    squares = np.add.reduce(weights * weights, axis=-1)  # np.sum(weights**2, axis=-1), without its wrapper
+    value = 0.5 * weights.shape[-1] * math.log(alpha / (2 * math.pi)) - 0.5 * alpha * squares
     return float(value) if np.ndim(value) == 0 else value
 
 
@@ -196,9 +196,18 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         n_points, dim = X.shape
         w_init = check_w_init(self.w_init, dim + 1, method)
         # phi_s = (1, x / s), w = theta / (1, s), s_j^2 = mean(x_j^2) + alpha / N (see the module notes).
-        largest = np.max(np.abs(X), axis=0)
+        # (scaled by the largest |x_j| first: no overflow, no underflow). Column reductions from
+        # the transposed copy where numpy's own would go row after row (logistic._in_row_order).
+        XT = X.T.copy()
+        largest = np.abs(XT).max(axis=1)
         largest[largest == 0] = 1.0
-        root_mean_square = largest * np.sqrt(np.mean((X / largest) ** 2, axis=0))  # no overflow, no underflow
+        if _in_row_order(X):
+            XT /= largest[:, None]
+            XT *= XT
+            mean_square = _running_means(XT)
+        else:
+            mean_square = np.mean((X / largest) ** 2, axis=0)
+        root_mean_square = largest * np.sqrt(mean_square)
         scale = np.hypot(root_mean_square, math.sqrt(alpha / n_points))
         to_internal = np.concatenate([[1.0], scale])
         design_T = np.empty((dim + 1, n_points))
@@ -226,7 +235,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
             # to rounding level. It is a real step and goes into the history.
             polished = theta - problem.newton_step(theta)
             objective = problem.penalty(theta) - problem.log_likelihood(theta)
-            if np.all(np.isfinite(polished)) and problem.penalty(polished) - problem.log_likelihood(
+            if all(map(math.isfinite, polished.tolist())) and problem.penalty(polished) - problem.log_likelihood(
                 polished
             ) <= objective + 1e-12 * (1 + abs(objective)):
                 theta, n_iter = polished, n_iter + 1
@@ -238,8 +247,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
 
         # The Laplace approximation at the mode (eq. 4.143-4.144), from the internal Hessian
         # H = Phi_s^T R Phi_s + diag(penalty) = T S_N^-1 T with T = diag(1, s).
-        _, curvature = problem._residuals_and_curvature(theta)
-        hessian = design.gram(curvature) + np.diag(penalty)
+        hessian = problem.hessian(theta)
         eigenvalues, eigenvectors = np.linalg.eigh(hessian)
         # H - diag(penalty) is positive semi-definite, so no eigenvalue lies below min(penalty);
         # rounding must not push one there (or to 0).
@@ -249,8 +257,9 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         self.n_features_in_ = dim
         self.coef_ = weights[None, 1:].copy()
         self.intercept_ = weights[:1].copy()
-        self.covariance_ = (eigenvectors / eigenvalues) @ eigenvectors.T / np.outer(to_internal, to_internal)
-        self.precision_ = hessian * np.outer(to_internal, to_internal)
+        outer = to_internal[:, None] * to_internal
+        self.covariance_ = (eigenvectors / eigenvalues) @ eigenvectors.T / outer
+        self.precision_ = hessian * outer
         log_det_precision = float(np.sum(np.log(eigenvalues)) + 2.0 * np.sum(np.log(to_internal)))
         n_weights = dim + 1
         self.log_likelihood_ = problem.log_likelihood(theta)
@@ -329,10 +338,45 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
         X = self._check_X(X)
         return self._moments(X)
 
+    def _moderation_factors(self):
+        """(B, e, c) with 1 + (pi/8) sigma_a^2 = c + |B x + e|^2, B (D, D), e (D,), c >= 1: the
+        denominator of kappa (eq. 4.154) as a quadratic in x with one square fewer than
+        |R^T phi|^2 (``_moments``). Cached against ``covariance_``, like the root R.
+
+        With phi = (1, x), R^T phi = r_0 + R_x^T x (r_0 the bias row of R, R_x the others). An
+        orthogonal Q with Q^T R_x^T = [T; 0] (the complete QR of R_x^T) leaves the norm
+        unchanged: |R^T phi|^2 = |T x + (Q^T r_0)_{:D}|^2 + |(Q^T r_0)_{D:}|^2, the last a
+        constant, so the grid's variances need D rows instead of D + 1. pi/8 and the 1 are
+        folded into B, e and c.
+        """
+
+        def compute():
+            root = self._covariance_root()
+            dim = root.shape[0] - 1
+            q, r = np.linalg.qr(root[1:].T, mode="complete")
+            offsets = q.T @ root[0]
+            rest = offsets[dim:]
+            return PROBIT_LAMBDA * r[:dim], PROBIT_LAMBDA * offsets[:dim], 1.0 + PROBIT_LAMBDA**2 * float(rest @ rest)
+
+        return cached_from(self, "moderation", (self.covariance_,), compute)
+
     def _posterior(self, X, log):
-        """p(C|phi) ~ (sigma(-kappa mu_a), sigma(kappa mu_a)) (eq. 4.155), or their logs, (N, 2)."""
-        mean, variance = self._moments(X)
-        mean *= moderation(variance)
+        """p(C|phi) ~ (sigma(-kappa mu_a), sigma(kappa mu_a)) (eq. 4.155), or their logs, (N, 2).
+
+        kappa mu_a = mu_a / sqrt(1 + (pi/8) sigma_a^2) with the denominator from
+        ``_moderation_factors``: D rows of (D, N) formed, squared and summed (as in ``_moments``),
+        the square root taken and mu_a divided by it in place."""
+        mean = X @ self.coef_[0]
+        mean += self.intercept_[0]
+        rows, offsets, constant = self._moderation_factors()
+        rotated = rows @ X.T
+        rotated += offsets[:, None]
+        rotated *= rotated
+        denominator = rotated[0] + constant
+        for row in rotated[1:]:
+            denominator += row
+        np.sqrt(denominator, out=denominator)
+        mean /= denominator
         return two_class_proba(mean, log=log)
 
     def predict_proba_map(self, X):

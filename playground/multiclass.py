@@ -276,9 +276,37 @@ class OneVsRest(_Strategy):
     def _posterior(self, X, log):
         if self.classes_.size == 2:
             return self.estimators_[0]._posterior(X, log=log)
+        if not log:
+            return self._renormalised(X)
         # Renormalised in the log domain: far from the data every p(class k | x) may underflow.
         positive = np.array([e._posterior(X, log=True)[:, 1] for e in self.estimators_])
         return softmax_by_class(positive, log=log, overwrite=True)
+
+    def _renormalised(self, X):
+        """p_k(x) / sum_j p_j(x) from the sub-classifiers' posteriors p_k(x) of their own class,
+        (N, K), the transpose of a (K, N) array.
+
+        Each p_k keeps its relative precision (a sigmoid or Phi is never formed as 1 - something),
+        so where they are all normal numbers the quotient does too, without the logarithms and
+        exponentials of the log domain. Points where one of them is below the smallest normal
+        number (far from the data, where they may all underflow) take the log-domain route.
+        """
+        positive = np.empty((self.classes_.size, X.shape[0]))
+        for row, estimator in zip(positive, self.estimators_):
+            row[...] = estimator._posterior(X, log=False)[:, 1]
+        smallest = positive[0].copy()
+        for row in positive[1:]:
+            np.minimum(smallest, row, out=smallest)
+        total = positive[0].copy()
+        for row in positive[1:]:
+            total += row
+        with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 where all underflow: replaced below
+            positive /= total
+        far = np.flatnonzero(~(smallest >= np.finfo(float).tiny))  # NaN included
+        if far.size:
+            logs = np.array([e._posterior(X[far], log=True)[:, 1] for e in self.estimators_])
+            positive[:, far] = softmax_by_class(logs, overwrite=True).T
+        return positive.T
 
 
 class OneVsOne(_Strategy):

@@ -16,6 +16,7 @@ ratio) with the exponentials cancelled exactly. exp(-x^2/2) itself is formed fro
 x = x_hi + x_lo with x_hi a multiple of 1/16, so that x_hi^2 is exact.
 """
 
+import contextlib
 import math
 
 import numpy as np
@@ -27,6 +28,8 @@ SQRT_32 = math.sqrt(32.0)
 #: Arguments are clipped to +-this: Phi is 0 or 1 to double precision long before, and an infinite
 #: activation must give the limits, not inf - inf.
 LARGEST = 1e300
+#: Up to this many points in the far range are evaluated on Python floats (``NormalCDF._far_few``).
+_FEW = 8
 
 # Cody's coefficients (R's pnorm.c carries the same numbers).
 _A = (2.2352520354606839287, 161.02823106855587881, 1067.6894854603709582, 18154.981253343561249)
@@ -75,27 +78,42 @@ def _rational(t, numerator, numerator_top, denominator):
     return num
 
 
-def _half_square(y):
-    """-y^2/2 as two parts (-y_hi^2/2, -(y - y_hi)(y + y_hi)/2) with y_hi = trunc(16 y)/16, whose
-    square is exact: exp of each part, multiplied, keeps full relative precision where
-    exp(-y^2/2) of the rounded square would lose about y^2 units in the last place."""
-    y_hi = np.trunc(y * 16.0)
-    y_hi /= 16.0
-    with np.errstate(over="ignore", invalid="ignore"):  # y near 1e300: -inf, the right limit
-        high = y_hi * y_hi
-        high *= -0.5
-        low = y - y_hi
-        low *= y + y_hi
-        low *= -0.5
-    return high, low
+#: exp(-y_hi^2/2) for y_hi = k/16, k = 0 .. 640: y_hi^2 / 2 is exact, so these are the numbers
+#: np.exp gives at those arguments, looked up instead of computed again. From y = 40 on the
+#: factor is 0 (exp(-800) underflows), so larger k share the last entry.
+_HIGH_FACTORS = np.exp(-0.5 * (np.arange(641) / 16.0) ** 2)
 
 
 def _gaussian_factor(y):
-    """exp(-y^2/2) to full relative precision (0 where it underflows)."""
-    high, low = _half_square(y)
-    out = np.exp(high, out=high)
-    out *= np.exp(low, out=low)
+    """exp(-y^2/2) to full relative precision (0 where it underflows), for y >= 0.
+
+    The exponent is split as -y_hi^2/2 - (y - y_hi)(y + y_hi)/2 with y_hi = trunc(16 y)/16, whose
+    square is exact: the product of the two parts' exponentials keeps full relative precision
+    where exp(-y^2/2) of the rounded square would lose about y^2 units in the last place. The
+    first part comes from a table (``_HIGH_FACTORS``), so one exponential is computed.
+    """
+    steps = np.trunc(y * 16.0)
+    np.fmin(steps, 640.0, out=steps)  # fmin: a NaN y looks up entry 640 and stays NaN below
+    y_hi = steps / 16.0
+    with np.errstate(over="ignore", invalid="ignore"):  # y near 1e300: -inf, the right limit
+        low = y - y_hi
+        low *= y + y_hi
+        low *= -0.5
+    out = np.exp(low, out=low)
+    out *= _HIGH_FACTORS[steps.astype(np.intp)]
     return out
+
+
+#: An empty array for ranges without points (shared, read-only).
+_NOTHING = np.empty(0)
+_NOTHING.flags.writeable = False
+
+
+def _quiet_if(condition, **errors):
+    """np.errstate(**errors) if ``condition`` (only far points overflow or give inf - inf), else a
+    context that does nothing: entering np.errstate costs about a microsecond, several times per
+    Newton step of a probit fit."""
+    return np.errstate(**errors) if condition else contextlib.nullcontext()
 
 
 class NormalCDF:
@@ -118,19 +136,21 @@ class NormalCDF:
         far = y > SQRT_32
         self.central = np.flatnonzero(central)
         self.far = np.flatnonzero(far)
-        middle = np.flatnonzero(~(central | far))
+        middle = np.flatnonzero(~(central | far) if self.far.size else ~central)
         # |Phi(x) - 1/2| on the central range, x R1(x^2); elsewhere the tail ratio r(y) with
         # Phi(-y) = exp(-y^2/2) r(y) (1, unused, on the central range). A range without points
         # costs nothing: the fit starts at w = 0, where every activation is central.
         ratio = np.ones(y.size)
-        self.half = np.empty(0)
-        self.far_series = self.far_inv_square = np.empty(0)
+        self.half = self.far_series = self.far_inv_square = _NOTHING
         if self.central.size:
             y_central = y[self.central]
             self.half = y_central * _rational(y_central * y_central, _A, _A4, _B)
         if middle.size:
             ratio[middle] = _rational(y[middle], _C, _C8, _D)
-        if self.far.size:
+        self.far_gauss = None
+        if 0 < self.far.size <= _FEW:
+            self._far_few(y[self.far], ratio)
+        elif self.far.size:
             y_far = y[self.far]
             inv_square = 1.0 / y_far
             inv_square *= inv_square  # underflows to 0 for y > 1e154: the series' limit
@@ -143,6 +163,31 @@ class NormalCDF:
         self._gauss = None
         self._tails = None
 
+    def _far_few(self, y_far, ratio):
+        """The far range's ratio, series and exp(-y^2/2) for a few points (a fit's activations
+        often have one or two that far out), by the same operations on Python floats: numpy's
+        cost per call would be most of the evaluation. Only the exponential is numpy's, so that
+        every number is the one the array route gives."""
+        series, inverse_squares, lows, steps = [], [], [], []
+        for y in y_far.tolist():
+            inv_square = 1.0 / y
+            inv_square *= inv_square
+            num, den = _P5 * inv_square, inv_square
+            for n, d in zip(_P[:-1], _Q[:-1]):
+                num = (num + n) * inv_square
+                den = (den + d) * inv_square
+            series.append((num + _P[-1]) / (den + _Q[-1]))
+            inverse_squares.append(inv_square)
+            step = min(float(math.trunc(y * 16.0)), 640.0)
+            y_hi = step / 16.0
+            lows.append((y - y_hi) * (y + y_hi) * -0.5)
+            steps.append(int(step))
+        self.far_series, self.far_inv_square = np.array(series), np.array(inverse_squares)
+        far_ratio = INV_SQRT_2PI - self.far_inv_square * self.far_series
+        far_ratio /= y_far
+        ratio[self.far] = far_ratio
+        self.far_gauss = np.exp(lows) * _HIGH_FACTORS[steps]
+
     def gaussian(self):
         """exp(-x^2/2), to full relative precision.
 
@@ -152,12 +197,12 @@ class NormalCDF:
         """
         if self._gauss is None:
             y = self.y
-            with np.errstate(over="ignore"):  # far points: replaced below
+            with _quiet_if(self.far.size, over="ignore"):  # far points: replaced below
                 gauss = y * y
             gauss *= -0.5
             np.exp(gauss, out=gauss)
             if self.far.size:
-                gauss[self.far] = _gaussian_factor(y[self.far])
+                gauss[self.far] = _gaussian_factor(y[self.far]) if self.far_gauss is None else self.far_gauss
             self._gauss = gauss
         return self._gauss
 
@@ -175,7 +220,7 @@ class NormalCDF:
         """(ln Phi(-|x|), ln Phi(|x|)), flat, the first without underflow: ln r(y) - y^2/2 in the
         tails (a rounding error in y^2/2 is a relative one in the logarithm)."""
         small, _ = self.tails()
-        with np.errstate(over="ignore"):  # y near 1e300: -inf, the right limit
+        with _quiet_if(self.far.size, over="ignore"):  # y near 1e300: -inf, the right limit
             log_small = self.y * self.y
         log_small *= -0.5
         log_small += np.log(self.ratio)
@@ -222,11 +267,13 @@ class NormalCDF:
         np.divide(self.gaussian(), cdf, out=ratio)
         ratio *= INV_SQRT_2PI
         ratio[lower] = 1.0 / (SQRT_2PI * self.ratio[lower])
-        with np.errstate(over="ignore", invalid="ignore"):  # replaced below in the far lower tail
+        with _quiet_if(self.far.size, over="ignore", invalid="ignore"):  # replaced below in the far lower tail
             curvature = ratio + x
             curvature *= ratio
         # Far in the lower tail r = (1/sqrt(2 pi) - R3/y^2)/y, so lambda/y = 1/(1 - sqrt(2 pi) R3/y^2)
         # and lambda (lambda - y) = (lambda/y)^2 sqrt(2 pi) R3: no difference of large numbers.
+        if not self.far.size:
+            return ratio.reshape(self.shape), curvature.reshape(self.shape)
         negative = x[self.far] < 0
         series = self.far_series[negative]
         scaled = 1.0 / (1.0 - SQRT_2PI * self.far_inv_square[negative] * series)
@@ -242,7 +289,50 @@ def normal_cdf_pair(x, log=False):
     sum to 1 up to rounding. Returns the transpose of a (2, N) array, like
     ``playground.base.two_class_proba``.
     """
-    return NormalCDF(np.reshape(x, -1)).pair(log=log)
+    x = np.asarray(x, dtype=float).reshape(-1)
+    return NormalCDF(x).pair(log=True) if log else _cdf_pair(x).T
+
+
+def _cdf_pair(x):
+    """(Phi(-x), Phi(x)) as a (2, N) array for flat x: the numbers of ``NormalCDF(x).pair()``,
+    with less work for a grid of activations. exp(-y^2/2) is formed only in the two tail ranges
+    (the central one takes 1/2 -+ x R1(x^2), with the sign of x), each range's tail probability
+    Phi(-|x|) is written once, and the central range is written over the two columns last."""
+    y = np.abs(x)
+    np.minimum(y, LARGEST, out=y)
+    central = y <= QUARTILE
+    far = y > SQRT_32
+    middle = np.flatnonzero(~(central | far))
+    tail = np.zeros(x.size)  # Phi(-|x|) in the two tail ranges
+    if middle.size:
+        y_middle = y[middle]
+        value = y_middle * y_middle
+        value *= -0.5
+        np.exp(value, out=value)
+        value *= _rational(y_middle, _C, _C8, _D)
+        tail[middle] = value
+    if np.any(far):
+        far = np.flatnonzero(far)
+        y_far = y[far]
+        inv_square = 1.0 / y_far
+        inv_square *= inv_square  # underflows to 0 for y > 1e154: the series' limit
+        value = inv_square * _rational(inv_square, _P, _P5, _Q)
+        np.subtract(INV_SQRT_2PI, value, out=value)
+        value /= y_far
+        value *= _gaussian_factor(y_far)
+        tail[far] = value
+    out = np.empty((2, x.size))
+    positive = x > 0  # there Phi(-x) is the tail
+    large = np.subtract(1.0, tail, out=y)
+    out[0] = np.where(positive, tail, large)
+    out[1] = np.where(positive, large, tail)
+    if np.any(central):
+        central = np.flatnonzero(central)
+        x_central = x[central]
+        half = x_central * _rational(x_central * x_central, _A, _A4, _B)  # Phi(x) - 1/2
+        out[1, central] = 0.5 + half
+        out[0, central] = 0.5 - half
+    return out
 
 
 def normal_cdf(x):

@@ -540,3 +540,25 @@ def test_a_basis_function_far_from_every_point():
     oracle = Oracle(model.features(X), y, 1, 1.0)
     np.testing.assert_allclose(model.estimator_.weights_, oracle.w, atol=1e-6)
     assert np.all(np.isfinite(model.covariance_)) and np.isfinite(model.log_evidence_)
+
+
+@pytest.mark.parametrize("basis", [None, "poly6", "rbf"])
+def test_predict_proba_is_the_moderated_sigmoid_of_the_predictive_moments(basis):
+    """predict_proba forms 1 + (pi/8) sigma_a^2 from its own factors (one square fewer than
+    phi^T S_N phi, ``_moderation_factors``): the same numbers as sigma(kappa(sigma_a^2) mu_a) from
+    predictive_moments and moderation, to rounding, also on a degree-6 polynomial basis (features
+    from 1 to x^6) and a Gaussian one, and after S_N is edited in place."""
+    from playground.base import two_class_proba
+
+    X, y = overlapping(21)
+    chosen = {None: None, "poly6": PolynomialBasis(6), "rbf": RBFBasis()}[basis]
+    model = make_model("bayesian_logistic", alpha=0.5, basis=chosen).fit(X, y)
+    estimator = getattr(model, "estimator_", model)
+    grid = np.random.default_rng(5).uniform(-10, 10, size=(3_000, 2))
+    features = model.features(grid) if chosen is not None else grid
+    for _ in range(2):
+        mean, variance = estimator.predictive_moments(features)
+        expected = two_class_proba(mean * moderation(variance))
+        np.testing.assert_allclose(model.predict_proba(grid), expected, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(model.predict_log_proba(grid), np.log(expected), rtol=1e-12, atol=1e-300)
+        estimator.covariance_ *= 4.0  # an edited S_N: the factors follow it

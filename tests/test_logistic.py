@@ -415,3 +415,85 @@ def test_irls_is_damped_so_the_likelihood_never_falls(seed):
     lls = [entry["log_likelihood"] for entry in model.estimator_.history_]
     assert all(b >= a - 1e-9 * (1 + abs(a)) for a, b in zip(lls, lls[1:]))
     assert np.mean(model.predict(X) == y) == 1.0
+
+
+# -- the two-class posterior from one exponential (playground.base.two_class_proba) ----------------
+
+# Log-odds at which both columns must keep their relative precision: near the boundary, far
+# from it, where exp(a) is subnormal-adjacent (700), and where it overflows (740, 800).
+LOG_ODDS = np.array([0.0, -0.0, 1e-300, -1e-300, 1e-8, -1e-8, 0.5, -0.5, 3.0, -3.0, 30.0, -30.0, 36.7, -36.7,
+                     700.0, -700.0, 708.0, -708.0, 740.0, -740.0, 800.0, -800.0, np.inf, -np.inf])  # fmt: skip
+
+
+def _ulps(computed, exact):
+    """|computed - exact| in units of the last place of exact. Below the smallest normal number
+    (sigma(a) for a < -708) the sigmoid gives 0 (exp(-a) overflows), as it always has: there
+    the error must only stay under that number."""
+    exact = np.asarray(exact, dtype=float)
+    tiny = np.finfo(float).tiny
+    subnormal = np.where(np.abs(computed - exact) < tiny, 0.0, np.inf)
+    return np.where(exact < tiny, subnormal, np.abs(computed - exact) / np.spacing(np.maximum(exact, tiny)))
+
+
+def test_two_class_proba_keeps_each_columns_relative_precision():
+    """Both columns against sigma(a) = 1/(1 + e^-a) evaluated in long double (64-bit mantissa,
+    so the reference is good to about 1e-19 relative), within two units in the last place of
+    double precision; the rows sum to 1 to rounding."""
+    from playground.base import two_class_proba
+
+    rng = np.random.default_rng(17)
+    a = np.concatenate([LOG_ODDS, rng.normal(scale=10.0, size=2000), rng.uniform(-745.0, 745.0, size=2000)])
+    proba = two_class_proba(a)
+    assert proba.shape == (a.size, 2)
+    with np.errstate(over="ignore"):
+        long_a = a.astype(np.longdouble)
+        exact_pos = (1 / (1 + np.exp(-long_a))).astype(float)  # sigma(a)
+        exact_neg = (1 / (1 + np.exp(long_a))).astype(float)  # sigma(-a)
+    assert np.all(_ulps(proba[:, 1], exact_pos) <= 2)
+    assert np.all(_ulps(proba[:, 0], exact_neg) <= 2)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=4.5e-16)
+    # Far from the boundary the small column is tiny and precise, never 1 - (nearly 1).
+    # sigma(-30) and sigma(30), sigma(-700) and sigma(700) to 17 digits (mpmath, 40 digits).
+    for value, small, large in ((30.0, 9.357622968839299e-14, 0.9999999999999064), (700.0, 9.85967654375977e-305, 1.0)):
+        row = two_class_proba(np.array([value, -value]))
+        assert row[0, 0] == pytest.approx(small, rel=5e-16) and row[0, 1] == pytest.approx(large, rel=2.3e-16)
+        assert row[1, 1] == pytest.approx(small, rel=5e-16) and row[1, 0] == pytest.approx(large, rel=2.3e-16)
+    np.testing.assert_array_equal(two_class_proba(np.array([800.0, -800.0, np.inf, -np.inf])), [[0, 1], [1, 0]] * 2)
+
+
+def test_two_class_proba_agrees_with_two_sigmoids():
+    """The one-exponential form against the two-sigmoid formula it replaced: sigma(a) is the
+    same expression, so it is identical; sigma(-a) = 1/(1 + 1/e^-a) against 1/(1 + e^a) within
+    two units in the last place. The log branch against log_sigmoid of each sign."""
+    from playground.base import log_sigmoid, sigmoid, two_class_proba
+
+    rng = np.random.default_rng(4)
+    a = np.concatenate([LOG_ODDS, rng.normal(scale=20.0, size=5000)])
+    proba = two_class_proba(a)
+    np.testing.assert_array_equal(proba[:, 1], sigmoid(a))
+    assert np.all(_ulps(proba[:, 0], sigmoid(-a)) <= 2)
+    log_proba = two_class_proba(a, log=True)
+    np.testing.assert_array_equal(log_proba[:, 1], log_sigmoid(a))
+    np.testing.assert_array_equal(log_proba[:, 0], log_sigmoid(-a))
+    finite = np.isfinite(a)
+    np.testing.assert_allclose(np.exp(log_proba[finite]), proba[finite], rtol=1e-14, atol=np.finfo(float).tiny)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(1, 2), (1, 5), (2, 2), (17, 3), (1_000, 2), (9_000, 2), (300, 1), (50, 28)])
+def test_the_standardiser_is_numpys_mean_and_std_bit_for_bit(shape, order):
+    """The IRLS fits' centre and scale (running sums on the transposed copy) are exactly
+    X.mean(axis=0) and X.std(axis=0), so the iterates are unchanged; the points are left alone."""
+    from playground.logistic import _standardiser
+
+    rng = np.random.default_rng(shape[0] * 31 + shape[1])
+    X = np.asarray(rng.normal(size=shape) * rng.uniform(1e-3, 1e3) + rng.normal(size=shape[1]) * 50, order=order)
+    if shape[1] > 2:
+        X[:, 1] = 3.0  # a constant feature: scale 1
+    before = X.copy()
+    centre, scale = _standardiser(X)
+    expected_scale = X.std(axis=0)
+    expected_scale[~(expected_scale > 0)] = 1.0
+    np.testing.assert_array_equal(centre, X.mean(axis=0))
+    np.testing.assert_array_equal(scale, expected_scale)
+    np.testing.assert_array_equal(X, before)

@@ -189,6 +189,33 @@ def test_one_versus_rest_probabilities():
         make_model("perceptron", multiclass="ovr").fit(*clusters(3, 10)).predict_proba(X)
 
 
+@pytest.mark.parametrize("name", ["logistic", "probit", "bayesian_logistic"])
+def test_one_versus_rest_posteriors_renormalised_directly_and_far_out(name, three_clusters):
+    """predict_proba divides each sub-classifier's own-class posterior by their sum where all
+    are normal numbers, to a few units in the last place of that quotient in long double;
+    where one underflows (far from the data) the log-domain route takes over: finite rows
+    summing to 1, the same as renormalising the logs, and the argmax of the decision values."""
+    from playground.base import softmax_by_class
+
+    X, y = three_clusters
+    model = make_model(name, multiclass="ovr").fit(X, y)
+    near = _grid(-6, 8, 5_000)
+    far = np.array([[1e4, 1e4], [-1e5, 2e3], [3e6, -3e6], [-1e6, -1e6], [0.0, 5e3]])
+    points = np.vstack([near, far])
+    proba = model.predict_proba(points)
+    positive = np.array([e.predict_proba(near)[:, 1] for e in model.estimators_]).astype(np.longdouble)
+    expected = (positive / positive.sum(axis=0)).T.astype(float)
+    np.testing.assert_allclose(proba[: len(near)], expected, rtol=3e-15, atol=0)
+    logs = np.array([e.predict_log_proba(points)[:, 1] for e in model.estimators_])
+    np.testing.assert_allclose(proba, softmax_by_class(logs), rtol=1e-12, atol=1e-300)
+    assert np.all(np.isfinite(proba)) and np.all(proba >= 0)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=5e-16)
+    if name != "bayesian_logistic":  # its predictive relaxes towards 1/2 far out: nothing underflows
+        with np.errstate(under="ignore"):
+            own = np.array([e.predict_proba(far)[:, 1] for e in model.estimators_])
+        assert np.any(own < np.finfo(float).tiny)  # the far points did take the log-domain route
+
+
 def test_make_model_and_attributes(three_clusters):
     X, y = three_clusters
     ovr = make_model("fisher", multiclass="ovr", threshold="gaussian").fit(X, y)
