@@ -85,11 +85,18 @@ def _canvas_events_handler(key, *, shared_view=False):
 
 
 # Nothing cut short on a narrow screen: the view controls' row wraps, the methods box keeping a
-# usable width (a row of its own rather than squeezed chips); a panel's metric labels wrap.
+# usable width (a row of its own rather than squeezed chips); a panel's metric labels wrap. A row of
+# figures (``ui.panels.figures_row``) looks like a row of st.metric.
 LAYOUT_CSS = """
 <style>
 .st-key-compare_methods { min-width: min(100%, 22rem); flex: 1 1 22rem; }
 [data-testid="stMetricLabel"] p { white-space: normal; overflow-wrap: anywhere; }
+.pg-figures { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; margin: 0 0 1rem 0; }
+.pg-figure { flex: 1 1 9rem; min-width: 0; }
+.pg-figure-label { font-size: 0.875rem; line-height: 1.6; overflow-wrap: anywhere; }
+.pg-figure-value { font-size: 2.25rem; line-height: 1.4; white-space: nowrap; }
+.pg-figure-help { display: inline-block; width: 1.1em; height: 1.1em; line-height: 1.1em; border: 1px solid;
+  border-radius: 50%; font-size: 0.75em; text-align: center; opacity: 0.6; cursor: help; }
 .pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
 </style>

@@ -22,7 +22,16 @@ from ..i18n import N_, _, ngettext
 from ..names import class_name, class_name_format, class_name_html, class_name_markdown
 from ..text import plain
 from ..theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
-from . import SURFACE_MARGIN, Panel, join_sentences, live_section, number_text, subscript, surface_scene
+from . import (
+    SURFACE_MARGIN,
+    Panel,
+    figures_row,
+    join_sentences,
+    live_section,
+    number_text,
+    subscript,
+    surface_scene,
+)
 
 # Cells per side of the outputs' grid: the heatmap interpolates between cell centres (zsmooth), exactly
 # for the planes of a linear model, so 40 x 40 draws what 80 x 80 cells did, at a quarter of the data
@@ -370,21 +379,24 @@ def _outputs(ctx):
     grid = output_grid(model, ctx.window)
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind, grid=grid), key="ls_surface")
     Y = grid[2]
-    # One row of three figures (a horizontal container: a third of the elements st.columns sends).
-    row = st.container(horizontal=True, gap="medium")
     symbol = output_symbol(model, k)
-    row.metric(_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3))
-    row.metric(_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3))
+    figures = [
+        (_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3), None),
+        (_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3), None),
+    ]
     if has_fisher_targets(model):
         first, second = map(plain, book_roles(model))
         high, low = fisher_target_values(model, points.y)
         t = np.where(points.y == book_classes(model)[0], high, low)
         beyond = float(np.mean(np.abs(at_points[:, 0]) > np.abs(t)))
-        row.metric(
-            _("points beyond their target"),
-            f"{beyond:.0%}",
-            help=_("Training points whose output overshoots their target t."),
+        figures.append(
+            (
+                _("points beyond their target"),
+                f"{beyond:.0%}",
+                _("Training points whose output overshoots their target t."),
+            )
         )
+        figures_row(figures)
         st.markdown(
             _(
                 "With the targets of section 4.1.5, t = N/N₁ = {high} for {first} (the book's C₁) and t = −N/N₂ = "
@@ -396,11 +408,10 @@ def _outputs(ctx):
         )
     else:
         outside = np.mean(np.any((at_points < 0) | (at_points > 1), axis=1))
-        row.metric(
-            _("points outside [0, 1]"),
-            f"{outside:.0%}",
-            help=_("Training points with an output below 0 or above 1."),
+        figures.append(
+            (_("points outside [0, 1]"), f"{outside:.0%}", _("Training points with an output below 0 or above 1."))
         )
+        figures_row(figures)
 
 
 def _demonstrations(ctx):
