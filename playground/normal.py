@@ -297,23 +297,24 @@ def _cdf_pair(x):
     """(Phi(-x), Phi(x)) as a (2, N) array for flat x: the numbers of ``NormalCDF(x).pair()``,
     with less work for a grid of activations. exp(-y^2/2) is formed only in the two tail ranges
     (the central one takes 1/2 -+ x R1(x^2), with the sign of x), each range's tail probability
-    Phi(-|x|) is written once, and the central range is written over the two columns last."""
+    Phi(-|x|) is written once, and the central range is written over the two columns last.
+    The ranges are picked by boolean masks (no index arrays: fewer numpy calls per block)."""
     y = np.abs(x)
     np.minimum(y, LARGEST, out=y)
     central = y <= QUARTILE
     far = y > SQRT_32
-    middle = np.flatnonzero(~(central | far))
+    middle = central | far
+    np.logical_not(middle, out=middle)
     tail = np.zeros(x.size)  # Phi(-|x|) in the two tail ranges
-    if middle.size:
-        y_middle = y[middle]
+    y_middle = y[middle]
+    if y_middle.size:
         value = y_middle * y_middle
         value *= -0.5
         np.exp(value, out=value)
         value *= _rational(y_middle, _C, _C8, _D)
         tail[middle] = value
-    if np.any(far):
-        far = np.flatnonzero(far)
-        y_far = y[far]
+    y_far = y[far]
+    if y_far.size:
         inv_square = 1.0 / y_far
         inv_square *= inv_square  # underflows to 0 for y > 1e154: the series' limit
         value = inv_square * _rational(inv_square, _P, _P5, _Q)
@@ -323,15 +324,16 @@ def _cdf_pair(x):
         tail[far] = value
     out = np.empty((2, x.size))
     positive = x > 0  # there Phi(-x) is the tail
-    large = np.subtract(1.0, tail, out=y)
-    out[0] = np.where(positive, tail, large)
-    out[1] = np.where(positive, large, tail)
-    if np.any(central):
-        central = np.flatnonzero(central)
-        x_central = x[central]
+    np.subtract(1.0, tail, out=out[1])  # Phi(|x|), then swapped with the tail where x <= 0
+    np.copyto(out[0], tail)
+    np.logical_not(positive, out=positive)
+    np.copyto(out[0], out[1], where=positive)
+    np.copyto(out[1], tail, where=positive)
+    x_central = x[central]
+    if x_central.size:
         half = x_central * _rational(x_central * x_central, _A, _A4, _B)  # Phi(x) - 1/2
-        out[1, central] = 0.5 + half
-        out[0, central] = 0.5 - half
+        out[1][central] = 0.5 + half
+        out[0][central] = 0.5 - half
     return out
 
 
