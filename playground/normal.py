@@ -66,8 +66,11 @@ def _rational(t, numerator, numerator_top, denominator):
     in place on two arrays (scalar coefficients: cheaper than one stacked array with broadcast
     coefficient columns)."""
     num = numerator_top * t
-    den = t.copy()
-    for n, d in zip(numerator[:-1], denominator[:-1]):
+    den = t + denominator[0]  # the monic t, plus d0: one call instead of a copy and an addition
+    den *= t
+    num += numerator[0]
+    num *= t
+    for n, d in zip(numerator[1:-1], denominator[1:-1]):
         num += n
         num *= t
         den += d
@@ -134,9 +137,10 @@ class NormalCDF:
         self.y = y
         central = y <= QUARTILE
         far = y > SQRT_32
-        self.central = np.flatnonzero(central)
-        self.far = np.flatnonzero(far)
-        middle = np.flatnonzero(~(central | far) if self.far.size else ~central)
+        # mask.nonzero()[0]: np.flatnonzero's numbers (the mask is flat) without its Python wrapper
+        self.central = central.nonzero()[0]
+        self.far = far.nonzero()[0]
+        middle = (~(central | far) if self.far.size else ~central).nonzero()[0]
         # |Phi(x) - 1/2| on the central range, x R1(x^2); elsewhere the tail ratio r(y) with
         # Phi(-y) = exp(-y^2/2) r(y) (1, unused, on the central range). A range without points
         # costs nothing: the fit starts at w = 0, where every activation is central.
@@ -256,8 +260,9 @@ class NormalCDF:
         -d^2/dx^2 ln Phi(x) = lambda(x) (lambda(x) + x), which lies in (0, 1). For x -> -inf,
         lambda(x) ~ -x and the curvature ~ 1 - 1/x^2; both are formed without cancelling terms.
         """
-        x = np.copysign(self.y, self.x)  # infinities clipped: 0 * inf must not occur below
-        lower = np.flatnonzero(x < -QUARTILE)
+        # Infinities clipped (they are far points): 0 * inf must not occur below.
+        x = np.copysign(self.y, self.x) if self.far.size else self.x
+        lower = (x < -QUARTILE).nonzero()[0]
         ratio = np.empty(x.size)
         # Where Phi(x) >= 1/4 the quotient is direct; below, Phi(x) = exp(-x^2/2) r and the
         # exponentials cancel: lambda = 1/(sqrt(2 pi) r).
@@ -305,15 +310,17 @@ def _cdf_pair(x):
     far = y > SQRT_32
     middle = central | far
     np.logical_not(middle, out=middle)
-    tail = np.zeros(x.size)  # Phi(-|x|) in the two tail ranges
     y_middle = y[middle]
+    y_far = y[far]
+    # Phi(-|x|) in the two tail ranges, written over y (read above); its central entries are
+    # left as they are: the central range is written over both columns last.
+    tail = y
     if y_middle.size:
         value = y_middle * y_middle
         value *= -0.5
         np.exp(value, out=value)
         value *= _rational(y_middle, _C, _C8, _D)
         tail[middle] = value
-    y_far = y[far]
     if y_far.size:
         inv_square = 1.0 / y_far
         inv_square *= inv_square  # underflows to 0 for y > 1e154: the series' limit
