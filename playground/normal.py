@@ -164,7 +164,7 @@ class NormalCDF:
             far_ratio /= y_far
             ratio[self.far] = far_ratio
         self.ratio = ratio
-        self._gauss = None
+        self._gauss = self._exponent = None
         self._tails = None
 
     def _far_few(self, y_far, ratio):
@@ -202,9 +202,10 @@ class NormalCDF:
         if self._gauss is None:
             y = self.y
             with _quiet_if(self.far.size, over="ignore"):  # far points: replaced below
-                gauss = y * y
-            gauss *= -0.5
-            np.exp(gauss, out=gauss)
+                exponent = y * y
+            exponent *= -0.5
+            self._exponent = exponent  # -y^2/2, which ln Phi(-|x|) adds to ln r(y)
+            gauss = np.exp(exponent)
             if self.far.size:
                 gauss[self.far] = _gaussian_factor(y[self.far]) if self.far_gauss is None else self.far_gauss
             self._gauss = gauss
@@ -223,11 +224,9 @@ class NormalCDF:
     def log_tails(self):
         """(ln Phi(-|x|), ln Phi(|x|)), flat, the first without underflow: ln r(y) - y^2/2 in the
         tails (a rounding error in y^2/2 is a relative one in the logarithm)."""
-        small, _ = self.tails()
-        with _quiet_if(self.far.size, over="ignore"):  # y near 1e300: -inf, the right limit
-            log_small = self.y * self.y
-        log_small *= -0.5
-        log_small += np.log(self.ratio)
+        small, _ = self.tails()  # forms exp(-y^2/2) and keeps -y^2/2 (-inf for y near 1e300: the limit)
+        log_small = np.log(self.ratio)
+        log_small += self._exponent
         if self.central.size:
             log_small[self.central] = np.log(small[self.central])
         return log_small, np.log1p(-small)
