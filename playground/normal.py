@@ -28,6 +28,8 @@ SQRT_32 = math.sqrt(32.0)
 #: Arguments are clipped to +-this: Phi is 0 or 1 to double precision long before, and an infinite
 #: activation must give the limits, not inf - inf.
 LARGEST = 1e300
+#: Below this |x| nothing overflows (x^2 < 1e300, lambda(x) (lambda(x) - x) finite): no np.errstate needed.
+_NOT_HUGE = 1e150
 #: Up to this many points in the far range are evaluated on Python floats (``NormalCDF._far_few``).
 _FEW = 8
 
@@ -152,6 +154,8 @@ class NormalCDF:
         if middle.size:
             ratio[middle] = _rational(y[middle], _C, _C8, _D)
         self.far_gauss = None
+        # Whether a point may overflow below (|x| >= _NOT_HUGE): told for few far points, assumed for many.
+        self.huge = bool(self.far.size)
         if 0 < self.far.size <= _FEW:
             self._far_few(y[self.far], ratio)
         elif self.far.size:
@@ -173,7 +177,9 @@ class NormalCDF:
         cost per call would be most of the evaluation. Only the exponential is numpy's, so that
         every number is the one the array route gives."""
         series, inverse_squares, lows, steps = [], [], [], []
-        for y in y_far.tolist():
+        values = y_far.tolist()
+        self.huge = max(values) >= _NOT_HUGE
+        for y in values:
             inv_square = 1.0 / y
             inv_square *= inv_square
             num, den = _P5 * inv_square, inv_square
@@ -201,7 +207,7 @@ class NormalCDF:
         """
         if self._gauss is None:
             y = self.y
-            with _quiet_if(self.far.size, over="ignore"):  # far points: replaced below
+            with _quiet_if(self.huge, over="ignore"):  # far points: replaced below
                 exponent = y * y
             exponent *= -0.5
             self._exponent = exponent  # -y^2/2, which ln Phi(-|x|) adds to ln r(y)
@@ -271,7 +277,7 @@ class NormalCDF:
         np.divide(self.gaussian(), cdf, out=ratio)
         ratio *= INV_SQRT_2PI
         ratio[lower] = 1.0 / (SQRT_2PI * self.ratio[lower])
-        with _quiet_if(self.far.size, over="ignore", invalid="ignore"):  # replaced below in the far lower tail
+        with _quiet_if(self.huge, over="ignore", invalid="ignore"):  # replaced below in the far lower tail
             curvature = ratio + x
             curvature *= ratio
         # Far in the lower tail r = (1/sqrt(2 pi) - R3/y^2)/y, so lambda/y = 1/(1 - sqrt(2 pi) R3/y^2)
