@@ -176,7 +176,7 @@ class NormalCDF:
         often have one or two that far out), by the same operations on Python floats: numpy's
         cost per call would be most of the evaluation. Only the exponential is numpy's, so that
         every number is the one the array route gives."""
-        series, inverse_squares, lows, steps = [], [], [], []
+        series, inverse_squares, lows, steps, ratios = [], [], [], [], []
         values = y_far.tolist()
         self.huge = max(values) >= _NOT_HUGE
         for y in values:
@@ -186,16 +186,16 @@ class NormalCDF:
             for n, d in zip(_P[:-1], _Q[:-1]):
                 num = (num + n) * inv_square
                 den = (den + d) * inv_square
-            series.append((num + _P[-1]) / (den + _Q[-1]))
+            value = (num + _P[-1]) / (den + _Q[-1])
+            series.append(value)
             inverse_squares.append(inv_square)
+            ratios.append((INV_SQRT_2PI - inv_square * value) / y)  # the ratio, as the array route rounds it
             step = min(float(math.trunc(y * 16.0)), 640.0)
             y_hi = step / 16.0
             lows.append((y - y_hi) * (y + y_hi) * -0.5)
             steps.append(int(step))
         self.far_series, self.far_inv_square = np.array(series), np.array(inverse_squares)
-        far_ratio = INV_SQRT_2PI - self.far_inv_square * self.far_series
-        far_ratio /= y_far
-        ratio[self.far] = far_ratio
+        ratio[self.far] = ratios
         self.far_gauss = np.exp(lows) * _HIGH_FACTORS[steps]
 
     def gaussian(self):
@@ -285,6 +285,8 @@ class NormalCDF:
         if not self.far.size:
             return ratio.reshape(self.shape), curvature.reshape(self.shape)
         negative = x[self.far] < 0
+        if not negative.any():  # the usual far point of a fit: well on its class's side
+            return ratio.reshape(self.shape), curvature.reshape(self.shape)
         series = self.far_series[negative]
         scaled = 1.0 / (1.0 - SQRT_2PI * self.far_inv_square[negative] * series)
         curvature[self.far[negative]] = scaled * scaled * SQRT_2PI * series
