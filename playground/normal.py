@@ -28,6 +28,8 @@ SQRT_32 = math.sqrt(32.0)
 #: Arguments are clipped to +-this: Phi is 0 or 1 to double precision long before, and an infinite
 #: activation must give the limits, not inf - inf.
 LARGEST = 1e300
+#: Below this |x| nothing overflows (x^2 < 1e300, lambda(x) (lambda(x) - x) finite): no np.errstate needed.
+_NOT_HUGE = 1e150
 #: Up to this many points in the far range are evaluated on Python floats (``NormalCDF._far_few``).
 _FEW = 8
 
@@ -66,8 +68,11 @@ def _rational(t, numerator, numerator_top, denominator):
     in place on two arrays (scalar coefficients: cheaper than one stacked array with broadcast
     coefficient columns)."""
     num = numerator_top * t
-    den = t.copy()
-    for n, d in zip(numerator[:-1], denominator[:-1]):
+    den = t + denominator[0]  # the monic t, plus d0: one call instead of a copy and an addition
+    den *= t
+    num += numerator[0]
+    num *= t
+    for n, d in zip(numerator[1:-1], denominator[1:-1]):
         num += n
         num *= t
         den += d
@@ -134,9 +139,10 @@ class NormalCDF:
         self.y = y
         central = y <= QUARTILE
         far = y > SQRT_32
-        self.central = np.flatnonzero(central)
-        self.far = np.flatnonzero(far)
-        middle = np.flatnonzero(~(central | far) if self.far.size else ~central)
+        # mask.nonzero()[0]: np.flatnonzero's numbers (the mask is flat) without its Python wrapper
+        self.central = central.nonzero()[0]
+        self.far = far.nonzero()[0]
+        middle = (~(central | far) if self.far.size else ~central).nonzero()[0]
         # |Phi(x) - 1/2| on the central range, x R1(x^2); elsewhere the tail ratio r(y) with
         # Phi(-y) = exp(-y^2/2) r(y) (1, unused, on the central range). A range without points
         # costs nothing: the fit starts at w = 0, where every activation is central.
@@ -148,6 +154,8 @@ class NormalCDF:
         if middle.size:
             ratio[middle] = _rational(y[middle], _C, _C8, _D)
         self.far_gauss = None
+        # Whether a point may overflow below (|x| >= _NOT_HUGE): told for few far points, assumed for many.
+        self.huge = bool(self.far.size)
         if 0 < self.far.size <= _FEW:
             self._far_few(y[self.far], ratio)
         elif self.far.size:
@@ -160,7 +168,7 @@ class NormalCDF:
             far_ratio /= y_far
             ratio[self.far] = far_ratio
         self.ratio = ratio
-        self._gauss = None
+        self._gauss = self._exponent = None
         self._tails = None
 
     def _far_few(self, y_far, ratio):
@@ -168,24 +176,26 @@ class NormalCDF:
         often have one or two that far out), by the same operations on Python floats: numpy's
         cost per call would be most of the evaluation. Only the exponential is numpy's, so that
         every number is the one the array route gives."""
-        series, inverse_squares, lows, steps = [], [], [], []
-        for y in y_far.tolist():
+        series, inverse_squares, lows, steps, ratios = [], [], [], [], []
+        values = y_far.tolist()
+        self.huge = max(values) >= _NOT_HUGE
+        for y in values:
             inv_square = 1.0 / y
             inv_square *= inv_square
             num, den = _P5 * inv_square, inv_square
             for n, d in zip(_P[:-1], _Q[:-1]):
                 num = (num + n) * inv_square
                 den = (den + d) * inv_square
-            series.append((num + _P[-1]) / (den + _Q[-1]))
+            value = (num + _P[-1]) / (den + _Q[-1])
+            series.append(value)
             inverse_squares.append(inv_square)
+            ratios.append((INV_SQRT_2PI - inv_square * value) / y)  # the ratio, as the array route rounds it
             step = min(float(math.trunc(y * 16.0)), 640.0)
             y_hi = step / 16.0
             lows.append((y - y_hi) * (y + y_hi) * -0.5)
             steps.append(int(step))
         self.far_series, self.far_inv_square = np.array(series), np.array(inverse_squares)
-        far_ratio = INV_SQRT_2PI - self.far_inv_square * self.far_series
-        far_ratio /= y_far
-        ratio[self.far] = far_ratio
+        ratio[self.far] = ratios
         self.far_gauss = np.exp(lows) * _HIGH_FACTORS[steps]
 
     def gaussian(self):
@@ -197,10 +207,11 @@ class NormalCDF:
         """
         if self._gauss is None:
             y = self.y
-            with _quiet_if(self.far.size, over="ignore"):  # far points: replaced below
-                gauss = y * y
-            gauss *= -0.5
-            np.exp(gauss, out=gauss)
+            with _quiet_if(self.huge, over="ignore"):  # far points: replaced below
+                exponent = y * y
+            exponent *= -0.5
+            self._exponent = exponent  # -y^2/2, which ln Phi(-|x|) adds to ln r(y)
+            gauss = np.exp(exponent)
             if self.far.size:
                 gauss[self.far] = _gaussian_factor(y[self.far]) if self.far_gauss is None else self.far_gauss
             self._gauss = gauss
@@ -219,11 +230,9 @@ class NormalCDF:
     def log_tails(self):
         """(ln Phi(-|x|), ln Phi(|x|)), flat, the first without underflow: ln r(y) - y^2/2 in the
         tails (a rounding error in y^2/2 is a relative one in the logarithm)."""
-        small, _ = self.tails()
-        with _quiet_if(self.far.size, over="ignore"):  # y near 1e300: -inf, the right limit
-            log_small = self.y * self.y
-        log_small *= -0.5
-        log_small += np.log(self.ratio)
+        small, _ = self.tails()  # forms exp(-y^2/2) and keeps -y^2/2 (-inf for y near 1e300: the limit)
+        log_small = np.log(self.ratio)
+        log_small += self._exponent
         if self.central.size:
             log_small[self.central] = np.log(small[self.central])
         return log_small, np.log1p(-small)
@@ -256,8 +265,9 @@ class NormalCDF:
         -d^2/dx^2 ln Phi(x) = lambda(x) (lambda(x) + x), which lies in (0, 1). For x -> -inf,
         lambda(x) ~ -x and the curvature ~ 1 - 1/x^2; both are formed without cancelling terms.
         """
-        x = np.copysign(self.y, self.x)  # infinities clipped: 0 * inf must not occur below
-        lower = np.flatnonzero(x < -QUARTILE)
+        # Infinities clipped (they are far points): 0 * inf must not occur below.
+        x = np.copysign(self.y, self.x) if self.far.size else self.x
+        lower = (x < -QUARTILE).nonzero()[0]
         ratio = np.empty(x.size)
         # Where Phi(x) >= 1/4 the quotient is direct; below, Phi(x) = exp(-x^2/2) r and the
         # exponentials cancel: lambda = 1/(sqrt(2 pi) r).
@@ -267,7 +277,7 @@ class NormalCDF:
         np.divide(self.gaussian(), cdf, out=ratio)
         ratio *= INV_SQRT_2PI
         ratio[lower] = 1.0 / (SQRT_2PI * self.ratio[lower])
-        with _quiet_if(self.far.size, over="ignore", invalid="ignore"):  # replaced below in the far lower tail
+        with _quiet_if(self.huge, over="ignore", invalid="ignore"):  # replaced below in the far lower tail
             curvature = ratio + x
             curvature *= ratio
         # Far in the lower tail r = (1/sqrt(2 pi) - R3/y^2)/y, so lambda/y = 1/(1 - sqrt(2 pi) R3/y^2)
@@ -275,6 +285,8 @@ class NormalCDF:
         if not self.far.size:
             return ratio.reshape(self.shape), curvature.reshape(self.shape)
         negative = x[self.far] < 0
+        if not negative.any():  # the usual far point of a fit: well on its class's side
+            return ratio.reshape(self.shape), curvature.reshape(self.shape)
         series = self.far_series[negative]
         scaled = 1.0 / (1.0 - SQRT_2PI * self.far_inv_square[negative] * series)
         curvature[self.far[negative]] = scaled * scaled * SQRT_2PI * series
@@ -297,23 +309,26 @@ def _cdf_pair(x):
     """(Phi(-x), Phi(x)) as a (2, N) array for flat x: the numbers of ``NormalCDF(x).pair()``,
     with less work for a grid of activations. exp(-y^2/2) is formed only in the two tail ranges
     (the central one takes 1/2 -+ x R1(x^2), with the sign of x), each range's tail probability
-    Phi(-|x|) is written once, and the central range is written over the two columns last."""
+    Phi(-|x|) is written once, and the central range is written over the two columns last.
+    The ranges are picked by boolean masks (no index arrays: fewer numpy calls per block)."""
     y = np.abs(x)
     np.minimum(y, LARGEST, out=y)
     central = y <= QUARTILE
     far = y > SQRT_32
-    middle = np.flatnonzero(~(central | far))
-    tail = np.zeros(x.size)  # Phi(-|x|) in the two tail ranges
-    if middle.size:
-        y_middle = y[middle]
+    middle = central | far
+    np.logical_not(middle, out=middle)
+    y_middle = y[middle]
+    y_far = y[far]
+    # Phi(-|x|) in the two tail ranges, written over y (read above); its central entries are
+    # left as they are: the central range is written over both columns last.
+    tail = y
+    if y_middle.size:
         value = y_middle * y_middle
         value *= -0.5
         np.exp(value, out=value)
         value *= _rational(y_middle, _C, _C8, _D)
         tail[middle] = value
-    if np.any(far):
-        far = np.flatnonzero(far)
-        y_far = y[far]
+    if y_far.size:
         inv_square = 1.0 / y_far
         inv_square *= inv_square  # underflows to 0 for y > 1e154: the series' limit
         value = inv_square * _rational(inv_square, _P, _P5, _Q)
@@ -323,15 +338,16 @@ def _cdf_pair(x):
         tail[far] = value
     out = np.empty((2, x.size))
     positive = x > 0  # there Phi(-x) is the tail
-    large = np.subtract(1.0, tail, out=y)
-    out[0] = np.where(positive, tail, large)
-    out[1] = np.where(positive, large, tail)
-    if np.any(central):
-        central = np.flatnonzero(central)
-        x_central = x[central]
+    np.subtract(1.0, tail, out=out[1])  # Phi(|x|), then swapped with the tail where x <= 0
+    np.copyto(out[0], tail)
+    np.logical_not(positive, out=positive)
+    np.copyto(out[0], out[1], where=positive)
+    np.copyto(out[1], tail, where=positive)
+    x_central = x[central]
+    if x_central.size:
         half = x_central * _rational(x_central * x_central, _A, _A4, _B)  # Phi(x) - 1/2
-        out[1, central] = 0.5 + half
-        out[0, central] = 0.5 - half
+        out[1][central] = 0.5 + half
+        out[0][central] = 0.5 - half
     return out
 
 
