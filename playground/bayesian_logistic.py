@@ -32,7 +32,7 @@ import numpy as np
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
 from .errors import InvalidDataError, Message
 from .i18n import N_
-from .logistic import _BinaryProblem, _Design, _in_row_order, _newton_solve, _run, _running_means
+from .logistic import _all_finite, _BinaryProblem, _Design, _in_row_order, _newton_solve, _run, _running_means
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
 
 #: Prior precisions alpha accepted (beyond these the fit is all prior or all likelihood).
@@ -67,7 +67,7 @@ class _PosteriorProblem(_BinaryProblem):
             step = np.linalg.solve(hessian / (diagonal[:, None] * diagonal), gradient / diagonal) / diagonal
         except np.linalg.LinAlgError:
             step = _newton_solve(hessian, gradient)
-        return step if all(map(math.isfinite, step.tolist())) else np.where(np.isfinite(step), step, 0.0)
+        return step if _all_finite(step) else np.where(np.isfinite(step), step, 0.0)
 
 
 def _log_prior(weights, alpha):
@@ -235,7 +235,7 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
             # to rounding level. It is a real step and goes into the history.
             polished = theta - problem.newton_step(theta)
             objective = problem.penalty(theta) - problem.log_likelihood(theta)
-            if all(map(math.isfinite, polished.tolist())) and problem.penalty(polished) - problem.log_likelihood(
+            if _all_finite(polished) and problem.penalty(polished) - problem.log_likelihood(
                 polished
             ) <= objective + 1e-12 * (1 + abs(objective)):
                 theta, n_iter = polished, n_iter + 1

@@ -112,11 +112,32 @@ MAX_STEP_HALVINGS = 40
 SIGMOID_STEEPENS = N_("the sigmoid sharpens into a step (section 4.3.2)")
 
 
+def _all_finite(values):
+    """Whether every entry of a small array is finite: told on a few Python floats, quicker than
+    numpy's two calls for the handful of weights a Newton step has."""
+    return all(map(math.isfinite, np.ravel(values).tolist()))
+
+
+class _PerWeights:
+    """Quantities of one weight vector w, computed once each: ``_cache_for(w)`` gives the dict of
+    those already computed at w, emptied when w changes (IRLS asks for the likelihood, the step
+    and the separability at the same w)."""
+
+    _key = None  # the bytes of the w the cache belongs to
+    _cache = None
+
+    def _cache_for(self, w):
+        key = np.asarray(w, dtype=float).tobytes()
+        if key != self._key:
+            self._key, self._cache = key, {}
+        return self._cache
+
+
 def _newton_solve(hessian, gradient):
     """Solve H delta = g by least squares (SVD): a singular H (R -> 0, collinear points) gives the
     minimum-norm step instead of a crash or an inverse of nothing."""
     delta = np.linalg.lstsq(hessian, gradient, rcond=HESSIAN_RCOND)[0]
-    if all(map(math.isfinite, delta.ravel().tolist())):  # the usual case, told on a few floats
+    if _all_finite(delta):  # the usual case
         return delta
     return np.where(np.isfinite(delta), delta, 0.0)
 
@@ -143,12 +164,9 @@ def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, d
     def rose(new_objective, old_objective):  # beyond rounding
         return new_objective > old_objective + 1e-12 * (1 + abs(old_objective))
 
-    def finite(w):
-        return all(map(math.isfinite, w.ravel().tolist()))  # a few numbers: plain Python is quicker
-
     def evaluate(w):
         """(ln p, objective) at w; (-inf, inf) where w or ln p is not finite."""
-        ll = problem.log_likelihood(w) if finite(w) else -math.inf
+        ll = problem.log_likelihood(w) if _all_finite(w) else -math.inf
         return ll, (objective(ll, w) if math.isfinite(ll) else math.inf)
 
     ll = problem.log_likelihood(theta)
@@ -295,7 +313,7 @@ class _Design:
         return values[self.index]
 
 
-class _BinaryProblem:
+class _BinaryProblem(_PerWeights):
     """Cross-entropy for two classes (eq. 4.90) with an optional ridge on the non-bias weights.
 
     ``design`` is a ``_Design``. Everything is written in the signed activations
@@ -308,21 +326,18 @@ class _BinaryProblem:
         self.design, self.t, self.pen, self.n = design, targets, penalty_weights, n_points
         self.sign = 2.0 * targets - 1.0
         self._minus_sign = -self.sign
-        self._key = None  # the bytes of the w the cache below belongs to
-        self._cache = {}
 
     def _margins(self, w):
         """(z, exp(-|z|)) at w, each shape (N,); a new w empties the cache of derived quantities."""
-        w = np.asarray(w, dtype=float)
-        key = w.tobytes()
-        if key != self._key:
-            z = w @ self.design.T
+        cache = self._cache_for(w)
+        if "margins" not in cache:
+            z = np.asarray(w, dtype=float) @ self.design.T
             z *= self.sign
             e = np.abs(z)
             np.negative(e, out=e)
             np.exp(e, out=e)
-            self._key, self._cache = key, {"margins": (z, e)}
-        return self._cache["margins"]
+            cache["margins"] = (z, e)
+        return cache["margins"]
 
     def log_likelihood(self, w):
         """sum_n ln sigma(z_n) = sum_n min(z_n, 0) - ln(1 + exp(-|z_n|)) (eq. 4.90)."""

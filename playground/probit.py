@@ -16,7 +16,7 @@ import numpy as np
 from .base import LinearClassifier, ProbabilisticMixin
 from .errors import InvalidDataError
 from .i18n import N_
-from .logistic import _Design, _IterativeMixin, _newton_solve, _run, _to_book, _to_standardised
+from .logistic import _Design, _IterativeMixin, _newton_solve, _PerWeights, _run, _to_book, _to_standardised
 from .normal import NormalCDF, normal_cdf_pair
 from .validation import check_w_init, check_X_y
 
@@ -42,7 +42,7 @@ class _AtZero:
         return np.full(self.n, self._ratio), np.full(self.n, self._curvature)
 
 
-class _ProbitProblem:
+class _ProbitProblem(_PerWeights):
     """The probit cross-entropy E(w) = -sum_n ln Phi(z_n), with signed activations
     z_n = s_n w^T phi_n, s_n = 2 t_n - 1 (Phi(-a) = 1 - Phi(a)), and an optional ridge on w1..wD.
 
@@ -56,19 +56,16 @@ class _ProbitProblem:
     def __init__(self, design, targets, penalty_weights, n_points):
         self.design, self.pen, self.n = design, penalty_weights, n_points
         self.sign = 2.0 * targets - 1.0
-        self._key = None  # the bytes of the w the cache below belongs to
-        self._cache = {}
 
     def _state(self, w):
         """(z, NormalCDF(z)) at w: ln Phi and phi/Phi at one w share one evaluation of Phi; a new
         w empties the cache of derived quantities."""
-        w = np.asarray(w, dtype=float)
-        key = w.tobytes()
-        if key != self._key:
-            z = w @ self.design.T
+        cache = self._cache_for(w)
+        if "state" not in cache:
+            z = np.asarray(w, dtype=float) @ self.design.T
             z *= self.sign
-            self._key, self._cache = key, {"state": (z, NormalCDF(z) if z.any() else _AtZero(z.size))}
-        return self._cache["state"]
+            cache["state"] = (z, NormalCDF(z) if z.any() else _AtZero(z.size))
+        return cache["state"]
 
     def _derivatives(self, w):
         """(lambda(z), lambda(z) (lambda(z) + z)) at w, computed once per w."""

@@ -2,6 +2,7 @@
 
 import functools
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -106,3 +107,23 @@ def player_data(at):
         if element.proto.component_name.endswith("playground_playback"):
             return json.loads(component_json(element.proto))
     return None
+
+
+def at_once(job, threads=16):
+    """Run ``job`` in ``threads`` threads released together (as the first sessions of a fresh
+    server arrive); return (the results, the exceptions raised)."""
+    start, errors, results = threading.Barrier(threads), [], []
+
+    def run():
+        start.wait()
+        try:
+            results.append(job())
+        except Exception as error:  # noqa: BLE001 - collected for the assertion
+            errors.append(error)
+
+    workers = [threading.Thread(target=run) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return results, errors

@@ -6,30 +6,12 @@ safe to run from several threads. They are now decoded by hand and compiled once
 """
 
 import ast
-import threading
 
 import pytest
 
+from tests.conftest import at_once
 from ui import i18n
 from ui.i18n import LANGUAGES, catalog_files, parse_po, unquote
-
-
-def _at_once(job, threads=16):
-    start, errors, results = threading.Barrier(threads), [], []
-
-    def run():
-        start.wait()
-        try:
-            results.append(job())
-        except Exception as error:  # noqa: BLE001 - collected for the assertion
-            errors.append(error)
-
-    workers = [threading.Thread(target=run) for _ in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return results, errors
 
 
 @pytest.mark.parametrize(
@@ -72,7 +54,7 @@ def test_every_catalog_reads_as_python_would_read_its_strings(language):
 def test_sessions_starting_together_all_get_the_catalog():
     i18n._compiled.cache_clear()
     try:
-        results, errors = _at_once(lambda: i18n.translations("ja"))
+        results, errors = at_once(lambda: i18n.translations("ja"))
         assert errors == []
         assert len({id(catalog) for catalog in results}) == 1  # compiled once, shared
         assert results[0].gettext("Points") != "Points"
@@ -81,5 +63,5 @@ def test_sessions_starting_together_all_get_the_catalog():
 
 
 def test_reading_the_catalogs_in_many_threads_at_once_never_fails():
-    _, errors = _at_once(lambda: [i18n.read_catalogs(code) for code in ("ja", "zh")], threads=12)
+    _, errors = at_once(lambda: [i18n.read_catalogs(code) for code in ("ja", "zh")], threads=12)
     assert errors == []

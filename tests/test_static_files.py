@@ -4,10 +4,9 @@ The first visitors of a freshly started server arrive together (a class opening 
 each session runs in its own thread: the files must come out whole, with no session's run failing.
 """
 
-import threading
-
 import pytest
 
+from tests.conftest import at_once
 from ui import canvas
 
 
@@ -21,27 +20,8 @@ def fresh_static_dir(tmp_path, monkeypatch):
     canvas._write_static_module.cache_clear()
 
 
-def _at_once(job, threads=16):
-    """Run ``job`` in ``threads`` threads released together; return the exceptions raised."""
-    start, errors = threading.Barrier(threads), []
-
-    def run():
-        start.wait()
-        try:
-            job()
-        except Exception as error:  # noqa: BLE001 - collected for the assertion
-            errors.append(error)
-
-    workers = [threading.Thread(target=run) for _ in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return errors
-
-
 def test_sessions_starting_together_all_get_plotly_js_whole(fresh_static_dir):
-    errors = _at_once(canvas._copy_plotly_js)
+    _, errors = at_once(canvas._copy_plotly_js)
     assert errors == []
     source, size = canvas._plotly_source()
     written = fresh_static_dir / canvas.PLOTLY_JS
@@ -53,7 +33,7 @@ def test_sessions_starting_together_all_get_plotly_js_whole(fresh_static_dir):
 def test_sessions_starting_together_all_get_the_canvas_module_whole(fresh_static_dir):
     source = "export default function () { return 'canvas'; }\n" * 2000
     names = []
-    errors = _at_once(lambda: names.append(canvas._write_static_module("canvas", source)))
+    _, errors = at_once(lambda: names.append(canvas._write_static_module("canvas", source)))
     assert errors == [] and len(set(names)) == 1
     assert (fresh_static_dir / names[0]).read_text(encoding="utf-8") == source
     assert [path.name for path in fresh_static_dir.iterdir()] == names[:1]
