@@ -1,8 +1,17 @@
-"""The linear-classification playground (PRML chapter 4): thin entry, no numerics here."""
+"""The linear-classification playground (PRML chapter 4): thin entry, no numerics here.
+
+``streamlit run streamlit_app.py`` finds ``app`` and serves the page and the canvas's live route
+(``ui.live_route``) from one server; the page itself runs below, as the script.
+"""
 
 import streamlit as st
 
-from ui import app
+from ui.live_route import live_routes
 
-st.set_page_config(page_title="Linear classification playground", page_icon="◐", layout="wide")
-app.main()
+app = st.App("streamlit_app.py", routes=live_routes())
+
+if __name__ == "__main__":
+    from ui import app as page
+
+    st.set_page_config(page_title="Linear classification playground", page_icon="◐", layout="wide")
+    page.main()

@@ -215,13 +215,23 @@ def _any_wrong(points, predicted, test_predicted):
 
 
 def scene_figure(
-    points, view, window, view_revision, overlays=(), scale=1.0, legend=True, test_predicted=None, switching=False
+    points,
+    view,
+    window,
+    view_revision,
+    overlays=(),
+    scale=1.0,
+    legend=True,
+    test_predicted=None,
+    switching=False,
+    painted=False,
 ):
     """The canvas figure, a dict {"data", "layout", "compact"}: regions, boundary, panel overlays,
     points and misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
     ``view`` is the fit to the training points; ``test_predicted`` the fit's labels of the test
     points (rings mark the misclassified ones too); ``switching``: clicks switch points between
-    training and test (the points' hover text says so).
+    training and test (the points' hover text says so); ``painted``: a panel overlay (kept by the
+    canvas, not given here) paints the plane, so no regions are drawn (the live route's figures).
 
     The axes show exactly ``window``: equal scales shrink the plot area along one axis
     (``constrain="domain"``) instead of widening a range, so the view never moves by itself when
@@ -234,7 +244,7 @@ def scene_figure(
     overlays = list(overlays)
     # A panel overlay that paints the plane itself (the posterior display) stands in for the regions:
     # plotly draws every heatmap below every filled scatter, so region polygons would hide it.
-    painted = any(_meta(trace) == "posterior" for trace in overlays)
+    painted = painted or any(_meta(trace) == "posterior" for trace in overlays)
     if view.region_polygons:
         if not painted:
             traces += region_polygon_traces(view.region_polygons)
@@ -246,7 +256,9 @@ def scene_figure(
             traces.append(segment_trace(view.segments))
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
+    overlay_start = len(traces)  # the canvas keeps these traces when it draws a live figure
     traces += [{**_as_dict(trace), "showlegend": False} for trace in overlays]
+    overlay_range = [overlay_start, len(traces)]
     traces += point_traces(points, scale, switching)
     if _any_wrong(points, view.predicted, test_predicted):
         traces.append(misclassified_trace(points, view.predicted, scale, test_predicted))
@@ -304,6 +316,7 @@ def scene_figure(
         # Left out of the narrowest legends, in this order: the status line under the plot counts
         # the misclassified points and the caption names the boundary; the classes always stay.
         optional=[[index for index, name in enumerate(names) if name == drop] for drop in OPTIONAL_ENTRIES],
+        overlays=overlay_range,
     )
     data = [_as_dict(trace) for trace in traces]
     for trace in data:  # the legend's own entries, in the session's language (classes already are)

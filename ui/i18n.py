@@ -22,6 +22,8 @@ import io
 import re
 import struct
 import threading
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -43,10 +45,34 @@ def _run_context():
     return get_script_run_ctx(suppress_warning=True)
 
 
+# Outside a script run (the live route, ``ui.live_route``): the language and class names a request
+# speaks with, set by ``speaking`` for the code that runs inside it.
+_SPEAKING = ContextVar("pg_speaking", default=None)
+
+
+@contextmanager
+def speaking(language, class_names=()):
+    """Inside the block, outside a script run, messages are in ``language`` and the classes have
+    ``class_names`` (``ui.names``); a script run keeps its session's own."""
+    token = _SPEAKING.set((language if language in LANGUAGES else DEFAULT_LANGUAGE, tuple(class_names)))
+    try:
+        yield
+    finally:
+        _SPEAKING.reset(token)
+
+
+def spoken_class_names():
+    """The class names ``speaking`` set, or () (outside such a block)."""
+    spoken = _SPEAKING.get()
+    return spoken[1] if spoken else ()
+
+
 def current_language():
-    """The session's language code ("en", "ja" or "zh"); English outside a Streamlit run."""
-    if _run_context() is None:  # no runtime (a notebook, a bare test): the source language
-        return DEFAULT_LANGUAGE
+    """The session's language code ("en", "ja" or "zh"); outside a Streamlit run, the one
+    ``speaking`` set, else English."""
+    if _run_context() is None:  # no runtime (a notebook, a bare test, the live route)
+        spoken = _SPEAKING.get()
+        return spoken[0] if spoken else DEFAULT_LANGUAGE
     import streamlit as st
 
     language = st.session_state.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
@@ -74,7 +100,7 @@ def active_translations():
     """
     ctx = _run_context()
     if ctx is None:
-        return translations(DEFAULT_LANGUAGE)
+        return translations(current_language())
     catalog = getattr(ctx, "pg_translations", None)
     if catalog is None:
         catalog = ctx.pg_translations = translations(current_language())

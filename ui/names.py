@@ -14,7 +14,7 @@ import re
 
 from playground.errors import phrase
 
-from .i18n import _, _run_context
+from .i18n import _, _run_context, spoken_class_names
 from .text import plain
 from .theme import SYMBOL_GLYPHS
 
@@ -23,8 +23,8 @@ N_CLASSES = 6  # the most classes the playground draws (one colour, symbol and n
 
 def scene_class_names():
     """The session's scene's class names (a tuple, "" for a default one); () outside a run."""
-    if _run_context() is None:  # a notebook, a bare test, a download served outside the script
-        return ()
+    if _run_context() is None:  # a notebook, a bare test, the live route (``ui.i18n.speaking``)
+        return spoken_class_names()
     import streamlit as st
 
     names = getattr(st.session_state.get("scene"), "class_names", ())
