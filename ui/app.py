@@ -6,12 +6,14 @@ kept, and the rest of the page is still drawn (``_boundary``); the details go to
 """
 
 import logging
+import secrets
 from contextlib import contextmanager, nullcontext
 
 import numpy as np
 import streamlit as st
 
 from playground import MODELS
+from playground.link import MAX_LINK_POINTS, encode_scene
 
 from . import controls, heldout, i18n, runtime, state
 from .accessible import canvas_description
@@ -24,6 +26,7 @@ from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import N_, _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
+from .live_route import live_path
 from .names import class_name, phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
@@ -40,11 +43,12 @@ TAB_KEY = "panel_tab"  # the open panel tab's label, in the session's language (
 EXPLANATION = N_(
     "**What is drawn:** shading = the class the model assigns to each location; solid line = the "
     "decision boundary, where two classes' discriminants tie; rings = points the model misclassifies; "
-    "hollow markers = test points, which no fit uses. **Edit:** click empty space to add a point of the "
-    "selected class, click a point to remove it, drag a point to move it, box- or lasso-select (toolbar) to "
-    "remove many (with Shift held: select them, then drag one to move them all); scroll or drag empty space "
-    "to zoom; double-click (or ⌂ in "
-    "the toolbar) fits the view to the points. **Keys:** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo."
+    "hollow markers = test points, which no fit uses. **Edit** with the tools above the plot: ✚ Add "
+    "(key A; click empty space to add a point of the selected class, drag a point to move it, Alt-click "
+    "a point to erase it), ✥ Move (M), ⌫ Erase (E; click a point or drag a box) and ⬚ Select (S; then "
+    "drag a selected point to move them all, Delete erases them). The wheel scrolls the page: Ctrl/⌘+scroll, "
+    "a pinch or a dragged box zooms; double-click (or ⌂ in the toolbar) fits the view to the points. "
+    "**Keys:** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo."
 )
 
 
@@ -344,7 +348,7 @@ def _canvas_view():
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
         if figure is not None:
-            _draw_canvas(scene, figure)
+            _draw_canvas(scene, figure, painted=any(trace.get("meta") == "posterior" for trace in figure["data"]))
         with _boundary("the status line"):
             # A live region: a screen reader announces each new status, with the plot in words.
             description = canvas_description(scene, model, view.error)
@@ -357,7 +361,7 @@ def _canvas_view():
         _sync_link()
 
 
-def _draw_canvas(scene, figure):
+def _draw_canvas(scene, figure, painted=False):
     revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
     state.record_drawn(revision, scene)
     canvas(
@@ -376,7 +380,34 @@ def _draw_canvas(scene, figure):
         # call from the canvas would race their update (sending back widget values not yet shown).
         panels_follow=None if st.session_state.get(WHOLE_RUN) else st.session_state[CANVAS_DRAWN],
         new_point=_new_point_marker(scene),
+        live=_live_settings(scene, painted),
+        click_switches=heldout.click_mode() == "switch",
     )
+
+
+def _live_settings(scene, painted):
+    """What the canvas sends the live route for this scene (``ui.canvas_protocol.LiveRequest``),
+    or None: while clicks place RBF centres, or for a scene too large for a link."""
+    placing_centres = st.session_state.get("click_mode") == "centres" and scene.basis == "rbf"
+    if placing_centres or len(scene.points) > MAX_LINK_POINTS:
+        return None
+    return {
+        "url": live_path(),
+        "scene": encode_scene(scene),
+        "add_as": int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS),
+        "add_test": heldout.click_mode() == "test",
+        "scale": _scale(),
+        "language": i18n.current_language(),
+        "painted": painted,
+        "client": _client_id(),
+    }
+
+
+def _client_id():
+    """A random id of this page's session (the live route's rate limit counts per id)."""
+    if "live_client" not in st.session_state:
+        st.session_state.live_client = secrets.token_urlsafe(12)
+    return st.session_state.live_client
 
 
 def _new_point_marker(scene):
@@ -477,8 +508,8 @@ PRESENTATION_MIN_HEIGHT = 420  # presentation mode: the plot fills the window's 
 
 
 def _canvas_config():
-    """In presentation mode the wheel scrolls the page (zoom: drag a box, or the toolbar)."""
-    return {**FIGURE_CONFIG, "scrollZoom": not _presenting()}
+    """The wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a dragged box or the toolbar)."""
+    return FIGURE_CONFIG
 
 
 def _fit_token():

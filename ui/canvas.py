@@ -29,7 +29,9 @@ PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
 _HERE = Path(__file__).resolve().parent
 PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
 
-_JS = PLOTLY_SHARED_JS + (_HERE / "canvas.js").read_text(encoding="utf-8")
+_JS = PLOTLY_SHARED_JS + "".join(
+    (_HERE / name).read_text(encoding="utf-8") for name in ("canvas_gestures.js", "canvas.js")
+)
 
 _CSS = """
 .pg-canvas { width: 100%; }
@@ -38,6 +40,19 @@ _CSS = """
 .pg-canvas.pg-dragging .hoverlayer { display: none; }
 .pg-drag-layer { position: absolute; top: 0; left: 0; pointer-events: none; will-change: transform; overflow: visible; }
 .pg-status { color: #b00020; font-size: 0.9rem; }
+.pg-tools { display: flex; align-items: center; gap: 0.25rem; height: 2rem; margin-bottom: 0.25rem;
+  overflow: hidden; white-space: nowrap; }
+.pg-tools button { font: inherit; font-size: 0.85rem; line-height: 1.2; padding: 0.2rem 0.55rem; cursor: pointer;
+  border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.4rem; background: transparent; color: inherit; }
+.pg-tools button[aria-pressed="true"] { background: #1f77b4; border-color: #1f77b4; color: white; }
+.pg-tools .pg-hint { font-size: 0.8rem; opacity: 0.75; margin-left: 0.5rem; overflow: hidden; text-overflow: ellipsis; }
+.pg-canvas { position: relative; }
+.pg-wheel-hint { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
+  text-align: center; padding: 1rem; background: rgba(0, 0, 0, 0.45); color: white; font-size: 1.1rem;
+  pointer-events: none; opacity: 0; transition: opacity 0.2s; z-index: 5; }
+.pg-wheel-hint.pg-shown { opacity: 1; }
+[role="status"].pg-stale { opacity: 0.45; }
+@media (max-width: 640px) { .pg-tools .pg-hint { display: none; } .pg-tools button { padding: 0.2rem 0.4rem; } }
 """
 
 # Streamlit sends an inline component's JavaScript with every update of the element, i.e. with
@@ -83,7 +98,27 @@ def shared_texts():
 
 def canvas_texts():
     """The canvas's sentences (its JavaScript holds none), in the session's language."""
-    return {**shared_texts(), "fit_view": _("Fit the view to the points (or double-click)")}
+    return {
+        **shared_texts(),
+        "fit_view": _("Fit the view to the points (or double-click)"),
+        "tools": _("Tools"),
+        "tool_add": _("✚ Add"),
+        "tool_move": _("✥ Move"),
+        "tool_erase": _("⌫ Erase"),
+        "tool_select": _("⬚ Select"),
+        "tool_add_help": _("Add points: click empty space (key A)"),
+        "tool_move_help": _("Move points: drag them; drag empty space to pan (key M)"),
+        "tool_erase_help": _("Erase points: click one, or drag a box around several (key E)"),
+        "tool_select_help": _("Select points: click or drag a box, then drag one to move them all (key S)"),
+        "hint_add": _("Click to add a point · drag a point to move it · Alt-click erases · Ctrl+scroll zooms"),
+        "hint_switch": _("Click a point to switch it between training and test · Ctrl+scroll zooms"),
+        "hint_move": _("Drag a point to move it · drag empty space to pan"),
+        "hint_erase": _("Click a point to erase it · drag a box to erase several"),
+        "hint_select": _("Click or drag a box to select · drag a selected point to move all · Delete erases"),
+        "wheel_hint": _("Use Ctrl + scroll (⌘ + scroll on a Mac) to zoom the plot; two fingers on a touch screen"),
+        "live_status": _("Training accuracy {accuracy} ({wrong} misclassified)"),
+        "live_off": _("Live updates are off ({reason}); the plot is updated when you let go."),
+    }
 
 
 _canvas = st.components.v2.component("playground_canvas", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
@@ -235,6 +270,8 @@ def canvas(
     on_events=None,
     panels_follow=None,
     new_point=None,
+    live=None,
+    click_switches=False,
 ):
     """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``;
     return the component result.
@@ -277,6 +314,8 @@ def canvas(
         "window": list(window.as_tuple()),
         "panels_follow": panels_follow,
         "new_point": new_point,
+        "live": live,
+        "click_switches": click_switches,
         "texts": canvas_texts(),
     }
     # The element takes the height the script gives the plot (in presentation, the window's).

@@ -139,7 +139,7 @@ def point_traces(points, scale=1.0, switching=False):
     # every marker costs plotly.js about 10 ms per 1,000 points on each redraw, so a dense cloud goes without.
     outline = dict(color=MARKER_OUTLINE, width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
     traces, test_legend = [], True
-    hints = (_("click to remove"),) * 2
+    hints = (_("drag to move · Alt-click erases"),) * 2
     if switching:
         hints = (_("click: make it a test point"), _("click: make it a training point"))
     for k in range(N_CLASSES):
@@ -350,7 +350,7 @@ def _as_dict(trace):
 # its Plotly Cloud upload give way to the canvas's offline PNG / SVG downloads.
 FIGURE_CONFIG = {
     "displaylogo": False,
-    "scrollZoom": True,
+    "scrollZoom": False,  # the wheel scrolls the page; the canvas zooms on Ctrl/⌘ + wheel itself
     "modeBarButtonsToRemove": ["autoScale2d", "resetScale2d", "toImage", "sendChartToCloud"],
     "doubleClick": False,
 }

@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from dataclasses import replace
 
+import numpy as np
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -109,7 +110,10 @@ def _request_fields(body):
 
 
 def edited_points(points, edits, add_as, add_test):
-    """The points after the edits, in order; a bad edit refuses the request (nothing is guessed)."""
+    """(points, origins): the points after the edits, in order, and for each the place it had in
+    the request's scene (-1 for an added one). Edits name points by that place, as the canvas
+    showed them; a bad edit refuses the request (nothing is guessed)."""
+    origins = np.arange(len(points))
     for edit in edits:
         kind = edit.get("type") if isinstance(edit, dict) else None
         if kind == "add":
@@ -117,16 +121,33 @@ def edited_points(points, edits, add_as, add_test):
             if x is None or y is None:
                 raise Refused(400, N_("The live update was not understood."))
             points = points.added(x, y, add_as, test=add_test)  # bounds and limits: InvalidDataError
+            origins = np.append(origins, -1)
         elif kind == "remove":
-            points = points.removed(indices(edit.get("ids")))
+            places = _places(origins, edit.get("ids"))
+            points = points.removed(places)
+            origins = np.delete(origins, places)
         elif kind == "move":
             dx, dy = number(edit.get("dx")), number(edit.get("dy"))
             if dx is None or dy is None:
                 raise Refused(400, N_("The live update was not understood."))
-            points = points.moved(indices(edit.get("ids")), dx, dy)
+            points = points.moved(_places(origins, edit.get("ids")), dx, dy)
         else:
             raise Refused(400, N_("The live update was not understood."))
-    return points
+    return points, origins
+
+
+def _places(origins, ids):
+    """Where the points the request's scene had at ``ids`` are now."""
+    wanted = np.asarray(indices(ids), dtype=int)
+    return np.flatnonzero(np.isin(origins, wanted[wanted >= 0])).tolist()
+
+
+def _named_by_origin(figure, origins):
+    """The points' markers carry their place in the request's scene (what the canvas's next edit
+    names), not in the edited set; added points carry -1 (nothing can name them yet)."""
+    for trace in figure["data"]:
+        if trace.get("meta") == "points" and trace.get("customdata") is not None:
+            trace["customdata"] = origins[np.asarray(trace["customdata"], dtype=int)].astype(np.int32)
 
 
 def _fitted_view(scene):
@@ -160,7 +181,7 @@ def live_answer(body):
     query, edits, add_as, add_test, scale, language, painted = _request_fields(body)
     scene, _messages = decode_scene(query)
     try:
-        points = edited_points(scene.points, edits, add_as, add_test)
+        points, origins = edited_points(scene.points, edits, add_as, add_test)
     except PlaygroundError as err:
         raise Refused(422, err.message) from None
     scene = scene.with_points(points)
@@ -181,6 +202,7 @@ def live_answer(body):
             painted=painted,
         )
         figure["layout"] = with_font(figure["layout"], language)
+    _named_by_origin(figure, origins)
     wrong = int((view.predicted != scene.training.points.y).sum()) if view.predicted is not None else 0
     status = LiveStatus(n_points=len(scene.points), accuracy=view.accuracy, wrong=wrong)
     return '{"figure":' + figure_json(figure) + ',"status":' + json.dumps(status) + "}"
