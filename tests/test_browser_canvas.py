@@ -43,7 +43,7 @@ def open_page(browser, url, width=1400, height=1000):
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.on("pageerror", lambda err: page.errors.append(f"{err}\n{(err.stack or '')[:800]}"))
     page.goto(url)
     page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
     page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.revision !== undefined")

@@ -62,7 +62,23 @@ function plotStart(root, layout, window) {
   return Math.max(0, (1 - Math.min(1, (height * (x1 - x0)) / (y1 - y0) / width)) / 2);
 }
 
-function draw(root, Plotly, depth) {
+function draw(root, Plotly) {
+  // One draw at a time per canvas: plotly.js fails (inside its own timers) when a Plotly.react starts
+  // while another is under way. A draw asked for meanwhile runs once the current one is done, and
+  // several such asks are one draw (of the newest figure).
+  if (root.__pgDrawing) {
+    if (!root.__pgNextDraw) {
+      const again = () => { root.__pgNextDraw = null; return draw(root, Plotly); };
+      root.__pgNextDraw = root.__pgDrawing.then(again, again);
+    }
+    return root.__pgNextDraw;
+  }
+  const done = () => { root.__pgDrawing = null; };
+  root.__pgDrawing = drawNow(root, Plotly, 0).then(done, (err) => { done(); throw err; });
+  return root.__pgDrawing;
+}
+
+function drawNow(root, Plotly, depth) {
   // Plotly.react; then again with a shorter legend while the full one wraps to a second row. The
   // level is kept while the legend's entries and the plot area's width stay (a click draws once);
   // other entries (a method, strategy or scene) or another width start again from the full legend.
@@ -80,12 +96,17 @@ function draw(root, Plotly, depth) {
   // window made wider (a laptop's page moved to the projector) kept a small plot.
   if (root.clientWidth) figure.layout.width = root.clientWidth;
   return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
+    // The tool's drag mode, set as plotly's own toolbar sets it (given to Plotly.react instead,
+    // plotly.js 7.1 overflows its stack styling a box selection).
+    const mode = DRAGMODES[currentTool()];
+    if (root._fullLayout.dragmode !== mode) return Plotly.relayout(root, {dragmode: mode});
+  }).then(() => {
     // Browser-side playback (ui/playback.js) keeps the server's figure and draws its step over it.
     if (window.__pgAfterCanvasDraw) window.__pgAfterCanvasDraw(root);
     if ((depth || 0) >= LEGEND_LEVELS || !figure.layout.showlegend) return;
     if (legendRows(root) > 1 && level < LEGEND_LEVELS) {
       root.__pgLegendLevel = level + 1;
-      return draw(root, Plotly, (depth || 0) + 1);
+      return drawNow(root, Plotly, (depth || 0) + 1);
     }
   });
 }

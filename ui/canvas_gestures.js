@@ -144,11 +144,7 @@ function applyTool(root) {
   root.dataset.tool = tool;
   // One finger scrolls the page in the add tool (a tap still adds); the other tools need the finger.
   root.style.touchAction = tool === 'add' ? 'pan-y' : 'none';
-  const mode = DRAGMODES[tool];
-  if (root._fullLayout && window.Plotly && root._fullLayout.dragmode !== mode) {
-    root.__pgQuietRelayout = true;
-    window.Plotly.relayout(root, {dragmode: mode}).finally(() => { root.__pgQuietRelayout = false; });
-  }
+  if (root._fullLayout && window.Plotly && root._fullLayout.dragmode !== DRAGMODES[tool]) draw(root, window.Plotly);
 }
 
 function toolbar(root, parentElement, texts) {
@@ -462,11 +458,17 @@ function settleView(root, delay) {
 function bind(root) {
   // The component's function runs on every data change; handlers are bound once.
   root.on('plotly_selected', (ev) => {
-    if (!ev) return;
-    const ids = pointIds(ev.points);
-    Plotly.relayout(root, {selections: []});  // clear the outline so the next selection starts fresh
-    if (currentTool() === 'select') select(root, ids, !!root.__pgShiftGesture);
-    else if (ids.length && currentTool() === 'erase') send(root, {type: 'remove', ids: ids});
+    // plotly reports an empty selection as a box starts (and again when its outline is cleared):
+    // only a selection with points does something. It is handled after plotly's own handling of
+    // the gesture (a redraw from inside it overflows plotly.js's stack).
+    const ids = pointIds(ev && ev.points), tool = currentTool(), shift = !!root.__pgShiftGesture;
+    if (!ids.length) return;
+    setTimeout(() => {
+      Promise.resolve(Plotly.relayout(root, {selections: []})).finally(() => {  // the next box starts fresh
+        if (tool === 'select') select(root, ids, shift);
+        else if (tool === 'erase') send(root, {type: 'remove', ids: ids});
+      });
+    }, 0);
   });
   root.on('plotly_afterplot', () => {
     root.__pgDrawn = (root.__pgDrawn || 0) + 1;
@@ -475,7 +477,7 @@ function bind(root) {
     markSelection(root);
   });
   root.on('plotly_relayout', (ev) => {
-    if (root.__pgZooming || root.__pgQuietRelayout) return;  // reported by settleView
+    if (root.__pgZooming) return;  // reported by settleView
     const keys = Object.keys(ev || {});
     if (!keys.some(k => k.startsWith('xaxis.range') || k.startsWith('yaxis.range') || k.endsWith('autorange'))) return;
     const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range;
