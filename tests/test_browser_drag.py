@@ -313,6 +313,8 @@ def test_a_clicked_point_shows_before_the_server_answers(browser, busy_server):
 def test_a_mid_drag_view_on_a_narrow_screen(browser, server):
     page = open_page(browser, server, width=800, height=1000)
     try:
+        page.locator(".pg-canvas").scroll_into_view_if_needed()  # the lowest points are below the fold at 800 px
+        wait_settled(page)
         before = points(page)
         pid = min(before, key=lambda i: before[i]["y"])
         start = (before[pid]["px"], before[pid]["py"])

@@ -40,7 +40,7 @@ _CSS = """
 .pg-canvas.pg-dragging .hoverlayer { display: none; }
 .pg-drag-layer { position: absolute; top: 0; left: 0; pointer-events: none; will-change: transform; overflow: visible; }
 .pg-status { color: #b00020; font-size: 0.9rem; }
-.pg-tools { display: flex; align-items: center; gap: 0.25rem; height: 2rem; margin-bottom: 0.25rem;
+.pg-tools { display: flex; align-items: center; gap: 0.25rem; height: 1.9rem; margin-bottom: 0.1rem;
   overflow: hidden; white-space: nowrap; }
 .pg-tools button { font: inherit; font-size: 0.85rem; line-height: 1.2; padding: 0.2rem 0.55rem; cursor: pointer;
   border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.4rem; background: transparent; color: inherit; }

@@ -127,6 +127,7 @@ function pointAt(root, clientX, clientY, slack) {
 function setTool(tool) {
   if (!TOOLS.includes(tool)) return;
   window.__pgTool = tool;
+  document.querySelectorAll('.pg-canvas').forEach((root) => { root.__pgLastClick = null; });  // no double-click across tools
   try { window.sessionStorage.setItem('pg-tool', tool); } catch (err) { /* private mode: not kept */ }
   document.querySelectorAll('.pg-canvas').forEach((root) => { if (root.__pgData) applyTool(root); });
 }
