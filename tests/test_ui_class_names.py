@@ -5,6 +5,7 @@ HTML, LaTeX), so visitors' names show as their characters and never as markup.""
 import html
 import re
 import unicodedata
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -174,6 +175,16 @@ def test_every_combining_mark_leaves_only_what_katex_draws(context):
         if ord(mark) not in names.KATEX_COMBINING or mark in names.KATEX_TEXT_ACCENTS:
             # A mark KaTeX draws is never lost (NFC may compose it with its letter).
             assert unicodedata.normalize("NFD", shown).count(mark) >= unicodedata.normalize("NFD", name).count(mark)
+
+
+def test_text_enters_formulas_only_through_latex_text():
+    """No module but ``ui.names`` writes text into ``\\text{...}`` itself (an f-string's
+    ``\\text{{{x}}}``, or ``"\\text{" + x``): every path goes through ``latex_text``."""
+    root = Path(names.__file__).parent
+    pattern = re.compile(r'\\text\{\{\{|\\text\{"\s*\+')
+    for path in root.rglob("*.py"):
+        if path.name != "names.py":
+            assert not pattern.search(path.read_text(encoding="utf-8")), path
 
 
 def test_the_canvas_legend_and_hover_show_names_escaped(named):

@@ -100,7 +100,8 @@ _SPACES = frozenset(" \t\r\n")
 
 def latex_text(text):
     r"""Text for a formula: ``\text{...}`` that KaTeX draws as ``text``'s characters, never as commands
-    and never as a red "ParseError". Every visitor's text (a class name) goes into LaTeX here.
+    and never as a red "ParseError". Every text a formula holds (a class name, a translated
+    sentence in ``ui.equations``) goes into LaTeX here.
 
     - LaTeX's specials are escaped (``\{``, ``\textbackslash{}`` ...), so a name such as
       ``\input{/etc/passwd}`` is shown, never run.
