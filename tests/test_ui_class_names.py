@@ -4,6 +4,8 @@ HTML, LaTeX), so visitors' names show as their characters and never as markup.""
 
 import html
 import re
+import unicodedata
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -100,6 +102,89 @@ def test_latex_shows_the_names_characters_and_runs_no_command(name):
     shown = names.latex_text(name)
     assert _latex_decoded(shown) == name, shown
     assert r"\input" not in shown.replace(r"\textbackslash{}input", "")
+
+
+# Every character of Unicode's category Mn (nonspacing combining marks), and the places a mark
+# can stand in a name: on a letter, alone, after a space, after a LaTeX special, stacked.
+COMBINING_MARKS = tuple(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Mn")
+MARK_CONTEXTS = (
+    "a{}",
+    "{}",
+    "a {}",
+    "{{{}",
+    "\\{}",
+    "a{}\u0301",
+    "a\u0301{}",
+    "{}{}b",
+    "i{}{}",
+)
+# KaTeX's lexer (src/Lexer.js) inside \text{...}: a character and the U+0300-U+036F marks after
+# it are one token; a control word, a control symbol, spaces; anything else is an error.
+_KATEX_TOKEN = re.compile(
+    r"(?P<space>[ \r\n\t]+)|\\[a-zA-Z@]+[ \r\n\t]*|\\[^\ud800-\udfff]"
+    r"|(?P<char>[!-\[\]-\u2027\u202a-\ud7ff\uf900-\U0010ffff])(?P<marks>[\u0300-\u036f]*)"
+)
+
+
+def _katex_reads(latex):
+    """Does KaTeX read ``\\text{...}`` without an error, as its lexer and ``parseSymbol`` do: every
+    character a token, and each mark of U+0300-U+036F an accent of its table on a character that
+    is not itself such a mark (a token of marks alone has no symbol, a parse error)."""
+    body = re.fullmatch(r"\\text\{(.*)\}", latex, re.DOTALL).group(1)
+    at = 0
+    while at < len(body):
+        token = _KATEX_TOKEN.match(body, at)
+        if not token:
+            return False
+        if token["char"] and (
+            ord(token["char"]) in names.KATEX_COMBINING or not set(token["marks"]) <= names.KATEX_TEXT_ACCENTS
+        ):
+            return False
+        at = token.end()
+    return True
+
+
+def test_katex_reads_the_reported_names_only_once_escaped():
+    assert not _katex_reads("\\text{a\u0335}") and not _katex_reads("\\text{\u0301a}")  # the check bites
+    assert names.latex_text("a\u0335") == r"\text{a}"  # issue 30: "Unknown accent"
+    assert names.latex_text("a\u0305") == r"\text{a}"
+    for kept in ("a\u0301", "a\u0308", "a\u20dd", "\u20dd"):  # KaTeX draws these: unchanged
+        assert names.latex_text(kept) == r"\text{" + unicodedata.normalize("NFC", kept) + "}"
+
+
+def test_marks_with_no_character_under_them_and_stacked_marks():
+    assert names.latex_text("\u0301a") == "\\text{\u25cc\u0301a}"  # an accent alone sits on a dotted circle
+    assert names.latex_text("a \u0308") == "\\text{a \u25cc\u0308}"
+    assert names.latex_text("{\u0301") == "\\text{\\{\u25cc\u0301}"
+    assert names.latex_text("\u0335") == "\\text{\u25cc}"  # nothing else to draw
+    assert names.latex_text("e\u0301\u0308\u0335\u0327") == "\\text{\u0229\u0301\u0308}"  # NFC: e + cedilla
+    assert names.latex_text("a\u0335\u0301") == "\\text{\u00e1}"
+    assert names.latex_text("a\u0323") == "\\text{\u1ea1}"  # composed: a mark KaTeX has not, drawn anyway
+    assert names.latex_text("x\ue000\x7f\u202ey") == r"\text{xy}"  # private use, DEL, a bidi override
+    assert names.latex_text("") == r"\text{}"
+
+
+@pytest.mark.parametrize("context", MARK_CONTEXTS)
+def test_every_combining_mark_leaves_only_what_katex_draws(context):
+    for mark in COMBINING_MARKS:
+        name = context.format(mark, mark) if context.count("{}") == 2 else context.format(mark)
+        shown = names.latex_text(name)
+        assert _katex_reads(shown), (name.encode("unicode_escape"), shown)
+        kept = {c for c in shown if ord(c) in names.KATEX_COMBINING}
+        assert kept <= names.KATEX_TEXT_ACCENTS, name.encode("unicode_escape")
+        if ord(mark) not in names.KATEX_COMBINING or mark in names.KATEX_TEXT_ACCENTS:
+            # A mark KaTeX draws is never lost (NFC may compose it with its letter).
+            assert unicodedata.normalize("NFD", shown).count(mark) >= unicodedata.normalize("NFD", name).count(mark)
+
+
+def test_text_enters_formulas_only_through_latex_text():
+    """No module but ``ui.names`` writes text into ``\\text{...}`` itself (an f-string's
+    ``\\text{{{x}}}``, or ``"\\text{" + x``): every path goes through ``latex_text``."""
+    root = Path(names.__file__).parent
+    pattern = re.compile(r'\\text\{\{\{|\\text\{"\s*\+')
+    for path in root.rglob("*.py"):
+        if path.name != "names.py":
+            assert not pattern.search(path.read_text(encoding="utf-8")), path
 
 
 def test_the_canvas_legend_and_hover_show_names_escaped(named):

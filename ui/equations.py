@@ -50,7 +50,7 @@ from .convention import (
     is_two_class,
 )
 from .i18n import _, ngettext
-from .names import class_name, class_name_latex, phrased, scene_class_name
+from .names import class_name, class_name_latex, latex_text, phrased, scene_class_name
 
 SIGNIFICANT = 4  # significant digits of every printed number
 MAX_ENTRIES = 5  # entries of a long vector shown before "... (J more)"
@@ -113,7 +113,7 @@ def _more(hidden, terms=False):
     if not hidden:
         return ""
     text = _("({n} more terms)") if terms else _("({n} more)")
-    return rf"\;\text{{{text.format(n=hidden)}}}"
+    return r"\;" + latex_text(text.format(n=hidden))
 
 
 def vector(values, limit=MAX_ENTRIES):
@@ -235,7 +235,7 @@ def text_around(sentence, symbol):
     The placeholder may stand anywhere, as word order differs between languages.
     """
     before, _placeholder, after = sentence.partition("{class}")
-    return (rf"\text{{{before}}} " if before else "") + symbol + (rf"\text{{{after}}}" if after else "")
+    return (latex_text(before) + " " if before else "") + symbol + (latex_text(after) if after else "")
 
 
 def _p(label, given=r"\mathbf{x}"):
@@ -967,7 +967,7 @@ def _svm(model, space):
             second=class_number(b),
         ),
     )
-    box = rf"\infty\ (\text{{{_('hard margin')}}})" if model.C is None else number(model.C)
+    box = rf"\infty\ ({latex_text(_('hard margin'))})" if model.C is None else number(model.C)
     steps = ngettext("{n} SMO step", "{n} SMO steps", model.n_iter_).format(n=model.n_iter_)
     if model.converged_:
         multipliers = _(
@@ -1051,11 +1051,11 @@ def _strategy(model, space):
     if ovo:
         heads = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}({vec})" for sub in subs]
         versus = _("vs")
-        sides = [rf"{cls(sub.positive)}\ \text{{{versus}}}\ {cls(sub.negative)}" for sub in subs]
+        sides = [rf"{cls(sub.positive)}\ {latex_text(versus)}\ {cls(sub.negative)}" for sub in subs]
     else:
         heads = [rf"y_{{{class_number(c)}}}({vec})" for c in classes]
         rest = _("vs the rest")
-        sides = [rf"{cls(c)}\ \text{{{rest}}}" for c in classes]
+        sides = [rf"{cls(c)}\ {latex_text(rest)}" for c in classes]
     if subs and subs[0].w is not None:
         lines = [
             rf"{head} &= " + affine(sub.w0, sub.w, space) + rf"\qquad ({side})"
@@ -1067,7 +1067,7 @@ def _strategy(model, space):
         ).format(n=len(estimators), method=name)
     else:
         value = _("decision value of {method}").format(method=name)
-        lines = [rf"{head} &: \text{{{value}}}\ ({side})" for head, side in zip(heads, sides)]
+        lines = [rf"{head} &: {latex_text(value)}\ ({side})" for head, side in zip(heads, sides)]
         note = _("{n} {method} sub-classifiers, each with its own (curved) boundary.").format(
             n=len(estimators), method=name
         )

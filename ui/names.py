@@ -11,6 +11,7 @@ HTML; ``class_name_latex`` for formulas.
 
 import html
 import re
+import unicodedata
 
 from playground.errors import phrase
 
@@ -82,12 +83,66 @@ def class_name_html(label):
 _LATEX_SPECIALS = re.compile(r"[\\{}$&#^_%~]")
 _LATEX_SYMBOLS = {"\\": r"\textbackslash{}", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}"}
 
+# KaTeX (0.16.47 in streamlit 1.67's rehype-katex, the copy st.latex uses; 0.18.10's table is the
+# same) reads a character and the combining marks of U+0300-U+036F after it as one token, and turns
+# each of those marks into an accent command through its table of text-mode accents
+# (src/unicodeAccents.js): a mark missing from the table is "ParseError: Unknown accent", and a mark
+# with no character before it (at the start of ``\text{``, after a space or a command) breaks the
+# parse. Combining marks outside that range are characters of their own, drawn as they are.
+KATEX_COMBINING = range(0x0300, 0x0370)
+KATEX_TEXT_ACCENTS = frozenset("\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030b\u030c\u0327")
+MARK_CARRIER = "\u25cc"  # DOTTED CIRCLE: how Unicode shows a combining mark on its own
+# Characters KaTeX's lexer refuses (controls, line and paragraph separators, surrogates, private use)
+# or that could reorder the formula on screen (format characters: bidirectional overrides...).
+_UNDRAWABLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_SPACES = frozenset(" \t\r\n")
+
 
 def latex_text(text):
-    r"""Text for a formula: ``\text{...}`` with every LaTeX special escaped (``\{``, ``\textbackslash{}``
-    ...), so a name such as ``\input{/etc/passwd}`` is shown, never run."""
-    escaped = _LATEX_SPECIALS.sub(lambda m: _LATEX_SYMBOLS.get(m.group(0), "\\" + m.group(0)), str(text))
-    return r"\text{" + escaped + "}"
+    r"""Text for a formula: ``\text{...}`` that KaTeX draws as ``text``'s characters, never as commands
+    and never as a red "ParseError". Every text a formula holds (a class name, a translated
+    sentence in ``ui.equations``) goes into LaTeX here.
+
+    - LaTeX's specials are escaped (``\{``, ``\textbackslash{}`` ...), so a name such as
+      ``\input{/etc/passwd}`` is shown, never run.
+    - The text is put in Unicode's composed form (NFC) first, so a letter and a mark that have a
+      character of their own are drawn as that character ("a" + U+0323 is "ạ").
+    - A combining mark of U+0300-U+036F stays only where KaTeX can draw it: when it is one of
+      KaTeX's text-mode accents (``KATEX_TEXT_ACCENTS``: grave, acute, circumflex, tilde, macron,
+      breve, dot, diaeresis, ring, double acute, caron, cedilla) and follows a character it can
+      sit on (stacked marks included). Any other mark of that range is removed (U+0335, U+0305 ...);
+      an accent with no character under it (at the start, after a space or a LaTeX special) is put
+      on U+25CC DOTTED CIRCLE, as Unicode shows a mark alone.
+    - Combining marks outside that range (U+20DD, U+0483, U+1AB0 ...) are characters to KaTeX and
+      are kept; characters KaTeX cannot read (controls, format characters, surrogates, private use,
+      unassigned) are removed.
+    - A non-empty text with nothing left to draw is shown as U+25CC.
+    """
+    text = unicodedata.normalize("NFC", str(text))
+    out = []
+    on_base = False  # does the output end with a character (and marks) a mark can attach to?
+    for char in text:
+        if ord(char) in KATEX_COMBINING:
+            if char not in KATEX_TEXT_ACCENTS:
+                continue  # KaTeX cannot draw it: removed
+            if not on_base:
+                out.append(MARK_CARRIER)
+                on_base = True
+            out.append(char)
+        elif char in _SPACES:
+            out.append(" ")
+            on_base = False
+        elif _LATEX_SPECIALS.fullmatch(char):
+            out.append(_LATEX_SYMBOLS.get(char, "\\" + char))
+            on_base = False  # a mark after a command or "}" would break the parse
+        elif unicodedata.category(char) in _UNDRAWABLE_CATEGORIES:
+            continue
+        else:
+            out.append(char)
+            on_base = True
+    if text.strip() and not "".join(out).strip():
+        out = [MARK_CARRIER]
+    return r"\text{" + "".join(out) + "}"
 
 
 def class_name_latex(label):
