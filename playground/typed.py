@@ -90,6 +90,13 @@ def _ascii(text):
     return "".join(out)
 
 
+def not_finite(value):
+    """The refusal of a value that is not a finite number (nan, inf)."""
+    return TypedValueError(
+        N_("{value} is not a finite number (NaN and infinity are not allowed)."), kind=NOT_FINITE, value=shown(value)
+    )
+
+
 def read_number(text):
     """The number a cell's text says, as a float (possibly ±inf when the exponent overflows), by
     the rules of this module; raises TypedValueError (EMPTY, COMMA, NOT_FINITE, NOT_A_NUMBER)."""
@@ -106,11 +113,7 @@ def read_number(text):
             value=shown(stripped),
         )
     if _NOT_FINITE.fullmatch(ascii_text):
-        raise TypedValueError(
-            N_("{value} is not a finite number (NaN and infinity are not allowed)."),
-            kind=NOT_FINITE,
-            value=shown(stripped),
-        )
+        raise not_finite(stripped)
     raise TypedValueError(N_("{value} is not a number."), kind=NOT_A_NUMBER, value=shown(stripped))
 
 
@@ -130,11 +133,7 @@ def _number(value):
             return math.inf if value > 0 else -math.inf
     number = float(value)
     if not math.isfinite(number):
-        raise TypedValueError(
-            N_("{value} is not a finite number (NaN and infinity are not allowed)."),
-            kind=NOT_FINITE,
-            value=shown(value),
-        )
+        raise not_finite(value)
     return number
 
 
