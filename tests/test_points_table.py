@@ -5,9 +5,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from playground import PlaygroundError
+from playground.fileio import read_points_csv
 from playground.scene import PointSet
 from ui import points_table
 from ui.text import unescape
@@ -184,3 +187,61 @@ def test_a_refused_table_edit_is_shown_as_text_naming_row_and_column():
     (error,) = [e.value for e in at.error if "Row 1" in e.value]
     assert unescape(error) == ("Row 1, column class: [x](//host) *7* is not a number. Nothing was changed.")
     assert "\\[x\\]" in error and "\\*7\\*" in error  # the typed text is escaped, never markup
+
+
+# ---- A pasted block and the same rows in a CSV file give the same answer (issue 30) -------------
+
+GOOD_COORDINATES = st.floats(-1e6, 1e6, allow_nan=False).map(repr) | st.integers(-1000, 1000).map(str)
+WIDE = str.maketrans("0123456789.-", "０１２３４５６７８９．－")
+ARABIC = str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫")
+BAD_CELLS = st.sampled_from(["1,5", "nan", "inf", "abc", "1e7", "-2e6", "1_0", "0x1", "½", "1.2.3", "1,000"])
+COORDINATE_CELLS = st.one_of(
+    GOOD_COORDINATES,
+    GOOD_COORDINATES.map(lambda text: text.translate(WIDE)),
+    GOOD_COORDINATES.map(lambda text: text.translate(ARABIC)),
+    BAD_CELLS,
+)
+CLASS_CELLS = st.one_of(
+    st.integers(1, 6).map(str),
+    st.sampled_from(["2.0", "２", "٣", " 4 ", "0", "7", "2.5", "-1", "1e3"]),
+    BAD_CELLS,
+)
+ROWS = st.lists(st.tuples(COORDINATE_CELLS, COORDINATE_CELLS, CLASS_CELLS), min_size=1, max_size=6)
+
+
+def _table_answer(points, rows):
+    """The table's points after ``rows`` are pasted over row 1 onward (added past the end), or
+    "refused"; and the points the block left as they were."""
+    n = len(points)
+    edits = {
+        "edited_rows": {i: dict(zip(("x1", "x2", "class"), row)) for i, row in enumerate(rows[:n])},
+        "added_rows": [dict(zip(("x1", "x2", "class"), row)) for row in rows[n:]],
+    }
+    try:
+        return points_table.edited_points(points, edits)
+    except PlaygroundError:
+        return "refused"
+
+
+def _csv_answer(rows):
+    """The CSV reader's points for the same rows (tab-separated, under a header), or "refused"
+    when it refuses them or reads the class column as labels to map (not the classes 1-6)."""
+    text = "x1\tx2\tclass\n" + "".join("\t".join(row) + "\n" for row in rows)
+    try:
+        read = read_points_csv(text)
+    except PlaygroundError:
+        return "refused"
+    return "refused" if read.message is not None else read.points
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=ROWS, kept=st.integers(0, 4))
+def test_a_pasted_block_is_answered_as_a_csv_file_of_the_same_rows(rows, kept):
+    points = PointSet.from_arrays([[0.5 * k, -0.25 * k] for k in range(kept)], [k % 6 for k in range(kept)])
+    table, csv = _table_answer(points, rows), _csv_answer(rows)
+    if csv == "refused":
+        assert table == "refused"
+    else:
+        assert table != "refused"
+        assert table.X.tolist() == csv.X.tolist() + points.X[len(rows) :].tolist()
+        assert list(table.labels) == list(csv.labels) + list(points.labels[len(rows) :])
