@@ -10,6 +10,7 @@ Test points (which no fit uses) are marked by an optional fourth CSV column ``se
 and by a fourth value "test" in a JSON row; files without test points are written as before.
 """
 
+import functools
 import json
 import math
 import re
@@ -18,8 +19,9 @@ from dataclasses import dataclass
 from .errors import InvalidDataError, Message
 from .grid import Window
 from .i18n import N_
-from .link import MAX_COORDINATE, MAX_OPTIONS, clean_options, report_ignored, scene_with_fields, simple_value
+from .link import MAX_OPTIONS, clean_options, report_ignored, scene_with_fields, simple_value
 from .scene import MAX_CLASSES, PointSet, Scene, clean_class_names
+from .typed import COMMA, NOT_A_NUMBER, NOT_FINITE, TypedValueError, class_number, coordinate, not_finite, read_number
 from .validation import MAX_POINTS
 
 # One number for the upload limit: the app's check, the uploader's (which counts 1 MB as 10^6
@@ -185,8 +187,10 @@ def read_points_csv(data):
     """Points from CSV text: columns x1, x2, class; raises InvalidDataError naming the line.
 
     A header row is optional (``x1,x2,class``, ``x,y,label`` and similar names, in any order);
-    columns are separated by commas, semicolons or tabs (decimal commas are read after a
-    semicolon or tab separator); blank lines, CRLF line ends and a UTF-8 byte-order mark are fine.
+    columns are separated by commas, semicolons or tabs; blank lines, CRLF line ends and a UTF-8
+    byte-order mark are fine. Numbers are read as the table of points reads a typed cell
+    (``playground.typed``): a decimal point (Unicode digits too), never a decimal comma, which is
+    refused with a sentence rather than guessed.
     The class column may hold the classes 1-6 themselves, or any other labels with at most six
     distinct values, all numbers or all text: 0/1 and 0-5 (scikit-learn's), -1/+1 (the book's t,
     so +1 is class 1), "setosa"; those are mapped to the classes 1, 2, ... in sorted order.
@@ -237,7 +241,7 @@ def read_points_csv(data):
                 n=_columns(len(fields)),
             )
         x1, x2, label = (fields[i] for i in order[:3])
-        X.append((_coordinate(x1, number, "x1", separator), _coordinate(x2, number, "x2", separator)))
+        X.append((_coordinate(x1, number, "x1"), _coordinate(x2, number, "x2")))
         labels.append((_label(label, number), number))
         test.append(_set_flag(fields[order[3]], number) if width == 4 else False)
     indices, class_labels, message = _classes(labels)
@@ -263,17 +267,17 @@ def _set_flag(text, number):
 
 
 def _label(text, number):
-    """A class label as read: a float for a number ('1', '2.0', '-1'), else the text itself."""
-    if not text:
-        raise InvalidDataError(N_("Line {line}: column class is empty."), line=number)
-    if _is_number(text):
-        value = float(text)
-        if not math.isfinite(value):
-            raise InvalidDataError(
-                N_("Line {line}: the class {label} is not a finite number."), line=number, label=_show(text)
-            )
-        return value
-    return text
+    """A class label as read: a float for a number ('1', '2.0', '-1', '２'), read by the rules of
+    ``playground.typed`` (a comma or a non-finite number is refused), else the text itself."""
+    try:
+        value = read_number(text)
+    except TypedValueError as err:
+        if err.kind == NOT_A_NUMBER:
+            return text
+        raise _cell_error(err, number, "class") from None
+    if not math.isfinite(value):  # an exponent past the floats (1e999)
+        raise _cell_error(not_finite(text), number, "class")
+    return value
 
 
 def _label_text(label, signed=False):
@@ -350,10 +354,12 @@ def _columns(count):
 
 
 def _is_number(text):
+    """Whether a field is data rather than a header name: a number, or number-like text that is
+    refused as such (a comma, nan, inf)."""
     try:
-        float(text)
-    except ValueError:
-        return False
+        read_number(text)
+    except TypedValueError as err:
+        return err.kind in (COMMA, NOT_FINITE)
     return True
 
 
@@ -393,36 +399,19 @@ def _header_order(fields, number):
     return (*(tuple(found[role] for role in CSV_COLUMNS) if len(found) == 3 else tuple(rest)), set_column)
 
 
-def _coordinate(text, number, column, separator):
-    if not text:
-        raise InvalidDataError(N_("Line {line}: column {column} is empty."), line=number, column=column)
-    if separator != "," and text.count(",") == 1 and "." not in text:
-        text = text.replace(",", ".")  # a decimal comma, as spreadsheets in many locales write it
+def _cell_error(err, number, column):
+    """A typed value's refusal (playground.typed) as the file's sentence naming line and column."""
+    template = N_("Line {line}, column {column}: {problem}")
+    return InvalidDataError(template, line=number, column=column, problem=err.message)
+
+
+def _coordinate(text, number, column):
+    """A coordinate field read by the rules every typed number follows (``playground.typed``):
+    a decimal point, never a comma; finite; within ±MAX_COORDINATE."""
     try:
-        value = float(text)
-    except ValueError:
-        raise InvalidDataError(
-            N_("Line {line}: {value} in column {column} is not a number."),
-            line=number,
-            value=_show(text),
-            column=column,
-        ) from None
-    if not math.isfinite(value):
-        raise InvalidDataError(
-            N_("Line {line}: {value} in column {column} is not a finite number (NaN and infinity are not allowed)."),
-            line=number,
-            value=_show(text),
-            column=column,
-        )
-    if abs(value) > MAX_COORDINATE:
-        raise InvalidDataError(
-            N_("Line {line}: {value} in column {column} is outside the range ±{limit:,.0f} the playground accepts."),
-            line=number,
-            value=_show(text),
-            column=column,
-            limit=MAX_COORDINATE,
-        )
-    return value
+        return coordinate(text)
+    except TypedValueError as err:
+        raise _cell_error(err, number, column) from None
 
 
 # ---- Reading JSON -------------------------------------------------------------------------------
@@ -514,9 +503,10 @@ def _points_from_rows(rows, text):
                 number=index + 1,
                 problem=problem,
             )
-        X.append((float(row[0]), float(row[1])))
-        labels.append(int(row[2]) - 1)
-        test.append(len(row) == 4 and row[3] == TEST)
+        x1, x2, label, flag = _json_point(row, functools.partial(_points_line, text, index), index + 1)
+        X.append((x1, x2))
+        labels.append(label)
+        test.append(flag)
     return PointSet.from_arrays(X, labels, test)
 
 
@@ -531,33 +521,29 @@ def _row_problem(row):
             train=TRAIN,
             test=TEST,
         )
-    for value, column in zip(row[:2], CSV_COLUMNS):
+    for value, column in zip(row[:3], CSV_COLUMNS):
         if isinstance(value, bool) or not isinstance(value, int | float):
             return Message(N_("has {column} = {value}, which is not a number"), column=column, value=_show_json(value))
-        # Compare before converting: an integer with 400 digits does not fit a float.
-        if isinstance(value, float) and not math.isfinite(value):
-            return Message(
-                N_("has {column} = {value}, which is not a finite number (NaN and infinity are not allowed)"),
-                column=column,
-                value=value,
-            )
-        if abs(value) > MAX_COORDINATE:
-            shown = _show_json(value)
-            return Message(
-                N_("has {column} = {value}, outside the range ±{limit:,.0f} the playground accepts"),
-                column=column,
-                value=shown,
-                limit=MAX_COORDINATE,
-            )
-    label = row[2]
-    whole = isinstance(label, int) or (isinstance(label, float) and label.is_integer())
-    if isinstance(label, bool) or not whole or not 1 <= label <= MAX_CLASSES:
-        return Message(
-            N_("has class {label}; the class must be a whole number from 1 to {n}"),
-            label=_show_json(label),
-            n=MAX_CLASSES,
-        )
     return None
+
+
+def _json_point(row, line_of, number):
+    """(x1, x2, class index, test) of a well-shaped row whose values are JSON numbers, read by the
+    rules every typed number follows (``playground.typed``); raises naming the line (``line_of()``,
+    found only on this error path) and the point."""
+    values = []
+    for value, column, read in zip(row[:3], CSV_COLUMNS, (coordinate, coordinate, class_number)):
+        try:
+            values.append(read(value))
+        except TypedValueError as err:
+            raise InvalidDataError(
+                N_("Line {line}: point {number:,}, {column}: {problem}"),
+                line=line_of(),
+                number=number,
+                column=column,
+                problem=err.message,
+            ) from None
+    return values[0], values[1], values[2] - 1, len(row) == 4 and row[3] == TEST
 
 
 def _points_line(text, index=None):

@@ -84,7 +84,7 @@ def test_a_json_with_unusable_settings_loads_the_rest_and_says_so():
 @pytest.mark.parametrize(
     ("name", "data", "fragments"),
     [
-        ("bad.csv", b"x1,x2,class\n1,2,1\n3,4,2\n4,abc,1\n", ["'bad.csv'", "Line 4: 'abc' in column x2 is"]),
+        ("bad.csv", b"x1,x2,class\n1,2,1\n3,4,2\n4,abc,1\n", ["'bad.csv'", "Line 4, column x2: abc is not a number."]),
         ("bad.csv", b"1,2,1\n1,2\n", ["Line 2", "found 2 columns"]),
         ("bad.csv", "".join(f"{k},0,{k}\n" for k in range(7)).encode(), ["7 different labels", "at most 6"]),
         ("bad.csv", b"1,2,1\n1,2,setosa\n", ["mixes numbers and text", "line 2: 'setosa'"]),

@@ -88,7 +88,8 @@ def test_csv_round_trip_keeps_every_bit(rows):
     [
         "1.5,2,1\n-3,4e-3,2\n",  # no header
         "x,y,label\n1.5,2,1\n-3,0.004,2\n",
-        "X1;X2;Class\n1,5;2;1\n-3;0,004;2\n",  # semicolons and decimal commas
+        "X1;X2;Class\n1.5;2;1\n-3;0.004;2\n",  # semicolons
+        "x1\tx2\tclass\n１．５\t２\t１\n－3\t٠٫٠٠٤\t٢\n",  # full-width and Arabic-Indic digits, as typed
         "x1\tx2\tclass\n1.5\t2\t1\n-3\t0.004\t2\n",
         "\ufeffx1,x2,class\r\n\r\n1.5,2,1\r\n\r\n-3,0.004,2\r\n\r\n",  # BOM, CRLF, blank lines
         '"x1","x2","class"\n"1.5", "2", "1"\n -3 , 0.004 , 2.0 \n',  # quotes, spaces, a whole float
@@ -108,18 +109,25 @@ def test_csv_variants_are_read(text):
     [
         ("x1,x2,class\n1,2,1\n\n1,2\n", ["Line 4", "expected 3 columns", "found 2 columns"]),
         ("1,2,1\n1,2,1,4\n", ["Line 2", "found 4 columns"]),
-        ("x1,x2,class\n1,2,1\n1,2,1\n3,4,2\n5,6,2\n1,1,1\nabc_is_not,abc,1\n", ["Line 7", "'abc_is_not'", "x1"]),
-        ("x1,x2,class\n1,2,1\n1,2,1\n3,4,2\n5,6,2\n1,1,1\n1,abc,1\n", ["Line 7: 'abc' in column x2 is not a number."]),
-        ("1,nan,1\n", ["Line 1", "'nan'", "x2", "not a finite number"]),
-        ("1,2,1\n-inf,2,1\n", ["Line 2", "'-inf'", "x1", "not a finite number"]),
-        ("1,2,1\n1e999,2,1\n", ["Line 2", "not a finite number"]),
+        (
+            "x1,x2,class\n1,2,1\n1,2,1\n3,4,2\n5,6,2\n1,1,1\nabc_is_not,abc,1\n",
+            ["Line 7, column x1: abc_is_not is not"],
+        ),
+        ("x1,x2,class\n1,2,1\n1,2,1\n3,4,2\n5,6,2\n1,1,1\n1,abc,1\n", ["Line 7, column x2: abc is not a number."]),
+        ("1,nan,1\n", ["Line 1, column x2: nan is not a finite number"]),
+        ("1,2,1\n-inf,2,1\n", ["Line 2, column x1: -inf is not a finite number"]),
+        ("1,2,1\n1e999,2,1\n", ["Line 2, column x1: 1e999 is outside the range ±1,000,000"]),
+        ("X1;X2;Class\n1,5;2;1\n", ["Line 2, column x1: 1,5 has a comma", "decimal point"]),
+        ("x1\tx2\tclass\n1.5\t2\t1\n0\t1,000\t2\n", ["Line 3, column x2: 1,000 has a comma"]),
+        ("x1\tx2\tclass\n1.5\t2\t1\n0\t1\t1,5\n", ["Line 3, column class: 1,5 has a comma"]),
+        ("1,2,1\n1_000,2,1\n", ["Line 2, column x1: 1_000 is not a number."]),
         ("1,2,1\n1e300,2,1\n", ["Line 2", "outside the range ±1,000,000"]),
         ("1,2,1\n1,2,setosa\n", ["mixes numbers and text", "line 1: 1", "line 2: 'setosa'"]),
         ("".join(f"{k},0,{k}\n" for k in range(7)), ["7 different labels", "(0, 1, 2, 3, 4, 5, 6)", "at most 6"]),
         ("".join(f"{k},0,c{k}\n" for k in range(9)), ["9 different labels", "'c0', 'c1'", "…"]),
-        ("1,2,1\n1,2,nan\n", ["Line 2", "'nan'", "not a finite number"]),
-        ("1,2,1\n1,2,\n", ["Line 2", "column class is empty"]),
-        ("1,2,1\n1,,1\n", ["Line 2", "column x2 is empty"]),
+        ("1,2,1\n1,2,nan\n", ["Line 2, column class: nan is not a finite number"]),
+        ("1,2,1\n1,2,\n", ["Line 2, column class: the cell is empty."]),
+        ("1,2,1\n1,,1\n", ["Line 2, column x2: the cell is empty."]),
         ("a,b\n1,2\n", ["Line 1", "header has 2 columns"]),
         ("", ["empty"]),
         ("\n \r\n\t\n", ["empty"]),
@@ -239,14 +247,17 @@ def test_hand_written_json_with_points_only_is_framed():
         ("[[1, 2, 1]]", ["not a scene"]),
         ('{"method": "svm"}', ["no 'points'"]),
         ('{\n"seed": 1,\n"points": {"a": 1}\n}', ["Line 3", "'points' must be a list"]),
-        ('{"points": [\n  [1, 2, 1],\n  [1, 2, 7]\n]}', ["Line 3", "point 2", "class 7", "from 1 to 6"]),
+        (
+            '{"points": [\n  [1, 2, 1],\n  [1, 2, 7]\n]}',
+            ["Line 3: point 2, class: 7 is not a class; classes are 1 to 6"],
+        ),
         ('{"points": [\n  [1, 2, 1],\n  [1, "abc", 1]\n]}', ["Line 3", "point 2", 'x2 = "abc"', "not a number"]),
         ('{"points": [[1, 2, 1], [1, 2]]}', ["Line 1", "point 2", "[1, 2]", "not a row"]),
         ('{"points": [\n[NaN, 2, 1]]}', ["Line 2", "point 1", "not a finite number"]),
-        ('{"points": [[1, 2, 1], [1e400, 2, 1]]}', ["point 2", "not a finite number"]),
-        ('{"points": [[1, 2e300, 1]]}', ["point 1", "outside the range ±1,000,000"]),
-        ('{"points": [[1, 2, 1.5]]}', ["point 1", "class 1.5"]),
-        ('{"points": [[1, 2, true]]}', ["point 1", "class true"]),
+        ('{"points": [[1, 2, 1], [1e400, 2, 1]]}', ["point 2, x1: inf is not a finite number"]),
+        ('{"points": [[1, 2e300, 1]]}', ["point 1, x2: 2e+300 is outside the range ±1,000,000"]),
+        ('{"points": [[1, 2, 1.5]]}', ["point 1, class: 1.5 is not a class"]),
+        ('{"points": [[1, 2, true]]}', ["point 1", "class = true", "not a number"]),
         ("", ["empty"]),
         ("[" * 100_000, ["nested too deeply"]),
     ],
