@@ -1,0 +1,217 @@
+"""The live route (ui/live_route.py): the figure it draws is the session's figure for the same
+edits, and hostile requests get a plain refusal, never a traceback, a hang or unbounded work.
+
+The route is served by starlette's TestClient over the same ``live_routes()`` ``st.App`` mounts.
+"""
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+from starlette.applications import Starlette
+
+with warnings.catch_warnings():  # starlette asks for httpx2 in time; httpx is what PyPI serves here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from playground.link import encode_scene
+from playground.scene import PointSet, Scene
+from ui import live_route
+from ui.canvas_protocol import LIVE_PATH, indices, number
+from ui.fitview import evaluate_view
+from ui.live_route import RateLimit, edited_points, live_answer
+from ui.state import default_scene
+from ui.workers import fit_scene
+
+
+@pytest.fixture
+def client(monkeypatch):
+    monkeypatch.setattr(live_route, "RATE_LIMIT", RateLimit())
+    return TestClient(Starlette(routes=live_route.live_routes()))
+
+
+def request(scene=None, edits=(), **extra):
+    body = {
+        "scene": encode_scene(scene or default_scene()),
+        "edits": list(edits),
+        "add_as": 1,
+        "add_test": False,
+        "scale": 1.0,
+        "language": "en",
+        "painted": False,
+        "client": "test",
+    }
+    body.update(extra)
+    return body
+
+
+def points_of(figure):
+    """{origin id: (x, y)} of the figure's point markers."""
+    found = {}
+    for trace in figure["data"]:
+        if trace.get("meta") == "points":
+            xs, ys, ids = (_decoded(trace[k]) for k in ("x", "y", "customdata"))
+            found.update({int(i): (float(x), float(y)) for i, x, y in zip(ids, xs, ys)})
+    return found
+
+
+def _decoded(value):
+    if isinstance(value, dict) and "bdata" in value:
+        import base64
+
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+    return np.asarray(value)
+
+
+def test_a_move_is_drawn_where_the_session_would_put_it_and_the_fit_is_the_sessions():
+    scene = default_scene()
+    answer = json.loads(live_answer(request(scene, [{"type": "move", "ids": [3], "dx": 1.25, "dy": -0.5}])))
+    moved = scene.points.moved([3], 1.25, -0.5)
+    shown = points_of(answer["figure"])
+    # The figure carries coordinates as float32 (ui.canvas typed arrays).
+    assert shown[3] == pytest.approx(tuple(moved.X[3]), abs=1e-5)
+    assert all(shown[i] == pytest.approx(tuple(scene.points.X[i]), abs=1e-5) for i in shown if i != 3)
+    # The same accuracy as the session's own fit of the moved points.
+    training = scene.with_points(moved).training
+    result = fit_scene(moved.X, moved.y, scene.method, scene.params, scene.multiclass, scene.basis, ())
+    view = evaluate_view(result, moved.X, moved.y, scene.window, None, 200)
+    assert answer["status"]["accuracy"] == pytest.approx(view.accuracy)
+    assert answer["status"]["n_points"] == len(training.points)
+
+
+def test_edits_apply_in_order_and_name_points_as_the_canvas_showed_them():
+    scene = default_scene()
+    edits = [
+        {"type": "add", "x": 0.5, "y": 0.25},
+        {"type": "remove", "ids": [0, 5]},
+        {"type": "move", "ids": [7], "dx": 0.5, "dy": 0.0},  # point 7 of the shown scene, now 6th
+    ]
+    points, origins = edited_points(scene.points, edits, 2, False)
+    assert len(points) == len(scene.points) - 1
+    assert list(origins[:5]) == [1, 2, 3, 4, 6] and origins[-1] == -1
+    assert points.X[list(origins).index(7)][0] == pytest.approx(scene.points.X[7][0] + 0.5, abs=1e-9)
+    assert points.labels[-1] == 2
+    answer = json.loads(live_answer(request(scene, edits)))
+    shown = points_of(answer["figure"])
+    assert 0 not in shown and 5 not in shown and -1 in shown  # the new point cannot be named yet
+
+
+def test_the_answer_speaks_the_requests_language_and_keeps_class_names_as_text():
+    scene = Scene(points=PointSet(((0.0, 0.0), (1.0, 1.0), (0.0, 1.0), (1.0, 0.0)), (0, 1, 0, 1)))
+    scene = scene.with_class_names(("<b>bold</b>", "二"))
+    answer = json.loads(live_answer(request(scene, language="ja")))
+    names = [t.get("name") for t in answer["figure"]["data"] if t.get("meta") == "points"]
+    assert "<b>" not in "".join(names) and "&lt;b&gt;" in "".join(names)
+    assert "決定境界" in [t.get("name") for t in answer["figure"]["data"]]
+
+
+def test_the_route_answers_a_figure(client):
+    response = client.post(LIVE_PATH, json=request(edits=[{"type": "add", "x": 1.0, "y": 1.0}]))
+    assert response.status_code == 200
+    assert response.headers["cache-control"] == "no-store"
+    assert response.json()["status"]["n_points"] == len(default_scene().points) + 1
+
+
+HOSTILE_BODIES = [
+    b"",
+    b"not json",
+    b"[1, 2, 3]",
+    b'"a string"',
+    b"null",
+    b"[" * 100_000 + b"]" * 100_000,  # deeper than the parser goes
+    json.dumps({"scene": "p=abc", "edits": []}).encode(),
+    json.dumps({"scene": {}, "edits": "add"}).encode(),
+    json.dumps({"scene": {"p": "!!!!", "m": "rm -rf"}, "edits": []}).encode(),
+    json.dumps({"scene": {str(i): "x" for i in range(100)}, "edits": []}).encode(),
+    json.dumps(request(edits=[{"type": "add", "x": "1", "y": 2}])).encode(),
+    json.dumps(request(edits=[{"type": "add", "x": True, "y": 2}])).encode(),
+    json.dumps(request(edits=[{"type": "add", "x": 1e300, "y": 2}])).encode(),
+    json.dumps(request(edits=[{"type": "drop_table"}])).encode(),
+    json.dumps(request(edits=[{"type": "move", "ids": [0], "dx": None, "dy": 0}])).encode(),
+    json.dumps(request(edits=[{"type": "add", "x": 0, "y": 0}] * 1000)).encode(),
+    json.dumps(request(edits=[5, "x", None])).encode(),
+    json.dumps(request(scene=Scene())).encode(),  # no points: nothing to fit
+    b'{"scene": {"p": "' + b"A" * 600_000 + b'"}, "edits": []}',  # over the body limit
+]
+
+
+@pytest.mark.parametrize("body", HOSTILE_BODIES, ids=range(len(HOSTILE_BODIES)))
+def test_hostile_requests_get_a_sentence_and_no_figure(client, body):
+    response = client.post(LIVE_PATH, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code in (400, 413, 422)
+    answer = response.json()
+    assert set(answer) == {"error"} and isinstance(answer["error"], str) and answer["error"].endswith(".")
+
+
+def test_odd_but_harmless_values_are_bounded_not_refused(client):
+    body = request(
+        edits=[
+            {"type": "remove", "ids": [-1, 10**12, 2.5, "3", None, 4]},  # only 4 names a point
+            {"type": "move", "ids": [1, 1, 1], "dx": 0.5, "dy": 0},
+        ],
+        add_as=99,
+        scale=1e9,
+        language="<script>",
+        painted="yes",
+    )
+    response = client.post(LIVE_PATH, json=body)
+    assert response.status_code == 200
+    shown = points_of(response.json()["figure"])
+    assert 4 not in shown and len(shown) == len(default_scene().points) - 1
+    assert shown[1][0] == pytest.approx(default_scene().points.X[1][0] + 0.5, abs=1e-5)
+
+
+def test_only_get_is_refused_and_the_route_does_not_cache(client):
+    assert client.get(LIVE_PATH).status_code == 405
+
+
+def test_a_client_past_its_rate_is_told_to_slow_down(client, monkeypatch):
+    now = [0.0]
+    monkeypatch.setattr(live_route, "RATE_LIMIT", RateLimit(rate=10, burst=3, clock=lambda: now[0]))
+    codes = [client.post(LIVE_PATH, json=request()).status_code for _ in range(5)]
+    assert codes == [200, 200, 200, 429, 429]
+    assert client.post(LIVE_PATH, json=request(client="another")).status_code == 200
+    now[0] += 0.15  # 1.5 tokens back
+    assert client.post(LIVE_PATH, json=request()).status_code == 200
+
+
+def test_the_rate_limit_forgets_the_least_recent_clients():
+    limit = RateLimit(rate=1, burst=1, max_clients=3, clock=lambda: 0.0)
+    for name in "abcd":
+        assert limit.allow(name)
+    assert len(limit._buckets) == 3 and "a" not in limit._buckets
+
+
+def test_a_busy_server_refuses_rather_than_queues(client, monkeypatch):
+    monkeypatch.setattr(live_route, "_RUNNING", live_route.threading.BoundedSemaphore(1))
+    live_route._RUNNING.acquire()
+    try:
+        response = client.post(LIVE_PATH, json=request())
+    finally:
+        live_route._RUNNING.release()
+    assert response.status_code == 429 and "busy" in response.json()["error"]
+
+
+def test_a_fit_past_the_live_budget_is_refused_with_a_sentence(client, monkeypatch):
+    monkeypatch.setattr(live_route, "LIVE_SECONDS", 1e-9)
+    scene = default_scene().with_method("svm", {"C": 1000.0}, "ovr")
+    response = client.post(LIVE_PATH, json=request(scene))
+    assert response.status_code == 503
+    assert "let go" in response.json()["error"]
+
+
+def test_the_route_is_served_under_the_base_url_path_too(monkeypatch):
+    from streamlit import config
+
+    monkeypatch.setattr(config, "get_option", lambda name: "playground" if name == "server.baseUrlPath" else None)
+    paths = sorted(route.path for route in live_route.live_routes())
+    assert paths == ["/api/live", "/playground/api/live"]
+
+
+def test_protocol_readers_take_only_finite_numbers_and_whole_indices():
+    assert number(1) == 1.0 and number(2.5) == 2.5
+    assert all(number(v) is None for v in (True, "1", None, math.nan, math.inf, [1]))
+    assert indices([0, 1.0, 2.5, -1, "3", True, None, 7]) == [0, 1, 7]
+    assert indices("0,1") == [] and indices(list(range(20_000))) == []
