@@ -554,7 +554,10 @@ function endDrag(root, drag) {
   root.dataset.dragging = '';
   root.classList.remove('pg-dragging');
   document.querySelectorAll('[role="status"]').forEach((el) => el.classList.remove('pg-stale'));
-  if (root.__pgLiveLine && !root.__pgLiveOff) liveLine(root, null);
+  // The session's figure is on screen: the next gesture tries the live route afresh.
+  root.__pgLiveOff = false;
+  root.dataset.liveOff = '';
+  if (root.__pgLiveLine) liveLine(root, null);
 }
 
 function markSelection(root) {

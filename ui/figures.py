@@ -332,8 +332,9 @@ LEGEND_ENTRIES = frozenset({N_("decision boundary"), N_("misclassified"), N_("te
 
 def canvas_margin(scale=1.0, legend=True):
     """Margins in pixels: tick labels and axis titles left and below, the legend band above (when
-    shown), the vertical toolbar on the right."""
-    return dict(l=round(44 * scale), r=36, t=round((30 if legend else 8) * scale), b=round(44 * scale))
+    shown), the vertical toolbar on the right. The band holds the one-row legend whole, so the plot
+    area does not move when the legend appears (the first point on an empty plot)."""
+    return dict(l=round(44 * scale), r=36, t=round((42 if legend else 8) * scale), b=round(44 * scale))
 
 
 def _meta(trace):
