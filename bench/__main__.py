@@ -17,6 +17,10 @@ section of the output. ``--compare-with ROOT`` also measures the interactions an
 on another checkout (the "before" columns; ``--before-json`` reuses such figures saved earlier).
 ``--load --interactions [--compare-with ROOT]`` prints the server CPU per interaction alone (about
 a minute per checkout and round).
+
+``python -m bench crowd [--points N] [--pages P] [--root CHECKOUT]`` runs the crowd benchmark
+(``bench/crowd.py``: P pages opening one heavy link at once, fits counted, a clicking page's
+redraws meanwhile) and prints it.
 """
 
 import argparse
@@ -33,6 +37,11 @@ from bench import backend, drag, frontend, machine, report  # noqa: E402
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["crowd"]:
+        from bench import crowd
+
+        return crowd.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repeats and clicks: a smoke run")
     which = parser.add_mutually_exclusive_group()
