@@ -116,6 +116,7 @@ class Task:
         self.seconds = seconds
         self.created = time.monotonic()
         self.waiters = {}  # who waits (a session id) -> when they last did
+        self.owner = None  # who asked first: the others wait for the fit that visitor started
         self.started = None  # when a worker took it
         self.progress = (0.0, 0.0, "")  # elapsed, fraction of the budget, what is being fitted
         self.cancel_requested = False
@@ -258,11 +259,14 @@ class WorkerPool:
 
     def submit(self, key, payload, waiter=None, view=None):
         """The task fitting ``payload`` (the arguments of ``fit_scene``): the one in flight for
-        ``key`` if any, else a new one queued for the next free worker."""
+        ``key`` if any (queued or running, and not being cancelled), else a new one queued for the
+        next free worker, owned by ``waiter``. Single flight: however many ask for a key at once,
+        one task fits it and all of them get its result."""
         with self._lock:
             task = self._tasks.get(key)
             if task is None or task.cancel_requested:
                 task = Task(key, payload, self.seconds, view)
+                task.owner = waiter
                 self._tasks[key] = task
                 self._queue.append(task)
                 self._lock.notify()
