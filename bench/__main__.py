@@ -33,14 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import backend, drag, frontend, machine, report  # noqa: E402
+from bench import backend, crowd, drag, frontend, machine, report  # noqa: E402
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["crowd"]:
-        from bench import crowd
-
         return crowd.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repeats and clicks: a smoke run")
@@ -145,6 +143,9 @@ def main(argv=None):
             kept = drag.section_of(output.read_text())
         if kept:
             text = drag.with_section(text, kept)
+        crowd_section = crowd.section_of(output.read_text()) if output.exists() else None
+        if crowd_section:  # written from python -m bench crowd runs: kept
+            text = crowd.with_section(text, crowd_section)
         output.write_text(text)
         print(f"\nWrote {args.output} ({elapsed:.0f} s in all)")
 

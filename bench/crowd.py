@@ -27,6 +27,7 @@ from bench.load import _click_latencies, link_query, loadavg, percentile
 from bench.server import ROOT, streamlit
 
 SVM_TAB = "Support vector machine (§7.1)"
+HEADING = "## Crowd"  # its section of BENCHMARKS.md (written by hand from runs' output; a full run keeps it)
 CLASSES = 3
 
 
@@ -163,6 +164,34 @@ def main(argv=None):
     parser.add_argument("--pages", type=int, default=8, help="pages opening it at once (default 8)")
     parser.add_argument("--root", default=str(ROOT), help="the checkout to serve (e.g. the code before a change)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a page may take")
+    parser.add_argument("--compare-with", default=None, help="another checkout, measured in turn with this one")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds (with --compare-with: alternating checkouts)")
     args = parser.parse_args(argv)
-    print(f"Crowd: {args.pages} pages open one heavy link at once ({args.root}; load {loadavg()})")
-    run(Path(args.root), args.points, args.pages, args.timeout, centres=args.centres)
+    roots = [Path(args.root)] + ([Path(args.compare_with)] if args.compare_with else [])
+    for index in range(args.rounds):
+        for root in roots:
+            print(f"Crowd, round {index + 1}: {args.pages} pages open one heavy link ({root}; load {loadavg()})")
+            run(root, args.points, args.pages, args.timeout, centres=args.centres)
+
+
+def section_of(text):
+    """The crowd section of an existing BENCHMARKS.md, or None."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[start:end]).rstrip("\n")
+
+
+def with_section(text, section):
+    """``text`` with its crowd section replaced by ``section`` (or inserted before the summary)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
+    if start is not None:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        lines[start:end] = section.splitlines() + [""]
+    else:
+        at = next((i for i, line in enumerate(lines) if line.startswith("## Summary")), len(lines))
+        lines[at:at] = section.splitlines() + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"

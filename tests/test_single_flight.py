@@ -213,3 +213,27 @@ def test_a_page_waiting_for_another_visitors_fit_says_so_and_the_visitor_who_sta
         pool.cancel(task)
     finally:
         pool.close()
+
+
+def test_a_cancelled_task_wakes_everyone_waiting_for_it_and_the_next_ask_starts_a_new_one():
+    pool = WorkerPool(1, seconds=120.0, max_steps=None)
+    try:
+        X, y = clusters(2, 300, spread=(2.5, 2.0))
+        slow = (("learning_rate", 0.001), ("max_iter", 100_000), ("solver", "gd"), ("tol", 0.0))
+        busy = pool.submit("busy", (X, y, "logistic", slow, "native", "identity", ()), "someone")
+        queued = pool.submit("scene", (X, y, "logistic", SLOW_GD, "native", "identity", ()), "first")
+        assert pool.submit("scene", queued.payload, "second") is queued
+        woken = []
+        waiters = [threading.Thread(target=lambda w=w: woken.append(queued.wait(30.0, w))) for w in ("first", "second")]
+        for waiter in waiters:
+            waiter.start()
+        pool.cancel(queued)
+        for waiter in waiters:
+            waiter.join(35.0)
+        assert woken == [True, True] and queued.stopped == "cancelled" and queued.result is None
+        again = pool.submit("scene", queued.payload, "third")
+        assert again is not queued and again.owner == "third"
+        pool.cancel(again)
+        pool.cancel(busy)
+    finally:
+        pool.close()
