@@ -11,6 +11,10 @@
 Targets (not timed tests): every crowd page settles within 2x the page alone, the link is fitted
 once, and the prober's p90 click-to-redraw stays <= 1 s. Pages are light websocket clients
 (``bench.client``), as in the load benchmarks. ``--points`` picks a lighter link for a busy machine.
+
+``--browsers``: the pages are real Chromium pages on this machine instead (one alone, then
+``--pages`` at once, each on a fresh server, the light prober clicking meanwhile): their
+rendering shares the cores with the server, as it did where issue 30 was measured.
 """
 
 import argparse
@@ -131,6 +135,66 @@ def run(root=ROOT, n_points=5_000, pages=8, timeout=600.0, log=print, centres=10
     return out
 
 
+READY_JS = "(n) => { const r = document.querySelector('.pg-canvas'); return r && Number(r.dataset.points) === n; }"
+
+
+async def _browser_page(browser, url, query, expected, timeout):
+    """Seconds from opening the link in a Chromium page until its canvas draws all its points."""
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = await context.new_page()
+        started = time.perf_counter()
+        await page.goto(f"{url}/?{query}" if query else url)
+        await page.wait_for_function(READY_JS, arg=expected, timeout=timeout * 1000)
+        return time.perf_counter() - started
+    finally:
+        await context.close()
+
+
+async def _browser_pages(server, query, n_points, pages, timeout):
+    """(seconds of each of ``pages`` Chromium pages opening the link at once, server tree CPU s,
+    the light prober's click latencies meanwhile)."""
+    from playwright.async_api import async_playwright
+
+    from tests.browser import CHROMIUM_ARGS, chromium_path
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            await _browser_page(browser, server.url, "", 90, timeout)  # the server's first run imports the app
+            prober = await Session.open(server.url)
+            before = server.cpu_seconds()
+            opening = [_browser_page(browser, server.url, query, n_points, timeout) for _ in range(pages)]
+            crowd = asyncio.ensure_future(asyncio.gather(*opening))
+            during = await _click_latencies(prober, 100_000, spacing=0.3, until=crowd.done, timeout=60.0)
+            seconds = await crowd
+            cpu = server.cpu_seconds() - before
+            await prober.close()
+        finally:
+            await browser.close()
+    return seconds, cpu, during
+
+
+def run_browsers(root=ROOT, n_points=5_000, pages=8, timeout=600.0, log=print, centres=100):
+    """The same link in real Chromium pages on this machine: one page alone, then ``pages`` at
+    once, each on a fresh server; the pages' rendering shares the cores with the server."""
+    query, n_points = heavy_query(n_points, centres), points_of(n_points)
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for count in (1, pages):
+            fit_log = Path(tmp) / f"fits-{count}.log"
+            with streamlit(root, env={"PLAYGROUND_FIT_LOG": str(fit_log)}) as server:
+                seconds, cpu, during = asyncio.run(_browser_pages(server, query, n_points, count, timeout))
+            out[count] = (seconds, cpu, fits_of(fit_log, n_points), during)
+            shown = ", ".join(f"{s:.1f}" for s in seconds)
+            log(
+                f"  {count} browser page(s): shown in {shown} s; server tree CPU {cpu:.1f} s; "
+                f"{out[count][2]} fit(s); prober p90 {percentile(during, 90):.0f} ms of {len(during)} clicks "
+                f"(load {loadavg()})"
+            )
+    return out
+
+
 def format_page(page):
     note = "; ".join(page.errors)[:160]
     return f"shown {page.shown_s:6.1f} s, settled {page.settled_s:6.1f} s{'  ' + note if note else ''}"
@@ -164,6 +228,7 @@ def main(argv=None):
     parser.add_argument("--pages", type=int, default=8, help="pages opening it at once (default 8)")
     parser.add_argument("--root", default=str(ROOT), help="the checkout to serve (e.g. the code before a change)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a page may take")
+    parser.add_argument("--browsers", action="store_true", help="real Chromium pages instead of light clients")
     parser.add_argument("--compare-with", default=None, help="another checkout, measured in turn with this one")
     parser.add_argument("--rounds", type=int, default=1, help="rounds (with --compare-with: alternating checkouts)")
     args = parser.parse_args(argv)
@@ -171,7 +236,8 @@ def main(argv=None):
     for index in range(args.rounds):
         for root in roots:
             print(f"Crowd, round {index + 1}: {args.pages} pages open one heavy link ({root}; load {loadavg()})")
-            run(root, args.points, args.pages, args.timeout, centres=args.centres)
+            measure = run_browsers if args.browsers else run
+            measure(root, args.points, args.pages, args.timeout, centres=args.centres)
 
 
 def section_of(text):
