@@ -31,6 +31,7 @@ from bench.load import _click_latencies, link_query, loadavg, percentile
 from bench.server import ROOT, streamlit
 
 SVM_TAB = "Support vector machine (§7.1)"
+SHARED_WAIT = "started by another visitor"  # in the progress box of a page waiting for another's fit
 HEADING = "## Crowd"  # its section of BENCHMARKS.md (written by hand from runs' output; a full run keeps it)
 CLASSES = 3
 
@@ -61,6 +62,7 @@ class Page:
     settled_s: float = float("nan")  # request -> nothing more arrived for a second
     n_points: int = -1
     saw_progress: bool = False
+    told_shared: bool = False  # its progress box said it waits for a fit another visitor started
     alerts: list = field(default_factory=list)
     errors: list = field(default_factory=list)
 
@@ -81,6 +83,7 @@ async def _open(url, query, expected, timeout):
         page.errors.append(f"timeout: {err}")
     page.n_points = session.canvas.n_points
     page.saw_progress = bool(getattr(session, "saw_progress", False))
+    page.told_shared = any(SHARED_WAIT in text for text in getattr(session, "progress_texts", ()))
     page.alerts, page.errors = list(session.alerts), page.errors + list(session.errors)
     await session.close()
     return page
@@ -216,7 +219,8 @@ def summary_lines(out):
         f"ms, p90 {p90:.0f} ms, max {max(during, default=float('nan')):.0f} ms (idle median "
         f"{statistics.median(out['idle ms']):.0f} ms; target p90 <= 1000 ms)",
         f"server tree CPU during the crowd {out['crowd cpu s']:.1f} s; pages that saw a progress bar "
-        f"{sum(p.saw_progress for p in crowd)}; errors {sum(len(p.errors) for p in crowd)}; "
+        f"{sum(p.saw_progress for p in crowd)}, told they wait for another visitor's fit "
+        f"{sum(p.told_shared for p in crowd)}; errors {sum(len(p.errors) for p in crowd)}; "
         f"load {out['load at start']} -> {out['load at end']}",
     ]
 
