@@ -3,6 +3,10 @@
 - Results (fitted models and what the canvas draws of them) live in one process-wide cache,
   bounded in bytes and entries, whose entries expire ``CACHE_TTL_SECONDS`` after their last use:
   a reload or a link opened by a whole class is served from it, not fitted again.
+- One computation per scene, however many ask at once: a fit tried in the server and the view
+  of a shared fit are computed by the first session that asks while the others wait for it
+  (``ResultCache.compute_once``); a fit in a worker is one task of the pool for all of them, and
+  the pages that did not start it say they wait for a fit another visitor started.
 - Every fit runs under a budget (``playground.budget``): at most ``FIT_SECONDS`` and
   ``MAX_RECORDED_STEPS`` recorded steps in all, shared among one-versus-rest / one-versus-one
   sub-problems. A fit is tried in the server process first, under ``INLINE_SECONDS``; one that
