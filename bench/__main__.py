@@ -17,6 +17,10 @@ section of the output. ``--compare-with ROOT`` also measures the interactions an
 on another checkout (the "before" columns; ``--before-json`` reuses such figures saved earlier).
 ``--load --interactions [--compare-with ROOT]`` prints the server CPU per interaction alone (about
 a minute per checkout and round).
+
+``python -m bench crowd [--points N] [--pages P] [--root CHECKOUT]`` runs the crowd benchmark
+(``bench/crowd.py``: P pages opening one heavy link at once, fits counted, a clicking page's
+redraws meanwhile) and prints it.
 """
 
 import argparse
@@ -29,10 +33,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import backend, drag, frontend, machine, report  # noqa: E402
+from bench import backend, crowd, drag, frontend, machine, report  # noqa: E402
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["crowd"]:
+        return crowd.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repeats and clicks: a smoke run")
     which = parser.add_mutually_exclusive_group()
@@ -136,6 +143,9 @@ def main(argv=None):
             kept = drag.section_of(output.read_text())
         if kept:
             text = drag.with_section(text, kept)
+        crowd_section = crowd.section_of(output.read_text()) if output.exists() else None
+        if crowd_section:  # written from python -m bench crowd runs: kept
+            text = crowd.with_section(text, crowd_section)
         output.write_text(text)
         print(f"\nWrote {args.output} ({elapsed:.0f} s in all)")
 

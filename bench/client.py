@@ -92,6 +92,7 @@ class Session:
         self.errors = []  # st.exception / st.error texts and protocol problems
         self.alerts = []  # texts of the other alerts (st.info, st.warning)
         self.saw_progress = False  # a progress bar was shown (a fit waiting for a worker)
+        self.progress_texts = set()  # the texts progress bars showed
         self.messages = 0
         self.bytes_received = 0
         self.nonce = 0
@@ -274,6 +275,7 @@ class Session:
             return
         if kind == "progress":
             self.saw_progress = True
+            self.progress_texts.add(element.progress.text)
             self._changed.set()
             return
         if kind == "bidi_component":

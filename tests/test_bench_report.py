@@ -93,3 +93,12 @@ def test_the_drag_verdict_takes_the_slower_of_client_and_browser():
     assert drag.verdict(_drag_result(90, 12.0, 7.0)) == "MISSED"
     assert drag.verdict(_drag_result(1000, 5.0, None)) == "met"
     assert drag.verdict(_drag_result(1000, 5.0, 4.5, ok=False)) == "WRONG DROP"
+
+
+def test_the_crowd_section_is_kept_and_replaced_alone():
+    from bench import crowd
+
+    text = crowd.with_section(PREVIOUS, "## Crowd: eight pages\n\nfigures")
+    assert crowd.section_of(text) == "## Crowd: eight pages\n\nfigures"
+    again = crowd.with_section(text, "## Crowd: eight pages\n\nnew figures")
+    assert again.count("## Crowd") == 1 and "new figures" in again and "old front-end table" in again

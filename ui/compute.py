@@ -3,6 +3,10 @@
 - Results (fitted models and what the canvas draws of them) live in one process-wide cache,
   bounded in bytes and entries, whose entries expire ``CACHE_TTL_SECONDS`` after their last use:
   a reload or a link opened by a whole class is served from it, not fitted again.
+- One computation per scene, however many ask at once: a fit tried in the server and the view
+  of a shared fit are computed by the first session that asks while the others wait for it
+  (``ResultCache.compute_once``); a fit in a worker is one task of the pool for all of them, and
+  the pages that did not start it say they wait for a fit another visitor started.
 - Every fit runs under a budget (``playground.budget``): at most ``FIT_SECONDS`` and
   ``MAX_RECORDED_STEPS`` recorded steps in all, shared among one-versus-rest / one-versus-one
   sub-problems. A fit is tried in the server process first, under ``INLINE_SECONDS``; one that
@@ -66,6 +70,7 @@ class ResultCache:
     def __init__(self, max_bytes, max_entries, ttl):
         self.max_bytes, self.max_entries, self.ttl = max_bytes, max_entries, ttl
         self._items = OrderedDict()  # key -> (value, nbytes, last use)
+        self._flights = {}  # key -> _Flight: a computation of the key in progress
         self._lock = threading.Lock()
         self.bytes = 0
         self._sweeper = threading.Thread(target=self._sweep_forever, name="result-cache-sweep", daemon=True)
@@ -73,13 +78,67 @@ class ResultCache:
 
     def get(self, key, default=MISSING):
         with self._lock:
-            item = self._items.get(key)
-            if item is None:
-                return default
-            value, nbytes, _unused = item
-            self._items[key] = (value, nbytes, time.monotonic())
-            self._items.move_to_end(key)
-            return value
+            return self._touch(key, default)
+
+    def _touch(self, key, default=MISSING):
+        """The value under ``key`` (marked as just used), or ``default``; the lock is held."""
+        item = self._items.get(key)
+        if item is None:
+            return default
+        value, nbytes, _unused = item
+        self._items[key] = (value, nbytes, time.monotonic())
+        self._items.move_to_end(key)
+        return value
+
+    def compute_once(self, key, compute):
+        """(value, shared): the value under ``key``, computed once however many threads ask at once
+        (single flight). ``compute()`` returns (value, nbytes), nbytes None when the value must
+        not be cached; ``shared`` says whether it was (or already had been) cached.
+
+        - A cached value is returned at once. Otherwise the first caller (the leader) computes it
+          and every caller that asks meanwhile waits for the leader: one computation, one value
+          (the same object) for all of them.
+        - An exception raised by ``compute`` reaches the leader and every waiter of that flight;
+          nothing is cached and the flight ends, so the next ask computes again.
+        - A leader stopped by a BaseException that is not an Exception (Streamlit stops a run whose
+          page reruns or closes) ends its flight without a value: its waiters ask again, and one
+          of them computes. Nobody waits for a computation that was stopped.
+        """
+        while True:
+            with self._lock:
+                value = self._touch(key)
+                if value is not MISSING:
+                    return value, True
+                flight = self._flights.get(key)
+                leader = flight is None
+                if leader:
+                    flight = self._flights[key] = _Flight()
+            if leader:
+                return self._lead(key, flight, compute)
+            outcome = flight.result()
+            if outcome is not MISSING:
+                return outcome
+
+    def _lead(self, key, flight, compute):
+        """Run the flight's computation; cache its value, then release the waiters (see
+        ``compute_once``). The flight leaves the table before its waiters wake."""
+        outcome, error = MISSING, None
+        try:
+            value, nbytes = compute()
+            outcome = (value, nbytes is not None and self.put(key, value, nbytes))
+            return outcome
+        except Exception as err:
+            error = err
+            raise
+        finally:
+            with self._lock:
+                self._flights.pop(key, None)
+            flight.finish(outcome, error)
+
+    def in_flight(self):
+        """How many keys are being computed now."""
+        with self._lock:
+            return len(self._flights)
 
     def put(self, key, value, nbytes):
         """Keep ``value`` (about ``nbytes`` in memory); False when it is too large to share."""
@@ -119,6 +178,27 @@ class ResultCache:
         while True:
             time.sleep(min(self.ttl / 4, 30.0))
             self.sweep()
+
+
+class _Flight:
+    """One computation of a key in progress (``ResultCache.compute_once``); waiters block on it."""
+
+    def __init__(self):
+        self._done = threading.Event()
+        self._outcome = MISSING  # (value, shared) once computed; MISSING when stopped or failed
+        self._error = None
+
+    def finish(self, outcome, error):
+        self._outcome, self._error = outcome, error
+        self._done.set()
+
+    def result(self):
+        """Wait for the flight: (value, shared), or MISSING when its leader was stopped; raises
+        the computation's exception when it failed."""
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._outcome
 
 
 def approx_bytes(value, _seen=None):
@@ -185,16 +265,30 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
     pool = worker_pool()
     if pool is not None and _surely_slow(points, method, multiclass, basis, basis_params):
         return _fit_in_worker(pool, key, payload, view)
-    # The first try counts this thread's processor time: on a busy machine a small fit must not be
-    # sent to a worker because other processes held the processor.
+    result, shared = cache.compute_once(key, lambda: _fit_here(payload, pool))
+    if result is TO_WORKER:  # every session that waited for this try goes to the pool's one task
+        return _fit_in_worker(pool, key, payload, view)
+    if not shared:
+        _keep_in_session(key, result)
+    return result
+
+
+TO_WORKER = object()  # what a try in the server returns when the fit needs a worker
+
+
+def _fit_here(payload, pool):
+    """(result, nbytes) of a fit in the server process, for ``ResultCache.compute_once``; with a
+    pool, a try under ``INLINE_SECONDS`` that returns (TO_WORKER, None) when it needs longer.
+
+    The try counts this thread's processor time: on a busy machine a small fit must not be sent
+    to a worker because other processes held the processor.
+    """
     clock = time.thread_time if pool is not None else None
     with limited(INLINE_SECONDS if pool is not None else FIT_SECONDS, MAX_RECORDED_STEPS, clock=clock) as budget:
         result = fit_scene(*payload)
-    if pool is None or "time" not in budget.reasons:
-        if not cache.put(key, result, approx_bytes(result)):
-            _keep_in_session(key, result)
-        return result
-    return _fit_in_worker(pool, key, payload, view)
+    if pool is not None and "time" in budget.reasons:
+        return TO_WORKER, None
+    return result, approx_bytes(result)
 
 
 ITERATIVE = ("perceptron", "logistic", "softmax", "svm", "probit", "bayesian_logistic")
@@ -385,7 +479,7 @@ def _fit_in_worker(pool, key, payload, view=None):
                     )
                 pool.cancel(task)
             # Each update is a point where a rerun or a closed page ends this wait.
-            bar.progress(*_progress_text(pool, task, what, stopping))
+            bar.progress(*_progress_text(pool, task, what, stopping, waiter))
     except StopException:  # the page's Stop, or the page closed: keep what the fit reached
         if not task.others_waiting(waiter):
             pool.cancel(task)
@@ -407,8 +501,16 @@ def _fit_in_worker(pool, key, payload, view=None):
     return task.result
 
 
-def _progress_text(pool, task, what, stopping):
-    """(value in [0, 1], text) for the progress bar."""
+def _progress_text(pool, task, what, stopping, waiter=None):
+    """(value in [0, 1], text) for the progress bar; a visitor waiting for a fit another visitor
+    started (the same scene, one task for both) is told so."""
+    value, text = _progress(pool, task, what, stopping)
+    if task.owner is not None and task.owner != waiter and not stopping:
+        text += " " + _("This page waits for the same fit, started by another visitor who opened this scene.")
+    return value, text
+
+
+def _progress(pool, task, what, stopping):
     if task.started is None:
         ahead = pool.position(task)
         if ahead:
@@ -478,25 +580,37 @@ def fit_view(
         view = st.session_state.get(SESSION_VIEWS, {}).get(key, MISSING)
     if view is MISSING:
         view = _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params)
-        fit_key = ("fit", points.digest, method, params, multiclass, basis, basis_params)
-        if len(points) == 0 or cache.get(fit_key) is not MISSING:
-            cache.put(key, view, approx_bytes(view))
-        else:  # a view of a fit only this session has (stopped, or too large to share)
-            _keep_in_session(key, view, store=SESSION_VIEWS)
     return view
 
 
 def _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params):
+    """The view, fitting first if need be. A view of a shared fit is evaluated once however many
+    sessions ask at once (``ResultCache.compute_once``) and cached; a view of a fit only this
+    session has (stopped, or too large to share) is kept in the session."""
+    cache = result_cache()
+    view_key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
     if len(points) == 0:
-        return FitView(
+        view = FitView(
             error=Message(N_("There are no points yet: click on the plot to add some, or generate clusters."))
         )
-    view_key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
+        cache.put(view_key, view, approx_bytes(view))
+        return view
     result = fitted_model(
         points, method, params, multiclass, basis, basis_params, view=(view_key, window, step, resolution)
     )
-    view = result_cache().get(view_key)  # evaluated by the worker that fitted it
-    return view if view is not MISSING else evaluate_view(result, points.X, points.y, window, step, resolution)
+    view = cache.get(view_key)  # evaluated by the worker that fitted it
+    if view is not MISSING:
+        return view
+
+    def evaluate():
+        view = evaluate_view(result, points.X, points.y, window, step, resolution)
+        return view, approx_bytes(view)
+
+    if cache.get(("fit", points.digest, method, params, multiclass, basis, basis_params)) is MISSING:
+        view = evaluate()[0]
+        _keep_in_session(view_key, view, store=SESSION_VIEWS)
+        return view
+    return cache.compute_once(view_key, evaluate)[0]
 
 
 def window_for(points, fallback=None):

@@ -50,6 +50,7 @@ def fit_scene(X, y, method, params, multiclass, basis, basis_params):
     from playground.basis import make_basis
     from playground.budget import current_budget
 
+    _count_fit(method, len(X))
     try:
         phi = None if basis == "identity" else make_basis(basis, **dict(basis_params))
         model = make_model(method, multiclass=multiclass, basis=phi, **dict(params))
@@ -60,6 +61,18 @@ def fit_scene(X, y, method, params, multiclass, basis, basis_params):
     if budget.parts_stopped and not getattr(model, "fit_message_", None):
         model.fit_message_ = budget_summary(budget)
     return model, None
+
+
+FIT_LOG = "PLAYGROUND_FIT_LOG"  # a file each fit appends a line to (benchmarks count fits with it)
+
+
+def _count_fit(method, n_points):
+    """Append one line per fit to the file named by ``PLAYGROUND_FIT_LOG`` (if set): the server
+    and its worker processes alike, so a benchmark counts the fits a scene cost, not guesses."""
+    path = os.environ.get(FIT_LOG)
+    if path:
+        with open(path, "a") as log:  # one short write in append mode: lines never interleave
+            log.write(f"{time.time():.3f} {os.getpid()} {method} {n_points}\n")
 
 
 def budget_summary(budget):
@@ -103,6 +116,7 @@ class Task:
         self.seconds = seconds
         self.created = time.monotonic()
         self.waiters = {}  # who waits (a session id) -> when they last did
+        self.owner = None  # who asked first: the others wait for the fit that visitor started
         self.started = None  # when a worker took it
         self.progress = (0.0, 0.0, "")  # elapsed, fraction of the budget, what is being fitted
         self.cancel_requested = False
@@ -245,11 +259,14 @@ class WorkerPool:
 
     def submit(self, key, payload, waiter=None, view=None):
         """The task fitting ``payload`` (the arguments of ``fit_scene``): the one in flight for
-        ``key`` if any, else a new one queued for the next free worker."""
+        ``key`` if any (queued or running, and not being cancelled), else a new one queued for the
+        next free worker, owned by ``waiter``. Single flight: however many ask for a key at once,
+        one task fits it and all of them get its result."""
         with self._lock:
             task = self._tasks.get(key)
             if task is None or task.cancel_requested:
                 task = Task(key, payload, self.seconds, view)
+                task.owner = waiter
                 self._tasks[key] = task
                 self._queue.append(task)
                 self._lock.notify()
