@@ -98,8 +98,8 @@ function drawNow(root, Plotly, depth) {
   return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
     // The tool's drag mode, set as plotly's own toolbar sets it (given to Plotly.react instead,
     // plotly.js 7.1 overflows its stack styling a box selection).
-    const mode = DRAGMODES[currentTool()];
-    if (root._fullLayout.dragmode !== mode) return Plotly.relayout(root, {dragmode: mode});
+    const tool = currentTool();
+    if (!TOOL_DRAGMODES[tool].includes(root._fullLayout.dragmode)) return Plotly.relayout(root, {dragmode: DRAGMODES[tool]});
   }).then(() => {
     // Browser-side playback (ui/playback.js) keeps the server's figure and draws its step over it.
     if (window.__pgAfterCanvasDraw) window.__pgAfterCanvasDraw(root);

@@ -52,7 +52,9 @@ _CSS = """
   pointer-events: none; opacity: 0; transition: opacity 0.2s; z-index: 5; }
 .pg-wheel-hint.pg-shown { opacity: 1; }
 [role="status"].pg-stale { opacity: 0.45; }
-@media (max-width: 640px) { .pg-tools .pg-hint { display: none; } .pg-tools button { padding: 0.2rem 0.4rem; } }
+@media (max-width: 640px) { .pg-tools { flex-wrap: wrap; height: auto; row-gap: 0.15rem; }
+  .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; } .pg-tools button { padding: 0.2rem 0.4rem; } }
+@media (pointer: coarse) { .pg-tools button { min-height: 2.25rem; min-width: 2.75rem; } }
 """
 
 # Streamlit sends an inline component's JavaScript with every update of the element, i.e. with
@@ -111,6 +113,7 @@ def canvas_texts():
         "tool_erase_help": _("Erase points: click one, or drag a box around several (key E)"),
         "tool_select_help": _("Select points: click or drag a box, then drag one to move them all (key S)"),
         "hint_add": _("Click to add a point · drag a point to move it · Alt-click erases · Ctrl+scroll zooms"),
+        "hint_add_touch": _("Tap to add a point · drag a point to move it · one finger scrolls, two fingers zoom"),
         "hint_switch": _("Click a point to switch it between training and test · Ctrl+scroll zooms"),
         "hint_move": _("Drag a point to move it · drag empty space to pan"),
         "hint_erase": _("Click a point to erase it · drag a box to erase several"),

@@ -25,7 +25,9 @@ const HIT_SLACK = 3;  // px beyond a marker's radius that still press it
 const ERASE_SLACK = 6;  // px: the erase tool is a little more generous
 const TOOLS = ['add', 'move', 'erase', 'select'];
 const TOOL_KEYS = {a: 'add', m: 'move', e: 'erase', s: 'select'};
-const DRAGMODES = {add: 'zoom', move: 'pan', erase: 'select', select: 'select'};
+const DRAGMODES = {add: 'zoom', move: 'pan', erase: 'select', select: 'select'};  // each tool's own
+// What a drag on empty space may do in each tool (plotly's toolbar picks among these).
+const TOOL_DRAGMODES = {add: ['zoom', 'pan'], move: ['pan', 'zoom'], erase: ['select', 'lasso'], select: ['select', 'lasso']};
 const VIEW_SETTLE_MS = 350;  // a wheel or pinch zoom is reported once the hand has stopped
 const WHEEL_HINT_MS = 1600;
 
@@ -139,13 +141,17 @@ function applyTool(root) {
   if (bar) {
     bar.querySelectorAll('button[data-tool]').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.tool === tool)));
     const hint = bar.querySelector('.pg-hint');
-    const key = tool === 'add' && root.__pgData.click_switches ? 'hint_switch' : 'hint_' + tool;
+    const touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
+    const key = tool === 'add' && root.__pgData.click_switches ? 'hint_switch' : 'hint_' + tool + (touch && tool === 'add' ? '_touch' : '');
     if (hint && !root.__pgLiveLine) hint.textContent = texts[key] || '';
   }
   root.dataset.tool = tool;
   // One finger scrolls the page in the add tool (a tap still adds); the other tools need the finger.
   root.style.touchAction = tool === 'add' ? 'pan-y' : 'none';
-  if (root._fullLayout && window.Plotly && root._fullLayout.dragmode !== DRAGMODES[tool]) draw(root, window.Plotly);
+  if (root._fullLayout && window.Plotly && root.__pgToolDrawn !== tool) {
+    root.__pgToolDrawn = tool;
+    window.Plotly.relayout(root, {dragmode: DRAGMODES[tool]});
+  }
 }
 
 function toolbar(root, parentElement, texts) {
