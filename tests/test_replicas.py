@@ -8,6 +8,7 @@ others.
 """
 
 import asyncio
+import json
 import os
 import secrets
 import shutil
@@ -23,7 +24,9 @@ import pytest
 from bench.client import Session
 from bench.load import click_spot
 from bench.server import ROOT, streamlit
+from playground.link import encode_scene
 from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, free_port
+from ui.state import default_scene
 
 pytestmark = pytest.mark.browser
 DEPLOY = ROOT / "deploy" / "nginx"
@@ -136,8 +139,29 @@ def test_three_replicas_behind_nginx(tmp_path):
             page.wait_for_function(
                 "() => document.querySelector('.pg-canvas')?.dataset.points === '93'", timeout=120_000
             )
+            # The canvas's live route answers through the proxy too (under the base path): a click's
+            # boundary is drawn from it before the session's rerun.
+            box = page.evaluate(
+                "() => { const r = document.querySelector('.pg-canvas'), l = r._fullLayout, "
+                "b = r.querySelector('.main-svg').getBoundingClientRect(); "
+                "return [b.left + l.xaxis._offset, b.top + l.yaxis._offset]; }"
+            )
+            page.mouse.click(box[0] + 6, box[1] + 6)
+            page.wait_for_function(
+                "() => Number(document.querySelector('.pg-canvas')?.dataset.liveDrawn || 0) >= 1", timeout=60_000
+            )
             page.screenshot(path=ARTIFACTS / "replicas-through-nginx.png")
             browser.close()
+
+        # Stateless: any replica answers the live route, with or without the sticky cookie.
+        body = json.dumps({"scene": encode_scene(default_scene()), "edits": [], "client": "replicas"}).encode()
+        answered = set()
+        for _ in range(12):
+            request = urllib.request.Request(f"{url}/api/live", data=body, headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=20) as response:
+                assert response.status == 200 and "figure" in json.loads(response.read())
+                answered.add(response.headers.get("X-Playground-Replica"))
+        assert len(answered) >= 2
 
         # The replica that served the first session dies: new sessions keep working, and every link
         # (made on whichever replica) still reproduces its scene.

@@ -354,7 +354,6 @@ def _without(items, clicked):
 # A double-click resets the view and changes nothing else: its first click was applied at once,
 # so the second one takes it back (``retract``), history included.
 LAST_CLICK = "last_click"  # (nonce, scene before, history before, scene after) of the last click
-CLICK_EVENTS = ("add", "remove", "remove_centre")
 
 
 def _retract(nonce):
@@ -369,63 +368,100 @@ def _retract(nonce):
         st.session_state.history = history
 
 
-def _apply_event(event, active_class, shared_view=False):
-    kind = event.get("type")
-    if kind in CLICK_EVENTS:
+def _refusing(handler):
+    """An edit handler whose bad values (a hostile or stale event) become one notice, not an error."""
+
+    @functools.wraps(handler)
+    def handle(event, active_class, shared_view):
+        try:
+            handler(event, active_class, shared_view)
+        except (InvalidDataError, KeyError, TypeError, ValueError, OverflowError) as err:
+            reason = err.message if isinstance(err, PlaygroundError) else str(err)
+            notify(Message(N_("That canvas action was ignored: {reason}"), reason=reason))
+
+    return handle
+
+
+def _click(handler):
+    """A click's edit: remembered so that a double-click's second click can take it back."""
+
+    def handle(event, active_class, shared_view):
         before = (scene(), st.session_state.history)
-        _apply_edit(event, active_class, shared_view)
+        handler(event, active_class, shared_view)
         st.session_state[LAST_CLICK] = (event["nonce"], *before, scene())
-    elif kind == "retract":
-        _retract(event.get("of"))
-    elif kind == "fit":
-        fit_view()
-    elif kind in ("undo", "redo"):
-        (undo if kind == "undo" else redo)()
-    elif kind == "move":
-        _move(event)
+
+    return handle
+
+
+def _placing_centres():
+    return st.session_state.get("click_mode") == "centres" and scene().basis == "rbf"
+
+
+@_refusing
+def _add(event, active_class, shared_view):
+    """``AddEvent``: a point of the active class where the click was (or an RBF centre, or a notice
+    while clicks switch points between training and test)."""
+    x, y = float(event["x"]), float(event["y"])
+    if _placing_centres():
+        if len(rbf_centres()) >= MAX_RBF_CENTRES:
+            raise InvalidDataError(N_("at most {n} centres can be placed"), n=MAX_RBF_CENTRES)
+        if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE):
+            raise InvalidDataError(N_("a centre must lie within ±{limit:,.0f}"), limit=MAX_COORDINATE)
+        set_rbf_centres(rbf_centres() + ((x, y),))
+    elif point_set_mode() == "switch":
+        notify(_("Clicks now switch points between training and test; choose 'add training points' to add one."))
     else:
-        _apply_edit(event, active_class, shared_view)
+        change_points(scene().points.added(x, y, active_class, test=point_set_mode() == "test"))
 
 
-def _apply_edit(event, active_class, shared_view=False):
-    kind = event.get("type")
-    placing_centres = st.session_state.get("click_mode") == "centres" and scene().basis == "rbf"
-    try:
-        if kind == "add" and placing_centres:
-            x, y = float(event["x"]), float(event["y"])
-            if len(rbf_centres()) >= MAX_RBF_CENTRES:
-                raise InvalidDataError(N_("at most {n} centres can be placed"), n=MAX_RBF_CENTRES)
-            if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE):
-                raise InvalidDataError(N_("a centre must lie within ±{limit:,.0f}"), limit=MAX_COORDINATE)
-            set_rbf_centres(rbf_centres() + ((x, y),))
-        elif kind in ("remove", "remove_centre"):
-            clicked = _clicked(event, 0 if kind == "remove" else 1)
-            if clicked is None:
-                notify(_("The plot had changed a lot before that click arrived, so nothing was removed; click again."))
-            elif kind == "remove_centre":
-                set_rbf_centres(tuple(_without(rbf_centres(), clicked)))
-            elif point_set_mode() == "switch":
-                change_points(_switched(scene().points, clicked))
-            else:
-                change_points(PointSet.from_rows(_without(scene().points.rows(), clicked)))
-        elif kind == "add" and point_set_mode() == "switch":
-            notify(_("Clicks now switch points between training and test; choose 'add training points' to add one."))
-        elif kind == "add":
-            test = point_set_mode() == "test"
-            change_points(scene().points.added(float(event["x"]), float(event["y"]), active_class, test=test))
-        elif kind == "view":
-            window, moved = bounded_view(float(event["x0"]), float(event["x1"]), float(event["y0"]), float(event["y1"]))
-            set_scene(scene().with_window(window, by_app=shared_view or moved))
-            if moved:
-                notify(
-                    _(
-                        "The view is kept at least {size:g} wide and within ±{limit:,.0f}: "
-                        "the points' grid is finer than anything narrower would show."
-                    ).format(size=MIN_VIEW, limit=MAX_COORDINATE)
-                )
-    except (InvalidDataError, KeyError, TypeError, ValueError, OverflowError) as err:
-        reason = err.message if isinstance(err, PlaygroundError) else str(err)
-        notify(Message(N_("That canvas action was ignored: {reason}"), reason=reason))
+@_refusing
+def _remove(event, active_class, shared_view):
+    """``RemoveEvent``: the points (or hand-placed centres) named as the canvas showed them; while
+    clicks switch points, a click on a point switches it between training and test."""
+    centres = event.get("type") == "remove_centre"
+    clicked = _clicked(event, 1 if centres else 0)
+    if clicked is None:
+        notify(_("The plot had changed a lot before that click arrived, so nothing was removed; click again."))
+    elif centres:
+        set_rbf_centres(tuple(_without(rbf_centres(), clicked)))
+    elif point_set_mode() == "switch":
+        change_points(_switched(scene().points, clicked))
+    else:
+        change_points(PointSet.from_rows(_without(scene().points.rows(), clicked)))
+
+
+@_refusing
+def _view(event, active_class, shared_view):
+    """``ViewEvent``: the zoom or pan the user made, bounded (``bounded_view``)."""
+    window, moved = bounded_view(float(event["x0"]), float(event["x1"]), float(event["y0"]), float(event["y1"]))
+    set_scene(scene().with_window(window, by_app=shared_view or moved))
+    if moved:
+        notify(
+            _(
+                "The view is kept at least {size:g} wide and within ±{limit:,.0f}: "
+                "the points' grid is finer than anything narrower would show."
+            ).format(size=MIN_VIEW, limit=MAX_COORDINATE)
+        )
+
+
+# One handler per event type of ``ui.canvas_protocol``; an unknown type is ignored.
+EVENT_HANDLERS = {
+    "add": _click(_add),
+    "remove": _click(_remove),
+    "remove_centre": _click(_remove),
+    "retract": lambda event, *_: _retract(event.get("of")),
+    "fit": lambda *_: fit_view(),
+    "undo": lambda *_: undo(),
+    "redo": lambda *_: redo(),
+    "move": lambda event, *_: _move(event),
+    "view": _view,
+}
+
+
+def _apply_event(event, active_class, shared_view=False):
+    handler = EVENT_HANDLERS.get(event.get("type"))
+    if handler is not None:
+        handler(event, active_class, shared_view)
 
 
 # A drag sends moves while the pointer moves (each the whole offset since the press, so any of
