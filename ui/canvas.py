@@ -52,7 +52,9 @@ _CSS = """
   pointer-events: none; opacity: 0; transition: opacity 0.2s; z-index: 5; }
 .pg-wheel-hint.pg-shown { opacity: 1; }
 [role="status"].pg-stale { opacity: 0.45; }
-@media (max-width: 640px) { .pg-tools { flex-wrap: wrap; height: auto; row-gap: 0.15rem; }
+/* The canvas's own width decides (the sidebar takes a share of a narrow window). */
+.pg-host { container-type: inline-size; }
+@container (max-width: 720px) { .pg-tools { flex-wrap: wrap; height: auto; row-gap: 0.15rem; }
   .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; } .pg-tools button { padding: 0.2rem 0.4rem; } }
 @media (pointer: coarse) { .pg-tools button { min-height: 2.25rem; min-width: 2.75rem; } }
 """

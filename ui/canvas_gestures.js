@@ -173,6 +173,7 @@ function toolbar(root, parentElement, texts) {
     hint.setAttribute('aria-live', 'polite');
     bar.appendChild(hint);
     parentElement.insertBefore(bar, parentElement.firstChild);
+    parentElement.classList.add('pg-host');
   }
   bar.setAttribute('aria-label', texts.tools);
   bar.querySelectorAll('button[data-tool]').forEach((button) => {
