@@ -231,6 +231,7 @@ def test_quick_removals_on_a_busy_server_remove_the_points_clicked(browser, busy
     # Two points far apart, the second one later in the list.
     first, second = 10, 70
     targets = [page.evaluate(DATA_TO_PAGE_JS, [xs[i], ys[i]]) for i in (first, second)]
+    page.keyboard.press("e")  # the erase tool
     with paused(busy_server):
         for target in targets:
             page.mouse.move(*target)

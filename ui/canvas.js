@@ -44,7 +44,7 @@ function shownFigure(figure, level, legendX) {
     if (optional.includes(i)) return Object.assign({}, trace, {showlegend: false});
     return names[i] ? Object.assign({}, trace, {name: names[i]}) : trace;
   });
-  const size = (figure.layout.font || {}).size || 13;
+  const size = ((figure.layout.legend || {}).font || {}).size || (figure.layout.font || {}).size || 13;
   const font = {size: level >= 2 ? 0.8 * size : size};
   Object.assign(layout.legend, {
     title: {text: figure.compact.legend_title, side: 'left', font: font}, font: font,

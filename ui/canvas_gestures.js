@@ -142,7 +142,9 @@ function applyTool(root) {
     bar.querySelectorAll('button[data-tool]').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.tool === tool)));
     const hint = bar.querySelector('.pg-hint');
     const touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
-    const key = tool === 'add' && root.__pgData.click_switches ? 'hint_switch' : 'hint_' + tool + (touch && tool === 'add' ? '_touch' : '');
+    // While clicks switch points between training and test, add and erase switch them (the session decides).
+    const switching = root.__pgData.click_switches && (tool === 'add' || tool === 'erase');
+    const key = switching ? 'hint_switch' : 'hint_' + tool + (touch && tool === 'add' ? '_touch' : '');
     if (hint && !root.__pgLiveLine) hint.textContent = texts[key] || '';
   }
   root.dataset.tool = tool;

@@ -299,6 +299,7 @@ def scene_figure(
             yref="paper",
             valign="middle",
             traceorder="normal",
+            font=dict(size=13 * legend_scale(scale)),
         ),
         modebar=dict(orientation="v"),
         showlegend=legend,
@@ -334,7 +335,17 @@ def canvas_margin(scale=1.0, legend=True):
     """Margins in pixels: tick labels and axis titles left and below, the legend band above (when
     shown), the vertical toolbar on the right. The band holds the one-row legend whole, so the plot
     area does not move when the legend appears (the first point on an empty plot)."""
-    return dict(l=round(44 * scale), r=36, t=round((42 if legend else 8) * scale), b=round(44 * scale))
+    return dict(
+        l=round(44 * scale),
+        r=36,
+        t=round(42 * legend_scale(scale)) if legend else round(8 * scale),
+        b=round(44 * scale),
+    )
+
+
+def legend_scale(scale):
+    """The legend grows less than the rest in presentation (its band costs the plot's height)."""
+    return min(scale, 1.3)
 
 
 def _meta(trace):
