@@ -33,8 +33,30 @@ ENGLISH_CANVAS = {
     "not_drawn": "The plot could not be drawn: {error}",
     "fit_view": "Fit the view to the points (or double-click)",
 }
+# The tool bar's texts (issue 25): new, with no JavaScript before them; as the code defines them.
+ENGLISH_TOOLS = {
+    "tools": "Tools",
+    "tool_add": "✚ Add",
+    "tool_move": "✥ Move",
+    "tool_erase": "⌫ Erase",
+    "tool_select": "⬚ Select",
+    "tool_add_help": "Add points: click empty space (key A)",
+    "tool_move_help": "Move points: drag them; drag empty space to pan (key M)",
+    "tool_erase_help": "Erase points: click one, or drag a box around several (key E)",
+    "tool_select_help": "Select points: click or drag a box, then drag one to move them all (key S)",
+    "hint_add": "Click to add a point · drag a point to move it · Alt-click erases · Ctrl+scroll zooms",
+    "hint_add_touch": "Tap to add a point · drag a point to move it · one finger scrolls, two fingers zoom",
+    "hint_switch": "Click a point to switch it between training and test · Ctrl+scroll zooms",
+    "hint_move": "Drag a point to move it · drag empty space to pan",
+    "hint_erase": "Click a point to erase it · drag a box to erase several",
+    "hint_select": "Click or drag a box to select · drag a selected point to move all · Delete erases",
+    "wheel_hint": "Use Ctrl + scroll (⌘ + scroll on a Mac) to zoom the plot; two fingers on a touch screen",
+    "live_status": "Training accuracy {accuracy} ({wrong} misclassified)",
+    "live_off": "Live updates are off ({reason}); the plot is updated when you let go.",
+}
 ENGLISH_CHART = {**ENGLISH_CANVAS, "chart_not_drawn": "The chart could not be drawn: {error}"}
 del ENGLISH_CHART["fit_view"]
+ENGLISH_CANVAS = {**ENGLISH_CANVAS, **ENGLISH_TOOLS}
 ENGLISH_PLAYER = {
     "play": "Play",
     "pause": "Pause",
