@@ -678,7 +678,8 @@ function requestLive(root) {
       if (status === 200 && answer.figure && root.dataset.revision === revision) {
         root.__pgLiveKey = key;
         root.dataset.liveMs = (performance.now() - asked).toFixed(1);
-        return drawLive(root, answer);
+        drawLive(root, answer);  // not awaited: the next request overlaps this draw (draws coalesce)
+        return null;
       }
       if (status === 429) return null;  // busy for a moment: the next move asks again
       if (status !== 200 && answer && answer.error && status !== 422) liveOff(root, answer.error);
