@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench.server import ROOT, streamlit
 
@@ -70,6 +71,11 @@ WATCH_JS = """() => {
   }).observe(root, {attributes: true, attributeFilter: ['data-live-drawn', 'data-points']});
 }"""
 
+STUCK_JS = """() => { const r = document.querySelector('.pg-canvas');
+  return {points: Number(r.dataset.points), queue: (window.__pgQueue || []).map(e => e.type + ' ' + e.nonce),
+          ack: window.__pgAck || 0, nonce: window.__pgNonce || 0, sent: Number(r.dataset.sent || 0),
+          live_drawn: Number(r.dataset.liveDrawn || 0), live_off: r.dataset.liveOff || ''}; }"""
+
 READ_JS = "() => window.__pgClickWatch.clicks.map(c => [c.t1 === null ? null : c.t1 - c.t0, c.via])"
 
 
@@ -82,6 +88,7 @@ class SeriesRun:
     boundary_ms: list = field(default_factory=list)  # per click: to the first figure with its point
     via_live: int = 0
     load: str = ""
+    stuck: dict | None = None  # what the page showed when its points did not all arrive within a minute
 
     @property
     def ok(self):
@@ -172,16 +179,20 @@ def series_run(page, url, busy, seed):
     wanted = [page.evaluate(PAGE_TO_DATA_JS, list(spot)) for spot in spots]
     page.evaluate(WATCH_JS)
     load = _load()
+    stuck = None
     with cpu_burners() if busy else _idle():
         for spot in spots:
             page.mouse.click(*spot)
             page.wait_for_timeout(GAP_MS)
-        page.wait_for_function(
-            "(n) => Number(document.querySelector('.pg-canvas')?.dataset.points) >= n",
-            arg=len(before) + CLICKS,
-            timeout=120_000,
-        )
-        _applied(page)
+        try:
+            page.wait_for_function(
+                "(n) => Number(document.querySelector('.pg-canvas')?.dataset.points) >= n",
+                arg=len(before) + CLICKS,
+                timeout=60_000,
+            )
+            _applied(page)
+        except PlaywrightTimeout:  # a failed run: counted as such, with what the page showed
+            stuck = page.evaluate(STUCK_JS)
         load += " -> " + _load()
     geo = page.evaluate(GEOMETRY_JS)
     new = [(p["x"], p["y"]) for p in geo["points"] if (p["x"], p["y"]) not in before]
@@ -196,6 +207,7 @@ def series_run(page, url, busy, seed):
         [ms for ms, _ in seen if ms is not None],
         sum(via == "live" for _, via in seen),
         load,
+        stuck,
     )
 
 
@@ -221,7 +233,7 @@ def isolated_clicks(page, url, server, count=ISOLATED):
 def run(root=None, *, quick=False, label="this tree", log=print):
     from playwright.sync_api import sync_playwright
 
-    from tests.browser import CHROMIUM_ARGS, chromium_path
+    from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path
 
     runs = 3 if quick else RUNS
     result = ClickResult(label, load=_load())
@@ -248,7 +260,10 @@ def run(root=None, *, quick=False, label="this tree", log=print):
                         f"  {label}, {'2 CPU burners' if busy else 'idle'}, run {index + 1}: {one.placed} new points, "
                         f"{one.within} of {CLICKS} within 0.5 px (worst {one.worst_px:.2f} px); boundary median "
                         f"{_median(one.boundary_ms):.0f} ms ({one.via_live} by the live route); load {one.load}"
+                        + (f"; STUCK: {one.stuck}" if one.stuck else "")
                     )
+                    if one.stuck:
+                        page.screenshot(path=str(ARTIFACTS / f"clicks-stuck-{'busy' if busy else 'idle'}-{index}.png"))
         finally:
             context.close()
             chromium.close()
