@@ -72,6 +72,7 @@ WATCH_JS = """() => {
 }"""
 
 STUCK_JS = """() => { const r = document.querySelector('.pg-canvas');
+  if (!r) return {canvas: 'missing', page: (document.body.innerText || '').slice(0, 300)};
   return {points: Number(r.dataset.points), queue: (window.__pgQueue || []).map(e => e.type + ' ' + e.nonce),
           ack: window.__pgAck || 0, nonce: window.__pgNonce || 0, sent: Number(r.dataset.sent || 0),
           live_drawn: Number(r.dataset.liveDrawn || 0), live_off: r.dataset.liveOff || ''}; }"""
@@ -194,6 +195,8 @@ def series_run(page, url, busy, seed):
         except PlaywrightTimeout:  # a failed run: counted as such, with what the page showed
             stuck = page.evaluate(STUCK_JS)
         load += " -> " + _load()
+    if stuck and stuck.get("canvas") == "missing":
+        return SeriesRun(busy, 0, 0, math.inf, [], 0, load, stuck)
     geo = page.evaluate(GEOMETRY_JS)
     new = [(p["x"], p["y"]) for p in geo["points"] if (p["x"], p["y"]) not in before]
     scale = geo["width"] / (geo["xrange"][1] - geo["xrange"][0])  # px per data unit
