@@ -71,11 +71,19 @@ WATCH_JS = """() => {
   }).observe(root, {attributes: true, attributeFilter: ['data-live-drawn', 'data-points']});
 }"""
 
+CANVAS_DRAWN_JS = """() => { const r = document.querySelector('.pg-canvas');
+  return !!(r && r._fullLayout && r._fullData); }"""
+
 STUCK_JS = """() => { const r = document.querySelector('.pg-canvas');
   if (!r) return {canvas: 'missing', page: (document.body.innerText || '').slice(0, 300)};
   return {points: Number(r.dataset.points), queue: (window.__pgQueue || []).map(e => e.type + ' ' + e.nonce),
           ack: window.__pgAck || 0, nonce: window.__pgNonce || 0, sent: Number(r.dataset.sent || 0),
           live_drawn: Number(r.dataset.liveDrawn || 0), live_off: r.dataset.liveOff || ''}; }"""
+
+# Notes whether the canvas element left the page during a series (a rerun re-mounting it).
+GONE_JS = """() => { window.__pgGone = 0; const root = document.querySelector('.pg-canvas');
+  new MutationObserver(() => { if (!root.isConnected && !window.__pgGone) window.__pgGone = 1; })
+    .observe(document.body, {childList: true, subtree: true}); }"""
 
 READ_JS = "() => window.__pgClickWatch.clicks.map(c => [c.t1 === null ? null : c.t1 - c.t0, c.via])"
 
@@ -90,6 +98,7 @@ class SeriesRun:
     via_live: int = 0
     load: str = ""
     stuck: dict | None = None  # what the page showed when its points did not all arrive within a minute
+    remounted: bool = False  # the canvas element left the page during the series (replaced by another)
 
     @property
     def ok(self):
@@ -179,6 +188,7 @@ def series_run(page, url, busy, seed):
     spots = empty_spots(geo, CLICKS, seed)
     wanted = [page.evaluate(PAGE_TO_DATA_JS, list(spot)) for spot in spots]
     page.evaluate(WATCH_JS)
+    page.evaluate(GONE_JS)
     load = _load()
     stuck = None
     with cpu_burners() if busy else _idle():
@@ -195,8 +205,14 @@ def series_run(page, url, busy, seed):
         except PlaywrightTimeout:  # a failed run: counted as such, with what the page showed
             stuck = page.evaluate(STUCK_JS)
         load += " -> " + _load()
+    if not stuck:
+        try:  # the canvas can be re-mounted by a rerun for a moment: wait for it to be drawn again
+            page.wait_for_function(CANVAS_DRAWN_JS, timeout=60_000)
+        except PlaywrightTimeout:
+            stuck = page.evaluate(STUCK_JS)
+    remounted = bool(page.evaluate("() => window.__pgGone"))
     if stuck and stuck.get("canvas") == "missing":
-        return SeriesRun(busy, 0, 0, math.inf, [], 0, load, stuck)
+        return SeriesRun(busy, 0, 0, math.inf, [], 0, load, stuck, remounted)
     geo = page.evaluate(GEOMETRY_JS)
     new = [(p["x"], p["y"]) for p in geo["points"] if (p["x"], p["y"]) not in before]
     scale = geo["width"] / (geo["xrange"][1] - geo["xrange"][0])  # px per data unit
@@ -211,6 +227,7 @@ def series_run(page, url, busy, seed):
         sum(via == "live" for _, via in seen),
         load,
         stuck,
+        remounted,
     )
 
 
@@ -264,6 +281,7 @@ def run(root=None, *, quick=False, label="this tree", log=print):
                         f"{one.within} of {CLICKS} within 0.5 px (worst {one.worst_px:.2f} px); boundary median "
                         f"{_median(one.boundary_ms):.0f} ms ({one.via_live} by the live route); load {one.load}"
                         + (f"; STUCK: {one.stuck}" if one.stuck else "")
+                        + ("; the canvas element was re-mounted" if one.remounted else "")
                     )
                     if one.stuck:
                         page.screenshot(path=str(ARTIFACTS / f"clicks-stuck-{'busy' if busy else 'idle'}-{index}.png"))
