@@ -7,9 +7,15 @@ half keeps the other half's section of an existing output file.
 ``--backend-only --methods probit,bayesian_logistic --sizes 1000 [--classes 2]`` measures those
 back-end cases alone and prints them (a part of the table is never written over the whole).
 
-``--drag-only`` runs only the live-drag benchmark (``bench/drag.py``: boundary updates per
-second while a point is dragged, N = 90 and 1,000), which a full run includes, and replaces only
-its section of the output.
+``--drag-only`` runs only the live-drag benchmark (``bench/drag.py``: the live route alone, and
+boundary updates per second and long tasks while a point is dragged in a real page, N = 90 and
+1,000), which a full run includes, and replaces only its section of the output; with
+``--compare-with ROOT`` it first runs ROOT's own drag benchmark (the "before" columns, same run).
+
+``--clicks-only`` runs only the clicks benchmark (``bench/clicks.py``: 20 clicks 150 ms apart, 10
+runs idle and 10 with two CPU burners, and click-to-boundary), which a full run includes, and
+replaces only its section; with ``--compare-with ROOT`` ROOT is measured after this checkout, in a
+quick run (3 runs each way).
 
 ``--load`` runs the load benchmarks instead (``bench/load.py``: server CPU per interaction, heavy
 settings, 30 sessions clicking for 2 minutes, memory; about 15 minutes) and replaces only the load
@@ -33,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import backend, crowd, drag, frontend, machine, report  # noqa: E402
+from bench import backend, clicks, crowd, drag, frontend, machine, report  # noqa: E402
 
 
 def main(argv=None):
@@ -48,8 +54,11 @@ def main(argv=None):
     parser.add_argument("--output", default=str(ROOT / "BENCHMARKS.md"), help="markdown file to write ('-': none)")
     parser.add_argument("--deadline", type=float, default=None, help="seconds one implementation may spend on one case")
     which.add_argument("--drag-only", action="store_true", help="the live-drag benchmark (bench/drag.py) only")
+    which.add_argument("--clicks-only", action="store_true", help="the clicks benchmark (bench/clicks.py) only")
     parser.add_argument("--load", action="store_true", help="the load benchmarks (bench/load.py) only")
-    parser.add_argument("--compare-with", default=None, help="with --load: another checkout to measure as 'before'")
+    parser.add_argument(
+        "--compare-with", default=None, help="with --load, --drag-only or --clicks-only: another checkout as 'before'"
+    )
     parser.add_argument("--before-json", default=None, help="with --load: 'before' figures saved by an earlier run")
     parser.add_argument("--skip-heavy", action="store_true", help="with --load: leave out the heavy settings")
     parser.add_argument(
@@ -95,6 +104,8 @@ def main(argv=None):
         return load_main(args)
     if args.drag_only:
         return drag_main(args)
+    if args.clicks_only:
+        return clicks_main(args)
 
     started = time.monotonic()
     description = machine.describe(browser=not args.backend_only)
@@ -121,14 +132,19 @@ def main(argv=None):
         for n, floor, median, p90 in frontend.ratios(results):
             print(f"  N = {n:,}: playground / {floor} = {median:.2f} (median), {p90:.2f} (p90); target <= 1.3")
 
-    drags = None
+    drags, click_results = None, None
     if not args.backend_only:
         drags = run_drag(args)
+        click_results = run_clicks(args)
 
     elapsed = time.monotonic() - started
     text = report.markdown(description, cases, results, quick=args.quick, elapsed=elapsed)
     print("\nSummary:")
-    for line in report.summary_lines(cases, results) + drag.summary_lines(drags or []):
+    for line in (
+        report.summary_lines(cases, results)
+        + drag.summary_lines(drags or [])
+        + clicks.summary_lines(click_results or [])
+    ):
         print("  " + line)
     if args.output != "-":
         output = Path(args.output)
@@ -143,6 +159,11 @@ def main(argv=None):
             kept = drag.section_of(output.read_text())
         if kept:
             text = drag.with_section(text, kept)
+        kept = clicks.markdown(click_results, quick=args.quick) if click_results else None
+        if kept is None and output.exists():
+            kept = clicks.section_of(output.read_text())
+        if kept:
+            text = clicks.with_section(text, kept)
         crowd_section = crowd.section_of(output.read_text()) if output.exists() else None
         if crowd_section:  # written from python -m bench crowd runs: kept
             text = crowd.with_section(text, crowd_section)
@@ -173,9 +194,15 @@ def _choices(allowed, kind):
 
 
 def run_drag(args):
-    print("\nLive drag: boundary updates per second while a point is dragged (websocket client)")
+    before = None
+    if args.compare_with and args.drag_only:
+        before = drag.compare_with(args.compare_with, quick=args.quick)
+    print("\nLive drag: the live route alone (HTTP client) and boundary updates while a point is dragged in a page")
     print(drag.format_header())
-    return drag.run(quick=args.quick)
+    results = drag.run(quick=args.quick)
+    for result in results:
+        result.before = (before or {}).get((result.method, result.n))
+    return results
 
 
 def drag_main(args):
@@ -186,8 +213,30 @@ def drag_main(args):
     if args.output != "-":
         output = Path(args.output)
         text = output.read_text() if output.exists() else "# Benchmarks\n\n## Summary\n"
-        output.write_text(drag.with_section(text, drag.markdown(results, quick=args.quick)))
+        section = drag.markdown(results, quick=args.quick, before_root=args.compare_with)
+        output.write_text(drag.with_section(text, section))
         print(f"\nWrote the drag section of {args.output}")
+
+
+def run_clicks(args):
+    print("\nClicks: 20 clicks 150 ms apart (idle, 2 CPU burners) and click-to-boundary (headless Chromium)")
+    results = [clicks.run(quick=args.quick, label="this tree")]
+    if args.compare_with and args.clicks_only:
+        # The tree before in a quick run (3 runs each way, 8 isolated clicks): the run stays within minutes.
+        results.append(clicks.run(args.compare_with, quick=True, label=f"before ({args.compare_with})"))
+    return results
+
+
+def clicks_main(args):
+    results = run_clicks(args)
+    print("\nSummary:")
+    for line in clicks.summary_lines(results):
+        print("  " + line)
+    if args.output != "-":
+        output = Path(args.output)
+        text = output.read_text() if output.exists() else "# Benchmarks\n\n## Summary\n"
+        output.write_text(clicks.with_section(text, clicks.markdown(results, quick=args.quick)))
+        print(f"\nWrote the clicks section of {args.output}")
 
 
 def load_main(args):
