@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from bench import report
 from bench.server import ROOT, streamlit
 
 RUNS = 10
@@ -384,24 +385,11 @@ def summary_lines(results):
 
 
 def with_section(text, section):
-    """``text`` with its clicks section replaced by ``section`` (or inserted before the drag
-    section, the load section or the summary)."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
-    if start is not None:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        lines[start:end] = section.splitlines() + [""]
-    else:
-        starts = ("## Drag", "## Load", "## Summary")
-        at = next((i for i, line in enumerate(lines) if line.startswith(starts)), len(lines))
-        lines[at:at] = section.splitlines() + [""]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    """``text`` (BENCHMARKS.md) with its clicks section replaced by ``section`` (or inserted before
+    ## Drag, ## Load, ## Summary or at the end)."""
+    return report.with_markdown_section(text, HEADING, section, before=("## Drag", "## Load", "## Summary"))
 
 
 def section_of(text):
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
-    if start is None:
-        return None
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[start:end]).rstrip("\n")
+    """The clicks section of an existing BENCHMARKS.md, or None."""
+    return report.markdown_section(text, HEADING)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
+from bench import report
 from bench.client import Session
 from bench.load import _click_latencies, link_query, loadavg, percentile
 from bench.server import ROOT, streamlit
@@ -244,24 +245,12 @@ def main(argv=None):
             measure(root, args.points, args.pages, args.timeout, centres=args.centres)
 
 
+def with_section(text, section):
+    """``text`` (BENCHMARKS.md) with its crowd section replaced by ``section`` (or inserted before
+    ## Summary or at the end)."""
+    return report.with_markdown_section(text, HEADING, section, before=("## Summary",))
+
+
 def section_of(text):
     """The crowd section of an existing BENCHMARKS.md, or None."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
-    if start is None:
-        return None
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[start:end]).rstrip("\n")
-
-
-def with_section(text, section):
-    """``text`` with its crowd section replaced by ``section`` (or inserted before the summary)."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
-    if start is not None:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        lines[start:end] = section.splitlines() + [""]
-    else:
-        at = next((i for i, line in enumerate(lines) if line.startswith("## Summary")), len(lines))
-        lines[at:at] = section.splitlines() + [""]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return report.markdown_section(text, HEADING)

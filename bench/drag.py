@@ -37,6 +37,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 
+from bench import report
 from bench.client import _decode_array
 from bench.load import link_query
 from bench.server import streamlit
@@ -504,23 +505,10 @@ def summary_lines(results):
 
 def with_section(text, section):
     """``text`` (BENCHMARKS.md) with its drag section replaced by ``section`` (or inserted before
-    the load section or the summary); every other section is kept."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
-    if start is not None:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        lines[start:end] = section.splitlines() + [""]
-    else:
-        at = next((i for i, line in enumerate(lines) if line.startswith(("## Load", "## Summary"))), len(lines))
-        lines[at:at] = section.splitlines() + [""]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    ## Load, ## Summary or at the end)."""
+    return report.with_markdown_section(text, HEADING, section, before=("## Load", "## Summary"))
 
 
 def section_of(text):
     """The drag section of an existing BENCHMARKS.md, or None."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(HEADING)), None)
-    if start is None:
-        return None
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[start:end]).rstrip("\n")
+    return report.markdown_section(text, HEADING)

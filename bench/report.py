@@ -422,9 +422,29 @@ def with_load_section(text, section):
 
 def load_section_of(text):
     """The load section of an existing BENCHMARKS.md, or None."""
+    return markdown_section(text, LOAD_HEADING)
+
+
+def markdown_section(text, heading):
+    """The section of a BENCHMARKS.md ``text`` that starts with ``heading`` (to the next "## "), or None."""
     lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(LOAD_HEADING)), None)
+    start = next((i for i, line in enumerate(lines) if line.startswith(heading)), None)
     if start is None:
         return None
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
     return "\n".join(lines[start:end]).rstrip("\n")
+
+
+def with_markdown_section(text, heading, section, before=("## Summary",)):
+    """``text`` with its ``heading`` section replaced by ``section``, or, when it has none, with
+    ``section`` inserted before the first section starting with one of ``before`` (else at the
+    end); every other section is kept."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(heading)), None)
+    if start is not None:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        lines[start:end] = section.splitlines() + [""]
+    else:
+        at = next((i for i, line in enumerate(lines) if line.startswith(tuple(before))), len(lines))
+        lines[at:at] = section.splitlines() + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"
