@@ -141,9 +141,13 @@ export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
   const root = plotRoot(parentElement, 'pg-canvas');
   root.__pgData = data;
+  const fresh = !root.__pgSend;
   root.__pgSend = setTriggerValue;
   window.__pgAck = Math.max(window.__pgAck || 0, data.ack || 0);
   window.__pgQueue = (window.__pgQueue || []).filter(e => e.nonce > window.__pgAck);
+  // A canvas made anew (a rerun re-created the element): edits sent through the one it replaced
+  // may never have left, so it sends what is still unacknowledged.
+  if (fresh && window.__pgQueue.length) setTimeout(() => commit(root), 0);
   toolbar(root, parentElement, data.texts);
   root.__pgFileName = data.file_name;
   window.__pgKeyRoot = root;

@@ -66,12 +66,34 @@ function send(root, event) {
   let queue = window.__pgQueue || [];
   if (event.type === 'view') queue = queue.filter(e => e.type !== 'view');
   window.__pgQueue = queue.concat([event]);
-  root.__pgSend('events', window.__pgQueue);
   root.dataset.lastSent = event.type + ' ' + event.nonce;  // what the browser tests see leave at once
   root.dataset.sent = String(Number(root.dataset.sent || 0) + 1);
   if (event.type === 'add' || event.type === 'retract') showAdded(root, event);
-  if (['add', 'remove', 'retract'].includes(event.type)) requestLive(root);
+  if (['add', 'remove'].includes(event.type) && liveAvailable(root)) {
+    // The live route answers first: the session's rerun, started at once, would hold the server
+    // (and Python's lock) while the route computes. The click is in the queue; it is committed
+    // once its live figure is drawn, or after COMMIT_WAIT_MS at the latest.
+    requestLive(root);
+    if (!root.__pgCommitTimer) root.__pgCommitTimer = setTimeout(() => commit(root), COMMIT_WAIT_MS);
+  } else {
+    commit(root);
+  }
   return event.nonce;
+}
+
+const COMMIT_WAIT_MS = 80;  // the longest a click's commit waits for its live figure
+
+function commit(root) {
+  // Send the session every event not yet acknowledged (each is applied once, in order), through
+  // this canvas or, should a rerun have re-created it meanwhile, the one that took its place.
+  clearTimeout(root.__pgCommitTimer);
+  root.__pgCommitTimer = 0;
+  const target = root.isConnected ? root : keyRoot();
+  if (target) target.__pgSend('events', window.__pgQueue);
+}
+
+function liveAvailable(root) {
+  return !!(root.__pgData && root.__pgData.live) && !root.__pgLiveOff && !root.__pgDrag;
 }
 
 // ---- Where the pointer is -----------------------------------------------------------------
@@ -678,7 +700,9 @@ function requestLive(root) {
       if (status === 200 && answer.figure && root.dataset.revision === revision) {
         root.__pgLiveKey = key;
         root.dataset.liveMs = (performance.now() - asked).toFixed(1);
-        drawLive(root, answer);  // not awaited: the next request overlaps this draw (draws coalesce)
+        // Not awaited: the next request overlaps this draw (draws coalesce); a click waiting for its
+        // live figure is committed once it is drawn.
+        drawLive(root, answer).then(() => { if (root.__pgCommitTimer) commit(root); });
         return null;
       }
       if (status === 429) return null;  // busy for a moment: the next move asks again
@@ -712,7 +736,7 @@ function drawLive(root, answer) {
   if (root.__pgDrag && status && status.accuracy !== null) {
     liveLine(root, fill(texts.live_status, {accuracy: (100 * status.accuracy).toFixed(1) + '%', wrong: status.wrong}));
   }
-  return draw(root, window.Plotly).then(() => {
+  return drawAdded(root).then(() => {  // with the points clicked meanwhile (withAdded)
     root.dataset.dragUpdates = String(Number(root.dataset.dragUpdates || 0) + 1);
     root.dataset.liveDrawn = String(Number(root.dataset.liveDrawn || 0) + 1);
   });
@@ -733,6 +757,8 @@ function withAdded(root, figure) {
   }])};
 }
 
+const ADDED_WAIT_MS = 40;  // a new point waits this long for its live figure before it is drawn alone
+
 function showAdded(root, event) {
   if (event.type === 'retract') {
     root.__pgAdded = (root.__pgAdded || []).filter((p) => p.nonce !== event.of);
@@ -740,7 +766,20 @@ function showAdded(root, event) {
     if (!root.__pgData || !root.__pgData.new_point) return;
     root.__pgAdded = (root.__pgAdded || []).concat([{nonce: event.nonce, x: event.x, y: event.y}]);
   }
-  if (root.__pgFigure && window.Plotly) draw(root, window.Plotly);
+  if (!root.__pgFigure || !window.Plotly) return;
+  if (event.type === 'add' && liveAvailable(root)) {
+    // The live figure, a few milliseconds away, draws the point with its boundary in one draw;
+    // should it be late, the point is drawn alone meanwhile.
+    if (!root.__pgAddedTimer) root.__pgAddedTimer = setTimeout(() => drawAdded(root), ADDED_WAIT_MS);
+  } else {
+    drawAdded(root);
+  }
+}
+
+function drawAdded(root) {
+  clearTimeout(root.__pgAddedTimer);
+  root.__pgAddedTimer = 0;
+  return draw(root, window.Plotly);
 }
 
 function isTextField(element) {
