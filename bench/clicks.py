@@ -33,6 +33,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench import report
 from bench.server import ROOT, streamlit
+from tests.browser import GEOMETRY_JS, PAGE_TO_DATA_JS
 
 RUNS = 10
 CLICKS = 20
@@ -40,23 +41,6 @@ GAP_MS = 150
 SPACING_PX = 14  # the spots' distance from each other and from the points (issue: at least 12)
 TARGET_MS = 60.0  # click-to-boundary median at N = 90
 ISOLATED = 15  # isolated clicks for click-to-boundary
-
-GEOMETRY_JS = """() => {
-  const root = document.querySelector('.pg-canvas'), l = root._fullLayout;
-  const box = root.querySelector('.main-svg').getBoundingClientRect();
-  const points = [];
-  root._fullData.forEach(t => { if (t.meta === 'points') for (let i = 0; i < t._length; i++) points.push({
-    x: t.x[i], y: t.y[i],
-    px: box.left + l.xaxis._offset + l.xaxis.l2p(t.x[i]), py: box.top + l.yaxis._offset + l.yaxis.l2p(t.y[i]) }); });
-  return {left: box.left + l.xaxis._offset, top: box.top + l.yaxis._offset, width: l.xaxis._length,
-          height: l.yaxis._length, xrange: l.xaxis.range.slice(), points: points};
-}"""
-
-PAGE_TO_DATA_JS = """([px, py]) => {
-  const root = document.querySelector('.pg-canvas'), xa = root._fullLayout.xaxis, ya = root._fullLayout.yaxis;
-  const box = root.querySelector('.main-svg').getBoundingClientRect();
-  return [xa.p2l(px - box.left - xa._offset), ya.p2l(py - box.top - ya._offset)];
-}"""
 
 # The stopwatch: each mousedown starts a click; each figure drawn (live or the session's) with at
 # least n0 + k + 1 points ends click k's wait for its boundary.

@@ -16,27 +16,10 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
-from tests.browser import ARTIFACTS
+from tests.browser import ARTIFACTS, GEOMETRY_JS, PAGE_TO_DATA_JS
 from tests.test_browser_canvas import close_page, open_page, undo_button, wait_applied, wait_settled
 
 pytestmark = pytest.mark.browser
-
-GEOMETRY_JS = """() => {
-  const root = document.querySelector('.pg-canvas'), l = root._fullLayout;
-  const box = root.querySelector('.main-svg').getBoundingClientRect();
-  const points = [];
-  root._fullData.forEach(t => { if (t.meta === 'points') for (let i = 0; i < t._length; i++) points.push({
-    id: t.customdata[i], x: t.x[i], y: t.y[i],
-    px: box.left + l.xaxis._offset + l.xaxis.l2p(t.x[i]), py: box.top + l.yaxis._offset + l.yaxis.l2p(t.y[i]) }); });
-  return {left: box.left + l.xaxis._offset, top: box.top + l.yaxis._offset, width: l.xaxis._length,
-          height: l.yaxis._length, xrange: l.xaxis.range.slice(), yrange: l.yaxis.range.slice(), points: points};
-}"""
-
-PAGE_TO_DATA_JS = """([px, py]) => {
-  const root = document.querySelector('.pg-canvas'), xa = root._fullLayout.xaxis, ya = root._fullLayout.yaxis;
-  const box = root.querySelector('.main-svg').getBoundingClientRect();
-  return [xa.p2l(px - box.left - xa._offset), ya.p2l(py - box.top - ya._offset)];
-}"""
 
 
 def geometry(page):
