@@ -23,9 +23,7 @@ import math
 import os
 import random
 import statistics
-import subprocess
-import sys
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,7 +31,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench import report
 from bench.server import ROOT, streamlit
-from tests.browser import GEOMETRY_JS, PAGE_TO_DATA_JS
+from tests.browser import GEOMETRY_JS, PAGE_TO_DATA_JS, cpu_burners
 
 RUNS = 10
 CLICKS = 20
@@ -115,23 +113,6 @@ def _load():
     return " / ".join(f"{v:.1f}" for v in os.getloadavg())
 
 
-@contextmanager
-def cpu_burners(n=2):
-    """``n`` processes spinning on the processor, killed (by their own ids) afterwards."""
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
-    try:
-        yield
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
-
-
-@contextmanager
-def _idle():
-    yield
-
-
 def _open(page, url):
     from tests.browser import wait_settled
 
@@ -177,7 +158,7 @@ def series_run(page, url, busy, seed):
     page.evaluate(GONE_JS)
     load = _load()
     stuck = None
-    with cpu_burners() if busy else _idle():
+    with cpu_burners() if busy else nullcontext():
         for spot in spots:
             page.mouse.click(*spot)
             page.wait_for_timeout(GAP_MS)

@@ -157,3 +157,16 @@ PAGE_TO_DATA_JS = """([px, py]) => {
   const box = root.querySelector('.main-svg').getBoundingClientRect();
   return [xa.p2l(px - box.left - xa._offset), ya.p2l(py - box.top - ya._offset)];
 }"""
+
+
+@contextmanager
+def cpu_burners(n=2, seconds=120):
+    """``n`` processes spinning on the processor (a machine busy with other work), stopped after."""
+    code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
+    burners = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(n)]
+    try:
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()

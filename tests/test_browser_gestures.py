@@ -9,14 +9,12 @@ fixed time, so a busy machine only makes it slower.
 """
 
 import math
-import subprocess
-import sys
-from contextlib import contextmanager
+from contextlib import nullcontext
 
 import numpy as np
 import pytest
 
-from tests.browser import ARTIFACTS, GEOMETRY_JS, PAGE_TO_DATA_JS
+from tests.browser import ARTIFACTS, GEOMETRY_JS, PAGE_TO_DATA_JS, cpu_burners
 from tests.test_browser_canvas import close_page, open_page, undo_button, wait_applied, wait_settled
 
 pytestmark = pytest.mark.browser
@@ -48,19 +46,6 @@ def empty_grid(geo, n, gap):
     ]
 
 
-@contextmanager
-def cpu_burners(n=2, seconds=120):
-    """``n`` processes spinning on the processor (a machine busy with other work), stopped after."""
-    code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
-    burners = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(n)]
-    try:
-        yield
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
-
-
 @pytest.mark.parametrize("busy", [False, True], ids=["idle", "two-cpu-burners"])
 def test_twenty_quick_clicks_give_twenty_points_where_they_were_clicked(browser, server, busy):
     page = open_page(browser, server)
@@ -68,7 +53,7 @@ def test_twenty_quick_clicks_give_twenty_points_where_they_were_clicked(browser,
         clear_all(page)
         spots = empty_grid(geometry(page), 20, 40)
         wanted = [page.evaluate(PAGE_TO_DATA_JS, list(spot)) for spot in spots]
-        with cpu_burners() if busy else _nothing():
+        with cpu_burners() if busy else nullcontext():
             for spot in spots:
                 page.mouse.click(*spot)
                 page.wait_for_timeout(150)
@@ -84,11 +69,6 @@ def test_twenty_quick_clicks_give_twenty_points_where_they_were_clicked(browser,
         page.screenshot(path=str(ARTIFACTS / f"gestures-quick-clicks-{'busy' if busy else 'idle'}.png"))
     finally:
         close_page(page)
-
-
-@contextmanager
-def _nothing():
-    yield
 
 
 def isolated_point(geo, bottom=960):
