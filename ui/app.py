@@ -15,7 +15,7 @@ import streamlit as st
 from playground import MODELS
 from playground.link import MAX_LINK_POINTS, encode_scene
 
-from . import controls, heldout, i18n, runtime, state
+from . import controls, forward_queue, heldout, i18n, runtime, state
 from .accessible import canvas_description
 from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
@@ -213,6 +213,7 @@ def _load_report():
 
 
 def main():
+    forward_queue.keep_finished_runs()  # before this run's messages can meet a fragment run's start
     init_language()
     i18n.begin_run()
     state.init_state()
