@@ -30,7 +30,7 @@ _HERE = Path(__file__).resolve().parent
 PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
 
 _JS = PLOTLY_SHARED_JS + "".join(
-    (_HERE / name).read_text(encoding="utf-8") for name in ("canvas_gestures.js", "canvas.js")
+    (_HERE / name).read_text(encoding="utf-8") for name in ("canvas_patch.js", "canvas_gestures.js", "canvas.js")
 )
 
 _CSS = """
