@@ -18,7 +18,10 @@ redraws the same blocks, in order, after them.
 """
 
 import functools
+import inspect
+import logging
 
+_LOG = logging.getLogger(__name__)
 _PATCHED = "_pg_keeps_finished_runs"
 
 
@@ -53,14 +56,20 @@ def _keeping_finished_runs(clear):
 def keep_finished_runs():
     """Install the rule above on Streamlit's outgoing queue, once per process.
 
-    Nothing happens with a Streamlit whose queue has no such ``clear`` (the method's signature is
-    checked by tests/test_forward_queue.py against the installed version).
+    A Streamlit whose queue has no such ``clear`` keeps its own, with a warning in the log (the
+    method's signature is checked here and by tests/test_forward_queue.py).
     """
     try:
         from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
     except ImportError:  # pragma: no cover - streamlit is a dependency of the app
         return
     clear = getattr(ForwardMsgQueue, "clear", None)
-    if clear is None or getattr(clear, _PATCHED, False):
+    if getattr(clear, _PATCHED, False):
+        return
+    if not callable(clear) or list(inspect.signature(clear).parameters) != EXPECTED_PARAMETERS:
+        _LOG.warning("Streamlit's ForwardMsgQueue.clear is not the one this fix knows: its own is kept.")
         return
     ForwardMsgQueue.clear = _keeping_finished_runs(clear)
+
+
+EXPECTED_PARAMETERS = ["self", "retain_lifecycle_msgs", "fragment_ids_this_run"]
