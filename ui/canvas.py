@@ -56,7 +56,7 @@ _CSS = """
 /* The canvas's own width decides (the sidebar takes a share of a narrow window). */
 .pg-host { container-type: inline-size; }
 @container (max-width: 720px) { .pg-tools { flex-wrap: wrap; height: auto; row-gap: 2px; }
-  .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; } .pg-tools button { padding: 3px 6px; } }
+  .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; white-space: normal; } .pg-tools button { padding: 3px 6px; } }
 @media (pointer: coarse) { .pg-tools button { min-height: 36px; min-width: 44px; } }
 """
 
