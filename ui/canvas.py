@@ -336,13 +336,8 @@ def file_name(*parts):
     return "-".join(words)[:80] or "playground"
 
 
-_FOLLOW_JS = r"""
-export default function (component) {
-  // The canvas calls refresh() after drawing a scene these panels were not drawn for.
-  const { data, setTriggerValue } = component;
-  window.__pgPanels = { drawnFor: data.drawn_for, refresh: (key) => setTriggerValue('refresh', key) };
-}
-"""
+_FOLLOW_JS = (_HERE / "follow_canvas.js").read_text(encoding="utf-8")
+
 
 _follow = st.components.v2.component("playground_follow_canvas", js=_FOLLOW_JS, isolate_styles=False)
 
