@@ -123,6 +123,8 @@ def test_comparison_view_shares_the_points_and_the_zoom(browser, server):
     page.wait_for_function(
         "() => [...document.querySelectorAll('.pg-canvas')].every(c => c.dataset.points === '91')", timeout=20_000
     )
+    # The clicked canvas drew the point with its method's boundary through the live route first.
+    assert page.evaluate("() => Number(document.querySelectorAll('.pg-canvas')[1].dataset.liveDrawn || 0)") >= 1
     # Zooming one canvas (dragging a box) moves all of them to the same window.
     width_before = page.evaluate(
         "() => { const r = document.querySelector('.pg-canvas')._fullLayout.xaxis.range; return r[1] - r[0]; }"

@@ -568,6 +568,10 @@ def _comparison(scene, methods):
                 file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
                 key=key,
                 on_events=_canvas_events_handler(key, shared_view=True),
+                # A click or a drag in one of them is drawn live in that one (its method's fit);
+                # the others follow when the gesture is committed.
+                new_point=_new_point_marker(scene),
+                live=_live_settings(item.scene, painted=False),
             )
 
 
