@@ -1,4 +1,4 @@
-'''The exported notebook's cells, in order: the scene's data, the method in numpy, the same with
+"""The exported notebook's cells, in order: the scene's data, the method in numpy, the same with
 scikit-learn, the check and the figure, the link back. ``scene_cells`` returns them as
 ("markdown" | "code", source) pairs; ``ui.export.notebook`` and ``ui.export.script`` write them.
 
@@ -12,7 +12,7 @@ Rules:
 - The last code cell prints one line ``SUMMARY {json}`` (accuracies, predictions, weights in the
   book's sign, posteriors and scikit-learn's answers) so that tests and readers can compare.
 - Markdown is in the session's language; the code and its comments stay in English.
-'''
+"""
 
 from playground.registry import MODELS
 from playground.specs import BASIS_SPECS, METHOD_SPECS, clean_settings
@@ -33,7 +33,7 @@ def settings_of(scene):
 
 
 def strategy_of(scene, n_classes):
-    """"native", "ovr" or "ovo" as the fit runs it (a two-class method meets K > 2 classes with OvR)."""
+    """ "native", "ovr" or "ovo" as the fit runs it (a two-class method meets K > 2 classes with OvR)."""
     if n_classes <= 2:
         return "native"
     if scene.multiclass == "native" and scene.method in TWO_CLASS_ONLY:
@@ -106,16 +106,16 @@ def phi(X):
     if scene.basis == "rbf":
         placement = values["placement"]
         if placement == "grid":
-            centres = f'''per_axis = max(1, round({literal(values["n_centres"])} ** 0.5))
+            centres = f"""per_axis = max(1, round({literal(values["n_centres"])} ** 0.5))
 low, high = X.min(axis=0), X.max(axis=0)  # a grid over the training points
 axes = [np.array([(l + h) / 2]) if per_axis == 1 else np.linspace(l, h, per_axis) for l, h in zip(low, high)]
-CENTRES = np.unique(np.column_stack([g.ravel() for g in np.meshgrid(*axes, indexing="ij")]), axis=0)'''
+CENTRES = np.unique(np.column_stack([g.ravel() for g in np.meshgrid(*axes, indexing="ij")]), axis=0)"""
         elif placement == "data":
-            centres = f'''distinct = np.unique(X, axis=0)  # training points drawn at random, seeded
+            centres = f"""distinct = np.unique(X, axis=0)  # training points drawn at random, seeded
 chosen = np.random.default_rng({literal(values["random_state"])}).choice(
     len(distinct), size=min({literal(values["n_centres"])}, len(distinct)), replace=False
 )
-CENTRES = distinct[np.sort(chosen)]'''
+CENTRES = distinct[np.sort(chosen)]"""
         else:
             centres = f"CENTRES = np.array({literal(values.get('centres', ()))}).reshape(-1, 2)  # placed by hand"
         return f'''{centres}
@@ -127,9 +127,9 @@ def phi(X):
     radial = np.exp(-((X[:, None, :] - CENTRES[None]) ** 2).sum(axis=2) / (2 * WIDTH**2))
     return np.hstack([X, radial]) if INCLUDE_INPUT else radial
 '''
-    return '''def phi(X):
+    return """def phi(X):
     return X  # no basis functions: phi(x) = x
-'''
+"""
 
 
 def strategy_code(strategy, w_init):
@@ -156,7 +156,7 @@ def book_weights(model):
     if strategy == "native":
         return (
             common
-            + f'''
+            + f"""
 model = fit(Phi, k, w_init={w_init})
 
 
@@ -165,13 +165,13 @@ def predict(X_new):
 
 
 fitted_weights = book_weights(model)
-'''
+"""
         )
     if strategy == "ovr":
         start = "None" if w_init == "None" else f"-np.array({w_init})"
         return (
             common
-            + f'''
+            + f"""
 # One-versus-rest (section 4.1.2, figure 4.2 left): class j (as C1) against all the others.
 models = [fit(Phi, np.where(k == j, 0, 1), w_init={start}) for j in range(K)]
 
@@ -182,11 +182,11 @@ def predict(X_new):
 
 
 fitted_weights = [book_weights(m) for m in models]
-'''
+"""
         )
     return (
         common
-        + f'''
+        + f"""
 # One-versus-one (section 4.1.2, figure 4.2 right): a model per pair i < j, class i as C1.
 pairs = [(i, j) for i in range(K) for j in range(i + 1, K)]
 models = []
@@ -208,17 +208,17 @@ def predict(X_new):
 
 
 fitted_weights = [book_weights(m) for m in models]
-'''
+"""
     )
 
 
-RESULTS = '''predicted, predicted_test = predict(X), predict(X_test)
+RESULTS = """predicted, predicted_test = predict(X), predict(X_test)
 train_accuracy = float(np.mean(predicted == labels))
 test_accuracy = float(np.mean(predicted_test == labels_test)) if len(X_test) else None
 print(f"training accuracy: {train_accuracy:.2%} ({np.sum(predicted == labels)} of {len(X)} points)")
 if test_accuracy is not None:
     print(f"test accuracy: {test_accuracy:.2%} ({np.sum(predicted_test == labels_test)} of {len(X_test)} points)")
-'''
+"""
 
 
 def sklearn_run_code(strategy):
@@ -253,7 +253,7 @@ if sk_weights is not None:
 
 NO_SKLEARN = "sk_predicted = sk_predicted_test = sk_weights = None  # no scikit-learn counterpart\n"
 
-FIGURE = '''# The regions, the boundary and the misclassified points (ringed), as the app draws them
+FIGURE = """# The regions, the boundary and the misclassified points (ringed), as the app draws them
 gx, gy = np.meshgrid(np.linspace(*WINDOW[:2], 200), np.linspace(*WINDOW[2:], 200))
 region = predict(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
 fig = points_figure(FIGURE_TITLE)
@@ -271,9 +271,9 @@ fig.add_scatter(
     x=wrong[:, 0], y=wrong[:, 1], mode="markers", name="misclassified",
     marker=dict(symbol="circle-open", size=18, color="black", line=dict(width=2)),
 )
-'''
+"""
 
-SUMMARY = '''def as_list(value):
+SUMMARY = """def as_list(value):
     if value is None:
         return None
     if isinstance(value, list):
@@ -292,7 +292,7 @@ summary = {
     "sklearn_weights": as_list(sk_weights),
 }
 print("SUMMARY " + json.dumps(summary))
-'''
+"""
 
 
 def scene_cells(scene, gettext, link, class_name):

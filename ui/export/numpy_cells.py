@@ -1,4 +1,4 @@
-'''The method written out in plain numpy, as the book writes it: one code cell per method.
+"""The method written out in plain numpy, as the book writes it: one code cell per method.
 
 Rules that hold for every template here:
 
@@ -12,7 +12,7 @@ Rules that hold for every template here:
   ``posteriors(model, Phi)`` gives p(C_k|x) or is None.
 - Settings enter as ``repr`` literals of numbers, booleans, tuples or None only (``literal``):
   never a visitor's text.
-'''
+"""
 
 from string import Template
 
@@ -45,7 +45,7 @@ def sigmoid(a):
 
 LEAST_SQUARES = Template(
     DESIGN
-    + '''
+    + """
 def fit(Phi, k, w_init=None):
     T = np.eye(k.max() + 1)[k]  # 1-of-K targets (section 4.1.3)
     W = np.linalg.lstsq(design(Phi), T, rcond=None)[0]  # W~ = pinv(X~) T (eq. 4.16)
@@ -61,13 +61,13 @@ def weights(model):
 
 
 posteriors = None  # least squares' outputs are not probabilities (they leave [0, 1])
-'''
+"""
 )
 
 LEAST_SQUARES_FISHER_TARGETS = Template(
     DESIGN
     + TWO_CLASS_VALUE
-    + '''
+    + """
 
 def fit(Phi, k, w_init=None):
     N, N1 = len(k), np.sum(k == 0)
@@ -85,7 +85,7 @@ def weights(model):
 
 
 posteriors = None
-'''
+"""
 )
 
 FISHER = Template(
@@ -153,7 +153,7 @@ posteriors = None
 PERCEPTRON = Template(
     DESIGN
     + TWO_CLASS_VALUE
-    + '''
+    + """
 ETA, MAX_EPOCHS, SHUFFLE, SEED = $eta, $max_epochs, $shuffle, $seed
 
 
@@ -182,7 +182,7 @@ def weights(model):
 
 
 posteriors = None
-'''
+"""
 )
 
 _ITERATION = '''\
@@ -215,7 +215,7 @@ LOGISTIC = Template(
     + SIGMOID
     + TWO_CLASS_VALUE
     + _ITERATION
-    + '''
+    + """
 
 def fit(Phi, k, w_init=None):
     global N_POINTS
@@ -249,14 +249,14 @@ def weights(model):
 def posteriors(model, Phi):
     p1 = sigmoid(design(Phi) @ model["w"])
     return np.column_stack([p1, 1 - p1])
-'''
+"""
 )
 
 SOFTMAX_REGRESSION = Template(
     DESIGN
     + SOFTMAX
     + _ITERATION
-    + '''
+    + """
 
 def fit(Phi, k, w_init=None):
     global N_POINTS
@@ -291,14 +291,14 @@ def weights(model):
 
 def posteriors(model, Phi):
     return softmax(discriminants(model, Phi))  # eq. 4.104
-'''
+"""
 )
 
 PROBIT = Template(
     DESIGN
     + TWO_CLASS_VALUE
     + _ITERATION
-    + '''
+    + """
 from math import erfc
 
 normal_cdf = np.vectorize(lambda a: 0.5 * erfc(-a / np.sqrt(2.0)))  # Phi(a) (eq. 4.114)
@@ -340,14 +340,14 @@ def weights(model):
 def posteriors(model, Phi):
     p1 = normal_cdf(design(Phi) @ model["w"])
     return np.column_stack([p1, 1 - p1])
-'''
+"""
 )
 
 BAYESIAN_LOGISTIC = Template(
     DESIGN
     + SIGMOID
     + TWO_CLASS_VALUE
-    + '''
+    + """
 ALPHA = $alpha  # the prior p(w) = N(w|0, ALPHA^-1 I) (eq. 4.140), over every weight, the bias too
 
 
@@ -386,7 +386,7 @@ def weights(model):
 def posteriors(model, Phi):
     p1 = sigmoid(moderated(model, Phi))  # p(C1|phi, t) ~ sigma(kappa mu_a) (eq. 4.155)
     return np.column_stack([p1, 1 - p1])
-'''
+"""
 )
 
 SVM = Template(
@@ -429,7 +429,9 @@ def fit(Phi, k, w_init=None, tol=1e-9):
         b = values[free].mean()  # b from the support vectors on the margin (eq. 7.37)
     else:  # none on the margin: the middle of the interval the KKT conditions leave for b
         at_zero, at_c = a <= 0, a >= C
-        b = (values[((t > 0) & at_zero) | ((t < 0) & at_c)].max() + values[((t > 0) & at_c) | ((t < 0) & at_zero)].min()) / 2
+        below = values[((t > 0) & at_zero) | ((t < 0) & at_c)]  # b >= these
+        above = values[((t > 0) & at_c) | ((t < 0) & at_zero)]  # b <= these
+        b = (below.max() + above.min()) / 2
     return {"w": np.concatenate([[b - w @ centre], w]), "a": a}
 
 
@@ -445,20 +447,20 @@ posteriors = None
 '''
 )
 
-_PRIORS = '''\
+_PRIORS = """\
 PRIORS = $priors  # p(C_k) as set in the app; None: N_k / N (eq. 4.73)
 
 
 def class_priors(k):
     counts = np.bincount(k)
     return counts / len(k) if PRIORS is None or len(PRIORS) != len(counts) else np.array(PRIORS) / sum(PRIORS)
-'''
+"""
 
 GAUSSIAN_SHARED = Template(
     DESIGN
     + SOFTMAX
     + _PRIORS
-    + '''
+    + """
 
 def fit(Phi, k, w_init=None):
     K, N = k.max() + 1, len(k)
@@ -480,13 +482,13 @@ def weights(model):
 
 def posteriors(model, Phi):
     return softmax(discriminants(model, Phi))  # eq. 4.62
-'''
+"""
 )
 
 GAUSSIAN_SEPARATE = Template(
     SOFTMAX
     + _PRIORS
-    + '''
+    + """
 
 def fit(Phi, k, w_init=None):
     K = k.max() + 1
@@ -500,7 +502,8 @@ def discriminants(model, Phi):
     for pi, mu, Sigma in zip(model["pi"], model["mu"], model["Sigma"]):
         d = Phi - mu
         quadratic = np.sum(d * np.linalg.solve(Sigma, d.T).T, axis=1)
-        log_density = -0.5 * quadratic - 0.5 * np.linalg.slogdet(2 * np.pi * Sigma)[1]  # ln N(x|mu_k, Sigma_k) (eq. 4.64)
+        # ln N(x|mu_k, Sigma_k) (eq. 4.64)
+        log_density = -0.5 * quadratic - 0.5 * np.linalg.slogdet(2 * np.pi * Sigma)[1]
         A.append(log_density + np.log(pi))  # a_k = ln p(x|C_k) p(C_k) (eq. 4.63)
     return np.column_stack(A)  # quadratic in x: the boundary is curved
 
@@ -511,13 +514,13 @@ def weights(model):
 
 def posteriors(model, Phi):
     return softmax(discriminants(model, Phi))  # eq. 4.62
-'''
+"""
 )
 
 NAIVE_BAYES_GAUSSIAN = Template(
     SOFTMAX
     + _PRIORS
-    + '''
+    + """
 
 def fit(Phi, k, w_init=None):
     K = k.max() + 1
@@ -542,13 +545,13 @@ def weights(model):
 
 def posteriors(model, Phi):
     return softmax(discriminants(model, Phi))
-'''
+"""
 )
 
 NAIVE_BAYES_BERNOULLI = Template(
     SOFTMAX
     + _PRIORS
-    + '''
+    + """
 THRESHOLDS = $thresholds  # feature i is 1 where x_i > THRESHOLDS[i]; None: the data's mean
 
 
@@ -574,7 +577,7 @@ def weights(model):
 
 def posteriors(model, Phi):
     return softmax(discriminants(model, Phi))
-'''
+"""
 )
 
 
@@ -622,7 +625,9 @@ def numpy_code(method, settings):
         return GAUSSIAN_SEPARATE.substitute(priors=s.get("priors", "None"))
     if method == "naive_bayes":
         if settings.get("variant") == "bernoulli":
-            return NAIVE_BAYES_BERNOULLI.substitute(priors=s.get("priors", "None"), thresholds=s.get("thresholds", "None"))
+            return NAIVE_BAYES_BERNOULLI.substitute(
+                priors=s.get("priors", "None"), thresholds=s.get("thresholds", "None")
+            )
         return NAIVE_BAYES_GAUSSIAN.substitute(priors=s.get("priors", "None"))
     raise ValueError(f"unknown method {method!r}")
 

@@ -1,4 +1,4 @@
-'''The same scene with scikit-learn: the estimator a student would use next, one cell per method.
+"""The same scene with scikit-learn: the estimator a student would use next, one cell per method.
 
 Where scikit-learn has no counterpart, or one that differs by design (least squares, probit,
 Bayesian logistic regression, one-versus-one with the book's voting), there is no cell: the
@@ -6,7 +6,7 @@ notebook says so in a sentence (``NO_COUNTERPART``) and keeps the numpy part onl
 
 Every cell defines ``estimator`` (unfitted) and ``SAME_WEIGHTS`` (whether its weights are the
 numpy part's, so the check compares them); settings enter as literals (``numpy_cells.literal``).
-'''
+"""
 
 from playground.i18n import N_
 
@@ -39,7 +39,7 @@ DIFFERENCES = {
         "order; its coef_ points into the second class, so the book's w is its negative."
     ),
     "gaussian_shared": N_(
-        "LinearDiscriminantAnalysis(solver=\"lsqr\") is the same model; its coef_ is the log-odds of the "
+        'LinearDiscriminantAnalysis(solver="lsqr") is the same model; its coef_ is the log-odds of the '
         "second class, so the book's w is its negative."
     ),
     "gaussian_separate": N_(
@@ -56,7 +56,7 @@ DIFFERENCES = {
         "one weight vector, so C = 2/λ). Weights are compared after subtracting their mean over the classes."
     ),
     "svm": N_(
-        "SVC(kernel=\"linear\") solves the same dual by SMO; its coef_ points into the second class, so the "
+        'SVC(kernel="linear") solves the same dual by SMO; its coef_ points into the second class, so the '
         "book's w is its negative. SVC has no hard margin: a very large C stands in for it."
     ),
 }
@@ -67,12 +67,13 @@ def sklearn_code(method, settings, n_classes):
     if method in NO_COUNTERPART:
         return None
     if method == "fisher":
-        return "from sklearn.discriminant_analysis import LinearDiscriminantAnalysis\n\nestimator = LinearDiscriminantAnalysis()\n", False
+        code = "from sklearn.discriminant_analysis import LinearDiscriminantAnalysis\n\n"
+        return code + "estimator = LinearDiscriminantAnalysis()\n", False
     if method == "gaussian_shared":
         priors = settings.get("priors")
         code = (
             "from sklearn.discriminant_analysis import LinearDiscriminantAnalysis\n\n"
-            f"estimator = LinearDiscriminantAnalysis(solver=\"lsqr\", priors={literal(priors)})\n"
+            f'estimator = LinearDiscriminantAnalysis(solver="lsqr", priors={literal(priors)})\n'
         )
         return code, priors is None
     if method == "gaussian_separate":
@@ -111,11 +112,11 @@ def sklearn_code(method, settings, n_classes):
         c_value = "np.inf" if l2 == 0 else repr(factor / l2)
         code = (
             "from sklearn.linear_model import LogisticRegression\n\n"
-            f"estimator = LogisticRegression(C={c_value}, solver=\"newton-cg\", tol=1e-10, max_iter=10_000)\n"
+            f'estimator = LogisticRegression(C={c_value}, solver="newton-cg", tol=1e-10, max_iter=10_000)\n'
         )
         return code, settings.get("solver") == "irls" and settings.get("w_init") is None
     if method == "svm":
         c_value = "1e10" if settings.get("C") is None else literal(settings["C"])
-        code = f"from sklearn.svm import SVC\n\nestimator = SVC(kernel=\"linear\", C={c_value}, tol=1e-8)\n"
+        code = f'from sklearn.svm import SVC\n\nestimator = SVC(kernel="linear", C={c_value}, tol=1e-8)\n'
         return code, True
     raise ValueError(f"unknown method {method!r}")
