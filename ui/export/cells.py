@@ -41,8 +41,13 @@ def strategy_of(scene, n_classes):
     return scene.multiclass
 
 
-def _array(rows):
-    return "np.array([" + ", ".join(f"[{x!r}, {y!r}]" for x, y in rows) + "]).reshape(-1, 2)"
+def _array(rows, per_line=4):
+    """Points as an exact numpy literal, a few to a line."""
+    items = [f"[{x!r}, {y!r}]," for x, y in rows]
+    if not items:
+        return "np.zeros((0, 2))"
+    lines = ["    " + " ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+    return "np.array([\n" + "\n".join(lines) + "\n])"
 
 
 def data_code(scene, class_name):
@@ -59,9 +64,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 CLASS_NAMES = {{{names}}}  # the classes' names in the app (text: never code)
-X = {_array(xy for xy, _ in train)}  # training points x_n = (x1, x2)
-labels = np.array({[c for _, c in train]!r}, dtype=int)  # their classes, numbered from 1
-X_test = {_array(xy for xy, _ in test)}  # test points: no fit sees them
+# training points x_n = (x1, x2), and their classes, numbered from 1
+X = {_array(xy for xy, _ in train)}
+labels = np.array({[c for _, c in train]!r}, dtype=int)
+# test points: no fit sees them
+X_test = {_array(xy for xy, _ in test)}
 labels_test = np.array({[c for _, c in test]!r}, dtype=int)
 WINDOW = {tuple(window)!r}  # the view: x1 from, x1 to, x2 from, x2 to
 
@@ -218,6 +225,9 @@ test_accuracy = float(np.mean(predicted_test == labels_test)) if len(X_test) els
 print(f"training accuracy: {train_accuracy:.2%} ({np.sum(predicted == labels)} of {len(X)} points)")
 if test_accuracy is not None:
     print(f"test accuracy: {test_accuracy:.2%} ({np.sum(predicted_test == labels_test)} of {len(X_test)} points)")
+if fitted_weights is not None:
+    print("weights [w0, w1, ...] in the book's sign:")
+    print(np.round(np.asarray(fitted_weights, dtype=float), 4))
 """
 
 
@@ -245,8 +255,10 @@ sk_weights = sklearn_book_weights(sk) if SAME_WEIGHTS else None
 agree = int(np.sum(sk_predicted == predicted)) + int(np.sum(sk_predicted_test == predicted_test))
 print(f"numpy and scikit-learn agree on {{agree}} of {{len(X) + len(X_test)}} points")
 if sk_weights is not None:
-    centred = lambda W: np.asarray(W) - (np.mean(W, axis=0) if np.ndim(W) == 2 and not isinstance(W, list) else 0)
-    gap = np.max(np.abs(centred(np.asarray(sk_weights)) - centred(np.asarray(fitted_weights))))
+    theirs, ours = np.asarray(sk_weights), np.asarray(fitted_weights)
+    if STRATEGY == "native" and ours.ndim == 2:  # one row per class: equal up to a common shift
+        theirs, ours = theirs - theirs.mean(axis=0), ours - ours.mean(axis=0)
+    gap = np.max(np.abs(theirs - ours))
     print(f"largest difference between their weights: {{gap:.2e}}")
 '''
 
@@ -257,10 +269,10 @@ FIGURE = """# The regions, the boundary and the misclassified points (ringed), a
 gx, gy = np.meshgrid(np.linspace(*WINDOW[:2], 200), np.linspace(*WINDOW[2:], 200))
 region = predict(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
 fig = points_figure(FIGURE_TITLE)
-steps = [[(c - 1) / 6, COLOURS[c - 1]] for c in range(1, 7)] + [[c / 6, COLOURS[c - 1]] for c in range(1, 7)]
+steps = [[position, COLOURS[c - 1]] for c in range(1, 7) for position in ((c - 1) / 6, c / 6)]  # a colour per class
 fig.add_heatmap(
     x=gx[0], y=gy[:, 0], z=region, zmin=0.5, zmax=6.5, showscale=False, opacity=0.25, hoverinfo="skip",
-    colorscale=sorted(steps),
+    colorscale=steps,
 )
 fig.add_contour(
     x=gx[0], y=gy[:, 0], z=region, showscale=False, hoverinfo="skip", name="boundary",
@@ -361,6 +373,7 @@ def scene_cells(scene, gettext, link, class_name):
     cells += [
         ("markdown", "## 4. " + plain(_("The regions, the boundary and the misclassified points"))),
         ("code", f"FIGURE_TITLE = {method_name!r}\n" + FIGURE + "fig.show()\n"),
+        ("markdown", plain(_("The same numbers on one line, for a program to read:"))),
         ("code", SUMMARY),
         ("markdown", "## 5. " + plain(_("Back to the playground"))),
         ("markdown", f"[{plain(_('Open this scene in the playground'))}](<{link}>)"),

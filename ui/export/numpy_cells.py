@@ -14,6 +14,7 @@ Rules that hold for every template here:
   never a visitor's text.
 """
 
+import re
 from string import Template
 
 from playground.i18n import N_
@@ -599,7 +600,26 @@ _OPTION_NAMES = frozenset({"midpoint", "gaussian", "irls", "gd", "one_of_k", "fi
 
 
 def numpy_code(method, settings):
-    """The numpy cell of ``method`` with ``settings`` (the method's parameters, complete)."""
+    """The numpy cell of ``method`` with ``settings`` (the method's parameters, complete), laid out
+    as PEP 8 has it (two blank lines before a function)."""
+    return pep8_spacing(_numpy_code(method, settings))
+
+
+def pep8_spacing(code):
+    """Two blank lines before a top-level ``def`` and after a function's body, never more."""
+    out = []
+    for line in code.strip("\n").split("\n"):
+        top_level = line[:1] not in ("", " ", ")", "]", "}", "#")
+        previous = next((earlier for earlier in reversed(out) if earlier), "")
+        if top_level and out and (line.startswith("def ") or previous.startswith(" ")):
+            while out and not out[-1]:
+                out.pop()
+            out += ["", ""]
+        out.append(line)
+    return re.sub(r"\n{4,}", "\n\n\n", "\n".join(out)) + "\n"
+
+
+def _numpy_code(method, settings):
     s = {name: literal(value) for name, value in settings.items()}
     if method == "least_squares":
         template = LEAST_SQUARES_FISHER_TARGETS if settings.get("targets") == "fisher" else LEAST_SQUARES
