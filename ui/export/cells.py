@@ -226,8 +226,8 @@ print(f"training accuracy: {train_accuracy:.2%} ({np.sum(predicted == labels)} o
 if test_accuracy is not None:
     print(f"test accuracy: {test_accuracy:.2%} ({np.sum(predicted_test == labels_test)} of {len(X_test)} points)")
 if fitted_weights is not None:
-    print("weights [w0, w1, ...] in the book's sign:")
-    print(np.round(np.asarray(fitted_weights, dtype=float), 4))
+    with np.printoptions(precision=4, suppress=True):
+        print("weights [w0, w1, ...] in the book's sign:", np.asarray(fitted_weights, dtype=float), sep="\\n")
 """
 
 
