@@ -26,6 +26,7 @@ from markdown_it import MarkdownIt
 from playground import ClusterSpec, make_clusters
 from playground.link import encode_scene
 from playground.scene import PointSet, Scene
+from tests import test_app_import
 from tests.conftest import SEED003_CLASS, SEED003_X
 from tests.export_oracle import app_summary
 from tests.hostile_cases import _HOSTILE_NAMES
@@ -299,3 +300,40 @@ def test_hostile_class_names_are_data_in_the_code_and_text_in_the_markdown(noteb
         for token in renderer.parse("\n\n".join(c.source for c in notebook.cells if c.cell_type == "markdown"))
     }
     assert tags <= {"h1", "h2", "p", "a", ""}
+
+
+# ---- the buttons in the app (AppTest) ------------------------------------------------------------
+
+media_managers = test_app_import.media_managers  # the fixture that fetches what a download gives
+
+
+def test_the_app_gives_the_current_scene_as_a_notebook_and_a_script(media_managers):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.test_app_import import APP, _download
+
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.selectbox(key="method").set_value("fisher").run()
+    at.toggle(key="presentation").set_value(True).run()  # the sidebar is folded away: the same two buttons
+    assert at.download_button(key="export_presenting_notebook").proto.label
+    assert at.download_button(key="export_presenting_script").proto.label
+    at.session_state["lang"] = "ja"  # the files are in the language of the session when clicked
+    at.run()
+    assert not at.exception, at.exception
+    the_scene = at.session_state.scene
+    notebook = nbformat.reads(_download(at, media_managers, "export_notebook").decode(), as_version=4)
+    nbformat.validate(notebook)
+    markdown = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+    assert "フィッシャー" in markdown and "データ" in markdown  # the session's language
+    link = re.search(r"\]\(<([^>]*)>\)", notebook.cells[-1].source).group(1)
+    from urllib.parse import parse_qsl, urlsplit
+
+    from playground.link import decode_scene
+
+    query = dict(parse_qsl(urlsplit(link).query))
+    decoded, messages = decode_scene(query)
+    assert decoded.points == the_scene.points and decoded.method == "fisher" and not messages
+    assert query["lang"] == "ja"
+    script = _download(at, media_managers, "export_script").decode()
+    ast.parse(script)
+    assert "# %%" in script and "LinearDiscriminantAnalysis" in script
