@@ -83,6 +83,13 @@ SCRIPT_SCENES = {
     "svm-3-ovo": scene("svm", {"C": 1.0}, k=3, multiclass="ovo"),
     "gaussian-shared-3-ovr": scene("gaussian_shared", k=3, multiclass="ovr"),
     "polynomial-least-squares": scene("least_squares", basis="polynomial", basis_params={"degree": 3}, test=0.3),
+    "rbf-given-svm-3-ovr": scene(
+        "svm",
+        k=3,
+        multiclass="ovr",
+        basis="rbf",
+        basis_params={"placement": "given", "centres": ((0.0, 0.0), (1.5, 1.0), (-2.0, 0.5)), "include_input": True},
+    ),
     "rbf-logistic": scene(
         "logistic", {"l2": 0.1}, basis="rbf", basis_params={"placement": "data", "n_centres": 8, "random_state": 2}
     ),

@@ -403,9 +403,10 @@ def fit(Phi, k, w_init=None, tol=1e-9):
     t = np.where(k == 0, 1.0, -1.0)  # t = +1 for C1
     centre = Phi.mean(axis=0)
     Z = Phi - centre  # centred: the bias b absorbs the shift
-    K = Z @ Z.T  # k(x, x') = x^T x' (the linear kernel)
     a = np.zeros(len(t))
-    G = -np.ones(len(t))  # the gradient of -L(a): Q a - 1 with Q_nm = t_n t_m k(x_n, x_m)
+    # the gradient of -L(a): Q a - 1, Q_nm = t_n t_m k(x_n, x_m) with the linear kernel k(x, x') = x^T x'
+    # (Q is never formed: with N points it would take N^2 numbers)
+    G = -np.ones(len(t))
     for step in range(100_000):
         v = -t * G
         up = ((t > 0) & (a < C)) | ((t < 0) & (a > 0))
@@ -414,7 +415,7 @@ def fit(Phi, k, w_init=None, tol=1e-9):
         j = np.flatnonzero(low)[np.argmin(v[low])]
         if v[i] - v[j] < tol:
             break
-        curvature = max(K[i, i] + K[j, j] - 2 * K[i, j], 1e-12)
+        curvature = max(np.sum((Z[i] - Z[j]) ** 2), 1e-12)  # k(x_i, x_i) + k(x_j, x_j) - 2 k(x_i, x_j)
         delta = min(
             (v[i] - v[j]) / curvature,
             C - a[i] if t[i] > 0 else a[i],
@@ -422,7 +423,7 @@ def fit(Phi, k, w_init=None, tol=1e-9):
         )
         a[i] += t[i] * delta
         a[j] -= t[j] * delta  # sum_n a_n t_n = 0 still holds (eq. 7.11)
-        G += delta * t * (K[:, i] - K[:, j])
+        G += delta * t * (Z @ (Z[i] - Z[j]))
     w = Z.T @ (a * t)  # w = sum_n a_n t_n x_n (eq. 7.8)
     free = (a > 1e-12 * a.max()) & (a < C * (1 - 1e-12))  # support vectors on the margin
     values = t - Z @ w
