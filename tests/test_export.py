@@ -159,12 +159,13 @@ def check_sklearn(the_scene, got):
 def script_runs(tmp_path_factory):
     """Every script scene run once, four at a time (each is a fresh Python)."""
 
-    def run(item):
-        name, the_scene = item
-        return name, run_script(the_scene, tmp_path_factory.mktemp(name))[0]
+    folders = {name: tmp_path_factory.mktemp(name) for name in SCRIPT_SCENES}  # not from threads: it races
+
+    def run(name):
+        return name, run_script(SCRIPT_SCENES[name], folders[name])[0]
 
     with ThreadPoolExecutor(4) as pool:
-        return dict(pool.map(run, SCRIPT_SCENES.items()))
+        return dict(pool.map(run, SCRIPT_SCENES))
 
 
 @pytest.mark.parametrize("name", list(SCRIPT_SCENES))
@@ -346,3 +347,13 @@ def test_the_app_gives_the_current_scene_as_a_notebook_and_a_script(media_manage
     script = _download(at, media_managers, "export_script").decode()
     ast.parse(script)
     assert "# %%" in script and "LinearDiscriminantAnalysis" in script
+
+
+def test_a_scene_at_a_playback_step_says_the_notebook_fits_to_the_end():
+    from dataclasses import replace
+
+    the_scene = replace(scene("perceptron"), step=3)
+    notebook = nbformat.reads(scene_notebook(the_scene, "en", LINK_BASE), as_version=4)
+    text = notebook.cells[1].source
+    assert "shows step 3 of the fit" in text and "30 training points of the classes" in text
+    assert "test points" not in text  # none in this scene

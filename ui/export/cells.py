@@ -14,6 +14,7 @@ Rules:
 - Markdown is in the session's language; the code and its comments stay in English.
 """
 
+from playground.i18n import N_
 from playground.registry import MODELS
 from playground.specs import BASIS_SPECS, METHOD_SPECS, clean_settings
 
@@ -307,6 +308,21 @@ print("SUMMARY " + json.dumps(summary))
 """
 
 
+INTRODUCTION = N_(
+    "This notebook reproduces a scene of the linear-classification playground: {n} training points and {m} test "
+    "points of the classes listed below, fitted by {method}. It needs numpy, scikit-learn and plotly, and runs "
+    "from top to bottom."
+)
+INTRODUCTION_NO_TEST = N_(
+    "This notebook reproduces a scene of the linear-classification playground: {n} training points of the classes "
+    "listed below, fitted by {method}. It needs numpy, scikit-learn and plotly, and runs from top to bottom."
+)
+AT_A_STEP = N_(
+    "In the playground this scene shows step {step} of the fit; this notebook runs the fit to its end, as the "
+    "playground's Final fit does."
+)
+
+
 def scene_cells(scene, gettext, link, class_name):
     """[(kind, source)]: the notebook of ``scene`` with Markdown in the language of ``gettext``.
 
@@ -328,14 +344,13 @@ def scene_cells(scene, gettext, link, class_name):
         (
             "markdown",
             plain(
-                _(
-                    "This notebook reproduces a scene of the linear-classification playground: {n} training "
-                    "points and {m} test points of the classes listed below, fitted by {method}. It needs "
-                    "numpy, scikit-learn and plotly, and runs from top to bottom."
-                ).format(n=len(points) - test, m=test, method=method_name)
+                _(INTRODUCTION if test else INTRODUCTION_NO_TEST).format(
+                    n=len(points) - test, m=test, method=method_name
+                )
             )
             + "\n\n"
-            + plain(_("Classes: {names}.").format(names=names)),
+            + plain(_("Classes: {names}.").format(names=names))
+            + ("" if scene.step is None else "\n\n" + plain(_(AT_A_STEP).format(step=scene.step))),
         ),
         ("markdown", "## 1. " + plain(_("The data"))),
         ("code", data_code(scene, class_name)),
