@@ -190,7 +190,7 @@ _ITERATION = '''\
 SOLVER, MAX_ITER, LEARNING_RATE, L2, TOL = $solver, $max_iter, $learning_rate, $l2, 1e-08
 
 
-def minimise(w, error, gradient, hessian):
+def minimise(w, error, gradient, hessian, n_points):
     """Newton-Raphson (IRLS, eq. 4.92) or batch gradient descent on the mean gradient, until an
     update moves no weight by more than TOL * (1 + max |w|) or the error by TOL * (1 + |error|)."""
     E = error(w)
@@ -201,7 +201,7 @@ def minimise(w, error, gradient, hessian):
             while error(w - step) > E + 1e-12 * (1 + abs(E)):
                 step = step / 2  # far from the optimum a full Newton step can overshoot
         else:
-            step = LEARNING_RATE * gradient(w) / N_POINTS
+            step = LEARNING_RATE * gradient(w) / n_points
         w_new = w - step
         E_new = error(w_new)
         small = np.max(np.abs(w_new - w)) <= TOL * (1 + np.max(np.abs(w))) or abs(E_new - E) <= TOL * (1 + abs(E))
@@ -219,8 +219,7 @@ LOGISTIC = Template(
     + """
 
 def fit(Phi, k, w_init=None):
-    global N_POINTS
-    P, N_POINTS = design(Phi), len(k)
+    P = design(Phi)
     t = (k == 0).astype(float)  # t = 1 for C1, 0 for C2 (eq. 4.89)
     penalty = np.r_[0.0, np.full(P.shape[1] - 1, L2)]  # L2 on w_1..w_M, not on the bias
 
@@ -236,7 +235,7 @@ def fit(Phi, k, w_init=None):
         return P.T @ ((y * (1 - y))[:, None] * P) + np.diag(penalty)  # Phi^T R Phi (eq. 4.97-4.98)
 
     w = np.zeros(P.shape[1]) if w_init is None else np.array(w_init, dtype=float)
-    return {"w": minimise(w, error, gradient, hessian)}  # w_new = w_old - H^-1 grad E (eq. 4.99-4.100)
+    return {"w": minimise(w, error, gradient, hessian, len(k))}  # w_new = w_old - H^-1 grad E (eq. 4.99-4.100)
 
 
 def discriminants(model, Phi):
@@ -260,8 +259,7 @@ SOFTMAX_REGRESSION = Template(
     + """
 
 def fit(Phi, k, w_init=None):
-    global N_POINTS
-    P, N_POINTS = design(Phi), len(k)
+    P = design(Phi)
     K, M = k.max() + 1, P.shape[1]
     T = np.eye(K)[k]  # 1-of-K targets (eq. 4.107)
     penalty = np.r_[0.0, np.full(M - 1, L2)]
@@ -279,7 +277,7 @@ def fit(Phi, k, w_init=None):
         return H + np.kron(np.eye(K), np.diag(penalty))  # eq. 4.110; singular without a penalty:
         # lstsq then takes the minimum-norm step, so sum_k w_k stays 0
 
-    return {"W": minimise(np.zeros((K, M)), error, gradient, hessian)}  # row k: [w_k0, w_k1, ...]
+    return {"W": minimise(np.zeros((K, M)), error, gradient, hessian, len(k))}  # row k: [w_k0, w_k1, ...]
 
 
 def discriminants(model, Phi):
@@ -310,8 +308,7 @@ def normal_pdf(a):
 
 
 def fit(Phi, k, w_init=None):
-    global N_POINTS
-    P, N_POINTS = design(Phi), len(k)
+    P = design(Phi)
     s = np.where(k == 0, 1.0, -1.0)  # Phi(-a) = 1 - Phi(a): z_n = s_n a_n, s = +1 for C1
     penalty = np.r_[0.0, np.full(P.shape[1] - 1, L2)]
 
@@ -327,7 +324,7 @@ def fit(Phi, k, w_init=None):
         lam = normal_pdf(z) / normal_cdf(z)
         return P.T @ ((lam * (lam + z))[:, None] * P) + np.diag(penalty)  # IRLS weights in (0, 1)
 
-    return {"w": minimise(np.zeros(P.shape[1]), error, gradient, hessian)}
+    return {"w": minimise(np.zeros(P.shape[1]), error, gradient, hessian, len(k))}
 
 
 def discriminants(model, Phi):
