@@ -22,6 +22,7 @@ from .canvas import canvas, file_name, follow_canvas
 from .class_names import class_name_controls
 from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model, view_is_quick
+from .export.buttons import download_buttons
 from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import N_, _
 from .import_export import import_export_controls
@@ -492,6 +493,9 @@ def _view_controls():
         key=PRESENTATION_KEY,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
+    if presenting:  # the sidebar is folded away: the scene can be taken home from here
+        with row.popover(_("Take it home"), icon=":material/download:"):
+            download_buttons(state.scene(), key="export_presenting")
     st.markdown(LAYOUT_CSS + (PRESENTATION_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
 
