@@ -443,13 +443,15 @@ def markdown(results, *, quick=False, before_root=None):
         "Written by `python -m bench` (or `--drag-only`)" + (" with `--quick`" if quick else "") + ". "
         "Since issue 25 a drag goes through the stateless live route (`POST /api/live`, `ui/live_route.py`): "
         "the canvas posts the scene it shows and the edits not yet committed, one request in flight, the "
-        "latest pointer position asked for next, and draws the answer with `Plotly.react`; no Streamlit "
-        "rerun until the release.",
+        "latest pointer position asked for next, and draws the answer in place (the regions', boundary's "
+        "and rings' paths rewritten in plotly's nodes, `ui/canvas_patch.js`; `Plotly.react` only when "
+        "anything else changed); no Streamlit rerun until the release.",
         "",
         "*In the page*: headless Chromium at 1400 x 1000, a real press on a point, then the pointer moved at "
         "60 Hz inside the page for the drag's time; *updates / s* = live figures the canvas drew "
         "(`data-drag-updates`); *long tasks* = main-thread tasks over 50 ms meanwhile (a `PerformanceObserver` "
-        "for `longtask`: their count and the longest); *Plotly.react ms* = median per draw; *page CPU ms* = "
+        "for `longtask`: their count and the longest); *Plotly.react ms* = median per draw that went through "
+        "`Plotly.react` (— when every frame was drawn in place); *page CPU ms* = "
         "the browser's CPU time (all its processes, from /proc) per update; *live ms* = the page's median time "
         "from a request to its answer; *server CPU ms* = the server's CPU per live request the page made. "
         "After the release the point must sit where the pointer let it go. "
