@@ -123,6 +123,7 @@ def settings(room):
         classes=room["classes"],
         everyone=room["everyone"],
         method=room["scene"].get("m", "least_squares"),
+        names=list(decode_scene({"names": room["scene"]["names"]})[0].class_names) if "names" in room["scene"] else [],
     )
 
 

@@ -87,6 +87,7 @@ class RoomSettings(TypedDict):
     classes: int  # classes students may choose from (1..classes)
     everyone: int | None  # the class every student adds, if the lecturer set one
     method: str
+    names: list[str]  # the classes' names ("" for "class k"): visitors' text, shown as text only
 
 
 class StudentView(TypedDict):

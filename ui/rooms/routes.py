@@ -29,6 +29,7 @@ from starlette.routing import Route
 from ..i18n import LANGUAGES, N_, initial_language, speaking
 from ..live_route import RateLimit
 from ..names import phrased
+from ..theme import CLASS_COLOURS, SYMBOL_GLYPHS
 from . import model
 from .protocol import API, MAX_BODY_BYTES, MAX_OPEN_BODY_BYTES, ROOM_ASSETS, ROOM_PAGE, StateResponse, text
 from .store import UNREACHABLE, missing, room_store
@@ -269,7 +270,15 @@ async def student_page(request):
     language = initial_language(request.query_params.get("lang"), request.headers.get("accept-language", ""))
     with speaking(language):
         texts = student_texts()
-    data = {"texts": texts, "lang": language, "base": _base(), "plotly": ensure_plotly_js(), "api": _base() + API}
+    data = {
+        "texts": texts,
+        "colours": CLASS_COLOURS,
+        "glyphs": SYMBOL_GLYPHS,
+        "lang": language,
+        "base": _base(),
+        "plotly": ensure_plotly_js(),
+        "api": _base() + API,
+    }
     # JSON inside <script type="application/json">: "<" escaped so no text can close the element.
     payload = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
     page = (_HERE / "student.html").read_text(encoding="utf-8")
