@@ -1,8 +1,8 @@
 """The linear-classification playground (PRML chapter 4): thin entry, no numerics here.
 
-``streamlit run streamlit_app.py`` finds ``app`` and serves the page and the canvas's live route
-(``ui.live_route``) and the class rooms' routes (``ui.rooms.routes``) from one server, its sockets answering at once (``ui.server_sockets``); the
-page itself runs below, as the script.
+``streamlit run streamlit_app.py`` finds ``app`` and serves the page, the canvas's live route
+(``ui.live_route``) and the class rooms' routes (``ui.rooms.routes``) from one server, its sockets
+answering at once (``ui.server_sockets``); the page itself runs below, as the script.
 """
 
 import streamlit as st

@@ -239,7 +239,7 @@ def test_freeze_is_an_ordinary_link_bit_exact(client):
 
 
 def test_enumeration_is_rate_limited(client):
-    for i in range(routes.GUESSES.burst):
+    for _ in range(routes.GUESSES.burst):
         code = model.new_code()
         assert post(client, "join", code=code).status_code == 404
     assert post(client, "join", code=model.new_code()).status_code == 429
