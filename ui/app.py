@@ -32,6 +32,7 @@ from .panels import PanelContext, active_panels, open_tab_signature, tab_label, 
 from .points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from .points_table import point_form, points_table
 from .presets import preset_explanation, preset_picker
+from .rooms import panel as rooms_panel
 from .share import share_controls, sync_address_bar
 from .text import plain
 from .theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
@@ -170,6 +171,7 @@ def _sidebar_widgets():
         import_export_controls()
         st.header(_("Share"))
         share_controls(state.link_note(scene))
+        rooms_panel.open_room_button(scene)
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
 
@@ -234,7 +236,9 @@ def main():
     state.mark_sidebar_drawn()
     st.session_state[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
     try:
-        if mode == "compare":
+        if rooms_panel.is_open():
+            rooms_panel.projector_view()
+        elif mode == "compare":
             _comparison_view(compared_methods)
         else:
             _canvas_view()

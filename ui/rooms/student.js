@@ -146,7 +146,7 @@
     return {
       type: 'scatter', mode: 'markers', meta: 'own', name: T.mine, hoverinfo: 'skip',
       x: all.map((p) => p[0]), y: all.map((p) => p[1]),
-      marker: {symbol: 'circle-open', size: 20, line: {width: 3, color: '#111'}, color: '#111'},
+      marker: {symbol: 'hexagon-open', size: 22, line: {width: 3, color: '#6a1b9a'}, color: '#6a1b9a'},
     };
   }
 

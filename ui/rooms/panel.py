@@ -1,0 +1,241 @@
+"""The lecturer's side of a room, on the Streamlit page: open it from the share area, show it on
+the projector (the plot following the room, the join code, link and QR code), and run it.
+
+Rules that must hold:
+- The control token lives in this session's state only (``ROOM_KEY``); the join link and the QR
+  code carry the code alone. Every control goes through ``ui.rooms.model.control`` with the
+  token, as the control route does.
+- The projector follows the room by itself (``projector.js`` polls the state route): no rerun
+  of this page per student's point. The controls are one fragment: a control reruns only it.
+- Students' nicknames are shown as text (``st.text`` / escaped options), never as Markdown.
+"""
+
+import io
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from playground import MODELS
+from playground.link import decode_scene, encode_scene
+
+from .. import state
+from ..canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts, static_module
+from ..controls import method_label
+from ..i18n import N_, _, current_language
+from ..names import class_label
+from ..theme import DARK_SWAPS
+from . import model
+from .protocol import API, MAX_PER_STUDENT, ROOM_PAGE
+from .routes import _base
+from .store import UNREACHABLE, room_store
+
+ROOM_KEY = "class_room"  # {"code", "token", "shown"} of the room this session opened
+_HERE = Path(__file__).resolve().parent
+_JS = (_HERE.parent / "plotly_shared.js").read_text(encoding="utf-8") + (_HERE / "projector.js").read_text(
+    encoding="utf-8"
+)
+_CSS = ".pg-projector { width: 100%; } .pg-projector-status { font-size: 1.1rem; opacity: 0.8; margin: 4px 0; }"
+_projector = st.components.v2.component(
+    "playground_room_projector", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False
+)
+SOURCE = N_("the class room")
+CODE_STYLE = "font-size: 2.2rem; font-weight: 700; letter-spacing: 0.08em; text-align: center; white-space: nowrap"
+
+
+def is_open():
+    """Whether this session shows its room on the projector (instead of the canvas)."""
+    room = st.session_state.get(ROOM_KEY)
+    return bool(room and room.get("shown"))
+
+
+def open_room_button(scene):
+    """In the share area: open a room of ``scene`` (or go back to the one this session opened)."""
+    room = st.session_state.get(ROOM_KEY)
+    if room and not room.get("shown"):
+        if st.button(_("Back to the class room {code}").format(code=room["code"]), key="room_back"):
+            room["shown"] = True
+            st.rerun()
+        return
+    if room:
+        return
+    if st.button(
+        _("Open a class room"),
+        key="room_open",
+        help=_("Students join from their phones with a code or a QR code and add points to this plot, live."),
+    ):
+        try:
+            opened, token = model.new_room(encode_scene(scene), time.time())
+            code = room_store().create(opened)
+        except model.RoomError as err:
+            st.error(_(err.sentence))
+            return
+        except UNREACHABLE:
+            st.error(_("The room is not reachable just now; trying again."))
+            return
+        st.session_state[ROOM_KEY] = {"code": code, "token": token, "shown": True}
+        st.rerun()
+
+
+def join_link(code):
+    """The students' link: this page's address with the student page's path and the code alone."""
+    parts = urlsplit(st.context.url or "")
+    origin = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+    return f"{origin}{_base()}{ROOM_PAGE}?c={code}"
+
+
+def qr_png(link):
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(buffer, kind="png", scale=12, border=2)
+    return buffer.getvalue()
+
+
+def projector_texts():
+    return {
+        **shared_texts(),
+        "students": _("{n} students, {points} points"),
+        "locked": _("adding is paused"),
+        "hidden": _("the boundary is hidden"),
+        "offline": _("Connection lost; trying again…"),
+    }
+
+
+def projector_view():
+    """The room on the projector: its plot (following by itself), how to join, the controls."""
+    info = st.session_state[ROOM_KEY]
+    code = info["code"]
+    left, right = st.columns([3, 1], gap="medium")
+    with left:
+        data = {
+            "module": static_module("room_projector", _JS),
+            "plotly_url": ensure_plotly_js(),
+            "api": _base() + API,
+            "code": code,
+            "lang": current_language(),
+            "height": 600,
+            "dark_swaps": DARK_SWAPS,
+            "texts": projector_texts(),
+        }
+        _projector(data=component_data(data), key="room_projector", height="content")
+    with right:
+        link = join_link(code)
+        st.markdown(_("**Join the class room**"))
+        st.image(qr_png(link), width="stretch")
+        # The code is CODE_ALPHABET's letters and digits only (``model.clean_code``): no markup possible.
+        st.markdown(f"<div style='{CODE_STYLE}'>{model.clean_code(code)}</div>", unsafe_allow_html=True)
+        st.code(link, language=None, wrap_lines=True)
+    controls(code, info["token"])
+
+
+def _act(code, token, action, value=None, sid=None):
+    try:
+        room_store().update(code, lambda room: model.control(room, token, action, value, sid, time.time()))
+    except model.RoomError as err:
+        st.error(_(err.sentence))
+    except UNREACHABLE:
+        st.error(_("The room is not reachable just now; trying again."))
+
+
+@st.fragment
+def controls(code, token):
+    """The lecturer's controls: one fragment (a control reruns it alone)."""
+    room = room_store().get(code)
+    if room is None:
+        st.warning(_("There is no room with this code (it may have closed)."))
+        if st.button(_("Leave the room"), key="room_leave_gone"):
+            st.session_state.pop(ROOM_KEY, None)
+            st.rerun()
+        return
+    settings = model.settings(room)
+    first, second, third = st.columns(3)
+    with first:
+        locked = st.toggle(_("Pause adding points"), value=settings["locked"], key=f"room_lock_{room['version']}")
+        hidden = st.toggle(
+            _("Hide the boundary (predict, then reveal)"), value=settings["hidden"], key=f"room_hide_{room['version']}"
+        )
+        if locked != settings["locked"]:
+            _act(code, token, "lock", locked)
+            st.rerun(scope="fragment")
+        if hidden != settings["hidden"]:
+            _act(code, token, "hide", hidden)
+            st.rerun(scope="fragment")
+    with second:
+        _method_and_classes(code, token, room, settings)
+    with third:
+        _students(code, token, room)
+    _room_actions(code, token, room)
+
+
+def _method_and_classes(code, token, room, settings):
+    names = list(MODELS)
+    method = st.selectbox(
+        _("Method"), names, index=names.index(settings["method"]), format_func=method_label, key="room_method"
+    )
+    if method != settings["method"]:
+        _act(code, token, "method", method)
+    options = [None, *range(settings["classes"])]
+    everyone = st.selectbox(
+        _("Class the students add"),
+        options,
+        index=options.index(settings["everyone"]) if settings["everyone"] in options else 0,
+        format_func=lambda k: _("each student chooses") if k is None else class_label(k),
+        key="room_everyone",
+    )
+    if everyone != settings["everyone"]:
+        _act(code, token, "assign", everyone)
+    classes = st.number_input(_("Classes to choose from"), 1, 6, settings["classes"], key="room_classes")
+    if classes != settings["classes"]:
+        _act(code, token, "classes", int(classes))
+    limit = st.number_input(_("Points per student"), 0, MAX_PER_STUDENT, settings["limit"], key="room_limit")
+    if limit != settings["limit"]:
+        _act(code, token, "limit", int(limit))
+
+
+def _students(code, token, room):
+    roster = model.roster(room)
+    if not roster:
+        st.caption(_("No student has joined yet."))
+        return
+    labels = {sid: f"{nick or '–'} ({count})" for sid, nick, count in roster}
+    sid = st.selectbox(_("Student"), list(labels), format_func=labels.get, key="room_student")
+    if st.button(_("Remove this student's points"), key="room_remove_student"):
+        _act(code, token, "remove_student", sid=sid)
+        st.rerun(scope="fragment")
+    options = [None, *range(room["classes"])]
+    assigned = room["students"].get(sid, {}).get("class")
+    chosen = st.selectbox(
+        _("This student's class"),
+        options,
+        index=options.index(assigned) if assigned in options else 0,
+        format_func=lambda k: _("their choice") if k is None else class_label(k),
+        key=f"room_assign_{sid}",
+    )
+    if chosen != assigned:
+        _act(code, token, "assign", chosen, sid)
+
+
+def _room_actions(code, token, room):
+    first, second, third = st.columns(3)
+    with first:
+        if st.button(_("Clear the room's points"), key="room_clear"):
+            _act(code, token, "clear")
+            st.rerun(scope="fragment")
+    with second:
+        if st.button(_("Freeze into a scene and link"), key="room_freeze", type="primary"):
+            try:
+                model.check_token(room, token)
+            except model.RoomError as err:
+                st.error(_(err.sentence))
+                return
+            scene, messages = decode_scene(model.frozen_query(room))
+            state.load_scene(scene, messages, source=SOURCE)
+            st.session_state[ROOM_KEY]["shown"] = False
+            st.rerun()
+    with third:
+        if st.button(_("Close the room"), key="room_close"):
+            room_store().delete(code)
+            st.session_state.pop(ROOM_KEY, None)
+            st.rerun()
