@@ -219,7 +219,8 @@ def main():
     i18n.begin_run()
     state.init_state()
     state.apply_pending_load()
-    if not st.session_state.get(PRESENTATION_KEY):  # in front of a class the plot gets the room
+    # In front of a class (presenting, or a class room on the projector) the plot gets the room.
+    if not st.session_state.get(PRESENTATION_KEY) and not rooms_panel.is_open():
         st.title(_("Linear classification playground"))
         st.caption(
             _("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
@@ -495,6 +496,7 @@ def _view_controls():
         key=PRESENTATION_KEY,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
+    rooms_panel.open_room_button(state.scene(), row, key="room_bar")
     st.markdown(LAYOUT_CSS + (PRESENTATION_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
 

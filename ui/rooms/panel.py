@@ -41,6 +41,7 @@ _projector = st.components.v2.component(
     "playground_room_projector", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False
 )
 SOURCE = N_("the class room")
+CONTROLS_EVERY = 5  # seconds: the controls fragment looks at the room again (new students)
 CODE_STYLE = "font-size: 2.2rem; font-weight: 700; letter-spacing: 0.08em; text-align: center; white-space: nowrap"
 
 
@@ -50,32 +51,39 @@ def is_open():
     return bool(room and room.get("shown"))
 
 
-def open_room_button(scene):
-    """In the share area: open a room of ``scene`` (or go back to the one this session opened)."""
+def open_room_button(scene, where=None, key="room"):
+    """A button in ``where`` (the share area, the presenter bar): open a room of ``scene``, go back
+    to the room this session opened, or from the projector back to the scene."""
+    where = where or st
     room = st.session_state.get(ROOM_KEY)
-    if room and not room.get("shown"):
-        if st.button(_("Back to the class room {code}").format(code=room["code"]), key="room_back"):
+    if room and room.get("shown"):
+        if where.button(_("Back to my scene"), key=f"{key}_hide"):
+            room["shown"] = False
+            st.rerun()
+    elif room:
+        if where.button(_("Back to the class room {code}").format(code=room["code"]), key=f"{key}_back"):
             room["shown"] = True
             st.rerun()
-        return
-    if room:
-        return
-    if st.button(
+    elif where.button(
         _("Open a class room"),
-        key="room_open",
+        key=f"{key}_open",
         help=_("Students join from their phones with a code or a QR code and add points to this plot, live."),
     ):
-        try:
-            opened, token = model.new_room(encode_scene(scene), time.time())
-            code = room_store().create(opened)
-        except model.RoomError as err:
-            st.error(_(err.sentence))
-            return
-        except UNREACHABLE:
-            st.error(_("The room is not reachable just now; trying again."))
-            return
-        st.session_state[ROOM_KEY] = {"code": code, "token": token, "shown": True}
-        st.rerun()
+        _open(scene)
+
+
+def _open(scene):
+    try:
+        opened, token = model.new_room(encode_scene(scene), time.time())
+        code = room_store().create(opened)
+    except model.RoomError as err:
+        st.error(_(err.sentence))
+        return
+    except UNREACHABLE:
+        st.error(_("The room is not reachable just now; trying again."))
+        return
+    st.session_state[ROOM_KEY] = {"code": code, "token": token, "shown": True}
+    st.rerun()
 
 
 def join_link(code):
@@ -96,7 +104,7 @@ def qr_png(link):
 def projector_texts():
     return {
         **shared_texts(),
-        "students": _("{n} students, {points} points"),
+        "students": _("Students: {n} · points: {points}"),
         "locked": _("adding is paused"),
         "hidden": _("the boundary is hidden"),
         "offline": _("Connection lost; trying again…"),
@@ -115,7 +123,7 @@ def projector_view():
             "api": _base() + API,
             "code": code,
             "lang": current_language(),
-            "height": 600,
+            "height": 540,
             "dark_swaps": DARK_SWAPS,
             "texts": projector_texts(),
         }
@@ -139,9 +147,22 @@ def _act(code, token, action, value=None, sid=None):
         st.error(_("The room is not reachable just now; trying again."))
 
 
-@st.fragment
+def _widget(kind, label, key, current, code, token, action, convert=lambda v: v, sid=None, **options):
+    """A control widget showing the room's ``current`` value; changing it acts on the room (in its
+    callback, so the change is made before this run reads the room again)."""
+    st.session_state[key] = current
+    return kind(
+        label,
+        key=key,
+        on_change=lambda: _act(code, token, action, convert(st.session_state[key]), sid),
+        **options,
+    )
+
+
+@st.fragment(run_every=CONTROLS_EVERY)
 def controls(code, token):
-    """The lecturer's controls: one fragment (a control reruns it alone)."""
+    """The lecturer's controls: one fragment (a control reruns it alone; it also looks at the
+    room every ``CONTROLS_EVERY`` seconds, for the students who joined)."""
     room = room_store().get(code)
     if room is None:
         st.warning(_("There is no room with this code (it may have closed)."))
@@ -152,46 +173,75 @@ def controls(code, token):
     settings = model.settings(room)
     first, second, third = st.columns(3)
     with first:
-        locked = st.toggle(_("Pause adding points"), value=settings["locked"], key=f"room_lock_{room['version']}")
-        hidden = st.toggle(
-            _("Hide the boundary (predict, then reveal)"), value=settings["hidden"], key=f"room_hide_{room['version']}"
-        )
-        if locked != settings["locked"]:
-            _act(code, token, "lock", locked)
-            st.rerun(scope="fragment")
-        if hidden != settings["hidden"]:
-            _act(code, token, "hide", hidden)
-            st.rerun(scope="fragment")
+        _widget(st.toggle, _("Pause adding points"), "room_lock", settings["locked"], code, token, "lock")
+        label = _("Hide the boundary (predict, then reveal)")
+        _widget(st.toggle, label, "room_hide", settings["hidden"], code, token, "hide")
     with second:
-        _method_and_classes(code, token, room, settings)
+        _method_and_classes(code, token, settings)
     with third:
         _students(code, token, room)
     _room_actions(code, token, room)
 
 
-def _method_and_classes(code, token, room, settings):
-    names = list(MODELS)
-    method = st.selectbox(
-        _("Method"), names, index=names.index(settings["method"]), format_func=method_label, key="room_method"
+def _method_and_classes(code, token, settings):
+    act = (code, token)
+    _widget(
+        st.selectbox,
+        _("Method"),
+        "room_method",
+        settings["method"],
+        *act,
+        "method",
+        options=list(MODELS),
+        format_func=method_label,
     )
-    if method != settings["method"]:
-        _act(code, token, "method", method)
-    options = [None, *range(settings["classes"])]
-    everyone = st.selectbox(
+    _widget(
+        st.selectbox,
         _("Class the students add"),
-        options,
-        index=options.index(settings["everyone"]) if settings["everyone"] in options else 0,
-        format_func=lambda k: _("each student chooses") if k is None else class_label(k),
-        key="room_everyone",
+        "room_everyone",
+        settings["everyone"],
+        *act,
+        "assign",
+        options=[None, *range(settings["classes"])],
+        format_func=_class_or(_("each student chooses")),
     )
-    if everyone != settings["everyone"]:
-        _act(code, token, "assign", everyone)
-    classes = st.number_input(_("Classes to choose from"), 1, 6, settings["classes"], key="room_classes")
-    if classes != settings["classes"]:
-        _act(code, token, "classes", int(classes))
-    limit = st.number_input(_("Points per student"), 0, MAX_PER_STUDENT, settings["limit"], key="room_limit")
-    if limit != settings["limit"]:
-        _act(code, token, "limit", int(limit))
+    _widget(
+        st.number_input,
+        _("Classes to choose from"),
+        "room_classes",
+        settings["classes"],
+        *act,
+        "classes",
+        convert=int,
+        min_value=1,
+        max_value=6,
+    )
+    _widget(
+        st.number_input,
+        _("Points per student"),
+        "room_limit",
+        settings["limit"],
+        *act,
+        "limit",
+        convert=int,
+        min_value=0,
+        max_value=MAX_PER_STUDENT,
+    )
+
+
+CHOOSE = -1  # the option "the student chooses" (a selectbox shows None as no choice at all)
+
+
+def _option(label):
+    return CHOOSE if label is None else label
+
+
+def _unoption(value):
+    return None if value == CHOOSE else int(value)
+
+
+def _class_or(choose_text):
+    return lambda k: choose_text if k == CHOOSE else class_label(k)
 
 
 def _students(code, token, room):
@@ -199,6 +249,7 @@ def _students(code, token, room):
     if not roster:
         st.caption(_("No student has joined yet."))
         return
+    # Nicknames are visitors' text: option labels are plain text in Streamlit (no Markdown).
     labels = {sid: f"{nick or '–'} ({count})" for sid, nick, count in roster}
     sid = st.selectbox(_("Student"), list(labels), format_func=labels.get, key="room_student")
     if st.button(_("Remove this student's points"), key="room_remove_student"):
@@ -206,15 +257,18 @@ def _students(code, token, room):
         st.rerun(scope="fragment")
     options = [None, *range(room["classes"])]
     assigned = room["students"].get(sid, {}).get("class")
-    chosen = st.selectbox(
+    _widget(
+        st.selectbox,
         _("This student's class"),
-        options,
-        index=options.index(assigned) if assigned in options else 0,
-        format_func=lambda k: _("their choice") if k is None else class_label(k),
-        key=f"room_assign_{sid}",
+        f"room_assign_{sid}",
+        assigned if assigned in options else None,
+        code,
+        token,
+        "assign",
+        sid=sid,
+        options=options,
+        format_func=_class_or(_("their choice")),
     )
-    if chosen != assigned:
-        _act(code, token, "assign", chosen, sid)
 
 
 def _room_actions(code, token, room):

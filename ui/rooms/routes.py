@@ -251,7 +251,7 @@ def student_texts():
         "locked": _("The lecturer has paused adding points."),
         "hidden": _("The boundary is hidden: where do you think it is?"),
         "offline": _("Connection lost; trying again…"),
-        "students": _("{n} students, {points} points"),
+        "students": _("Students: {n} · points: {points}"),
         "not_drawn": _("The plot could not be drawn: {error}"),
     }
 
