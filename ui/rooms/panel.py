@@ -51,7 +51,7 @@ def is_open():
     return bool(room and room.get("shown"))
 
 
-def open_room_button(scene, where=None, key="room"):
+def open_room_button(scene, where=None, key="room_share"):
     """A button in ``where`` (the share area, the presenter bar): open a room of ``scene``, go back
     to the room this session opened, or from the projector back to the scene."""
     where = where or st
@@ -150,7 +150,8 @@ def _act(code, token, action, value=None, sid=None):
 def _widget(kind, label, key, current, code, token, action, convert=lambda v: v, sid=None, **options):
     """A control widget showing the room's ``current`` value; changing it acts on the room (in its
     callback, so the change is made before this run reads the room again)."""
-    st.session_state[key] = current
+    if st.session_state.get(key) != current:  # the room changed otherwise (the widget's own change is in it)
+        st.session_state[key] = current
     return kind(
         label,
         key=key,
@@ -199,10 +200,11 @@ def _method_and_classes(code, token, settings):
         st.selectbox,
         _("Class the students add"),
         "room_everyone",
-        settings["everyone"],
+        _option(settings["everyone"]),
         *act,
         "assign",
-        options=[None, *range(settings["classes"])],
+        convert=_unoption,
+        options=[CHOOSE, *range(settings["classes"])],
         format_func=_class_or(_("each student chooses")),
     )
     _widget(
@@ -255,16 +257,17 @@ def _students(code, token, room):
     if st.button(_("Remove this student's points"), key="room_remove_student"):
         _act(code, token, "remove_student", sid=sid)
         st.rerun(scope="fragment")
-    options = [None, *range(room["classes"])]
-    assigned = room["students"].get(sid, {}).get("class")
+    options = [CHOOSE, *range(room["classes"])]
+    assigned = _option(room["students"].get(sid, {}).get("class"))
     _widget(
         st.selectbox,
         _("This student's class"),
         f"room_assign_{sid}",
-        assigned if assigned in options else None,
+        assigned if assigned in options else CHOOSE,
         code,
         token,
         "assign",
+        convert=_unoption,
         sid=sid,
         options=options,
         format_func=_class_or(_("their choice")),

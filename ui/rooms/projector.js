@@ -42,6 +42,10 @@ async function poll(Plotly, root, status, state) {
       await Plotly.react(root, figure.data, {...figure.layout, autosize: true},
         {displaylogo: false, responsive: true, modeBarButtonsToRemove: ['select2d', 'lasso2d']});
       root.dataset.version = String(answer.version);
+      // When each version was drawn (bench/room.py reads it: tap-to-projector), the last 20,000.
+      const drawn = window.__pgRoomDrawn || (window.__pgRoomDrawn = []);
+      drawn.push([answer.version, Date.now()]);
+      if (drawn.length > 20000) drawn.splice(0, drawn.length - 20000);
       root.dataset.points = String(answer.points);
       const parts = [fill(state.texts.students, {n: answer.students, points: answer.points})];
       if (answer.settings.locked) parts.push(state.texts.locked);
