@@ -19,6 +19,7 @@ import json
 import random
 import re
 import tempfile
+import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -129,12 +130,16 @@ def measure(url, servers, n, seconds, kill=None):
             time.sleep(0.2)
         cpu_before = sum(s.cpu_seconds() for s in servers)
         wall = time.monotonic()
-        loop = asyncio.new_event_loop()
         if kill:  # the replica that does not serve the lecturer's page (its route cookie) dies halfway
             serving = page.request.get(f"{url}/_stcore/health").headers.get("x-playground-replica", "")
-            loop.call_later(seconds / 2, kill, serving)
-        students, final = loop.run_until_complete(students_run(api, code, n, seconds))
-        loop.close()
+            threading.Timer(seconds / 2, kill, (serving,)).start()
+        # The students' event loop in a thread of its own: Playwright's sync API holds this one's.
+        outcome = []
+        runner = threading.Thread(target=lambda: outcome.append(asyncio.run(students_run(api, code, n, seconds))))
+        runner.start()
+        while runner.is_alive():
+            page.wait_for_timeout(500)  # the projector page lives on meanwhile
+        students, final = outcome[0]
         top = max((v for s in students for _, v, _ in s.acks), default=0)
         page.wait_for_function(f"+document.querySelector('.pg-projector').dataset.version >= {top}", timeout=30_000)
         elapsed = time.monotonic() - wall
