@@ -254,9 +254,14 @@ def _students(code, token, room):
     # Nicknames are visitors' text: option labels are plain text in Streamlit (no Markdown).
     labels = {sid: f"{nick or '–'} ({count})" for sid, nick, count in roster}
     sid = st.selectbox(_("Student"), list(labels), format_func=labels.get, key="room_student")
-    if st.button(_("Remove this student's points"), key="room_remove_student"):
-        _act(code, token, "remove_student", sid=sid)
-        st.rerun(scope="fragment")
+    # Callbacks act before the run reads the room, so the run shows the room as it became.
+    st.button(
+        _("Remove this student's points"),
+        key="room_remove_student",
+        on_click=_act,
+        args=(code, token, "remove_student"),
+        kwargs={"sid": sid},
+    )
     options = [CHOOSE, *range(room["classes"])]
     assigned = _option(room["students"].get(sid, {}).get("class"))
     _widget(
@@ -277,9 +282,7 @@ def _students(code, token, room):
 def _room_actions(code, token, room):
     first, second, third = st.columns(3)
     with first:
-        if st.button(_("Clear the room's points"), key="room_clear"):
-            _act(code, token, "clear")
-            st.rerun(scope="fragment")
+        st.button(_("Clear the room's points"), key="room_clear", on_click=_act, args=(code, token, "clear"))
     with second:
         if st.button(_("Freeze into a scene and link"), key="room_freeze", type="primary"):
             try:
