@@ -55,12 +55,14 @@ def stop(process):
 @contextmanager
 def redis_server(directory, port=None):
     """(url, restart): a running Redis and a function that kills it (SIGKILL) and starts it again
-    on the same port and files."""
+    on the same port and files, calling ``between()`` (if given) while it is down."""
     port = port or free_port()
     state = {"process": start_redis(Path(directory), port)}
 
-    def restart():
+    def restart(between=None):
         stop(state["process"])
+        if between is not None:
+            between()
         state["process"] = start_redis(Path(directory), port)
 
     try:

@@ -1,8 +1,10 @@
 """A class room end to end, on two replicas sharing Redis: the lecturer opens a room on replica A
 (its projector shows the QR code and the plot), a student joins on replica B from a phone-sized
 page with touch, taps two points, undoes one, and the projector on A follows by itself (no
-reload); the student, without the token, cannot act on the room. Then replica B dies: the
-student's page, sent to replica A, comes back to the room with their point.
+reload); the student, without the token, cannot act on the room. Redis is killed while the
+student taps: the page retries and the point lands once Redis is back from its append-only file.
+Then replica B dies: the student's page, sent to replica A, comes back to the room with their
+points.
 
 Screenshots in test-artifacts/: room-projector.png (1280x720), room-student.png (390x844).
 """
@@ -27,11 +29,11 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def replicas(tmp_path_factory):
     with ExitStack() as stack:
-        url, _restart = stack.enter_context(redis_server(tmp_path_factory.mktemp("redis")))
+        url, restart = stack.enter_context(redis_server(tmp_path_factory.mktemp("redis")))
         env = {"PLAYGROUND_REDIS_URL": url}
         a = stack.enter_context(streamlit(env=env))
         b = stack.enter_context(streamlit(env=env))
-        yield a, b
+        yield a, b, restart
 
 
 def post(base, name, **body):
@@ -57,13 +59,14 @@ def projector_points(page):
 
 
 def test_a_student_on_one_replica_the_projector_on_another(replicas):
-    a, b = replicas
+    a, b, restart_redis = replicas
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         lecturer = browser.new_page(viewport={"width": 1280, "height": 720})
         lecturer.goto(a.url)
-        lecturer.get_by_role("button", name="Open a class room").click()
+        # The presenter bar's button (the share area has one too).
+        lecturer.get_by_test_id("stMainBlockContainer").get_by_role("button", name="Open a class room").click()
         lecturer.wait_for_selector(".pg-projector[data-points]", timeout=60_000)
         code = re.search(r"/room\?c=([A-Z0-9]{8})", lecturer.content()).group(1)
         start = projector_points(lecturer)
@@ -95,6 +98,16 @@ def test_a_student_on_one_replica_the_projector_on_another(replicas):
             assert status == 403
         assert projector_points(lecturer) == start + 1
 
+        # Redis dies (SIGKILL) while the student taps: the page says so and sends the point again
+        # (the same seq) until Redis, back from its append-only file, acknowledges it, once.
+        def tap_while_redis_is_down():
+            student.touchscreen.tap(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.7)
+            student.wait_for_function("document.getElementById('status').textContent.includes('not reachable')")
+
+        restart_redis(between=tap_while_redis_is_down)
+        student.wait_for_function("document.getElementById('count').textContent.startsWith('You added 2 ')")
+        lecturer.wait_for_function(f"+document.querySelector('.pg-projector').dataset.points === {start + 2}")
+
         # Replica B dies; the student's page comes back through A with their point.
         b.process.kill()
         b.process.wait(timeout=10)
@@ -104,6 +117,6 @@ def test_a_student_on_one_replica_the_projector_on_another(replicas):
         # student's saved credentials, as the browser would hold them.
         again.evaluate("([key, value]) => localStorage.setItem(key, value)", [f"pg-room-{code}", json.dumps(saved)])
         again.goto(f"{a.url}/room?c={code}&lang=en")
-        again.wait_for_function("document.getElementById('count').textContent.startsWith('You added 1 ')")
+        again.wait_for_function("document.getElementById('count').textContent.startsWith('You added 2 ')")
         assert json.loads(again.evaluate(f"localStorage.getItem('pg-room-{code}')"))["sid"] == saved["sid"]
         browser.close()

@@ -164,7 +164,11 @@ def _widget(kind, label, key, current, code, token, action, convert=lambda v: v,
 def controls(code, token):
     """The lecturer's controls: one fragment (a control reruns it alone; it also looks at the
     room every ``CONTROLS_EVERY`` seconds, for the students who joined)."""
-    room = room_store().get(code)
+    try:
+        room = room_store().get(code)
+    except UNREACHABLE:  # Redis restarting: the next look (CONTROLS_EVERY) finds it again
+        st.warning(_("The room is not reachable just now; trying again."))
+        return
     if room is None:
         st.warning(_("There is no room with this code (it may have closed)."))
         if st.button(_("Leave the room"), key="room_leave_gone"):
