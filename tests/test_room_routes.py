@@ -14,7 +14,6 @@ from starlette.applications import Starlette
 from playground.link import decode_scene, encode_scene
 from playground.scene import snap
 from tests.redis_server import redis_server
-from ui.live_route import RateLimit
 from ui.rooms import model, routes, store, views
 from ui.rooms.protocol import API, MAX_STUDENTS
 from ui.state import default_scene
@@ -38,7 +37,7 @@ def client(request, redis_url, monkeypatch):
     monkeypatch.setattr(routes, "SNAPSHOTS", views.SNAPSHOTS)
     for name in ("GUESSES", "JOINS", "OPENS", "STUDENT_ACTIONS"):
         old = getattr(routes, name)
-        monkeypatch.setattr(routes, name, RateLimit(rate=old.rate, burst=old.burst))
+        monkeypatch.setattr(routes, name, type(old)(rate=old.rate, burst=old.burst))
     return TestClient(Starlette(routes=routes.room_routes()))
 
 

@@ -35,7 +35,17 @@ from .protocol import API, MAX_BODY_BYTES, MAX_OPEN_BODY_BYTES, ROOM_ASSETS, ROO
 from .store import UNREACHABLE, missing, room_store
 from .views import SNAPSHOTS
 
-GUESSES = RateLimit(rate=0.2, burst=20)  # requests naming no room, per client
+
+class GuessLimit(RateLimit):
+    """The live route's token bucket, plus a look that spends nothing: is the client out of guesses?"""
+
+    def exhausted(self, client):
+        with self._lock:
+            tokens, then = self._buckets.get(client, (self.burst, self.clock()))
+            return min(self.burst, tokens + (self.clock() - then) * self.rate) < 1.0
+
+
+GUESSES = GuessLimit(rate=0.2, burst=20)  # requests naming no room, per client
 JOINS = RateLimit(rate=1.0, burst=120)  # a class behind one school router joins at once
 OPENS = RateLimit(rate=0.1, burst=5)
 STUDENT_ACTIONS = RateLimit(rate=2.0, burst=10)  # per student: adds and undos
@@ -110,7 +120,7 @@ def _answer(handler):
         try:
             body = await _body(request, MAX_OPEN_BODY_BYTES if handler is _open else MAX_BODY_BYTES)
             language = _language(body.get("lang"))
-            if not _allowed(GUESSES, client, spend=False):
+            if GUESSES.exhausted(client):
                 raise model.RoomError(429, N_("Too many attempts; wait a minute and try again."))
             result = await handler(request, client, body)
         except model.RoomError as err:
@@ -120,14 +130,6 @@ def _answer(handler):
         return JSONResponse(result, headers={"Cache-Control": "no-store"})
 
     return route
-
-
-def _allowed(limit, client, spend=True):
-    if spend:
-        return limit.allow(client)
-    with limit._lock:  # a look without spending: has the client any tokens left?
-        tokens, then = limit._buckets.get(client, (limit.burst, limit.clock()))
-        return min(limit.burst, tokens + (limit.clock() - then) * limit.rate) >= 1.0
 
 
 async def _open(request, client, body):
@@ -204,7 +206,7 @@ async def state(request):
     client = client_of(request)
     params = request.query_params
     language = _language(params.get("lang"))
-    if not _allowed(GUESSES, client, spend=False):
+    if GUESSES.exhausted(client):
         return _refusal(429, N_("Too many attempts; wait a minute and try again."), language)
     code = model.clean_code(params.get("c"))
     store = room_store()
