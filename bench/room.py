@@ -30,6 +30,7 @@ from tests.browser import CHROMIUM_ARGS, chromium_path, free_port
 from tests.redis_server import redis_server
 
 POLL_SECONDS = 1.5  # the student page's poll
+KILLED_CPU = []  # CPU seconds of replicas killed during the run, read just before
 VERSION = re.compile(rb'^\{"version": ?(\d+)')
 
 
@@ -143,7 +144,7 @@ def measure(url, servers, n, seconds, kill=None):
         top = max((v for s in students for _, v, _ in s.acks), default=0)
         page.wait_for_function(f"+document.querySelector('.pg-projector').dataset.version >= {top}", timeout=30_000)
         elapsed = time.monotonic() - wall
-        cpu = sum(s.cpu_seconds() for s in servers if s.alive()) - cpu_before
+        cpu = sum(s.cpu_seconds() for s in servers if s.alive()) + sum(KILLED_CPU) - cpu_before
         drawn = page.evaluate("window.__pgRoomDrawn")
         browser.close()
     return report(students, final, drawn, cpu, elapsed)
@@ -202,7 +203,9 @@ def run_replicas(n, seconds):
 
         def kill(serving):
             port = next(p for p in ports if not serving.endswith(f":{p}"))
-            replicas[ports.index(port)].process.kill()
+            victim = replicas[ports.index(port)]
+            KILLED_CPU.append(victim.cpu_seconds())  # what it spent until it died counts too
+            victim.process.kill()
             print(f"killed the replica on port {port} (the lecturer's page is on {serving})")
 
         return measure(url, replicas, n, seconds, kill=kill)
