@@ -297,5 +297,7 @@ def test_codes_are_long_and_random():
 def test_the_student_page_keeps_texts_as_data(client):
     page = client.get("/room", params={"c": "ABCDEFGH", "lang": "ja"})
     assert page.status_code == 200 and 'lang="ja"' in page.text
+    assert 'lang="zh"' in client.get("/room", headers={"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8"}).text
+    assert 'lang="en"' in client.get("/room", headers={"Accept-Language": "<script>,fr"}).text
     assert client.get("/room/assets/student.js").status_code == 200
     assert client.get("/room/assets/..%2Fmodel.py").status_code == 404

@@ -31,6 +31,7 @@ from .protocol import API, MAX_PER_STUDENT, ROOM_PAGE
 from .routes import _base
 from .store import UNREACHABLE, room_store
 
+LARGE_QR = "room_large_qr"
 ROOM_KEY = "class_room"  # {"code", "token", "shown"} of the room this session opened
 _HERE = Path(__file__).resolve().parent
 _JS = (_HERE.parent / "plotly_shared.js").read_text(encoding="utf-8") + (_HERE / "projector.js").read_text(
@@ -115,7 +116,8 @@ def projector_view():
     """The room on the projector: its plot (following by itself), how to join, the controls."""
     info = st.session_state[ROOM_KEY]
     code = info["code"]
-    left, right = st.columns([3, 1], gap="medium")
+    # The QR code as large as half the page, for the back of a lecture hall, or a quarter of it.
+    left, right = st.columns([1, 1] if st.session_state.get(LARGE_QR) else [3, 1], gap="medium")
     with left:
         data = {
             "module": static_module("room_projector", _JS),
@@ -135,6 +137,7 @@ def projector_view():
         # The code is CODE_ALPHABET's letters and digits only (``model.clean_code``): no markup possible.
         st.markdown(f"<div style='{CODE_STYLE}'>{model.clean_code(code)}</div>", unsafe_allow_html=True)
         st.code(link, language=None, wrap_lines=True)
+        st.toggle(_("Large QR code"), key=LARGE_QR)
     controls(code, info["token"])
 
 

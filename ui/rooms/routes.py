@@ -269,7 +269,8 @@ async def student_page(request):
     """GET ``ROOM_PAGE``: the student page, in the ``lang`` parameter's or the browser's language."""
     from ..canvas import ensure_plotly_js
 
-    language = initial_language(request.query_params.get("lang"), request.headers.get("accept-language", ""))
+    preferred = request.headers.get("accept-language", "")[:200].split(",")[0].split(";")[0]  # "ja-JP,en;q=0.8"
+    language = initial_language(request.query_params.get("lang"), preferred)
     with speaking(language):
         texts = student_texts()
     data = {
