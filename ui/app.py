@@ -491,12 +491,14 @@ def _view_controls():
     # One row that wraps on a narrow screen instead of squeezing its labels (columns would).
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
     mode, methods = view_mode_picker(row, row)
-    presenting = row.toggle(
+    # Presentation and the class room stacked: the row's height is the methods field's already.
+    stack = row.container(gap="small")
+    presenting = stack.toggle(
         _("Presentation"),
         key=PRESENTATION_KEY,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
-    rooms_panel.open_room_button(state.scene(), row, key="room_bar")
+    rooms_panel.open_room_button(state.scene(), stack, key="room_bar")
     st.markdown(LAYOUT_CSS + (PRESENTATION_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
 
