@@ -301,3 +301,17 @@ def test_the_student_page_keeps_texts_as_data(client):
     assert 'lang="en"' in client.get("/room", headers={"Accept-Language": "<script>,fr"}).text
     assert client.get("/room/assets/student.js").status_code == 200
     assert client.get("/room/assets/..%2Fmodel.py").status_code == 404
+
+
+class _Request:
+    def __init__(self, host, forwarded=None):
+        self.client = type("Client", (), {"host": host})()
+        self.headers = {"x-forwarded-for": forwarded} if forwarded else {}
+
+
+def test_a_client_is_its_address_or_what_a_trusted_proxy_saw():
+    assert routes.client_of(_Request("203.0.113.7")) == "203.0.113.7"
+    # Anybody may send the header; only a proxy on this host (or a named one) is believed.
+    assert routes.client_of(_Request("203.0.113.7", "10.0.0.1")) == "203.0.113.7"
+    assert routes.client_of(_Request("127.0.0.1", "198.51.100.1, 10.0.0.1")) == "10.0.0.1"  # nginx's own entry
+    assert routes.client_of(_Request("127.0.0.1")) == "127.0.0.1"
