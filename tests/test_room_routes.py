@@ -315,3 +315,15 @@ def test_a_client_is_its_address_or_what_a_trusted_proxy_saw():
     assert routes.client_of(_Request("203.0.113.7", "10.0.0.1")) == "203.0.113.7"
     assert routes.client_of(_Request("127.0.0.1", "198.51.100.1, 10.0.0.1")) == "10.0.0.1"  # nginx's own entry
     assert routes.client_of(_Request("127.0.0.1")) == "127.0.0.1"
+
+
+def test_presentation_scale_and_nothing_else(client):
+    code, _token = opened(client)
+
+    def marker_size(scale):
+        views.SNAPSHOTS._entries.clear()
+        figure = client.get(f"{API}/state", params={"c": code, "scale": scale}).json()["figure"]
+        return next(t["marker"]["size"] for t in figure["data"] if t.get("meta") == "points")
+
+    assert marker_size("1.6") > marker_size("1.0")
+    assert marker_size("99") == marker_size("1e308") == marker_size("1.0")  # an unknown scale is the page's

@@ -238,7 +238,7 @@ def main():
     st.session_state[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
     try:
         if rooms_panel.is_open():
-            rooms_panel.projector_view()
+            rooms_panel.projector_view(_scale())
         elif mode == "compare":
             _comparison_view(compared_methods)
         else:

@@ -112,8 +112,9 @@ def projector_texts():
     }
 
 
-def projector_view():
-    """The room on the projector: its plot (following by itself), how to join, the controls."""
+def projector_view(scale=1.0):
+    """The room on the projector: its plot (following by itself; markers and type enlarged by
+    ``scale`` in presentation mode), how to join, the controls."""
     info = st.session_state[ROOM_KEY]
     code = info["code"]
     # The QR code as large as half the page, for the back of a lecture hall, or a quarter of it.
@@ -125,6 +126,7 @@ def projector_view():
             "api": _base() + API,
             "code": code,
             "lang": current_language(),
+            "scale": scale,
             "height": 540,
             "dark_swaps": DARK_SWAPS,
             "texts": projector_texts(),

@@ -17,8 +17,9 @@ export default function (component) {
     parentElement.appendChild(status);
   }
   const state = parentElement.__pgRoom || (parentElement.__pgRoom = {version: 0, running: false});
-  const changed = state.code !== data.code || state.lang !== data.lang;
-  Object.assign(state, {code: data.code, lang: data.lang, api: data.api, texts: data.texts, dark: data.dark_swaps});
+  const changed = state.code !== data.code || state.lang !== data.lang || state.scale !== data.scale;
+  Object.assign(state, {code: data.code, lang: data.lang, scale: data.scale, api: data.api, texts: data.texts,
+    dark: data.dark_swaps});
   if (changed) state.version = 0;
   if (state.running) return;
   state.running = true;
@@ -31,7 +32,8 @@ export default function (component) {
 async function poll(Plotly, root, status, state) {
   if (!root.isConnected) { state.running = false; return; }
   try {
-    const query = new URLSearchParams({c: state.code, since: String(state.version), lang: state.lang});
+    const query = new URLSearchParams({c: state.code, since: String(state.version), lang: state.lang,
+      scale: String(state.scale === 1 ? '1.0' : state.scale)});
     const response = await fetch(state.api + '/state?' + query, {cache: 'no-store'});
     const answer = await response.json();
     if (!response.ok) {

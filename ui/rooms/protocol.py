@@ -99,7 +99,7 @@ class StudentView(TypedDict):
 
 
 class StateResponse(TypedDict):
-    """GET ``API/state?c=CODE&since=V[&sid=S][&lang=L]``: only ``version`` when nothing changed
+    """GET ``API/state?c=CODE&since=V[&sid=S][&lang=L][&scale=1.6]``: only ``version`` when nothing changed
     since V; else the figure to draw (regions and boundary left out while hidden), the settings,
     and the asking student's own part."""
 

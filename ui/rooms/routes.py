@@ -33,7 +33,7 @@ from ..theme import CLASS_COLOURS, SYMBOL_GLYPHS
 from . import model
 from .protocol import API, MAX_BODY_BYTES, MAX_OPEN_BODY_BYTES, ROOM_ASSETS, ROOM_PAGE, StateResponse, text
 from .store import UNREACHABLE, missing, room_store
-from .views import SNAPSHOTS
+from .views import SCALES, SNAPSHOTS
 
 
 class GuessLimit(RateLimit):
@@ -218,7 +218,9 @@ async def state(request):
         since = params.get("since", "")
         if since.isdigit() and int(since) == version:
             return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
-        snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, lambda: store.get(code))
+        scale = next((v for v in SCALES if params.get("scale") == str(v)), 1.0)  # one of a few: each is cached
+        load = lambda: store.get(code)  # noqa: E731
+        snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, load, scale)
         if snapshot is None:
             raise missing()
     except model.RoomError as err:

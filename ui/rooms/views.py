@@ -28,6 +28,7 @@ from ..theme import with_font
 from ..workers import fit_scene
 from .model import scene_of, settings, student_view
 
+SCALES = (1.0, 1.6)  # a figure's scale: the page's, or presentation mode's (``ui.app._scale``)
 MIN_INTERVAL = 0.25  # seconds between two computations of one room's figure
 MAX_ENTRIES = 256
 
@@ -47,14 +48,15 @@ def _view(scene):
     return FitView() if view.error else view
 
 
-def room_figure_json(room, language):
-    """The JSON text of the room's figure in ``language`` (see the module's rules)."""
+def room_figure_json(room, language, scale=1.0):
+    """The JSON text of the room's figure in ``language``, markers and type enlarged by ``scale``
+    (presentation mode's; see the module's rules)."""
     from ..figures import scene_figure  # plotly: imported once a room is drawn
 
     scene = scene_of(room)
     with speaking(language, scene.class_names):
         view = FitView() if room["hidden"] else _view(scene)
-        figure = scene_figure(scene.points, view, scene.window, scene.view_revision, scale=1.0)
+        figure = scene_figure(scene.points, view, scene.window, scene.view_revision, scale=scale)
         figure["layout"] = with_font(figure["layout"], language)
     return figure_json(figure)
 
@@ -63,9 +65,9 @@ class Snapshot:
     """What every poller of one version shares: the figure's JSON text, the settings, the counts,
     and each student's own part (``StudentView``), so a poll parses no room."""
 
-    def __init__(self, room, language):
+    def __init__(self, room, language, scale=1.0):
         self.version = room["version"]
-        self.figure = room_figure_json(room, language)
+        self.figure = room_figure_json(room, language, scale)
         self.settings = settings(room)
         self.students = len(room["students"])
         self.points = len(room["points"])
@@ -73,7 +75,7 @@ class Snapshot:
 
 
 class RoomFigures:
-    """Cached snapshots: (code, language) -> (Snapshot, when computed)."""
+    """Cached snapshots: (code, language, scale) -> (Snapshot, when computed)."""
 
     def __init__(self, clock=time.monotonic):
         self.clock = clock
@@ -85,10 +87,10 @@ class RoomFigures:
         with self._lock:
             return self._locks.setdefault(code, threading.Lock())
 
-    def snapshot(self, code, version, language, load):
+    def snapshot(self, code, version, language, load, scale=1.0):
         """A ``Snapshot`` of ``version`` or, computed less than ``MIN_INTERVAL`` ago, of an older
         one; ``load()`` gives the room (or None: no snapshot) when one must be computed."""
-        key = (code, language)
+        key = (code, language, scale)
         with self._room_lock(code):
             entry = self._entries.get(key)
             if entry and (entry[0].version == version or self.clock() - entry[1] < MIN_INTERVAL):
@@ -96,7 +98,7 @@ class RoomFigures:
             room = load()
             if room is None:
                 return None
-            snapshot = Snapshot(room, language)
+            snapshot = Snapshot(room, language, scale)
             with self._lock:
                 self._entries[key] = (snapshot, self.clock())
                 self._entries.move_to_end(key)
