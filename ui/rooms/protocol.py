@@ -46,6 +46,7 @@ class JoinRequest(TypedDict):
 
 
 class JoinResponse(TypedDict):
+    code: str  # the code as the room knows it (the page's address keeps it)
     sid: str
     key: str  # the student's secret: required for their own actions, never shown to others
     version: int
@@ -62,8 +63,16 @@ class AddRequest(TypedDict):
 
 
 class AddResponse(TypedDict):
-    pid: int
+    pid: int | None  # the point's id (undo: the removed one's, None when there was none)
     version: int
+
+
+class ControlResponse(TypedDict):
+    version: int
+
+
+class FreezeResponse(TypedDict):
+    query: dict[str, str]  # an ordinary link's query (``playground.link.encode_scene``)
 
 
 class UndoRequest(TypedDict):

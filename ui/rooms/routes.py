@@ -31,7 +31,20 @@ from ..live_route import RateLimit
 from ..names import phrased
 from ..theme import CLASS_COLOURS, SYMBOL_GLYPHS
 from . import model
-from .protocol import API, MAX_BODY_BYTES, MAX_OPEN_BODY_BYTES, ROOM_ASSETS, ROOM_PAGE, StateResponse, text
+from .protocol import (
+    API,
+    MAX_BODY_BYTES,
+    MAX_OPEN_BODY_BYTES,
+    ROOM_ASSETS,
+    ROOM_PAGE,
+    AddResponse,
+    ControlResponse,
+    FreezeResponse,
+    JoinResponse,
+    OpenResponse,
+    StateResponse,
+    text,
+)
 from .store import UNREACHABLE, missing, room_store
 from .views import SCALES, SNAPSHOTS
 
@@ -137,7 +150,7 @@ async def _open(request, client, body):
         raise model.RoomError(429, N_("Too many attempts; wait a minute and try again."))
     room, token = model.new_room(body.get("scene"), time.time())
     code = await run_in_threadpool(room_store().create, room)
-    return {"code": code, "token": token}
+    return OpenResponse(code=code, token=token)
 
 
 async def _join(request, client, body):
@@ -149,7 +162,7 @@ async def _join(request, client, body):
         return model.join(room, body.get("nick"), body.get("sid"), body.get("key"), time.time()) + (room["version"],)
 
     sid, key, version = await _in_room(client, code, action)
-    return {"code": code, "sid": sid, "key": key, "version": version}
+    return JoinResponse(code=code, sid=sid, key=key, version=version)
 
 
 def _student_limited(code, body):
@@ -166,7 +179,7 @@ async def _add(request, client, body):
         return model.add_point(room, *fields, time.time()), room["version"]
 
     pid, version = await _in_room(client, code, action)
-    return {"pid": pid, "version": version}
+    return AddResponse(pid=pid, version=version)
 
 
 async def _undo(request, client, body):
@@ -177,7 +190,7 @@ async def _undo(request, client, body):
         return model.undo(room, body.get("sid"), body.get("key"), time.time()), room["version"]
 
     pid, version = await _in_room(client, code, action)
-    return {"pid": pid, "version": version}
+    return AddResponse(pid=pid, version=version)
 
 
 async def _control(request, client, body):
@@ -188,7 +201,7 @@ async def _control(request, client, body):
         model.control(room, body.get("token"), body.get("action"), body.get("value"), sid, time.time())
         return room["version"]
 
-    return {"version": await _in_room(client, code, action)}
+    return ControlResponse(version=await _in_room(client, code, action))
 
 
 async def _freeze(request, client, body):
@@ -198,7 +211,7 @@ async def _freeze(request, client, body):
         model.check_token(room, body.get("token"))
         return model.frozen_query(room)
 
-    return {"query": await _in_room(client, code, action)}
+    return FreezeResponse(query=await _in_room(client, code, action))
 
 
 async def state(request):

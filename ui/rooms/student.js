@@ -69,6 +69,7 @@
     const box = $('classes');
     const fixed = settings && (settings.everyone !== null ? settings.everyone : (mine().assigned ?? null));
     box.hidden = fixed !== null;
+    $('class-label').hidden = fixed !== null;
     $('assigned').hidden = fixed === null;
     if (fixed !== null) {
       label = fixed;
@@ -167,9 +168,19 @@
       return;
     }
     const layout = {...figure.layout, dragmode: false, margin: {l: 36, r: 8, t: 40, b: 36}};
+    fitHeight(layout);
     layout.legend = {...(layout.legend || {}), font: {size: 12}};
     plotly.react($('plot'), figure.data.concat([pendingTrace(), ownTrace()]), layout,
       {staticPlot: true, responsive: true, displayModeBar: false});
+  }
+
+  function fitHeight(layout) {
+    // The plot keeps equal scales: as tall as the room's window at this width, plus the legend
+    // band and the axes (a phone's legend takes up to three rows), at most most of the screen.
+    const x = layout.xaxis.range, y = layout.yaxis.range;
+    const width = $('plot').clientWidth - 44;
+    const height = width * (y[1] - y[0]) / (x[1] - x[0]) + 115;
+    $('plot').style.height = Math.round(Math.min(Math.max(height, 240), innerHeight * 0.75)) + 'px';
   }
 
   function loadPlotly() {
@@ -254,6 +265,7 @@
     $('nick-label').textContent = T.nick_label;
     $('join-button').textContent = T.join;
     $('hint').textContent = T.hint;
+    $('class-label').textContent = T.class_label;
     $('undo').textContent = T.undo;
     $('code').value = code;
     $('join').addEventListener('submit', (event) => {
