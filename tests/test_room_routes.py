@@ -238,12 +238,24 @@ def test_freeze_is_an_ordinary_link_bit_exact(client):
 
 
 def test_enumeration_is_rate_limited(client):
+    code, token = opened(client)
+    student = joined(client, code)
     for _ in range(routes.GUESSES.burst):
-        code = model.new_code()
-        assert post(client, "join", code=code).status_code == 404
+        assert post(client, "join", code=model.new_code()).status_code == 404
+    # Out of guesses, every answer about a room the client is not in is the same refusal ...
     assert post(client, "join", code=model.new_code()).status_code == 429
-    # Out of guesses, the client is refused even the state of a room that exists.
     assert client.get(f"{API}/state", params={"c": model.new_code()}).status_code == 429
+    assert client.get(f"{API}/state", params={"c": code}).status_code == 429  # exists, but not theirs
+    assert client.get(f"{API}/state", params={"c": code, "since": 2}).status_code == 429
+    assert post(client, "join", code=code).status_code == 429  # a new student
+    assert post(client, "control", code=code, token="guess", action="clear").status_code == 429
+    assert add(client, code, (student[0], "guess")).status_code == 429
+    # ... while whoever behind the same address is in the room goes on (a school's one router).
+    assert client.get(f"{API}/state", params={"c": code, "sid": student[0]}).status_code == 200
+    assert client.get(f"{API}/state", params={"c": code}, headers={"X-Room-Token": token}).status_code == 200
+    assert post(client, "join", code=code, sid=student[0], key=student[1]).status_code == 200
+    assert add(client, code, student).status_code == 200
+    assert post(client, "control", code=code, token=token, action="lock", value=True).status_code == 200
 
 
 def test_hostile_requests(client):

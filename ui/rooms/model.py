@@ -67,7 +67,7 @@ def digest(secret):
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _matches(secret, stored):
+def matches(secret, stored):
     # Digest both sides first: compare_digest is constant-time for equal lengths.
     return isinstance(secret, str) and hmac.compare_digest(digest(secret[:100]), stored)
 
@@ -147,15 +147,18 @@ def _changed(room, now):
 
 def _student(room, sid, key):
     student = room["students"].get(sid) if isinstance(sid, str) else None
-    if student is None or not _matches(key, student["key"]):
+    if student is None or not matches(key, student["key"]):
         raise RoomError(403, N_("You are not in this room; join it again."))
     return student
 
 
-def join(room, nick, sid, key, now):
-    """(sid, key): the student coming back with their sid and key, or a new one."""
-    if isinstance(sid, str) and sid in room["students"] and _matches(key, room["students"][sid]["key"]):
+def join(room, nick, sid, key, now, admit_new=True):
+    """(sid, key): the student coming back with their sid and key, or a new one (unless
+    ``admit_new`` is false: a client out of guesses may only come back)."""
+    if isinstance(sid, str) and sid in room["students"] and matches(key, room["students"][sid]["key"]):
         return sid, key
+    if not admit_new:
+        raise RoomError(429, N_("Too many attempts; wait a minute and try again."))
     if len(room["students"]) >= MAX_STUDENTS:
         raise RoomError(409, N_("This room is full."))
     name, _problem = clean_class_name(text(nick, 200))
@@ -216,7 +219,7 @@ def undo(room, sid, key, now):
 
 
 def check_token(room, token):
-    if not _matches(token, room["token"]):
+    if not matches(token, room["token"]):
         raise RoomError(403, N_("Only the lecturer can do this."))
 
 

@@ -125,6 +125,7 @@ def projector_view(scale=1.0):
             "plotly_url": ensure_plotly_js(),
             "api": _base() + API,
             "code": code,
+            "token": info["token"],  # this lecturer's page only (see projector.js)
             "lang": current_language(),
             "scale": scale,
             "height": 540,

@@ -19,7 +19,7 @@ export default function (component) {
   const state = parentElement.__pgRoom || (parentElement.__pgRoom = {version: 0, running: false});
   const changed = state.code !== data.code || state.lang !== data.lang || state.scale !== data.scale;
   Object.assign(state, {code: data.code, lang: data.lang, scale: data.scale, api: data.api, texts: data.texts,
-    dark: data.dark_swaps});
+    dark: data.dark_swaps, token: data.token});
   if (changed) state.version = 0;
   if (state.running) return;
   state.running = true;
@@ -34,7 +34,9 @@ async function poll(Plotly, root, status, state) {
   try {
     const query = new URLSearchParams({c: state.code, since: String(state.version), lang: state.lang,
       scale: String(state.scale === 1 ? '1.0' : state.scale)});
-    const response = await fetch(state.api + '/state?' + query, {cache: 'no-store'});
+    // The token proves the lecturer's page a member of the room when its address is out of guesses
+    // (a header: never in an address, a log or the students' link).
+    const response = await fetch(state.api + '/state?' + query, {cache: 'no-store', headers: {'X-Room-Token': state.token}});
     const answer = await response.json();
     if (!response.ok) {
       status.textContent = answer.error || state.texts.offline;

@@ -58,6 +58,7 @@ class GuessLimit(RateLimit):
             return min(self.burst, tokens + (self.clock() - then) * self.rate) < 1.0
 
 
+TOO_MANY = N_("Too many attempts; wait a minute and try again.")
 GUESSES = GuessLimit(rate=0.2, burst=20)  # requests naming no room, per client
 JOINS = RateLimit(rate=1.0, burst=120)  # a class behind one school router joins at once
 OPENS = RateLimit(rate=0.1, burst=5)
@@ -125,7 +126,11 @@ async def _in_room(client, code, action):
 
 
 def _answer(handler):
-    """A route from ``handler(request, client, body) -> dict``: limits, errors and language."""
+    """A route from ``handler(request, client, body, exhausted) -> dict``: limits, errors and
+    language. A client out of guesses (``exhausted``) is still served in a room it is a member
+    of (a student's key, the lecturer's token), and refused alike (429) wherever it is not, so
+    what it is told says nothing about which rooms exist; nobody else behind its address (a
+    school's one router) is locked out of a room they are in."""
 
     async def route(request):
         client = client_of(request)
@@ -133,9 +138,13 @@ def _answer(handler):
         try:
             body = await _body(request, MAX_OPEN_BODY_BYTES if handler is _open else MAX_BODY_BYTES)
             language = _language(body.get("lang"))
-            if GUESSES.exhausted(client):
-                raise model.RoomError(429, N_("Too many attempts; wait a minute and try again."))
-            result = await handler(request, client, body)
+            exhausted = handler is not _open and GUESSES.exhausted(client)
+            try:
+                result = await handler(request, client, body, exhausted)
+            except model.RoomError as err:
+                if exhausted and err.status in (403, 404):  # no room, or not its member: alike
+                    raise model.RoomError(429, TOO_MANY) from None
+                raise
         except model.RoomError as err:
             return _refusal(err.status, err.sentence, language)
         except UNREACHABLE:  # the shared store is away (Redis restarting): the page retries
@@ -145,21 +154,22 @@ def _answer(handler):
     return route
 
 
-async def _open(request, client, body):
+async def _open(request, client, body, exhausted):
     if not OPENS.allow(client):
-        raise model.RoomError(429, N_("Too many attempts; wait a minute and try again."))
+        raise model.RoomError(429, TOO_MANY)
     room, token = model.new_room(body.get("scene"), time.time())
     code = await run_in_threadpool(room_store().create, room)
     return OpenResponse(code=code, token=token)
 
 
-async def _join(request, client, body):
+async def _join(request, client, body, exhausted):
     if not JOINS.allow(client):
-        raise model.RoomError(429, N_("Too many attempts; wait a minute and try again."))
+        raise model.RoomError(429, TOO_MANY)
     code = model.clean_code(body.get("code"))
 
     def action(room):
-        return model.join(room, body.get("nick"), body.get("sid"), body.get("key"), time.time()) + (room["version"],)
+        joined = model.join(room, body.get("nick"), body.get("sid"), body.get("key"), time.time(), not exhausted)
+        return joined + (room["version"],)
 
     sid, key, version = await _in_room(client, code, action)
     return JoinResponse(code=code, sid=sid, key=key, version=version)
@@ -170,7 +180,7 @@ def _student_limited(code, body):
         raise model.RoomError(429, N_("Slow down a little: one point at a time."))
 
 
-async def _add(request, client, body):
+async def _add(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
     _student_limited(code, body)
     fields = [body.get(name) for name in ("sid", "key", "x", "y", "label", "seq")]
@@ -182,7 +192,7 @@ async def _add(request, client, body):
     return AddResponse(pid=pid, version=version)
 
 
-async def _undo(request, client, body):
+async def _undo(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
     _student_limited(code, body)
 
@@ -193,7 +203,7 @@ async def _undo(request, client, body):
     return AddResponse(pid=pid, version=version)
 
 
-async def _control(request, client, body):
+async def _control(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
     sid = body.get("sid")
 
@@ -204,7 +214,7 @@ async def _control(request, client, body):
     return ControlResponse(version=await _in_room(client, code, action))
 
 
-async def _freeze(request, client, body):
+async def _freeze(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
 
     def action(room):
@@ -215,27 +225,29 @@ async def _freeze(request, client, body):
 
 
 async def state(request):
-    """GET ``API/state``: see ``ui.rooms.protocol.StateResponse``."""
+    """GET ``API/state``: see ``ui.rooms.protocol.StateResponse``; a client out of guesses is
+    answered only in a room it is a member of (its ``sid``, or the lecturer's ``X-Room-Token``)."""
     client = client_of(request)
     params = request.query_params
     language = _language(params.get("lang"))
-    if GUESSES.exhausted(client):
-        return _refusal(429, N_("Too many attempts; wait a minute and try again."), language)
+    exhausted = GUESSES.exhausted(client)
     code = model.clean_code(params.get("c"))
     store = room_store()
     try:
         version = await run_in_threadpool(store.version, code) if code else None
         if version is None:
             GUESSES.allow(client)
-            raise missing()
+            raise model.RoomError(429, TOO_MANY) if exhausted else missing()
         since = params.get("since", "")
-        if since.isdigit() and int(since) == version:
+        if not exhausted and since.isdigit() and int(since) == version:
             return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
         scale = next((v for v in SCALES if params.get("scale") == str(v)), 1.0)  # one of a few: each is cached
         load = lambda: store.get(code)  # noqa: E731
         snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, load, scale)
         if snapshot is None:
             raise missing()
+        if exhausted and not snapshot.admits(params.get("sid"), request.headers.get("x-room-token")):
+            raise model.RoomError(429, TOO_MANY)
     except model.RoomError as err:
         return _refusal(err.status, err.sentence, language)
     except UNREACHABLE:

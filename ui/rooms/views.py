@@ -26,7 +26,7 @@ from ..i18n import speaking
 from ..live_route import LIVE_SECONDS
 from ..theme import with_font
 from ..workers import fit_scene
-from .model import scene_of, settings, student_view
+from .model import matches, scene_of, settings, student_view
 
 SCALES = (1.0, 1.6)  # a figure's scale: the page's, or presentation mode's (``ui.app._scale``)
 MIN_INTERVAL = 0.25  # seconds between two computations of one room's figure
@@ -72,6 +72,11 @@ class Snapshot:
         self.students = len(room["students"])
         self.points = len(room["points"])
         self.me = {sid: student_view(room, sid) for sid in room["students"]}
+        self._token = room["token"]  # its digest: the lecturer's page proves it holds the token
+
+    def admits(self, sid, token):
+        """Whether a request is a member's: a student of the room (``sid``) or its lecturer."""
+        return (isinstance(sid, str) and sid in self.me) or matches(token, self._token)
 
 
 class RoomFigures:
