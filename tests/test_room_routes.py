@@ -279,6 +279,16 @@ def test_hostile_requests(client):
     assert client.post(f"{API}/join", content=b"{" * 20_000).status_code == 413
     assert post(client, "join", code={"$gt": ""}).status_code == 404
     assert post(client, "control", code=code, token=token, action="__class__").status_code == 400
+    # Values of every JSON type where a string is expected: refused, never a server error.
+    for value in ([1], {"a": 1}, None, 3, True):
+        assert post(client, "control", code=code, token=token, action="method", value=value).status_code == 400
+        assert post(client, "control", code=code, token=token, action=value).status_code in (400, 403)
+        assert post(client, "control", code=code, token=token, action="assign", value=0, sid=value).status_code in (
+            200,
+            404,
+        )
+        assert post(client, "join", code=code, sid=value, key=value, nick=value, lang=value).status_code == 200
+        assert post(client, "undo", code=code, sid=value, key=value, lang=value).status_code == 403
     assert post(client, "control", code=code, token=token, action="hide", value="yes").status_code == 400
     assert fresh_state(client, code)["points"] == len(default_scene().points)
 

@@ -281,7 +281,7 @@ def _clear(room, _value, _sid):
 
 
 def _method(room, value, _sid):
-    if value not in MODELS:
+    if not isinstance(value, str) or value not in MODELS:
         raise RoomError(400, N_("The request was not understood."))
     scene, _messages = decode_scene(room["scene"])
     query = encode_scene(scene.with_method(value).with_points(PointSet()))

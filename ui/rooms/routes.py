@@ -109,7 +109,7 @@ async def _body(request, limit=MAX_BODY_BYTES):
 
 
 def _language(value):
-    return value if value in LANGUAGES else "en"
+    return value if isinstance(value, str) and value in LANGUAGES else "en"
 
 
 async def _in_room(client, code, action):
