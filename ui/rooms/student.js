@@ -53,7 +53,7 @@
   async function join(nick) {
     const saved = load() || {};
     const {ok, answer} = await call('join', {code, nick, sid: saved.sid, key: saved.key});
-    if (!ok) { status(answer.error || T.offline); return false; }
+    if (!ok) { status(answer.error || T.offline); $('join').hidden = false; return false; }
     code = answer.code;
     me = {sid: answer.sid, key: answer.key, seq: answer.sid === saved.sid ? (saved.seq || 0) : 0};
     save();
