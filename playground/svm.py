@@ -101,6 +101,14 @@ def _intercept(v, alpha, t, C):
     return float(lower.max() if lower.size else upper.min())
 
 
+def _snap_to_bounds(alpha, box):
+    """Set in place a multiplier within rounding of a bound to the bound: a_n = 1e-16 left by the
+    arithmetic of a step (next to multipliers of order 1) is no free support vector (b and the
+    margin categories say so)."""
+    alpha[alpha <= _AT_BOUND * alpha.max()] = 0.0
+    alpha[alpha >= (1 - _AT_BOUND) * box] = box
+
+
 def _midpoint(v, pen_up, pen_low):
     """b between the extremes of I_up and I_low when no multiplier is free (history only)."""
     ends = [float(np.max(v + pen_up)), float(np.min(v + pen_low))]
@@ -119,123 +127,191 @@ def _smo(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, fi
     second-order rule; first order takes the smallest v_j). Stops when the maximal KKT
     violation max_up v - min_low v falls below ``tol`` on every point.
     """
-    n_points, dim = X.shape
-    sq = np.einsum("ij,ij->i", X, X)
-    # [x, |x|^2, 1] @ [-2 x_i, 1, |x_i|^2] = |x - x_i|^2 in one product.
-    augmented = np.column_stack([X, sq, np.ones(n_points)])
-    w = X.T @ (alpha * t)
-    sum_alpha = float(alpha.sum())
-    vec = np.empty(dim + 2)
-    vec[dim] = 1.0
-    step = first_step
-    pair, global_pair = None, True
-    active = np.arange(n_points)
-    unshrunk = True
-    early_unshrink_done = False
-    budget = current_budget()  # a hosted app bounds the time
-    while True:
-        # (Re)build the arrays of the active set from the global state.
-        XA, augA, tA = X[active], augmented[active], t[active]
-        alphaA = alpha[active]
-        n_active = active.size
-        vA = tA - XA @ w
-        positive = tA > 0
-        up = (positive & (alphaA < C)) | (~positive & (alphaA > 0))
-        low = (positive & (alphaA > 0)) | (~positive & (alphaA < C))
-        pen_up = np.where(up, 0.0, -np.inf)
-        pen_low = np.where(low, 0.0, np.inf)
-        free = ((alphaA > 0) & (alphaA < C)).astype(float)
-        n_free = int(free.sum())
-        t_list, a_list, sq_list = tA.tolist(), alphaA.tolist(), sq[active].tolist()
-        buf_up, buf_low, score, curv, dv = (np.empty(n_active) for _ in range(5))
-        since_shrink = 0
-        status = None
-        shrunk = None
+    solver = _Solver(X, t, C, alpha, tol=tol, shrinking=shrinking, second_order=second_order, history=history)
+    solver.step = first_step
+    status = solver.solve(max_steps=max_steps, overlap_below=overlap_below)
+    return solver.step - first_step, status, solver.pair
+
+
+class _ActiveSet:
+    """The multipliers SMO optimises now (every one, or those left after shrinking), as arrays
+    indexed 0..n_active-1 and rebuilt from the global state after each shrink or unshrink.
+
+    ``v`` is t_n - w^T x_n; ``pen_up`` is 0 on I_up and -inf elsewhere, ``pen_low`` 0 on I_low
+    and +inf elsewhere, so that argmax (v + pen_up) and argmin (v + pen_low) range over those
+    sets; the multipliers themselves live in the plain list ``a_list`` (scalar updates)."""
+
+    def __init__(self, index, solver):
+        C = solver.C
+        self.index = index
+        self.X, self.augmented, t = solver.X[index], solver.augmented[index], solver.t[index]
+        alpha = solver.alpha[index]
+        self.v = t - self.X @ solver.w
+        positive = t > 0
+        up = (positive & (alpha < C)) | (~positive & (alpha > 0))
+        low = (positive & (alpha > 0)) | (~positive & (alpha < C))
+        self.pen_up = np.where(up, 0.0, -np.inf)
+        self.pen_low = np.where(low, 0.0, np.inf)
+        self.free = ((alpha > 0) & (alpha < C)).astype(float)
+        self.n_free = int(self.free.sum())
+        self.t_list, self.a_list, self.sq_list = t.tolist(), alpha.tolist(), solver.sq[index].tolist()
+        self.buf_up, self.buf_low, self.score, self.curv, self.dv = (np.empty(index.size) for _ in range(5))
+        dim = self.X.shape[1]
+        self.vec = np.empty(dim + 2)
+        self.vec[dim] = 1.0
+
+    def maximal_violation(self):
+        """i = argmax v over I_up, its v, the minimiser of v over I_low and the gap between them
+        (the maximal KKT violation; nan or -inf when I_up or I_low is empty)."""
+        np.add(self.v, self.pen_up, out=self.buf_up)
+        p = int(self.buf_up.argmax())
+        m = float(self.buf_up[p])
+        np.add(self.v, self.pen_low, out=self.buf_low)
+        np.subtract(m, self.buf_low, out=self.score)
+        q_first = int(self.score.argmax())
+        return p, m, q_first, float(self.score[q_first])
+
+    def select_j(self, p, q_first, second_order):
+        """j for the pair (i = p, j): the curvatures |x_p - x_n|^2 are left in ``curv``; the
+        second-order rule picks the largest (v_p - v_j)^2 / |x_p - x_j|^2 (``score`` is reused)."""
+        vec, dim = self.vec, self.X.shape[1]
+        vec[:dim] = self.X[p]
+        vec[:dim] *= -2.0
+        vec[dim + 1] = self.sq_list[p]
+        # [x, |x|^2, 1] @ [-2 x_p, 1, |x_p|^2] = |x - x_p|^2 in one product.
+        np.dot(self.augmented, vec, out=self.curv)
+        np.maximum(self.curv, _TAU, out=self.curv)
+        if not second_order:
+            return q_first
+        score = self.score
+        np.maximum(score, 0.0, out=score)
+        np.square(score, out=score)
+        np.divide(score, self.curv, out=score)
+        return int(score.argmax())
+
+    def take_step(self, p, q, m, C, w):
+        """The two-variable step on (p, q); updates w in place and returns the change of sum_n a_n.
+
+        Move a_p += t_p lam, a_q -= t_q lam: sum a_n t_n stays 0, w moves by lam (x_p - x_q),
+        and L~ gains lam (v_p - v_q) - lam^2 |x_p - x_q|^2 / 2, largest at the unclipped lam."""
+        t_list, a_list = self.t_list, self.a_list
+        tp, tq, ap, aq = t_list[p], t_list[q], a_list[p], a_list[q]
+        room_p = C - ap if tp > 0 else ap
+        room_q = aq if tq > 0 else C - aq
+        lam = min((m - float(self.v[q])) / float(self.curv[q]), room_p, room_q)
+        # Land exactly on a bound when the box stops the step, as libsvm does.
+        ap = (C if tp > 0 else 0.0) if lam == room_p else ap + tp * lam
+        aq = (0.0 if tq > 0 else C) if lam == room_q else aq - tq * lam
+        a_list[p], a_list[q] = ap, aq
+        dw = lam * (self.X[p] - self.X[q])
+        w += dw
+        np.dot(self.X, dw, out=self.dv)
+        self.v -= self.dv
+        free, pen_up, pen_low = self.free, self.pen_up, self.pen_low
+        for k, a_k, t_k in ((p, ap, tp), (q, aq, tq)):
+            is_free = 0.0 < a_k < C
+            self.n_free += int(is_free) - int(free[k])
+            free[k] = is_free
+            pen_up[k] = 0.0 if (a_k < C if t_k > 0 else a_k > 0) else -np.inf
+            pen_low[k] = 0.0 if (a_k > 0 if t_k > 0 else a_k < C) else np.inf
+        return (tp - tq) * lam
+
+    def shrinkable(self, m, gap):
+        """libsvm's do_shrinking rule: a bounded multiplier in only one of I_up / I_low whose v is
+        beyond the current extremes cannot be picked. Returns the mask of those to keep."""
+        return ~(((self.pen_low > 0) & (self.v < m - gap)) | ((self.pen_up < 0) & (self.v > m)))
+
+    def bias(self):
+        """b for the history (libsvm's calculate_rho, negated): the mean of v over the free
+        multipliers, or the midpoint of the interval I_up and I_low allow when none is free."""
+        if self.n_free:
+            return float(self.free @ self.v) / self.n_free
+        return _midpoint(self.v, self.pen_up, self.pen_low)
+
+
+class _Solver:
+    """One SMO run on X (N, D): the global state (alpha, w, sum_n a_n, the step count) and the
+    loop that alternates optimising an active set with shrinking and unshrinking it."""
+
+    def __init__(self, X, t, C, alpha, *, tol, shrinking, second_order, history):
+        self.X, self.t, self.C, self.alpha = X, t, C, alpha
+        self.tol, self.shrinking, self.second_order, self.history = tol, shrinking, second_order, history
+        self.sq = np.einsum("ij,ij->i", X, X)
+        self.augmented = np.column_stack([X, self.sq, np.ones(X.shape[0])])
+        self.w = X.T @ (alpha * t)
+        self.sum_alpha = float(alpha.sum())
+        self.step = 0
+        self.pair = None
+        self.budget = current_budget()  # a hosted app bounds the time
+
+    def solve(self, *, max_steps, overlap_below):
+        """Optimise until a stop that is not a shrink; returns the status."""
+        n_points = self.X.shape[0]
+        self.last_step = self.step + max_steps
+        self.overlap_below = overlap_below
+        self.unshrunk, self.early_unshrink_done = True, False
+        active = np.arange(n_points)
         while True:
-            np.add(vA, pen_up, out=buf_up)
-            p = int(buf_up.argmax())
-            m = float(buf_up[p])
-            np.add(vA, pen_low, out=buf_low)
-            np.subtract(m, buf_low, out=score)
-            q_first = int(score.argmax())
-            gap = float(score[q_first])
-            if not gap >= tol:  # also stops when one of I_up, I_low is empty (-inf / nan)
-                status = "converged"
-                break
-            if step - first_step >= max_steps:
-                status = "max_iter"
-                break
-            if budget.expired():
-                status = "budget"
-                break
-            if overlap_below is not None and step % 16 == 0 and w @ w < (overlap_below * sum_alpha) ** 2:
-                status = "overlap"
-                break
-            if not unshrunk and not early_unshrink_done and gap <= 10 * tol:
-                # Near the end, bring every point back once (libsvm's unshrinking).
-                early_unshrink_done = True
-                shrunk = np.arange(n_points)
-                break
-            if shrinking and since_shrink >= _SHRINK_EVERY:
-                # libsvm's rule: a bounded multiplier in only one of I_up / I_low whose v is
-                # beyond the current extremes cannot be picked; set it aside.
-                since_shrink = 0
-                keep = ~(((pen_low > 0) & (vA < m - gap)) | ((pen_up < 0) & (vA > m)))
-                if not keep.all() and keep.sum() >= 2:
-                    shrunk = active[keep]
-                    break
-            since_shrink += 1
-            vec[:dim] = XA[p]
-            vec[:dim] *= -2.0
-            vec[dim + 1] = sq_list[p]
-            np.dot(augA, vec, out=curv)
-            np.maximum(curv, _TAU, out=curv)
-            if second_order:
-                np.maximum(score, 0.0, out=score)
-                np.square(score, out=score)
-                np.divide(score, curv, out=score)
-                q = int(score.argmax())
-            else:
-                q = q_first
-            # Move a_p += t_p lam, a_q -= t_q lam: sum a_n t_n stays 0, w moves by
-            # lam (x_p - x_q), and L~ gains lam (v_p - v_q) - lam^2 |x_p - x_q|^2 / 2.
-            tp, tq, ap, aq = t_list[p], t_list[q], a_list[p], a_list[q]
-            room_p = C - ap if tp > 0 else ap
-            room_q = aq if tq > 0 else C - aq
-            lam = min((m - float(vA[q])) / float(curv[q]), room_p, room_q)
-            # Land exactly on a bound when the box stops the step, as libsvm does.
-            ap = (C if tp > 0 else 0.0) if lam == room_p else ap + tp * lam
-            aq = (0.0 if tq > 0 else C) if lam == room_q else aq - tq * lam
-            a_list[p], a_list[q] = ap, aq
-            sum_alpha += (tp - tq) * lam
-            dw = lam * (XA[p] - XA[q])
-            w += dw
-            np.dot(XA, dw, out=dv)
-            vA -= dv
-            for k, a_k, t_k in ((p, ap, tp), (q, aq, tq)):
-                is_free = 0.0 < a_k < C
-                n_free += int(is_free) - int(free[k])
-                free[k] = is_free
-                pen_up[k] = 0.0 if (a_k < C if t_k > 0 else a_k > 0) else -np.inf
-                pen_low[k] = 0.0 if (a_k > 0 if t_k > 0 else a_k < C) else np.inf
-            step += 1
-            pair, global_pair = (p, q), False
-            if history is not None and history.wants(step):
-                b = float(free @ vA) / n_free if n_free else _midpoint(vA, pen_up, pen_low)
-                history.add(step, int(active[p]), int(active[q]), sum_alpha - 0.5 * float(w @ w), w.copy(), b)
-        alpha[active] = a_list
-        if pair is not None and not global_pair:
-            pair, global_pair = (int(active[pair[0]]), int(active[pair[1]])), True
-        if shrunk is not None:
-            active = shrunk
-            unshrunk = active.size == n_points
-            continue
-        if status == "converged" and not unshrunk:
-            # Converged on the active set: check every point again (libsvm's unshrinking).
-            active = np.arange(n_points)
-            unshrunk = True
-            continue
-        return step - first_step, status, pair
+            status, active_next = self._optimise(_ActiveSet(active, self))
+            if active_next is not None:
+                active = active_next
+                self.unshrunk = active.size == n_points
+                continue
+            if status == "converged" and not self.unshrunk:
+                # Converged on the active set: check every point again (libsvm's unshrinking).
+                active = np.arange(n_points)
+                self.unshrunk = True
+                continue
+            return status
+
+    def _optimise(self, act):
+        """SMO steps on the active set ``act`` until a stop. Returns (status, None) or, when the
+        active set should change (shrinking, or unshrinking near the end), (None, its new index)."""
+        since_shrink = 0
+        pair = None
+        try:
+            while True:
+                p, m, q_first, gap = act.maximal_violation()
+                status = self._status(gap)
+                if status is not None:
+                    return status, None
+                if not self.unshrunk and not self.early_unshrink_done and gap <= 10 * self.tol:
+                    # Near the end, bring every point back once (libsvm's unshrinking).
+                    self.early_unshrink_done = True
+                    return None, np.arange(self.X.shape[0])
+                if self.shrinking and since_shrink >= _SHRINK_EVERY:
+                    # Set aside the multipliers that cannot be picked (libsvm's do_shrinking).
+                    since_shrink = 0
+                    keep = act.shrinkable(m, gap)
+                    if not keep.all() and keep.sum() >= 2:
+                        return None, act.index[keep]
+                since_shrink += 1
+                q = act.select_j(p, q_first, self.second_order)
+                self.sum_alpha += act.take_step(p, q, m, self.C, self.w)
+                self.step += 1
+                pair = (p, q)
+                if self.history is not None and self.history.wants(self.step):
+                    objective = self.sum_alpha - 0.5 * float(self.w @ self.w)
+                    self.history.add(
+                        self.step, int(act.index[p]), int(act.index[q]), objective, self.w.copy(), act.bias()
+                    )
+        finally:
+            self.alpha[act.index] = act.a_list
+            if pair is not None:
+                self.pair = (int(act.index[pair[0]]), int(act.index[pair[1]]))
+
+    def _status(self, gap):
+        """Why SMO stops here, or None to go on."""
+        if not gap >= self.tol:  # also stops when one of I_up, I_low is empty (-inf / nan)
+            return "converged"
+        if self.step >= self.last_step:
+            return "max_iter"
+        if self.budget.expired():
+            return "budget"
+        w, below = self.w, self.overlap_below
+        if below is not None and self.step % 16 == 0 and w @ w < (below * self.sum_alpha) ** 2:
+            return "overlap"
+        return None
 
 
 class LinearSVM(LinearClassifier):
@@ -360,11 +436,7 @@ class LinearSVM(LinearClassifier):
         else:
             box, steps, converged, pair = self._hard_margin(Z, t, alpha, options)
 
-        # A multiplier within rounding of a bound is at the bound: a_n = 1e-16 left by the
-        # arithmetic of a step (next to multipliers of order 1) is no free support vector
-        # (b and the margin categories say so).
-        alpha[alpha <= _AT_BOUND * alpha.max()] = 0.0
-        alpha[alpha >= (1 - _AT_BOUND) * box] = box
+        _snap_to_bounds(alpha, box)
         w_z = Z.T @ (alpha * t)
         v = t - Z @ w_z
         b_z = _intercept(v, alpha, t, box)
@@ -389,20 +461,25 @@ class LinearSVM(LinearClassifier):
         self.n_iter_ = int(steps)
         self.converged_ = bool(converged)
 
-        entries = history.entries()
-        if pair is not None and (not entries or entries[-1]["step"] != steps):
-            entries.append({"step": steps, "pair": pair, "objective": 0.0, "w": w_z.copy(), "b": 0.0})
-        for entry in entries:  # back to the units of X
-            entry["w"] = entry["w"] / scale
-            entry["b"] -= float(entry["w"] @ mean)
-            entry["objective"] /= scale**2
-        if entries:
-            entries[-1].update(objective=self.dual_objective_, w=w.copy(), b=float(self.intercept_[0]))
-        self.history_ = entries
+        self.history_ = self._history_in_units(history, steps, pair, w_z, mean, scale)
         budget = current_budget()
         stopped = budget.stop_message(_smo_steps(steps)) if budget.stopped else None
         self.fit_message_ = self._message(norm, stopped)
         return self
+
+    def _history_in_units(self, history, steps, pair, w_z, mean, scale):
+        """``history_`` in the units of X (SMO ran on (X - mean) / scale), its last entry the fitted
+        model (added when thinning left the last step out)."""
+        entries = history.entries()
+        if pair is not None and (not entries or entries[-1]["step"] != steps):
+            entries.append({"step": steps, "pair": pair, "objective": 0.0, "w": w_z.copy(), "b": 0.0})
+        for entry in entries:
+            entry["w"] = entry["w"] / scale
+            entry["b"] -= float(entry["w"] @ mean)
+            entry["objective"] /= scale**2
+        if entries:
+            entries[-1].update(objective=self.dual_objective_, w=self.coef_[0].copy(), b=float(self.intercept_[0]))
+        return entries
 
     def _hard_margin(self, Xc, t, alpha, options):
         """C = infinity: raise a finite box by factors of 100 (warm-starting SMO) until no
