@@ -206,7 +206,18 @@ def read_points_csv(data):
     -------
     CsvPoints
     """
-    lines = _text(data).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    rows, separator, order = _csv_layout(_text(data))
+    X, labels, test = _csv_rows(rows, separator, order)
+    indices, class_labels, message = _classes(labels)
+    text_labels = any(isinstance(label, str) for label, _ in labels)
+    return CsvPoints(PointSet.from_arrays(X, indices, test), class_labels, message, text_labels)
+
+
+def _csv_layout(text):
+    """(rows, separator, order) of CSV text: the non-blank (line number, line) pairs without the
+    header, the separator (tab, semicolon or comma) and the columns of x1, x2, class and set
+    (None when there is no set column); raises InvalidDataError for no rows or too many."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     rows = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
     if not rows:
         raise InvalidDataError(N_("The file is empty: it has no rows of points."))
@@ -223,6 +234,12 @@ def read_points_csv(data):
         raise InvalidDataError(
             N_("The file has {n:,} rows of points; at most {limit:,} are accepted."), n=len(rows), limit=MAX_POINTS
         )
+    return rows, separator, order
+
+
+def _csv_rows(rows, separator, order):
+    """(X, labels, test) read from the rows: coordinate pairs, (label, line number) pairs, and
+    whether each point is a test point; raises InvalidDataError naming the line."""
     width = 3 if order[3] is None else 4
     X, labels, test = [], [], []
     for number, line in rows:
@@ -244,9 +261,7 @@ def read_points_csv(data):
         X.append((_coordinate(x1, number, "x1"), _coordinate(x2, number, "x2")))
         labels.append((_label(label, number), number))
         test.append(_set_flag(fields[order[3]], number) if width == 4 else False)
-    indices, class_labels, message = _classes(labels)
-    text_labels = any(isinstance(label, str) for label, _ in labels)
-    return CsvPoints(PointSet.from_arrays(X, indices, test), class_labels, message, text_labels)
+    return X, labels, test
 
 
 def _set_flag(text, number):
@@ -436,23 +451,7 @@ def scene_from_json(data):
     messages : list of str
     """
     text = _text(data)
-    if not text.strip():
-        raise InvalidDataError(N_("The file is empty."))
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InvalidDataError(
-            N_("Line {line}, column {column}: the file is not valid JSON ({error})."),
-            line=err.lineno,
-            column=err.colno,
-            error=err.msg,
-        ) from None
-    except RecursionError:
-        raise InvalidDataError(N_("The file is nested too deeply to be a scene.")) from None
-    except ValueError as err:  # e.g. an integer with thousands of digits
-        raise InvalidDataError(
-            N_("The file holds a value JSON cannot read here: {error}."), error=str(err)[:80]
-        ) from None
+    raw = _json_value(text)
     if not isinstance(raw, dict):
         raise InvalidDataError(N_("The file is JSON but not a scene: it should hold one object {{...}} with 'points'."))
     if "points" not in raw:
@@ -481,6 +480,28 @@ def scene_from_json(data):
     ]
     report_ignored(unknown, N_("fields"), messages)
     return scene, view, messages
+
+
+def _json_value(text):
+    """The JSON value of a file's text, or InvalidDataError with a sentence (naming the line)."""
+    if not text.strip():
+        raise InvalidDataError(N_("The file is empty."))
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InvalidDataError(
+            N_("Line {line}, column {column}: the file is not valid JSON ({error})."),
+            line=err.lineno,
+            column=err.colno,
+            error=err.msg,
+        ) from None
+    except RecursionError:
+        raise InvalidDataError(N_("The file is nested too deeply to be a scene.")) from None
+    except ValueError as err:  # e.g. an integer with thousands of digits
+        raise InvalidDataError(
+            N_("The file holds a value JSON cannot read here: {error}."), error=str(err)[:80]
+        ) from None
+    return raw
 
 
 def _points_from_rows(rows, text):

@@ -262,6 +262,9 @@ def _scene(points, method, params, *, multiclass="native", basis="identity", bas
 
 
 def _presets():
+    """The presets, in the order the menu lists them. A data table (one ``Preset`` literal per
+    figure or worked example), not an algorithm, so it is left long: splitting it would only
+    scatter the rows."""
     presets = [
         Preset(
             key="fig4_2",

@@ -412,6 +412,17 @@ def clean_settings(specs, raw, what, source="link", messages=None):
             Message(N_("The {what} in the {source} are not readable; the defaults are used."), what=whats, source=place)
         )
         raw = {}
+    values, problems = _values(specs, raw, place, what)
+    problems += _left_out(specs, raw, values, place, what)
+    messages.extend(problems[:MAX_REPORTED])
+    if len(problems) > MAX_REPORTED:
+        messages.append(Message(N_("{n:,} more {what} were ignored."), n=len(problems) - MAX_REPORTED, what=whats))
+    return values, messages
+
+
+def _values(specs, raw, place, what):
+    """(values, problems): each applying spec's value from ``raw`` (its default when absent or
+    unusable, with a sentence for the latter), then the ``otherwise`` of those not applying."""
     values, problems = {}, []
     for spec in specs:
         if spec.name in values or not spec.applies(values):
@@ -439,6 +450,12 @@ def clean_settings(specs, raw, what, source="link", messages=None):
     for spec in specs:  # settings whose condition does not hold, e.g. no shuffle: seed 0
         if spec.name not in values and spec.otherwise is not _ABSENT:
             values[spec.name] = spec.otherwise
+    return values, problems
+
+
+def _left_out(specs, raw, values, place, what):
+    """Sentences for the names in ``raw`` that the table does not know or that do not apply."""
+    problems = []
     for name, value in raw.items():
         named = [spec for spec in specs if spec.name == name]
         if not named:
@@ -459,10 +476,7 @@ def clean_settings(specs, raw, what, source="link", messages=None):
                     name=_name(name),
                 )
             )
-    messages.extend(problems[:MAX_REPORTED])
-    if len(problems) > MAX_REPORTED:
-        messages.append(Message(N_("{n:,} more {what} were ignored."), n=len(problems) - MAX_REPORTED, what=whats))
-    return values, messages
+    return problems
 
 
 def clean_panel_options(raw, source="link", messages=None):

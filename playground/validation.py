@@ -61,6 +61,15 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
     ``n_features`` is the number of features a fitted ``model`` (named in the message) expects.
     """
     name = Message(name)
+    X = _as_table(X, name)
+    _check_shape(X, name, n_features, max_points, model)
+    _check_values(X, name)
+    return X
+
+
+def _as_table(X, name):
+    """X as a 2-D float array: sparse matrices made dense (if not too big), text, complex numbers
+    and other than 2 dimensions refused."""
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # a scipy.sparse matrix, made dense if not too big
         if np.prod(getattr(X, "shape", (np.inf,)), dtype=float) > MAX_POINTS * MAX_FEATURES:
             raise InvalidDataError(
@@ -96,6 +105,11 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
         raise InvalidDataError(
             N_("{name} must be a table of points, one row per point (got {ndim} dimensions)."), name=name, ndim=X.ndim
         )
+    return X
+
+
+def _check_shape(X, name, n_features, max_points, model):
+    """At least one point and one feature, within the limits, and the fitted model's number of features."""
     if X.shape[0] == 0:
         raise InvalidDataError(N_("There are no points yet: add some by clicking on the plot or generating clusters."))
     if X.shape[1] == 0:
@@ -131,6 +145,10 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
             n=X.shape[1],
             expected=n_features,
         )
+
+
+def _check_values(X, name):
+    """Every coordinate finite and within +-``MAX_MAGNITUDE``."""
     # Two reductions instead of a boolean temporary: NaN propagates into both, inf shows in one.
     low, high = float(X.min()), float(X.max())
     if not (np.isfinite(low) and np.isfinite(high)):
@@ -149,7 +167,6 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
             biggest=biggest,
             limit=_LIMIT,
         )
-    return X
 
 
 def check_spread(X):
