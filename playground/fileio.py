@@ -8,6 +8,9 @@ A CSV may label its classes as people do (0/1, -1/+1, 1..6, "setosa"...): up to 
 labels are mapped to the classes 1-6, and the mapping is returned and named in a sentence.
 Test points (which no fit uses) are marked by an optional fourth CSV column ``set`` (train / test)
 and by a fourth value "test" in a JSON row; files without test points are written as before.
+
+Both formats stay in this one module, past 600 lines, because they share the text decoding, the
+label mapping, the bounds and the sentences: whoever changes what one format accepts sees the other.
 """
 
 import functools
