@@ -28,6 +28,7 @@ import math
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
 from .errors import InvalidDataError, Message
@@ -177,7 +178,9 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
     book_section = "4.4–4.5"
     section = "4.4–4.5"
 
-    def __init__(self, alpha=1.0, max_iter=100, tol=1e-8, w_init=None):
+    def __init__(
+        self, alpha: float = 1.0, max_iter: int = 100, tol: float = 1e-8, w_init: ArrayLike | None = None
+    ) -> None:
         self.alpha = alpha
         self.max_iter = max_iter
         self.tol = tol

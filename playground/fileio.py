@@ -17,7 +17,9 @@ import functools
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from .errors import InvalidDataError, Message
 from .grid import Window
@@ -55,7 +57,7 @@ _JSON_WHITESPACE = re.compile(r"[ \t\n\r]*")
 # ---- Writing ------------------------------------------------------------------------------------
 
 
-def points_to_csv(points):
+def points_to_csv(points: PointSet) -> str:
     """The points as CSV text: header ``x1,x2,class``, classes 1..6, full float precision, and a
     fourth column ``set`` (train / test) when there are test points.
 
@@ -75,7 +77,7 @@ def points_to_csv(points):
     return "\n".join([",".join(header), *rows]) + "\n"
 
 
-def scene_to_json(scene, view=None):
+def scene_to_json(scene: Scene, view: Mapping[str, Any] | None = None) -> str:
     """The whole scene as JSON text: settings first, then one point ``[x1, x2, class]`` per line
     (``[x1, x2, class, "test"]`` for a test point).
 
@@ -181,12 +183,22 @@ class CsvPoints:
         return clean_class_names(list(self.class_labels))[0] if self.text_labels else ()
 
 
+class LoadedScene(NamedTuple):
+    """What a scene file gave (``scene_from_json``): the scene, the bounded view settings
+    ("panel_options" (dict), "tab" (str or None) and other simple values), and a sentence for
+    each unusable field that fell back to its default."""
+
+    scene: Scene
+    view: dict[str, Any]
+    messages: list[Any]
+
+
 def points_from_csv(data):
     """Points from CSV text (see ``read_points_csv``); raises InvalidDataError naming the line."""
     return read_points_csv(data).points
 
 
-def read_points_csv(data):
+def read_points_csv(data: bytes | str) -> CsvPoints:
     """Points from CSV text: columns x1, x2, class; raises InvalidDataError naming the line.
 
     A header row is optional (``x1,x2,class``, ``x,y,label`` and similar names, in any order);
@@ -435,7 +447,7 @@ def _coordinate(text, number, column):
 # ---- Reading JSON -------------------------------------------------------------------------------
 
 
-def scene_from_json(data):
+def scene_from_json(data: bytes | str) -> LoadedScene:
     """A scene saved by ``scene_to_json``: (scene, view, messages).
 
     Raises InvalidDataError (naming the line) when the file cannot be used at all: not JSON, not
@@ -482,7 +494,7 @@ def scene_from_json(data):
         if name not in known
     ]
     report_ignored(unknown, N_("fields"), messages)
-    return scene, view, messages
+    return LoadedScene(scene, view, messages)
 
 
 def _json_value(text):

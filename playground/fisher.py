@@ -1,8 +1,11 @@
 """Fisher's linear discriminant (PRML 4.1.4 and 4.1.6): the projection that separates the classes best."""
 
-import numpy as np
+from typing import Any, Self
 
-from .base import LinearClassifier
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .base import FloatArray, LinearClassifier
 from .errors import DegenerateFitError, InvalidDataError, Message, sentences
 from .i18n import N_
 from .validation import check_X_y, require_points_per_class, standard_units, to_input_units
@@ -106,11 +109,11 @@ class FisherDiscriminant(LinearClassifier):
     display_name = N_("Fisher's linear discriminant")
     book_section = "4.1.4"
 
-    def __init__(self, threshold="midpoint"):
+    def __init__(self, threshold: str = "midpoint") -> None:
         self.threshold = threshold
 
     # -- fitting ------------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         if self.threshold not in THRESHOLDS:
             raise InvalidDataError(
                 N_("Fisher's threshold must be 'midpoint' or 'gaussian', not {threshold!r}."), threshold=self.threshold
@@ -138,7 +141,7 @@ class FisherDiscriminant(LinearClassifier):
         sw = centred.T @ centred
         self.means_ = means * scale + centre
         self.within_class_scatter_ = sw * scale**2
-        messages = []
+        messages: list[Any] = []
 
         if n_classes == 2:
             difference = means[1] - means[0]
@@ -304,7 +307,7 @@ class FisherDiscriminant(LinearClassifier):
         return coef, intercept
 
     # -- projections and the criterion ---------------------------------------------
-    def transform(self, X):
+    def transform(self, X: ArrayLike) -> FloatArray:
         """The projection y = W^T x onto the unit direction(s), shape (N, n_components).
 
         Not centred, so the values match the book's y = w^T x (eq. 4.20) and ``threshold_``.

@@ -16,7 +16,9 @@ import json
 import math
 import struct
 import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -197,6 +199,14 @@ def report_ignored(sentences, what, messages):
         )
 
 
+class DecodedScene(NamedTuple):
+    """What a link gave (``decode_scene``): the scene, and a sentence for each part that was
+    unusable and replaced by its default."""
+
+    scene: Scene
+    messages: list[Any]
+
+
 _UNREADABLE = object()  # a link part that is not JSON: clean_settings reports it
 
 
@@ -226,7 +236,7 @@ def encode_window(window):
     return ",".join(repr(float(v)) for v in window.as_tuple())
 
 
-def encode_scene(scene):
+def encode_scene(scene: Scene) -> dict[str, str]:
     """Scene -> dict of short query parameters (only what differs from the defaults)."""
     default = Scene()
     query = {"v": LINK_VERSION}
@@ -314,7 +324,7 @@ def _settings(specs, raw, what, messages, source):
     return tuple(sorted(values.items()))
 
 
-def scene_with_fields(scene, fields, messages, source="link"):
+def scene_with_fields(scene: Scene, fields: Mapping[str, Any], messages: list[Any], source: str = "link") -> Scene:
     """Apply a link's or a file's scene fields to ``scene``; never raises.
 
     Every field is validated and bounded the same way whatever its source, method and basis
@@ -452,7 +462,7 @@ _FIELD_READERS = (
 
 
 #: The link's short names of the scene's fields and how each text becomes the value a file would hold.
-_LINK_PARTS = {
+_LINK_PARTS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "m": ("method", str),
     "mp": ("params", _parse_json),
     "mc": ("multiclass", str),
@@ -465,13 +475,13 @@ _LINK_PARTS = {
 }
 
 
-def decode_scene(query, default=None):
-    """Query parameters -> (scene, messages). Never raises; bounds every field.
+def decode_scene(query: Mapping[str, Any], default: Scene | None = None) -> DecodedScene:
+    """Query parameters -> (scene, messages) as a ``DecodedScene``. Never raises; bounds every field.
 
     ``query`` maps names to strings (a list of strings takes its last item).
     """
     scene = default or Scene()
-    messages = []
+    messages: list[Any] = []
 
     def get(name):
         value = query.get(name)
@@ -513,7 +523,7 @@ def decode_scene(query, default=None):
                 version=_short(version),
             )
         )
-    return scene, messages
+    return DecodedScene(scene, messages)
 
 
 MAX_OPTIONS = 30

@@ -18,12 +18,13 @@ regression and live in ``playground.newton``; logistic regression's ``fit`` is i
 """
 
 import copy
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, Self
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from .base import LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
+from .base import FloatArray, LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
 from .errors import InvalidDataError, Message
 from .i18n import N_
 from .newton import (
@@ -249,7 +250,18 @@ class _Prepared(NamedTuple):
 class _IterativeMixin:
     """What logistic and softmax regression share: the options, the weights and playback."""
 
-    def __init__(self, solver="irls", max_iter=None, tol=1e-8, l2=0.0, learning_rate=0.1, w_init=None):
+    step_: int  # set on the copies at_step returns
+    _check_fitted: Callable[[], None]  # the classifier's, which this is mixed into
+
+    def __init__(
+        self,
+        solver: str = "irls",
+        max_iter: int | None = None,
+        tol: float = 1e-8,
+        l2: float = 0.0,
+        learning_rate: float = 0.1,
+        w_init: ArrayLike | None = None,
+    ) -> None:
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
@@ -302,7 +314,7 @@ class _IterativeMixin:
             self.coef_ = weights[:, 1:]
             self.intercept_ = weights[:, 0]
 
-    def at_step(self, step):
+    def at_step(self, step: int) -> Self:
         """A copy of the fitted model as it was after ``step`` updates, for replaying the fit.
 
         Step 0 is the initial weights, ``n_iter_`` the final fit; steps outside 0..n_iter_ are
@@ -323,7 +335,7 @@ class _TwoClassIterative(TwoClassNewton, _IterativeMixin):
     on standardised inputs, from ``w_init`` or zeros, with the options of ``_IterativeMixin``.
     ``_problem`` is the model's likelihood (``_BinaryProblem`` for the sigmoid)."""
 
-    _problem = _BinaryProblem
+    _problem: type = _BinaryProblem
 
     def _setup(self, X, targets):
         dim = X.shape[1]
@@ -397,7 +409,7 @@ class LogisticRegression(_TwoClassIterative, LinearPosteriorMixin, Probabilistic
         "use softmax regression (multiclass logistic regression) or a one-versus-rest strategy."
     )
 
-    def activations(self, X):
+    def activations(self, X: ArrayLike) -> FloatArray:
         """(0, a(x)) with a = w^T phi(x), shape (N, 2): the softmax of these is (1 - sigma(a), sigma(a))."""
         a = self.decision_function(X)
         return np.column_stack([np.zeros_like(a), a])
@@ -439,7 +451,7 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
     display_name = N_("Softmax regression (multiclass logistic)")
     book_section = "4.3.4"
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         method = N_("Softmax regression")
         X, y_index, classes = check_X_y(X, y, method=method)
         n_classes, dim = classes.size, X.shape[1]
@@ -476,7 +488,7 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
         self._store_fit(classes, dim, history, n_iter, converged, message)
         return self
 
-    def activations(self, X):
+    def activations(self, X: ArrayLike) -> FloatArray:
         """a_k = w_k^T phi(x) from ``weights_``, shape (N, K) (eq. 4.105)."""
         X = self._check_X(X)
         return X @ self.weights_[:, 1:].T + self.weights_[:, 0]

@@ -19,10 +19,10 @@ Rules that hold here:
 import functools
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from .budget import current_budget
 from .errors import InvalidDataError, Message
@@ -355,7 +355,7 @@ class TwoClassNewton:
     _too_many_classes: str
     _steepens = SIGMOID_STEEPENS
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         X, y_index, classes = check_X_y(X, y, method=self._method)
         if classes.size > 2:
             raise InvalidDataError(self._too_many_classes, n=classes.size)

@@ -2,10 +2,10 @@
 
 import copy
 import numbers
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from .base import LinearClassifier
 from .budget import current_budget
@@ -78,10 +78,19 @@ class Perceptron(LinearClassifier):
         None when converged; otherwise why the fit is the last boundary reached.
     """
 
+    step_: int  # set on the copies at_step returns
+
     display_name = N_("Perceptron")
     book_section = "4.1.7"
 
-    def __init__(self, eta=1.0, w_init=None, shuffle=False, random_state=0, max_epochs=100):
+    def __init__(
+        self,
+        eta: float = 1.0,
+        w_init: ArrayLike | None = None,
+        shuffle: bool = False,
+        random_state: int | None = 0,
+        max_epochs: int = 100,
+    ) -> None:
         self.eta = eta
         self.w_init = w_init
         self.shuffle = shuffle
@@ -107,7 +116,7 @@ class Perceptron(LinearClassifier):
         if isinstance(self.random_state, bool) or not isinstance(self.random_state, numbers.Integral):
             raise InvalidDataError(N_("random_state must be a whole number, not {value!r}."), value=self.random_state)
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         self._check_params()
         X, y_index, classes = check_X_y(X, y, max_classes=2, method=N_("The perceptron"))
         n_features = X.shape[1]
@@ -236,7 +245,7 @@ class Perceptron(LinearClassifier):
             )
         return self.initial_weights_.copy() if step == 0 else self.history_[step - 1]["w"].copy()
 
-    def at_step(self, step):
+    def at_step(self, step: int) -> Self:
         """A copy of the fitted perceptron whose ``weights_``, ``coef_`` and ``intercept_`` are those
         after ``step`` updates (0: the initial weights), for playback (figure 4.7).
 

@@ -13,7 +13,9 @@ would return. Standard library only; the ui adds labels and help texts.
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .basis import MAX_DEGREE
 from .errors import Message
@@ -380,7 +382,9 @@ def _setting_names(what):
     return Message(singular), Message(plural)
 
 
-def clean_settings(specs, raw, what, source="link", messages=None):
+def clean_settings(
+    specs: Sequence[Spec], raw: Any, what: str, source: str = "link", messages: list[Any] | None = None
+) -> tuple[dict[str, Any], list[Any]]:
     """The values of ``specs`` from ``raw`` as the widgets would return them, and sentences.
 
     Missing settings take their defaults silently; an unusable value takes its default and a

@@ -11,8 +11,10 @@ matrix is ever formed: memory is O(N D) and each step costs two matrix-vector pr
 """
 
 import copy
+from typing import Self
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import LinearClassifier
 from .budget import current_budget
@@ -152,11 +154,23 @@ class LinearSVM(LinearClassifier):
         One sentence on how the fit went.
     """
 
+    # Set on the copies at_step returns.
+    step_: int
+    smo_step_: int
+    pair_: tuple[int, ...] | None
+
     display_name = N_("Support vector machine")
     book_section = "7.1"
     MARGIN_CATEGORIES = MARGIN_CATEGORIES
 
-    def __init__(self, C=1.0, tol=1e-3, max_iter=100_000, shrinking=True, selection="second_order"):
+    def __init__(
+        self,
+        C: float | None = 1.0,
+        tol: float = 1e-3,
+        max_iter: int = 100_000,
+        shrinking: bool = True,
+        selection: str = "second_order",
+    ) -> None:
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -181,7 +195,7 @@ class LinearSVM(LinearClassifier):
                 N_("SMO selection must be 'second_order' or 'first_order', not {value!r}."), value=self.selection
             )
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         self._check_params()
         X, y_index, classes = check_X_y(X, y, max_classes=2, method=N_("The linear SVM"))
         t = np.where(y_index == 1, 1.0, -1.0)
@@ -341,7 +355,7 @@ class LinearSVM(LinearClassifier):
             )
         return sentences([head, result])
 
-    def at_step(self, step):
+    def at_step(self, step: int) -> Self:
         """A copy of the fitted SVM as it was at playback position ``step``, for replaying SMO.
 
         ``step`` counts entries of ``history_``, not SMO steps (the history may be thinned):

@@ -137,7 +137,7 @@ def _number(value):
     return number
 
 
-def coordinate(value):
+def coordinate(value: str | float) -> float:
     """A coordinate from a cell's text (or a number): finite and within ±MAX_COORDINATE, else
     TypedValueError (a text whose exponent overflows, such as 1e999, is out of range)."""
     number = _number(value)
@@ -151,7 +151,7 @@ def coordinate(value):
     return number
 
 
-def class_number(value):
+def class_number(value: str | float) -> int:
     """A class from a cell's text (or a number): a whole number from 1 to MAX_CLASSES (2.0 counts
     as 2), returned as an int; else TypedValueError."""
     number = _number(value)

@@ -1,8 +1,10 @@
 """Input checks shared by every estimator, so each method's messages read the same."""
 
 import numbers
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import Classes, DegenerateFitError, InvalidDataError, InvalidTypeError, Message
 from .i18n import N_
@@ -51,7 +53,26 @@ _LIMIT = magnitude_text(MAX_MAGNITUDE)
 THIS_METHOD = N_("This method")  # how a message names a method that was not named
 
 
-def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
+#: Arrays of floats, as every checked input and fitted model's numbers are.
+FloatArray: TypeAlias = NDArray[np.float64]
+
+
+class Training(NamedTuple):
+    """Checked training data (``check_X_y``)."""
+
+    X: FloatArray  # (N, D), finite
+    y_index: NDArray[np.intp]  # (N,), the position of each label in classes
+    classes: NDArray[Any]  # (K,), the sorted unique labels
+
+
+def check_X(
+    X: ArrayLike,
+    *,
+    name: str = "X",
+    n_features: int | None = None,
+    max_points: int | None = None,
+    model: str | None = None,
+) -> FloatArray:
     """Return ``X`` as a finite float array of shape (N, D), or raise InvalidDataError.
 
     Any array-like of real numbers is accepted (lists, integers, float32, objects holding
@@ -67,7 +88,7 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
     return X
 
 
-def _as_table(X, name):
+def _as_table(X: Any, name: Any) -> FloatArray:
     """X as a 2-D float array: sparse matrices made dense (if not too big), text, complex numbers
     and other than 2 dimensions refused."""
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # a scipy.sparse matrix, made dense if not too big
@@ -256,16 +277,16 @@ def check_labels(y, n_points):
     )
 
 
-def check_X_y(X, y, *, min_classes=2, max_classes=None, method=THIS_METHOD):
+def check_X_y(
+    X: ArrayLike, y: ArrayLike, *, min_classes: int = 2, max_classes: int | None = None, method: str = THIS_METHOD
+) -> Training:
     """Validate training data.
 
     Returns
     -------
-    X : ndarray of shape (N, D)
-    y_index : ndarray of shape (N,), int
-        Position of each label in ``classes``.
-    classes : ndarray of shape (K,)
-        Sorted unique labels.
+    Training
+        X : ndarray of shape (N, D); y_index : ndarray of shape (N,), int, the position of each
+        label in ``classes``; classes : ndarray of shape (K,), the sorted unique labels.
     """
     X = check_X(X, max_points=MAX_POINTS)
     y = check_labels(y, X.shape[0])
@@ -300,7 +321,7 @@ def check_X_y(X, y, *, min_classes=2, max_classes=None, method=THIS_METHOD):
             maximum=max_classes,
             n=classes.size,
         )
-    return X, y_index.reshape(-1), classes
+    return Training(X, y_index.reshape(-1), classes)
 
 
 def class_counts(y_index, n_classes):
