@@ -191,7 +191,7 @@ class ProbabilisticMixin:
 
 def argmax_rows(proba):
     """``np.argmax(proba, axis=1)`` (ties to the first), with two columns compared directly:
-    numpy's argmax along the short axis of an (N, 2) array is ten times slower."""
+    numpy's argmax along the short axis of an (N, 2) array is much slower."""
     if proba.shape[1] == 2:
         return (proba[:, 1] > proba[:, 0]).astype(np.intp)
     return np.argmax(proba, axis=1)
@@ -230,7 +230,7 @@ def cached_from(owner, key, sources, compute):
 
 
 # Posteriors are computed from class-major activations A of shape (K, N): numpy reduces an
-# (N, K) array along its short axis 1 some 30x slower than it combines K rows of length N,
+# (N, K) array along its short axis 1 far more slowly than it combines K rows of length N,
 # and the grid behind the regions has 40,000 points for K = 2 or 3 classes. The points go
 # through in blocks: temporaries of a block are recycled by the memory allocator, whereas
 # temporaries of a whole grid are fresh memory (page faults) on every call and cost more

@@ -438,7 +438,9 @@ def _read_seed(scene, raw, source, messages):
 
 def _read_class_names(scene, raw, source, messages):
     if raw is _UNREADABLE:
-        messages.append(f"The {source}'s class names could not be read and were ignored.")
+        messages.append(
+            Message(N_("The {source}'s class names could not be read and were ignored."), source=source_name(source))
+        )
         raw = None
     names, problems = clean_class_names(raw, source)
     messages.extend(problems)

@@ -49,8 +49,8 @@ def _running_means(T):
 
 def _standardiser(X):
     """Centre c (D,) and scale s (D,) with s = 1 for constant features: X.mean(axis=0) and
-    X.std(axis=0), bit for bit (from the transposed copy where numpy would sum row after row:
-    a third of the time at N = 1,000, D = 2)."""
+    X.std(axis=0), bit for bit (from the transposed copy where numpy would sum row after row,
+    which is slow: see ``_in_row_order``)."""
     if _in_row_order(X):
         XT = X.T.copy()  # a copy even where X.T is contiguous already (one point): it is overwritten
         centre = _running_means(XT)

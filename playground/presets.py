@@ -231,7 +231,8 @@ def overfit_points(n_train=8, n_test=20, seed=3):
 
 
 def seed003_points():
-    """The six points of seed 003's worked example."""
+    """The six points of the worked example the tests check Fisher's direction, the shared
+    covariance, a perceptron run and an IRLS table against."""
     return PointSet.from_arrays(SEED003_XY, SEED003_LABELS)
 
 

@@ -21,7 +21,8 @@ from .budget import current_budget
 #: libsvm's floor on the curvature a_ij = |x_i - x_j|^2 of a pair (duplicated points).
 _TAU = 1e-12
 #: With shrinking, bounded multipliers that cannot violate the KKT conditions are set aside
-#: every this many steps (libsvm uses min(N, 1000); measured here, 200 suits numpy).
+#: every this many steps (libsvm uses min(N, 1000); 200 was the better period for this numpy
+#: solver in the benchmark).
 _SHRINK_EVERY = 200
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from .basis import MAX_DEGREE
 from .errors import Message
 from .i18n import N_
-from .scene import MAX_CLASSES, MAX_COORDINATE, snap
+from .scene import MAX_CLASSES, MAX_COORDINATE, snap, source_name
 from .validation import MAX_POINTS
 
 _ABSENT = object()  # a setting with no value when its condition does not hold
@@ -357,7 +357,6 @@ def _name(name):
 MAX_REPORTED = 5  # unusable settings reported one by one; the rest are counted
 
 # Where settings come from and what they are, as a message names them (singular, plural).
-SOURCE_NAMES = {"link": N_("link"), "file": N_("file"), "scene": N_("scene")}
 SETTING_NAMES = {
     "method parameter": (N_("method parameter"), N_("method parameters")),
     "basis parameter": (N_("basis parameter"), N_("basis parameters")),
@@ -370,11 +369,6 @@ SETTING_NAMES = {
 SETTING_PROBLEM = N_("The {source}'s {what} '{name}' = {value} is {problem}; the default ({default}) is used.")
 SETTING_UNKNOWN = N_("The {source}'s {what} {name} is unknown and was ignored.")
 SETTING_NOT_APPLYING = N_("The {source}'s {what} {name} does not apply to the other settings and was ignored.")
-
-
-def source_name(source):
-    """The name of a link, a file or a scene in a message (a Message, translated where shown)."""
-    return Message(SOURCE_NAMES.get(source, str(source)))
 
 
 def _setting_names(what):

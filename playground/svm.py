@@ -89,7 +89,7 @@ def _snap_to_bounds(alpha, box):
 
 
 class LinearSVM(LinearClassifier):
-    """Two-class linear support vector machine, trained by SMO on the dual (seed 001).
+    """Two-class linear support vector machine, trained by SMO on the dual (PRML 7.1).
 
     The decision function is y(x) = w^T x + b (eq. 7.1 with phi(x) = x) with
     w = sum_n a_n t_n x_n (eq. 7.29); t_n = +1 for ``classes_[1]`` and -1 for

@@ -1,6 +1,6 @@
 """Numbers as people type them: one reading for the table of points, the typed-point form and files.
 
-What you typed is what you get (issue 30). A cell's text is read here, and nowhere else, by these
+What you typed is what you get. A cell's text is read here, and nowhere else, by these
 rules:
 
 - Spaces around the number are ignored; an empty cell is refused as empty.

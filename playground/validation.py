@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike, NDArray
 from .errors import Classes, DegenerateFitError, InvalidDataError, InvalidTypeError, Message
 from .i18n import N_
 
-# A hosted instance must not be asked to fit arbitrarily much (issue 7 states the limits).
+# A hosted instance must not be asked to fit arbitrarily much: these bound every fit.
 MAX_POINTS = 20_000
 MAX_FEATURES = 1_000
 #: Upper bound on the updates of an iterative fit (IRLS or gradient steps, SMO steps).
@@ -197,7 +197,7 @@ def check_spread(X):
     largest range of a coordinate must be at least ``MIN_SPREAD`` and at least
     ``MIN_RELATIVE_SPREAD`` times the largest |coordinate|.
     """
-    XT = np.ascontiguousarray(X.T)  # numpy reduces (N, D) along axis 0 some 30x slower
+    XT = np.ascontiguousarray(X.T)  # numpy reduces (N, D) along axis 0 much more slowly
     high, low = XT.max(axis=1), XT.min(axis=1)
     spread = float(np.max(high - low))
     if spread == 0:
