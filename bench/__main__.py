@@ -27,6 +27,10 @@ a minute per checkout and round).
 ``python -m bench crowd [--points N] [--pages P] [--root CHECKOUT]`` runs the crowd benchmark
 (``bench/crowd.py``: P pages opening one heavy link at once, fits counted, a clicking page's
 redraws meanwhile) and prints it.
+
+``python -m bench room [--students N] [--seconds S] [--replicas]`` runs the class room benchmark
+(``bench/room.py``: N simulated students adding a point every 5 s, the lecturer's projector in
+Chromium; tap-to-projector, lost points, server CPU) and prints it.
 """
 
 import argparse
@@ -39,13 +43,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import backend, clicks, crowd, drag, frontend, machine, report  # noqa: E402
+from bench import backend, clicks, crowd, drag, frontend, machine, report, room  # noqa: E402
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["crowd"]:
         return crowd.main(argv[1:])
+    if argv[:1] == ["room"]:
+        return room.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repeats and clicks: a smoke run")
     which = parser.add_mutually_exclusive_group()

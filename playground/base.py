@@ -15,12 +15,15 @@ they change.
 """
 
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import Message, NotFittedError, PlaygroundError
 from .i18n import N_
-from .validation import check_X
+from .validation import FloatArray, check_X
 
 
 class _ClassAlias:
@@ -35,6 +38,10 @@ class _ClassAlias:
 
 class Classifier:
     """Base class: parameters, prediction from decision values, accuracy."""
+
+    # Fitted attributes every model sets in fit (declared for the type checker, not given here).
+    classes_: NDArray[Any]
+    n_features_in_: int
 
     #: Name shown in the app's method list.
     display_name = N_("classifier")
@@ -98,10 +105,10 @@ class Classifier:
         self._check_fitted()
         return check_X(X, n_features=self.n_features_in_, model=type(self).__name__)
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> FloatArray:
         raise NotImplementedError
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Labels from ``classes_``, shape (N,).
 
         Two classes: ``classes_[1]`` where the decision value is positive. K classes: the
@@ -112,7 +119,7 @@ class Classifier:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
 
-    def score(self, X, y):
+    def score(self, X: ArrayLike, y: ArrayLike) -> float:
         """Fraction of points classified correctly."""
         return float(np.mean(self.predict(X) == np.asarray(y)))
 
@@ -125,8 +132,10 @@ class LinearClassifier(Classifier):
     """
 
     is_linear = True
+    coef_: FloatArray
+    intercept_: FloatArray
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> FloatArray:
         """y(x) = w^T x + w0: shape (N,) for two classes, (N, K) otherwise."""
         X = self._check_X(X)
         if self.coef_.shape[0] == 1:
@@ -150,21 +159,24 @@ class ProbabilisticMixin:
     """
 
     is_probabilistic = True
+    # What the classifier it is mixed into provides (declared for the type checker).
+    classes_: NDArray[Any]
+    _check_X: Callable[[ArrayLike], FloatArray]
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Labels from ``classes_``: the largest posterior p(C_k|x), shape (N,)."""
         index = self.predict_index(X)  # first: an unfitted model has no classes_
         return self.classes_[index]
 
-    def predict_index(self, X):
+    def predict_index(self, X: ArrayLike) -> NDArray[np.intp]:
         """Position in ``classes_`` of the largest posterior, shape (N,)."""
         return argmax_rows(self.predict_proba(X))
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
         """p(C_k|x), shape (N, K), columns in the order of ``classes_``."""
         return in_blocks(lambda block: self._posterior(block, log=False), self._check_X(X), self.classes_.size)
 
-    def predict_log_proba(self, X):
+    def predict_log_proba(self, X: ArrayLike) -> FloatArray:
         """ln p(C_k|x), shape (N, K)."""
         return in_blocks(lambda block: self._posterior(block, log=True), self._check_X(X), self.classes_.size)
 
@@ -179,7 +191,7 @@ class ProbabilisticMixin:
 
 def argmax_rows(proba):
     """``np.argmax(proba, axis=1)`` (ties to the first), with two columns compared directly:
-    numpy's argmax along the short axis of an (N, 2) array is ten times slower."""
+    numpy's argmax along the short axis of an (N, 2) array is much slower."""
     if proba.shape[1] == 2:
         return (proba[:, 1] > proba[:, 0]).astype(np.intp)
     return np.argmax(proba, axis=1)
@@ -218,7 +230,7 @@ def cached_from(owner, key, sources, compute):
 
 
 # Posteriors are computed from class-major activations A of shape (K, N): numpy reduces an
-# (N, K) array along its short axis 1 some 30x slower than it combines K rows of length N,
+# (N, K) array along its short axis 1 far more slowly than it combines K rows of length N,
 # and the grid behind the regions has 40,000 points for K = 2 or 3 classes. The points go
 # through in blocks: temporaries of a block are recycled by the memory allocator, whereas
 # temporaries of a whole grid are fresh memory (page faults) on every call and cost more

@@ -10,10 +10,12 @@ phi_0 = 1 is produced: every method adds its own bias.
 import copy
 from itertools import combinations_with_replacement
 from math import comb
+from typing import Any, Self
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from .base import Classifier
+from .base import Classifier, FloatArray
 from .errors import InvalidDataError, Message, NotFittedError, PlaygroundError
 from .i18n import N_
 from .validation import MAX_FEATURES, MAX_MAGNITUDE, check_X, magnitude_text
@@ -63,7 +65,15 @@ class Basis:
     def _check_params(self):
         """Raise InvalidDataError on a bad hyper-parameter."""
 
-    def fit(self, X):
+    def _n_outputs(self, dim: int) -> int:
+        """M, the number of features phi makes of D = ``dim`` inputs: what each basis defines."""
+        raise NotImplementedError
+
+    def _transform(self, X: FloatArray) -> FloatArray:
+        """phi(X) of checked inputs (N, D), shape (N, M): what each basis defines."""
+        raise NotImplementedError
+
+    def fit(self, X: ArrayLike) -> Self:
         """Validate the parameters and record the input dimension D; returns self."""
         self._check_params()
         X = check_X(X)
@@ -82,7 +92,7 @@ class Basis:
     def fit_transform(self, X):
         return self.fit(X).transform(X)
 
-    def transform(self, X):
+    def transform(self, X: ArrayLike) -> FloatArray:
         """phi(X), shape (N, M), finite."""
         if not hasattr(self, "n_features_in_"):
             raise NotFittedError(
@@ -381,7 +391,7 @@ class BasisModel(Classifier):
     def clone(self):
         return type(self)(self.estimator.clone(), self.basis.clone())
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         if not isinstance(self.basis, Basis):
             raise PlaygroundError(N_("The basis must be a basis-function object, not {value!r}."), value=self.basis)
         X = check_X(X)
@@ -404,11 +414,11 @@ class BasisModel(Classifier):
         self._check_fitted()
         return self.basis_.feature_names()
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> FloatArray:
         """The inner method's decision values at phi(X): (N,) or (N, K)."""
         return self.estimator_.decision_function(self.features(X))
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
         return self.estimator_.predict(self.features(X))
 
     # Present only when the inner method has them, so hasattr() tells the truth.

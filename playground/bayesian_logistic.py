@@ -28,12 +28,14 @@ import math
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
 from .errors import InvalidDataError, Message
 from .i18n import N_
-from .logistic import _all_finite, _BinaryProblem, _Design, _in_row_order, _newton_solve, _run, _running_means
-from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X, check_X_y
+from .logistic import _BinaryProblem
+from .newton import NewtonSetup, TwoClassNewton, _all_finite, _Design, _in_row_order, _newton_solve, _running_means
+from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X
 
 #: Prior precisions alpha accepted (beyond these the fit is all prior or all likelihood).
 ALPHA_RANGE = (1e-8, 1e8)
@@ -78,12 +80,45 @@ def _log_prior(weights, alpha):
     return float(value) if np.ndim(value) == 0 else value
 
 
+def _feature_scales(X, alpha):
+    """s_j = sqrt(mean(x_j^2) + alpha / N) per feature (D,), computed after scaling by the largest
+    |x_j| (no overflow, no underflow). Column reductions from the transposed copy where numpy's
+    own would go row after row (``newton._in_row_order``)."""
+    n_points = X.shape[0]
+    XT = X.T.copy()
+    largest = np.abs(XT).max(axis=1)
+    largest[largest == 0] = 1.0
+    if _in_row_order(X):
+        XT /= largest[:, None]
+        XT *= XT
+        mean_square = _running_means(XT)
+    else:
+        mean_square = np.mean((X / largest) ** 2, axis=0)
+    root_mean_square = largest * np.sqrt(mean_square)
+    return np.hypot(root_mean_square, math.sqrt(alpha / n_points))
+
+
+def _polish(problem, theta, n_iter, history, to_internal):
+    """One more Newton step after convergence: the stopping rule leaves w within about tol of the
+    mode, and the Laplace approximation is taken at the mode itself, so one step (quadratic
+    convergence) brings w_MAP to rounding level. Taken only if the objective does not rise
+    beyond rounding; it is a real step and goes into the history. Returns (theta, n_iter)."""
+    polished = theta - problem.newton_step(theta)
+    objective = problem.penalty(theta) - problem.log_likelihood(theta)
+    if _all_finite(polished) and problem.penalty(polished) - problem.log_likelihood(polished) <= objective + 1e-12 * (
+        1 + abs(objective)
+    ):
+        theta, n_iter = polished, n_iter + 1
+        history.append({"iteration": n_iter, "w": theta / to_internal, "log_likelihood": problem.log_likelihood(theta)})
+    return theta, n_iter
+
+
 def _whole(value, low, high):
     """True for an int (not a bool) from low to high."""
     return not isinstance(value, bool) and isinstance(value, numbers.Integral) and low <= value <= high
 
 
-class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
+class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClassifier):
     """Two-class logistic regression with a Gaussian prior over the weights and the Laplace
     approximation of the posterior (eq. 4.140-4.144); predictions average over the posterior
     (the moderated predictive distribution, eq. 4.155).
@@ -143,7 +178,9 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
     book_section = "4.4–4.5"
     section = "4.4–4.5"
 
-    def __init__(self, alpha=1.0, max_iter=100, tol=1e-8, w_init=None):
+    def __init__(
+        self, alpha: float = 1.0, max_iter: int = 100, tol: float = 1e-8, w_init: ArrayLike | None = None
+    ) -> None:
         self.alpha = alpha
         self.max_iter = max_iter
         self.tol = tol
@@ -181,96 +218,70 @@ class BayesianLogisticRegression(ProbabilisticMixin, LinearClassifier):
             )
         return alpha, min(max_iter, MAX_ITERATIONS), tol
 
-    def fit(self, X, y):
-        method = N_("Bayesian logistic regression")
-        X, y_index, classes = check_X_y(X, y, method=method)
-        if classes.size > 2:
-            raise InvalidDataError(
-                N_(
-                    "Bayesian logistic regression separates two classes but the points have {n}; "
-                    "use a one-versus-rest or one-versus-one strategy."
-                ),
-                n=classes.size,
-            )
-        alpha, max_iter, tol = self._check_options(method)
+    _method = N_("Bayesian logistic regression")
+    _too_many_classes = N_(
+        "Bayesian logistic regression separates two classes but the points have {n}; "
+        "use a one-versus-rest or one-versus-one strategy."
+    )
+
+    def _setup(self, X, targets):
+        """Newton's search for w_MAP (``newton.TwoClassNewton``) on phi_s = (1, x / s), with
+        w = theta / (1, s) and s_j^2 = mean(x_j^2) + alpha / N (see the module notes)."""
+        alpha, max_iter, tol = self._check_options(self._method)
         n_points, dim = X.shape
-        w_init = check_w_init(self.w_init, dim + 1, method)
-        # phi_s = (1, x / s), w = theta / (1, s), s_j^2 = mean(x_j^2) + alpha / N (see the module notes).
-        # (scaled by the largest |x_j| first: no overflow, no underflow). Column reductions from
-        # the transposed copy where numpy's own would go row after row (logistic._in_row_order).
-        XT = X.T.copy()
-        largest = np.abs(XT).max(axis=1)
-        largest[largest == 0] = 1.0
-        if _in_row_order(X):
-            XT /= largest[:, None]
-            XT *= XT
-            mean_square = _running_means(XT)
-        else:
-            mean_square = np.mean((X / largest) ** 2, axis=0)
-        root_mean_square = largest * np.sqrt(mean_square)
-        scale = np.hypot(root_mean_square, math.sqrt(alpha / n_points))
-        to_internal = np.concatenate([[1.0], scale])
+        w_init = check_w_init(self.w_init, dim + 1, self._method)
+        to_internal = np.concatenate([[1.0], _feature_scales(X, alpha)])
         design_T = np.empty((dim + 1, n_points))
         design_T[0] = 1.0
-        design_T[1:] = X.T / scale[:, None]
+        design_T[1:] = X.T / to_internal[1:, None]
         # alpha/2 |w|^2 = alpha/2 (theta_0^2 + sum_j theta_j^2 / s_j^2): still diagonal.
         penalty = alpha / to_internal**2
-        design = _Design(design_T)
-        problem = _PosteriorProblem(design, (y_index == 1).astype(float), penalty, n_points)
+        problem = _PosteriorProblem(_Design(design_T), targets, penalty, n_points)
         start = np.zeros(dim + 1) if w_init is None else w_init * to_internal
-        theta, history, n_iter, converged, message = _run(
-            problem,
-            start,
-            solver="irls",
-            max_iter=max_iter,
-            tol=tol,
-            learning_rate=1.0,  # unused by Newton's method
-            l2=alpha,  # > 0: a finite w_MAP exists even for separable classes
-            to_book=lambda th: th / to_internal,
-            describe=method,
-        )
-        if converged:
-            # The stopping rule leaves w within about tol of the mode; the Laplace approximation is
-            # taken at the mode itself, so one more Newton step (quadratic convergence) brings w_MAP
-            # to rounding level. It is a real step and goes into the history.
-            polished = theta - problem.newton_step(theta)
-            objective = problem.penalty(theta) - problem.log_likelihood(theta)
-            if _all_finite(polished) and problem.penalty(polished) - problem.log_likelihood(
-                polished
-            ) <= objective + 1e-12 * (1 + abs(objective)):
-                theta, n_iter = polished, n_iter + 1
-                history.append(
-                    {"iteration": n_iter, "w": theta / to_internal, "log_likelihood": problem.log_likelihood(theta)}
-                )
+        options = {
+            "solver": "irls",
+            "max_iter": max_iter,
+            "tol": tol,
+            "learning_rate": 1.0,  # unused by Newton's method
+            "l2": alpha,  # > 0: a finite w_MAP exists even for separable classes
+        }
+        return NewtonSetup(problem, start, options, lambda th: th / to_internal, w_init, extra=(alpha, to_internal))
+
+    def _store(self, classes, X, setup, result):
+        alpha, to_internal = setup.extra
+        theta, history, n_iter = result.theta, result.history, result.n_iter
+        if result.converged:
+            theta, n_iter = _polish(setup.problem, theta, n_iter, history, to_internal)
         for entry in history:
             entry["log_posterior"] = entry["log_likelihood"] + _log_prior(entry["w"], alpha)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self._store_laplace(setup.problem, theta, alpha, to_internal)
+        self.history_ = history
+        self.n_iter_ = n_iter
+        self.converged_ = result.converged
+        self.fit_message_ = result.message
+        self._derived = {}  # factors of covariance_, made on first use (base.cached_from)
 
-        # The Laplace approximation at the mode (eq. 4.143-4.144), from the internal Hessian
-        # H = Phi_s^T R Phi_s + diag(penalty) = T S_N^-1 T with T = diag(1, s).
+    def _store_laplace(self, problem, theta, alpha, to_internal):
+        """The Laplace approximation at the mode theta (eq. 4.143-4.144), from the internal Hessian
+        H = Phi_s^T R Phi_s + diag(penalty) = T S_N^-1 T with T = diag(1, s); the evidence (eq. 4.137)."""
         hessian = problem.hessian(theta)
         eigenvalues, eigenvectors = np.linalg.eigh(hessian)
         # H - diag(penalty) is positive semi-definite, so no eigenvalue lies below min(penalty);
         # rounding must not push one there (or to 0).
-        eigenvalues = np.maximum(eigenvalues, penalty.min())
+        eigenvalues = np.maximum(eigenvalues, problem.pen.min())
         weights = theta / to_internal
-        self.classes_ = classes
-        self.n_features_in_ = dim
         self.coef_ = weights[None, 1:].copy()
         self.intercept_ = weights[:1].copy()
         outer = to_internal[:, None] * to_internal
         self.covariance_ = (eigenvectors / eigenvalues) @ eigenvectors.T / outer
         self.precision_ = hessian * outer
         log_det_precision = float(np.sum(np.log(eigenvalues)) + 2.0 * np.sum(np.log(to_internal)))
-        n_weights = dim + 1
+        n_weights = weights.size
         self.log_likelihood_ = problem.log_likelihood(theta)
         self.log_posterior_ = self.log_likelihood_ + _log_prior(weights, alpha)
         self.log_evidence_ = self.log_posterior_ + 0.5 * n_weights * math.log(2 * math.pi) - 0.5 * log_det_precision
-        self.history_ = history
-        self.n_iter_ = n_iter
-        self.converged_ = converged
-        self.fit_message_ = message
-        self._derived = {}  # factors of covariance_, made on first use (base.cached_from)
-        return self
 
     @property
     def weights_(self):

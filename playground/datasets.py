@@ -1,8 +1,10 @@
 """Gaussian cluster generator: reproducible point sets for the canvas and the tests."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .errors import InvalidDataError
 from .i18n import N_
@@ -28,7 +30,14 @@ class ClusterSpec:
         return rotation @ np.diag(np.square(self.spread)) @ rotation.T
 
 
-def make_clusters(specs, n_per_class, *, shared_covariance=False, seed=0, first_label=0):
+def make_clusters(
+    specs: Sequence[ClusterSpec],
+    n_per_class: int | Sequence[int],
+    *,
+    shared_covariance: bool = False,
+    seed: int = 0,
+    first_label: int = 0,
+) -> tuple[NDArray[np.float64], NDArray[np.int_]]:
     """Draw ``n_per_class`` points from each spec's Gaussian.
 
     Parameters

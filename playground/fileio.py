@@ -8,13 +8,18 @@ A CSV may label its classes as people do (0/1, -1/+1, 1..6, "setosa"...): up to 
 labels are mapped to the classes 1-6, and the mapping is returned and named in a sentence.
 Test points (which no fit uses) are marked by an optional fourth CSV column ``set`` (train / test)
 and by a fourth value "test" in a JSON row; files without test points are written as before.
+
+Both formats stay in this one module, past 600 lines, because they share the text decoding, the
+label mapping, the bounds and the sentences: whoever changes what one format accepts sees the other.
 """
 
 import functools
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from .errors import InvalidDataError, Message
 from .grid import Window
@@ -52,7 +57,7 @@ _JSON_WHITESPACE = re.compile(r"[ \t\n\r]*")
 # ---- Writing ------------------------------------------------------------------------------------
 
 
-def points_to_csv(points):
+def points_to_csv(points: PointSet) -> str:
     """The points as CSV text: header ``x1,x2,class``, classes 1..6, full float precision, and a
     fourth column ``set`` (train / test) when there are test points.
 
@@ -72,7 +77,7 @@ def points_to_csv(points):
     return "\n".join([",".join(header), *rows]) + "\n"
 
 
-def scene_to_json(scene, view=None):
+def scene_to_json(scene: Scene, view: Mapping[str, Any] | None = None) -> str:
     """The whole scene as JSON text: settings first, then one point ``[x1, x2, class]`` per line
     (``[x1, x2, class, "test"]`` for a test point).
 
@@ -178,12 +183,22 @@ class CsvPoints:
         return clean_class_names(list(self.class_labels))[0] if self.text_labels else ()
 
 
+class LoadedScene(NamedTuple):
+    """What a scene file gave (``scene_from_json``): the scene, the bounded view settings
+    ("panel_options" (dict), "tab" (str or None) and other simple values), and a sentence for
+    each unusable field that fell back to its default."""
+
+    scene: Scene
+    view: dict[str, Any]
+    messages: list[Any]
+
+
 def points_from_csv(data):
     """Points from CSV text (see ``read_points_csv``); raises InvalidDataError naming the line."""
     return read_points_csv(data).points
 
 
-def read_points_csv(data):
+def read_points_csv(data: bytes | str) -> CsvPoints:
     """Points from CSV text: columns x1, x2, class; raises InvalidDataError naming the line.
 
     A header row is optional (``x1,x2,class``, ``x,y,label`` and similar names, in any order);
@@ -206,7 +221,18 @@ def read_points_csv(data):
     -------
     CsvPoints
     """
-    lines = _text(data).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    rows, separator, order = _csv_layout(_text(data))
+    X, labels, test = _csv_rows(rows, separator, order)
+    indices, class_labels, message = _classes(labels)
+    text_labels = any(isinstance(label, str) for label, _ in labels)
+    return CsvPoints(PointSet.from_arrays(X, indices, test), class_labels, message, text_labels)
+
+
+def _csv_layout(text):
+    """(rows, separator, order) of CSV text: the non-blank (line number, line) pairs without the
+    header, the separator (tab, semicolon or comma) and the columns of x1, x2, class and set
+    (None when there is no set column); raises InvalidDataError for no rows or too many."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     rows = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
     if not rows:
         raise InvalidDataError(N_("The file is empty: it has no rows of points."))
@@ -223,6 +249,12 @@ def read_points_csv(data):
         raise InvalidDataError(
             N_("The file has {n:,} rows of points; at most {limit:,} are accepted."), n=len(rows), limit=MAX_POINTS
         )
+    return rows, separator, order
+
+
+def _csv_rows(rows, separator, order):
+    """(X, labels, test) read from the rows: coordinate pairs, (label, line number) pairs, and
+    whether each point is a test point; raises InvalidDataError naming the line."""
     width = 3 if order[3] is None else 4
     X, labels, test = [], [], []
     for number, line in rows:
@@ -244,9 +276,7 @@ def read_points_csv(data):
         X.append((_coordinate(x1, number, "x1"), _coordinate(x2, number, "x2")))
         labels.append((_label(label, number), number))
         test.append(_set_flag(fields[order[3]], number) if width == 4 else False)
-    indices, class_labels, message = _classes(labels)
-    text_labels = any(isinstance(label, str) for label, _ in labels)
-    return CsvPoints(PointSet.from_arrays(X, indices, test), class_labels, message, text_labels)
+    return X, labels, test
 
 
 def _set_flag(text, number):
@@ -417,7 +447,7 @@ def _coordinate(text, number, column):
 # ---- Reading JSON -------------------------------------------------------------------------------
 
 
-def scene_from_json(data):
+def scene_from_json(data: bytes | str) -> LoadedScene:
     """A scene saved by ``scene_to_json``: (scene, view, messages).
 
     Raises InvalidDataError (naming the line) when the file cannot be used at all: not JSON, not
@@ -436,23 +466,7 @@ def scene_from_json(data):
     messages : list of str
     """
     text = _text(data)
-    if not text.strip():
-        raise InvalidDataError(N_("The file is empty."))
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InvalidDataError(
-            N_("Line {line}, column {column}: the file is not valid JSON ({error})."),
-            line=err.lineno,
-            column=err.colno,
-            error=err.msg,
-        ) from None
-    except RecursionError:
-        raise InvalidDataError(N_("The file is nested too deeply to be a scene.")) from None
-    except ValueError as err:  # e.g. an integer with thousands of digits
-        raise InvalidDataError(
-            N_("The file holds a value JSON cannot read here: {error}."), error=str(err)[:80]
-        ) from None
+    raw = _json_value(text)
     if not isinstance(raw, dict):
         raise InvalidDataError(N_("The file is JSON but not a scene: it should hold one object {{...}} with 'points'."))
     if "points" not in raw:
@@ -480,7 +494,29 @@ def scene_from_json(data):
         if name not in known
     ]
     report_ignored(unknown, N_("fields"), messages)
-    return scene, view, messages
+    return LoadedScene(scene, view, messages)
+
+
+def _json_value(text):
+    """The JSON value of a file's text, or InvalidDataError with a sentence (naming the line)."""
+    if not text.strip():
+        raise InvalidDataError(N_("The file is empty."))
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InvalidDataError(
+            N_("Line {line}, column {column}: the file is not valid JSON ({error})."),
+            line=err.lineno,
+            column=err.colno,
+            error=err.msg,
+        ) from None
+    except RecursionError:
+        raise InvalidDataError(N_("The file is nested too deeply to be a scene.")) from None
+    except ValueError as err:  # e.g. an integer with thousands of digits
+        raise InvalidDataError(
+            N_("The file holds a value JSON cannot read here: {error}."), error=str(err)[:80]
+        ) from None
+    return raw
 
 
 def _points_from_rows(rows, text):

@@ -1,8 +1,11 @@
 """Fisher's linear discriminant (PRML 4.1.4 and 4.1.6): the projection that separates the classes best."""
 
-import numpy as np
+from typing import Any, Self
 
-from .base import LinearClassifier
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .base import FloatArray, LinearClassifier
 from .errors import DegenerateFitError, InvalidDataError, Message, sentences
 from .i18n import N_
 from .validation import check_X_y, require_points_per_class, standard_units, to_input_units
@@ -12,6 +15,20 @@ THRESHOLDS = ("midpoint", "gaussian")
 # Relative size of the ridge added to S_W in the K-class eigenproblem when S_W is singular.
 RIDGE = 1e-10
 _EPS = np.finfo(float).eps
+
+
+def _within_class_eigen(centred):
+    """(V, eigenvalues, nonsingular) of S_W = Xc^T Xc = V diag(s^2) V^T from the singular values s
+    of the centred Xc (N, D); an eigenvalue counts as nonzero as numpy's matrix_rank would count it.
+    Full V (D x D) is needed; U is never used, so it stays thin unless N < D."""
+    n_points, n_features = centred.shape
+    _, s, vt = np.linalg.svd(centred, full_matrices=n_points < n_features)
+    eigvals = np.zeros(n_features)
+    eigvals[: s.size] = s**2
+    tol = (s.max() if s.size else 0.0) * max(n_points, n_features) * _EPS
+    nonsingular = np.zeros(n_features, dtype=bool)
+    nonsingular[: s.size] = s > tol
+    return vt.T, eigvals, nonsingular  # V's columns: eigenvectors of S_W
 
 
 class FisherDiscriminant(LinearClassifier):
@@ -92,11 +109,11 @@ class FisherDiscriminant(LinearClassifier):
     display_name = N_("Fisher's linear discriminant")
     book_section = "4.1.4"
 
-    def __init__(self, threshold="midpoint"):
+    def __init__(self, threshold: str = "midpoint") -> None:
         self.threshold = threshold
 
     # -- fitting ------------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         if self.threshold not in THRESHOLDS:
             raise InvalidDataError(
                 N_("Fisher's threshold must be 'midpoint' or 'gaussian', not {threshold!r}."), threshold=self.threshold
@@ -115,15 +132,7 @@ class FisherDiscriminant(LinearClassifier):
         one_hot = np.eye(n_classes)[y_index]
         means = (one_hot.T @ Z) / counts[:, None]  # (K, D), eq. 4.21, in units of Z
         centred = Z - means[y_index]
-        # S_W = Xc^T Xc = V diag(s^2) V^T; rank from the singular values of Xc (as matrix_rank).
-        # Full V (D x D) is needed; U is never used, so keep it thin unless N < D.
-        _, s, vt = np.linalg.svd(centred, full_matrices=n_points < n_features)
-        eigvals = np.zeros(n_features)
-        eigvals[: s.size] = s**2
-        tol = (s.max() if s.size else 0.0) * max(n_points, n_features) * _EPS
-        nonsingular = np.zeros(n_features, dtype=bool)
-        nonsingular[: s.size] = s > tol
-        basis = vt.T  # columns: eigenvectors of S_W
+        basis, eigvals, nonsingular = _within_class_eigen(centred)
 
         self.classes_ = classes
         self.n_features_in_ = n_features
@@ -132,7 +141,7 @@ class FisherDiscriminant(LinearClassifier):
         sw = centred.T @ centred
         self.means_ = means * scale + centre
         self.within_class_scatter_ = sw * scale**2
-        messages = []
+        messages: list[Any] = []
 
         if n_classes == 2:
             difference = means[1] - means[0]
@@ -155,18 +164,24 @@ class FisherDiscriminant(LinearClassifier):
             self.eigenvalues_ = values
         self.between_class_scatter_ = sb * scale**2
 
-        projected = means @ self.directions_  # centred, in units of Z
         self.projected_means_ = self.means_ @ self.directions_
         if n_classes == 2:
-            cut = self._fit_threshold(Z, y_index, projected[:, 0], messages)
-            self.threshold_ = float(cut * scale + centre @ self.direction_)
-            self.coef_ = self.direction_[None, :].copy()
-            self.intercept_ = np.array([-self.threshold_])
+            self._set_threshold(Z, y_index, means, centre, scale, messages)
         else:
+            projected = means @ self.directions_  # centred, in units of Z
             coef, intercept = self._nearest_mean(basis, sw_eigs, projected, n_points)
             self.coef_, self.intercept_ = to_input_units(coef, intercept, centre, scale)
         self.fit_message_ = sentences(messages)
         return self
+
+    def _set_threshold(self, Z, y_index, means, centre, scale, messages):
+        """Two classes: the threshold on the projection (``threshold``), and the linear decision
+        function y = w^T x - threshold it makes (eq. 4.20)."""
+        projected = means @ self.directions_  # centred, in units of Z
+        cut = self._fit_threshold(Z, y_index, projected[:, 0], messages)
+        self.threshold_ = float(cut * scale + centre @ self.direction_)
+        self.coef_ = self.direction_[None, :].copy()
+        self.intercept_ = np.array([-self.threshold_])
 
     @staticmethod
     def _coincident_means_message(n_classes):
@@ -292,7 +307,7 @@ class FisherDiscriminant(LinearClassifier):
         return coef, intercept
 
     # -- projections and the criterion ---------------------------------------------
-    def transform(self, X):
+    def transform(self, X: ArrayLike) -> FloatArray:
         """The projection y = W^T x onto the unit direction(s), shape (N, n_components).
 
         Not centred, so the values match the book's y = w^T x (eq. 4.20) and ``threshold_``.

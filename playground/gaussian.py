@@ -8,10 +8,15 @@ Singular covariances (collinear or duplicated points, too few points) never fail
 ridge is added to the diagonal and ``fit_message_`` says how large it was.
 """
 
+from collections.abc import Callable
+from typing import Self
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import (
     Classifier,
+    FloatArray,
     LinearClassifier,
     LinearPosteriorMixin,
     ProbabilisticMixin,
@@ -155,11 +160,15 @@ class ClassActivationsMixin:
     """activations, decision_function and posteriors of a generative model that provides
     ``_activations_by_class(X)`` -> a_k(x) = ln p(x|C_k) + ln p(C_k), class-major (K, N)."""
 
-    def activations(self, X):
+    # What the model it is mixed into provides (declared for the type checker).
+    _activations_by_class: Callable[[FloatArray], FloatArray]
+    _check_X: Callable[[ArrayLike], FloatArray]
+
+    def activations(self, X: ArrayLike) -> FloatArray:
         """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63), shape (N, K)."""
         return np.ascontiguousarray(self._activations_by_class(self._check_X(X)).T)
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> FloatArray:
         """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
         return two_class_or_all(self._activations_by_class(self._check_X(X)))
 
@@ -216,11 +225,11 @@ class SharedCovarianceGaussian(LinearPosteriorMixin, ProbabilisticMixin, LinearC
     display_name = N_("Gaussian classes, shared covariance")
     book_section = "4.2.1-4.2.2"
 
-    def __init__(self, priors=None, reg=0.0):
+    def __init__(self, priors: ArrayLike | None = None, reg: float = 0.0) -> None:
         self.priors = priors
         self.reg = reg
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         method = N_("The shared-covariance Gaussian classifier")
         reg = check_nonnegative(self.reg, "reg", method)
         X, y_index, classes = check_X_y(X, y, method=method)
@@ -269,7 +278,7 @@ class SharedCovarianceGaussian(LinearPosteriorMixin, ProbabilisticMixin, LinearC
         self.intercept_ = intercept
         return self
 
-    def activations(self, X):
+    def activations(self, X: ArrayLike) -> FloatArray:
         """The book's a_k(x) = w_k^T x + w_k0 (eq. 4.68) with ``class_coef_`` and
         ``class_intercept_``, shape (N, K). Far from the origin these are large numbers whose
         differences (all that the posteriors depend on) are better read from ``coef_``."""
@@ -314,11 +323,11 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
     book_section = "4.2.1-4.2.2"
     is_linear = False
 
-    def __init__(self, priors=None, reg=0.0):
+    def __init__(self, priors: ArrayLike | None = None, reg: float = 0.0) -> None:
         self.priors = priors
         self.reg = reg
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         method = N_("The Gaussian classifier with one covariance per class")
         reg = check_nonnegative(self.reg, "reg", method)
         X, y_index, classes = check_X_y(X, y, method=method)

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import argmax_rows
+from .base import Classifier, argmax_rows
 from .errors import InvalidDataError
 from .i18n import N_
 
@@ -74,7 +74,7 @@ def grid_axes(window, resolution):
     return xs, ys
 
 
-def evaluate_grid(model, window, resolution=200):
+def evaluate_grid(model: Classifier, window: Window, resolution: int = 200) -> GridResult:
     """Predicted class, decision values and (if the model has them) posteriors on the grid."""
     xs, ys = grid_axes(window, resolution)
     gx, gy = np.meshgrid(xs, ys)
@@ -85,7 +85,7 @@ def evaluate_grid(model, window, resolution=200):
     if getattr(model, "is_probabilistic", False):
         # A probabilistic model predicts the class of largest posterior: the regions are
         # exactly what predict() and the posterior read-outs say, ties included.
-        proba = model.predict_proba(points)
+        proba = model.predict_proba(points)  # type: ignore[attr-defined]  # is_probabilistic promises it
         labels = argmax_rows(proba)
         proba = proba.reshape(shape + (-1,))
     elif hasattr(model, "predict_index"):

@@ -1,6 +1,9 @@
 """Least squares for classification (PRML 4.1.3): 1-of-K targets, one linear solve."""
 
+from typing import Self
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import LinearClassifier
 from .errors import InvalidDataError
@@ -41,10 +44,10 @@ class LeastSquaresClassifier(LinearClassifier):
     display_name = N_("Least squares")
     book_section = "4.1.3"
 
-    def __init__(self, targets="one_of_k"):
+    def __init__(self, targets: str = "one_of_k") -> None:
         self.targets = targets
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         if self.targets not in ("one_of_k", "fisher"):
             raise InvalidDataError(
                 N_("Least squares targets must be 'one_of_k' or 'fisher', not {value!r}."), value=self.targets

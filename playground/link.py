@@ -16,7 +16,9 @@ import json
 import math
 import struct
 import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -197,6 +199,14 @@ def report_ignored(sentences, what, messages):
         )
 
 
+class DecodedScene(NamedTuple):
+    """What a link gave (``decode_scene``): the scene, and a sentence for each part that was
+    unusable and replaced by its default."""
+
+    scene: Scene
+    messages: list[Any]
+
+
 _UNREADABLE = object()  # a link part that is not JSON: clean_settings reports it
 
 
@@ -226,7 +236,7 @@ def encode_window(window):
     return ",".join(repr(float(v)) for v in window.as_tuple())
 
 
-def encode_scene(scene):
+def encode_scene(scene: Scene) -> dict[str, str]:
     """Scene -> dict of short query parameters (only what differs from the defaults)."""
     default = Scene()
     query = {"v": LINK_VERSION}
@@ -314,7 +324,7 @@ def _settings(specs, raw, what, messages, source):
     return tuple(sorted(values.items()))
 
 
-def scene_with_fields(scene, fields, messages, source="link"):
+def scene_with_fields(scene: Scene, fields: Mapping[str, Any], messages: list[Any], source: str = "link") -> Scene:
     """Apply a link's or a file's scene fields to ``scene``; never raises.
 
     Every field is validated and bounded the same way whatever its source, method and basis
@@ -333,98 +343,147 @@ def scene_with_fields(scene, fields, messages, source="link"):
     source : str
         "link" or "file", for the messages.
     """
-    place = source_name(source)
-    if "method" in fields:
-        method = fields["method"]
-        if isinstance(method, str) and method in MODELS:
-            scene = replace(scene, method=method, params=())
-        else:
-            name = MODELS[scene.method].display_name
-            messages.append(
-                Message(
-                    N_("The {source} names an unknown method '{method}'; {name} is used."),
-                    source=place,
-                    method=_short(method),
-                    name=Message(name),
-                )
-            )
-    if "params" in fields:
-        params = _settings(METHOD_SPECS[scene.method], fields["params"], "method parameter", messages, source)
-        scene = replace(scene, params=params)
-    if "multiclass" in fields:
-        strategy = fields["multiclass"]
-        if isinstance(strategy, str) and strategy in MULTICLASS_STRATEGIES:
-            scene = replace(scene, multiclass=strategy)
-        else:
-            messages.append(
-                Message(
-                    N_("The {source}'s multi-class strategy '{strategy}' is unknown and was ignored."),
-                    source=place,
-                    strategy=_short(strategy),
-                )
-            )
-    if "basis" in fields:
-        basis = fields["basis"]
-        if isinstance(basis, str) and basis in BASES:
-            scene = replace(scene, basis=basis, basis_params=())
-        else:
-            messages.append(
-                Message(
-                    N_("The {source}'s basis '{basis}' is unknown and was ignored."), source=place, basis=_short(basis)
-                )
-            )
-    if "basis_params" in fields:
-        raw = fields["basis_params"]
-        if scene.basis == "rbf" and isinstance(raw, dict) and "placement" not in raw and raw.get("centres"):
-            raw = {**raw, "placement": "given"}  # centres without a placement: placed by hand
-        params = _settings(BASIS_SPECS[scene.basis], raw, "basis parameter", messages, source)
-        scene = replace(scene, basis_params=params)
-    if "window" in fields:
-        window, problem = usable_window(fields["window"])
-        if window is None:
-            if len(scene.points):
-                template = N_("The {source}'s view window {problem}; the view frames the points instead.")
-            else:
-                template = N_("The {source}'s view window {problem}; the default view is used.")
-            messages.append(Message(template, source=place, problem=problem))
-        else:
-            scene = replace(scene, window=window)
-    if "step" in fields:
-        step = _whole_number(fields["step"], 0, MAX_STEP)
-        if step is None and fields["step"] is not None:
-            messages.append(
-                Message(
-                    N_("The {source}'s playback step is not a whole number in range; the final fit is shown."),
-                    source=place,
-                )
-            )
-        scene = replace(scene, step=step)
-    if "seed" in fields:
-        seed = _whole_number(fields["seed"], 0, 2**31 - 1)
-        if seed is None:
-            messages.append(
-                Message(N_("The {source}'s seed is not a whole number in range; it was ignored."), source=place)
-            )
-        else:
-            scene = replace(scene, seed=seed)
-    if "class_names" in fields:
-        raw = fields["class_names"]
-        if raw is _UNREADABLE:
-            messages.append(f"The {source}'s class names could not be read and were ignored.")
-            raw = None
-        names, problems = clean_class_names(raw, source)
-        messages.extend(problems)
-        scene = replace(scene, class_names=names)
+    for field, read in _FIELD_READERS:  # in that table's order
+        if field in fields:
+            scene = read(scene, fields[field], source, messages)
     return scene
 
 
-def decode_scene(query, default=None):
-    """Query parameters -> (scene, messages). Never raises; bounds every field.
+def _read_method(scene, method, source, messages):
+    if isinstance(method, str) and method in MODELS:
+        return replace(scene, method=method, params=())
+    name = MODELS[scene.method].display_name
+    messages.append(
+        Message(
+            N_("The {source} names an unknown method '{method}'; {name} is used."),
+            source=source_name(source),
+            method=_short(method),
+            name=Message(name),
+        )
+    )
+    return scene
+
+
+def _read_params(scene, raw, source, messages):
+    params = _settings(METHOD_SPECS[scene.method], raw, "method parameter", messages, source)
+    return replace(scene, params=params)
+
+
+def _read_multiclass(scene, strategy, source, messages):
+    if isinstance(strategy, str) and strategy in MULTICLASS_STRATEGIES:
+        return replace(scene, multiclass=strategy)
+    messages.append(
+        Message(
+            N_("The {source}'s multi-class strategy '{strategy}' is unknown and was ignored."),
+            source=source_name(source),
+            strategy=_short(strategy),
+        )
+    )
+    return scene
+
+
+def _read_basis(scene, basis, source, messages):
+    if isinstance(basis, str) and basis in BASES:
+        return replace(scene, basis=basis, basis_params=())
+    messages.append(
+        Message(
+            N_("The {source}'s basis '{basis}' is unknown and was ignored."),
+            source=source_name(source),
+            basis=_short(basis),
+        )
+    )
+    return scene
+
+
+def _read_basis_params(scene, raw, source, messages):
+    if scene.basis == "rbf" and isinstance(raw, dict) and "placement" not in raw and raw.get("centres"):
+        raw = {**raw, "placement": "given"}  # centres without a placement: placed by hand
+    params = _settings(BASIS_SPECS[scene.basis], raw, "basis parameter", messages, source)
+    return replace(scene, basis_params=params)
+
+
+def _read_window(scene, raw, source, messages):
+    window, problem = usable_window(raw)
+    if window is not None:
+        return replace(scene, window=window)
+    if len(scene.points):
+        template = N_("The {source}'s view window {problem}; the view frames the points instead.")
+    else:
+        template = N_("The {source}'s view window {problem}; the default view is used.")
+    messages.append(Message(template, source=source_name(source), problem=problem))
+    return scene
+
+
+def _read_step(scene, raw, source, messages):
+    step = _whole_number(raw, 0, MAX_STEP)
+    if step is None and raw is not None:
+        messages.append(
+            Message(
+                N_("The {source}'s playback step is not a whole number in range; the final fit is shown."),
+                source=source_name(source),
+            )
+        )
+    return replace(scene, step=step)
+
+
+def _read_seed(scene, raw, source, messages):
+    seed = _whole_number(raw, 0, 2**31 - 1)
+    if seed is not None:
+        return replace(scene, seed=seed)
+    messages.append(
+        Message(N_("The {source}'s seed is not a whole number in range; it was ignored."), source=source_name(source))
+    )
+    return scene
+
+
+def _read_class_names(scene, raw, source, messages):
+    if raw is _UNREADABLE:
+        messages.append(
+            Message(N_("The {source}'s class names could not be read and were ignored."), source=source_name(source))
+        )
+        raw = None
+    names, problems = clean_class_names(raw, source)
+    messages.extend(problems)
+    return replace(scene, class_names=names)
+
+
+#: The scene's fields a link or a file may set, each with its reader (scene, value, source,
+#: messages) -> scene, in the order they are applied: a method's parameters are read against the
+#: method just set, a basis's parameters against the basis just set.
+_FIELD_READERS = (
+    ("method", _read_method),
+    ("params", _read_params),
+    ("multiclass", _read_multiclass),
+    ("basis", _read_basis),
+    ("basis_params", _read_basis_params),
+    ("window", _read_window),
+    ("step", _read_step),
+    ("seed", _read_seed),
+    ("class_names", _read_class_names),
+)
+
+
+#: The link's short names of the scene's fields and how each text becomes the value a file would hold.
+_LINK_PARTS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "m": ("method", str),
+    "mp": ("params", _parse_json),
+    "mc": ("multiclass", str),
+    "b": ("basis", str),
+    "bp": ("basis_params", _parse_json),
+    "w": ("window", lambda text: text.split(",")),
+    "s": ("step", str),
+    "seed": ("seed", str),
+    "names": ("class_names", decode_class_names),
+}
+
+
+def decode_scene(query: Mapping[str, Any], default: Scene | None = None) -> DecodedScene:
+    """Query parameters -> (scene, messages) as a ``DecodedScene``. Never raises; bounds every field.
 
     ``query`` maps names to strings (a list of strings takes its last item).
     """
     scene = default or Scene()
-    messages = []
+    messages: list[Any] = []
 
     def get(name):
         value = query.get(name)
@@ -456,19 +515,7 @@ def decode_scene(query, default=None):
             scene = replace(scene, points=points, window=Window.around(points.X) if len(points) else scene.window)
         except PlaygroundError as err:
             messages.append(Message(N_("The link's points were ignored: {error}."), error=err.message))
-    # The link's short names and how each text becomes the value a file would hold.
-    parts = {
-        "m": ("method", str),
-        "mp": ("params", _parse_json),
-        "mc": ("multiclass", str),
-        "b": ("basis", str),
-        "bp": ("basis_params", _parse_json),
-        "w": ("window", lambda text: text.split(",")),
-        "s": ("step", str),
-        "seed": ("seed", str),
-        "names": ("class_names", decode_class_names),
-    }
-    fields = {field: parse(text) for name, (field, parse) in parts.items() if (text := get(name)) is not None}
+    fields = {field: parse(text) for name, (field, parse) in _LINK_PARTS.items() if (text := get(name)) is not None}
     scene = scene_with_fields(scene, fields, messages)
     version = get("v")
     if version is not None and version not in ("1", LINK_VERSION):
@@ -478,7 +525,7 @@ def decode_scene(query, default=None):
                 version=_short(version),
             )
         )
-    return scene, messages
+    return DecodedScene(scene, messages)
 
 
 MAX_OPTIONS = 30

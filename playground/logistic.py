@@ -12,18 +12,32 @@ linear solves. Gradient descent is not affine-invariant and runs on the inputs a
 The fitted model keeps one set of weights, ``weights_`` (with ``coef_`` and ``intercept_``
 views of it, or for softmax with two classes their difference): ``decision_function``,
 ``predict_proba`` and ``predict`` are computed from ``coef_`` and ``intercept_`` alone.
+
+The loop, the design matrix and the standardiser are shared with probit and Bayesian logistic
+regression and live in ``playground.newton``; logistic regression's ``fit`` is its two-class skeleton.
 """
 
 import copy
-import functools
-import math
+from collections.abc import Callable
+from typing import Any, NamedTuple, Self
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from .base import LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
-from .budget import current_budget
+from .base import FloatArray, LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
 from .errors import InvalidDataError, Message
 from .i18n import N_
+from .newton import (
+    NewtonSetup,
+    TwoClassNewton,
+    _Design,
+    _newton_solve,
+    _PerWeights,
+    _standardiser,
+    _to_book,
+    _to_standardised,
+    run,
+)
 from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X_y
 
 SOLVERS = ("irls", "gd")
@@ -31,8 +45,6 @@ SOLVERS = ("irls", "gd")
 DEFAULT_MAX_ITER = {"irls": 100, "gd": 1000}
 #: Upper bound on ``max_iter`` (a hosted instance must not be asked to loop for ever).
 MAX_ITER_LIMIT = MAX_ITERATIONS
-#: Singular values of the Hessian below this fraction of the largest are treated as zero.
-HESSIAN_RCOND = 1e-12
 
 
 def _check_options(model, method):
@@ -59,258 +71,6 @@ def _check_options(model, method):
             raise InvalidDataError(template, method=Message(method), name=name, value=value)
         values[name] = value
     return model.solver, int(max_iter), values["tol"], values["l2"], values["learning_rate"]
-
-
-def _in_row_order(X):
-    """Whether numpy reduces X (N, D) along axis 0 row after row, each column summed in the
-    order of the points: a C-ordered float64 table of two columns or more (numpy sums one
-    column, or another layout, pairwise). It does so slowly, with a loop over the D columns
-    for every row; ``_running_means`` gives the same numbers from the transposed copy."""
-    return X.ndim == 2 and X.shape[1] >= 2 and X.flags.c_contiguous and X.dtype == np.float64
-
-
-def _running_means(T):
-    """The mean of each row of T (D, N) summed in order along the row (the last of its running
-    sums, np.add.accumulate): bit for bit T.T.mean(axis=0) where ``_in_row_order(T.T)``."""
-    return np.add.accumulate(T, axis=1)[:, -1] / T.shape[1]
-
-
-def _standardiser(X):
-    """Centre c (D,) and scale s (D,) with s = 1 for constant features: X.mean(axis=0) and
-    X.std(axis=0), bit for bit (from the transposed copy where numpy would sum row after row:
-    a third of the time at N = 1,000, D = 2)."""
-    if _in_row_order(X):
-        XT = X.T.copy()  # a copy even where X.T is contiguous already (one point): it is overwritten
-        centre = _running_means(XT)
-        XT -= centre[:, None]
-        XT *= XT
-        scale = np.sqrt(_running_means(XT))
-    else:
-        centre = X.mean(axis=0)
-        scale = X.std(axis=0)
-    scale[~(scale > 0)] = 1.0
-    return centre, scale
-
-
-def _to_book(w_std, centre, scale):
-    """Weights on standardised inputs (..., D+1) -> the book's [w0, w1, ..., wD] on the raw inputs."""
-    w = np.array(w_std, dtype=float)
-    w[..., 1:] = w_std[..., 1:] / scale
-    w[..., 0] = w_std[..., 0] - w[..., 1:] @ centre
-    return w
-
-
-def _to_standardised(w, centre, scale):
-    """The inverse of ``_to_book``."""
-    w_std = np.array(w, dtype=float)
-    w_std[..., 1:] = w[..., 1:] * scale
-    w_std[..., 0] = w[..., 0] + w[..., 1:] @ centre
-    return w_std
-
-
-MAX_STEP_HALVINGS = 40
-SIGMOID_STEEPENS = N_("the sigmoid sharpens into a step (section 4.3.2)")
-
-
-def _all_finite(values):
-    """Whether every entry of a small array is finite: told on a few Python floats, quicker than
-    numpy's two calls for the handful of weights a Newton step has."""
-    return all(map(math.isfinite, np.ravel(values).tolist()))
-
-
-class _PerWeights:
-    """Quantities of one weight vector w, computed once each: ``_cache_for(w)`` gives the dict of
-    those already computed at w, emptied when w changes (IRLS asks for the likelihood, the step
-    and the separability at the same w)."""
-
-    _key = None  # the bytes of the w the cache belongs to
-    _cache = None
-
-    def _cache_for(self, w):
-        key = np.asarray(w, dtype=float).tobytes()
-        if key != self._key:
-            self._key, self._cache = key, {}
-        return self._cache
-
-
-def _newton_solve(hessian, gradient):
-    """Solve H delta = g by least squares (SVD): a singular H (R -> 0, collinear points) gives the
-    minimum-norm step instead of a crash or an inverse of nothing."""
-    delta = np.linalg.lstsq(hessian, gradient, rcond=HESSIAN_RCOND)[0]
-    if _all_finite(delta):  # the usual case
-        return delta
-    return np.where(np.isfinite(delta), delta, 0.0)
-
-
-def _run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, describe, steepens=SIGMOID_STEEPENS):
-    """The shared optimisation loop.
-
-    ``problem`` supplies ``log_likelihood(theta)``, ``penalty(theta)``, ``newton_step(theta)``,
-    ``mean_gradient(theta)`` and ``separates(theta)``; ``to_book`` maps parameters to the
-    weights stored in the history; ``steepens`` says, in the separable-data message, what the
-    weights' growth does to the model (the probit model's Phi also sharpens into a step).
-
-    The objective -ln p + penalty of each iterate is computed once and carried to the next
-    step (the loop runs a few times per drag of a point, so its own overhead counts).
-
-    Returns
-    -------
-    theta, history, n_iter, converged, message
-    """
-
-    def objective(ll, th):
-        return -ll + problem.penalty(th)
-
-    def rose(new_objective, old_objective):  # beyond rounding
-        return new_objective > old_objective + 1e-12 * (1 + abs(old_objective))
-
-    def evaluate(w):
-        """(ln p, objective) at w; (-inf, inf) where w or ln p is not finite."""
-        ll = problem.log_likelihood(w) if _all_finite(w) else -math.inf
-        return ll, (objective(ll, w) if math.isfinite(ll) else math.inf)
-
-    ll = problem.log_likelihood(theta)
-    history = [{"iteration": 0, "w": to_book(theta), "log_likelihood": float(ll)}]
-    separable = l2 == 0 and problem.separates(theta)
-    converged, went_up, blew_up = False, False, False
-    irls = solver == "irls"
-    n_iter = 0
-    budget = current_budget()  # a hosted app bounds the time and the recorded steps
-    old_objective = objective(ll, theta)
-    for n_iter in range(1, max_iter + 1):
-        step = problem.newton_step(theta) if irls else learning_rate * problem.mean_gradient(theta)
-        new = theta - step
-        new_ll, new_objective = evaluate(new)
-        if irls:
-            # Damped Newton: far from the optimum (e.g. separable data on a polynomial basis) a
-            # full step can overshoot and the error explode; halve it until the error does not
-            # rise. Near the optimum the full step (eq. 4.99) is always taken.
-            for _ in range(MAX_STEP_HALVINGS):
-                if math.isfinite(new_ll) and not rose(new_objective, old_objective):
-                    break
-                step = step / 2
-                new = theta - step
-                new_ll, new_objective = evaluate(new)
-        if not math.isfinite(new_ll):
-            blew_up, n_iter = True, n_iter - 1
-            break
-        went_up |= rose(new_objective, old_objective)
-        old, new_list = theta.ravel().tolist(), new.ravel().tolist()
-        small = max(abs(b - a) for a, b in zip(old, new_list)) <= tol * (1 + max(map(abs, old))) or abs(
-            new_objective - old_objective
-        ) <= tol * (1 + abs(old_objective))
-        theta, ll, old_objective = new, new_ll, new_objective
-        history.append({"iteration": n_iter, "w": to_book(theta), "log_likelihood": float(ll)})
-        separable = separable or (l2 == 0 and problem.separates(theta))
-        if small:
-            converged = True
-            break
-        if budget.exhausted():
-            break
-
-    message = ""
-    if budget.stopped:
-        if solver == "irls":
-            progress = Message(N_("{n:,} of {limit:,} Newton steps"), n=n_iter, limit=max_iter)
-        else:
-            progress = Message(N_("{n:,} of {limit:,} gradient steps"), n=n_iter, limit=max_iter)
-        message = budget.stop_message(progress)
-    elif separable:
-        message = Message(
-            N_(
-                "The classes are linearly separable, so maximum likelihood has no finite solution: the weights "
-                "grow without bound as {steepens}; stopped after {n} "
-                "updates; an L2 penalty λ > 0 (l2) gives a finite answer."
-            ),
-            steepens=Message(steepens),
-            n=n_iter,
-        )
-    elif blew_up:
-        message = Message(
-            N_(
-                "The weights became too large to evaluate after {n} updates, so the fit stopped there; "
-                "try a smaller step size (learning_rate) or an L2 penalty λ > 0 (l2)."
-            ),
-            n=n_iter,
-        )
-    elif not converged and solver == "gd" and went_up:
-        message = Message(
-            N_(
-                "Gradient descent did not settle in {n} steps and the error rose at some steps: "
-                "the step size (learning rate) {rate:g} is too large for these data, try a smaller one."
-            ),
-            n=n_iter,
-            rate=learning_rate,
-        )
-    elif not converged and max_iter > 0:
-        if solver == "gd" and n_iter == 1:
-            template = N_(
-                "{method} did not converge in 1 update; raise the maximum iterations (max_iter) or the step size "
-                "(learning_rate)."
-            )
-        elif solver == "gd":
-            template = N_(
-                "{method} did not converge in {n} updates; raise the maximum iterations (max_iter) or the step size "
-                "(learning_rate)."
-            )
-        elif n_iter == 1:
-            template = N_("{method} did not converge in 1 update; raise the maximum iterations (max_iter).")
-        else:
-            template = N_("{method} did not converge in {n} updates; raise the maximum iterations (max_iter).")
-        message = Message(template, method=Message(describe), n=n_iter)
-    return theta, history, n_iter, converged and not separable, message
-
-
-#: Up to this many parameters per class, Hessian blocks use precomputed products phi_a phi_b.
-_PAIRWISE_MAX = 8
-
-
-@functools.cache
-def _pair_layout(m):
-    """The pairs a <= b of M parameters in ``np.triu_indices`` order, as (rows, columns) lists,
-    and where an (M, M) matrix finds them: entry (a, b) is pair number index[a, b] (so the
-    matrix is read off the pairs' products in one gather), the diagonal's pairs are at
-    ``diagonal``."""
-    rows, columns = np.triu_indices(m)
-    index = np.empty((m, m), dtype=np.intp)
-    index[rows, columns] = index[columns, rows] = np.arange(rows.size)
-    index.flags.writeable = False
-    diagonal = index.diagonal().copy()
-    diagonal.flags.writeable = False
-    return rows.tolist(), columns.tolist(), index, diagonal
-
-
-class _Design:
-    """The transposed design Phi^T (M, N), points along the contiguous axis, and weighted Gram
-    matrices Phi^T diag(r) Phi from it (eq. 4.97, 4.110).
-
-    With few parameters the products phi_na phi_nb (a <= b) are formed once, so that each
-    Gram matrix is one matrix-vector product: BLAS is several times slower at the equivalent
-    (M, N) @ (N, M) product with M = 3. With many parameters (a large basis) that product is
-    used instead, to keep memory O(N M).
-    """
-
-    def __init__(self, design_T):
-        self.T = design_T
-        self.m = design_T.shape[0]
-        self.pairs = None
-        if self.m <= _PAIRWISE_MAX:
-            rows, columns, self.index, self.diagonal = _pair_layout(self.m)
-            self.pairs = np.empty((len(rows), design_T.shape[1]))
-            for row, a, b in zip(self.pairs, rows, columns):
-                np.multiply(design_T[a], design_T[b], out=row)
-
-    def gram(self, weights, ridge=None):
-        """Phi^T diag(weights) Phi, shape (M, M), exactly symmetric; plus diag(ridge) if given."""
-        if self.pairs is None:
-            out = (self.T * weights) @ self.T.T
-            if ridge is not None:
-                out[np.diag_indices(self.m)] += ridge
-            return out
-        values = self.pairs @ weights
-        if ridge is not None:
-            values[self.diagonal] += ridge
-        return values[self.index]
 
 
 class _BinaryProblem(_PerWeights):
@@ -477,10 +237,31 @@ class _MulticlassProblem:
         return bool(np.all(below == self.k - 1))
 
 
+class _Prepared(NamedTuple):
+    """The inputs of a run on standardised inputs (``_IterativeMixin._prepare``)."""
+
+    design_T: NDArray[np.float64]  # Phi^T (M, N), the points along the contiguous axis
+    penalty_weights: NDArray[np.float64]  # (M,), 0 for the bias
+    options: dict[str, Any]  # run's solver, max_iter, tol, learning_rate, l2
+    centre: NDArray[np.float64]  # (D,)
+    scale: NDArray[np.float64]  # (D,)
+
+
 class _IterativeMixin:
     """What logistic and softmax regression share: the options, the weights and playback."""
 
-    def __init__(self, solver="irls", max_iter=None, tol=1e-8, l2=0.0, learning_rate=0.1, w_init=None):
+    step_: int  # set on the copies at_step returns
+    _check_fitted: Callable[[], None]  # the classifier's, which this is mixed into
+
+    def __init__(
+        self,
+        solver: str = "irls",
+        max_iter: int | None = None,
+        tol: float = 1e-8,
+        l2: float = 0.0,
+        learning_rate: float = 0.1,
+        w_init: ArrayLike | None = None,
+    ) -> None:
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
@@ -500,7 +281,7 @@ class _IterativeMixin:
 
     def _prepare(self, X, method):
         """The options, the transposed design Phi^T, the penalty weights and the standardiser
-        (centre, scale) that maps the internal weights to the book's."""
+        (centre, scale) that maps the internal weights to the book's (``_Prepared``)."""
         solver, max_iter, tol, l2, learning_rate = _check_options(self, method)
         if solver == "irls":
             centre, scale = _standardiser(X)
@@ -514,7 +295,7 @@ class _IterativeMixin:
         design_T[1:] /= scale[:, None]
         penalty_weights = np.concatenate([[0.0], np.full(X.shape[1], l2) / scale**2])  # l2 on w1..wD only
         options = {"solver": solver, "max_iter": max_iter, "tol": tol, "learning_rate": learning_rate, "l2": l2}
-        return design_T, penalty_weights, options, (centre, scale)
+        return _Prepared(design_T, penalty_weights, options, centre, scale)
 
     def _set_weights(self, weights):
         """Set ``weights_`` and, from it, ``coef_`` and ``intercept_``: views of ``weights_``
@@ -533,7 +314,7 @@ class _IterativeMixin:
             self.coef_ = weights[:, 1:]
             self.intercept_ = weights[:, 0]
 
-    def at_step(self, step):
+    def at_step(self, step: int) -> Self:
         """A copy of the fitted model as it was after ``step`` updates, for replaying the fit.
 
         Step 0 is the initial weights, ``n_iter_`` the final fit; steps outside 0..n_iter_ are
@@ -549,7 +330,30 @@ class _IterativeMixin:
         return replay
 
 
-class LogisticRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
+class _TwoClassIterative(TwoClassNewton, _IterativeMixin):
+    """Logistic and probit regression: the shared two-class Newton fit (``newton.TwoClassNewton``)
+    on standardised inputs, from ``w_init`` or zeros, with the options of ``_IterativeMixin``.
+    ``_problem`` is the model's likelihood (``_BinaryProblem`` for the sigmoid)."""
+
+    _problem: type = _BinaryProblem
+
+    def _setup(self, X, targets):
+        dim = X.shape[1]
+        w_init = check_w_init(self.w_init, dim + 1, self._method)
+        prepared = self._prepare(X, self._method)
+        centre, scale = prepared.centre, prepared.scale
+        problem = self._problem(_Design(prepared.design_T), targets, prepared.penalty_weights, X.shape[0])
+        start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, centre, scale)
+        return NewtonSetup(problem, start, prepared.options, lambda w: _to_book(w, centre, scale), w_init)
+
+    def _store(self, classes, X, setup, result):
+        history = result.history
+        if setup.w_init is not None:
+            history[0]["w"] = setup.w_init.copy()  # exactly as given, not through the standardiser and back
+        self._store_fit(classes, X.shape[1], history, result.n_iter, result.converged, result.message)
+
+
+class LogisticRegression(_TwoClassIterative, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
     """Two-class logistic regression p(C|phi) = sigma(w^T phi), phi = (1, x) (eq. 4.87).
 
     The target is t = 1 for ``classes_[1]`` (the positive class) and t = 0 for ``classes_[0]``;
@@ -599,36 +403,13 @@ class LogisticRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMix
     display_name = N_("Logistic regression")
     book_section = "4.3.2"
 
-    def fit(self, X, y):
-        method = N_("Logistic regression")
-        X, y_index, classes = check_X_y(X, y, method=method)
-        if classes.size > 2:
-            raise InvalidDataError(
-                N_(
-                    "Logistic regression separates two classes but the points have {n}; "
-                    "use softmax regression (multiclass logistic regression) or a one-versus-rest strategy."
-                ),
-                n=classes.size,
-            )
-        dim = X.shape[1]
-        w_init = check_w_init(self.w_init, dim + 1, method)
-        design_T, penalty_weights, options, (centre, scale) = self._prepare(X, method)
-        targets = (y_index == 1).astype(float)
-        problem = _BinaryProblem(_Design(design_T), targets, penalty_weights, X.shape[0])
-        start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, centre, scale)
-        _, history, n_iter, converged, message = _run(
-            problem,
-            start,
-            to_book=lambda w: _to_book(w, centre, scale),
-            describe=N_("Logistic regression"),
-            **options,
-        )
-        if w_init is not None:
-            history[0]["w"] = w_init.copy()  # exactly as given, not through the standardiser and back
-        self._store_fit(classes, dim, history, n_iter, converged, message)
-        return self
+    _method = N_("Logistic regression")
+    _too_many_classes = N_(
+        "Logistic regression separates two classes but the points have {n}; "
+        "use softmax regression (multiclass logistic regression) or a one-versus-rest strategy."
+    )
 
-    def activations(self, X):
+    def activations(self, X: ArrayLike) -> FloatArray:
         """(0, a(x)) with a = w^T phi(x), shape (N, 2): the softmax of these is (1 - sigma(a), sigma(a))."""
         a = self.decision_function(X)
         return np.column_stack([np.zeros_like(a), a])
@@ -670,7 +451,7 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
     display_name = N_("Softmax regression (multiclass logistic)")
     book_section = "4.3.4"
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         method = N_("Softmax regression")
         X, y_index, classes = check_X_y(X, y, method=method)
         n_classes, dim = classes.size, X.shape[1]
@@ -690,23 +471,24 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
                     n=dim + 1,
                     shape=w_init.shape,
                 )
-        design_T, penalty_weights, options, (centre, scale) = self._prepare(X, method)
+        prepared = self._prepare(X, method)
+        centre, scale = prepared.centre, prepared.scale
         if self.w_init is not None:
             start = _to_standardised(w_init, centre, scale)
-        problem = _MulticlassProblem(_Design(design_T), y_index, n_classes, penalty_weights)
-        _, history, n_iter, converged, message = _run(
+        problem = _MulticlassProblem(_Design(prepared.design_T), y_index, n_classes, prepared.penalty_weights)
+        _, history, n_iter, converged, message = run(
             problem,
             start,
             to_book=lambda W: _to_book(W, centre, scale),
             describe=N_("Softmax regression"),
-            **options,
+            **prepared.options,
         )
         if self.w_init is not None:
             history[0]["w"] = w_init.copy()
         self._store_fit(classes, dim, history, n_iter, converged, message)
         return self
 
-    def activations(self, X):
+    def activations(self, X: ArrayLike) -> FloatArray:
         """a_k = w_k^T phi(x) from ``weights_``, shape (N, K) (eq. 4.105)."""
         X = self._check_X(X)
         return X @ self.weights_[:, 1:].T + self.weights_[:, 0]

@@ -4,13 +4,16 @@ Both strategies leave regions of input space where the two-class answers do not 
 single class; ``ambiguous(X)`` computes them so the ui can show them instead of hiding them.
 """
 
-import numpy as np
+from typing import Any, Self
 
-from .base import Classifier, argmax_rows, in_blocks, softmax_by_class
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .base import Classifier, FloatArray, argmax_rows, in_blocks, softmax_by_class
 from .budget import current_budget
 from .errors import Classes, Message, NotAvailableError, PlaygroundError, listing, sentences
 from .i18n import N_
-from .validation import check_X_y
+from .validation import Training, check_X_y
 
 STRATEGIES = ("ovr", "ovo")
 _OTHER_CLASSES = Message(N_("the other classes"))  # the "rest" of a one-versus-rest sub-problem
@@ -90,14 +93,14 @@ class _Strategy(Classifier):
             self._notes.append((problem, Message(note).relabel(mapping)))
         return model
 
-    def _start_fit(self, X, y):
+    def _start_fit(self, X: ArrayLike, y: ArrayLike) -> Training:
         if not isinstance(self.estimator, Classifier):
             raise PlaygroundError(N_("A multi-class strategy wraps one of the playground's estimators."))
         X, y_index, classes = check_X_y(X, y, method=self._method_message)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
-        self._notes = []
-        return X, y_index, classes
+        self._notes: list[Any] = []
+        return Training(X, y_index, classes)
 
     def _finish_fit(self, notes):
         """``fit_message_``: the sub-classifiers' notes, each once, after the names of the
@@ -136,18 +139,18 @@ class _Strategy(Classifier):
         """Decision value of each sub-classifier, shape (N, M); positive means its positive class."""
         return np.column_stack([e.decision_function(X) for e in self.estimators_])
 
-    def predict_index(self, X):
+    def predict_index(self, X: ArrayLike) -> NDArray[np.intp]:
         """Index into ``classes_`` of each point's class, shape (N,): the largest decision value
         (one-versus-rest: the largest y_k(x); one-versus-one: most votes, ties by confidence),
         or, when the wrapper gives probabilities, the largest of them."""
         if getattr(self, "is_probabilistic", False):
-            return argmax_rows(self.predict_proba(X))
+            return argmax_rows(self.predict_proba(X))  # type: ignore[attr-defined]  # the wrappers' property
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return (scores > 0).astype(np.intp)
         return np.argmax(scores, axis=1)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
         index = self.predict_index(X)
         return self.classes_[index]
 
@@ -214,7 +217,7 @@ class OneVsRest(_Strategy):
     def is_probabilistic(self):
         return bool(getattr(self.estimator, "is_probabilistic", False))
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         X, y_index, classes = self._start_fit(X, y)
         if classes.size == 2:
             problem = _versus(classes[1], classes[0])
@@ -236,7 +239,7 @@ class OneVsRest(_Strategy):
         self._finish_fit(self._notes)
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> FloatArray:
         """y_k(x) of each one-versus-rest classifier, shape (N, K); (N,) for two classes."""
         X = self._check_X(X)
         decisions = self._binary_decisions(X)
@@ -340,7 +343,7 @@ class OneVsOne(_Strategy):
     _suffix = "one-versus-one"
     _strategy_name = N_("one-versus-one")
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         X, y_index, classes = self._start_fit(X, y)
         labels = classes[y_index]
         pairs = [(i, j) for i in range(classes.size) for j in range(i + 1, classes.size)]
@@ -366,7 +369,7 @@ class OneVsOne(_Strategy):
         np.add.at(counts, (rows, winners.ravel()), 1)
         return counts
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> FloatArray:
         """Votes plus the normalised summed confidence, shape (N, K); (N,) for two classes."""
         X = self._check_X(X)
         decisions = self._binary_decisions(X)

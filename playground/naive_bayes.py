@@ -7,7 +7,10 @@ into binary features x_i > threshold_i, and each class has independent Bernoulli
 input plane gives axis-aligned steps.
 """
 
+from typing import Self
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import Classifier, ProbabilisticMixin
 from .errors import InvalidDataError, Message
@@ -79,14 +82,21 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
     book_section = "4.2.3"
     is_linear = False
 
-    def __init__(self, variant="gaussian", priors=None, var_smoothing=1e-9, alpha=1.0, thresholds=None):
+    def __init__(
+        self,
+        variant: str = "gaussian",
+        priors: ArrayLike | None = None,
+        var_smoothing: float = 1e-9,
+        alpha: float = 1.0,
+        thresholds: ArrayLike | None = None,
+    ) -> None:
         self.variant = variant
         self.priors = priors
         self.var_smoothing = var_smoothing
         self.alpha = alpha
         self.thresholds = thresholds
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         method = N_("Naive Bayes")
         if self.variant not in VARIANTS:
             raise InvalidDataError(

@@ -2,8 +2,10 @@
 
 import copy
 import numbers
+from typing import Any, NamedTuple, Self
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .base import LinearClassifier
 from .budget import current_budget
@@ -14,6 +16,17 @@ from .validation import add_bias, check_w_init, check_X_y
 # Upper bounds a hosted instance accepts: epochs asked for, and updates recorded in one fit.
 MAX_EPOCHS = 10_000
 MAX_UPDATES = 50_000
+
+
+class _Run(NamedTuple):
+    """One perceptron run: the last weights, the updates, the mistakes per epoch, whether an epoch
+    made none, and whether ``MAX_UPDATES`` or the time budget cut the run."""
+
+    w: NDArray[np.float64]
+    history: list[dict[str, Any]]
+    errors_per_epoch: list[int]
+    converged: bool
+    capped: bool
 
 
 class Perceptron(LinearClassifier):
@@ -65,10 +78,19 @@ class Perceptron(LinearClassifier):
         None when converged; otherwise why the fit is the last boundary reached.
     """
 
+    step_: int  # set on the copies at_step returns
+
     display_name = N_("Perceptron")
     book_section = "4.1.7"
 
-    def __init__(self, eta=1.0, w_init=None, shuffle=False, random_state=0, max_epochs=100):
+    def __init__(
+        self,
+        eta: float = 1.0,
+        w_init: ArrayLike | None = None,
+        shuffle: bool = False,
+        random_state: int | None = 0,
+        max_epochs: int = 100,
+    ) -> None:
         self.eta = eta
         self.w_init = w_init
         self.shuffle = shuffle
@@ -94,10 +116,10 @@ class Perceptron(LinearClassifier):
         if isinstance(self.random_state, bool) or not isinstance(self.random_state, numbers.Integral):
             raise InvalidDataError(N_("random_state must be a whole number, not {value!r}."), value=self.random_state)
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         self._check_params()
         X, y_index, classes = check_X_y(X, y, max_classes=2, method=N_("The perceptron"))
-        n_points, n_features = X.shape
+        n_features = X.shape[1]
         phi = add_bias(X)  # phi_n = (1, x_n): the bias is w0
         t = np.where(y_index == 1, 1.0, -1.0)
         w_init = check_w_init(self.w_init, n_features + 1, N_("The perceptron"))
@@ -109,6 +131,20 @@ class Perceptron(LinearClassifier):
         self.classes_ = classes
         self.n_features_in_ = n_features
         self.initial_weights_ = w.copy()
+        run = self._epochs(X, phi, t, w, rng, eta, budget)
+        self._set_weights(run.w)
+        self.history_ = run.history
+        self.errors_per_epoch_ = run.errors_per_epoch
+        self.n_iter_ = len(run.history)
+        self.n_epochs_ = len(run.errors_per_epoch)
+        self.converged_ = run.converged
+        self.fit_message_ = self._message(X, run, budget)
+        return self
+
+    def _epochs(self, X, phi, t, w, rng, eta, budget):
+        """Epochs of eq. 4.55 from w until one without a mistake, ``max_epochs``, ``MAX_UPDATES``
+        recorded updates or the time budget (``_Run``)."""
+        n_points = X.shape[0]
         history, errors_per_epoch = [], []
         converged, capped = False, False
         with np.errstate(over="ignore", invalid="ignore"):
@@ -144,17 +180,16 @@ class Perceptron(LinearClassifier):
                     break
                 if capped:
                     break
+        return _Run(w, history, errors_per_epoch, converged, capped)
 
-        self._set_weights(w)
-        self.history_ = history
-        self.errors_per_epoch_ = errors_per_epoch
-        self.n_iter_ = len(history)
-        self.n_epochs_ = len(errors_per_epoch)
-        self.converged_ = converged
+    def _message(self, X, run, budget):
+        """None when the perceptron converged, else why it stopped (and, for points far from the
+        origin, why it is slow there)."""
+        converged, capped, history, errors_per_epoch = run.converged, run.capped, run.history, run.errors_per_epoch
         if converged:
-            self.fit_message_ = None
+            message = None
         elif budget.stopped:
-            self.fit_message_ = budget.stop_message(
+            message = budget.stop_message(
                 Message(
                     N_("{n:,} updates in {epochs} of {limit} epochs"),
                     n=len(history),
@@ -163,7 +198,7 @@ class Perceptron(LinearClassifier):
                 )
             )
         elif capped:
-            self.fit_message_ = Message(
+            message = Message(
                 N_(
                     "The perceptron stopped after {n:,} updates without converging: the classes may "
                     "not be linearly separable (section 4.1.7); the fit is the last boundary it reached."
@@ -171,7 +206,7 @@ class Perceptron(LinearClassifier):
                 n=MAX_UPDATES,
             )
         else:
-            self.fit_message_ = Message(
+            message = Message(
                 N_(
                     "The perceptron did not converge in {n} epochs: the classes may not be linearly separable "
                     "(section 4.1.7), or it needs more epochs; the fit is the last boundary it reached."
@@ -186,8 +221,8 @@ class Perceptron(LinearClassifier):
                     "methods do not mind). Centre the points, or start from a w_init with a suitable bias."
                 )
             )
-            self.fit_message_ = sentences([self.fit_message_, far])
-        return self
+            message = sentences([message, far])
+        return message
 
     def _set_weights(self, w):
         """``weights_`` and, as views of it, ``coef_`` and ``intercept_``: one set of weights.
@@ -210,7 +245,7 @@ class Perceptron(LinearClassifier):
             )
         return self.initial_weights_.copy() if step == 0 else self.history_[step - 1]["w"].copy()
 
-    def at_step(self, step):
+    def at_step(self, step: int) -> Self:
         """A copy of the fitted perceptron whose ``weights_``, ``coef_`` and ``intercept_`` are those
         after ``step`` updates (0: the initial weights), for playback (figure 4.7).
 

@@ -231,7 +231,8 @@ def overfit_points(n_train=8, n_test=20, seed=3):
 
 
 def seed003_points():
-    """The six points of seed 003's worked example."""
+    """The six points of the worked example the tests check Fisher's direction, the shared
+    covariance, a perceptron run and an IRLS table against."""
     return PointSet.from_arrays(SEED003_XY, SEED003_LABELS)
 
 
@@ -262,6 +263,9 @@ def _scene(points, method, params, *, multiclass="native", basis="identity", bas
 
 
 def _presets():
+    """The presets, in the order the menu lists them. A data table (one ``Preset`` literal per
+    figure or worked example), not an algorithm, so it is left long: splitting it would only
+    scatter the rows."""
     presets = [
         Preset(
             key="fig4_2",

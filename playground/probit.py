@@ -14,11 +14,10 @@ wrong side pulls the probit fit harder (the book's remark on outliers, section 4
 import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin
-from .errors import InvalidDataError
 from .i18n import N_
-from .logistic import _Design, _IterativeMixin, _newton_solve, _PerWeights, _run, _to_book, _to_standardised
+from .logistic import _TwoClassIterative
+from .newton import _newton_solve, _PerWeights
 from .normal import NormalCDF, normal_cdf_pair
-from .validation import check_w_init, check_X_y
 
 PROBIT_STEEPENS = N_("the probit function Φ(a) sharpens into a step (section 4.3.5)")
 
@@ -106,7 +105,7 @@ class _ProbitProblem(_PerWeights):
         return bool(z.min() > 0)  # np.all(z > 0) (N >= 1), one call instead of two
 
 
-class ProbitRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
+class ProbitRegression(_TwoClassIterative, ProbabilisticMixin, LinearClassifier):
     """Two-class probit regression p(C|phi) = Phi(w^T phi), phi = (1, x) (eq. 4.114).
 
     The target is t = 1 for ``classes_[1]`` (the positive class) and t = 0 for ``classes_[0]``;
@@ -144,35 +143,13 @@ class ProbitRegression(_IterativeMixin, ProbabilisticMixin, LinearClassifier):
     book_section = "4.3.5"
     section = "4.3.5"
 
-    def fit(self, X, y):
-        method = N_("Probit regression")
-        X, y_index, classes = check_X_y(X, y, method=method)
-        if classes.size > 2:
-            raise InvalidDataError(
-                N_(
-                    "Probit regression separates two classes but the points have {n}; "
-                    "use a one-versus-rest or one-versus-one strategy."
-                ),
-                n=classes.size,
-            )
-        dim = X.shape[1]
-        w_init = check_w_init(self.w_init, dim + 1, method)
-        design_T, penalty_weights, options, (centre, scale) = self._prepare(X, method)
-        targets = (y_index == 1).astype(float)
-        problem = _ProbitProblem(_Design(design_T), targets, penalty_weights, X.shape[0])
-        start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, centre, scale)
-        _, history, n_iter, converged, message = _run(
-            problem,
-            start,
-            to_book=lambda w: _to_book(w, centre, scale),
-            describe=method,
-            steepens=PROBIT_STEEPENS,
-            **options,
-        )
-        if w_init is not None:
-            history[0]["w"] = w_init.copy()  # exactly as given
-        self._store_fit(classes, dim, history, n_iter, converged, message)
-        return self
+    _method = N_("Probit regression")
+    _too_many_classes = N_(
+        "Probit regression separates two classes but the points have {n}; "
+        "use a one-versus-rest or one-versus-one strategy."
+    )
+    _steepens = PROBIT_STEEPENS
+    _problem = _ProbitProblem
 
     def _posterior(self, X, log):
         """(Phi(-a), Phi(a)) for a = w^T phi(x) from ``coef_`` and ``intercept_``, or their logs,

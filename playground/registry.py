@@ -1,6 +1,9 @@
 """The method registry: name -> estimator class, the one list the app and tests read."""
 
-from .basis import with_basis
+from typing import Any
+
+from .base import Classifier
+from .basis import Basis, with_basis
 from .bayesian_logistic import BayesianLogisticRegression
 from .errors import Message, PlaygroundError
 from .fisher import FisherDiscriminant
@@ -16,7 +19,7 @@ from .svm import LinearSVM
 
 # Each method adds its class here; the app's method list is built from this dict, in this
 # order: the book's (each class's ``book_section`` says where), then the SVM of chapter 7.
-MODELS = {
+MODELS: dict[str, type[Classifier]] = {
     "least_squares": LeastSquaresClassifier,  # 4.1.3
     "fisher": FisherDiscriminant,  # 4.1.4
     "perceptron": Perceptron,  # 4.1.7
@@ -33,7 +36,7 @@ MODELS = {
 MULTICLASS_STRATEGIES = ("native", "ovr", "ovo")
 
 
-def make_model(name, *, multiclass="native", basis=None, **params):
+def make_model(name: str, *, multiclass: str = "native", basis: Basis | None = None, **params: Any) -> Classifier:
     """Return an unfitted estimator for method ``name``.
 
     Parameters

@@ -1,7 +1,7 @@
 """The scene: one immutable value holding everything that defines what the user sees.
 
 The app's session state is a Scene plus an undo history of its point sets; a shared link
-(issue 6) serialises the same value. Edits return new scenes and never mutate.
+serialises the same value. Edits return new scenes and never mutate.
 
 Every point lives on a fixed grid of GRID_STEP = 1e-5 from the moment it exists: a PointSet
 snaps whatever it is built from (a click, a generated cluster, a file, a link), so a point is
@@ -22,7 +22,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .errors import InvalidDataError
+from .errors import InvalidDataError, Message
 from .grid import Window
 from .i18n import N_
 from .validation import MAX_POINTS
@@ -133,7 +133,8 @@ class PointSet:
     def digest(self):
         """A short fingerprint of the points, labels and flags (bytes), computed once per point set.
 
-        Caches key on it: hashing 1,000 nested tuples element by element costs about 13 ms a run.
+        Caches key on it rather than on the points themselves: hashing the nested tuples element by
+        element on every run would cost more than the fits it saves.
         """
         data = np.array(self.xy, dtype=float).tobytes() + np.array(self.labels, dtype=np.int8).tobytes()
         if self.test:
@@ -228,6 +229,15 @@ class PointSet:
         return np.bincount(self.y, minlength=MAX_CLASSES)
 
 
+#: What a message calls the source of a value: a link, a file or a scene (translated where shown).
+SOURCE_NAMES = {"link": N_("link"), "file": N_("file"), "scene": N_("scene")}
+
+
+def source_name(source):
+    """The name of a link, a file or a scene in a message (a Message, translated where shown)."""
+    return Message(SOURCE_NAMES.get(source, str(source)))
+
+
 # Characters a name loses: controls (C0, C1, DEL), format characters (bidirectional overrides,
 # zero-width ones), surrogates and unassigned code points; every kind of space becomes a space.
 _DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -238,7 +248,8 @@ def clean_class_name(value):
 
     A name is a string of at most MAX_NAME_CHARS characters once control and format characters
     are dropped and runs of spaces made one; an empty name means the default ("class k"). A longer
-    name is cut to its first MAX_NAME_CHARS characters (problem: "was shortened").
+    name is cut to its first MAX_NAME_CHARS characters (problem: "was shortened"). The problem is
+    a code, "is not text" or "was shortened", which ``clean_class_names`` turns into a sentence.
     """
     if value is None:
         return "", None
@@ -251,7 +262,7 @@ def clean_class_name(value):
     )
     name = " ".join(kept.split())
     if len(name) > MAX_NAME_CHARS or (len(value) > len(head) and name):
-        return name[:MAX_NAME_CHARS].rstrip(), f"was shortened to {MAX_NAME_CHARS} characters"
+        return name[:MAX_NAME_CHARS].rstrip(), "was shortened"
     return name, None
 
 
@@ -262,21 +273,33 @@ def clean_class_names(raw, source="link"):
     Every value from a link or a file passes here; anything but a list of strings is dropped.
     """
     messages = []
+    place = source_name(source)
     if raw is None or raw == () or raw == []:
         return (), messages
     if not isinstance(raw, list | tuple):
-        messages.append(f"The {source}'s class names are not a list of names and were ignored.")
+        messages.append(
+            Message(N_("The {source}'s class names are not a list of names and were ignored."), source=place)
+        )
         return (), messages
     if len(raw) > MAX_CLASSES:
-        messages.append(f"The {source} names {len(raw):,} classes; the first {MAX_CLASSES} names were kept.")
+        messages.append(
+            Message(
+                N_("The {source} names {n:,} classes; the first {kept} names were kept."),
+                source=place,
+                n=len(raw),
+                kept=MAX_CLASSES,
+            )
+        )
         raw = raw[:MAX_CLASSES]
     names = []
     for k, value in enumerate(raw):
         name, problem = clean_class_name(value)
         if problem == "is not text":
-            messages.append(f"The {source}'s name of class {k + 1} {problem} and was ignored.")
+            template = N_("The {source}'s name of class {k} is not text and was ignored.")
+            messages.append(Message(template, source=place, k=k + 1))
         elif problem:
-            messages.append(f"The {source}'s name of class {k + 1} {problem}.")
+            template = N_("The {source}'s name of class {k} was shortened to {n} characters.")
+            messages.append(Message(template, source=place, k=k + 1, n=MAX_NAME_CHARS))
         names.append(name)
     while names and not names[-1]:
         names.pop()

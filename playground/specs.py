@@ -13,12 +13,14 @@ would return. Standard library only; the ui adds labels and help texts.
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .basis import MAX_DEGREE
 from .errors import Message
 from .i18n import N_
-from .scene import MAX_CLASSES, MAX_COORDINATE, snap
+from .scene import MAX_CLASSES, MAX_COORDINATE, snap, source_name
 from .validation import MAX_POINTS
 
 _ABSENT = object()  # a setting with no value when its condition does not hold
@@ -355,7 +357,6 @@ def _name(name):
 MAX_REPORTED = 5  # unusable settings reported one by one; the rest are counted
 
 # Where settings come from and what they are, as a message names them (singular, plural).
-SOURCE_NAMES = {"link": N_("link"), "file": N_("file"), "scene": N_("scene")}
 SETTING_NAMES = {
     "method parameter": (N_("method parameter"), N_("method parameters")),
     "basis parameter": (N_("basis parameter"), N_("basis parameters")),
@@ -370,17 +371,14 @@ SETTING_UNKNOWN = N_("The {source}'s {what} {name} is unknown and was ignored.")
 SETTING_NOT_APPLYING = N_("The {source}'s {what} {name} does not apply to the other settings and was ignored.")
 
 
-def source_name(source):
-    """The name of a link, a file or a scene in a message (a Message, translated where shown)."""
-    return Message(SOURCE_NAMES.get(source, str(source)))
-
-
 def _setting_names(what):
     singular, plural = SETTING_NAMES.get(what, (str(what), f"{what}s"))
     return Message(singular), Message(plural)
 
 
-def clean_settings(specs, raw, what, source="link", messages=None):
+def clean_settings(
+    specs: Sequence[Spec], raw: Any, what: str, source: str = "link", messages: list[Any] | None = None
+) -> tuple[dict[str, Any], list[Any]]:
     """The values of ``specs`` from ``raw`` as the widgets would return them, and sentences.
 
     Missing settings take their defaults silently; an unusable value takes its default and a
@@ -412,6 +410,17 @@ def clean_settings(specs, raw, what, source="link", messages=None):
             Message(N_("The {what} in the {source} are not readable; the defaults are used."), what=whats, source=place)
         )
         raw = {}
+    values, problems = _values(specs, raw, place, what)
+    problems += _left_out(specs, raw, values, place, what)
+    messages.extend(problems[:MAX_REPORTED])
+    if len(problems) > MAX_REPORTED:
+        messages.append(Message(N_("{n:,} more {what} were ignored."), n=len(problems) - MAX_REPORTED, what=whats))
+    return values, messages
+
+
+def _values(specs, raw, place, what):
+    """(values, problems): each applying spec's value from ``raw`` (its default when absent or
+    unusable, with a sentence for the latter), then the ``otherwise`` of those not applying."""
     values, problems = {}, []
     for spec in specs:
         if spec.name in values or not spec.applies(values):
@@ -439,6 +448,12 @@ def clean_settings(specs, raw, what, source="link", messages=None):
     for spec in specs:  # settings whose condition does not hold, e.g. no shuffle: seed 0
         if spec.name not in values and spec.otherwise is not _ABSENT:
             values[spec.name] = spec.otherwise
+    return values, problems
+
+
+def _left_out(specs, raw, values, place, what):
+    """Sentences for the names in ``raw`` that the table does not know or that do not apply."""
+    problems = []
     for name, value in raw.items():
         named = [spec for spec in specs if spec.name == name]
         if not named:
@@ -459,10 +474,7 @@ def clean_settings(specs, raw, what, source="link", messages=None):
                     name=_name(name),
                 )
             )
-    messages.extend(problems[:MAX_REPORTED])
-    if len(problems) > MAX_REPORTED:
-        messages.append(Message(N_("{n:,} more {what} were ignored."), n=len(problems) - MAX_REPORTED, what=whats))
-    return values, messages
+    return problems
 
 
 def clean_panel_options(raw, source="link", messages=None):

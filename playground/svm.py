@@ -1,35 +1,33 @@
 """The linear support vector machine trained by sequential minimal optimisation (SMO).
 
-PRML section 7.1 and seed 001: maximise the dual (eq. 7.10 with the box of eq. 7.32)
+PRML section 7.1: maximise the dual (eq. 7.10 with the box of eq. 7.32)
 
     L~(a) = sum_n a_n - 1/2 sum_n sum_m a_n a_m t_n t_m x_n^T x_m
     subject to 0 <= a_n <= C and sum_n a_n t_n = 0,
 
-two multipliers at a time, as libsvm does (Fan, Chen & Lin 2005). For the linear kernel the
-gradient follows from w = sum_n a_n t_n x_n (eq. 7.29), so no N x N matrix is ever formed:
-memory is O(N D) and each step costs two matrix-vector products.
+two multipliers at a time, as libsvm does (Fan, Chen & Lin 2005); the solver is ``playground.smo``.
+For the linear kernel the gradient follows from w = sum_n a_n t_n x_n (eq. 7.29), so no N x N
+matrix is ever formed: memory is O(N D) and each step costs two matrix-vector products.
 """
 
 import copy
+from typing import Self
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import LinearClassifier
 from .budget import current_budget
 from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
+from .smo import intercept, solve
 from .validation import check_iterations, check_X_y, standard_units
 
-#: libsvm's floor on the curvature a_ij = |x_i - x_j|^2 of a pair (duplicated points).
-_TAU = 1e-12
 #: After SMO, multipliers below this fraction of the largest are set to 0, and those within
 #: this fraction of C below C are set to C.
 _AT_BOUND = 1e-12
 #: At most this many SMO steps are kept in ``history_`` (then every 2nd, 4th, ... step).
 HISTORY_LIMIT = 2000
-#: With shrinking, bounded multipliers that cannot violate the KKT conditions are set aside
-#: every this many steps (libsvm uses min(N, 1000); measured here, 200 suits numpy).
-_SHRINK_EVERY = 200
 #: Hard margin: margins below this fraction of the data's radius count as overlap.
 _HARD_MARGIN_MIN_RELATIVE = 1e-4
 
@@ -82,164 +80,16 @@ class _History:
         ]
 
 
-def _intercept(v, alpha, t, C):
-    """b from the KKT conditions, as libsvm computes -rho.
-
-    ``v`` is t_n - w^T x_n (N,). A free SV (0 < a_n < C) lies on the margin, so b = v_n
-    there; the free SVs are averaged. With none, b is the midpoint of the interval the
-    bounded multipliers allow (eq. 7.37 cannot be used).
-    """
-    free = (alpha > 0) & (alpha < C)
-    if np.any(free):
-        return float(np.mean(v[free]))
-    positive = t > 0
-    at_zero, at_c = alpha <= 0, alpha >= C
-    lower = v[(positive & at_zero) | (~positive & at_c)]  # b >= v_n for these
-    upper = v[(positive & at_c) | (~positive & at_zero)]  # b <= v_n for these
-    if lower.size and upper.size:
-        return float((lower.max() + upper.min()) / 2)
-    return float(lower.max() if lower.size else upper.min())
-
-
-def _midpoint(v, pen_up, pen_low):
-    """b between the extremes of I_up and I_low when no multiplier is free (history only)."""
-    ends = [float(np.max(v + pen_up)), float(np.min(v + pen_low))]
-    ends = [e for e in ends if np.isfinite(e)]
-    return sum(ends) / len(ends) if ends else 0.0
-
-
-def _smo(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, first_step, overlap_below=None):
-    """Run SMO from the feasible ``alpha`` (modified in place) on centred inputs X (N, D).
-
-    Returns (steps taken, status, last pair) with status "converged", "max_iter", "budget" (the
-    time budget of ``playground.budget`` ran out) or, when
-    ``overlap_below`` is given and |w| / sum a_n drops below it, "overlap" (half the distance
-    between the classes' convex hulls is at most that). Working-set selection: i maximises v_i = -t_i g_i
-    over I_up; j maximises (v_i - v_j)^2 / |x_i - x_j|^2 over I_low with v_j < v_i (the
-    second-order rule; first order takes the smallest v_j). Stops when the maximal KKT
-    violation max_up v - min_low v falls below ``tol`` on every point.
-    """
-    n_points, dim = X.shape
-    sq = np.einsum("ij,ij->i", X, X)
-    # [x, |x|^2, 1] @ [-2 x_i, 1, |x_i|^2] = |x - x_i|^2 in one product.
-    augmented = np.column_stack([X, sq, np.ones(n_points)])
-    w = X.T @ (alpha * t)
-    sum_alpha = float(alpha.sum())
-    vec = np.empty(dim + 2)
-    vec[dim] = 1.0
-    step = first_step
-    pair, global_pair = None, True
-    active = np.arange(n_points)
-    unshrunk = True
-    early_unshrink_done = False
-    budget = current_budget()  # a hosted app bounds the time
-    while True:
-        # (Re)build the arrays of the active set from the global state.
-        XA, augA, tA = X[active], augmented[active], t[active]
-        alphaA = alpha[active]
-        n_active = active.size
-        vA = tA - XA @ w
-        positive = tA > 0
-        up = (positive & (alphaA < C)) | (~positive & (alphaA > 0))
-        low = (positive & (alphaA > 0)) | (~positive & (alphaA < C))
-        pen_up = np.where(up, 0.0, -np.inf)
-        pen_low = np.where(low, 0.0, np.inf)
-        free = ((alphaA > 0) & (alphaA < C)).astype(float)
-        n_free = int(free.sum())
-        t_list, a_list, sq_list = tA.tolist(), alphaA.tolist(), sq[active].tolist()
-        buf_up, buf_low, score, curv, dv = (np.empty(n_active) for _ in range(5))
-        since_shrink = 0
-        status = None
-        shrunk = None
-        while True:
-            np.add(vA, pen_up, out=buf_up)
-            p = int(buf_up.argmax())
-            m = float(buf_up[p])
-            np.add(vA, pen_low, out=buf_low)
-            np.subtract(m, buf_low, out=score)
-            q_first = int(score.argmax())
-            gap = float(score[q_first])
-            if not gap >= tol:  # also stops when one of I_up, I_low is empty (-inf / nan)
-                status = "converged"
-                break
-            if step - first_step >= max_steps:
-                status = "max_iter"
-                break
-            if budget.expired():
-                status = "budget"
-                break
-            if overlap_below is not None and step % 16 == 0 and w @ w < (overlap_below * sum_alpha) ** 2:
-                status = "overlap"
-                break
-            if not unshrunk and not early_unshrink_done and gap <= 10 * tol:
-                # Near the end, bring every point back once (libsvm's unshrinking).
-                early_unshrink_done = True
-                shrunk = np.arange(n_points)
-                break
-            if shrinking and since_shrink >= _SHRINK_EVERY:
-                # libsvm's rule: a bounded multiplier in only one of I_up / I_low whose v is
-                # beyond the current extremes cannot be picked; set it aside.
-                since_shrink = 0
-                keep = ~(((pen_low > 0) & (vA < m - gap)) | ((pen_up < 0) & (vA > m)))
-                if not keep.all() and keep.sum() >= 2:
-                    shrunk = active[keep]
-                    break
-            since_shrink += 1
-            vec[:dim] = XA[p]
-            vec[:dim] *= -2.0
-            vec[dim + 1] = sq_list[p]
-            np.dot(augA, vec, out=curv)
-            np.maximum(curv, _TAU, out=curv)
-            if second_order:
-                np.maximum(score, 0.0, out=score)
-                np.square(score, out=score)
-                np.divide(score, curv, out=score)
-                q = int(score.argmax())
-            else:
-                q = q_first
-            # Move a_p += t_p lam, a_q -= t_q lam: sum a_n t_n stays 0, w moves by
-            # lam (x_p - x_q), and L~ gains lam (v_p - v_q) - lam^2 |x_p - x_q|^2 / 2.
-            tp, tq, ap, aq = t_list[p], t_list[q], a_list[p], a_list[q]
-            room_p = C - ap if tp > 0 else ap
-            room_q = aq if tq > 0 else C - aq
-            lam = min((m - float(vA[q])) / float(curv[q]), room_p, room_q)
-            # Land exactly on a bound when the box stops the step, as libsvm does.
-            ap = (C if tp > 0 else 0.0) if lam == room_p else ap + tp * lam
-            aq = (0.0 if tq > 0 else C) if lam == room_q else aq - tq * lam
-            a_list[p], a_list[q] = ap, aq
-            sum_alpha += (tp - tq) * lam
-            dw = lam * (XA[p] - XA[q])
-            w += dw
-            np.dot(XA, dw, out=dv)
-            vA -= dv
-            for k, a_k, t_k in ((p, ap, tp), (q, aq, tq)):
-                is_free = 0.0 < a_k < C
-                n_free += int(is_free) - int(free[k])
-                free[k] = is_free
-                pen_up[k] = 0.0 if (a_k < C if t_k > 0 else a_k > 0) else -np.inf
-                pen_low[k] = 0.0 if (a_k > 0 if t_k > 0 else a_k < C) else np.inf
-            step += 1
-            pair, global_pair = (p, q), False
-            if history is not None and history.wants(step):
-                b = float(free @ vA) / n_free if n_free else _midpoint(vA, pen_up, pen_low)
-                history.add(step, int(active[p]), int(active[q]), sum_alpha - 0.5 * float(w @ w), w.copy(), b)
-        alpha[active] = a_list
-        if pair is not None and not global_pair:
-            pair, global_pair = (int(active[pair[0]]), int(active[pair[1]])), True
-        if shrunk is not None:
-            active = shrunk
-            unshrunk = active.size == n_points
-            continue
-        if status == "converged" and not unshrunk:
-            # Converged on the active set: check every point again (libsvm's unshrinking).
-            active = np.arange(n_points)
-            unshrunk = True
-            continue
-        return step - first_step, status, pair
+def _snap_to_bounds(alpha, box):
+    """Set in place a multiplier within rounding of a bound to the bound: a_n = 1e-16 left by the
+    arithmetic of a step (next to multipliers of order 1) is no free support vector (b and the
+    margin categories say so)."""
+    alpha[alpha <= _AT_BOUND * alpha.max()] = 0.0
+    alpha[alpha >= (1 - _AT_BOUND) * box] = box
 
 
 class LinearSVM(LinearClassifier):
-    """Two-class linear support vector machine, trained by SMO on the dual (seed 001).
+    """Two-class linear support vector machine, trained by SMO on the dual (PRML 7.1).
 
     The decision function is y(x) = w^T x + b (eq. 7.1 with phi(x) = x) with
     w = sum_n a_n t_n x_n (eq. 7.29); t_n = +1 for ``classes_[1]`` and -1 for
@@ -304,11 +154,23 @@ class LinearSVM(LinearClassifier):
         One sentence on how the fit went.
     """
 
+    # Set on the copies at_step returns.
+    step_: int
+    smo_step_: int
+    pair_: tuple[int, ...] | None
+
     display_name = N_("Support vector machine")
     book_section = "7.1"
     MARGIN_CATEGORIES = MARGIN_CATEGORIES
 
-    def __init__(self, C=1.0, tol=1e-3, max_iter=100_000, shrinking=True, selection="second_order"):
+    def __init__(
+        self,
+        C: float | None = 1.0,
+        tol: float = 1e-3,
+        max_iter: int = 100_000,
+        shrinking: bool = True,
+        selection: str = "second_order",
+    ) -> None:
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -333,7 +195,7 @@ class LinearSVM(LinearClassifier):
                 N_("SMO selection must be 'second_order' or 'first_order', not {value!r}."), value=self.selection
             )
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         self._check_params()
         X, y_index, classes = check_X_y(X, y, max_classes=2, method=N_("The linear SVM"))
         t = np.where(y_index == 1, 1.0, -1.0)
@@ -355,19 +217,15 @@ class LinearSVM(LinearClassifier):
         }
         if self.C is not None:
             box = float(self.C) * scale**2
-            steps, status, pair = _smo(Z, t, box, alpha, max_steps=int(self.max_iter), first_step=0, **options)
+            steps, status, pair = solve(Z, t, box, alpha, max_steps=int(self.max_iter), first_step=0, **options)
             converged = status == "converged"
         else:
             box, steps, converged, pair = self._hard_margin(Z, t, alpha, options)
 
-        # A multiplier within rounding of a bound is at the bound: a_n = 1e-16 left by the
-        # arithmetic of a step (next to multipliers of order 1) is no free support vector
-        # (b and the margin categories say so).
-        alpha[alpha <= _AT_BOUND * alpha.max()] = 0.0
-        alpha[alpha >= (1 - _AT_BOUND) * box] = box
+        _snap_to_bounds(alpha, box)
         w_z = Z.T @ (alpha * t)
         v = t - Z @ w_z
-        b_z = _intercept(v, alpha, t, box)
+        b_z = intercept(v, alpha, t, box)
         w = w_z / scale
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
@@ -389,20 +247,25 @@ class LinearSVM(LinearClassifier):
         self.n_iter_ = int(steps)
         self.converged_ = bool(converged)
 
-        entries = history.entries()
-        if pair is not None and (not entries or entries[-1]["step"] != steps):
-            entries.append({"step": steps, "pair": pair, "objective": 0.0, "w": w_z.copy(), "b": 0.0})
-        for entry in entries:  # back to the units of X
-            entry["w"] = entry["w"] / scale
-            entry["b"] -= float(entry["w"] @ mean)
-            entry["objective"] /= scale**2
-        if entries:
-            entries[-1].update(objective=self.dual_objective_, w=w.copy(), b=float(self.intercept_[0]))
-        self.history_ = entries
+        self.history_ = self._history_in_units(history, steps, pair, w_z, mean, scale)
         budget = current_budget()
         stopped = budget.stop_message(_smo_steps(steps)) if budget.stopped else None
         self.fit_message_ = self._message(norm, stopped)
         return self
+
+    def _history_in_units(self, history, steps, pair, w_z, mean, scale):
+        """``history_`` in the units of X (SMO ran on (X - mean) / scale), its last entry the fitted
+        model (added when thinning left the last step out)."""
+        entries = history.entries()
+        if pair is not None and (not entries or entries[-1]["step"] != steps):
+            entries.append({"step": steps, "pair": pair, "objective": 0.0, "w": w_z.copy(), "b": 0.0})
+        for entry in entries:
+            entry["w"] = entry["w"] / scale
+            entry["b"] -= float(entry["w"] @ mean)
+            entry["objective"] /= scale**2
+        if entries:
+            entries[-1].update(objective=self.dual_objective_, w=self.coef_[0].copy(), b=float(self.intercept_[0]))
+        return entries
 
     def _hard_margin(self, Xc, t, alpha, options):
         """C = infinity: raise a finite box by factors of 100 (warm-starting SMO) until no
@@ -421,7 +284,7 @@ class LinearSVM(LinearClassifier):
         steps_total = 0
         pair = None
         while True:
-            steps, status, last = _smo(
+            steps, status, last = solve(
                 Xc,
                 t,
                 box,
@@ -439,7 +302,7 @@ class LinearSVM(LinearClassifier):
             if status in ("max_iter", "budget"):
                 w = Xc.T @ (alpha * t)
                 v = t - Xc @ w
-                b = _intercept(v, alpha, t, box)
+                b = intercept(v, alpha, t, box)
                 if np.all(t * (Xc @ w + b) > 0):
                     return box, steps_total, False, pair  # separable; stopped early
                 if status == "budget":
@@ -492,7 +355,7 @@ class LinearSVM(LinearClassifier):
             )
         return sentences([head, result])
 
-    def at_step(self, step):
+    def at_step(self, step: int) -> Self:
         """A copy of the fitted SVM as it was at playback position ``step``, for replaying SMO.
 
         ``step`` counts entries of ``history_``, not SMO steps (the history may be thinned):

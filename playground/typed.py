@@ -1,6 +1,6 @@
 """Numbers as people type them: one reading for the table of points, the typed-point form and files.
 
-What you typed is what you get (issue 30). A cell's text is read here, and nowhere else, by these
+What you typed is what you get. A cell's text is read here, and nowhere else, by these
 rules:
 
 - Spaces around the number are ignored; an empty cell is refused as empty.
@@ -137,7 +137,7 @@ def _number(value):
     return number
 
 
-def coordinate(value):
+def coordinate(value: str | float) -> float:
     """A coordinate from a cell's text (or a number): finite and within ±MAX_COORDINATE, else
     TypedValueError (a text whose exponent overflows, such as 1e999, is out of range)."""
     number = _number(value)
@@ -151,7 +151,7 @@ def coordinate(value):
     return number
 
 
-def class_number(value):
+def class_number(value: str | float) -> int:
     """A class from a cell's text (or a number): a whole number from 1 to MAX_CLASSES (2.0 counts
     as 2), returned as an int; else TypedValueError."""
     number = _number(value)

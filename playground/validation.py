@@ -1,13 +1,15 @@
 """Input checks shared by every estimator, so each method's messages read the same."""
 
 import numbers
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import Classes, DegenerateFitError, InvalidDataError, InvalidTypeError, Message
 from .i18n import N_
 
-# A hosted instance must not be asked to fit arbitrarily much (issue 7 states the limits).
+# A hosted instance must not be asked to fit arbitrarily much: these bound every fit.
 MAX_POINTS = 20_000
 MAX_FEATURES = 1_000
 #: Upper bound on the updates of an iterative fit (IRLS or gradient steps, SMO steps).
@@ -51,7 +53,26 @@ _LIMIT = magnitude_text(MAX_MAGNITUDE)
 THIS_METHOD = N_("This method")  # how a message names a method that was not named
 
 
-def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
+#: Arrays of floats, as every checked input and fitted model's numbers are.
+FloatArray: TypeAlias = NDArray[np.float64]
+
+
+class Training(NamedTuple):
+    """Checked training data (``check_X_y``)."""
+
+    X: FloatArray  # (N, D), finite
+    y_index: NDArray[np.intp]  # (N,), the position of each label in classes
+    classes: NDArray[Any]  # (K,), the sorted unique labels
+
+
+def check_X(
+    X: ArrayLike,
+    *,
+    name: str = "X",
+    n_features: int | None = None,
+    max_points: int | None = None,
+    model: str | None = None,
+) -> FloatArray:
     """Return ``X`` as a finite float array of shape (N, D), or raise InvalidDataError.
 
     Any array-like of real numbers is accepted (lists, integers, float32, objects holding
@@ -61,6 +82,15 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
     ``n_features`` is the number of features a fitted ``model`` (named in the message) expects.
     """
     name = Message(name)
+    X = _as_table(X, name)
+    _check_shape(X, name, n_features, max_points, model)
+    _check_values(X, name)
+    return X
+
+
+def _as_table(X: Any, name: Any) -> FloatArray:
+    """X as a 2-D float array: sparse matrices made dense (if not too big), text, complex numbers
+    and other than 2 dimensions refused."""
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # a scipy.sparse matrix, made dense if not too big
         if np.prod(getattr(X, "shape", (np.inf,)), dtype=float) > MAX_POINTS * MAX_FEATURES:
             raise InvalidDataError(
@@ -96,6 +126,11 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
         raise InvalidDataError(
             N_("{name} must be a table of points, one row per point (got {ndim} dimensions)."), name=name, ndim=X.ndim
         )
+    return X
+
+
+def _check_shape(X, name, n_features, max_points, model):
+    """At least one point and one feature, within the limits, and the fitted model's number of features."""
     if X.shape[0] == 0:
         raise InvalidDataError(N_("There are no points yet: add some by clicking on the plot or generating clusters."))
     if X.shape[1] == 0:
@@ -131,6 +166,10 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
             n=X.shape[1],
             expected=n_features,
         )
+
+
+def _check_values(X, name):
+    """Every coordinate finite and within +-``MAX_MAGNITUDE``."""
     # Two reductions instead of a boolean temporary: NaN propagates into both, inf shows in one.
     low, high = float(X.min()), float(X.max())
     if not (np.isfinite(low) and np.isfinite(high)):
@@ -149,7 +188,6 @@ def check_X(X, *, name="X", n_features=None, max_points=None, model=None):
             biggest=biggest,
             limit=_LIMIT,
         )
-    return X
 
 
 def check_spread(X):
@@ -159,7 +197,7 @@ def check_spread(X):
     largest range of a coordinate must be at least ``MIN_SPREAD`` and at least
     ``MIN_RELATIVE_SPREAD`` times the largest |coordinate|.
     """
-    XT = np.ascontiguousarray(X.T)  # numpy reduces (N, D) along axis 0 some 30x slower
+    XT = np.ascontiguousarray(X.T)  # numpy reduces (N, D) along axis 0 much more slowly
     high, low = XT.max(axis=1), XT.min(axis=1)
     spread = float(np.max(high - low))
     if spread == 0:
@@ -239,16 +277,16 @@ def check_labels(y, n_points):
     )
 
 
-def check_X_y(X, y, *, min_classes=2, max_classes=None, method=THIS_METHOD):
+def check_X_y(
+    X: ArrayLike, y: ArrayLike, *, min_classes: int = 2, max_classes: int | None = None, method: str = THIS_METHOD
+) -> Training:
     """Validate training data.
 
     Returns
     -------
-    X : ndarray of shape (N, D)
-    y_index : ndarray of shape (N,), int
-        Position of each label in ``classes``.
-    classes : ndarray of shape (K,)
-        Sorted unique labels.
+    Training
+        X : ndarray of shape (N, D); y_index : ndarray of shape (N,), int, the position of each
+        label in ``classes``; classes : ndarray of shape (K,), the sorted unique labels.
     """
     X = check_X(X, max_points=MAX_POINTS)
     y = check_labels(y, X.shape[0])
@@ -283,7 +321,7 @@ def check_X_y(X, y, *, min_classes=2, max_classes=None, method=THIS_METHOD):
             maximum=max_classes,
             n=classes.size,
         )
-    return X, y_index.reshape(-1), classes
+    return Training(X, y_index.reshape(-1), classes)
 
 
 def class_counts(y_index, n_classes):

@@ -7,11 +7,13 @@ cd "$(dirname "$0")/.."
 # The versions the suite last passed with (constraints.txt, written by scripts/pin.py).
 python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt -c constraints.txt
 
-# Debian's chromium (browser tests), CJK fonts and nginx (tests/test_replicas.py runs it in the foreground
-# with its own configuration and prefix; no system service is used).
+# Debian's chromium (browser tests), CJK fonts, redis-server and nginx (tests/test_replicas.py runs
+# nginx in the foreground with its own configuration and prefix; no system service is used).
 missing=""
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+# redis-server for the class rooms' shared store (tests/redis_server.py runs it in the foreground).
+command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing="$missing redis-server"
 # Japanese and Chinese glyphs for the language tests' screenshots (test-artifacts/i18n-*.png).
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$missing fonts-noto-cjk"
 if [ -n "$missing" ]; then
@@ -24,6 +26,7 @@ fi
 
 ruff check .
 ruff format --check .
+python -m mypy  # playground/ (its typed public API), as [tool.mypy] in pyproject.toml says
 # Exit code 5 (no tests collected) fails like any other non-zero code. The slowest tests are listed
 # so that every CI log shows where its time goes.
 python -m pytest -p no:cacheprovider --durations=30 "$@"

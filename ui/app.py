@@ -33,6 +33,7 @@ from .panels import PanelContext, active_panels, open_tab_signature, tab_label, 
 from .points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from .points_table import point_form, points_table
 from .presets import preset_explanation, preset_picker
+from .rooms import panel as rooms_panel
 from .share import share_controls, sync_address_bar
 from .text import plain
 from .theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
@@ -171,6 +172,7 @@ def _sidebar_widgets():
         import_export_controls()
         st.header(_("Share"))
         share_controls(state.link_note(scene))
+        rooms_panel.open_room_button(scene)
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
 
@@ -219,7 +221,8 @@ def main():
     i18n.begin_run()
     state.init_state()
     state.apply_pending_load()
-    if not st.session_state.get(PRESENTATION_KEY):  # in front of a class the plot gets the room
+    # In front of a class (presenting, or a class room on the projector) the plot gets the room.
+    if not st.session_state.get(PRESENTATION_KEY) and not rooms_panel.is_open():
         st.title(_("Linear classification playground"))
         st.caption(
             _("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
@@ -236,7 +239,9 @@ def main():
     state.mark_sidebar_drawn()
     st.session_state[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
     try:
-        if mode == "compare":
+        if rooms_panel.is_open():
+            rooms_panel.projector_view(_scale())
+        elif mode == "compare":
             _comparison_view(compared_methods)
         else:
             _canvas_view()
@@ -488,11 +493,14 @@ def _view_controls():
     # One row that wraps on a narrow screen instead of squeezing its labels (columns would).
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
     mode, methods = view_mode_picker(row, row)
-    presenting = row.toggle(
+    # Presentation and the class room stacked: the row's height is the methods field's already.
+    stack = row.container(gap="small")
+    presenting = stack.toggle(
         _("Presentation"),
         key=PRESENTATION_KEY,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
+    rooms_panel.open_room_button(state.scene(), stack, key="room_bar")
     if presenting:  # the sidebar is folded away: the scene can be taken home from here
         with row.popover(_("Take it home"), icon=":material/download:"):
             download_buttons(state.scene(), key="export_presenting")

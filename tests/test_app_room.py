@@ -1,0 +1,78 @@
+"""AppTest: the lecturer's side of a room on the page (ui/rooms/panel.py), with the in-process
+store: opening a room of the current scene, each control reaching the room through the session's
+token, a student's points arriving, the freeze loading the room's points into the scene exactly
+(and its link), and the way back to the room.
+"""
+
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from playground.link import decode_scene
+from ui.rooms import model, store
+from ui.rooms.panel import ROOM_KEY
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+
+
+@pytest.fixture
+def room_store(monkeypatch):
+    memory = store.MemoryStore()
+    monkeypatch.setattr(store, "_STORE", memory)
+    return memory
+
+
+def _button(at, label):
+    return next(b for b in at.button if b.label == label)
+
+
+def _opened(at):
+    _button(at, "Open a class room").click().run()
+    assert not at.exception
+    info = at.session_state[ROOM_KEY]
+    return info["code"], info["token"]
+
+
+def test_open_run_and_freeze_a_room(room_store):
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    scene = at.session_state.scene
+    code, token = _opened(at)
+    room = room_store.get(code)
+    assert room["token"] == model.digest(token)
+    assert len(room["points"]) == len(scene.points)
+    assert any(code in c.value for c in at.code)  # the join link holds the code ...
+    assert not any(token in c.value for c in at.code) and not any(token in m.value for m in at.markdown)
+
+    # A student joins and adds a point (as the routes do).
+    sid, key = room_store.update(code, lambda r: model.join(r, "<b>ann</b>", None, None, time.time()))
+    room_store.update(code, lambda r: model.add_point(r, sid, key, 0.123456, 1.5, 1, 0, time.time()))
+
+    at.toggle(key="room_lock").set_value(True).run()
+    at.toggle(key="room_hide").set_value(True).run()
+    at.selectbox(key="room_method").set_value("logistic").run()
+    at.number_input(key="room_limit").set_value(5).run()
+    at.selectbox(key="room_everyone").set_value(1).run()
+    settings = model.settings(room_store.get(code))
+    assert settings["locked"] and settings["hidden"] and settings["method"] == "logistic"
+    assert settings["limit"] == 5 and settings["everyone"] == 1
+    assert "<b>ann</b> (1)" in at.selectbox(key="room_student").options[0]  # the nickname as text
+
+    _button(at, "Remove this student's points").click().run()
+    assert model.student_view(room_store.get(code), sid)["count"] == 0
+    room_store.update(code, lambda r: model.control(r, token, "lock", False, None, time.time()))
+    room_store.update(code, lambda r: model.add_point(r, sid, key, -0.5, 0.25, 0, 1, time.time()))
+
+    expected = decode_scene(model.frozen_query(room_store.get(code)))[0].points
+    _button(at, "Freeze into a scene and link").click().run()
+    assert not at.exception
+    frozen = at.session_state.scene
+    assert frozen.points.X.tobytes() == expected.X.tobytes() and frozen.points.y.tolist() == expected.y.tolist()
+    assert frozen.method == "logistic"
+    _button(at, f"Back to the class room {code}").click().run()
+    assert at.session_state[ROOM_KEY]["shown"]
+    _button(at, "Clear the room's points").click().run()
+    assert room_store.get(code)["points"] == []
+    _button(at, "Close the room").click().run()
+    assert room_store.get(code) is None and ROOM_KEY not in at.session_state

@@ -1,0 +1,308 @@
+"""A room as one JSON value, and every action on it: pure functions, no I/O.
+
+The store (``ui.rooms.store``) keeps a room as the JSON text of the dict ``new_room`` makes and
+applies one action at a time to it, atomically (a lock in the process, a transaction in Redis).
+
+Rules that must hold:
+- Points are kept as their grid integers (``playground.scene.grid_integers``), so the room's
+  points are exact and ``frozen_query`` writes them into an ordinary link bit for bit.
+- The control token and the students' keys are kept only as SHA-256 digests and compared with
+  ``hmac.compare_digest``; every lecturer action needs the token, every student action the
+  student's own key, and a student acts only on their own points.
+- A room is bounded: ``MAX_STUDENTS`` students, ``MAX_POINTS`` points, ``limit`` points per
+  student; a student's ``seq`` makes a retried add count once (its answer is the first one's).
+- Nicknames are visitors' text, cleaned like class names (``playground.scene.clean_class_name``)
+  and shown as text only. Nothing personal is kept: a nickname, a count, a digest.
+- Every sentence is a message for the catalogs (``N_``), translated where it is shown.
+"""
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import replace
+
+import numpy as np
+
+from playground import MODELS, Window
+from playground.link import decode_scene, encode_scene
+from playground.scene import GRID_SCALE, MAX_CLASSES, PointSet, clean_class_name, grid_integers, snap
+
+from ..canvas_protocol import number
+from ..i18n import N_
+from .protocol import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    DEFAULT_PER_STUDENT,
+    MAX_PER_STUDENT,
+    MAX_POINTS,
+    MAX_STUDENTS,
+    RoomSettings,
+    StudentView,
+    text,
+)
+
+LECTURER = ""  # the owner of the points the lecturer's scene brought into the room
+_SCENE_FIELDS = ("v", "m", "mp", "mc", "b", "bp", "w", "seed", "names")  # the room keeps all but points and step
+
+
+class RoomError(Exception):
+    """An action the room refuses: an HTTP ``status`` and a sentence (a message for the catalogs)."""
+
+    def __init__(self, status, sentence):
+        super().__init__(sentence)
+        self.status, self.sentence = status, sentence
+
+
+def new_code():
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def clean_code(value):
+    """A join code from a browser (any case, spaces and dashes ignored), or "" if it cannot be one."""
+    code = "".join(c for c in text(value, 40).upper() if c not in " -")
+    return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else ""
+
+
+def digest(secret):
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def matches(secret, stored):
+    # Digest both sides first: compare_digest is constant-time for equal lengths.
+    return isinstance(secret, str) and hmac.compare_digest(digest(secret[:100]), stored)
+
+
+def new_room(query, now):
+    """(room, token): a room of the lecturer's scene (a link query), its points the lecturer's."""
+    scene, _messages = decode_scene(query if isinstance(query, dict) else {})
+    if not isinstance(scene.window, Window):
+        scene = replace(scene, window=Window())
+    token = secrets.token_urlsafe(24)
+    points = scene.points.training
+    k = grid_integers(points.X).tolist()
+    labels = points.y.tolist()
+    room = {
+        "version": 1,
+        "scene": {name: value for name, value in encode_scene(scene).items() if name in _SCENE_FIELDS},
+        "points": [[kx, ky, int(label), LECTURER, pid] for pid, ((kx, ky), label) in enumerate(zip(k, labels))][
+            :MAX_POINTS
+        ],
+        "next_pid": len(labels),
+        "students": {},
+        "locked": False,
+        "hidden": False,
+        "limit": DEFAULT_PER_STUDENT,
+        "classes": max(2, min(MAX_CLASSES, max(labels, default=0) + 1)),
+        "everyone": None,
+        "token": digest(token),
+        "touched": now,
+    }
+    return room, token
+
+
+def scene_of(room):
+    """The room's scene: its settings and all its points, exactly."""
+    scene, _messages = decode_scene(room["scene"])
+    if not room["points"]:
+        return scene.with_points(PointSet())
+    rows = np.asarray([p[:3] for p in room["points"]], dtype=np.int64)
+    X = rows[:, :2].astype(float) / GRID_SCALE  # as playground.link decodes: the same float64 values
+    return scene.with_points(PointSet.from_arrays(X, rows[:, 2]))
+
+
+def frozen_query(room):
+    """The room as an ordinary link's query (its points exact): what "freeze" gives the lecturer."""
+    return encode_scene(scene_of(room))
+
+
+def settings(room):
+    return RoomSettings(
+        locked=room["locked"],
+        hidden=room["hidden"],
+        limit=room["limit"],
+        classes=room["classes"],
+        everyone=room["everyone"],
+        method=room["scene"].get("m", "least_squares"),
+        names=list(decode_scene({"names": room["scene"]["names"]})[0].class_names) if "names" in room["scene"] else [],
+    )
+
+
+def student_view(room, sid):
+    """The student's own points ([x, y], oldest first), their assigned class and their count."""
+    student = room["students"].get(sid) if isinstance(sid, str) else None
+    if student is None:
+        return None
+    own = [[p[0] / GRID_SCALE, p[1] / GRID_SCALE] for p in room["points"] if p[3] == sid]
+    return StudentView(own=own, assigned=_assigned(room, student), count=len(own))
+
+
+def _assigned(room, student):
+    return room["everyone"] if room["everyone"] is not None else student.get("class")
+
+
+def _changed(room, now):
+    room["version"] += 1
+    room["touched"] = now
+
+
+def _student(room, sid, key):
+    student = room["students"].get(sid) if isinstance(sid, str) else None
+    if student is None or not matches(key, student["key"]):
+        raise RoomError(403, N_("You are not in this room; join it again."))
+    return student
+
+
+def join(room, nick, sid, key, now, admit_new=True):
+    """(sid, key): the student coming back with their sid and key, or a new one (unless
+    ``admit_new`` is false: a client out of guesses may only come back)."""
+    if isinstance(sid, str) and sid in room["students"] and matches(key, room["students"][sid]["key"]):
+        return sid, key
+    if not admit_new:
+        raise RoomError(429, N_("Too many attempts; wait a minute and try again."))
+    if len(room["students"]) >= MAX_STUDENTS:
+        raise RoomError(409, N_("This room is full."))
+    name, _problem = clean_class_name(text(nick, 200))
+    sid = secrets.token_urlsafe(9)
+    key = secrets.token_urlsafe(18)
+    room["students"][sid] = {"nick": name, "key": digest(key), "seq": -1, "pid": None, "class": None}
+    _changed(room, now)
+    return sid, key
+
+
+def add_point(room, sid, key, x, y, label, seq, now):
+    """The new point's id; a request with a ``seq`` already seen gets that request's answer."""
+    student = _student(room, sid, key)
+    seq = number(seq)
+    if seq is None or seq != int(seq) or not 0 <= seq < 2**53:
+        raise RoomError(400, N_("The request was not understood."))
+    if seq <= student["seq"]:
+        return student["pid"]  # a retry of an acknowledged add (or an older one): nothing new
+    if room["locked"]:
+        raise RoomError(409, N_("The lecturer has paused adding points."))
+    if sum(1 for p in room["points"] if p[3] == sid) >= room["limit"]:
+        raise RoomError(409, N_("You have added as many points as this room allows ({limit})."))
+    if len(room["points"]) >= MAX_POINTS:
+        raise RoomError(409, N_("This room holds as many points as it can."))
+    x, y = number(x), number(y)
+    window = Window(*[float(v) for v in room["scene"]["w"].split(",")])
+    if x is None or y is None or not (window.x_min <= x <= window.x_max and window.y_min <= y <= window.y_max):
+        raise RoomError(400, N_("A point must lie inside the plot."))
+    label = _class_of(room, student, label)
+    kx, ky = grid_integers(snap([x, y])).tolist()
+    pid = room["next_pid"]
+    room["points"].append([kx, ky, label, sid, pid])
+    room["next_pid"] += 1
+    student["seq"], student["pid"] = int(seq), pid
+    _changed(room, now)
+    return pid
+
+
+def _class_of(room, student, label):
+    assigned = _assigned(room, student)
+    if assigned is not None:
+        return assigned
+    label = number(label)
+    if label is None or label != int(label) or not 0 <= label < room["classes"]:
+        raise RoomError(400, N_("Pick one of the room's classes."))
+    return int(label)
+
+
+def undo(room, sid, key, now):
+    """The id of the student's newest point, now removed (None if they had none)."""
+    _student(room, sid, key)
+    for index in range(len(room["points"]) - 1, -1, -1):
+        if room["points"][index][3] == sid:
+            pid = room["points"].pop(index)[4]
+            _changed(room, now)
+            return pid
+    return None
+
+
+def check_token(room, token):
+    if not matches(token, room["token"]):
+        raise RoomError(403, N_("Only the lecturer can do this."))
+
+
+def control(room, token, action, value, sid, now):
+    """A lecturer's action (the token checked first); raises ``RoomError`` for a bad one."""
+    check_token(room, token)
+    handler = CONTROLS.get(action) if isinstance(action, str) else None
+    if handler is None:
+        raise RoomError(400, N_("The request was not understood."))
+    handler(room, value, sid)
+    _changed(room, now)
+
+
+def _flag(name):
+    def set_flag(room, value, _sid):
+        if not isinstance(value, bool):
+            raise RoomError(400, N_("The request was not understood."))
+        room[name] = value
+
+    return set_flag
+
+
+def _whole(value, low, high):
+    value = number(value)
+    if value is None or value != int(value) or not low <= value <= high:
+        raise RoomError(400, N_("The request was not understood."))
+    return int(value)
+
+
+def _assign(room, value, sid):
+    """A class for one student (``sid``) or, without one, for everyone; None lets them choose."""
+    label = None if value is None else _whole(value, 0, MAX_CLASSES - 1)
+    if sid is None:
+        room["everyone"] = label
+    elif isinstance(sid, str) and sid in room["students"]:
+        room["students"][sid]["class"] = label
+    else:
+        raise RoomError(404, N_("There is no such student in this room."))
+    if label is not None:
+        room["classes"] = max(room["classes"], label + 1)
+
+
+def _limit(room, value, _sid):
+    room["limit"] = _whole(value, 0, MAX_PER_STUDENT)
+
+
+def _classes(room, value, _sid):
+    room["classes"] = _whole(value, 1, MAX_CLASSES)
+
+
+def _remove_student(room, _value, sid):
+    if not isinstance(sid, str) or sid not in room["students"]:
+        raise RoomError(404, N_("There is no such student in this room."))
+    room["points"] = [p for p in room["points"] if p[3] != sid]
+
+
+def _clear(room, _value, _sid):
+    room["points"] = []
+
+
+def _method(room, value, _sid):
+    if not isinstance(value, str) or value not in MODELS:
+        raise RoomError(400, N_("The request was not understood."))
+    scene, _messages = decode_scene(room["scene"])
+    query = encode_scene(scene.with_method(value).with_points(PointSet()))
+    room["scene"] = {name: text for name, text in query.items() if name in _SCENE_FIELDS}
+
+
+CONTROLS = {
+    "lock": _flag("locked"),
+    "hide": _flag("hidden"),
+    "assign": _assign,
+    "limit": _limit,
+    "classes": _classes,
+    "remove_student": _remove_student,
+    "clear": _clear,
+    "method": _method,
+}
+
+
+def roster(room):
+    """[(sid, nickname, points)] of the room's students, in the order they joined (for the lecturer)."""
+    counts = {}
+    for point in room["points"]:
+        counts[point[3]] = counts.get(point[3], 0) + 1
+    return [(sid, student["nick"], counts.get(sid, 0)) for sid, student in room["students"].items()]

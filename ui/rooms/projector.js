@@ -1,0 +1,63 @@
+// The projector: the room's plot on the lecturer's page, following the room without a Streamlit
+// rerun. It polls the room's state route (an answer of the version alone while nothing changed)
+// and redraws with Plotly.react when the version moves. plotly_shared.js is prepended (loadPlotly,
+// plotRoot, observeWidth, fill, themed). One poll loop per element: the function runs again on
+// every data change, and the loop stops once its element has left the page.
+const POLL_MS = 250;
+
+export default function (component) {
+  const {data, parentElement} = component;
+  const root = plotRoot(parentElement, 'pg-projector');
+  root.style.height = data.height + 'px';
+  let status = parentElement.querySelector('.pg-projector-status');
+  if (!status) {
+    status = document.createElement('p');
+    status.className = 'pg-projector-status';
+    status.setAttribute('role', 'status');
+    parentElement.appendChild(status);
+  }
+  const state = parentElement.__pgRoom || (parentElement.__pgRoom = {version: 0, running: false});
+  const changed = state.code !== data.code || state.lang !== data.lang || state.scale !== data.scale;
+  Object.assign(state, {code: data.code, lang: data.lang, scale: data.scale, api: data.api, texts: data.texts,
+    dark: data.dark_swaps, token: data.token});
+  if (changed) state.version = 0;
+  if (state.running) return;
+  state.running = true;
+  loadPlotly(data.plotly_url).then((Plotly) => {
+    observeWidth(root, Plotly);
+    poll(Plotly, root, status, state);
+  }).catch((err) => { status.textContent = fill(data.texts.not_drawn, {error: err.message}); });
+}
+
+async function poll(Plotly, root, status, state) {
+  if (!root.isConnected) { state.running = false; return; }
+  try {
+    const query = new URLSearchParams({c: state.code, since: String(state.version), lang: state.lang,
+      scale: String(state.scale === 1 ? '1.0' : state.scale)});
+    // The token proves the lecturer's page a member of the room when its address is out of guesses
+    // (a header: never in an address, a log or the students' link).
+    const response = await fetch(state.api + '/state?' + query, {cache: 'no-store', headers: {'X-Room-Token': state.token}});
+    const answer = await response.json();
+    if (!response.ok) {
+      status.textContent = answer.error || state.texts.offline;
+    } else if (answer.figure) {
+      state.version = answer.version;
+      const figure = JSON.parse(themed(JSON.stringify(answer.figure), state.dark));
+      await Plotly.react(root, figure.data, {...figure.layout, autosize: true},
+        {displaylogo: false, responsive: true, modeBarButtonsToRemove: ['select2d', 'lasso2d']});
+      root.dataset.version = String(answer.version);
+      // When each version was drawn (bench/room.py reads it: tap-to-projector), the last 20,000.
+      const drawn = window.__pgRoomDrawn || (window.__pgRoomDrawn = []);
+      drawn.push([answer.version, Date.now()]);
+      if (drawn.length > 20000) drawn.splice(0, drawn.length - 20000);
+      root.dataset.points = String(answer.points);
+      const parts = [fill(state.texts.students, {n: answer.students, points: answer.points})];
+      if (answer.settings.locked) parts.push(state.texts.locked);
+      if (answer.settings.hidden) parts.push(state.texts.hidden);
+      status.textContent = parts.join(' · ');
+    }
+  } catch (err) {
+    status.textContent = state.texts.offline;
+  }
+  setTimeout(() => poll(Plotly, root, status, state), POLL_MS);
+}

@@ -1,0 +1,126 @@
+"""The messages between a room's pages (the student page, the projector) and the server.
+
+Every value in a request is hostile until validated: ``ui.rooms.model`` reads each field through
+``ui.canvas_protocol.number`` / ``text`` below and refuses what it cannot use. Paths are under the
+server's base URL path (behind nginx) as well as at the root, like the live route.
+"""
+
+from typing import Literal, NotRequired, TypedDict
+
+ROOM_PAGE = "/room"  # the student page: ``/room?c=CODE``
+ROOM_ASSETS = "/room/assets"  # the student page's script and style (``/room/assets/student.js``)
+API = "/api/room"  # + "/open", "/join", "/add", "/undo", "/state", "/control"
+
+# Bounds of one room (the issue's numbers) and of the server.
+MAX_STUDENTS = 200
+MAX_POINTS = 2_000
+DEFAULT_PER_STUDENT = 20  # points a student may add until the lecturer changes it
+MAX_PER_STUDENT = 200
+MAX_ROOMS = 500  # rooms at once in one store
+EXPIRY_SECONDS = 4 * 3600  # after the last activity (any change)
+MAX_NICK_CHARS = 24
+MAX_BODY_BYTES = 16 * 1024  # a room request is a few fields (the open request: a link's scene)
+MAX_OPEN_BODY_BYTES = 200 * 1024
+
+# Join codes: 8 symbols of a 31-symbol alphabet without look-alikes (0/O, 1/I/L), 39.6 bits; with
+# joins (and any request naming an unknown room) rate-limited per client, guessing one of even
+# MAX_ROOMS rooms takes decades.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
+
+
+class OpenRequest(TypedDict):
+    scene: dict[str, str]  # the lecturer's scene as its link query (``playground.link.encode_scene``)
+
+
+class OpenResponse(TypedDict):
+    code: str
+    token: str  # the control token: only the lecturer's page ever holds it
+
+
+class JoinRequest(TypedDict):
+    code: str
+    nick: NotRequired[str]  # visitors' text: shown as text only
+    sid: NotRequired[str]  # a student coming back (a blinking connection, a reload) ...
+    key: NotRequired[str]  # ... with the secret the join gave them
+
+
+class JoinResponse(TypedDict):
+    code: str  # the code as the room knows it (the page's address keeps it)
+    sid: str
+    key: str  # the student's secret: required for their own actions, never shown to others
+    version: int
+
+
+class AddRequest(TypedDict):
+    code: str
+    sid: str
+    key: str
+    x: float
+    y: float
+    label: int  # class index 0-5 (the page shows 1-6); the lecturer's assignment overrides it
+    seq: int  # the student's own counter: a retried request is acknowledged once, added once
+
+
+class AddResponse(TypedDict):
+    pid: int | None  # the point's id (undo: the removed one's, None when there was none)
+    version: int
+
+
+class ControlResponse(TypedDict):
+    version: int
+
+
+class FreezeResponse(TypedDict):
+    query: dict[str, str]  # an ordinary link's query (``playground.link.encode_scene``)
+
+
+class UndoRequest(TypedDict):
+    code: str
+    sid: str
+    key: str
+
+
+class ControlRequest(TypedDict):
+    code: str
+    token: str
+    action: Literal["lock", "hide", "assign", "limit", "classes", "remove_student", "clear", "method"]
+    value: NotRequired[object]  # the action's argument (checked per action)
+    sid: NotRequired[str]  # the student an action is about
+
+
+class RoomSettings(TypedDict):
+    locked: bool
+    hidden: bool  # the boundary and regions are hidden (predict, then reveal)
+    limit: int  # points per student
+    classes: int  # classes students may choose from (1..classes)
+    everyone: int | None  # the class every student adds, if the lecturer set one
+    method: str
+    names: list[str]  # the classes' names ("" for "class k"): visitors' text, shown as text only
+
+
+class StudentView(TypedDict):
+    """A student's own part of the state: their points (to mark and undo) and class."""
+
+    own: list[list[float]]  # [x, y] of each of their points, oldest first
+    assigned: int | None
+    count: int
+
+
+class StateResponse(TypedDict):
+    """GET ``API/state?c=CODE&since=V[&sid=S][&lang=L][&scale=1.6]``: only ``version`` when nothing changed
+    since V; else the figure to draw (regions and boundary left out while hidden), the settings,
+    and the asking student's own part."""
+
+    version: int
+    figure: NotRequired[dict]
+    settings: NotRequired[RoomSettings]
+    students: NotRequired[int]
+    points: NotRequired[int]
+    me: NotRequired[StudentView]
+    error: NotRequired[str]
+
+
+def text(value, limit):
+    """A browser's string, cut to ``limit`` characters, or "" (anything else)."""
+    return value[:limit] if isinstance(value, str) else ""

@@ -1,0 +1,336 @@
+"""The room routes: the student page and the HTTP API students, the projector and the lecturer use.
+
+Mounted beside the live route (``room_routes()`` in ``streamlit_app.py``'s list), at the root and
+under the server's base URL path. Rules that must hold, since every route is public:
+- Bodies are read up to ``MAX_BODY_BYTES`` (the open request: ``MAX_OPEN_BODY_BYTES``) and parsed
+  as JSON; every field is checked in ``ui.rooms.model``; a join code is cleaned (``clean_code``)
+  before the store sees it.
+- Enumeration: any request naming a room that does not exist spends one of the client's
+  ``GUESSES`` (a burst of 20, then one every 5 s), and a client out of them is refused (429)
+  whatever the code; joins and opens have their own per-client limits, adds and undos a limit
+  per student. A client is its address; behind a proxy on this host (or one named in
+  ``PLAYGROUND_TRUSTED_PROXIES``) the address that proxy saw, from ``X-Forwarded-For``.
+- Lecturer actions need the room's control token (compared in constant time, ``model``), which
+  only the open request's answer carries; student actions need the student's key.
+- Answers are JSON (the student page: HTML whose texts are JSON data, never markup); sentences
+  are in the request's language.
+"""
+
+import ipaddress
+import json
+import os
+import time
+from pathlib import Path
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..i18n import LANGUAGES, N_, initial_language, speaking
+from ..live_route import RateLimit
+from ..names import phrased
+from ..theme import CLASS_COLOURS, SYMBOL_GLYPHS
+from . import model
+from .protocol import (
+    API,
+    MAX_BODY_BYTES,
+    MAX_OPEN_BODY_BYTES,
+    ROOM_ASSETS,
+    ROOM_PAGE,
+    AddResponse,
+    ControlResponse,
+    FreezeResponse,
+    JoinResponse,
+    OpenResponse,
+    StateResponse,
+    text,
+)
+from .store import UNREACHABLE, missing, room_store
+from .views import SCALES, SNAPSHOTS
+
+
+class GuessLimit(RateLimit):
+    """The live route's token bucket, plus a look that spends nothing: is the client out of guesses?"""
+
+    def exhausted(self, client):
+        with self._lock:
+            tokens, then = self._buckets.get(client, (self.burst, self.clock()))
+            return min(self.burst, tokens + (self.clock() - then) * self.rate) < 1.0
+
+
+TOO_MANY = N_("Too many attempts; wait a minute and try again.")
+GUESSES = GuessLimit(rate=0.2, burst=20)  # requests naming no room, per client
+JOINS = RateLimit(rate=1.0, burst=120)  # a class behind one school router joins at once
+OPENS = RateLimit(rate=0.1, burst=5)
+STUDENT_ACTIONS = RateLimit(rate=2.0, burst=10)  # per student: adds and undos
+_HERE = Path(__file__).resolve().parent
+ASSETS = {"student.js": "text/javascript", "student.css": "text/css"}
+
+
+def _trusted_proxies():
+    names = os.environ.get("PLAYGROUND_TRUSTED_PROXIES", "127.0.0.1/32,::1/128")
+    return [ipaddress.ip_network(n.strip(), strict=False) for n in names.split(",") if n.strip()]
+
+
+TRUSTED = _trusted_proxies()
+
+
+def client_of(request):
+    """The client's address (see the module's rules on proxies)."""
+    host = request.client.host if request.client else "?"
+    try:
+        trusted = any(ipaddress.ip_address(host) in net for net in TRUSTED)
+    except ValueError:
+        trusted = False
+    forwarded = request.headers.get("x-forwarded-for", "")
+    if trusted and forwarded:
+        return forwarded.split(",")[-1].strip()[:64]
+    return host
+
+
+def _refusal(status, sentence, language="en"):
+    with speaking(language):
+        return JSONResponse({"error": phrased(sentence)}, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+async def _body(request, limit=MAX_BODY_BYTES):
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise model.RoomError(413, N_("The request was too large."))
+    try:
+        parsed = json.loads(body)
+    except (ValueError, RecursionError):
+        parsed = None
+    if not isinstance(parsed, dict):
+        raise model.RoomError(400, N_("The request was not understood."))
+    return parsed
+
+
+def _language(value):
+    return value if isinstance(value, str) and value in LANGUAGES else "en"
+
+
+async def _in_room(client, code, action):
+    """``action`` applied to the room ``code`` in the store; a missing room spends a guess."""
+    if not code:
+        GUESSES.allow(client)
+        raise model.RoomError(404, N_("There is no room with this code (it may have closed)."))
+    try:
+        return await run_in_threadpool(room_store().update, code, action)
+    except model.RoomError as err:
+        if err.status == 404:
+            GUESSES.allow(client)
+        raise
+
+
+def _answer(handler):
+    """A route from ``handler(request, client, body, exhausted) -> dict``: limits, errors and
+    language. A client out of guesses (``exhausted``) is still served in a room it is a member
+    of (a student's key, the lecturer's token), and refused alike (429) wherever it is not, so
+    what it is told says nothing about which rooms exist; nobody else behind its address (a
+    school's one router) is locked out of a room they are in."""
+
+    async def route(request):
+        client = client_of(request)
+        language = "en"
+        try:
+            body = await _body(request, MAX_OPEN_BODY_BYTES if handler is _open else MAX_BODY_BYTES)
+            language = _language(body.get("lang"))
+            exhausted = handler is not _open and GUESSES.exhausted(client)
+            try:
+                result = await handler(request, client, body, exhausted)
+            except model.RoomError as err:
+                if exhausted and err.status in (403, 404):  # no room, or not its member: alike
+                    raise model.RoomError(429, TOO_MANY) from None
+                raise
+        except model.RoomError as err:
+            return _refusal(err.status, err.sentence, language)
+        except UNREACHABLE:  # the shared store is away (Redis restarting): the page retries
+            return _refusal(503, N_("The room is not reachable just now; trying again."), language)
+        return JSONResponse(result, headers={"Cache-Control": "no-store"})
+
+    return route
+
+
+async def _open(request, client, body, exhausted):
+    if not OPENS.allow(client):
+        raise model.RoomError(429, TOO_MANY)
+    room, token = model.new_room(body.get("scene"), time.time())
+    code = await run_in_threadpool(room_store().create, room)
+    return OpenResponse(code=code, token=token)
+
+
+async def _join(request, client, body, exhausted):
+    if not JOINS.allow(client):
+        raise model.RoomError(429, TOO_MANY)
+    code = model.clean_code(body.get("code"))
+
+    def action(room):
+        joined = model.join(room, body.get("nick"), body.get("sid"), body.get("key"), time.time(), not exhausted)
+        return joined + (room["version"],)
+
+    sid, key, version = await _in_room(client, code, action)
+    return JoinResponse(code=code, sid=sid, key=key, version=version)
+
+
+def _student_limited(code, body):
+    if not STUDENT_ACTIONS.allow(f"{code}/{text(body.get('sid'), 40)}"):
+        raise model.RoomError(429, N_("Slow down a little: one point at a time."))
+
+
+async def _add(request, client, body, exhausted):
+    code = model.clean_code(body.get("code"))
+    _student_limited(code, body)
+    fields = [body.get(name) for name in ("sid", "key", "x", "y", "label", "seq")]
+
+    def action(room):
+        return model.add_point(room, *fields, time.time()), room["version"]
+
+    pid, version = await _in_room(client, code, action)
+    return AddResponse(pid=pid, version=version)
+
+
+async def _undo(request, client, body, exhausted):
+    code = model.clean_code(body.get("code"))
+    _student_limited(code, body)
+
+    def action(room):
+        return model.undo(room, body.get("sid"), body.get("key"), time.time()), room["version"]
+
+    pid, version = await _in_room(client, code, action)
+    return AddResponse(pid=pid, version=version)
+
+
+async def _control(request, client, body, exhausted):
+    code = model.clean_code(body.get("code"))
+    sid = body.get("sid")
+
+    def action(room):
+        model.control(room, body.get("token"), body.get("action"), body.get("value"), sid, time.time())
+        return room["version"]
+
+    return ControlResponse(version=await _in_room(client, code, action))
+
+
+async def _freeze(request, client, body, exhausted):
+    code = model.clean_code(body.get("code"))
+
+    def action(room):
+        model.check_token(room, body.get("token"))
+        return model.frozen_query(room)
+
+    return FreezeResponse(query=await _in_room(client, code, action))
+
+
+async def state(request):
+    """GET ``API/state``: see ``ui.rooms.protocol.StateResponse``; a client out of guesses is
+    answered only in a room it is a member of (its ``sid``, or the lecturer's ``X-Room-Token``)."""
+    client = client_of(request)
+    params = request.query_params
+    language = _language(params.get("lang"))
+    exhausted = GUESSES.exhausted(client)
+    code = model.clean_code(params.get("c"))
+    store = room_store()
+    try:
+        version = await run_in_threadpool(store.version, code) if code else None
+        if version is None:
+            GUESSES.allow(client)
+            raise model.RoomError(429, TOO_MANY) if exhausted else missing()
+        since = params.get("since", "")
+        if not exhausted and since.isdigit() and int(since) == version:
+            return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
+        scale = next((v for v in SCALES if params.get("scale") == str(v)), 1.0)  # one of a few: each is cached
+        load = lambda: store.get(code)  # noqa: E731
+        snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, load, scale)
+        if snapshot is None:
+            raise missing()
+        if exhausted and not snapshot.admits(params.get("sid"), request.headers.get("x-room-token")):
+            raise model.RoomError(429, TOO_MANY)
+    except model.RoomError as err:
+        return _refusal(err.status, err.sentence, language)
+    except UNREACHABLE:
+        return _refusal(503, N_("The room is not reachable just now; trying again."), language)
+    rest = StateResponse(version=snapshot.version, settings=snapshot.settings, students=snapshot.students)
+    rest["points"] = snapshot.points
+    me = snapshot.me.get(params.get("sid", ""))
+    if me is not None:
+        rest["me"] = me
+    body = json.dumps(rest)[:-1] + ',"figure":' + snapshot.figure + "}"
+    return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+def student_texts():
+    """The student page's sentences (its script holds none), in the speaking language."""
+    from ..i18n import _
+
+    return {
+        "title": _("Join the class room"),
+        "code_label": _("Room code"),
+        "nick_label": _("Nickname (optional)"),
+        "join": _("Join"),
+        "class_label": _("My class"),
+        "class_n": _("class {number}"),
+        "assigned": _("The lecturer gave you {name}."),
+        "hint": _("Tap the plot to add a point of your class."),
+        "undo": _("Undo my last point"),
+        "mine": _("your points"),
+        "count": _("You added {n} of {limit} points."),
+        "locked": _("The lecturer has paused adding points."),
+        "hidden": _("The boundary is hidden: where do you think it is?"),
+        "offline": _("Connection lost; trying again…"),
+        "students": _("Students: {n} · points: {points}"),
+        "not_drawn": _("The plot could not be drawn: {error}"),
+    }
+
+
+def _base():
+    from streamlit import config
+
+    base = (config.get_option("server.baseUrlPath") or "").strip("/")
+    return f"/{base}" if base else ""
+
+
+async def student_page(request):
+    """GET ``ROOM_PAGE``: the student page, in the ``lang`` parameter's or the browser's language."""
+    from ..canvas import ensure_plotly_js
+
+    preferred = request.headers.get("accept-language", "")[:200].split(",")[0].split(";")[0]  # "ja-JP,en;q=0.8"
+    language = initial_language(request.query_params.get("lang"), preferred)
+    with speaking(language):
+        texts = student_texts()
+    data = {
+        "texts": texts,
+        "colours": CLASS_COLOURS,
+        "glyphs": SYMBOL_GLYPHS,
+        "lang": language,
+        "base": _base(),
+        "plotly": ensure_plotly_js(),
+        "api": _base() + API,
+    }
+    # JSON inside <script type="application/json">: "<" escaped so no text can close the element.
+    payload = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    page = (_HERE / "student.html").read_text(encoding="utf-8")
+    page = page.replace("{{lang}}", language).replace("{{base}}", _base()).replace("{{data}}", payload)
+    page = page.replace("{{title}}", texts["title"].replace("&", "&amp;").replace("<", "&lt;"))
+    return HTMLResponse(page, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
+
+async def asset(request):
+    name = request.path_params["name"]
+    if name not in ASSETS:
+        return Response("", status_code=404)
+    return Response((_HERE / name).read_text(encoding="utf-8"), media_type=ASSETS[name])
+
+
+def room_routes():
+    """The routes ``st.App`` serves beside the page, at the root and under the base URL path."""
+    handlers = {"open": _open, "join": _join, "add": _add, "undo": _undo, "control": _control, "freeze": _freeze}
+    routes = []
+    for prefix in sorted({"", _base()}):
+        routes += [Route(f"{prefix}{API}/{name}", _answer(h), methods=["POST"]) for name, h in handlers.items()]
+        routes.append(Route(f"{prefix}{API}/state", state, methods=["GET"]))
+        routes.append(Route(f"{prefix}{ROOM_PAGE}", student_page, methods=["GET"]))
+        routes.append(Route(f"{prefix}{ROOM_ASSETS}/{{name}}", asset, methods=["GET"]))
+    return routes

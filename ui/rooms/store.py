@@ -1,0 +1,181 @@
+"""Where rooms live: one small interface, two implementations.
+
+- ``MemoryStore`` (the default): in the server process, so one ``streamlit run`` serves a class.
+- ``RedisStore`` (``PLAYGROUND_REDIS_URL=redis://host:port/db``): in Redis, so the replicas behind
+  nginx share rooms; with Redis's append-only file fsynced on every write (``deploy/redis.conf``)
+  an acknowledged point survives a replica dying or Redis restarting.
+
+Rules that must hold, for both (the same tests run against each, ``tests/test_room_store.py``):
+- ``update(code, action)`` applies ``action`` (a function of the room dict, see ``ui.rooms.model``)
+  atomically: no two updates of a room interleave (a lock here; WATCH/MULTI in Redis, retried on
+  conflict) and the room is written only if the action changed its ``version``.
+- A room expires ``ttl`` seconds after its last change; at most ``MAX_ROOMS`` rooms at once.
+- ``version(code)`` is cheap (no room is parsed): what a projector or a student polls.
+- A room is kept as JSON text, so what an action sees is a copy, never shared state.
+"""
+
+import json
+import os
+import threading
+import time
+
+from ..i18n import N_
+from .model import RoomError, new_code
+from .protocol import EXPIRY_SECONDS, MAX_ROOMS
+
+_NO_ROOM = N_("There is no room with this code (it may have closed).")
+
+
+def missing():
+    return RoomError(404, _NO_ROOM)
+
+
+class MemoryStore:
+    """Rooms in this process: {code: [json text, version, expiry time]} under one lock."""
+
+    def __init__(self, ttl=EXPIRY_SECONDS, max_rooms=MAX_ROOMS, clock=time.monotonic):
+        self.ttl, self.max_rooms, self.clock = ttl, max_rooms, clock
+        self._rooms = {}
+        self._lock = threading.Lock()
+
+    def _live(self, code):
+        entry = self._rooms.get(code)
+        if entry is not None and entry[2] <= self.clock():
+            del self._rooms[code]
+            return None
+        return entry
+
+    def create(self, room):
+        with self._lock:
+            now = self.clock()
+            for code in [c for c, entry in self._rooms.items() if entry[2] <= now]:
+                del self._rooms[code]
+            if len(self._rooms) >= self.max_rooms:
+                raise RoomError(503, N_("The server holds as many rooms as it can; try again later."))
+            code = new_code()
+            while code in self._rooms:
+                code = new_code()
+            self._rooms[code] = [json.dumps(room), room["version"], now + self.ttl]
+            return code
+
+    def get(self, code):
+        with self._lock:
+            entry = self._live(code)
+            return None if entry is None else json.loads(entry[0])
+
+    def version(self, code):
+        with self._lock:
+            entry = self._live(code)
+            return None if entry is None else entry[1]
+
+    def update(self, code, action):
+        with self._lock:
+            entry = self._live(code)
+            if entry is None:
+                raise missing()
+            room = json.loads(entry[0])
+            result = action(room)
+            if room["version"] != entry[1]:
+                self._rooms[code] = [json.dumps(room), room["version"], self.clock() + self.ttl]
+            return result
+
+    def delete(self, code):
+        with self._lock:
+            self._rooms.pop(code, None)
+
+
+class RedisStore:
+    """Rooms in Redis: ``pg:room:CODE`` (the JSON text) and ``pg:room:CODE:v`` (its version),
+    both expiring together; ``pg:rooms`` (a sorted set: code -> expiry time) bounds their number."""
+
+    PREFIX = "pg:room:"
+    INDEX = "pg:rooms"
+
+    def __init__(self, url, ttl=EXPIRY_SECONDS, max_rooms=MAX_ROOMS):
+        import redis  # only when a Redis URL is configured
+
+        self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=3, decode_responses=True)
+        self._watch_error = redis.WatchError
+        self.ttl, self.max_rooms = ttl, max_rooms
+
+    def _keys(self, code):
+        return self.PREFIX + code, self.PREFIX + code + ":v"
+
+    def _write(self, pipe, code, room):
+        key, vkey = self._keys(code)
+        ms = int(self.ttl * 1000)
+        pipe.set(key, json.dumps(room), px=ms)
+        pipe.set(vkey, room["version"], px=ms)
+        pipe.zadd(self.INDEX, {code: time.time() + self.ttl})
+
+    def create(self, room):
+        self.redis.zremrangebyscore(self.INDEX, "-inf", time.time())
+        if self.redis.zcard(self.INDEX) >= self.max_rooms:
+            raise RoomError(503, N_("The server holds as many rooms as it can; try again later."))
+        while True:
+            code = new_code()
+            key, _vkey = self._keys(code)
+            if self.redis.set(key, json.dumps(room), px=int(self.ttl * 1000), nx=True):
+                with self.redis.pipeline() as pipe:
+                    self._write(pipe, code, room)
+                    pipe.execute()
+                return code
+
+    def get(self, code):
+        text = self.redis.get(self._keys(code)[0])
+        return None if text is None else json.loads(text)
+
+    def version(self, code):
+        value = self.redis.get(self._keys(code)[1])
+        return None if value is None else int(value)
+
+    def update(self, code, action):
+        key, _vkey = self._keys(code)
+        with self.redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    text = pipe.get(key)
+                    if text is None:
+                        raise missing()
+                    room = json.loads(text)
+                    before = room["version"]
+                    result = action(room)
+                    if room["version"] == before:
+                        pipe.unwatch()
+                        return result
+                    pipe.multi()
+                    self._write(pipe, code, room)
+                    pipe.execute()
+                    return result
+                except self._watch_error:
+                    continue  # another replica changed the room meanwhile: apply the action again
+
+    def delete(self, code):
+        self.redis.delete(*self._keys(code))
+        self.redis.zrem(self.INDEX, code)
+
+
+def _unreachable():
+    """The errors of a store that is away for a moment (Redis restarting): the page retries."""
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:
+        return (ConnectionError, TimeoutError)
+    return (ConnectionError, TimeoutError, RedisConnectionError, RedisTimeoutError)
+
+
+UNREACHABLE = _unreachable()
+_STORE = None
+_STORE_LOCK = threading.Lock()
+
+
+def room_store():
+    """The process's store: Redis when ``PLAYGROUND_REDIS_URL`` is set, else this process's memory."""
+    global _STORE
+    with _STORE_LOCK:
+        if _STORE is None:
+            url = os.environ.get("PLAYGROUND_REDIS_URL", "").strip()
+            _STORE = RedisStore(url) if url else MemoryStore()
+        return _STORE
