@@ -46,7 +46,7 @@ from .protocol import (
     text,
 )
 from .store import UNREACHABLE, missing, room_store
-from .views import SCALES, SNAPSHOTS
+from .views import SCALES, SHAPES, SNAPSHOTS
 
 
 class GuessLimit(RateLimit):
@@ -242,8 +242,9 @@ async def state(request):
         if not exhausted and since.isdigit() and int(since) == version:
             return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
         scale = next((v for v in SCALES if params.get("scale") == str(v)), 1.0)  # one of a few: each is cached
+        shape = next((v for v in SHAPES if params.get("shape") == v), SHAPES[0])
         load = lambda: store.get(code)  # noqa: E731
-        snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, load, scale)
+        snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, load, scale, shape)
         if snapshot is None:
             raise missing()
         if exhausted and not snapshot.admits(params.get("sid"), request.headers.get("x-room-token")):

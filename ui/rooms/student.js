@@ -106,11 +106,15 @@
   }
 
   let lastMe = {};
+  let lastShape = null;
   function mine() { return lastMe; }
 
   async function poll() {
     try {
-      const query = new URLSearchParams({c: code, since: String(version), sid: me.sid, lang: data.lang});
+      // A phone held upright asks for the room's window grown in height (ui/rooms/views.py).
+      const shape = innerHeight > innerWidth ? 'tall' : 'room';
+      if (shape !== lastShape) { lastShape = shape; version = -1; }  // turned: the other figure
+      const query = new URLSearchParams({c: code, since: String(version), sid: me.sid, lang: data.lang, shape: shape});
       const response = await fetch(api + '/state?' + query);
       const answer = await response.json();
       if (!response.ok) {
@@ -175,8 +179,9 @@
   }
 
   function fitHeight(layout) {
-    // The plot keeps equal scales: as tall as the room's window at this width, plus the legend
-    // band and the axes (a phone's legend takes up to three rows), at most most of the screen.
+    // The plot keeps equal scales: as tall as the room's window at this width (a phone upright
+    // gets a taller window from the server), plus the legend band and the axes (a phone's legend
+    // takes up to three rows), at most most of the screen.
     const x = layout.xaxis.range, y = layout.yaxis.range;
     const width = $('plot').clientWidth - 44;
     const height = width * (y[1] - y[0]) / (x[1] - x[0]) + 115;

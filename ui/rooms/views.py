@@ -18,6 +18,7 @@ from collections import OrderedDict
 
 from playground import PlaygroundError
 from playground.budget import limited
+from playground.grid import Window
 
 from ..canvas import figure_json
 from ..compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
@@ -29,11 +30,23 @@ from ..workers import fit_scene
 from .model import matches, scene_of, settings, student_view
 
 SCALES = (1.0, 1.6)  # a figure's scale: the page's, or presentation mode's (``ui.app._scale``)
+SHAPES = ("room", "tall")  # the room's window, or grown in height for a phone held upright
+TALL_RATIO = 1.1  # the tall window's height over its width
 MIN_INTERVAL = 0.25  # seconds between two computations of one room's figure
 MAX_ENTRIES = 256
 
 
-def _view(scene):
+def tall_window(window):
+    """``window`` grown about its centre to at least ``TALL_RATIO`` times as high as it is wide: a
+    student's phone held upright gets a plot to tap on, not a strip of the projector's wide window."""
+    height = (window.x_max - window.x_min) * TALL_RATIO
+    if window.y_max - window.y_min >= height:
+        return window
+    centre = (window.y_min + window.y_max) / 2
+    return Window(window.x_min, window.x_max, centre - height / 2, centre + height / 2)
+
+
+def _view(scene, window):
     points = scene.training.points
     if len(points) == 0:
         return FitView()
@@ -42,21 +55,22 @@ def _view(scene):
             result = fit_scene(
                 points.X, points.y, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params
             )
-        view = evaluate_view(result, points.X, points.y, scene.window, scene.step, GRID_RESOLUTION)
+        view = evaluate_view(result, points.X, points.y, window, scene.step, GRID_RESOLUTION)
     except PlaygroundError:
         return FitView()
     return FitView() if view.error else view
 
 
-def room_figure_json(room, language, scale=1.0):
+def room_figure_json(room, language, scale=1.0, shape="room"):
     """The JSON text of the room's figure in ``language``, markers and type enlarged by ``scale``
-    (presentation mode's; see the module's rules)."""
+    (presentation mode's), in the room's window or its ``tall_window`` (see the module's rules)."""
     from ..figures import scene_figure  # plotly: imported once a room is drawn
 
     scene = scene_of(room)
+    window = tall_window(scene.window) if shape == "tall" else scene.window
     with speaking(language, scene.class_names):
-        view = FitView() if room["hidden"] else _view(scene)
-        figure = scene_figure(scene.points, view, scene.window, scene.view_revision, scale=scale)
+        view = FitView() if room["hidden"] else _view(scene, window)
+        figure = scene_figure(scene.points, view, window, scene.view_revision, scale=scale)
         figure["layout"] = with_font(figure["layout"], language)
     return figure_json(figure)
 
@@ -65,9 +79,9 @@ class Snapshot:
     """What every poller of one version shares: the figure's JSON text, the settings, the counts,
     and each student's own part (``StudentView``), so a poll parses no room."""
 
-    def __init__(self, room, language, scale=1.0):
+    def __init__(self, room, language, scale=1.0, shape="room"):
         self.version = room["version"]
-        self.figure = room_figure_json(room, language, scale)
+        self.figure = room_figure_json(room, language, scale, shape)
         self.settings = settings(room)
         self.students = len(room["students"])
         self.points = len(room["points"])
@@ -80,7 +94,7 @@ class Snapshot:
 
 
 class RoomFigures:
-    """Cached snapshots: (code, language, scale) -> (Snapshot, when computed)."""
+    """Cached snapshots: (code, language, scale, shape) -> (Snapshot, when computed)."""
 
     def __init__(self, clock=time.monotonic):
         self.clock = clock
@@ -92,10 +106,10 @@ class RoomFigures:
         with self._lock:
             return self._locks.setdefault(code, threading.Lock())
 
-    def snapshot(self, code, version, language, load, scale=1.0):
+    def snapshot(self, code, version, language, load, scale=1.0, shape="room"):
         """A ``Snapshot`` of ``version`` or, computed less than ``MIN_INTERVAL`` ago, of an older
         one; ``load()`` gives the room (or None: no snapshot) when one must be computed."""
-        key = (code, language, scale)
+        key = (code, language, scale, shape)
         with self._room_lock(code):
             entry = self._entries.get(key)
             if entry and (entry[0].version == version or self.clock() - entry[1] < MIN_INTERVAL):
@@ -103,7 +117,7 @@ class RoomFigures:
             room = load()
             if room is None:
                 return None
-            snapshot = Snapshot(room, language, scale)
+            snapshot = Snapshot(room, language, scale, shape)
             with self._lock:
                 self._entries[key] = (snapshot, self.clock())
                 self._entries.move_to_end(key)
