@@ -3,7 +3,8 @@
 A button loads the preset's whole scene through ``state.load_scene`` (points, method and its
 widgets, strategy, basis, view, panel options, open tab), so undo brings the previous points back
 and a shared link carries the result like any other scene. The preset's words are English in
-``playground.presets`` (marked there with ``N_``) and shown here in the session's language.
+``playground.presets`` (marked there with ``N_``) and shown here in the session's language, with
+their numbers filled in from the scene (``ui.preset_numbers``), never typed.
 """
 
 import streamlit as st
@@ -12,6 +13,7 @@ from playground.presets import PRESETS
 
 from . import state
 from .i18n import _
+from .preset_numbers import numbers
 
 ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
 
@@ -36,6 +38,13 @@ def source(preset):
         return _("figure {figure}").format(figure=preset.figure)
     title = _(preset.title)
     return preset.source if title == preset.title else title  # English keeps the title in lower case
+
+
+def explanation(preset, window=None):
+    """The preset's paragraph in the session's language, its numbers computed from its scene in
+    ``window`` (the view the canvas shows; default: the preset's own)."""
+    found = numbers(preset.key, window)
+    return _(preset.explanation).format(**found) if found else _(preset.explanation)
 
 
 def _load(key):
@@ -78,7 +87,8 @@ def preset_explanation():
     if preset is None:
         return
     text_col, close_col = st.columns([12, 1])
-    text_col.info(f"**{heading(preset)}**\n\n{_(preset.explanation)}", icon=":material/menu_book:")
+    text = explanation(preset, state.scene().window)
+    text_col.info(f"**{heading(preset)}**\n\n{text}", icon=":material/menu_book:")
     if preset.about_notes:
         text_col.caption(_(preset.about_notes))
     close_col.button(_("close"), key="preset_close", on_click=_close, help=_("Hide this explanation."))
