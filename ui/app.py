@@ -26,6 +26,7 @@ from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import N_, _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
+from .legend_row import legend_row
 from .live_route import live_path
 from .names import class_name, phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
@@ -101,6 +102,9 @@ LAYOUT_CSS = """
 .pg-figure-value { font-size: 2.25rem; line-height: 1.4; white-space: nowrap; }
 .pg-figure-help { display: inline-block; width: 1.1em; height: 1.1em; line-height: 1.1em; border: 1px solid;
   border-radius: 50%; font-size: 0.75em; text-align: center; opacity: 0.6; cursor: help; }
+.st-key-method [data-baseweb="select"] div { white-space: normal; overflow: visible; text-overflow: clip; }
+[data-baseweb="popover"] li[role="option"] { white-space: normal; }
+.pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
 .pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
 </style>
@@ -142,6 +146,12 @@ def _sidebar_widgets():
     history = st.session_state.history
     with st.sidebar:
         language_picker()
+        # The method first: the choice a lecture and a visitor make most (its name wraps, whole).
+        st.header(_("Method"))
+        method = controls.method_picker()
+        present = [int(k) for k in range(6) if scene.training.points.counts()[k]]  # the classes a fit sees
+        params = controls.method_params(method, present)
+        multiclass = controls.multiclass_picker(method, len(present))
         preset_picker()
         st.header(_("Points"))
         # Canvas callbacks read this: inside them the radio's session value is its label.
@@ -160,11 +170,6 @@ def _sidebar_widgets():
         heldout.split_controls(scene.points)
         class_name_controls(scene)
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
-        st.header(_("Method"))
-        method = controls.method_picker()
-        present = [int(k) for k in range(6) if scene.training.points.counts()[k]]  # the classes a fit sees
-        params = controls.method_params(method, present)
-        multiclass = controls.multiclass_picker(method, len(present))
         st.header(_("Basis functions"))
         basis_choice = basis_picker(scene)
         import_export_controls()
@@ -534,6 +539,7 @@ def _comparison(scene, methods):
         st.info(_("Pick two to four methods to compare (above)."), icon="ℹ️")
         return
     scale = _scale()
+    st.markdown(legend_row(scene.points), unsafe_allow_html=True)  # one legend for every canvas below
     columns = st.columns(2)
     fit = _fit_token()
     for index, item in enumerate(compared):
@@ -541,8 +547,7 @@ def _comparison(scene, methods):
             st.markdown(item.title)
             if item.view.error:
                 st.warning(plain(phrased(item.view.error, name=class_name)), icon="⚠️")
-            # No legend: the classes' colours are those of the one-method view, and the titles say
-            # which method is which.
+            # No legend of its own: the row above is every canvas's, and the titles say which method is which.
             figure = scene_figure(
                 scene.points,
                 item.view,

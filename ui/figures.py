@@ -236,9 +236,10 @@ def scene_figure(
     The axes show exactly ``window``: equal scales shrink the plot area along one axis
     (``constrain="domain"``) instead of widening a range, so the view never moves by itself when
     the plot's shape changes (legend, presentation, comparison, window size). The legend is one
-    row in a band above the plot: classes, the boundary and the misclassified marks only (the
-    panels' overlays are explained in their panel); "compact" holds the shorter legend the canvas
-    falls back to when that row does not fit (see ``ui/canvas.py``).
+    row in a band above the plot: classes, the boundary and the misclassified marks, and the marks a
+    panel draws on or over the points (``MARKED_OVERLAYS``: they would read as the plot's own marks);
+    the panels' other overlays are explained in their panel. "compact" holds the shorter legend the
+    canvas falls back to when that row does not fit (see ``ui/canvas.py``).
     """
     traces = []
     overlays = list(overlays)
@@ -257,7 +258,7 @@ def scene_figure(
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
     overlay_start = len(traces)  # the canvas keeps these traces when it draws a live figure
-    traces += [{**_as_dict(trace), "showlegend": False} for trace in overlays]
+    traces += [_overlay_trace(trace) for trace in overlays]
     overlay_range = [overlay_start, len(traces)]
     traces += point_traces(points, scale, switching)
     if _any_wrong(points, view.predicted, test_predicted):
@@ -324,6 +325,21 @@ def scene_figure(
         if trace.get("name") in LEGEND_ENTRIES:
             trace["name"] = _(trace["name"])
     return dict(data=data, layout=layout, compact=compact)
+
+
+# Panel overlays that mark points or sit among them: named in the canvas's legend, after its own
+# entries, and drawn above the points (plotly's zorder), so a centre the text refers to is never
+# hidden under a point and a ring is never taken for a misclassified mark.
+MARKED_OVERLAYS = frozenset({"chosen point", "centres", "rbf_centres"})
+LEGEND_RANK_OVERLAY = 2000
+OVER_POINTS = 10  # zorder of the marked overlays (the points keep plotly's 0)
+
+
+def _overlay_trace(trace):
+    trace = _as_dict(trace)
+    if _meta(trace) not in MARKED_OVERLAYS:
+        return {**trace, "showlegend": False}
+    return {**trace, "showlegend": True, "legendrank": LEGEND_RANK_OVERLAY, "zorder": OVER_POINTS}
 
 
 COMPACT_NAMES = {"decision boundary": N_("boundary"), TEST_LEGEND: N_("test")}
