@@ -30,8 +30,10 @@ from .legend_row import legend_row
 from .live_route import live_path
 from .names import class_name, phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
+from .plot_caption import caption_text
 from .points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from .points_table import point_form, points_table
+from .presenter import PRESENTER_CSS, presenter_bar
 from .presets import preset_explanation, preset_picker
 from .share import share_controls, sync_address_bar
 from .text import plain
@@ -107,14 +109,6 @@ LAYOUT_CSS = """
 .pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
 .pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
-</style>
-"""
-
-PRESENTATION_CSS = """
-<style>
-section[data-testid="stSidebar"], header[data-testid="stHeader"] { display: none; }
-html { font-size: 20px; }
-.block-container { padding-top: 1rem; max-width: 100%; }
 </style>
 """
 
@@ -233,7 +227,7 @@ def main():
     with st.container():
         with _boundary("the load report"):
             _load_report()
-            preset_explanation()
+            preset_explanation(_presenting())
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()
@@ -327,7 +321,14 @@ def _canvas_view():
 
     def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
         nonlocal figure
-        figure = scene_figure(scene.points, FitView(error="no fit"), scene.window, scene.view_revision, scale=_scale())
+        figure = scene_figure(
+            scene.points,
+            FitView(error="no fit"),
+            scene.window,
+            scene.view_revision,
+            scale=_scale(),
+            caption=caption_text(scene),
+        )
 
     with messages, _boundary("the fit or the plot", fallback=points_alone):
         with nullcontext() if view_is_quick(scene) else st.spinner(_("Fitting and evaluating…")):
@@ -349,6 +350,7 @@ def _canvas_view():
             scale=_scale(),
             test_predicted=test_predicted,
             switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
+            caption=caption_text(scene, view, test_predicted),
         )
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
@@ -489,14 +491,16 @@ def _comparison_view(compared_methods):
 def _view_controls():
     """One method or a comparison, and presentation mode: at the top, as they change the page."""
     # One row that wraps on a narrow screen instead of squeezing its labels (columns would).
-    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium", key="pg_view_row")
     mode, methods = view_mode_picker(row, row)
     presenting = row.toggle(
         _("Presentation"),
         key=PRESENTATION_KEY,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
-    st.markdown(LAYOUT_CSS + (PRESENTATION_CSS if presenting else ""), unsafe_allow_html=True)
+    if presenting:
+        presenter_bar(row)  # the sidebar is folded away: what a lecture needs, on the page
+    st.markdown(LAYOUT_CSS + (PRESENTER_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
 
 
@@ -556,6 +560,7 @@ def _comparison(scene, methods):
                 scale=scale,
                 legend=False,
                 test_predicted=item.test_predicted,
+                caption=caption_text(item.scene, item.view, item.test_predicted),
             )
             key = f"canvas_compare_{index}"
             revision = str(hash(item.scene))

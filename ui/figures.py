@@ -10,6 +10,7 @@ import numpy as np
 
 from .i18n import N_, _
 from .names import N_CLASSES, class_name_html
+from .plot_caption import with_caption
 from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, REGION_COLOURS, TEMPLATE_JSON
 
 OUTLINE_MAX_POINTS = 400  # markers with a dark rim up to this many points
@@ -225,13 +226,15 @@ def scene_figure(
     test_predicted=None,
     switching=False,
     painted=False,
+    caption=None,
 ):
     """The canvas figure, a dict {"data", "layout", "compact"}: regions, boundary, panel overlays,
     points and misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
     ``view`` is the fit to the training points; ``test_predicted`` the fit's labels of the test
     points (rings mark the misclassified ones too); ``switching``: clicks switch points between
     training and test (the points' hover text says so); ``painted``: a panel overlay (kept by the
-    canvas, not given here) paints the plane, so no regions are drawn (the live route's figures).
+    canvas, not given here) paints the plane, so no regions are drawn (the live route's figures);
+    ``caption``: the line naming the method and its accuracy (``ui.plot_caption``), the figure's title.
 
     The axes show exactly ``window``: equal scales shrink the plot area along one axis
     (``constrain="domain"``) instead of widening a range, so the view never moves by itself when
@@ -320,6 +323,8 @@ def scene_figure(
         optional=[[index for index, name in enumerate(names) if name == drop] for drop in OPTIONAL_ENTRIES],
         overlays=overlay_range,
     )
+    if caption:
+        layout = with_caption(layout, caption, scale)
     data = [_as_dict(trace) for trace in traces]
     for trace in data:  # the legend's own entries, in the session's language (classes already are)
         if trace.get("name") in LEGEND_ENTRIES:
