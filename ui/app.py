@@ -104,8 +104,9 @@ LAYOUT_CSS = """
 .pg-figure-value { font-size: 2.25rem; line-height: 1.4; white-space: nowrap; }
 .pg-figure-help { display: inline-block; width: 1.1em; height: 1.1em; line-height: 1.1em; border: 1px solid;
   border-radius: 50%; font-size: 0.75em; text-align: center; opacity: 0.6; cursor: help; }
-.st-key-method [data-baseweb="select"] div { white-space: normal; overflow: visible; text-overflow: clip; }
-[data-baseweb="popover"] li[role="option"] { white-space: normal; }
+section[data-testid="stSidebar"] { width: 23.5rem !important; min-width: 23.5rem; }
+.st-key-method input { font-size: 0.85rem; text-overflow: clip; }
+[role="listbox"] [role="option"] { white-space: normal; }
 .pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
 .pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
@@ -514,6 +515,7 @@ def _scale():
 
 CANVAS_HEIGHT = 560
 PRESENTATION_MIN_HEIGHT = 420  # presentation mode: the plot fills the window's height, at least this
+COMPARE_MIN_HEIGHT = 300  # the same for the two canvases of a comparison in presentation
 
 
 def _canvas_config():
@@ -546,6 +548,7 @@ def _comparison(scene, methods):
     st.markdown(legend_row(scene.points), unsafe_allow_html=True)  # one legend for every canvas below
     columns = st.columns(2)
     fit = _fit_token()
+    filling = _presenting() and len(compared) <= 2
     for index, item in enumerate(compared):
         with columns[index % 2]:
             st.markdown(item.title)
@@ -560,7 +563,7 @@ def _comparison(scene, methods):
                 scale=scale,
                 legend=False,
                 test_predicted=item.test_predicted,
-                caption=caption_text(item.scene, item.view, item.test_predicted),
+                caption=caption_text(item.scene, item.view, item.test_predicted, settings=False),
             )
             key = f"canvas_compare_{index}"
             revision = str(hash(item.scene))
@@ -572,7 +575,9 @@ def _comparison(scene, methods):
                 revision=revision,
                 n_points=len(scene.points),
                 ack=st.session_state.last_event_nonce,
-                height=int(400 * scale),
+                # Presentation: one row of two fills the window's height down to this (whole on screen).
+                height=COMPARE_MIN_HEIGHT if filling else int(400 * scale),
+                fill_screen=filling,
                 fit=fit if index == 0 else None,
                 file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
                 key=key,

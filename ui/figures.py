@@ -324,7 +324,7 @@ def scene_figure(
         overlays=overlay_range,
     )
     if caption:
-        layout = with_caption(layout, caption, scale)
+        layout = with_caption(layout, caption, scale, narrow=not legend)  # no legend: the comparison's
     data = [_as_dict(trace) for trace in traces]
     for trace in data:  # the legend's own entries, in the session's language (classes already are)
         if trace.get("name") in LEGEND_ENTRIES:

@@ -5,7 +5,7 @@ Rules that hold:
 - One line above the legend band: the method with its section ("Least squares (§4.1.3)"), the
   multi-class strategy when more than two classes use it, the basis when there is one, and the
   training (and test) accuracy of the fit drawn, as the status line computes them.
-- It is part of the figure's layout (its title), so the PNG and SVG downloads carry it, and the
+- It is part of the figure's layout (an annotation), so the PNG and SVG downloads carry it, and the
   live route's figures carry it too (the plot never moves while a drag redraws it): its band is
   always there, with or without a fit.
 - No visitor's text goes into it (no class names); what goes in is escaped for plotly's HTML-like
@@ -20,43 +20,72 @@ from .basis_controls import BASIS_LABELS
 from .controls import MULTICLASS_LABELS, method_label
 from .i18n import _
 
-CAPTION_SIZE = 14  # px at scale 1 (presentation multiplies it)
+CAPTION_SIZE = 14  # px at scale 1 (presentation multiplies it, up to CAPTION_MAX_SCALE)
+CAPTION_MAX_SCALE = 1.3  # like the legend's: the band costs the plot's height
+LINE_CHARACTERS = 52  # a longer caption breaks at its " · " (plotly does not wrap a label)
+SEPARATOR = " · "
 
 
-def caption_text(scene, view=None, test_predicted=None):
-    """The caption's words for ``scene`` and the fit drawn (``view``: ``ui.compute.FitView``)."""
-    parts = [method_label(scene.method)]
-    if np.count_nonzero(scene.training.points.counts()) > 2 and scene.multiclass in MULTICLASS_LABELS:
-        parts.append(_(MULTICLASS_LABELS[scene.multiclass]))
-    if scene.basis != "identity" and scene.basis in BASIS_LABELS:
-        parts.append(_("basis: {basis}").format(basis=_(BASIS_LABELS[scene.basis])))
+def caption_text(scene, view=None, test_predicted=None, settings=True):
+    """The caption's words for ``scene`` and the fit drawn (``view``: ``ui.compute.FitView``);
+    ``settings`` False leaves out the strategy and the basis (a comparison's title names them)."""
+    parts = [method_label(scene.method)] + (_settings(scene) if settings else [])
     if view is not None and view.accuracy is not None:
         parts.append(_("training accuracy {accuracy}").format(accuracy=f"{view.accuracy:.1%}"))
     if test_predicted is not None and len(test_predicted):
         accuracy = float(np.mean(np.asarray(test_predicted) == scene.points.testing.y))
         parts.append(_("test accuracy {accuracy}").format(accuracy=f"{accuracy:.1%}"))
-    return " · ".join(parts)
+    return SEPARATOR.join(parts)
 
 
-def caption_band(scale=1.0):
-    """The height in pixels the caption's line adds above the legend band."""
-    return round(CAPTION_SIZE * scale * 1.75)
+def _settings(scene):
+    """The strategy (with three or more classes) and the basis (when there is one), in words."""
+    words = []
+    if np.count_nonzero(scene.training.points.counts()) > 2 and scene.multiclass in MULTICLASS_LABELS:
+        words.append(_(MULTICLASS_LABELS[scene.multiclass]))
+    if scene.basis != "identity" and scene.basis in BASIS_LABELS:
+        words.append(_("basis: {basis}").format(basis=_(BASIS_LABELS[scene.basis])))
+    return words
 
 
-def with_caption(layout, text, scale=1.0):
-    """``layout`` with the caption as its title, in a band of its own at the top."""
+def caption_lines(text, width=LINE_CHARACTERS):
+    """The caption's lines: its parts joined while a line stays within ``width`` characters."""
+    lines = []
+    for part in text.split(SEPARATOR):
+        if lines and len(lines[-1]) + len(SEPARATOR) + len(part) <= width:
+            lines[-1] += SEPARATOR + part
+        else:
+            lines.append(part)
+    return lines
+
+
+def caption_band(scale=1.0, n_lines=1):
+    """The height in pixels the caption's lines add above the legend band."""
+    return round(CAPTION_SIZE * min(scale, CAPTION_MAX_SCALE) * (0.4 + 1.35 * n_lines))
+
+
+def with_caption(layout, text, scale=1.0, narrow=False):
+    """``layout`` with the caption in a band of its own at the top, above the legend's; ``narrow``:
+    a canvas of the comparison (half the page or less), one part of the caption a line.
+
+    An annotation anchored at its bottom, not a title: a title of several lines anchored at its top
+    is drawn partly above the figure."""
+    lines = caption_lines(text, 0 if narrow else LINE_CHARACTERS)
     margin = dict(layout.get("margin") or {})
-    margin["t"] = margin.get("t", 0) + caption_band(scale)
-    title = dict(
-        text=html.escape(text, quote=False),
-        x=0,
+    below = margin.get("t", 0)  # the legend's band, between the caption and the plot area
+    margin["t"] = below + caption_band(scale, len(lines))
+    note = dict(
+        text="<br>".join(html.escape(line, quote=False) for line in lines),
         xref="paper",
-        xanchor="left",
+        yref="paper",
+        x=0,
         y=1,
-        yref="container",
-        yanchor="top",
-        pad=dict(t=round(4 * scale)),
-        font=dict(size=round(CAPTION_SIZE * scale)),
-        automargin=False,
+        xanchor="left",
+        yanchor="bottom",
+        yshift=below,
+        align="left",
+        showarrow=False,
+        font=dict(size=round(CAPTION_SIZE * min(scale, CAPTION_MAX_SCALE))),
+        name="caption",
     )
-    return {**layout, "margin": margin, "title": title}
+    return {**layout, "margin": margin, "annotations": [*(layout.get("annotations") or []), note]}

@@ -4,8 +4,9 @@
 // (the canvas owns Ctrl+Z and its tool keys A M E S).
 
 function presenterButton(key, index) {
-  const buttons = document.querySelectorAll('.st-key-' + key + ' button');
-  return buttons[index || 0] || null;
+  // The visible ones: Streamlit keeps a hidden copy of a button, and a tooltip's target is one too.
+  const buttons = Array.from(document.querySelectorAll('.st-key-' + key + ' button'));
+  return buttons.filter((b) => b.offsetParent !== null)[index || 0] || null;
 }
 
 function clickEnabled(button) {

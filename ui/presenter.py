@@ -43,10 +43,9 @@ html { font-size: 20px; }
 .st-key-compare_methods, .st-key-view_mode [data-testid="stWidgetLabel"] { display: none; }
 /* The bar: one compact row (two on a narrow projector), its type in px like the canvas's tools. */
 .st-key-pg_view_row { gap: 0.3rem 0.45rem !important; align-items: center !important; font-size: 15px; }
-.st-key-pg_view_row p, .st-key-pg_view_row button, .st-key-pg_view_row [data-baseweb="select"] { font-size: 15px; }
+.st-key-pg_view_row p, .st-key-pg_view_row button, .st-key-pg_view_row input { font-size: 15px; }
 .st-key-pg_view_row button { min-height: 34px; padding: 2px 10px; }
-.st-key-pg_view_row [data-baseweb="select"] > div { min-height: 34px; }
-.st-key-pg_view_row [data-baseweb="select"] > div > div { padding-top: 2px; padding-bottom: 2px; }
+.st-key-pg_view_row [data-testid="stSelectbox"] [role="group"] { min-height: 34px; height: 36px; }
 /* The figure's explanation: a drawer under the bar, on the right; while it is open the page below the
    bar keeps its room free, so the plot stays whole beside it (a projector is wider than the plot). */
 .st-key-pg_drawer { position: fixed; top: calc(var(--pg-bar-bottom, 4rem) + 0.5rem); right: 0.75rem;
@@ -82,10 +81,12 @@ METHOD_KEY, CLASS_KEY, STRATEGY_KEY = "pb_method", "pb_class", "pb_strategy"
 SIDEBAR_CLASS_KEY, SIDEBAR_METHOD_KEY = "active_class", "method"
 
 
-def _copy(source, target):
-    """A sidebar widget's value to the bar's copy (before the copy is drawn)."""
-    if source in st.session_state:
-        st.session_state[target] = st.session_state[source]
+def _copy(source, target, fallback=None):
+    """A sidebar widget's value to the bar's copy (before the copy is drawn); the scene's value
+    ``fallback`` while the sidebar has not drawn that widget yet (a scene just loaded)."""
+    value = st.session_state.get(source, fallback)
+    if value is not None:
+        st.session_state[target] = value
 
 
 def _write_back(target, source):
@@ -125,7 +126,7 @@ def _strategies(scene):
 def presenter_bar(row):
     """The bar's widgets, appended to ``row`` (a horizontal container)."""
     scene, history = state.scene(), st.session_state.history
-    _copy(SIDEBAR_METHOD_KEY, METHOD_KEY)
+    _copy(SIDEBAR_METHOD_KEY, METHOD_KEY, scene.method)
     row.selectbox(
         _("Method"),
         list(MODELS),
@@ -135,7 +136,7 @@ def presenter_bar(row):
         label_visibility="collapsed",
         width=330,
     )
-    _copy(SIDEBAR_CLASS_KEY, CLASS_KEY)
+    _copy(SIDEBAR_CLASS_KEY, CLASS_KEY, 0)
     row.segmented_control(
         _("Class of new points"),
         list(range(N_CLASSES)),
@@ -161,7 +162,7 @@ def presenter_bar(row):
     )
     strategies = _strategies(scene)
     if strategies:
-        _copy(MULTICLASS_KEY, STRATEGY_KEY)
+        _copy(MULTICLASS_KEY, STRATEGY_KEY, scene.multiclass)
         if st.session_state.get(STRATEGY_KEY) not in strategies:
             st.session_state[STRATEGY_KEY] = strategies[0]
         row.segmented_control(
@@ -189,7 +190,7 @@ def _basis_choice(row, scene):
     preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
     if scene.basis == "identity" and (preset is None or preset.scene.basis == "identity"):
         return
-    _copy("basis", BASIS_KEY)
+    _copy("basis", BASIS_KEY, scene.basis)
     row.segmented_control(
         _("Basis functions φ(x)"),
         list(SHORT_BASIS_LABELS),
@@ -205,7 +206,7 @@ def _alpha_choice(row, scene):
     if scene.method != "bayesian_logistic":
         return
     spec = spec_for(METHOD_SPECS["bayesian_logistic"], "alpha")
-    _copy(spec.key, ALPHA_KEY)
+    _copy(spec.key, ALPHA_KEY, scene.param_dict.get("alpha"))
     if st.session_state.get(ALPHA_KEY) not in spec.options:
         st.session_state[ALPHA_KEY] = spec.default
     row.selectbox(
