@@ -194,6 +194,25 @@ def test_space_plays_and_pauses_and_a_try_step_is_done_from_the_bar(browser, ser
         _wait_for_figure(page, PRESETS[key])
     play = page.locator(".pg-player-play:visible")
     play.wait_for(timeout=60_000)
+    # The player's strip sits on the plot, within the window; a step back from it: the status
+    # line names the step drawn and counts its rings, as the strip does.
+    strip = page.locator(".pg-player-strip")
+    strip.wait_for(timeout=30_000)
+    box, canvas, window = strip.bounding_box(), _layout(page)["canvases"][0], _layout(page)["window"]
+    assert canvas["top"] <= box["y"] and box["y"] + box["height"] <= min(canvas["bottom"], window["height"])
+    for _step in range(8):
+        strip.locator("button").nth(1).click()
+    page.wait_for_function(
+        "() => (document.querySelector('.pg-strip-step') || {}).textContent?.startsWith('Update 10 ')"
+    )
+    shown = page.locator(".pg-strip-step").inner_text()
+    assert page.locator("[role=status] .pg-status-step").inner_text() == shown
+    rings = page.evaluate(
+        "() => document.querySelector('.pg-canvas')._fullData.filter(t => t.meta === 'marks')"
+        ".reduce((n, t) => n + t._length, 0)"
+    )
+    assert f"{rings} misclassified" in shown or (rings == 0 and "all points correct" in shown), (shown, rings)
+    page.screenshot(path=ARTIFACTS / "presenter-player-1280.png")
     idle = play.inner_text()
     page.locator("body").press(" ")
     page.wait_for_function("(idle) => document.querySelector('.pg-player-play').textContent !== idle", arg=idle)
