@@ -442,16 +442,15 @@ def _presets():
             figure="",
             title=N_("Six-point worked example (lecture notes)"),
             explanation=N_(
-                "The six points of the lecture notes' worked example: class 1 (the book's C₁) at (1, 2), (2, 3), "
-                "(3, 4.9) and class 2 at (2, 1), (3, 2), (4, 3.9). Fisher's discriminant, shown: m₁ = (2, 3.3), "
-                "m₂ = (3, 2.3), S_W = [[4, 5.8], [5.8, 8.68]] and the unit direction ŵ = (−0.83, 0.56), which "
-                "points into class 1 and separates the classes. With *Gaussian classes, shared covariance*, "
-                "Σ = [[0.667, 0.967], [0.967, 1.447]] and (w₀, w₁, w₂) = (48.67, −80.44, 54.44). Try the "
-                "*Perceptron* with initial weights 5, −6, 1 and η = 1: two updates, at x₂ and x₄, give (6, −4, 4) "
-                "and then (5, −6, 3), so ŵ = (0.598, −0.717, 0.359); and *Logistic regression* from initial "
-                "weights 1, −1, 1, which reaches (5.71, −8.54, 5.77) with ln p = −0.0096 after five IRLS updates "
-                "(Iterations tab, step 5) and, as the points are separable and no finite optimum exists, stops "
-                "with a message saying why."
+                "The six points of the lecture notes' worked example: class 1 (the book's C₁) at {class1_points} and "
+                "class 2 at {class2_points}. Fisher's discriminant, shown: m₁ = {m1}, m₂ = {m2}, S_W = {sw} and the "
+                "unit direction ŵ = {w_hat}, which points into class 1 and separates the classes. With *Gaussian "
+                "classes, shared covariance*, Σ = {sigma} and (w₀, w₁, w₂) = {gaussian_w}. Try the *Perceptron* with "
+                "initial weights 5, −6, 1 and η = 1: {n_updates} updates, at {first_point} and {second_point}, give "
+                "{first_update} and then {last_update}, so ŵ = {perceptron_w_hat}; and *Logistic regression* from "
+                "initial weights 1, −1, 1, which reaches {irls_w} with ln p = {irls_log_p} after five IRLS updates "
+                "(Iterations tab, step 5) and, as the points are separable and no finite optimum exists, stops with a "
+                "message saying why."
             ),
             about_notes=N_(
                 "About the notes: they print Σ₂₂ = 1.467 where these points give 1.447, and ŵ₂ = 0.585 where "

@@ -46,7 +46,7 @@ def _fit(scene, method=None, basis=True, **params):
 
 
 def test_presets_without_numbers_are_shown_as_written():
-    for key in ("fig4_2", "fig4_10_11", "fig4_12", "seed003"):
+    for key in ("fig4_2", "fig4_10_11", "fig4_12"):
         assert preset_numbers.numbers(key) == {} and "{" not in PRESETS[key].explanation
 
 
@@ -168,3 +168,18 @@ def test_overfit_counts_and_accuracies_are_the_fits():
     assert float(test_acc) == round(100 * np.mean(curved.predict(testing.X) == testing.y), 1)
     assert int(line_wrong) == np.count_nonzero(line.predict(training.X) != training.y)
     assert float(line_test) == round(100 * np.mean(line.predict(testing.X) == testing.y), 1)
+
+
+def test_seed003_numbers_are_the_fits_shown_in_its_tabs():
+    """The worked example's numbers (tests/test_presets.py checks them against the book's formulas
+    written out independently): here, against what the panels and the player show."""
+    scene = PRESETS["seed003"].scene
+    text = _text("seed003")
+    (n_updates,) = _found(r"η = 1: NUM updates", text)
+    perceptron = _fit(
+        scene, "perceptron", eta=1.0, max_epochs=100, shuffle=False, random_state=0, w_init=(-5.0, 6.0, -1.0)
+    )
+    assert int(n_updates) == perceptron.n_iter_  # the player's last step
+    fisher = _fit(scene)
+    m1 = fisher.means_[0]
+    assert f"m₁ = ({m1[0]:g}, {m1[1]:g})" in text

@@ -30,7 +30,7 @@ from .legend_row import legend_row
 from .live_route import live_path
 from .names import class_name, phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
-from .plot_caption import caption_text
+from .plot_caption import caption_height, caption_text
 from .points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from .points_table import point_form, points_table
 from .presenter import PRESENTER_CSS, presenter_bar
@@ -104,7 +104,7 @@ LAYOUT_CSS = """
 .pg-figure-value { font-size: 2.25rem; line-height: 1.4; white-space: nowrap; }
 .pg-figure-help { display: inline-block; width: 1.1em; height: 1.1em; line-height: 1.1em; border: 1px solid;
   border-radius: 50%; font-size: 0.75em; text-align: center; opacity: 0.6; cursor: help; }
-section[data-testid="stSidebar"] { width: 23.5rem !important; min-width: 23.5rem; }
+@media (min-width: 1100px) { section[data-testid="stSidebar"] { width: 23.5rem !important; min-width: 23.5rem; } }
 .st-key-method input { font-size: 0.85rem; text-overflow: clip; }
 [role="listbox"] [role="option"] { white-space: normal; }
 .pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
@@ -319,6 +319,7 @@ def _canvas_view():
     # canvas keeps its place in the page's tree.
     canvas_slot, messages = st.container(), st.container()
     figure, view, test_predicted, model = None, FitView(), None, None
+    caption_room = caption_height(caption_text(scene), _scale())  # the caption's band above the plot
 
     def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
         nonlocal figure
@@ -353,10 +354,16 @@ def _canvas_view():
             switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
             caption=caption_text(scene, view, test_predicted),
         )
+        caption_room = caption_height(caption_text(scene, view, test_predicted), _scale())
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
         if figure is not None:
-            _draw_canvas(scene, figure, painted=any(trace.get("meta") == "posterior" for trace in figure["data"]))
+            _draw_canvas(
+                scene,
+                figure,
+                painted=any(trace.get("meta") == "posterior" for trace in figure["data"]),
+                caption_room=caption_room,
+            )
         with _boundary("the status line"):
             # A live region: a screen reader announces each new status, with the plot in words.
             description = canvas_description(scene, model, view.error)
@@ -369,7 +376,7 @@ def _canvas_view():
         _sync_link()
 
 
-def _draw_canvas(scene, figure, painted=False):
+def _draw_canvas(scene, figure, painted=False, caption_room=0):
     revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
     state.record_drawn(revision, scene)
     canvas(
@@ -379,7 +386,7 @@ def _draw_canvas(scene, figure, painted=False):
         revision=revision,
         n_points=len(scene.points),
         ack=st.session_state.last_event_nonce,
-        height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT,
+        height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT + caption_room,  # the plot keeps its size
         fill_screen=_presenting(),
         fit=_fit_token(),
         file_name=file_name(MODELS[scene.method].display_name, _strategy_words(scene)),

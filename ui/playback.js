@@ -447,10 +447,11 @@ function strip(player, root) {
   }
   let el = holder.querySelector('.pg-player-strip');
   if (!el) {
-    el = element('div', {class: 'pg-player-strip', role: 'group'});
-    const play = element('button', {type: 'button', class: 'pg-strip-play'});
-    const back = element('button', {type: 'button'}, '−1');
-    const forward = element('button', {type: 'button'}, '+1');
+    // A copy for the eye (the room watching): keyboards and screen readers have the player itself.
+    el = element('div', {class: 'pg-player-strip', 'aria-hidden': 'true'});
+    const play = element('button', {type: 'button', class: 'pg-strip-play', tabindex: '-1'});
+    const back = element('button', {type: 'button', tabindex: '-1'}, '−1');
+    const forward = element('button', {type: 'button', tabindex: '-1'}, '+1');
     const text = element('span', {class: 'pg-strip-step', 'aria-hidden': 'true'});
     // Each button presses the player's own (the one of the open tab, wherever it is).
     play.addEventListener('click', () => { const p = window.__pgPlayer; if (p && p.root.isConnected) p.ui.play.click(); });
@@ -471,13 +472,9 @@ function strip(player, root) {
   const margin = (root._fullLayout && root._fullLayout.margin) || {l: 44, b: 44};
   el.style.left = (margin.l + 6) + 'px';
   el.style.bottom = (margin.b + 6) + 'px';
-  el.setAttribute('aria-label', player.data.label);
   parts.play.textContent = player.playing ? texts.pause_button : texts.play_button;
-  parts.play.setAttribute('aria-label', player.playing ? texts.pause : texts.play);
   parts.back.disabled = ui.back.disabled;
   parts.forward.disabled = ui.forward.disabled;
-  parts.back.setAttribute('aria-label', texts.step_back);
-  parts.forward.setAttribute('aria-label', texts.step_forward);
   parts.text.textContent = ui.stepLine.textContent;
 }
 

@@ -22,7 +22,7 @@ from .i18n import _
 
 CAPTION_SIZE = 14  # px at scale 1 (presentation multiplies it, up to CAPTION_MAX_SCALE)
 CAPTION_MAX_SCALE = 1.3  # like the legend's: the band costs the plot's height
-LINE_CHARACTERS = 52  # a longer caption breaks at its " · " (plotly does not wrap a label)
+LINE_CHARACTERS = 70  # a longer caption breaks at its " · " (plotly does not wrap a label); ~560 px at 18 px
 SEPARATOR = " · "
 
 
@@ -59,6 +59,20 @@ def caption_lines(text, width=LINE_CHARACTERS):
     return lines
 
 
+def _lines(text, scale, narrow):
+    """The lines of the caption as drawn: one part a line on a narrow canvas; smaller type (scale 1)
+    fits more characters on a line."""
+    if narrow:
+        return caption_lines(text, 0)
+    return caption_lines(text, round(LINE_CHARACTERS * CAPTION_MAX_SCALE / min(scale, CAPTION_MAX_SCALE)))
+
+
+def caption_height(text, scale=1.0, narrow=False):
+    """The height in pixels ``text`` takes as the caption (``with_caption``): a canvas adds it to
+    its own so that the plot area keeps its size."""
+    return caption_band(scale, len(_lines(text, scale, narrow)))
+
+
 def caption_band(scale=1.0, n_lines=1):
     """The height in pixels the caption's lines add above the legend band."""
     return round(CAPTION_SIZE * min(scale, CAPTION_MAX_SCALE) * (0.4 + 1.35 * n_lines))
@@ -70,7 +84,7 @@ def with_caption(layout, text, scale=1.0, narrow=False):
 
     An annotation anchored at its bottom, not a title: a title of several lines anchored at its top
     is drawn partly above the figure."""
-    lines = caption_lines(text, 0 if narrow else LINE_CHARACTERS)
+    lines = _lines(text, scale, narrow)
     margin = dict(layout.get("margin") or {})
     below = margin.get("t", 0)  # the legend's band, between the caption and the plot area
     margin["t"] = below + caption_band(scale, len(lines))

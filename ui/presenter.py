@@ -40,6 +40,9 @@ section[data-testid="stSidebar"], header[data-testid="stHeader"] { display: none
 html { font-size: 20px; }
 :root { --pg-drawer: min(30vw, 24rem); }
 .block-container { padding-top: 0.5rem; padding-bottom: 1rem; max-width: 100%; }
+/* Half the page's gaps (rem is 20 px here), and none around the elements that only hold styles. */
+.block-container [data-testid="stVerticalBlock"] { gap: 0.5rem; }
+[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] style) { display: none; }
 .st-key-compare_methods, .st-key-view_mode [data-testid="stWidgetLabel"] { display: none; }
 /* The bar: one compact row (two on a narrow projector), its type in px like the canvas's tools. */
 .st-key-pg_view_row { gap: 0.3rem 0.45rem !important; align-items: center !important; font-size: 15px; }

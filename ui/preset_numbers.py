@@ -21,9 +21,10 @@ import numpy as np
 
 from playground import PlaygroundError
 from playground.bayesian_logistic import PROBIT_LAMBDA
-from playground.presets import LOGISTIC, OUTLIER_CENTRE, PRESETS
+from playground.presets import LOGISTIC, OUTLIER_CENTRE, PERCEPTRON, PRESETS
 
-from .panels import number_text
+from .convention import backend_w_init, book_weights_at
+from .panels import number_text, subscript
 from .panels.fisher_panel import fisher_model, means_direction
 from .panels.least_squares_panel import least_squares_model, output_grid
 from .panels.probit_panel import figure_4_9
@@ -156,7 +157,77 @@ def _overfit(scene):
     )
 
 
+def _plain(value, spec):
+    """A number as the lecture notes write it (``spec``: "g", ".2f"...), with a true minus sign."""
+    text = format(float(value), spec)
+    return "0" if text in ("0", "-0") else text.replace("-", "−")
+
+
+def _vector(values, spec):
+    return "(" + ", ".join(_plain(v, spec) for v in values) + ")"
+
+
+def _matrix(values, spec):
+    return "[" + ", ".join(_vector(row, spec).replace("(", "[").replace(")", "]") for row in values) + "]"
+
+
+def _point_list(X):
+    return ", ".join(_vector(x, "g") for x in X)
+
+
+# The notes' initial weights (the book's sign) and the IRLS step of their table: what the text asks the
+# reader to type and look at (inputs, written in the text); what they lead to is computed here.
+SEED003_PERCEPTRON_START = (5.0, -6.0, 1.0)
+SEED003_LOGISTIC_START = (1.0, -1.0, 1.0)
+SEED003_IRLS_STEP = 5
+
+
+def _seed003(scene):
+    """The worked example: Fisher's means, scatter and direction; the shared covariance and w of
+    the Gaussian model; the perceptron's and IRLS's runs from the notes' initial weights."""
+    X, y = scene.points.X, scene.points.y
+    fisher = fisher_model(_fit(scene))
+    m1, m2 = fisher.means_
+    direction = np.asarray(fisher.direction_, dtype=float)
+    direction = direction if (m1 - m2) @ direction >= 0 else -direction  # into C1, as the notes
+    shared = _fit(scene.with_method("gaussian_shared", {"priors": None}))
+    gaussian_w = -np.concatenate([shared.intercept_, shared.coef_[0]])  # the book's sign (C1 positive)
+    numbers = dict(
+        class1_points=_point_list(X[y == 0]),
+        class2_points=_point_list(X[y == 1]),
+        m1=_vector(m1, "g"),
+        m2=_vector(m2, "g"),
+        sw=_matrix(fisher.within_class_scatter_, "g"),
+        w_hat=_vector(direction / np.linalg.norm(direction), ".2f"),
+        sigma=_matrix(shared.covariance_, ".3f"),
+        gaussian_w=_vector(gaussian_w, ".2f"),
+    )
+    return {**numbers, **_seed003_runs(scene)}
+
+
+def _seed003_runs(scene):
+    perceptron = _fit(
+        scene.with_method("perceptron", {**PERCEPTRON, "w_init": backend_w_init(SEED003_PERCEPTRON_START)})
+    )
+    used = [entry["index"] for entry in perceptron.history_]
+    weights = [book_weights_at(perceptron, step) for step in range(1, perceptron.n_iter_ + 1)]
+    final = weights[-1]
+    logistic = _fit(scene.with_method("logistic", {**LOGISTIC, "w_init": backend_w_init(SEED003_LOGISTIC_START)}))
+    step = logistic.history_[SEED003_IRLS_STEP]
+    return dict(
+        n_updates=str(perceptron.n_iter_),
+        first_point=f"x{subscript(used[0] + 1)}",  # points numbered from 1, as the book's x₁ ... x_N
+        second_point=f"x{subscript(used[-1] + 1)}",
+        first_update=_vector(weights[0], ".0f"),
+        last_update=_vector(final, ".0f"),
+        perceptron_w_hat=_vector(final / np.linalg.norm(final), ".3f"),
+        irls_w=_vector(book_weights_at(logistic, SEED003_IRLS_STEP), ".2f"),
+        irls_log_p=_plain(step["log_likelihood"], ".4f"),
+    )
+
+
 COMPUTE = {
+    "seed003": _seed003,
     "fig4_4": _fig4_4,
     "fig4_5": _fig4_5,
     "fig4_6": _fig4_6,
