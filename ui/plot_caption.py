@@ -22,7 +22,8 @@ from .i18n import _
 
 CAPTION_SIZE = 14  # px at scale 1 (presentation multiplies it, up to CAPTION_MAX_SCALE)
 CAPTION_MAX_SCALE = 1.3  # like the legend's: the band costs the plot's height
-LINE_CHARACTERS = 70  # a longer caption breaks at its " · " (plotly does not wrap a label); ~560 px at 18 px
+LINE_CHARACTERS = 60  # a longer caption breaks at its " · " (plotly does not wrap a label): ~420 px at
+# 14 px, ~510 px at 18 px, within the canvas from an 800 px window to presentation
 SEPARATOR = " · "
 
 
@@ -59,18 +60,17 @@ def caption_lines(text, width=LINE_CHARACTERS):
     return lines
 
 
-def _lines(text, scale, narrow):
-    """The lines of the caption as drawn: one part a line on a narrow canvas; smaller type (scale 1)
-    fits more characters on a line."""
+def _lines(text, narrow):
+    """The lines of the caption as drawn: one part a line on a narrow canvas."""
     if narrow:
         return caption_lines(text, 0)
-    return caption_lines(text, round(LINE_CHARACTERS * CAPTION_MAX_SCALE / min(scale, CAPTION_MAX_SCALE)))
+    return caption_lines(text, LINE_CHARACTERS)
 
 
 def caption_height(text, scale=1.0, narrow=False):
     """The height in pixels ``text`` takes as the caption (``with_caption``): a canvas adds it to
     its own so that the plot area keeps its size."""
-    return caption_band(scale, len(_lines(text, scale, narrow)))
+    return caption_band(scale, len(_lines(text, narrow)))
 
 
 def caption_band(scale=1.0, n_lines=1):
@@ -84,7 +84,7 @@ def with_caption(layout, text, scale=1.0, narrow=False):
 
     An annotation anchored at its bottom, not a title: a title of several lines anchored at its top
     is drawn partly above the figure."""
-    lines = _lines(text, scale, narrow)
+    lines = _lines(text, narrow)
     margin = dict(layout.get("margin") or {})
     below = margin.get("t", 0)  # the legend's band, between the caption and the plot area
     margin["t"] = below + caption_band(scale, len(lines))

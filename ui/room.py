@@ -3,7 +3,8 @@
 Rules that hold:
 
 - In presentation every panel chart's type grows by ``FONT_FACTOR`` (its base font, the axes'
-  tick labels and titles, its title, legend and annotations), with tick labels at least
+  tick labels and titles, its legend and annotations; its title by ``TITLE_FACTOR``, a line across
+  a column), with tick labels at least
   ``MIN_TICK_PX`` (the canvas's own grow with its scale); markers grow by ``MARKER_FACTOR`` and the
   chart's height by ``HEIGHT_FACTOR``, so the larger type keeps its room.
 - The layout given is never changed: a scaled copy is returned.
@@ -12,6 +13,7 @@ Rules that hold:
 import re
 
 FONT_FACTOR = 1.5
+TITLE_FACTOR = 1.15
 MARKER_FACTOR = 1.4
 HEIGHT_FACTOR = 1.3
 MIN_TICK_PX = 18
@@ -48,7 +50,9 @@ def room_layout(layout):
         layout[key] = _axis(layout.get(key), base)
     title = layout.get("title")
     if isinstance(title, dict):
-        layout["title"] = {**title, "font": _font(title.get("font"), _scaled_size(title.get("font"), base * 1.2))}
+        # Less than the rest: a chart's title is one line across a column, which can be half the page.
+        size = (title.get("font") or {}).get("size") or base * 1.2
+        layout["title"] = {**title, "font": _font(title.get("font"), round(size * TITLE_FACTOR))}
     if isinstance(layout.get("legend"), dict) and layout["legend"].get("font"):
         layout["legend"] = {
             **layout["legend"],
