@@ -318,7 +318,15 @@ function drawFrame(player) {
   player.wrong = player.data.kind === 'linear' ? wrong.x.length : null;
   root.__pgPlaybackDrawn = true;
   root.dataset.playbackStep = String(player.data.steps[player.index]);
-  window.Plotly.react(root, traces, root.layout, root.__pgConfig);
+  window.Plotly.react(root, traces, stepLayout(root.layout), root.__pgConfig);
+}
+
+function stepLayout(layout, dimmed = true) {
+  // The caption (ui/plot_caption.py) counts the server's fit: dimmed while another step is drawn,
+  // whose counts the strip on the plot and the status line give. A copy (gd.layout keeps the zoom).
+  const notes = (layout.annotations || []).map((a) => (a.name === 'caption'
+    ? Object.assign({}, a, {opacity: dimmed ? 0.35 : 1}) : a));
+  return Object.assign({}, layout, {annotations: notes});
 }
 
 function restoreCanvas() {
@@ -327,7 +335,7 @@ function restoreCanvas() {
   if (!root || !root.__pgPlaybackDrawn || !root.__pgPlaybackBase || !window.Plotly) return;
   root.__pgPlaybackDrawn = false;
   delete root.dataset.playbackStep;
-  window.Plotly.react(root, root.__pgPlaybackBase, root.layout, root.__pgConfig);
+  window.Plotly.react(root, root.__pgPlaybackBase, stepLayout(root.layout, false), root.__pgConfig);
 }
 
 function afterCanvasDraw(root) {
