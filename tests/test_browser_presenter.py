@@ -218,10 +218,22 @@ def test_space_plays_and_pauses_and_a_try_step_is_done_from_the_bar(browser, ser
     page.wait_for_function("(idle) => document.querySelector('.pg-player-play').textContent !== idle", arg=idle)
     page.locator("body").press(" ")
     page.wait_for_function("(idle) => document.querySelector('.pg-player-play').textContent === idle", arg=idle)
-    # Figure 4.12's Try: basis functions off, from the bar: the caption loses its basis.
-    for key in ("fig4_9", "fig4_10_11", "fig4_12"):
+    for key in ("fig4_9", "fig4_10_11"):
         _bar_button(page, "pb_next").click()
         _wait_for_figure(page, PRESETS[key])
+    # Figure 4.10-4.11's Try (a panel's button): the plot stays whole on screen after it.
+    share = page.get_by_role("button", name="Share one covariance")
+    share.scroll_into_view_if_needed()
+    share.click()
+    _wait_for_caption(page, "shared covariance")
+    wait_settled(page)
+    page.evaluate("() => document.querySelectorAll('.stMain, [data-testid=stMain]').forEach(e => { e.scrollTop = 0; })")
+    page.wait_for_function("() => document.querySelector('.pg-canvas').getBoundingClientRect().top < innerHeight / 2")
+    layout = _layout(page)
+    assert layout["canvases"][0]["bottom"] <= layout["window"]["height"], layout["canvases"]
+    # Figure 4.12's Try: basis functions off, from the bar: the caption loses its basis.
+    _bar_button(page, "pb_next").click()
+    _wait_for_figure(page, PRESETS["fig4_12"])
     assert "basis" in _caption(page)
     page.locator(".st-key-pb_basis button:visible", has_text="φ: none").click()
     _wait_for_caption(page, "Logistic", "!basis")
