@@ -49,7 +49,7 @@ PANELS = [
         title=TITLE,
         applies=_applies,
         render=render,
-        order=29,  # where the perceptron's playback tab would be
+        order=88,  # after the method's own tabs: the first tab stays the one that explains the fit
         help=N_("Why this fit has no step-by-step playback, and how to get one."),
     )
 ]
