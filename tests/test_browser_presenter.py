@@ -172,9 +172,8 @@ def test_the_keys_and_the_bar_drive_a_lecture_without_the_sidebar(browser, serve
     page.locator(".st-key-pb_method").get_by_role("combobox").click()
     page.get_by_role("option", name="Fisher's linear discriminant (§4.1.4)").click()
     _wait_for_caption(page, "Fisher")
-    # ? shows the shortcuts, Esc hides them (once the method's box no longer has the focus: typed
-    # there, "?" filters the methods).
-    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    # ? shows the shortcuts, Esc hides them (the method's box gave the focus back once a method was picked).
+    page.wait_for_function("() => !document.activeElement || !document.activeElement.closest('.st-key-pb_method')")
     page.keyboard.press("?")
     overlay = page.locator(".pg-shortcuts.pg-shown")
     overlay.wait_for(timeout=10_000)

@@ -57,3 +57,9 @@ def test_panel_charts_grow_for_the_room_and_the_given_layout_stays():
     assert grown["xaxis"]["title"]["text"] == "θ"
     (trace,) = room_data([{"type": "scatter", "marker": {"size": 10}, "line": {"width": 2}}])
     assert trace["marker"]["size"] > 10 and trace["line"]["width"] > 2
+
+
+def test_the_lines_do_not_change_with_the_accuracy():
+    short, full = "m" * 30 + " · training accuracy 9.5%", "m" * 30 + " · training accuracy 100.0%"
+    assert len(caption_lines(short)) == len(caption_lines(full))
+    assert len(caption_lines("m" * 34 + " · training accuracy 9.5%")) == 2  # counted as 100.0%: 61 > 60

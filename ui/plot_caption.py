@@ -13,6 +13,7 @@ Rules that hold:
 """
 
 import html
+import re
 
 import numpy as np
 
@@ -25,6 +26,7 @@ CAPTION_MAX_SCALE = 1.3  # like the legend's: the band costs the plot's height
 LINE_CHARACTERS = 60  # a longer caption breaks at its " · " (plotly does not wrap a label): ~420 px at
 # 14 px, ~510 px at 18 px, within the canvas from an 800 px window to presentation
 SEPARATOR = " · "
+PERCENT = re.compile(r"\d{1,3}\.\d%")
 
 
 def caption_text(scene, view=None, test_predicted=None, settings=True):
@@ -49,11 +51,17 @@ def _settings(scene):
     return words
 
 
+def _length(text):
+    """Characters of ``text``, every percentage counted as its longest ("100.0%"): the lines must not
+    change while a drag changes an accuracy (the plot would move under the pointer)."""
+    return len(PERCENT.sub("100.0%", text))
+
+
 def caption_lines(text, width=LINE_CHARACTERS):
     """The caption's lines: its parts joined while a line stays within ``width`` characters."""
     lines = []
     for part in text.split(SEPARATOR):
-        if lines and len(lines[-1]) + len(SEPARATOR) + len(part) <= width:
+        if lines and _length(lines[-1]) + len(SEPARATOR) + _length(part) <= width:
             lines[-1] += SEPARATOR + part
         else:
             lines.append(part)

@@ -30,6 +30,16 @@ function typing(target) {
   return Boolean(target.closest('[role="combobox"], [role="listbox"], .pg-player'));
 }
 
+function releaseChoice(e) {
+  // A method (or α) picked from the bar's list: its box gives the focus back, so the keys work
+  // again at once (typed into the box, they would filter its list).
+  if (!e.target.closest || !e.target.closest('[role="option"]')) return;
+  setTimeout(() => {
+    const active = document.activeElement;
+    if (active && active.closest && active.closest('.st-key-pg_view_row')) active.blur();
+  }, 0);
+}
+
 function overlay() {
   return document.querySelector('.pg-shortcuts');
 }
@@ -133,5 +143,6 @@ export default function (component) {
   if (!window.__pgPresenterKeys) {  // once per page: the element's code runs again on every update
     window.__pgPresenterKeys = true;
     document.addEventListener('keydown', onKey);
+    document.addEventListener('click', releaseChoice, true);
   }
 }

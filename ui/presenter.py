@@ -49,6 +49,8 @@ html { font-size: 20px; }
 .st-key-pg_view_row p, .st-key-pg_view_row button, .st-key-pg_view_row input { font-size: 15px; }
 .st-key-pg_view_row button { min-height: 34px; padding: 2px 10px; }
 .st-key-pg_view_row [data-testid="stSelectbox"] [role="group"] { min-height: 34px; height: 36px; }
+/* Messages ("Loaded figure 4.6.") at the bottom, off the drawer's title. */
+[data-testid="stToastContainer"] { top: auto !important; bottom: 0.75rem; }
 /* The figure's explanation: a drawer under the bar, on the right; while it is open the page below the
    bar keeps its room free, so the plot stays whole beside it (a projector is wider than the plot). */
 .st-key-pg_drawer { position: fixed; top: calc(var(--pg-bar-bottom, 4rem) + 0.5rem); right: 0.75rem;
