@@ -93,7 +93,8 @@ def _canvas_events_handler(key, *, shared_view=False):
 
 # Nothing cut short on a narrow screen: the view controls' row wraps, the methods box keeping a
 # usable width (a row of its own rather than squeezed chips); a panel's metric labels wrap. A row of
-# figures (``ui.panels.figures_row``) looks like a row of st.metric.
+# figures (``ui.panels.figures_row``) looks like a row of st.metric. A selectbox's list is at least
+# 25rem wide, so the methods' full names show there (a wider sidebar changed the plot's first shape).
 LAYOUT_CSS = """
 <style>
 .st-key-compare_methods { min-width: min(100%, 22rem); flex: 1 1 22rem; }
@@ -104,9 +105,9 @@ LAYOUT_CSS = """
 .pg-figure-value { font-size: 2.25rem; line-height: 1.4; white-space: nowrap; }
 .pg-figure-help { display: inline-block; width: 1.1em; height: 1.1em; line-height: 1.1em; border: 1px solid;
   border-radius: 50%; font-size: 0.75em; text-align: center; opacity: 0.6; cursor: help; }
-@media (min-width: 1100px) { section[data-testid="stSidebar"] { width: 23.5rem !important; min-width: 23.5rem; } }
-.st-key-method input { font-size: 0.85rem; text-overflow: clip; }
-[role="listbox"] [role="option"] { white-space: normal; }
+.st-key-method input { font-size: 0.8rem; text-overflow: clip; }
+[data-testid="stSelectboxVirtualDropdown"], [data-testid="stSelectboxVirtualDropdown"] > div {
+  min-width: 25rem; }
 .pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
 .pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
