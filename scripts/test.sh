@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+# The versions the suite last passed with (constraints.txt, written by scripts/pin.py).
+python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt -c constraints.txt
 
 # Debian's chromium (browser tests), CJK fonts and nginx (tests/test_replicas.py runs it in the foreground
 # with its own configuration and prefix; no system service is used).

@@ -41,10 +41,12 @@ PAGE_TO_DATA_JS = """([px, py]) => {
   return [xa.p2l(px - box.left - xa._offset), ya.p2l(py - box.top - ya._offset)];
 }"""
 
+# The boundary as drawn (a drag's live frames rewrite plotly's paths, not its data: ui/canvas_patch.js).
 BOUNDARY_JS = """() => {
   const root = document.querySelector('.pg-canvas');
-  return (root._fullData || []).filter(t => t.meta === 'boundary')
-    .map(t => Array.from(t.x || []).concat(Array.from(t.y || [])).map(v => v === null ? 0 : v).join(','))
+  return Array.from(root.querySelectorAll('.scatterlayer > .trace'))
+    .filter((g) => g.__data__ && g.__data__[0] && g.__data__[0].trace.meta === 'boundary')
+    .map((g) => Array.from(g.querySelectorAll('path.js-line')).map((p) => p.getAttribute('d')).join(' '))
     .join(';');
 }"""
 

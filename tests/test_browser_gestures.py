@@ -9,6 +9,7 @@ fixed time, so a busy machine only makes it slower.
 """
 
 import math
+import re
 from contextlib import nullcontext
 
 import numpy as np
@@ -284,5 +285,107 @@ def test_the_tool_bar_and_its_keys(browser, server):
         field.type("e")
         assert page.evaluate(pressed) == "add"
         page.screenshot(path=str(ARTIFACTS / "gestures-toolbar-1400.png"))
+    finally:
+        close_page(page)
+
+
+# What plotly's nodes draw for every trace but the points: fill paths, line paths, ring positions.
+DRAWN_JS = """() => {
+  const root = document.querySelector('.pg-canvas'), drawn = {};
+  root.querySelectorAll('.scatterlayer > .trace').forEach((group) => {
+    const trace = group.__data__ && group.__data__[0] && group.__data__[0].trace;
+    if (!trace || trace.meta === 'points') return;
+    const attributes = (selector, name) =>
+      Array.from(group.querySelectorAll(selector)).map((n) => n.getAttribute(name) || '');
+    drawn[trace.index] = {fill: attributes('.js-fill', 'd'), lines: attributes('g.lines path.js-line', 'd'),
+                          rings: attributes('g.points path.point', 'transform')};
+  });
+  return drawn;
+}"""
+
+# Plotly.react of a figure, every trace drawn anew (a new datarevision), then the canvas quiet.
+PLOTLY_DRAWS_JS = """async (which) => {
+  const root = document.querySelector('.pg-canvas');
+  const data = which === 'live' ? root.__pgLiveFigure.data : root.data;
+  const layout = Object.assign({}, root.layout, {datarevision: 'oracle-' + which});
+  await window.Plotly.react(root, data.map((t) => Object.assign({}, t)), layout);
+}"""
+
+LIVE_QUIET_JS = """() => { const r = document.querySelector('.pg-canvas');
+  return !r.__pgLiveBusy && !r.__pgLiveAgain && !r.__pgDrawing && Number(r.dataset.liveDrawn || 0) > 0; }"""
+
+
+def _runs(path):
+    """An SVG path's runs of vertices ("M1,2L3,4ZM..." -> [[(1, 2), (3, 4)], ...])."""
+    number = r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?"
+    return [
+        [(float(x), float(y)) for x, y in re.findall(rf"({number}),({number})", part)]
+        for part in re.findall(r"M[^M]*", path)
+    ]
+
+
+def _off_polyline(vertices, polyline, closed):
+    """The largest distance (px) of ``vertices`` from the polyline (closed: back to its start)."""
+    points = np.array(polyline + polyline[:1] if closed else polyline, dtype=float)
+    worst = 0.0
+    for p in np.array(vertices, dtype=float):
+        if len(points) == 1:
+            worst = max(worst, float(np.hypot(*(p - points[0]))))
+            continue
+        a, b = points[:-1], points[1:]
+        ab = b - a
+        t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0, 1)
+        worst = max(worst, float(np.min(np.hypot(*(a + t[:, None] * ab - p).T))))
+    return worst
+
+
+def _assert_same_drawing(mine, plotlys, tolerance=0.05):
+    """Two DRAWN_JS results draw the same lines, fills and rings (plotly may drop collinear vertices)."""
+    assert mine.keys() == plotlys.keys()
+    for index, theirs in plotlys.items():
+        ours = mine[index]
+        for kind, closed in (("fill", True), ("lines", False)):
+            our_runs = [run for path in ours[kind] for run in _runs(path)]
+            their_runs = [run for path in theirs[kind] for run in _runs(path)]
+            assert len(our_runs) == len(their_runs), (
+                f"trace {index} {kind}: {len(our_runs)} runs, plotly {len(their_runs)}"
+            )
+            for a, b in zip(our_runs, their_runs, strict=True):
+                assert _off_polyline(a, b, closed) <= tolerance and _off_polyline(b, a, closed) <= tolerance, (
+                    f"trace {index} {kind}: {a} != {b}"
+                )
+        ring = r"translate\((-?[\d.]+),\s*(-?[\d.]+)\)"
+        our_rings = sorted(tuple(map(float, re.match(ring, t).groups())) for t in ours["rings"])
+        their_rings = sorted(tuple(map(float, re.match(ring, t).groups())) for t in theirs["rings"])
+        assert np.allclose(our_rings, their_rings, atol=tolerance) if their_rings else not our_rings
+
+
+def test_a_drags_frames_drawn_in_place_are_what_plotly_draws(browser, server):
+    """A drag's live frames are drawn by rewriting plotly's paths (ui/canvas_patch.js): the regions,
+    the boundary and the rings must be what plotly draws for the same figure, and after the release
+    the session's figure is drawn whole (no rewritten path stays)."""
+    page = open_page(browser, server)
+    try:
+        page.locator(".pg-canvas").scroll_into_view_if_needed()
+        wait_settled(page)
+        target = isolated_point(geometry(page))
+        start = (target["px"], target["py"])
+        page.mouse.move(*start)
+        page.mouse.down()
+        for step in range(1, 9):  # across the plot, so the boundary and the rings change
+            page.mouse.move(start[0] + 25 * step, start[1] + 12 * step, steps=2)
+        page.wait_for_function(LIVE_QUIET_JS)
+        patched = int(page.evaluate("() => document.querySelector('.pg-canvas').dataset.livePatched || 0"))
+        missed = page.evaluate("() => document.querySelector('.pg-canvas').dataset.patchMissed || ''")
+        assert patched >= 1, f"no frame was drawn in place ({missed})"
+        mine = page.evaluate(DRAWN_JS)
+        page.evaluate(PLOTLY_DRAWS_JS, "live")
+        _assert_same_drawing(mine, page.evaluate(DRAWN_JS))
+        page.mouse.up()
+        page.wait_for_function("() => !document.querySelector('.pg-canvas').dataset.dragging")
+        wait_applied(page)
+        after_release = page.evaluate(DRAWN_JS)
+        page.evaluate(PLOTLY_DRAWS_JS, "drawn")
+        _assert_same_drawing(after_release, page.evaluate(DRAWN_JS), tolerance=0.005)
     finally:
         close_page(page)

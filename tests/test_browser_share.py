@@ -92,6 +92,20 @@ def test_a_tampered_link_shows_a_message_and_the_default_points(browser, server)
     assert not errors, errors
 
 
+def test_a_link_with_too_many_parameters_is_refused_with_a_message(browser, server):
+    """Streamlit reads no parameter of a link with more than 1,000: only the browser sees them, and
+    the page says so (in the session's language) over the default scene."""
+    errors = []
+    query = "&".join(f"q{i}=1" for i in range(1001))
+    context, page = _open(browser, f"{server}/?{query}", errors)
+    page.get_by_text("The link has 1,001 parameters").wait_for(timeout=30_000)
+    text = page.locator("[data-testid='stAlert']").first.inner_text()
+    assert "at most 1,000" in text and "default scene is shown" in text
+    assert page.evaluate(CANVAS_STATE_JS)["n_points"] == 90
+    context.close()
+    assert not errors, errors
+
+
 def test_comparison_view_shares_the_points_and_the_zoom(browser, server):
     errors = []
     context, page = _open(browser, server, errors)
@@ -109,6 +123,8 @@ def test_comparison_view_shares_the_points_and_the_zoom(browser, server):
     page.wait_for_function(
         "() => [...document.querySelectorAll('.pg-canvas')].every(c => c.dataset.points === '91')", timeout=20_000
     )
+    # The clicked canvas drew the point with its method's boundary through the live route first.
+    assert page.evaluate("() => Number(document.querySelectorAll('.pg-canvas')[1].dataset.liveDrawn || 0)") >= 1
     # Zooming one canvas (dragging a box) moves all of them to the same window.
     width_before = page.evaluate(
         "() => { const r = document.querySelector('.pg-canvas')._fullLayout.xaxis.range; return r[1] - r[0]; }"

@@ -15,13 +15,14 @@ import streamlit as st
 from playground import MODELS
 from playground.link import MAX_LINK_POINTS, encode_scene
 
-from . import controls, heldout, i18n, runtime, state
+from . import controls, forward_queue, heldout, i18n, runtime, state
 from .accessible import canvas_description
 from .basis_controls import basis_picker
 from .canvas import canvas, file_name, follow_canvas
 from .class_names import class_name_controls
 from .compare import comparison, view_mode_picker
 from .compute import FitView, scene_model, scene_view, shown_model, view_is_quick
+from .export.buttons import download_buttons
 from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import N_, _
 from .import_export import import_export_controls
@@ -214,6 +215,7 @@ def _load_report():
 
 
 def main():
+    forward_queue.keep_finished_runs()  # before this run's messages can meet a fragment run's start
     init_language()
     i18n.begin_run()
     state.init_state()
@@ -507,8 +509,10 @@ def _view_controls():
         key=PRESENTATION_KEY,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
-    if presenting:
-        presenter_bar(row)  # the sidebar is folded away: what a lecture needs, on the page
+    if presenting:  # the sidebar is folded away: what a lecture needs, and the scene to take home, on the page
+        presenter_bar(row)
+        with row.popover(_("Take it home"), icon=":material/download:"):
+            download_buttons(state.scene(), key="export_presenting")
     st.markdown(LAYOUT_CSS + (PRESENTER_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
 
@@ -590,6 +594,10 @@ def _comparison(scene, methods):
                 file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
                 key=key,
                 on_events=_canvas_events_handler(key, shared_view=True),
+                # A click or a drag in one of them is drawn live in that one (its method's fit);
+                # the others follow when the gesture is committed.
+                new_point=_new_point_marker(scene),
+                live=_live_settings(item.scene, painted=False),
             )
 
 

@@ -95,6 +95,7 @@ function drawNow(root, Plotly, depth) {
   // The width too, explicitly: Plotly.react keeps the width of the first draw otherwise, so a
   // window made wider (a laptop's page moved to the projector) kept a small plot.
   if (root.clientWidth) figure.layout.width = root.clientWidth;
+  figure.layout = afterPatches(figure.layout, root);
   return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
     // The tool's drag mode, set as plotly's own toolbar sets it (given to Plotly.react instead,
     // plotly.js 7.1 overflows its stack styling a box selection).
@@ -109,6 +110,12 @@ function drawNow(root, Plotly, depth) {
       return drawNow(root, Plotly, (depth || 0) + 1);
     }
   });
+}
+
+function liveFrame(root) {
+  // The live figure as drawNow would give it to plotly (the legend's level and place kept).
+  const start = plotStart(root, root.__pgFigure.layout, root.__pgData.window);
+  return withAdded(root, shownFigure(root.__pgLiveFigure, root.__pgLegendLevel || 0, start));
 }
 
 function fitToPlotArea(root, Plotly, data) {

@@ -30,7 +30,7 @@ _HERE = Path(__file__).resolve().parent
 PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
 
 _JS = PLOTLY_SHARED_JS + "".join(
-    (_HERE / name).read_text(encoding="utf-8") for name in ("canvas_gestures.js", "canvas.js")
+    (_HERE / name).read_text(encoding="utf-8") for name in ("canvas_patch.js", "canvas_gestures.js", "canvas.js")
 )
 
 _CSS = """
@@ -56,7 +56,7 @@ _CSS = """
 /* The canvas's own width decides (the sidebar takes a share of a narrow window). */
 .pg-host { container-type: inline-size; }
 @container (max-width: 720px) { .pg-tools { flex-wrap: wrap; height: auto; row-gap: 2px; }
-  .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; } .pg-tools button { padding: 3px 6px; } }
+  .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; white-space: normal; } .pg-tools button { padding: 3px 6px; } }
 @media (pointer: coarse) { .pg-tools button { min-height: 36px; min-width: 44px; } }
 """
 
@@ -336,13 +336,8 @@ def file_name(*parts):
     return "-".join(words)[:80] or "playground"
 
 
-_FOLLOW_JS = r"""
-export default function (component) {
-  // The canvas calls refresh() after drawing a scene these panels were not drawn for.
-  const { data, setTriggerValue } = component;
-  window.__pgPanels = { drawnFor: data.drawn_for, refresh: (key) => setTriggerValue('refresh', key) };
-}
-"""
+_FOLLOW_JS = (_HERE / "follow_canvas.js").read_text(encoding="utf-8")
+
 
 _follow = st.components.v2.component("playground_follow_canvas", js=_FOLLOW_JS, isolate_styles=False)
 

@@ -736,10 +736,14 @@ function drawLive(root, answer) {
   if (root.__pgDrag && status && status.accuracy !== null) {
     liveLine(root, fill(texts.live_status, {accuracy: (100 * status.accuracy).toFixed(1) + '%', wrong: status.wrong}));
   }
-  return drawAdded(root).then(() => {  // with the points clicked meanwhile (withAdded)
+  const drawn = () => {
     root.dataset.dragUpdates = String(Number(root.dataset.dragUpdates || 0) + 1);
     root.dataset.liveDrawn = String(Number(root.dataset.liveDrawn || 0) + 1);
-  });
+  };
+  // A drag's frame in place when it can be (ui/canvas_patch.js), else with the points clicked
+  // meanwhile (withAdded) through Plotly.react.
+  if (root.__pgDrag && !root.__pgDrag.released && patchFrame(root, liveFrame(root))) return Promise.resolve().then(drawn);
+  return drawAdded(root).then(drawn);
 }
 
 // ---- Pending points and keys ------------------------------------------------------------------

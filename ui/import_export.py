@@ -18,6 +18,7 @@ from playground.fileio import MAX_UPLOAD_MB, points_to_csv, read_points_csv, sce
 from playground.validation import MAX_POINTS
 
 from . import state
+from .export.buttons import download_buttons
 from .i18n import N_, _
 from .names import class_name, phrased
 from .panels import tab_title
@@ -147,6 +148,7 @@ def import_export_controls():
             width="stretch",
             help=_("Points, method and its parameters, basis, view and panel settings."),
         )
+        download_buttons(state.scene())
         key = _upload_key()
         st.file_uploader(
             _("Load points (.csv) or a scene (.json)"),

@@ -1,7 +1,30 @@
-"""Process-wide tuning of the Python runtime the app runs in (not of any session's state)."""
+"""Process-wide tuning of the Python runtime the app runs in (not of any session's state).
+
+Two of these tunings replace private parts of Streamlit. Rule that must hold: each checks, when it
+is installed, that the names it relies on are there in the installed version, and otherwise leaves
+Streamlit's own behaviour in place with a warning in the server's log (``STREAMLIT_INTERNALS``
+lists the names; tests/test_streamlit_internals.py fails when one disappears).
+"""
 
 import functools
 import gc
+import logging
+
+_LOG = logging.getLogger(__name__)
+
+# The private names of Streamlit the tunings below (and ui/forward_queue.py) rely on.
+STREAMLIT_INTERNALS = (
+    ("streamlit.watcher.polling_path_watcher", "_POLLING_PERIOD_SECS"),
+    ("streamlit.config", "get_options_for_section"),
+    ("streamlit.config", "get_config_options"),
+    ("streamlit.config", "_config_lock"),
+    ("streamlit.runtime.forward_msg_queue", "ForwardMsgQueue.clear"),
+)
+
+
+def _not_there(what):
+    _LOG.warning("Streamlit's %s is not there in this version: its own behaviour is kept.", what)
+
 
 # Allocations between two collections of the youngest generation (Python's default is 700). A
 # collection examines the young objects still alive, which in a script run are mostly the run's own
@@ -54,6 +77,8 @@ def slow_config_polling():
         return
     if isinstance(getattr(polling_path_watcher, "_POLLING_PERIOD_SECS", None), int | float):
         polling_path_watcher._POLLING_PERIOD_SECS = CONFIG_POLL_SECONDS
+    else:
+        _not_there("polling_path_watcher._POLLING_PERIOD_SECS")
 
 
 @functools.cache
@@ -73,7 +98,10 @@ def index_config_sections():
         return
     original = getattr(config, "get_options_for_section", None)
     lock = getattr(config, "_config_lock", None)
-    if not callable(original) or lock is None or getattr(original, "indexed", False):
+    if getattr(original, "indexed", False):
+        return
+    if not callable(original) or lock is None or not callable(getattr(config, "get_config_options", None)):
+        _not_there("config.get_options_for_section (or its lock)")
         return
     index = {"options": None, "size": -1, "sections": {}}  # the process's configuration, not a session's
 

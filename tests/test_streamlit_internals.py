@@ -1,0 +1,60 @@
+"""The private parts of Streamlit that ui/runtime.py and ui/forward_queue.py replace are there in
+the installed version, and each tuning falls back to Streamlit's own behaviour, with a warning,
+where they are not."""
+
+import importlib
+import logging
+
+import pytest
+
+from ui import forward_queue, runtime
+
+
+@pytest.mark.parametrize("module, name", runtime.STREAMLIT_INTERNALS, ids=lambda v: str(v))
+def test_each_private_name_the_app_relies_on_is_in_the_installed_streamlit(module, name):
+    value = importlib.import_module(module)
+    for part in name.split("."):
+        assert hasattr(value, part), f"{module}.{name} is gone: update ui/runtime.py or ui/forward_queue.py"
+        value = getattr(value, part)
+
+
+def test_the_queue_fix_knows_the_installed_signature():
+    import inspect
+
+    from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+
+    clear = getattr(ForwardMsgQueue.clear, "__wrapped__", ForwardMsgQueue.clear)
+    assert list(inspect.signature(clear).parameters) == forward_queue.EXPECTED_PARAMETERS
+
+
+def test_a_missing_name_keeps_streamlits_behaviour_and_says_so(monkeypatch, caplog):
+    from streamlit import config
+    from streamlit.watcher import polling_path_watcher
+
+    original = config.get_options_for_section
+    monkeypatch.delattr(config, "_config_lock")
+    monkeypatch.delattr(polling_path_watcher, "_POLLING_PERIOD_SECS")
+    runtime.index_config_sections.cache_clear()
+    runtime.slow_config_polling.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="ui.runtime"):
+        runtime.index_config_sections()
+        runtime.slow_config_polling()
+    runtime.index_config_sections.cache_clear()
+    runtime.slow_config_polling.cache_clear()
+    assert config.get_options_for_section is original
+    assert sum("is not there in this version" in r.getMessage() for r in caplog.records) == 2
+
+
+def test_a_changed_queue_keeps_streamlits_clear_and_says_so(monkeypatch, caplog):
+    from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+
+    def clear(self, retain_lifecycle_msgs=False):  # a future signature
+        self._queue = []
+
+    monkeypatch.setattr(ForwardMsgQueue, "clear", clear)
+    forward_queue.keep_finished_runs.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="ui.forward_queue"):
+        forward_queue.keep_finished_runs()
+    forward_queue.keep_finished_runs.cache_clear()
+    assert ForwardMsgQueue.clear is clear
+    assert any("its own is kept" in r.getMessage() for r in caplog.records)

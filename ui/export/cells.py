@@ -1,0 +1,396 @@
+"""The exported notebook's cells, in order: the scene's data, the method in numpy, the same with
+scikit-learn, the check and the figure, the link back. ``scene_cells`` returns them as
+("markdown" | "code", source) pairs; ``ui.export.notebook`` and ``ui.export.script`` write them.
+
+Rules:
+
+- A visitor's text (class names) enters code only as ``repr`` literals (string constants, never
+  code) and Markdown only through ``ui.text.plain`` (shown as the characters it is). Nothing a
+  visitor wrote is ever executed or interpreted as markup: the code escapes names itself before
+  plotly, which renders an HTML subset, sees them.
+- Numbers are the scene's own: points as ``repr`` of their floats (exact), settings as literals.
+- The last code cell prints one line ``SUMMARY {json}`` (accuracies, predictions, weights in the
+  book's sign, posteriors and scikit-learn's answers) so that tests and readers can compare.
+- Markdown is in the session's language; the code and its comments stay in English.
+"""
+
+from playground.i18n import N_
+from playground.registry import MODELS
+from playground.specs import BASIS_SPECS, METHOD_SPECS, clean_settings
+
+from ..convention import book_w_init
+from ..text import plain
+from ..theme import CLASS_COLOURS, CLASS_SYMBOLS
+from .numpy_cells import METHOD_TEXT, literal, numpy_code
+from .sklearn_cells import DIFFERENCES, NO_COUNTERPART, sklearn_code
+
+TWO_CLASS_ONLY = ("perceptron", "logistic", "probit", "bayesian_logistic", "svm")
+
+
+def settings_of(scene):
+    """The method's settings, complete (defaults filled in as the app's widgets would)."""
+    values, _unused = clean_settings(METHOD_SPECS[scene.method], scene.param_dict, "method parameter", "scene")
+    return values
+
+
+def strategy_of(scene, n_classes):
+    """ "native", "ovr" or "ovo" as the fit runs it (a two-class method meets K > 2 classes with OvR)."""
+    if n_classes <= 2:
+        return "native"
+    if scene.multiclass == "native" and scene.method in TWO_CLASS_ONLY:
+        return "ovr"
+    return scene.multiclass
+
+
+def _array(rows, per_line=4):
+    """Points as an exact numpy literal, a few to a line."""
+    items = [f"[{x!r}, {y!r}]," for x, y in rows]
+    if not items:
+        return "np.zeros((0, 2))"
+    lines = ["    " + " ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+    return "np.array([\n" + "\n".join(lines) + "\n])"
+
+
+def data_code(scene, class_name):
+    points = scene.points
+    train = [(xy, label + 1) for xy, label, test in points.rows() if not test]
+    test = [(xy, label + 1) for xy, label, test in points.rows() if test]
+    present = sorted({label + 1 for label in points.labels})
+    names = ", ".join(f"{c}: {class_name(c - 1)!r}" for c in present)
+    window = scene.window.as_tuple()
+    return f'''import html
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+
+CLASS_NAMES = {{{names}}}  # the classes' names in the app (text: never code)
+# training points x_n = (x1, x2), and their classes, numbered from 1
+X = {_array(xy for xy, _ in train)}
+labels = np.array({[c for _, c in train]!r}, dtype=int)
+# test points: no fit sees them
+X_test = {_array(xy for xy, _ in test)}
+labels_test = np.array({[c for _, c in test]!r}, dtype=int)
+WINDOW = {tuple(window)!r}  # the view: x1 from, x1 to, x2 from, x2 to
+
+CLASSES = np.unique(labels)  # the classes present; CLASSES[0] is the book's C1, CLASSES[1] C2, ...
+k = np.searchsorted(CLASSES, labels)  # class index of each training point: 0 for C1, 1 for C2, ...
+COLOURS = {CLASS_COLOURS!r}
+SYMBOLS = {CLASS_SYMBOLS!r}
+
+
+def points_figure(title):
+    """The points as the app draws them: a colour and a symbol per class, test points hollow."""
+    fig = go.Figure()
+    for c in np.union1d(labels, labels_test):
+        name = html.escape(CLASS_NAMES[c])  # plotly reads labels as HTML: the name is shown as text
+        for points, test in ((X[labels == c], False), (X_test[labels_test == c], True)):
+            if len(points):
+                fig.add_scatter(
+                    x=points[:, 0], y=points[:, 1], mode="markers", name=name + (" (test)" if test else ""),
+                    marker=dict(color=COLOURS[c - 1], symbol=SYMBOLS[c - 1] + ("-open" if test else ""), size=9),
+                )
+    fig.update_layout(
+        title=title, template="plotly_white", width=620, height=540,
+        xaxis=dict(range=WINDOW[:2], title="x₁"), yaxis=dict(range=WINDOW[2:], title="x₂", scaleanchor="x"),
+    )
+    return fig
+'''
+
+
+def basis_code(scene):
+    values, _unused = clean_settings(BASIS_SPECS[scene.basis], scene.basis_param_dict, "basis parameter", "scene")
+    if scene.basis == "polynomial":
+        return f'''from itertools import combinations_with_replacement
+
+DEGREE = {literal(values["degree"])}
+
+
+def phi(X):
+    """Every monomial of x1, x2 of degree 1 to DEGREE, cross terms included (section 4.3.1)."""
+    terms = [c for d in range(1, DEGREE + 1) for c in combinations_with_replacement(range(X.shape[1]), d)]
+    return np.column_stack([np.prod(X[:, list(c)], axis=1) for c in terms])
+'''
+    if scene.basis == "rbf":
+        placement = values["placement"]
+        if placement == "grid":
+            centres = f"""per_axis = max(1, round({literal(values["n_centres"])} ** 0.5))
+low, high = X.min(axis=0), X.max(axis=0)  # a grid over the training points
+axes = [np.array([(l + h) / 2]) if per_axis == 1 else np.linspace(l, h, per_axis) for l, h in zip(low, high)]
+CENTRES = np.unique(np.column_stack([g.ravel() for g in np.meshgrid(*axes, indexing="ij")]), axis=0)"""
+        elif placement == "data":
+            centres = f"""distinct = np.unique(X, axis=0)  # training points drawn at random, seeded
+chosen = np.random.default_rng({literal(values["random_state"])}).choice(
+    len(distinct), size=min({literal(values["n_centres"])}, len(distinct)), replace=False
+)
+CENTRES = distinct[np.sort(chosen)]"""
+        else:
+            centres = f"CENTRES = np.array({literal(values.get('centres', ()))}).reshape(-1, 2)  # placed by hand"
+        return f'''{centres}
+WIDTH, INCLUDE_INPUT = {literal(values["width"])}, {literal(values["include_input"])}
+
+
+def phi(X):
+    """Gaussian basis functions exp(-|x - c_j|^2 / 2s^2) (eq. 3.4), optionally after x itself."""
+    radial = np.exp(-((X[:, None, :] - CENTRES[None]) ** 2).sum(axis=2) / (2 * WIDTH**2))
+    return np.hstack([X, radial]) if INCLUDE_INPUT else radial
+'''
+    return """def phi(X):
+    return X  # no basis functions: phi(x) = x
+"""
+
+
+def strategy_code(strategy, w_init):
+    """The cell that fits the model(s) and defines ``predict``."""
+    common = '''Phi = phi(X)
+K = len(CLASSES)
+
+
+def two_class_value(model, Phi):
+    """y(x) of a model of two classes: >= 0 means its C1 (eq. 4.4)."""
+    d = discriminants(model, Phi)
+    return d[:, 0] - d[:, 1]
+
+
+def book_weights(model):
+    """The weights in the book's sign: y(x) = y_1(x) - y_2(x) for a K-class form of two classes."""
+    W = weights(model)
+    if W is None:
+        return None
+    W = np.asarray(W, dtype=float)
+    return (W[0] - W[1]) if W.ndim == 2 and W.shape[0] == 2 else W
+
+'''
+    if strategy == "native":
+        return (
+            common
+            + f"""
+model = fit(Phi, k, w_init={w_init})
+
+
+def predict(X_new):
+    return CLASSES[np.argmax(discriminants(model, phi(X_new)), axis=1)]  # the largest wins (eq. 4.9)
+
+
+fitted_weights = book_weights(model)
+"""
+        )
+    if strategy == "ovr":
+        start = "None" if w_init == "None" else f"-np.array({w_init})"
+        return (
+            common
+            + f"""
+# One-versus-rest (section 4.1.2, figure 4.2 left): class j (as C1) against all the others.
+models = [fit(Phi, np.where(k == j, 0, 1), w_init={start}) for j in range(K)]
+
+
+def predict(X_new):
+    y = np.column_stack([two_class_value(m, phi(X_new)) for m in models])
+    return CLASSES[np.argmax(y, axis=1)]  # the largest y_j(x) wins where several or none claim x
+
+
+fitted_weights = [book_weights(m) for m in models]
+"""
+        )
+    return (
+        common
+        + f"""
+# One-versus-one (section 4.1.2, figure 4.2 right): a model per pair i < j, class i as C1.
+pairs = [(i, j) for i in range(K) for j in range(i + 1, K)]
+models = []
+for i, j in pairs:
+    rows = (k == i) | (k == j)
+    models.append(fit(Phi[rows], np.where(k[rows] == i, 0, 1), w_init={w_init}))
+
+
+def predict(X_new):
+    F = phi(X_new)
+    votes, confidence = np.zeros((len(F), K)), np.zeros((len(F), K))
+    for (i, j), m in zip(pairs, models):
+        y = two_class_value(m, F)
+        votes[np.arange(len(F)), np.where(y >= 0, i, j)] += 1  # the majority vote
+        confidence[:, i] += y
+        confidence[:, j] -= y
+    # a tie in the votes goes to the larger summed confidence (the added term stays below 1/3)
+    return CLASSES[np.argmax(votes + confidence / (3 * (np.abs(confidence) + 1)), axis=1)]
+
+
+fitted_weights = [book_weights(m) for m in models]
+"""
+    )
+
+
+RESULTS = """predicted, predicted_test = predict(X), predict(X_test)
+train_accuracy = float(np.mean(predicted == labels))
+test_accuracy = float(np.mean(predicted_test == labels_test)) if len(X_test) else None
+print(f"training accuracy: {train_accuracy:.2%} ({np.sum(predicted == labels)} of {len(X)} points)")
+if test_accuracy is not None:
+    print(f"test accuracy: {test_accuracy:.2%} ({np.sum(predicted_test == labels_test)} of {len(X_test)} points)")
+if fitted_weights is not None:
+    with np.printoptions(precision=4, suppress=True):
+        print("weights [w0, w1, ...] in the book's sign:", np.asarray(fitted_weights, dtype=float), sep="\\n")
+"""
+
+
+def sklearn_run_code(strategy):
+    wrap = (
+        "from sklearn.multiclass import OneVsRestClassifier\n\nestimator = OneVsRestClassifier(estimator)\n"
+        if strategy == "ovr"
+        else ""
+    )
+    return f'''{wrap}sk = estimator.fit(phi(X), labels)
+sk_predicted = sk.predict(phi(X))
+sk_predicted_test = sk.predict(phi(X_test)) if len(X_test) else sk_predicted[:0]
+
+
+def sklearn_book_weights(sk):
+    """scikit-learn's weights as the book writes them: bias first; with two classes negated
+    (its coef_ points into the second class); one row per class or per one-versus-rest model."""
+    if hasattr(sk, "estimators_"):
+        return [np.r_[e.intercept_[0], e.coef_[0]] for e in sk.estimators_]
+    W = np.column_stack([sk.intercept_, sk.coef_])
+    return -W[0] if len(sk.classes_) == 2 else W
+
+
+sk_weights = sklearn_book_weights(sk) if SAME_WEIGHTS else None
+agree = int(np.sum(sk_predicted == predicted)) + int(np.sum(sk_predicted_test == predicted_test))
+print(f"numpy and scikit-learn agree on {{agree}} of {{len(X) + len(X_test)}} points")
+if sk_weights is not None:
+    theirs, ours = np.asarray(sk_weights), np.asarray(fitted_weights)
+    if STRATEGY == "native" and ours.ndim == 2:  # one row per class: equal up to a common shift
+        theirs, ours = theirs - theirs.mean(axis=0), ours - ours.mean(axis=0)
+    gap = np.max(np.abs(theirs - ours))
+    print(f"largest difference between their weights: {{gap:.2e}}")
+'''
+
+
+NO_SKLEARN = "sk_predicted = sk_predicted_test = sk_weights = None  # no scikit-learn counterpart\n"
+
+FIGURE = """# The regions, the boundary and the misclassified points (ringed), as the app draws them
+gx, gy = np.meshgrid(np.linspace(*WINDOW[:2], 200), np.linspace(*WINDOW[2:], 200))
+region = predict(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
+fig = points_figure(FIGURE_TITLE)
+steps = [[position, COLOURS[c - 1]] for c in range(1, 7) for position in ((c - 1) / 6, c / 6)]  # a colour per class
+fig.add_heatmap(
+    x=gx[0], y=gy[:, 0], z=region, zmin=0.5, zmax=6.5, showscale=False, opacity=0.25, hoverinfo="skip",
+    colorscale=steps,
+)
+fig.add_contour(
+    x=gx[0], y=gy[:, 0], z=region, showscale=False, hoverinfo="skip", name="boundary",
+    contours=dict(coloring="none", start=1.5, end=5.5, size=1), line=dict(color="black", width=2),
+)
+wrong = np.r_[X[predicted != labels], X_test[predicted_test != labels_test]].reshape(-1, 2)
+fig.add_scatter(
+    x=wrong[:, 0], y=wrong[:, 1], mode="markers", name="misclassified",
+    marker=dict(symbol="circle-open", size=18, color="black", line=dict(width=2)),
+)
+"""
+
+SUMMARY = """def as_list(value):
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [as_list(v) for v in value]
+    return np.asarray(value, dtype=float).tolist()
+
+
+summary = {
+    "train_accuracy": train_accuracy,
+    "test_accuracy": test_accuracy,
+    "predicted": predicted.tolist(),
+    "predicted_test": predicted_test.tolist(),
+    "weights": as_list(fitted_weights),
+    "posteriors": as_list(posteriors(model, phi(X))) if STRATEGY == "native" and posteriors is not None else None,
+    "sklearn_predicted": None if sk_predicted is None else np.r_[sk_predicted, sk_predicted_test].tolist(),
+    "sklearn_weights": as_list(sk_weights),
+}
+print("SUMMARY " + json.dumps(summary))
+"""
+
+
+INTRODUCTION = N_(
+    "This notebook reproduces a scene of the linear-classification playground: {n} training points and {m} test "
+    "points of the classes listed below, fitted by {method}. It needs numpy, scikit-learn and plotly, and runs "
+    "from top to bottom."
+)
+INTRODUCTION_NO_TEST = N_(
+    "This notebook reproduces a scene of the linear-classification playground: {n} training points of the classes "
+    "listed below, fitted by {method}. It needs numpy, scikit-learn and plotly, and runs from top to bottom."
+)
+AT_A_STEP = N_(
+    "In the playground this scene shows step {step} of the fit; this notebook runs the fit to its end, as the "
+    "playground's Final fit does."
+)
+
+
+def scene_cells(scene, gettext, link, class_name):
+    """[(kind, source)]: the notebook of ``scene`` with Markdown in the language of ``gettext``.
+
+    ``class_name(label)``: the name of the app's class label 0..5 (the user's or the default).
+    """
+    _ = gettext
+    method = scene.method
+    settings = settings_of(scene)
+    n_classes = len(set(scene.points.training.labels))
+    strategy = strategy_of(scene, n_classes)
+    method_name = _(MODELS[method].display_name)
+    w_init = settings.get("w_init")
+    w_init_book = "None" if w_init is None else literal(tuple(book_w_init(w_init)))
+    present = sorted(set(scene.points.labels))
+    names = ", ".join(class_name(label) for label in present)
+    points, test = scene.points, scene.points.n_test
+    cells = [
+        ("markdown", "# " + plain(_("{method}: a scene from the playground").format(method=method_name))),
+        (
+            "markdown",
+            plain(
+                _(INTRODUCTION if test else INTRODUCTION_NO_TEST).format(
+                    n=len(points) - test, m=test, method=method_name
+                )
+            )
+            + "\n\n"
+            + plain(_("Classes: {names}.").format(names=names))
+            + ("" if scene.step is None else "\n\n" + plain(_(AT_A_STEP).format(step=scene.step))),
+        ),
+        ("markdown", "## 1. " + plain(_("The data"))),
+        ("code", data_code(scene, class_name)),
+        ("code", f"points_figure({_('The points')!r}).show()\n"),
+        ("markdown", "## 2. " + plain(_("The method in numpy"))),
+        ("markdown", plain(_(METHOD_TEXT[method]))),
+        ("code", basis_code(scene)),
+        ("code", numpy_code(method, settings)),
+    ]
+    if strategy != "native":
+        cells.append(
+            (
+                "markdown",
+                plain(
+                    _("One-versus-rest: one model per class against the others (figure 4.2).")
+                    if strategy == "ovr"
+                    else _("One-versus-one: one model per pair of classes and a majority vote (figure 4.2).")
+                ),
+            )
+        )
+    cells += [
+        ("code", f"STRATEGY = {strategy!r}\n" + strategy_code(strategy, w_init_book)),
+        ("code", RESULTS),
+        ("markdown", "## 3. " + plain(_("The same with scikit-learn"))),
+    ]
+    sklearn = None if strategy == "ovo" else sklearn_code(method, settings, n_classes)
+    if sklearn is None:
+        reason = NO_COUNTERPART["ovo" if strategy == "ovo" else method]
+        cells += [("markdown", plain(_(reason))), ("code", NO_SKLEARN)]
+    else:
+        code, same = sklearn
+        if method in DIFFERENCES:
+            cells.append(("markdown", plain(_(DIFFERENCES[method]))))
+        cells += [("code", code + f"SAME_WEIGHTS = {same!r}\n"), ("code", sklearn_run_code(strategy))]
+    cells += [
+        ("markdown", "## 4. " + plain(_("The regions, the boundary and the misclassified points"))),
+        ("code", f"FIGURE_TITLE = {method_name!r}\n" + FIGURE + "fig.show()\n"),
+        ("markdown", plain(_("The same numbers on one line, for a program to read:"))),
+        ("code", SUMMARY),
+        ("markdown", "## 5. " + plain(_("Back to the playground"))),
+        ("markdown", f"[{plain(_('Open this scene in the playground'))}](<{link}>)"),
+    ]
+    return cells

@@ -1,0 +1,70 @@
+// The share box: a copy-link button and the link, read from (and following) the address bar.
+function watchAddressBar() {
+  // Streamlit rewrites the query string with history.pushState / replaceState, which fire no
+  // event; wrap them once so every link box on the page can follow the address bar.
+  if (window.__pgHistoryWrapped) return;
+  window.__pgHistoryWrapped = true;
+  for (const name of ['pushState', 'replaceState']) {
+    const original = window.history[name].bind(window.history);
+    window.history[name] = (...args) => {
+      const result = original(...args);
+      window.dispatchEvent(new Event('pg-address-changed'));
+      return result;
+    };
+  }
+  window.addEventListener('popstate', () => window.dispatchEvent(new Event('pg-address-changed')));
+}
+
+function showLink(box) {
+  const url = window.location.href;
+  box.querySelector('.pg-link').textContent = url;
+  const length = box.__pgTexts.length.replace('{n}', url.length.toLocaleString('en'));
+  box.querySelector('.pg-link-length').textContent = length + (/[。．]$/.test(length) ? '' : ' ');
+}
+
+function openedWith() {
+  // The address the page was loaded from (history.replaceState does not change it).
+  const navigation = performance.getEntriesByType('navigation')[0];
+  return new URL(navigation ? navigation.name : window.location.href);
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  if (!window.__pgOpenedChecked) {
+    window.__pgOpenedChecked = true;
+    const query = openedWith().search.replace(/^\?/, '');
+    const count = query ? query.split('&').length : 0;
+    if (count > data.max_parameters) setTriggerValue('oversized', count);
+  }
+  let box = parentElement.querySelector('.pg-share');
+  if (!box) {
+    box = document.createElement('div');
+    box.className = 'pg-share';
+    box.innerHTML = '<button type="button" class="pg-copy"></button><span class="pg-copy-note"></span>' +
+      '<pre class="pg-link"></pre><p class="pg-link-caption"><span class="pg-link-length"></span>' +
+      '<span class="pg-link-help"></span></p>';
+    parentElement.appendChild(box);
+    watchAddressBar();
+    window.addEventListener('pg-address-changed', () => showLink(box));
+  }
+  const button = box.querySelector('.pg-copy'), note = box.querySelector('.pg-copy-note');
+  box.__pgTexts = data.texts;  // the session's language (the module itself holds no sentence)
+  button.textContent = data.label;
+  box.querySelector('.pg-link-help').textContent = data.help;
+  showLink(box);
+  button.onclick = async () => {
+    showLink(box);
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      note.textContent = data.texts.copied;
+    } catch (err) {
+      // No clipboard outside https / localhost: select the link shown below instead.
+      note.textContent = data.texts.blocked;
+      const range = document.createRange();
+      range.selectNodeContents(box.querySelector('.pg-link'));
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+    }
+    setTimeout(() => { note.textContent = ''; }, 4000);
+  };
+}
