@@ -177,7 +177,6 @@ def _test_predicted(model, scene):
 def live_answer(body):
     """The response text for a request body already parsed from JSON (raises ``Refused``)."""
     from .figures import scene_figure  # plotly: imported once the route is first used
-    from .plot_caption import caption_text
 
     query, edits, add_as, add_test, scale, language, painted = _request_fields(body)
     scene, _messages = decode_scene(query)
@@ -201,7 +200,6 @@ def live_answer(body):
             scale=scale,
             test_predicted=test_predicted,
             painted=painted,
-            caption=caption_text(scene, view, test_predicted),  # as the page's figure has it
         )
         figure["layout"] = with_font(figure["layout"], language)
     _named_by_origin(figure, origins)
