@@ -2,9 +2,10 @@
 
 Rules that hold:
 
-- A line or two above the legend band (a comparison's narrow canvas: one part a line): the method with its section ("Least squares (§4.1.3)"), the
-  multi-class strategy when more than two classes use it, the basis when there is one, and the
-  training (and test) accuracy of the fit drawn, as the status line computes them.
+- A line or two above the legend band (a comparison's narrow canvas: one part a line): the
+  method with its section ("Least squares (§4.1.3)"), the multi-class strategy when more than two
+  classes use it, the basis when there is one, and the training (and test) accuracy of the fit
+  drawn, as the status line computes them.
 - It is part of the figure's layout (an annotation), so the PNG and SVG downloads carry it; a
   drag's live frames keep the committed figure's layout, caption included (the plot never moves
   while a drag redraws it). Its band is always there, with or without a fit, and its line breaks
