@@ -287,9 +287,9 @@ def _presets():
             figure="4.4",
             title=N_("least squares vs logistic regression with outliers"),
             explanation=N_(
-                "Two separated classes, plus twelve class-2 points far away in the lower right, on the correct "
+                "Two separated classes, plus {n_far} class-2 points far away in the lower right, on the correct "
                 "side. Least squares punishes points for being 'too correct', so these far points drag its "
-                "boundary into the two clusters and several points near it end up on the wrong side (ringed). "
+                "boundary into the two clusters and {wrong} points near it end up on the wrong side (ringed). "
                 "Logistic regression, beside it, hardly notices them and still classifies every point "
                 "correctly. Try: box-select the far-away points to delete them and watch the least-squares "
                 "line swing back."
@@ -306,7 +306,7 @@ def _presets():
                 "and the middle class's plane comes out flat, never the largest: class 2 gets no region at "
                 "all and its points are swallowed by their neighbours (figure 4.5, left). Softmax regression, "
                 "beside it, gives the middle class its own band (figure 4.5, right). Try: switch *View* above to "
-                "*One method* and open the *Least-squares outputs* tab: y₂(x) is a level plane at about 0.32."
+                "*One method* and open the *Least-squares outputs* tab: y₂(x) is a level plane at about {level}."
             ),
             scene=_scene(aligned_points(), "least_squares", LEAST_SQUARES, seed=3),
             compare=("least_squares", "softmax"),
@@ -319,8 +319,8 @@ def _presets():
             explanation=N_(
                 "Two long, tilted clouds. Projected onto the line joining the class means (left histogram "
                 "below) they overlap; projected onto Fisher's direction, which also keeps each class narrow, "
-                "they separate (right histogram). The two directions differ by about 25°, and Fisher's "
-                "criterion J is about five times larger along Fisher's. Try: move the angle slider and watch "
+                "they separate (right histogram). The two directions differ by about {angle}°, and Fisher's "
+                "criterion J is about {ratio} times larger along Fisher's. Try: move the angle slider and watch "
                 "J and the overlap change: J peaks exactly at Fisher's direction."
             ),
             scene=_scene(elongated_points(), "fisher", FISHER, seed=4),
@@ -331,12 +331,12 @@ def _presets():
             figure="4.7",
             title=N_("perceptron convergence"),
             explanation=N_(
-                "Two close but separable classes and the perceptron, starting from w = 0. Press ▶ Play in the "
-                "playback tab: each step circles the misclassified point it uses and turns the boundary by "
-                "adding that point's φ = (1, x) to w if it is in class 1 (t = +1) or subtracting it if it is in "
-                "class 2 (t = −1). The error count goes up as well as down, yet "
-                "after 18 updates every point is correct, as the convergence theorem promises for separable "
-                "data. Try: add a class-1 point deep inside class 2 and watch it never settle."
+                "Two close but separable classes and the perceptron, starting from w = 0. Press ▶ Play in the playback "
+                "tab: each step circles the misclassified point it uses and turns the boundary by adding that point's "
+                "φ = (1, x) to w if it is in class 1 (t = +1) or subtracting it if it is in class 2 (t = −1). The "
+                "error count goes up as well as down, yet after {updates} updates in {epochs} epochs every point is "
+                "correct, as the convergence theorem promises for separable data. Try: add a class-1 point deep inside "
+                "class 2 and watch it never settle."
             ),
             scene=_scene(close_points(), "perceptron", PERCEPTRON, seed=20),
             tab=PERCEPTRON_TAB,
@@ -346,11 +346,11 @@ def _presets():
             figure="4.9",
             title=N_("logistic sigmoid and probit"),
             explanation=N_(
-                "Probit regression (section 4.3.5) fits p(C₁|φ) = Φ(wᵀφ), the standard normal's distribution "
-                "function, where logistic regression has σ(wᵀφ). The tab below draws the two curves of figure 4.9: "
-                "σ(a) and Φ(λa) with λ² = π/8 differ by less than 0.018 anywhere, yet Φ's tails are much thinner. "
-                "Try: switch the method to *Logistic regression* and compare the boundaries: nearly the same line, "
-                "with w about 1.9 times larger (1/λ ≈ 1.6 if the two curves were the same); then add a class-1 "
+                "Probit regression (section 4.3.5) fits p(C₁|φ) = Φ(wᵀφ), the standard normal's distribution function, "
+                "where logistic regression has σ(wᵀφ). The tab below draws the two curves of figure 4.9: σ(a) and "
+                "Φ(λa) with λ² = π/8 differ by less than {gap} anywhere, yet Φ's tails are much thinner. Try: switch "
+                "the method to *Logistic regression* and compare the boundaries: nearly the same line, with w about "
+                "{ratio} times larger (1/λ ≈ {inverse_lambda} if the two curves were the same); then add a class-1 "
                 "point deep inside class 2 and watch the probit boundary move more."
             ),
             scene=_scene(overlapping_points(), "probit", PROBIT, seed=2),
@@ -404,13 +404,13 @@ def _presets():
             figure="",
             title=N_("MAP over-confident, predictive not (sec. 4.5.2)"),
             explanation=N_(
-                "Ten points in two small groups, and Bayesian logistic regression with a weak prior (α = 0.1). "
-                "The dashed grey contours, the MAP sigmoid σ(w_MAPᵀφ) at p(C₁|x) = 0.1, 0.5 and 0.9, are parallel "
-                "lines: as sure at the edge of the view as beside the data. The solid purple ones, the predictive "
+                "Ten points in two small groups, and Bayesian logistic regression with a weak prior (α = {alpha}). The "
+                "dashed grey contours, the MAP sigmoid σ(w_MAPᵀφ) at p(C₁|x) = 0.1, 0.5 and 0.9, are parallel lines: "
+                "as sure at the edge of the view as beside the data. The solid purple ones, the predictive "
                 "distribution (eq. 4.155), share the 0.5 line but fan out away from the points, where the posterior "
                 "over w (thin purple lines: boundaries drawn from it) is wide; in the top right corner the MAP says "
-                "p(C₁|x) ≈ 0, the predictive about 0.13. Try: raise α to 10 and watch the samples bunch and the "
-                "contours close in, or add points far out and watch the fan narrow."
+                "p(C₁|x) ≈ {p_map}, the predictive about {p_predictive}. Try: raise α to 10 and watch the samples "
+                "bunch and the contours close in, or add points far out and watch the fan narrow."
             ),
             scene=_scene(few_points(), "bayesian_logistic", {"alpha": 0.1}, window=FEW_POINTS_WINDOW),
             tab=PREDICTIVE_TAB,
@@ -422,13 +422,14 @@ def _presets():
             figure="",
             title=N_("Over-fitting: perfect on training, poor on test"),
             explanation=N_(
-                "Sixteen training points (filled) of two overlapping classes, and forty test points (hollow) "
-                "drawn from the same two Gaussians, which no fit uses. Least squares on a degree-6 polynomial "
-                "basis has 27 features for 16 points: it threads its boundary around every training point "
-                "(training accuracy 100 %) and gets only 57.5 % of the test points right, little better than a "
-                "coin. The *Metrics* tab below shows both confusion matrices. Try: set *Basis functions* in the "
-                "sidebar to none: the straight line gets two training points wrong but 90 % of the test points "
-                "right. A model judged on the points it learned from always looks better than it is."
+                "{n_train} training points (filled) of two overlapping classes, and {n_test} test points (hollow) "
+                "drawn from the same two Gaussians, which no fit uses. Least squares on a degree-{degree} polynomial "
+                "basis has {features} features for {n_train} points: it threads its boundary around every training "
+                "point (training accuracy {train_accuracy}) and gets only {test_accuracy} of the test points right, "
+                "little better than a coin. The *Metrics* tab below shows both confusion matrices. Try: set *Basis "
+                "functions* in the sidebar to none: the straight line gets {line_wrong} training points wrong but "
+                "{line_test_accuracy} of the test points right. A model judged on the points it learned from always "
+                "looks better than it is."
             ),
             scene=_scene(
                 overfit_points(),
@@ -445,16 +446,15 @@ def _presets():
             figure="",
             title=N_("Six-point worked example (lecture notes)"),
             explanation=N_(
-                "The six points of the lecture notes' worked example: class 1 (the book's C₁) at (1, 2), (2, 3), "
-                "(3, 4.9) and class 2 at (2, 1), (3, 2), (4, 3.9). Fisher's discriminant, shown: m₁ = (2, 3.3), "
-                "m₂ = (3, 2.3), S_W = [[4, 5.8], [5.8, 8.68]] and the unit direction ŵ = (−0.83, 0.56), which "
-                "points into class 1 and separates the classes. With *Gaussian classes, shared covariance*, "
-                "Σ = [[0.667, 0.967], [0.967, 1.447]] and (w₀, w₁, w₂) = (48.67, −80.44, 54.44). Try the "
-                "*Perceptron* with initial weights 5, −6, 1 and η = 1: two updates, at x₂ and x₄, give (6, −4, 4) "
-                "and then (5, −6, 3), so ŵ = (0.598, −0.717, 0.359); and *Logistic regression* from initial "
-                "weights 1, −1, 1, which reaches (5.71, −8.54, 5.77) with ln p = −0.0096 after five IRLS updates "
-                "(Iterations tab, step 5) and, as the points are separable and no finite optimum exists, stops "
-                "with a message saying why."
+                "The six points of the lecture notes' worked example: class 1 (the book's C₁) at {class1_points} and "
+                "class 2 at {class2_points}. Fisher's discriminant, shown: m₁ = {m1}, m₂ = {m2}, S_W = {sw} and the "
+                "unit direction ŵ = {w_hat}, which points into class 1 and separates the classes. With *Gaussian "
+                "classes, shared covariance*, Σ = {sigma} and (w₀, w₁, w₂) = {gaussian_w}. Try the *Perceptron* with "
+                "initial weights 5, −6, 1 and η = 1: {n_updates} updates, at {first_point} and {second_point}, give "
+                "{first_update} and then {last_update}, so ŵ = {perceptron_w_hat}; and *Logistic regression* from "
+                "initial weights 1, −1, 1, which reaches {irls_w} with ln p = {irls_log_p} after five IRLS updates "
+                "(Iterations tab, step 5) and, as the points are separable and no finite optimum exists, stops with a "
+                "message saying why."
             ),
             about_notes=N_(
                 "About the notes: they print Σ₂₂ = 1.467 where these points give 1.447, and ŵ₂ = 0.585 where "

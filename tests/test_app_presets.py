@@ -6,6 +6,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from playground.presets import PRESETS
+from ui.presets import explanation
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
@@ -45,7 +46,7 @@ def test_every_preset_button_loads_its_scene_and_explains_it():
         if preset.tab:
             assert at.session_state["panel_tab"] == preset.tab
         assert at.session_state.panel_options == (preset.panel_options or {})  # nothing left from before
-        assert _explanations(at) == [f"**{preset.heading}**\n\n{preset.explanation}"], key
+        assert _explanations(at) == [f"**{preset.heading}**\n\n{explanation(preset, scene.window)}"], key
 
 
 def test_close_hides_the_explanation_and_undo_brings_the_points_back():

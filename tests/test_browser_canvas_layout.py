@@ -104,7 +104,7 @@ def test_nothing_is_clipped_or_overflows(browser, server, width):
         assert text.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), name
     label = page.get_by_text("Presentation", exact=True)
     assert label.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.getBoundingClientRect().width > 60")
-    status = page.get_by_text("training accuracy").first
+    status = page.locator("[role=status]").get_by_text("training accuracy").first  # not the plot's caption
     main = page.locator("[data-testid='stMain']").bounding_box()
     box = status.bounding_box()
     assert box["x"] + box["width"] <= main["x"] + main["width"] + 1

@@ -31,7 +31,8 @@ TRACES_JS = """() => (document.querySelector('.pg-canvas')._fullData || [])
 
 
 def _status(page):
-    return page.get_by_text("training accuracy").first.inner_text()
+    # The status line under the plot (the caption on the plot says "training accuracy" too).
+    return page.locator("[role=status]").get_by_text("training accuracy").first.inner_text()
 
 
 def _wait_status(page, text, present=True, timeout=30_000):

@@ -18,13 +18,13 @@ STATUS_JS = "() => document.querySelector('.pg-status')?.closest('div')?.parentE
 
 EXPECTED = {
     "ja": {
-        "headers": ["点", "手法", "基底関数", "共有"],
+        "headers": ["手法", "点", "基底関数", "共有"],
         "class": "クラス 1",
         "status": "訓練正解率",
         "length": " 文字。",
     },
     "zh": {
-        "headers": ["点", "方法", "基函数", "分享"],
+        "headers": ["方法", "点", "基函数", "分享"],
         "class": "类别 1",
         "status": "训练准确率",
         "length": " 个字符。",
@@ -71,7 +71,7 @@ def test_the_browsers_preferred_language_is_the_default(browser, server):
 def test_the_picker_switches_language_keeps_the_points_and_the_link_follows(browser, server):
     page = open_page(browser, server)
     before = state(page)
-    assert _headers(page)[:2] == ["Points", "Method"]
+    assert _headers(page)[:2] == ["Method", "Points"]  # the method first (issue 26)
     sidebar(page).get_by_role("combobox", name=PICKER_LABEL).click()
     page.get_by_role("option", name="日本語").click()
     _check_language(page, "ja")

@@ -120,7 +120,7 @@ def _headers(at):
 def test_a_link_in_japanese_opens_the_sidebar_in_japanese_and_the_link_keeps_it():
     at = _run({"lang": "ja"})
     assert not at.exception
-    assert _headers(at)[:2] == ["点", "手法"]
+    assert _headers(at)[:2] == ["手法", "点"]
     assert any(s.label == "手法" for s in at.sidebar.selectbox)
     method_box = next(s for s in at.sidebar.selectbox if s.key == "method")
     assert method_box.options[0] == "最小二乗 (§4.1.3)"
@@ -131,12 +131,12 @@ def test_a_link_in_japanese_opens_the_sidebar_in_japanese_and_the_link_keeps_it(
 
 def test_the_picker_switches_the_language_and_keeps_the_points_and_the_method():
     at = _run()
-    assert _headers(at)[:2] == ["Points", "Method"]
+    assert _headers(at)[:2] == ["Method", "Points"]
     at.selectbox(key="method").set_value("logistic").run()
     scene = at.session_state.scene
     at.selectbox(key="language_picker").set_value("zh").run()
     assert not at.exception
-    assert _headers(at)[:2] == ["点", "方法"]
+    assert _headers(at)[:2] == ["方法", "点"]
     assert at.session_state.scene == scene  # points, method and view unchanged
     assert at.selectbox(key="method").value == "logistic"
     assert at.query_params["lang"] == "zh"
@@ -148,7 +148,7 @@ def test_the_picker_switches_the_language_and_keeps_the_points_and_the_method():
 def test_a_hostile_lang_value_opens_the_page_in_english(value):
     at = _run({"lang": value})
     assert not at.exception
-    assert _headers(at)[:2] == ["Points", "Method"]
+    assert _headers(at)[:2] == ["Method", "Points"]
     assert at.session_state["lang"] == "en"
 
 

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from playground.link import encode_scene
 from playground.presets import PRESETS
-from ui import catalogs, i18n, language
+from ui import catalogs, i18n, language, preset_numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
@@ -158,7 +158,8 @@ def test_a_preset_loaded_then_shown_in_the_language_explains_itself_in_it(lang, 
     title = catalog.gettext(preset.title)
     figure = {"ja": "図", "zh": "图"}[lang]
     heading = f"**{figure} {preset.figure} — {title}**" if preset.figure else f"**{title}**"
-    assert boxes == [f"{heading}\n\n{catalog.gettext(preset.explanation)}"]
+    numbers = preset_numbers.numbers(key, at.session_state.scene.window)
+    assert boxes == [f"{heading}\n\n{catalog.gettext(preset.explanation).format(**numbers)}"]
     assert title != preset.title and catalog.gettext(preset.explanation) != preset.explanation
     assert preset.explanation not in boxes[0] and preset.title not in boxes[0]
     if preset.about_notes:

@@ -164,7 +164,8 @@ def test_the_equations_point_is_marked_while_its_tab_is_open():
     assert (mark.x[0], mark.y[0]) == (0.5, -1.0)
     from ui.panels import open_tab_signature
 
-    assert open_tab_signature("Equations") == "Equations" and open_tab_signature("Iterations") is None
+    assert open_tab_signature("Equations") == "Equations" and open_tab_signature("Posterior p(Cₖ|x)") is None
+    assert open_tab_signature("Iterations") == "Iterations"  # its σ(a) ring too, only while open (issue 26)
 
 
 # -- colours ----------------------------------------------------------------------------------------

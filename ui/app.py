@@ -27,11 +27,14 @@ from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
 from .i18n import N_, _
 from .import_export import import_export_controls
 from .language import init_language, language_picker
+from .legend_row import legend_row
 from .live_route import live_path
 from .names import class_name, phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
+from .plot_caption import caption_height, caption_text
 from .points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from .points_table import point_form, points_table
+from .presenter import PRESENTER_CSS, presenter_bar
 from .presets import preset_explanation, preset_picker
 from .rooms import panel as rooms_panel
 from .share import share_controls, sync_address_bar
@@ -92,7 +95,8 @@ def _canvas_events_handler(key, *, shared_view=False):
 
 # Nothing cut short on a narrow screen: the view controls' row wraps, the methods box keeping a
 # usable width (a row of its own rather than squeezed chips); a panel's metric labels wrap. A row of
-# figures (``ui.panels.figures_row``) looks like a row of st.metric.
+# figures (``ui.panels.figures_row``) looks like a row of st.metric. A selectbox's list is at least
+# 25rem wide, so the methods' full names show there (a wider sidebar changed the plot's first shape).
 LAYOUT_CSS = """
 <style>
 .st-key-compare_methods { min-width: min(100%, 22rem); flex: 1 1 22rem; }
@@ -103,16 +107,12 @@ LAYOUT_CSS = """
 .pg-figure-value { font-size: 2.25rem; line-height: 1.4; white-space: nowrap; }
 .pg-figure-help { display: inline-block; width: 1.1em; height: 1.1em; line-height: 1.1em; border: 1px solid;
   border-radius: 50%; font-size: 0.75em; text-align: center; opacity: 0.6; cursor: help; }
+.st-key-method input { font-size: 0.8rem; text-overflow: clip; }
+[data-testid="stSelectboxVirtualDropdown"], [data-testid="stSelectboxVirtualDropdown"] > div {
+  min-width: 25rem; }
+.pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
 .pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
-</style>
-"""
-
-PRESENTATION_CSS = """
-<style>
-section[data-testid="stSidebar"], header[data-testid="stHeader"] { display: none; }
-html { font-size: 20px; }
-.block-container { padding-top: 1rem; max-width: 100%; }
 </style>
 """
 
@@ -144,6 +144,12 @@ def _sidebar_widgets():
     history = st.session_state.history
     with st.sidebar:
         language_picker()
+        # The method first: the choice a lecture and a visitor make most (its name wraps, whole).
+        st.header(_("Method"))
+        method = controls.method_picker()
+        present = [int(k) for k in range(6) if scene.training.points.counts()[k]]  # the classes a fit sees
+        params = controls.method_params(method, present)
+        multiclass = controls.multiclass_picker(method, len(present))
         preset_picker()
         st.header(_("Points"))
         # Canvas callbacks read this: inside them the radio's session value is its label.
@@ -162,11 +168,6 @@ def _sidebar_widgets():
         heldout.split_controls(scene.points)
         class_name_controls(scene)
         action, specs, n_per_class, shared, seed = controls.cluster_generator()
-        st.header(_("Method"))
-        method = controls.method_picker()
-        present = [int(k) for k in range(6) if scene.training.points.counts()[k]]  # the classes a fit sees
-        params = controls.method_params(method, present)
-        multiclass = controls.multiclass_picker(method, len(present))
         st.header(_("Basis functions"))
         basis_choice = basis_picker(scene)
         import_export_controls()
@@ -233,7 +234,7 @@ def main():
     with st.container():
         with _boundary("the load report"):
             _load_report()
-            preset_explanation()
+            preset_explanation(_presenting())
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()
@@ -326,10 +327,18 @@ def _canvas_view():
     # canvas keeps its place in the page's tree.
     canvas_slot, messages = st.container(), st.container()
     figure, view, test_predicted, model = None, FitView(), None, None
+    caption_room = caption_height(caption_text(scene), _scale())  # the caption's band above the plot
 
     def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
         nonlocal figure
-        figure = scene_figure(scene.points, FitView(error="no fit"), scene.window, scene.view_revision, scale=_scale())
+        figure = scene_figure(
+            scene.points,
+            FitView(error="no fit"),
+            scene.window,
+            scene.view_revision,
+            scale=_scale(),
+            caption=caption_text(scene),
+        )
 
     with messages, _boundary("the fit or the plot", fallback=points_alone):
         with nullcontext() if view_is_quick(scene) else st.spinner(_("Fitting and evaluating…")):
@@ -351,11 +360,18 @@ def _canvas_view():
             scale=_scale(),
             test_predicted=test_predicted,
             switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
+            caption=caption_text(scene, view, test_predicted),
         )
+        caption_room = caption_height(caption_text(scene, view, test_predicted), _scale())
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
         if figure is not None:
-            _draw_canvas(scene, figure, painted=any(trace.get("meta") == "posterior" for trace in figure["data"]))
+            _draw_canvas(
+                scene,
+                figure,
+                painted=any(trace.get("meta") == "posterior" for trace in figure["data"]),
+                caption_room=caption_room,
+            )
         with _boundary("the status line"):
             # A live region: a screen reader announces each new status, with the plot in words.
             description = canvas_description(scene, model, view.error)
@@ -368,7 +384,7 @@ def _canvas_view():
         _sync_link()
 
 
-def _draw_canvas(scene, figure, painted=False):
+def _draw_canvas(scene, figure, painted=False, caption_room=0):
     revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
     state.record_drawn(revision, scene)
     canvas(
@@ -378,7 +394,7 @@ def _draw_canvas(scene, figure, painted=False):
         revision=revision,
         n_points=len(scene.points),
         ack=st.session_state.last_event_nonce,
-        height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT,
+        height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT + caption_room,  # the plot keeps its size
         fill_screen=_presenting(),
         fit=_fit_token(),
         file_name=file_name(MODELS[scene.method].display_name, _strategy_words(scene)),
@@ -491,7 +507,7 @@ def _comparison_view(compared_methods):
 def _view_controls():
     """One method or a comparison, and presentation mode: at the top, as they change the page."""
     # One row that wraps on a narrow screen instead of squeezing its labels (columns would).
-    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium", key="pg_view_row")
     mode, methods = view_mode_picker(row, row)
     # Presentation and the class room stacked: the row's height is the methods field's already.
     stack = row.container(gap="small")
@@ -501,10 +517,11 @@ def _view_controls():
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
     rooms_panel.open_room_button(state.scene(), stack, key="room_bar")
-    if presenting:  # the sidebar is folded away: the scene can be taken home from here
+    if presenting:  # the sidebar is folded away: what a lecture needs, and the scene to take home, on the page
+        presenter_bar(row)
         with row.popover(_("Take it home"), icon=":material/download:"):
             download_buttons(state.scene(), key="export_presenting")
-    st.markdown(LAYOUT_CSS + (PRESENTATION_CSS if presenting else ""), unsafe_allow_html=True)
+    st.markdown(LAYOUT_CSS + (PRESENTER_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
 
 
@@ -518,6 +535,7 @@ def _scale():
 
 CANVAS_HEIGHT = 560
 PRESENTATION_MIN_HEIGHT = 420  # presentation mode: the plot fills the window's height, at least this
+COMPARE_MIN_HEIGHT = 300  # the same for the two canvases of a comparison in presentation
 
 
 def _canvas_config():
@@ -547,15 +565,16 @@ def _comparison(scene, methods):
         st.info(_("Pick two to four methods to compare (above)."), icon="ℹ️")
         return
     scale = _scale()
+    st.markdown(legend_row(scene.points), unsafe_allow_html=True)  # one legend for every canvas below
     columns = st.columns(2)
     fit = _fit_token()
+    filling = _presenting() and len(compared) <= 2
     for index, item in enumerate(compared):
         with columns[index % 2]:
             st.markdown(item.title)
             if item.view.error:
                 st.warning(plain(phrased(item.view.error, name=class_name)), icon="⚠️")
-            # No legend: the classes' colours are those of the one-method view, and the titles say
-            # which method is which.
+            # No legend of its own: the row above is every canvas's, and the titles say which method is which.
             figure = scene_figure(
                 scene.points,
                 item.view,
@@ -564,6 +583,7 @@ def _comparison(scene, methods):
                 scale=scale,
                 legend=False,
                 test_predicted=item.test_predicted,
+                caption=caption_text(item.scene, item.view, item.test_predicted, settings=False),
             )
             key = f"canvas_compare_{index}"
             revision = str(hash(item.scene))
@@ -575,7 +595,9 @@ def _comparison(scene, methods):
                 revision=revision,
                 n_points=len(scene.points),
                 ack=st.session_state.last_event_nonce,
-                height=int(400 * scale),
+                # Presentation: one row of two fills the window's height down to this (whole on screen).
+                height=COMPARE_MIN_HEIGHT if filling else int(400 * scale),
+                fill_screen=filling,
                 fit=fit if index == 0 else None,
                 file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
                 key=key,

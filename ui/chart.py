@@ -22,9 +22,11 @@ from .canvas import (
     static_module,
 )
 from .i18n import _, current_language
+from .room import room_data, room_layout
 from .theme import DARK_SWAPS, with_font
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
+PRESENTATION_KEY = "presentation"  # ui.app's toggle (presentation mode)
 
 _JS = (
     PLOTLY_SHARED_JS
@@ -66,6 +68,9 @@ def chart(figure, *, key, config=None, where=None, name=None):
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
     layout = with_font(dict(figure["layout"]), current_language())  # a copy: the caller's figure stays
+    if st.session_state.get(PRESENTATION_KEY):  # type and markers for a room (ui.room)
+        layout = room_layout({"height": DEFAULT_HEIGHT, **layout})
+        figure = {**figure, "data": room_data(figure.get("data") or [])}
     height = int(layout.get("height") or DEFAULT_HEIGHT)
     for axis in ("xaxis", "yaxis"):  # room for tick labels and titles (st.plotly_chart's theme gave it)
         layout[axis] = {"automargin": True, **(layout.get(axis) or {})}

@@ -487,12 +487,15 @@ def _perceptron(model, space):
     if step != model.n_iter_:
         run = _("Playback: the weights after {step} of {total} updates.").format(step=step, total=model.n_iter_)
     else:
+        # The epochs that made updates, as the player and the chart of the playback tab count them;
+        # a converged run adds one epoch without a mistake, said in words.
+        epochs = sum(1 for count in model.errors_per_epoch_ if count)
         counts = dict(
             updates=ngettext("{n} update", "{n} updates", model.n_iter_).format(n=model.n_iter_),
-            epochs=ngettext("{n} epoch", "{n} epochs", model.n_epochs_).format(n=model.n_epochs_),
+            epochs=ngettext("{n} epoch", "{n} epochs", epochs).format(n=epochs),
         )
         if model.converged_:
-            run = _("{updates} in {epochs}; it converged.").format(**counts)
+            run = _("{updates} in {epochs}, then a whole epoch without a mistake: it converged.").format(**counts)
         else:
             run = _("{updates} in {epochs}; it did not converge (the last weights are kept).").format(**counts)
     yield Equation(

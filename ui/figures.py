@@ -10,6 +10,7 @@ import numpy as np
 
 from .i18n import N_, _
 from .names import N_CLASSES, class_name_html
+from .plot_caption import with_caption
 from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, REGION_COLOURS, TEMPLATE_JSON
 
 OUTLINE_MAX_POINTS = 400  # markers with a dark rim up to this many points
@@ -225,20 +226,23 @@ def scene_figure(
     test_predicted=None,
     switching=False,
     painted=False,
+    caption=None,
 ):
     """The canvas figure, a dict {"data", "layout", "compact"}: regions, boundary, panel overlays,
     points and misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
     ``view`` is the fit to the training points; ``test_predicted`` the fit's labels of the test
     points (rings mark the misclassified ones too); ``switching``: clicks switch points between
     training and test (the points' hover text says so); ``painted``: a panel overlay (kept by the
-    canvas, not given here) paints the plane, so no regions are drawn (the live route's figures).
+    canvas, not given here) paints the plane, so no regions are drawn (the live route's figures);
+    ``caption``: the line naming the method and its accuracy (``ui.plot_caption``), the figure's title.
 
     The axes show exactly ``window``: equal scales shrink the plot area along one axis
     (``constrain="domain"``) instead of widening a range, so the view never moves by itself when
     the plot's shape changes (legend, presentation, comparison, window size). The legend is one
-    row in a band above the plot: classes, the boundary and the misclassified marks only (the
-    panels' overlays are explained in their panel); "compact" holds the shorter legend the canvas
-    falls back to when that row does not fit (see ``ui/canvas.py``).
+    row in a band above the plot: classes, the boundary and the misclassified marks, and the marks a
+    panel draws on or over the points (``MARKED_OVERLAYS``: they would read as the plot's own marks);
+    the panels' other overlays are explained in their panel. "compact" holds the shorter legend the
+    canvas falls back to when that row does not fit (see ``ui/canvas.py``).
     """
     traces = []
     overlays = list(overlays)
@@ -257,7 +261,7 @@ def scene_figure(
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
     overlay_start = len(traces)  # the canvas keeps these traces when it draws a live figure
-    traces += [{**_as_dict(trace), "showlegend": False} for trace in overlays]
+    traces += [_overlay_trace(trace) for trace in overlays]
     overlay_range = [overlay_start, len(traces)]
     traces += point_traces(points, scale, switching)
     if _any_wrong(points, view.predicted, test_predicted):
@@ -319,11 +323,28 @@ def scene_figure(
         optional=[[index for index, name in enumerate(names) if name == drop] for drop in OPTIONAL_ENTRIES],
         overlays=overlay_range,
     )
+    if caption:
+        layout = with_caption(layout, caption, scale, narrow=not legend)  # no legend: the comparison's
     data = [_as_dict(trace) for trace in traces]
     for trace in data:  # the legend's own entries, in the session's language (classes already are)
         if trace.get("name") in LEGEND_ENTRIES:
             trace["name"] = _(trace["name"])
     return dict(data=data, layout=layout, compact=compact)
+
+
+# Panel overlays that mark points or sit among them: named in the canvas's legend, after its own
+# entries, and drawn above the points (plotly's zorder), so a centre the text refers to is never
+# hidden under a point and a ring is never taken for a misclassified mark.
+MARKED_OVERLAYS = frozenset({"chosen point", "centres", "rbf_centres"})
+LEGEND_RANK_OVERLAY = 2000
+OVER_POINTS = 10  # zorder of the marked overlays (the points keep plotly's 0)
+
+
+def _overlay_trace(trace):
+    trace = _as_dict(trace)
+    if _meta(trace) not in MARKED_OVERLAYS:
+        return {**trace, "showlegend": False}
+    return {**trace, "showlegend": True, "legendrank": LEGEND_RANK_OVERLAY, "zorder": OVER_POINTS}
 
 
 COMPACT_NAMES = {"decision boundary": N_("boundary"), TEST_LEGEND: N_("test")}

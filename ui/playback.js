@@ -318,7 +318,15 @@ function drawFrame(player) {
   player.wrong = player.data.kind === 'linear' ? wrong.x.length : null;
   root.__pgPlaybackDrawn = true;
   root.dataset.playbackStep = String(player.data.steps[player.index]);
-  window.Plotly.react(root, traces, root.layout, root.__pgConfig);
+  window.Plotly.react(root, traces, stepLayout(root.layout), root.__pgConfig);
+}
+
+function stepLayout(layout, dimmed = true) {
+  // The caption (ui/plot_caption.py) counts the server's fit: dimmed while another step is drawn,
+  // whose counts the strip on the plot and the status line give. A copy (gd.layout keeps the zoom).
+  const notes = (layout.annotations || []).map((a) => (a.name === 'caption'
+    ? Object.assign({}, a, {opacity: dimmed ? 0.35 : 1}) : a));
+  return Object.assign({}, layout, {annotations: notes});
 }
 
 function restoreCanvas() {
@@ -327,7 +335,7 @@ function restoreCanvas() {
   if (!root || !root.__pgPlaybackDrawn || !root.__pgPlaybackBase || !window.Plotly) return;
   root.__pgPlaybackDrawn = false;
   delete root.dataset.playbackStep;
-  window.Plotly.react(root, root.__pgPlaybackBase, root.layout, root.__pgConfig);
+  window.Plotly.react(root, root.__pgPlaybackBase, stepLayout(root.layout, false), root.__pgConfig);
 }
 
 function afterCanvasDraw(root) {
@@ -339,6 +347,7 @@ function afterCanvasDraw(root) {
   delete root.dataset.playbackStep;
   const player = window.__pgPlayer;
   if (player && player.root.isConnected && player.overriding) drawFrame(player);
+  if (player && player.root.isConnected) strip(player, root); else dropStrip();
 }
 
 // -- the player ------------------------------------------------------------------------------------
@@ -409,6 +418,83 @@ function show(player) {
     ui.stepLine.textContent += ' · ' + (player.wrong ? fill(texts.n_misclassified, {count: player.wrong})
       : texts.all_correct);
   }
+  mirror(player, step !== serverStep);
+}
+
+// -- the player where it is watched: on the plot, and in the status line ---------------------------
+
+function mirror(player, other) {
+  // A strip on the plot itself (▶ / ❚❚, −1, +1 and the step's line, its buttons the player's own),
+  // so Play and the moving boundary are on screen together wherever the panel is; and the status
+  // line under the plot names the step drawn while it is not the server's (its own counts dimmed).
+  const root = canvasRoot();
+  if (root) strip(player, root);
+  document.querySelectorAll('[role="status"]').forEach((el) => {
+    let line = el.querySelector('.pg-status-step');
+    if (!other) {
+      el.classList.remove('pg-playing');
+      if (line) line.remove();
+      return;
+    }
+    if (!line) {
+      line = element('div', {class: 'pg-status-step'});
+      el.prepend(line);
+    }
+    line.textContent = player.ui.stepLine.textContent;
+    el.classList.add('pg-playing');
+  });
+}
+
+function strip(player, root) {
+  // In a zero-height holder right after the canvas, drawn up over the plot's lower left: outside
+  // the canvas's element, whose presses add points.
+  let holder = root.nextElementSibling;
+  if (!holder || !holder.classList.contains('pg-strip-holder')) {
+    holder = element('div', {class: 'pg-strip-holder'});
+    root.after(holder);
+  }
+  let el = holder.querySelector('.pg-player-strip');
+  if (!el) {
+    // A copy for the eye (the room watching): keyboards and screen readers have the player itself.
+    el = element('div', {class: 'pg-player-strip', 'aria-hidden': 'true'});
+    const play = element('button', {type: 'button', class: 'pg-strip-play', tabindex: '-1'});
+    const back = element('button', {type: 'button', tabindex: '-1'}, '−1');
+    const forward = element('button', {type: 'button', tabindex: '-1'}, '+1');
+    const text = element('span', {class: 'pg-strip-step', 'aria-hidden': 'true'});
+    // Each button presses the player's own (the one of the open tab, wherever it is).
+    play.addEventListener('click', () => { const p = window.__pgPlayer; if (p && p.root.isConnected) p.ui.play.click(); });
+    back.addEventListener('click', () => { const p = window.__pgPlayer; if (p && p.root.isConnected) p.ui.back.click(); });
+    forward.addEventListener('click', () => {
+      const p = window.__pgPlayer; if (p && p.root.isConnected) p.ui.forward.click();
+    });
+    el.append(play, back, forward, text);
+    el.__pg = {play, back, forward, text};
+    holder.appendChild(el);
+    // Another tab may close the player without a new canvas figure: then the strip goes.
+    el.__pgWatch = setInterval(() => {
+      const p = window.__pgPlayer;
+      if (!el.isConnected || !p || !p.root.isConnected) { clearInterval(el.__pgWatch); dropStrip(); }
+    }, 500);
+  }
+  const ui = player.ui, texts = player.data.texts, parts = el.__pg;
+  const margin = (root._fullLayout && root._fullLayout.margin) || {l: 44, b: 44};
+  el.style.left = (margin.l + 6) + 'px';
+  el.style.bottom = (margin.b + 6) + 'px';
+  parts.play.textContent = player.playing ? texts.pause_button : texts.play_button;
+  parts.back.disabled = ui.back.disabled;
+  parts.forward.disabled = ui.forward.disabled;
+  parts.text.textContent = ui.stepLine.textContent;
+}
+
+function dropStrip() {
+  // The player left the page (another tab, another method): its strip and step line go too.
+  const el = document.querySelector('.pg-strip-holder');
+  if (el) el.remove();
+  document.querySelectorAll('[role="status"]').forEach((status) => {
+    status.classList.remove('pg-playing');
+    const line = status.querySelector('.pg-status-step');
+    if (line) line.remove();
+  });
 }
 
 function moveChartMarkers(marks) {

@@ -3,7 +3,8 @@
 A button loads the preset's whole scene through ``state.load_scene`` (points, method and its
 widgets, strategy, basis, view, panel options, open tab), so undo brings the previous points back
 and a shared link carries the result like any other scene. The preset's words are English in
-``playground.presets`` (marked there with ``N_``) and shown here in the session's language.
+``playground.presets`` (marked there with ``N_``) and shown here in the session's language, with
+their numbers filled in from the scene (``ui.preset_numbers``), never typed.
 """
 
 import streamlit as st
@@ -12,6 +13,7 @@ from playground.presets import PRESETS
 
 from . import state
 from .i18n import _
+from .preset_numbers import numbers
 
 ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
 
@@ -38,7 +40,14 @@ def source(preset):
     return preset.source if title == preset.title else title  # English keeps the title in lower case
 
 
-def _load(key):
+def explanation(preset, window=None):
+    """The preset's paragraph in the session's language, its numbers computed from its scene in
+    ``window`` (the view the canvas shows; default: the preset's own)."""
+    found = numbers(preset.key, window)
+    return _(preset.explanation).format(**found) if found else _(preset.explanation)
+
+
+def load_preset(key):
     preset = PRESETS[key]
     # Panel options left by an earlier scene (a rotated Fisher direction, the posterior display)
     # would change the figure, so a preset starts from its own, or from none.
@@ -65,20 +74,34 @@ def preset_picker():
             st.button(
                 label(preset),
                 key=f"preset_{key}",
-                on_click=_load,
+                on_click=load_preset,
                 args=(key,),
                 width="stretch",
                 help=_("Replaces the points and the method (undo brings your points back)."),
             )
 
 
-def preset_explanation():
-    """The active preset's figure, title and paragraph, with a button that closes it."""
+DRAWER_KEY = "pg_drawer"  # presentation: the explanation's drawer, beside the plot (ui.app's CSS)
+
+
+def preset_explanation(presenting=False):
+    """The active preset's figure, title and paragraph, with a button that closes it; in
+    presentation, in a drawer beside the plot that folds to its title (the plot stays whole)."""
     preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
     if preset is None:
         return
-    text_col, close_col = st.columns([12, 1])
-    text_col.info(f"**{heading(preset)}**\n\n{_(preset.explanation)}", icon=":material/menu_book:")
-    if preset.about_notes:
-        text_col.caption(_(preset.about_notes))
-    close_col.button(_("close"), key="preset_close", on_click=_close, help=_("Hide this explanation."))
+    text = explanation(preset, state.scene().window)
+    if presenting:
+        with st.container(key=DRAWER_KEY), st.expander(heading(preset), expanded=True, icon=":material/menu_book:"):
+            st.markdown(text)
+            if preset.about_notes:
+                st.caption(_(preset.about_notes))
+            st.button(_("close"), key="preset_close", on_click=_close, help=_("Hide this explanation."))
+        return
+    # A row that gives the button the width of its word ("close" was cut to "cl…" in a narrow column).
+    row = st.container(horizontal=True, vertical_alignment="top")
+    with row.container(width="stretch"):
+        st.info(f"**{heading(preset)}**\n\n{text}", icon=":material/menu_book:")
+        if preset.about_notes:
+            st.caption(_(preset.about_notes))
+    row.button(_("close"), key="preset_close", on_click=_close, help=_("Hide this explanation."), width="content")

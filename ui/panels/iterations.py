@@ -22,7 +22,7 @@ from ..i18n import N_, _, ngettext
 from ..names import class_name_markdown
 from ..playback import detail_key, playback_controls
 from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
-from . import Panel, count_axis, join_sentences, number_text, subscript
+from . import Panel, count_axis, is_open, join_sentences, number_text, subscript
 from .posterior import class_symbol
 
 PLAYBACK_KEY = "irls"
@@ -215,8 +215,8 @@ def sigmoid_figure(a, p, k, point_number, link=(sigmoid, "σ")):
 
 
 def overlay(ctx):
-    """A ring around the point whose sigmoid is plotted."""
-    index = chosen_point(ctx)
+    """A ring around the point whose sigmoid is plotted, while this tab is open (named in the legend)."""
+    index = chosen_point(ctx) if is_open(ctx, TITLE) else None
     if index is None:
         return []
     x, y = ctx.scene.points.X[index]
@@ -373,12 +373,14 @@ def render(ctx):
             st.caption(join_sentences(where, squashing_text(model)))
 
 
+TITLE = N_("Iterations")
 PANELS = [
     Panel(
-        title=N_("Iterations"),
+        title=TITLE,
         applies=applies,
         render=render,
         overlay=overlay,
+        overlay_while_open=True,  # the ring belongs to this tab's σ(a) chart; elsewhere it reads as a mistake
         order=20,
         help=(
             N_(

@@ -1,0 +1,83 @@
+"""Sizes for a room: a panel chart's fonts and markers in presentation mode.
+
+Rules that hold:
+
+- In presentation every panel chart's type grows by ``FONT_FACTOR`` (its base font, the axes'
+  tick labels and titles, its legend and annotations; its title by ``TITLE_FACTOR``, a line across
+  a column), with tick labels at least
+  ``MIN_TICK_PX`` (the canvas's own grow with its scale); markers grow by ``MARKER_FACTOR`` and the
+  chart's height by ``HEIGHT_FACTOR``, so the larger type keeps its room.
+- The layout given is never changed: a scaled copy is returned.
+"""
+
+import re
+
+FONT_FACTOR = 1.5
+TITLE_FACTOR = 1.15
+MARKER_FACTOR = 1.4
+HEIGHT_FACTOR = 1.3
+MIN_TICK_PX = 18
+BASE_FONT_PX = 12  # plotly's default when a layout names none
+_AXIS = re.compile(r"^[xy]axis\d*$")
+
+
+def _font(font, size):
+    return {**(font or {}), "size": size}
+
+
+def _scaled_size(font, fallback):
+    size = (font or {}).get("size")
+    return round((size or fallback) * FONT_FACTOR)
+
+
+def _axis(axis, base):
+    axis = dict(axis or {})
+    axis["tickfont"] = _font(axis.get("tickfont"), max(MIN_TICK_PX, _scaled_size(axis.get("tickfont"), base)))
+    title = axis.get("title")
+    if isinstance(title, dict):
+        axis["title"] = {**title, "font": _font(title.get("font"), _scaled_size(title.get("font"), base))}
+    elif isinstance(title, str):
+        axis["title"] = {"text": title, "font": {"size": round(base * FONT_FACTOR)}}
+    return axis
+
+
+def room_layout(layout):
+    """A copy of ``layout`` (a plotly layout dict) with the room's sizes."""
+    layout = dict(layout)
+    base = (layout.get("font") or {}).get("size") or BASE_FONT_PX
+    layout["font"] = _font(layout.get("font"), round(base * FONT_FACTOR))
+    for key in [key for key in layout if _AXIS.match(key)] or ["xaxis", "yaxis"]:
+        layout[key] = _axis(layout.get(key), base)
+    title = layout.get("title")
+    if isinstance(title, dict):
+        # Less than the rest: a chart's title is one line across a column, which can be half the page.
+        size = (title.get("font") or {}).get("size") or base * 1.2
+        layout["title"] = {**title, "font": _font(title.get("font"), round(size * TITLE_FACTOR))}
+    if isinstance(layout.get("legend"), dict) and layout["legend"].get("font"):
+        layout["legend"] = {
+            **layout["legend"],
+            "font": _font(layout["legend"]["font"], _scaled_size(layout["legend"]["font"], base)),
+        }
+    if layout.get("annotations"):
+        layout["annotations"] = [
+            {**note, "font": _font(note.get("font"), _scaled_size(note.get("font"), base))}
+            for note in layout["annotations"]
+        ]
+    if layout.get("height"):
+        layout["height"] = round(layout["height"] * HEIGHT_FACTOR)
+    return layout
+
+
+def room_data(data):
+    """Copies of the traces with their markers (and lines) grown for the room."""
+    scaled = []
+    for trace in data:
+        trace = dict(trace)
+        marker = trace.get("marker")
+        if isinstance(marker, dict) and isinstance(marker.get("size"), int | float):
+            trace["marker"] = {**marker, "size": marker["size"] * MARKER_FACTOR}
+        line = trace.get("line")
+        if isinstance(line, dict) and isinstance(line.get("width"), int | float):
+            trace["line"] = {**line, "width": line["width"] * MARKER_FACTOR}
+        scaled.append(trace)
+    return scaled
