@@ -1,4 +1,4 @@
-"""The caption on the plot (ui/plot_caption.py) and the room's sizes for panel charts (ui/room.py)."""
+"""The caption on the plot (ui/plot_caption.py) and the room's sizes for panel charts (ui/projector_sizes.py)."""
 
 import numpy as np
 
@@ -7,7 +7,7 @@ from ui.compute import FitView
 from ui.figures import canvas_margin, scene_figure
 from ui.plot_caption import LINE_CHARACTERS, caption_height, caption_lines, caption_text, with_caption
 from ui.preset_numbers import _fit
-from ui.room import MIN_TICK_PX, room_data, room_layout
+from ui.projector_sizes import MIN_TICK_PX, room_data, room_layout
 
 
 def _view(scene, model):

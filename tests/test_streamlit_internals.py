@@ -31,7 +31,9 @@ def test_a_missing_name_keeps_streamlits_behaviour_and_says_so(monkeypatch, capl
     from streamlit import config
     from streamlit.watcher import polling_path_watcher
 
-    original = config.get_options_for_section
+    # Streamlit's own function (an earlier test may have installed the index over it already).
+    original = getattr(config.get_options_for_section, "__wrapped__", config.get_options_for_section)
+    monkeypatch.setattr(config, "get_options_for_section", original)
     monkeypatch.delattr(config, "_config_lock")
     monkeypatch.delattr(polling_path_watcher, "_POLLING_PERIOD_SECS")
     runtime.index_config_sections.cache_clear()

@@ -22,7 +22,7 @@ from .canvas import (
     static_module,
 )
 from .i18n import _, current_language
-from .room import room_data, room_layout
+from .projector_sizes import room_data, room_layout
 from .theme import DARK_SWAPS, with_font
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
@@ -68,7 +68,7 @@ def chart(figure, *, key, config=None, where=None, name=None):
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
     layout = with_font(dict(figure["layout"]), current_language())  # a copy: the caller's figure stays
-    if st.session_state.get(PRESENTATION_KEY):  # type and markers for a room (ui.room)
+    if st.session_state.get(PRESENTATION_KEY):  # type and markers for a room (ui.projector_sizes)
         layout = room_layout({"height": DEFAULT_HEIGHT, **layout})
         figure = {**figure, "data": room_data(figure.get("data") or [])}
     height = int(layout.get("height") or DEFAULT_HEIGHT)

@@ -1,4 +1,5 @@
-"""Sizes for a room: a panel chart's fonts and markers in presentation mode.
+"""Sizes for a lecture hall's projector: a panel chart's fonts and markers in presentation mode
+(not the class rooms of ui/rooms/).
 
 Rules that hold:
 
