@@ -516,11 +516,14 @@ def _view_controls():
         key=PRESENTATION_KEY,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
-    rooms_panel.open_room_button(state.scene(), stack, key="room_bar")
     if presenting:  # the sidebar is folded away: what a lecture needs, and the scene to take home, on the page
         presenter_bar(row)
         with row.popover(_("Take it home"), icon=":material/download:"):
             download_buttons(state.scene(), key="export_presenting")
+        # At the bar's end, not under the toggle: the first row stays one control high.
+        rooms_panel.open_room_button(state.scene(), row, key="room_bar")
+    else:
+        rooms_panel.open_room_button(state.scene(), stack, key="room_bar")
     st.markdown(LAYOUT_CSS + (PRESENTER_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
 
