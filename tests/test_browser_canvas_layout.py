@@ -113,6 +113,24 @@ def test_nothing_is_clipped_or_overflows(browser, server, width):
     close_page(page)
 
 
+@pytest.mark.parametrize("width", [390, 800])
+def test_the_plots_caption_fits_beside_the_mode_bar(browser, server, width):
+    """plotly does not wrap the caption (ui/plot_caption.py): on a phone its type is made smaller
+    until its longest line fits left of the mode bar's column, within the canvas."""
+    page = open_page(browser, server, width=width, height=844)
+    page.wait_for_function("() => document.querySelector('.pg-canvas .annotation .annotation-text-g')")
+    wait_settled(page)
+    box = page.evaluate(
+        """() => { const root = document.querySelector('.pg-canvas'), r = root.getBoundingClientRect();
+        const text = root.querySelector('.annotation .annotation-text-g').getBoundingClientRect();
+        const size = parseFloat(root.querySelector('.annotation text').style.fontSize);
+        return {right: text.right, canvas: r.right, size: size}; }"""
+    )
+    assert box["right"] <= box["canvas"] - 30, box
+    assert box["size"] >= 9, box
+    close_page(page)
+
+
 # ---- 6, 7, 8. The toolbars, downloads and axis titles ------------------------------------------
 
 

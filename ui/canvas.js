@@ -53,6 +53,38 @@ function shownFigure(figure, level, legendX) {
   return {data: data, layout: layout};
 }
 
+const CAPTION_MIN_PX = 9;  // a caption is never made smaller than this to fit a narrow canvas
+
+function captionKey(root) {
+  // The caption as the server sent it (its text and type size) and the canvas's width.
+  const layout = root.__pgFigure.layout;
+  const note = (layout.annotations || []).find((a) => a.name === 'caption');
+  return note ? JSON.stringify([note.text, (note.font || {}).size, root.clientWidth]) : null;
+}
+
+function withCaptionFitted(root, layout) {
+  // The caption (ui/plot_caption.py) in the smaller type it was found to need on this canvas.
+  const fit = root.__pgCaptionFit;
+  if (!fit || fit.key !== captionKey(root)) return layout;
+  return Object.assign({}, layout, {annotations: layout.annotations.map((a) =>
+    a.name === 'caption' ? Object.assign({}, a, {font: Object.assign({}, a.font, {size: fit.size})}) : a)});
+}
+
+function captionTooWide(root, layout) {
+  // plotly does not wrap a label: on a narrow canvas (a phone) the caption's longest line may run
+  // under the mode bar and out of the canvas. Then its type is made smaller, once for this text
+  // and width, so that the line fits (true: draw again).
+  const key = captionKey(root);
+  const index = (layout.annotations || []).findIndex((a) => a.name === 'caption');
+  const node = index >= 0 && root.querySelector(`.annotation[data-index="${index}"] .annotation-text-g`);
+  if (!key || !node || (root.__pgCaptionFit && root.__pgCaptionFit.key === key)) return false;
+  const room = root.clientWidth - ((layout.margin || {}).l || 0) - 36;  // the mode bar's column
+  const width = node.getBBox().width, size = ((layout.annotations[index].font || {}).size) || 14;
+  if (!width || width <= room) return false;
+  root.__pgCaptionFit = {key: key, size: Math.max(CAPTION_MIN_PX, Math.floor(size * room / width))};
+  return true;
+}
+
 function plotStart(root, layout, window) {
   // Where the plot area starts across the room (0..1): equal scales centre a narrower plot.
   const margin = layout.margin || {}, [x0, x1, y0, y1] = window;
@@ -95,7 +127,7 @@ function drawNow(root, Plotly, depth) {
   // The width too, explicitly: Plotly.react keeps the width of the first draw otherwise, so a
   // window made wider (a laptop's page moved to the projector) kept a small plot.
   if (root.clientWidth) figure.layout.width = root.clientWidth;
-  figure.layout = afterPatches(figure.layout, root);
+  figure.layout = afterPatches(withCaptionFitted(root, figure.layout), root);
   return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
     // The tool's drag mode, set as plotly's own toolbar sets it (given to Plotly.react instead,
     // plotly.js 7.1 overflows its stack styling a box selection).
@@ -104,6 +136,7 @@ function drawNow(root, Plotly, depth) {
   }).then(() => {
     // Browser-side playback (ui/playback.js) keeps the server's figure and draws its step over it.
     if (window.__pgAfterCanvasDraw) window.__pgAfterCanvasDraw(root);
+    if ((depth || 0) < LEGEND_LEVELS + 1 && captionTooWide(root, figure.layout)) return drawNow(root, Plotly, (depth || 0) + 1);
     if ((depth || 0) >= LEGEND_LEVELS || !figure.layout.showlegend) return;
     if (legendRows(root) > 1 && level < LEGEND_LEVELS) {
       root.__pgLegendLevel = level + 1;
