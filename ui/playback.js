@@ -247,6 +247,14 @@ function argmax(values) {
   return best;
 }
 
+function labelPosition(point, win) {
+  // A ringed point's label goes below it, but above it near the plot's bottom edge and towards
+  // the middle near a side, so that it is never cut off by the plot's edge.
+  const [x0, x1, y0, y1] = win, fx = (point.x - x0) / (x1 - x0), fy = (point.y - y0) / (y1 - y0);
+  const vertical = fy < 0.15 ? 'top' : 'bottom';
+  return vertical + (fx < 0.2 ? ' right' : fx > 0.8 ? ' left' : ' center');
+}
+
 function stepMarks(player, root, index, win) {
   // What the panel marks on the canvas at a step: a ringed point (the perceptron's), a pair of
   // points (SMO's), the boundary before the update, the margin lines y(x) = +-1.
@@ -272,7 +280,7 @@ function stepMarks(player, root, index, win) {
     const ids = marks.ring.ids, texts = marks.ring.texts, shown = ids.map((id) => points[id]).filter(Boolean);
     if (shown.length === ids.length) traces.push({type: 'scatter', x: shown.map((p) => p.x), y: shown.map((p) => p.y),
       mode: 'markers+text' + (ids.length > 1 ? '+lines' : ''), text: texts,
-      textposition: ids.length > 1 ? 'top center' : 'bottom center',
+      textposition: ids.length > 1 ? 'top center' : labelPosition(shown[0], win),
       textfont: {color: marks.ring.colour, size: 12}, line: {color: marks.ring.colour, width: 1.5, dash: 'dot'},
       marker: {symbol: 'circle-open', size: 26, color: marks.ring.colour, line: {width: 3}},
       hoverinfo: 'skip', showlegend: false, name: marks.ring.name, meta: 'playback'});

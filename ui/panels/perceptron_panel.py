@@ -90,7 +90,7 @@ def overlay(ctx):
                 mode="markers+text",
                 marker=dict(symbol="circle-open", size=26, color=USED_COLOUR, line=dict(width=3)),
                 text=[_("update {step}: x{index}").format(step=step, index=subscript(entry["index"] + 1))],
-                textposition="bottom center",
+                textposition=_label_position(x, ctx.window),
                 textfont=dict(color=USED_COLOUR, size=12),
                 hoverinfo="skip",
                 name=_("misclassified point used for this update"),
@@ -232,6 +232,15 @@ def step_readout(model, X, y):
         )
 
     return readout
+
+
+def _label_position(x, window):
+    """Below the ringed point, but above it near the plot's bottom edge and towards the middle
+    near a side, so that the label is never cut off by the plot's edge (as ui/playback.js does)."""
+    fx = (x[0] - window.x_min) / (window.x_max - window.x_min)
+    fy = (x[1] - window.y_min) / (window.y_max - window.y_min)
+    vertical = "top" if fy < 0.15 else "bottom"
+    return vertical + (" right" if fx < 0.2 else " left" if fx > 0.8 else " center")
 
 
 def step_marks(model, X, y):
