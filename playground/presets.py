@@ -275,7 +275,8 @@ def _presets():
                 "Least squares is trained here as three separate 'this class or not?' classifiers "
                 "(one-versus-rest), one dashed line each. In the hatched areas the rule breaks down: no "
                 "classifier says yes, or two of them do, so the point gets no clear class (figure 4.2, left). "
-                "Try: switch *With more than two classes* in the sidebar to one-versus-one: three pairwise "
+                "Try: switch *With more than two classes* in the sidebar (in presentation, "
+                "on the bar above the plot) to one-versus-one: three pairwise "
                 "classifiers vote, and an ambiguous triangle remains where the vote ties. Then pick the "
                 "K-class discriminant: every point goes to the largest yₖ(x) and the ambiguity is gone."
             ),
@@ -381,7 +382,8 @@ def _presets():
                 "Two Gaussian basis functions, centred at the two ✚ marks, describe each point by how close it "
                 "is to each centre, (φ₁, φ₂); in that feature space a straight line splits the classes, and "
                 "seen back in x it is the curved boundary on the plot. The *Feature space φ* tab shows both "
-                "pictures side by side. Try: set *Basis functions* in the sidebar to none and watch logistic "
+                "pictures side by side. Try: set *Basis functions* in the sidebar (in presentation, "
+                "on the bar above the plot) to none and watch logistic "
                 "regression fail with a straight line."
             ),
             scene=_scene(
@@ -427,7 +429,8 @@ def _presets():
                 "basis has {features} features for {n_train} points: it threads its boundary around every training "
                 "point (training accuracy {train_accuracy}) and gets only {test_accuracy} of the test points right, "
                 "little better than a coin. The *Metrics* tab below shows both confusion matrices. Try: set *Basis "
-                "functions* in the sidebar to none: the straight line gets {line_wrong} training points wrong but "
+                "functions* in the sidebar (in presentation, "
+                "on the bar above the plot) to none: the straight line gets {line_wrong} training points wrong but "
                 "{line_test_accuracy} of the test points right. A model judged on the points it learned from always "
                 "looks better than it is."
             ),
