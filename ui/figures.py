@@ -244,11 +244,31 @@ def scene_figure(
     the panels' other overlays are explained in their panel. "compact" holds the shorter legend the
     canvas falls back to when that row does not fit (see ``ui/canvas.py``).
     """
-    traces = []
     overlays = list(overlays)
     # A panel overlay that paints the plane itself (the posterior display) stands in for the regions:
     # plotly draws every heatmap below every filled scatter, so region polygons would hide it.
     painted = painted or any(_meta(trace) == "posterior" for trace in overlays)
+    traces = _fit_traces(view, window, painted)
+    overlay_start = len(traces)  # the canvas keeps these traces when it draws a live figure
+    traces += [_overlay_trace(trace) for trace in overlays]
+    overlay_range = [overlay_start, len(traces)]
+    traces += point_traces(points, scale, switching)
+    if _any_wrong(points, view.predicted, test_predicted):
+        traces.append(misclassified_trace(points, view.predicted, scale, test_predicted))
+    layout = _canvas_layout(window, view_revision, scale, legend)
+    compact = _compact_legend(traces, overlay_range)
+    if caption:
+        layout = with_caption(layout, caption, scale, narrow=not legend)  # no legend: the comparison's
+    data = [_as_dict(trace) for trace in traces]
+    for trace in data:  # the legend's own entries, in the session's language (classes already are)
+        if trace.get("name") in LEGEND_ENTRIES:
+            trace["name"] = _(trace["name"])
+    return dict(data=data, layout=layout, compact=compact)
+
+
+def _fit_traces(view, window, painted):
+    """The fit's own traces: the regions (none when a panel paints the plane) and the boundary."""
+    traces = []
     if view.region_polygons:
         if not painted:
             traces += region_polygon_traces(view.region_polygons)
@@ -260,14 +280,13 @@ def scene_figure(
             traces.append(segment_trace(view.segments))
         elif view.contour_field is not None:
             traces += contour_traces(view.contour_field, window)
-    overlay_start = len(traces)  # the canvas keeps these traces when it draws a live figure
-    traces += [_overlay_trace(trace) for trace in overlays]
-    overlay_range = [overlay_start, len(traces)]
-    traces += point_traces(points, scale, switching)
-    if _any_wrong(points, view.predicted, test_predicted):
-        traces.append(misclassified_trace(points, view.predicted, scale, test_predicted))
+    return traces
+
+
+def _canvas_layout(window, view_revision, scale, legend):
+    """The canvas's layout: exactly ``window`` at equal scales, the legend's band above the plot."""
     font_size = 13 * scale
-    layout = dict(
+    return dict(
         template=TEMPLATE_JSON,
         font=dict(size=font_size),
         margin=canvas_margin(scale, legend),
@@ -308,11 +327,15 @@ def scene_figure(
         modebar=dict(orientation="v"),
         showlegend=legend,
     )
+
+
+def _compact_legend(traces, overlay_range):
+    """The shorter legend the canvas falls back to when the full one does not fit one row."""
     names = [trace.get("name") if trace.get("showlegend", True) is not False else None for trace in traces]
     numbers = {}  # the compact legend numbers classes (two classes of one name: the first one's number)
     for k in range(N_CLASSES):
         numbers.setdefault(class_name_html(k), str(k + 1))
-    compact = dict(
+    return dict(
         names=[
             (_(COMPACT_NAMES[name]) if name in COMPACT_NAMES else numbers.get(name, name)) if name else None
             for name in names
@@ -323,13 +346,6 @@ def scene_figure(
         optional=[[index for index, name in enumerate(names) if name == drop] for drop in OPTIONAL_ENTRIES],
         overlays=overlay_range,
     )
-    if caption:
-        layout = with_caption(layout, caption, scale, narrow=not legend)  # no legend: the comparison's
-    data = [_as_dict(trace) for trace in traces]
-    for trace in data:  # the legend's own entries, in the session's language (classes already are)
-        if trace.get("name") in LEGEND_ENTRIES:
-            trace["name"] = _(trace["name"])
-    return dict(data=data, layout=layout, compact=compact)
 
 
 # Panel overlays that mark points or sit among them: named in the canvas's legend, after its own
