@@ -1,0 +1,466 @@
+r"""A fitted model written out as equations, with its own numbers, in LaTeX and PRML's numbering.
+
+Pure formatting: no Streamlit and no fitting. ``model_equations(model, point)`` reads a fitted
+estimator's attributes (looking through a basis wrapper and a one-versus-rest / one-versus-one
+wrapper) and returns a list of ``Equation``, optionally ending with the model evaluated at one
+point. Classes are written with the app's numbers: global index k is class k + 1, so
+``\mathcal{C}_{2}`` is "class 2" on the canvas. Every two-class formula is in the book's
+convention (``ui.convention``): of the two classes present the first plays C1, y(x) >= 0 assigns
+it, t = +1 (t = 1 for logistic regression, N/N1 in section 4.1.5) is its target, p(C1|x) is the
+sigmoid of the activation and w points into its region; the back-end's weights are negated there.
+
+Degenerate or unusual fits never raise: each part of the description stops at the first
+attribute it cannot read, and what was written before it is kept.
+
+The package: ``core`` (the shared formatting), one module per method family (``discriminants``,
+``generative``, ``probabilistic``, ``svm``), and here the dispatch table (``_METHODS``), the
+multi-class strategy, the basis and the model evaluated at a point.
+"""
+
+import numpy as np
+
+from playground import (
+    BasisModel,
+    BayesianLogisticRegression,
+    FisherDiscriminant,
+    IdentityBasis,
+    LinearSVM,
+    LogisticRegression,
+    NaiveBayes,
+    OneVsOne,
+    OneVsRest,
+    Perceptron,
+    PolynomialBasis,
+    ProbitRegression,
+    RBFBasis,
+    SeparateCovarianceGaussian,
+    SharedCovarianceGaussian,
+    SoftmaxRegression,
+)
+from playground.least_squares import LeastSquaresClassifier
+
+from ..convention import (
+    book_classes,
+    book_decision,
+    book_fisher,
+    book_least_squares_outputs,
+    book_sub_classifiers,
+    book_weights,
+    is_two_class,
+)
+from ..i18n import _
+from ..names import class_name_latex, latex_text, scene_class_name
+from .core import (
+    _UNREADABLE,
+    MAX_ENTRIES,
+    MAX_FEATURES_NAMED,
+    MAX_ROWS,
+    MAX_TERMS,
+    Equation,
+    Space,
+    T,
+    _more,
+    _p,
+    affine,
+    aligned,
+    class_number,
+    cls,
+    matrix,
+    number,
+    side_by_side,
+    text_around,
+    vector,
+)
+from .discriminants import (
+    _fisher,
+    _least_squares,
+    _perceptron,
+)
+from .generative import (
+    _naive_bayes,
+    _separate_gaussian,
+    _shared_gaussian,
+)
+from .probabilistic import (
+    _bayesian_logistic,
+    _logistic,
+    _probit,
+    _softmax,
+)
+from .svm import (
+    _svm,
+)
+
+_METHODS = (
+    (LeastSquaresClassifier, _least_squares),
+    (FisherDiscriminant, _fisher),
+    (Perceptron, _perceptron),
+    (SharedCovarianceGaussian, _shared_gaussian),
+    (SeparateCovarianceGaussian, _separate_gaussian),
+    (NaiveBayes, _naive_bayes),
+    (LogisticRegression, _logistic),
+    (SoftmaxRegression, _softmax),
+    (LinearSVM, _svm),
+    (ProbitRegression, _probit),
+    (BayesianLogisticRegression, _bayesian_logistic),
+)
+
+
+def _generic(model, space):
+    """A method this module does not know: its linear discriminants, if it has them."""
+    coef = np.atleast_2d(book_weights(model, model.coef_))
+    intercept = np.ravel(book_weights(model, model.intercept_))
+    if coef.shape[0] == 1 and is_two_class(model):
+        first, second = book_classes(model)
+        yield Equation(
+            _("Linear discriminant"),
+            rf"y({space.vector}) = " + affine(intercept[0], coef[0], space),
+            "4.4",
+            _("Class {first} (C₁) where y ≥ 0, else class {second}.").format(
+                first=class_number(first), second=class_number(second)
+            ),
+        )
+        return
+    lines = [
+        rf"y_{{{m + 1}}}({space.vector}) &= " + affine(b0, w, space) for m, (w, b0) in enumerate(zip(coef, intercept))
+    ]
+    yield Equation(_("Linear discriminants"), aligned(lines), "4.9")
+
+
+def _strategy(model, space):
+    estimators = model.estimators_
+    if len(estimators) == 1:  # two classes: the plain two-class model
+        yield from _describe(estimators[0], space)
+        return
+    classes = model.classes_
+    name = _(model.estimator.display_name)
+    vec = space.vector
+    ovo = isinstance(model, OneVsOne)
+    subs = book_sub_classifiers(model)
+    if ovo:
+        heads = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}({vec})" for sub in subs]
+        versus = _("vs")
+        sides = [rf"{cls(sub.positive)}\ {latex_text(versus)}\ {cls(sub.negative)}" for sub in subs]
+    else:
+        heads = [rf"y_{{{class_number(c)}}}({vec})" for c in classes]
+        rest = _("vs the rest")
+        sides = [rf"{cls(c)}\ {latex_text(rest)}" for c in classes]
+    if subs and subs[0].w is not None:
+        lines = [
+            rf"{head} &= " + affine(sub.w0, sub.w, space) + rf"\qquad ({side})"
+            for head, side, sub in zip(heads, sides, subs)
+        ]
+        note = _(
+            "{n} {method} sub-classifiers; each is positive (≥ 0) on the side of the first class named, the book's "
+            "C₁ of its two-class problem."
+        ).format(n=len(estimators), method=name)
+    else:
+        value = _("decision value of {method}").format(method=name)
+        lines = [rf"{head} &: {latex_text(value)}\ ({side})" for head, side in zip(heads, sides)]
+        note = _("{n} {method} sub-classifiers, each with its own (curved) boundary.").format(
+            n=len(estimators), method=name
+        )
+    title = _("Pairwise classifiers") if ovo else _("One-versus-rest classifiers")
+    yield Equation(title, aligned(lines), None, note + " " + _("Section 4.1.2, figure 4.2."))
+    if ovo:
+        yield Equation(
+            _("Majority vote"),
+            r"k^\star = \arg\max_k \#\{" + text_around(_("pairwise contests won by {class}"), r"\mathcal{C}_k") + r"\}",
+            None,
+            _(
+                "Ties are broken by the summed confidences (as scikit-learn does); where the vote ties the point is "
+                "ambiguous (figure 4.2, right)."
+            ),
+        )
+    else:
+        yield Equation(
+            _("Combining the classifiers"),
+            rf"k^\star = \arg\max_k y_k({vec})",
+            "4.9",
+            _(
+                "The largest output wins; the raw rule 'class k where yₖ > 0' leaves ambiguous regions (figure 4.2, "
+                "left)."
+            ),
+        )
+
+
+def _basis_space(basis):
+    """The feature names of a fitted basis, in LaTeX."""
+    dim = basis.n_features_in_
+    if isinstance(basis, PolynomialBasis):
+        names = []
+        for row in basis.powers():
+            parts = [f"x_{{{d + 1}}}" + (f"^{{{p}}}" if p > 1 else "") for d, p in enumerate(row) if p]
+            names.append("".join(parts))
+        return Space(r"\boldsymbol{\phi}", tuple(names))
+    if isinstance(basis, RBFBasis):
+        inputs = [f"x_{{{d + 1}}}" for d in range(dim)] if basis.include_input else []
+        radial = [rf"\phi_{{{j + 1}}}" for j in range(basis.centres_.shape[0])]
+        return Space(r"\boldsymbol{\phi}", tuple(inputs + radial))
+    return Space.inputs(dim)
+
+
+def _basis(model):
+    basis = model.basis_
+    space = _basis_space(basis)
+    if isinstance(basis, IdentityBasis):
+        yield Equation(
+            _("No basis functions"),
+            r"\boldsymbol{\phi}(\mathbf{x}) = \mathbf{x}",
+            None,
+            _("The method works on x itself."),
+        )
+    elif isinstance(basis, PolynomialBasis):
+        shown = space.names[:MAX_FEATURES_NAMED]
+        hidden = len(space.names) - len(shown)
+        latex = (
+            r"\boldsymbol{\phi}(\mathbf{x}) = ("
+            + ", ".join(shown)
+            + (r", \dots" if hidden else "")
+            + ")"
+            + T
+            + _more(hidden)
+        )
+        yield Equation(
+            _("Polynomial basis, degree {degree}").format(degree=basis.degree),
+            latex,
+            None,
+            _(
+                "M = {m} monomials with cross terms (section 4.3.1): a model linear in φ has a curved boundary in x "
+                "(figure 4.12)."
+            ).format(m=len(space.names)),
+        )
+    elif isinstance(basis, RBFBasis):
+        centres = basis.centres_
+        latex = (
+            r"\phi_j(\mathbf{x}) = \exp\left(-\frac{\|\mathbf{x} - \mathbf{c}_j\|^2}{2s^2}\right),\quad s = "
+            + number(basis.width)
+            + rf",\quad j = 1,\dots,{centres.shape[0]}"
+        )
+        if basis.include_input:
+            latex += r",\qquad \boldsymbol{\phi} = (x_1, x_2, \phi_1, \dots, \phi_J)" + T
+        yield Equation(
+            _("Gaussian basis functions, {n} centres").format(n=centres.shape[0]),
+            latex,
+            "3.4",
+            _("A linear model in φ has a curved boundary in x (section 4.3.1, figure 4.12)."),
+        )
+        yield Equation(
+            _("Centres"),
+            r"(\mathbf{c}_1\ \cdots\ \mathbf{c}_J) = " + matrix(centres.T),
+            None,
+            _("One column per centre."),
+        )
+    else:
+        yield Equation(_(basis.display_name), r"\boldsymbol{\phi}(\mathbf{x})", None, None)
+    yield from _describe(model.estimator_, space)
+
+
+def _describe(model, space):
+    if isinstance(model, BasisModel):
+        yield from _basis(model)
+        return
+    if isinstance(model, OneVsRest | OneVsOne):
+        yield from _strategy(model, space)
+        return
+    for kind, describe in _METHODS:
+        if isinstance(model, kind):
+            yield from describe(model, space)
+            return
+    yield from _generic(model, space)
+
+
+def _posterior_number(model, n_classes):
+    """The equation giving p(C_k|x) for this method."""
+    if isinstance(model, LogisticRegression):
+        return "4.87"
+    if isinstance(model, SoftmaxRegression):
+        return "4.104"
+    if isinstance(model, ProbitRegression):
+        return "4.114"
+    if isinstance(model, BayesianLogisticRegression):
+        return "4.155"
+    if isinstance(model, SharedCovarianceGaussian) and n_classes == 2:
+        return "4.65"
+    if isinstance(model, SeparateCovarianceGaussian | NaiveBayes | SharedCovarianceGaussian):
+        return "4.57" if n_classes == 2 else "4.62"
+    return None
+
+
+def _values(head, values, classes):
+    return aligned(rf"{head(c)} &= {number(v)}" for c, v in zip(classes, values))
+
+
+def _y(c):
+    return rf"y_{{{class_number(c)}}}(\mathbf{{x}})"
+
+
+def _a(c):
+    return rf"a_{{{class_number(c)}}}(\mathbf{{x}})"
+
+
+def _inner_values(inner, features, classes, head):
+    """What the method computes at the point before deciding: activations, outputs, projections."""
+    if isinstance(inner, LogisticRegression):
+        weights = book_weights(inner, inner.weights_)
+        a = float(weights[0] + features[0] @ weights[1:])
+        yield Equation(
+            _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.87"
+        )
+    elif isinstance(inner, ProbitRegression):
+        a = float(book_decision(inner, features)[0])
+        yield Equation(
+            _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.114"
+        )
+    elif isinstance(inner, BayesianLogisticRegression):
+        mean, variance = inner.predictive_moments(features)
+        mu, var = float(book_decision(inner, features)[0]), float(variance[0])
+        kappa = float(1.0 / np.sqrt(1.0 + np.pi * var / 8.0))
+        p_map = float(inner.predict_proba_map(features)[0, 0])
+        first = int(classes[0])
+        yield Equation(
+            _("Activation at the point"),
+            head
+            + rf"\mu_a = {number(mu)},\ \sigma_a^2 = {number(var)},\ \kappa = {number(kappa)},\ "
+            + rf"\sigma(\mu_a) = {number(p_map)}",
+            "4.149-4.150",
+            _(
+                "σ(μₐ) is the MAP p(C{first}|x), over-confident where σₐ² is large; the posterior below is σ(κμₐ) "
+                "(eq. 4.155)."
+            ).format(first=first + 1),
+        )
+    elif isinstance(inner, SoftmaxRegression):
+        a = inner.weights_[:, 0] + features[0] @ inner.weights_[:, 1:].T
+        yield Equation(_("Activations at the point"), head + _values(_a, a, classes), "4.105")
+    elif hasattr(inner, "activations"):
+        bernoulli = isinstance(inner, NaiveBayes) and inner.variant == "bernoulli"
+        a = inner.activations(features)[0]
+        number_ = "4.82" if bernoulli else "4.68" if isinstance(inner, SharedCovarianceGaussian) else "4.63"
+        yield Equation(_("Activations at the point"), head + _values(_a, a, classes), number_)
+    elif isinstance(inner, LeastSquaresClassifier):
+        outputs = book_least_squares_outputs(inner, features)[0]
+        latex = rf"y(\mathbf{{x}}) = {number(outputs[0])}" if outputs.size == 1 else _values(_y, outputs, classes)
+        yield Equation(_("Outputs at the point"), head + latex, "4.17")
+    elif isinstance(inner, FisherDiscriminant) and classes.size == 2:
+        fisher = book_fisher(inner)
+        projection = float(features[0] @ fisher.direction)
+        yield Equation(
+            _("Projection at the point"),
+            head
+            + rf"y = \hat{{\mathbf{{w}}}}{T}\mathbf{{x}} = {number(projection)},\quad y - y_0 = "
+            + number(projection - fisher.threshold),
+            "4.20",
+        )
+    elif isinstance(inner, OneVsOne):
+        subs = book_sub_classifiers(inner)
+        decisions = [float(sub.decision(e, features)[0]) for sub, e in zip(subs, inner.estimators_)]
+        names = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}" for sub in subs]
+        lines = [rf"{n}(\mathbf{{x}}) &= {number(d)}" for n, d in zip(names, decisions)]
+        yield Equation(_("Pairwise decisions at the point"), head + aligned(lines), None)
+        votes = inner.votes(features)[0]
+        yield Equation(
+            _("Votes at the point"),
+            side_by_side((rf"{cls(c)}: {int(v)}" for c, v in zip(classes, votes)), per_line=6),
+            None,
+            _("Each pairwise classifier gives one vote to the class on its side."),
+        )
+    elif isinstance(inner, OneVsRest):
+        decisions = [float(np.ravel(e.decision_function(features))[0]) for e in inner.estimators_]
+        yield Equation(_("Decisions at the point"), head + _values(_y, decisions, classes), "4.9")
+    else:
+        decision = np.ravel(book_decision(inner, features))
+        if decision.size == 1:
+            perceptron = isinstance(inner, Perceptron)
+            symbol = rf"\mathbf{{w}}{T}\boldsymbol{{\phi}}" if perceptron else r"y(\mathbf{x})"
+            number_ = "4.52" if perceptron else "7.1" if isinstance(inner, LinearSVM) else "4.4"
+            yield Equation(_("Decision value at the point"), head + rf"{symbol} = {number(decision[0])}", number_)
+        else:
+            yield Equation(_("Decisions at the point"), head + _values(_y, decision, classes), "4.9")
+
+
+def _at_point(model, point):
+    x = np.asarray(point, dtype=float).reshape(1, -1)
+    where = r"\mathbf{x} = (" + ", ".join(number(v) for v in x[0]) + ")"
+    head = where + r":\quad "
+    features, inner = x, model
+    if isinstance(model, BasisModel):
+        features, inner = model.features(x), model.estimator_
+        # Without the "x = ..." head: a vector of tiny numbers is wide enough on its own.
+        yield Equation(_("Features at the point"), r"\boldsymbol{\phi}(\mathbf{x}) = " + vector(features[0]), None)
+    if isinstance(inner, OneVsRest | OneVsOne) and len(inner.estimators_) == 1:
+        inner = inner.estimators_[0]  # two classes: the plain two-class model
+    classes = np.asarray(model.classes_)
+    yield from _inner_values(inner, features, classes, head)
+    if getattr(model, "is_probabilistic", False) and hasattr(model, "predict_proba"):
+        proba = model.predict_proba(x)[0]
+        note = _("The one-versus-rest posteriors, normalised to sum to 1.") if isinstance(inner, OneVsRest) else None
+        yield Equation(
+            _("Posterior at the point"), _values(_p, proba, classes), _posterior_number(inner, classes.size), note
+        )
+    predicted = model.predict(x)[0]
+    yield Equation(
+        _("Prediction"),
+        rf"{where}\ \mapsto\ {cls(predicted)}",
+        None,
+        _("Class {number}.").format(number=class_number(predicted)),
+    )
+
+
+def _collect(parts):
+    """The equations a generator yields before anything it needs turns out to be missing."""
+    equations = []
+    try:
+        with np.errstate(all="ignore"):
+            for equation in parts:
+                equations.append(equation)
+    except _UNREADABLE:
+        pass  # an unusual fit: write what is available
+    return equations
+
+
+def model_equations(model, point=None):
+    """The fitted model as equations with its own numbers, and its values at ``point``.
+
+    Parameters
+    ----------
+    model : fitted estimator of the playground (possibly on a basis, possibly one-versus-rest /
+        one-versus-one), or None
+    point : (x1, x2) or None
+        Where to evaluate the activations, posteriors or decision values and the predicted class.
+
+    Returns
+    -------
+    list of Equation
+        Empty for None or an unfitted model; never raises on an unusual fit.
+    """
+    if model is None or not hasattr(model, "classes_"):
+        return []
+    dim = int(getattr(model, "n_features_in_", 2))
+    equations = _collect(_describe(model, Space.inputs(dim)))
+    if point is not None:
+        equations += _collect(_at_point(model, point))
+    named = class_names_equation(model.classes_)
+    return equations + ([named] if named else [])
+
+
+def class_names_equation(classes):
+    r"""The user's names of the model's classes (``\mathcal{C}_{1} = \text{setosa}``), or None when
+    none of them is named; each name LaTeX-escaped (``ui.names.class_name_latex``)."""
+    named = [int(c) for c in np.asarray(classes).reshape(-1) if scene_class_name(c)]
+    if not named:
+        return None
+    items = (rf"{cls(c)} = {class_name_latex(c)}" for c in named)
+    return Equation("Class names", side_by_side(items), None, "The names given to the classes in the sidebar.")
+
+
+__all__ = [
+    "MAX_ENTRIES",
+    "MAX_ROWS",
+    "MAX_TERMS",
+    "Equation",
+    "class_names_equation",
+    "matrix",
+    "model_equations",
+    "number",
+    "vector",
+]
