@@ -102,58 +102,67 @@ def _fisher(model, space):
         if model.rank_ < np.shape(model.within_class_scatter_)[0]
         else None,
     )
-    vec = space.vector
     if two:
-        a, b = classes
-        fisher = book_fisher(model)
-        m_a, m_b = (rf"\mathbf{{m}}_{{{class_number(c)}}}" for c in (a, b))
-        yield Equation(
-            _("Fisher's direction"),
-            rf"\mathbf{{w}} \propto \mathbf{{S}}_W^{{-1}}({m_a} - {m_b}),\qquad \hat{{\mathbf{{w}}}} = "
-            + vector(fisher.direction),
-            "4.30",
-            _then(
-                _(
-                    "Scaled to unit length, pointing from the mean of class {second} to that of class {first} (C₁), "
-                    "so that y ≥ y₀ means C₁ as in section 4.1.4; eq. 4.30 writes m₂ − m₁, and the sign is free: "
-                    "J(w) = J(−w)."
-                ).format(first=class_number(a), second=class_number(b)),
-                model.fit_message_,
-            ),
-        )
-        yield Equation(
-            _("Fisher criterion"),
-            r"J(\hat{\mathbf{w}}) = \frac{\hat{\mathbf{w}}"
-            + T
-            + r"\mathbf{S}_B\hat{\mathbf{w}}}{\hat{\mathbf{w}}"
-            + T
-            + r"\mathbf{S}_W\hat{\mathbf{w}}} = "
-            + number(model.eigenvalues_[0]),
-            "4.26",
-            _("S_B = (m₂ − m₁)(m₂ − m₁)ᵀ (eq. 4.27); ŵ is the direction that maximises J."),
-        )
-        low, high = (number(v) for v in fisher.projected_means)
-        low_plus_high = number(fisher.projected_means[0]) + _plus(fisher.projected_means[1])  # no "+ -1.2"
-        if model.threshold == "gaussian" and not (model.fit_message_ and "midpoint" in model.fit_message_):
-            how = _(
-                "Where the two 1-D Gaussians fitted to the projected classes, times their priors, are equal "
-                "(the root between the projected means {low} and {high})."
-            ).format(low=low, high=high)
-            cut = rf"y_0 = {number(fisher.threshold)}"
-        else:
-            how = _("Halfway between the projected class means (the midpoint threshold).")
-            w_hat = r"\hat{\mathbf{w}}" + T
-            cut = rf"y_0 = {HALF}({w_hat}{m_a} + {w_hat}{m_b}) = {HALF}({low_plus_high}) = {number(fisher.threshold)}"
-        yield Equation(
-            _("Projection and threshold"),
-            rf"y = \hat{{\mathbf{{w}}}}{T}{vec} = " + affine(None, fisher.direction, space) + r",\qquad " + cut,
-            "4.20",
-            _("Class {first} (C₁) where y ≥ y₀, else class {second}.").format(
-                first=class_number(a), second=class_number(b)
-            )
-            + f" {how}",
-        )
-        return
+        yield from _fisher_two_classes(model, space)
+    else:
+        yield from _fisher_many_classes(model, space)
+
+
+def _fisher_two_classes(model, space):
+    """Fisher's direction, its criterion and the threshold on the projection (section 4.1.4)."""
+    classes, vec = model.classes_, space.vector
+    a, b = classes
+    fisher = book_fisher(model)
+    m_a, m_b = (rf"\mathbf{{m}}_{{{class_number(c)}}}" for c in (a, b))
+    yield Equation(
+        _("Fisher's direction"),
+        rf"\mathbf{{w}} \propto \mathbf{{S}}_W^{{-1}}({m_a} - {m_b}),\qquad \hat{{\mathbf{{w}}}} = "
+        + vector(fisher.direction),
+        "4.30",
+        _then(
+            _(
+                "Scaled to unit length, pointing from the mean of class {second} to that of class {first} (C₁), "
+                "so that y ≥ y₀ means C₁ as in section 4.1.4; eq. 4.30 writes m₂ − m₁, and the sign is free: "
+                "J(w) = J(−w)."
+            ).format(first=class_number(a), second=class_number(b)),
+            model.fit_message_,
+        ),
+    )
+    yield Equation(
+        _("Fisher criterion"),
+        r"J(\hat{\mathbf{w}}) = \frac{\hat{\mathbf{w}}"
+        + T
+        + r"\mathbf{S}_B\hat{\mathbf{w}}}{\hat{\mathbf{w}}"
+        + T
+        + r"\mathbf{S}_W\hat{\mathbf{w}}} = "
+        + number(model.eigenvalues_[0]),
+        "4.26",
+        _("S_B = (m₂ − m₁)(m₂ − m₁)ᵀ (eq. 4.27); ŵ is the direction that maximises J."),
+    )
+    low, high = (number(v) for v in fisher.projected_means)
+    low_plus_high = number(fisher.projected_means[0]) + _plus(fisher.projected_means[1])  # no "+ -1.2"
+    if model.threshold == "gaussian" and not (model.fit_message_ and "midpoint" in model.fit_message_):
+        how = _(
+            "Where the two 1-D Gaussians fitted to the projected classes, times their priors, are equal "
+            "(the root between the projected means {low} and {high})."
+        ).format(low=low, high=high)
+        cut = rf"y_0 = {number(fisher.threshold)}"
+    else:
+        how = _("Halfway between the projected class means (the midpoint threshold).")
+        w_hat = r"\hat{\mathbf{w}}" + T
+        cut = rf"y_0 = {HALF}({w_hat}{m_a} + {w_hat}{m_b}) = {HALF}({low_plus_high}) = {number(fisher.threshold)}"
+    yield Equation(
+        _("Projection and threshold"),
+        rf"y = \hat{{\mathbf{{w}}}}{T}{vec} = " + affine(None, fisher.direction, space) + r",\qquad " + cut,
+        "4.20",
+        _("Class {first} (C₁) where y ≥ y₀, else class {second}.").format(first=class_number(a), second=class_number(b))
+        + f" {how}",
+    )
+
+
+def _fisher_many_classes(model, space):
+    """The K − 1 projections and the nearest projected mean as linear discriminants (section 4.1.6)."""
+    classes, vec = model.classes_, space.vector
     yield Equation(
         _("Between-class scatter"),
         r"\mathbf{S}_B = \sum_k N_k(\mathbf{m}_k - \mathbf{m})(\mathbf{m}_k - \mathbf{m})"
