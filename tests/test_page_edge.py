@@ -98,3 +98,18 @@ def test_a_sidebar_that_keeps_failing_still_leaves_a_canvas(monkeypatch):
     monkeypatch.undo()
     at.run()
     assert not at.exception and has_canvas(at) and has_sidebar(at)
+
+
+def test_the_sentence_and_the_part_it_names_are_in_the_sessions_language(monkeypatch):
+    """The part of the page is named in the visitor's language too, not in English inside a
+    Japanese sentence (the server's log keeps the English name)."""
+    at = _open()
+    at.session_state["lang"] = "ja"  # as the language picker sets it (AppTest cannot drive it in Japanese)
+    monkeypatch.setattr(ui.app, "points_table", _failing)
+    monkeypatch.setattr(ui.app, "_sidebar_widgets", _failing)
+    at.run()
+    assert not at.exception, at.exception
+    sentences = [s for s in _sentences(at) if "Injected" in s]
+    assert any("点の表" in s and "問題が起きました" in s for s in sentences), sentences
+    assert any("サイドバー" in s for s in sentences), sentences
+    assert not any("the points table" in s or "the sidebar" in s for s in sentences), sentences

@@ -58,12 +58,13 @@ EXPLANATION = N_(
 
 
 def _failure(part, err):
-    """One plain sentence for an unexpected error in ``part``; the traceback goes to the log."""
+    """One plain sentence for an unexpected error in ``part`` (an ``N_`` phrase, shown translated);
+    the traceback goes to the log, in English."""
     _LOG.error("Unexpected error in %s", part, exc_info=err)
     return _(
         "Something went wrong in {part} ({error}); your points and settings are kept. "
         "Try undo, another method or another view."
-    ).format(part=part, error=type(err).__name__)
+    ).format(part=_(part), error=type(err).__name__)
 
 
 @contextmanager
@@ -126,10 +127,10 @@ def _sidebar():
         if not st.session_state.pop(SIDEBAR_RESET, False):
             st.session_state[SIDEBAR_RESET] = True
             state.reset_setting_widgets()
-            state.notify(_failure("the sidebar", err) + " Its settings were reset to the defaults.")
+            state.notify(_failure(N_("the sidebar"), err) + " " + _("Its settings were reset to the defaults."))
             st.rerun()
         with st.sidebar:
-            st.error(_failure("the sidebar", err), icon=":material/error:")
+            st.error(_failure(N_("the sidebar"), err), icon=":material/error:")
         current = state.scene()
         return (None, (), 0, False, 0), (current.method, current.param_dict, current.multiclass, None)
     st.session_state.pop(SIDEBAR_RESET, None)
@@ -232,7 +233,7 @@ def main():
     # Messages come and go above the canvas inside one container that is always there: an element
     # appearing before the canvas would re-create it, and clicks made meanwhile would be lost.
     with st.container():
-        with _boundary("the load report"):
+        with _boundary(N_("the load report")):
             _load_report()
             preset_explanation(_presenting())
     generator, method_choice = _sidebar()
@@ -340,7 +341,7 @@ def _canvas_view():
             caption=caption_text(scene),
         )
 
-    with messages, _boundary("the fit or the plot", fallback=points_alone):
+    with messages, _boundary(N_("the fit or the plot"), fallback=points_alone):
         with nullcontext() if view_is_quick(scene) else st.spinner(_("Fitting and evaluating…")):
             view = scene_view(scene)
             model = scene_model(scene)
@@ -372,7 +373,7 @@ def _canvas_view():
                 painted=any(trace.get("meta") == "posterior" for trace in figure["data"]),
                 caption_room=caption_room,
             )
-        with _boundary("the status line"):
+        with _boundary(N_("the status line")):
             # A live region: a screen reader announces each new status, with the plot in words.
             description = canvas_description(scene, model, view.error)
             st.markdown(
@@ -380,7 +381,7 @@ def _canvas_view():
                 f" <span class='pg-sr-only'>{description}</span>\n\n</div>",
                 unsafe_allow_html=True,
             )
-    with _boundary("the link"):
+    with _boundary(N_("the link")):
         _sync_link()
 
 
@@ -457,9 +458,9 @@ def _panel_view():
     scene = state.scene()
     previous = st.session_state.get(OPEN_PANEL)
     st.session_state[LIVE_FOLLOWS] = False
-    with _boundary("the points table"):
+    with _boundary(N_("the points table")):
         points_table(scene.points)
-    with _boundary("the panel"):
+    with _boundary(N_("the panel")):
         context = _panel_context(scene, scene_model(scene))
         st.session_state[OPEN_PANEL] = _render_panels(active_panels(context), context)
     if not st.session_state[LIVE_FOLLOWS]:
@@ -483,7 +484,7 @@ def _live_section(function):
     """
     if _panels_outdated():
         st.rerun(scope="app")
-    with _boundary("the panel"):
+    with _boundary(N_("the panel")):
         function(_fresh_panel_context())
     if not st.session_state.get(POINTS_TABLE_OPEN):
         st.session_state[LIVE_FOLLOWS] = True
@@ -497,7 +498,7 @@ def _comparison_view(compared_methods):
         st.rerun(scope="app")
     _show_notices()
     scene = state.scene()
-    with _boundary("the comparison"):
+    with _boundary(N_("the comparison")):
         _comparison(scene, compared_methods)
     st.markdown(_status_line(scene.points), unsafe_allow_html=True)
     st.caption(_(EXPLANATION))
