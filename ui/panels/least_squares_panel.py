@@ -136,43 +136,74 @@ def surface_figure(model, points, window, k, kind="heatmap", grid=None):
     z = Y[..., k]
     zmin, zmax, scale, colourbar, levels = _surface_style(model, z, points)
     if kind == "3d":
-        # No colour bar: the z axis gives the values, and the scene needs the width (at 800 px its
-        # axis title was cut off).
-        traces = [
-            dict(type="surface", x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, showscale=False, name="y(x)")
-        ]
-        for level, colour in levels:
-            traces.append(
-                dict(
-                    type="surface",
-                    x=xs[[0, -1]],
-                    y=ys[[0, -1]],
-                    z=np.full((2, 2), level),
-                    showscale=False,
-                    opacity=0.25,
-                    colorscale=[[0, colour], [1, colour]],
-                    hoverinfo="skip",
-                    name=f"y = {level:.3g}",
-                )
-            )
-        return dict(
-            data=traces,
-            layout=dict(
-                template=TEMPLATE_JSON,
-                height=460,
-                margin=SURFACE_MARGIN,
-                scene=surface_scene(window, dict(title=dict(text="y(x)"), range=[zmin, zmax])),
-            ),
-        )
+        return _surface_3d(xs, ys, z, (zmin, zmax), scale, levels, window)
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
-    values = sorted(level for level, _unused in levels)
     grid = dict(z=z, x0=float(xs[0]), dx=float(dx), y0=float(ys[0]), dy=float(dy))
+    heatmap = dict(
+        type="heatmap",
+        **grid,
+        colorscale=scale,
+        zmin=zmin,
+        zmax=zmax,
+        zsmooth="best",
+        colorbar=colourbar,
+        hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>y(x) = %{z:.3g}<extra></extra>",
+    )
+    return dict(
+        data=[heatmap, *_level_contours(grid, levels), *_class_markers(points)],
+        layout=dict(
+            template=TEMPLATE_JSON,
+            height=420,
+            margin=dict(l=10, r=10, t=10, b=30),
+            xaxis=dict(range=[window.x_min, window.x_max], constrain="domain"),
+            yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
+            showlegend=False,
+        ),
+    )
+
+
+def _surface_3d(xs, ys, z, z_range, scale, levels, window):
+    """The plane y_k(x) in 3-D, its levels as translucent planes."""
+    zmin, zmax = z_range
+    # No colour bar: the z axis gives the values, and the scene needs the width (at 800 px its
+    # axis title was cut off).
+    traces = [
+        dict(type="surface", x=xs, y=ys, z=z, colorscale=scale, cmin=zmin, cmax=zmax, showscale=False, name="y(x)")
+    ]
+    for level, colour in levels:
+        traces.append(
+            dict(
+                type="surface",
+                x=xs[[0, -1]],
+                y=ys[[0, -1]],
+                z=np.full((2, 2), level),
+                showscale=False,
+                opacity=0.25,
+                colorscale=[[0, colour], [1, colour]],
+                hoverinfo="skip",
+                name=f"y = {level:.3g}",
+            )
+        )
+    return dict(
+        data=traces,
+        layout=dict(
+            template=TEMPLATE_JSON,
+            height=460,
+            margin=SURFACE_MARGIN,
+            scene=surface_scene(window, dict(title=dict(text="y(x)"), range=[zmin, zmax])),
+        ),
+    )
+
+
+def _level_contours(grid, levels):
+    """The heatmap's level lines, dashed and labelled."""
+    values = sorted(level for level, _unused in levels)
     # One contour trace per run of equally spaced levels with one style: each trace carries the
-    # whole grid again (80 x 80 float32, 34 KB of base64 on every click), so the 1-of-K slab's
-    # two levels 0 and 1 are one trace; section 4.1.5's three levels (N/N1, 0, -N/N2) are not
-    # equally spaced and its level 0 is drawn heavier.
+    # whole grid again (80 x 80 float32 on every click), so the 1-of-K slab's two levels 0 and 1
+    # are one trace; section 4.1.5's three levels (N/N1, 0, -N/N2) are not equally spaced and its
+    # level 0 is drawn heavier.
     runs = [(values[0], values[-1])] if len(values) == 2 else [(level, level) for level in values]
-    contours = [
+    return [
         dict(
             type="contour",
             **grid,
@@ -190,20 +221,12 @@ def surface_figure(model, points, window, k, kind="heatmap", grid=None):
         )
         for start, end in runs
     ]
-    traces = [
-        dict(
-            type="heatmap",
-            **grid,
-            colorscale=scale,
-            zmin=zmin,
-            zmax=zmax,
-            zsmooth="best",
-            colorbar=colourbar,
-            hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>y(x) = %{z:.3g}<extra></extra>",
-        ),
-        *contours,
-    ]
+
+
+def _class_markers(points):
+    """The training points over the heatmap, small, one trace per class."""
     X, y = points.X, points.y
+    traces = []
     for label in np.unique(y):
         members = y == label
         traces.append(
@@ -222,17 +245,7 @@ def surface_figure(model, points, window, k, kind="heatmap", grid=None):
                 hoverinfo="skip",
             )
         )
-    return dict(
-        data=traces,
-        layout=dict(
-            template=TEMPLATE_JSON,
-            height=420,
-            margin=dict(l=10, r=10, t=10, b=30),
-            xaxis=dict(range=[window.x_min, window.x_max], constrain="domain"),
-            yaxis=dict(range=[window.y_min, window.y_max], scaleanchor="x", scaleratio=1),
-            showlegend=False,
-        ),
-    )
+    return traces
 
 
 def far_points(X, y, label, fit, *, n=N_FAR_POINTS, seed=0):
