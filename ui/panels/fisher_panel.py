@@ -338,8 +338,13 @@ def _slider_moved(options, key):
 
 
 def _render_two_classes(ctx, model, X, y):
-    means_dir = means_direction(model)
-    fisher_dir = model.direction_
+    _two_projections(model, X, y)
+    _rotated_projection(ctx, model, X, y)
+
+
+def _two_projections(model, X, y):
+    """Figure 4.6's two histograms: onto the line joining the means and onto Fisher's direction."""
+    means_dir, fisher_dir = means_direction(model), model.direction_
     left, right = st.columns(2)
     chart(
         projection_figure(
@@ -389,6 +394,10 @@ def _render_two_classes(ctx, model, X, y):
         help=_("Replaces the points (undoable) with data where the two projections differ the most."),
     )
 
+
+def _rotated_projection(ctx, model, X, y):
+    """The projection onto a direction the slider turns, with J(θ) beside it."""
+    means_dir, fisher_dir = means_direction(model), model.direction_
     st.markdown(_("**Rotate the projection direction**"))
     key = "fisher_angle_slider"
     angle = current_angle(ctx, model)
