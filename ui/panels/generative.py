@@ -77,72 +77,79 @@ def overlay(ctx):
     means = np.asarray(model.means_, dtype=float)
     traces = []
     for radius in ELLIPSE_RADII:
-        width = 2 if radius == 1 else 1.5
-        dash = "solid" if radius == 1 else "dash"
         outlines = [ellipse(means[p], covariances[p], radius).astype(np.float32) for p in range(classes.size)]
-        # One halo trace for all classes: None separates the closed curves.
-        xs, ys = [], []
-        for outline in outlines:
-            xs += outline[:, 0].round(5).tolist() + [None]
-            ys += outline[:, 1].round(5).tolist() + [None]
+        traces += _ellipse_traces(classes, outlines, radius)
+    return traces + _mean_traces(classes, means)
+
+
+def _ellipse_traces(classes, outlines, radius):
+    """The classes' ellipses of one radius: one white halo under all of them, then each class's."""
+    width = 2 if radius == 1 else 1.5
+    dash = "solid" if radius == 1 else "dash"
+    # One halo trace for all classes: None separates the closed curves.
+    xs, ys = [], []
+    for outline in outlines:
+        xs += outline[:, 0].round(5).tolist() + [None]
+        ys += outline[:, 1].round(5).tolist() + [None]
+    traces = [
+        dict(
+            type="scatter",
+            x=xs,
+            y=ys,
+            mode="lines",
+            # Solid under solid and dashed alike: plotly scales dash lengths with the width,
+            # so a dashed halo would not line up with the dashes above it.
+            line=dict(color=HALO_COLOUR, width=width + 2.5),
+            hoverinfo="skip",
+            name=_("{radius}σ ellipses (halo)").format(radius=f"{radius:g}"),
+            showlegend=False,
+            meta="ellipse",
+        )
+    ]
+    for position, label in enumerate(classes):
         traces.append(
             dict(
                 type="scatter",
-                x=xs,
-                y=ys,
+                x=outlines[position][:, 0],
+                y=outlines[position][:, 1],
                 mode="lines",
-                # Solid under solid and dashed alike: plotly scales dash lengths with the width,
-                # so a dashed halo would not line up with the dashes above it.
-                line=dict(color=HALO_COLOUR, width=width + 2.5),
+                line=dict(color=CLASS_COLOURS[int(label) % len(CLASS_COLOURS)], width=width, dash=dash),
                 hoverinfo="skip",
-                name=_("{radius}σ ellipses (halo)").format(radius=f"{radius:g}"),
-                showlegend=False,
+                name=_("{radius}σ ellipses").format(radius=f"{radius:g}"),
+                legendgroup=f"ellipse{radius:g}",
+                showlegend=position == 0,
                 meta="ellipse",
             )
         )
-        for position, label in enumerate(classes):
-            traces.append(
-                dict(
-                    type="scatter",
-                    x=outlines[position][:, 0],
-                    y=outlines[position][:, 1],
-                    mode="lines",
-                    line=dict(color=CLASS_COLOURS[int(label) % len(CLASS_COLOURS)], width=width, dash=dash),
-                    hoverinfo="skip",
-                    name=_("{radius}σ ellipses").format(radius=f"{radius:g}"),
-                    legendgroup=f"ellipse{radius:g}",
-                    showlegend=position == 0,
-                    meta="ellipse",
-                )
-            )
-    colours = [CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes]
-    traces.append(
-        dict(
-            type="scatter",
-            x=means[:, 0],
-            y=means[:, 1],
-            mode="markers",
-            marker=dict(symbol="x-thin-open", size=19, color=OUTLINE_COLOUR, line=dict(width=7, color=OUTLINE_COLOUR)),
-            hoverinfo="skip",
-            name=_("class means (outline)"),
-            showlegend=False,
-            meta="means",
-        )
-    )
-    traces.append(
-        dict(
-            type="scatter",
-            x=means[:, 0],
-            y=means[:, 1],
-            mode="markers",
-            marker=dict(symbol="x-thin-open", size=16, color=colours, line=dict(width=4, color=colours)),
-            text=[_("mean μ of {name}").format(name=class_name_html(int(c))) for c in classes],
-            hovertemplate="%{text}<br>(%{x:.3g}, %{y:.3g})<extra></extra>",
-            name=_("class means μₖ"),
-            meta="means",
-        )
-    )
     return traces
+
+
+def _mean_traces(classes, means):
+    """The class means as ✕ in their class's colour over a dark outline."""
+    colours = [CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in classes]
+    outline = dict(
+        type="scatter",
+        x=means[:, 0],
+        y=means[:, 1],
+        mode="markers",
+        marker=dict(symbol="x-thin-open", size=19, color=OUTLINE_COLOUR, line=dict(width=7, color=OUTLINE_COLOUR)),
+        hoverinfo="skip",
+        name=_("class means (outline)"),
+        showlegend=False,
+        meta="means",
+    )
+    mean = dict(
+        type="scatter",
+        x=means[:, 0],
+        y=means[:, 1],
+        mode="markers",
+        marker=dict(symbol="x-thin-open", size=16, color=colours, line=dict(width=4, color=colours)),
+        text=[_("mean μ of {name}").format(name=class_name_html(int(c))) for c in classes],
+        hovertemplate="%{text}<br>(%{x:.3g}, %{y:.3g})<extra></extra>",
+        name=_("class means μₖ"),
+        meta="means",
+    )
+    return [outline, mean]
 
 
 def parameter_table(model):
