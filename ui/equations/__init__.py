@@ -313,22 +313,7 @@ def _inner_values(inner, features, classes, head):
             _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.114"
         )
     elif isinstance(inner, BayesianLogisticRegression):
-        mean, variance = inner.predictive_moments(features)
-        mu, var = float(book_decision(inner, features)[0]), float(variance[0])
-        kappa = float(1.0 / np.sqrt(1.0 + np.pi * var / 8.0))
-        p_map = float(inner.predict_proba_map(features)[0, 0])
-        first = int(classes[0])
-        yield Equation(
-            _("Activation at the point"),
-            head
-            + rf"\mu_a = {number(mu)},\ \sigma_a^2 = {number(var)},\ \kappa = {number(kappa)},\ "
-            + rf"\sigma(\mu_a) = {number(p_map)}",
-            "4.149-4.150",
-            _(
-                "σ(μₐ) is the MAP p(C{first}|x), over-confident where σₐ² is large; the posterior below is σ(κμₐ) "
-                "(eq. 4.155)."
-            ).format(first=first + 1),
-        )
+        yield _predictive_activation(inner, features, classes, head)
     elif isinstance(inner, SoftmaxRegression):
         a = inner.weights_[:, 0] + features[0] @ inner.weights_[:, 1:].T
         yield Equation(_("Activations at the point"), head + _values(_a, a, classes), "4.105")
@@ -352,18 +337,7 @@ def _inner_values(inner, features, classes, head):
             "4.20",
         )
     elif isinstance(inner, OneVsOne):
-        subs = book_sub_classifiers(inner)
-        decisions = [float(sub.decision(e, features)[0]) for sub, e in zip(subs, inner.estimators_)]
-        names = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}" for sub in subs]
-        lines = [rf"{n}(\mathbf{{x}}) &= {number(d)}" for n, d in zip(names, decisions)]
-        yield Equation(_("Pairwise decisions at the point"), head + aligned(lines), None)
-        votes = inner.votes(features)[0]
-        yield Equation(
-            _("Votes at the point"),
-            side_by_side((rf"{cls(c)}: {int(v)}" for c, v in zip(classes, votes)), per_line=6),
-            None,
-            _("Each pairwise classifier gives one vote to the class on its side."),
-        )
+        yield from _pairwise_votes(inner, features, classes, head)
     elif isinstance(inner, OneVsRest):
         decisions = [float(np.ravel(e.decision_function(features))[0]) for e in inner.estimators_]
         yield Equation(_("Decisions at the point"), head + _values(_y, decisions, classes), "4.9")
@@ -376,6 +350,42 @@ def _inner_values(inner, features, classes, head):
             yield Equation(_("Decision value at the point"), head + rf"{symbol} = {number(decision[0])}", number_)
         else:
             yield Equation(_("Decisions at the point"), head + _values(_y, decision, classes), "4.9")
+
+
+def _predictive_activation(inner, features, classes, head):
+    """Bayesian logistic regression at the point: the activation's mean and variance (4.149-4.150)."""
+    _mean, variance = inner.predictive_moments(features)
+    mu, var = float(book_decision(inner, features)[0]), float(variance[0])
+    kappa = float(1.0 / np.sqrt(1.0 + np.pi * var / 8.0))
+    p_map = float(inner.predict_proba_map(features)[0, 0])
+    first = int(classes[0])
+    return Equation(
+        _("Activation at the point"),
+        head
+        + rf"\mu_a = {number(mu)},\ \sigma_a^2 = {number(var)},\ \kappa = {number(kappa)},\ "
+        + rf"\sigma(\mu_a) = {number(p_map)}",
+        "4.149-4.150",
+        _(
+            "σ(μₐ) is the MAP p(C{first}|x), over-confident where σₐ² is large; the posterior below is σ(κμₐ) "
+            "(eq. 4.155)."
+        ).format(first=first + 1),
+    )
+
+
+def _pairwise_votes(inner, features, classes, head):
+    """One-versus-one at the point: each pair's decision, then the votes."""
+    subs = book_sub_classifiers(inner)
+    decisions = [float(sub.decision(e, features)[0]) for sub, e in zip(subs, inner.estimators_)]
+    names = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}" for sub in subs]
+    lines = [rf"{n}(\mathbf{{x}}) &= {number(d)}" for n, d in zip(names, decisions)]
+    yield Equation(_("Pairwise decisions at the point"), head + aligned(lines), None)
+    votes = inner.votes(features)[0]
+    yield Equation(
+        _("Votes at the point"),
+        side_by_side((rf"{cls(c)}: {int(v)}" for c, v in zip(classes, votes)), per_line=6),
+        None,
+        _("Each pairwise classifier gives one vote to the class on its side."),
+    )
 
 
 def _at_point(model, point):
