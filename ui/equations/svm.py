@@ -74,6 +74,18 @@ def _svm(model, space):
             second=class_number(b),
         ),
     )
+    yield _dual_problem(model, vec, n_sv, n_at_c)
+    margin = float(model.margin_)
+    yield Equation(
+        _("Margin"),
+        r"\frac{1}{\|\mathbf{w}\|} = " + number(margin) + r",\qquad \frac{2}{\|\mathbf{w}\|} = " + number(2 * margin),
+        "7.3",
+        _("1/‖w‖ is the distance from the boundary to each margin line y = ±1; 2/‖w‖ the width of the band."),
+    )
+
+
+def _dual_problem(model, vec, n_sv, n_at_c):
+    """The dual's value at the multipliers found, its box constraint and how SMO ended (7.32-7.33)."""
     box = rf"\infty\ ({latex_text(_('hard margin'))})" if model.C is None else number(model.C)
     steps = ngettext("{n} SMO step", "{n} SMO steps", model.n_iter_).format(n=model.n_iter_)
     if model.converged_:
@@ -86,7 +98,7 @@ def _svm(model, space):
             "{inside} multipliers strictly between 0 and C (support vectors on the margin), {at_c} at C (inside the "
             "margin or misclassified); {steps}, not converged."
         )
-    yield Equation(
+    return Equation(
         _("Dual problem"),
         r"\widetilde{L}(\mathbf{a}) = \sum_n a_n - "
         + HALF
@@ -96,11 +108,4 @@ def _svm(model, space):
         + rf",\qquad 0 \le a_n \le C = {box},\quad \sum_n a_n t_n = 0",
         "7.32-7.33",
         multipliers.format(inside=n_sv - n_at_c, at_c=n_at_c, steps=steps),
-    )
-    margin = float(model.margin_)
-    yield Equation(
-        _("Margin"),
-        r"\frac{1}{\|\mathbf{w}\|} = " + number(margin) + r",\qquad \frac{2}{\|\mathbf{w}\|} = " + number(2 * margin),
-        "7.3",
-        _("1/‖w‖ is the distance from the boundary to each margin line y = ±1; 2/‖w‖ the width of the band."),
     )
