@@ -143,72 +143,78 @@ def _separate_gaussian(model, space):
 
 def _naive_bayes(model, space):
     yield _priors(model)
-    classes = model.classes_
-    vec = space.vector
     if model.variant == "bernoulli":
-        dim = np.size(model.thresholds_)
-        bits = side_by_side(
-            (
-                rf"b_{{{i + 1}}} = [\,{space.name(i)} > {number(t)}\,]"
-                for i, t in enumerate(model.thresholds_[:MAX_ENTRIES])
-            ),
-            per_line=MAX_ENTRIES,
-        ) + _more(max(dim - MAX_ENTRIES, 0))
-        yield Equation(_("Binary features"), bits, None, _("Each input is thresholded (by default at its mean)."))
-        rows = r"\mu_{ki} = p(b_i = 1\mid\mathcal{C}_k) = " + matrix(model.feature_prob_)
-        yield Equation(
-            _("Feature probabilities"),
-            r"p(\mathbf{b}\mid\mathcal{C}_k) = \prod_i \mu_{ki}^{b_i}(1 - \mu_{ki})^{1 - b_i},\qquad " + rows,
-            "4.81",
-            _("One row per class ({classes}); Laplace-smoothed with α = {alpha}.").format(
-                classes=_classes_listed(classes), alpha=f"{model.alpha:g}"
-            ),
-        )
-        bit_space = Space(r"\mathbf{b}", tuple(f"b_{{{i + 1}}}" for i in range(dim)))
-        lines = [
-            rf"a_{{{class_number(c)}}}({vec}) &= " + affine(b0, w, bit_space)
-            for c, w, b0 in zip(classes, model.feature_coef_, model.feature_intercept_)
-        ]
-        yield Equation(
-            _("Activations (linear in b)"),
-            r"a_k = \sum_i \{b_i\ln\mu_{ki} + (1 - b_i)\ln(1 - \mu_{ki})\} + \ln p(\mathcal{C}_k):\quad "
-            + aligned(lines),
-            "4.82",
-            _("Linear in the binary features, so the boundaries in the plane are axis-aligned steps."),
-        )
+        yield from _bernoulli_naive_bayes(model, space)
     else:
-        yield Equation(
-            _("Per-feature means"),
-            r"\mu_{ki} = " + matrix(model.means_),
-            "4.75",
-            _("One row per class, one column per feature: each feature has its own 1-D Gaussian per class."),
-        )
-        yield Equation(
-            _("Per-feature variances"),
-            r"\sigma^2_{ki} = " + matrix(model.variances_),
-            "4.80",
-            _(
-                "The diagonal of Σₖ (naive Bayes: features independent given the class), each plus ε = {epsilon} so "
-                "that none is zero."
-            ).format(epsilon=f"{model.epsilon_:.4g}"),
-        )
-        lines = []
-        fractions = MAX_TERMS - 1  # stacked fractions are wide
-        for c, mu, var, prior in zip(classes, model.means_, model.variances_, model.priors_):
-            terms = [
-                rf"\frac{{({space.name(i)} {'-' if m >= 0 else '+'} {number(abs(m))})^2}}{{2\cdot {number(v)}}}"
-                for i, (m, v) in enumerate(zip(mu[:fractions], var[:fractions]))
-            ]
-            constant = -0.5 * np.sum(np.log(2 * np.pi * np.asarray(var))) + np.log(prior)
-            hidden = _more(max(len(mu) - fractions, 0), terms=True)
-            lines.append(rf"a_{{{class_number(c)}}}({vec}) &= -" + " - ".join(terms) + hidden + _plus(constant))
-        yield Equation(
-            _("Activations"),
-            aligned(lines, gap="6pt"),
-            "4.63",
-            _(
-                "aₖ(x) = Σᵢ ln N(xᵢ|μₖᵢ, σ²ₖᵢ) + ln p(Cₖ): a diagonal-covariance Gaussian, so the boundaries are "
-                "conics."
-            ),
-        )
-    yield _posterior_rule(classes, vec, "4.62")
+        yield from _gaussian_naive_bayes(model, space)
+    yield _posterior_rule(model.classes_, space.vector, "4.62")
+
+
+def _bernoulli_naive_bayes(model, space):
+    """Naive Bayes on thresholded inputs: binary features, their probabilities, linear activations (4.81-4.82)."""
+    classes, vec = model.classes_, space.vector
+    dim = np.size(model.thresholds_)
+    bits = side_by_side(
+        (
+            rf"b_{{{i + 1}}} = [\,{space.name(i)} > {number(t)}\,]"
+            for i, t in enumerate(model.thresholds_[:MAX_ENTRIES])
+        ),
+        per_line=MAX_ENTRIES,
+    ) + _more(max(dim - MAX_ENTRIES, 0))
+    yield Equation(_("Binary features"), bits, None, _("Each input is thresholded (by default at its mean)."))
+    rows = r"\mu_{ki} = p(b_i = 1\mid\mathcal{C}_k) = " + matrix(model.feature_prob_)
+    yield Equation(
+        _("Feature probabilities"),
+        r"p(\mathbf{b}\mid\mathcal{C}_k) = \prod_i \mu_{ki}^{b_i}(1 - \mu_{ki})^{1 - b_i},\qquad " + rows,
+        "4.81",
+        _("One row per class ({classes}); Laplace-smoothed with α = {alpha}.").format(
+            classes=_classes_listed(classes), alpha=f"{model.alpha:g}"
+        ),
+    )
+    bit_space = Space(r"\mathbf{b}", tuple(f"b_{{{i + 1}}}" for i in range(dim)))
+    lines = [
+        rf"a_{{{class_number(c)}}}({vec}) &= " + affine(b0, w, bit_space)
+        for c, w, b0 in zip(classes, model.feature_coef_, model.feature_intercept_)
+    ]
+    yield Equation(
+        _("Activations (linear in b)"),
+        r"a_k = \sum_i \{b_i\ln\mu_{ki} + (1 - b_i)\ln(1 - \mu_{ki})\} + \ln p(\mathcal{C}_k):\quad " + aligned(lines),
+        "4.82",
+        _("Linear in the binary features, so the boundaries in the plane are axis-aligned steps."),
+    )
+
+
+def _gaussian_naive_bayes(model, space):
+    """Naive Bayes with a 1-D Gaussian per feature and class: means, variances, activations (4.63, 4.75, 4.80)."""
+    classes, vec = model.classes_, space.vector
+    yield Equation(
+        _("Per-feature means"),
+        r"\mu_{ki} = " + matrix(model.means_),
+        "4.75",
+        _("One row per class, one column per feature: each feature has its own 1-D Gaussian per class."),
+    )
+    yield Equation(
+        _("Per-feature variances"),
+        r"\sigma^2_{ki} = " + matrix(model.variances_),
+        "4.80",
+        _(
+            "The diagonal of Σₖ (naive Bayes: features independent given the class), each plus ε = {epsilon} so "
+            "that none is zero."
+        ).format(epsilon=f"{model.epsilon_:.4g}"),
+    )
+    lines = []
+    fractions = MAX_TERMS - 1  # stacked fractions are wide
+    for c, mu, var, prior in zip(classes, model.means_, model.variances_, model.priors_):
+        terms = [
+            rf"\frac{{({space.name(i)} {'-' if m >= 0 else '+'} {number(abs(m))})^2}}{{2\cdot {number(v)}}}"
+            for i, (m, v) in enumerate(zip(mu[:fractions], var[:fractions]))
+        ]
+        constant = -0.5 * np.sum(np.log(2 * np.pi * np.asarray(var))) + np.log(prior)
+        hidden = _more(max(len(mu) - fractions, 0), terms=True)
+        lines.append(rf"a_{{{class_number(c)}}}({vec}) &= -" + " - ".join(terms) + hidden + _plus(constant))
+    yield Equation(
+        _("Activations"),
+        aligned(lines, gap="6pt"),
+        "4.63",
+        _("aₖ(x) = Σᵢ ln N(xᵢ|μₖᵢ, σ²ₖᵢ) + ln p(Cₖ): a diagonal-covariance Gaussian, so the boundaries are conics."),
+    )
