@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from bench.server import streamlit
-from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path
+from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, wait_settled
 from tests.redis_server import redis_server
 from ui.rooms.protocol import API
 
@@ -65,7 +65,10 @@ def test_a_student_on_one_replica_the_projector_on_another(replicas):
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         lecturer = browser.new_page(viewport={"width": 1280, "height": 720})
         lecturer.goto(a.url)
-        # The presenter bar's button (the share area has one too).
+        # The page drawn and quiet first: a click during the first run's redraw can be lost.
+        lecturer.wait_for_selector(".pg-canvas .main-svg", timeout=120_000)
+        wait_settled(lecturer)
+        # The button under the Presentation toggle (the share area has one too).
         lecturer.get_by_test_id("stMainBlockContainer").get_by_role("button", name="Open a class room").click()
         lecturer.wait_for_selector(".pg-projector[data-points]", timeout=60_000)
         code = re.search(r"/room\?c=([A-Z0-9]{8})", lecturer.content()).group(1)
