@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.svm import SVC
 
@@ -243,6 +243,8 @@ coordinates = st.integers(-4, 4)
     scale=st.sampled_from([1e-6, 1.0, 1e6]),
     C=st.sampled_from([None, 0.01, 1.0, 100.0]),
 )
+@example(points=[(0, 0, 0), (0, 0, 1), (-1, -2, 0), (-2, -2, 1)], scale=1e6, C=1.0)  # found by CI
+@example(points=[(0, 0, 0), (0, 0, 0), (0, 0, 1), (0, 1, 1)], scale=1e6, C=100.0)
 def test_any_data_gives_an_optimal_fit_or_a_sentence(points, scale, C):
     data = np.array(points, dtype=float)
     X, y = data[:, :2] * scale, data[:, 2].astype(int)
@@ -259,8 +261,10 @@ def test_any_data_gives_an_optimal_fit_or_a_sentence(points, scale, C):
     assert np.all((model.alpha_ >= 0) & (model.alpha_ <= box))
     assert abs(model.alpha_ @ t) <= 1e-9 * max(1.0, model.alpha_.sum())
     if not model.converged_:
-        # SMO zig-zags on badly scaled data (libsvm too): a feasible, finite, flagged answer.
-        assert model.n_iter_ == 3000 and "approximate" in model.fit_message_
+        # SMO zig-zags on badly scaled data (libsvm too), or meets its stopping rule on gradients
+        # that lost their digits (a box C s^2 far above 1): a feasible, finite, flagged answer.
+        assert "approximate" in model.fit_message_
+        assert model.n_iter_ == 3000 or "floating point" in model.fit_message_
         return
     # KKT to the tolerance, in units of the functional margin t y(x).
     functional = t * model.decision_function(X)
