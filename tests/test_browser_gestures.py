@@ -212,16 +212,22 @@ def test_on_a_phone_one_finger_scrolls_a_tap_adds_and_two_fingers_zoom(browser, 
         context.close()
 
 
+def _press_isolated_point(page):
+    """The canvas on screen and quiet, the mouse pressed on its most isolated point: (point, where)."""
+    page.locator(".pg-canvas").scroll_into_view_if_needed()
+    wait_settled(page)
+    target = isolated_point(geometry(page))
+    start = (target["px"], target["py"])
+    page.mouse.move(*start)
+    page.mouse.down()
+    return target, start
+
+
 def test_a_drag_whose_live_route_fails_still_commits_and_says_live_updates_are_off(browser, server):
     page = open_page(browser, server)
     try:
         page.route("**/api/live", lambda route: route.abort())
-        page.locator(".pg-canvas").scroll_into_view_if_needed()
-        wait_settled(page)
-        target = isolated_point(geometry(page))
-        start = (target["px"], target["py"])
-        page.mouse.move(*start)
-        page.mouse.down()
+        target, start = _press_isolated_point(page)
         for step in range(1, 6):
             page.mouse.move(start[0] + 12 * step, start[1] - 8 * step, steps=2)
         page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.liveOff === '1'")
@@ -366,12 +372,7 @@ def test_a_drags_frames_drawn_in_place_are_what_plotly_draws(browser, server):
     the session's figure is drawn whole (no rewritten path stays)."""
     page = open_page(browser, server)
     try:
-        page.locator(".pg-canvas").scroll_into_view_if_needed()
-        wait_settled(page)
-        target = isolated_point(geometry(page))
-        start = (target["px"], target["py"])
-        page.mouse.move(*start)
-        page.mouse.down()
+        _target, start = _press_isolated_point(page)
         for step in range(1, 9):  # across the plot, so the boundary and the rings change
             page.mouse.move(start[0] + 25 * step, start[1] + 12 * step, steps=2)
         page.wait_for_function(LIVE_QUIET_JS)
