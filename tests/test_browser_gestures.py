@@ -390,3 +390,25 @@ def test_a_drags_frames_drawn_in_place_are_what_plotly_draws(browser, server):
         _assert_same_drawing(after_release, page.evaluate(DRAWN_JS), tolerance=0.005)
     finally:
         close_page(page)
+
+
+def test_the_first_tap_on_a_phone_adds_one_point_and_leaves_the_view(browser, server):
+    """A tap is a click of its own: the browser's emulated mouse click after it must not make it a
+    double-click (which took the point back and fitted the view) — the first touch on a fresh page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(server)
+        page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+        page.locator(".pg-canvas").scroll_into_view_if_needed()
+        wait_settled(page)
+        geo = geometry(page)
+        n = count(page)
+        page.touchscreen.tap(geo["left"] + 0.92 * geo["width"], geo["top"] + 0.08 * geo["height"])
+        wait_count(page, n + 1)
+        wait_applied(page)
+        assert count(page) == n + 1
+        assert geometry(page)["xrange"] == geo["xrange"], "the tap fitted the view"
+        assert page.evaluate("() => document.querySelector('.pg-canvas').dataset.lastSent").startswith("add")
+    finally:
+        context.close()

@@ -399,10 +399,14 @@ function touchEnd(e) {
   }
   const root = window.__pgPressRoot;
   if (!root) return;
-  const t = e.changedTouches[0];
+  const t = e.changedTouches[0], press = root.__pgPress;
   if (pressEnd(root, {clientX: t.clientX, clientY: t.clientY, altKey: false, shiftKey: false})) {
     e.stopPropagation();
     e.preventDefault();  // no emulated mouse click after the tap
+  } else if (press && !press.travelled) {
+    // A tap on empty space was a click already (pressEnd): the browser's emulated mouse click at
+    // the same spot would be a second one, i.e. a double-click (the point taken back, the view fitted).
+    e.preventDefault();
   }
 }
 
