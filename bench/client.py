@@ -326,7 +326,7 @@ class Session:
     def _component_data(component):
         which = component.WhichOneof("data")
         try:
-            if which == "bytes":  # the JSON text of the data, as bytes (ui.canvas.component_data)
+            if which == "bytes":  # the JSON text of the data, as bytes (ui.plot.canvas.component_data)
                 return json.loads(component.bytes)
             if which == "json":
                 return json.loads(component.json)

@@ -2,7 +2,7 @@
 
 Since issue 25 a drag does not go through Streamlit's reruns: the canvas posts the scene it shows
 plus the edits not yet committed to the stateless live route (``POST /api/live``,
-``ui/live_route.py``, a ``ui.canvas_protocol.LiveRequest``), one request in flight, the latest
+``ui/server/live_route.py``, a ``ui.plot.canvas_protocol.LiveRequest``), one request in flight, the latest
 pointer position asked for next, and draws the figure that comes back with ``Plotly.react``; the
 session hears of the drag once, at the release. Two measurements:
 
@@ -43,7 +43,7 @@ from bench.load import link_query
 from bench.server import streamlit
 from playground.link import encode_scene
 from playground.scene import snap
-from ui.canvas_protocol import LIVE_PATH
+from ui.plot.canvas_protocol import LIVE_PATH
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -97,7 +97,7 @@ class DragResult:
 def scene_query(spec):
     """The link query (a dict, as ``playground.link.encode_scene`` writes it) of a case's scene."""
     if spec is None:
-        from ui.state import default_scene
+        from ui.session.state import default_scene
 
         return encode_scene(default_scene())
     return dict(parse_qsl(link_query(**spec)))
@@ -441,10 +441,10 @@ def markdown(results, *, quick=False, before_root=None):
         HEADING,
         "",
         "Written by `python -m bench` (or `--drag-only`)" + (" with `--quick`" if quick else "") + ". "
-        "Since issue 25 a drag goes through the stateless live route (`POST /api/live`, `ui/live_route.py`): "
+        "Since issue 25 a drag goes through the stateless live route (`POST /api/live`, `ui/server/live_route.py`): "
         "the canvas posts the scene it shows and the edits not yet committed, one request in flight, the "
         "latest pointer position asked for next, and draws the answer in place (the regions', boundary's "
-        "and rings' paths rewritten in plotly's nodes, `ui/canvas_patch.js`; `Plotly.react` only when "
+        "and rings' paths rewritten in plotly's nodes, `ui/plot/canvas_patch.js`; `Plotly.react` only when "
         "anything else changed); no Streamlit rerun until the release.",
         "",
         "*In the page*: headless Chromium at 1400 x 1000, a real press on a point, then the pointer moved at "

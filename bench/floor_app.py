@@ -3,7 +3,7 @@
 No fit, no regions, no sidebar: a click on empty space adds a point to a figure that holds
 nothing but the points (``?points=N`` seeds N random ones, to match the playground's count).
 Whatever the playground spends beyond this is its own cost. ``?tuned=1`` also applies the
-playground's runtime tuning (``ui/runtime.py``); without it the floor runs on Streamlit's defaults.
+playground's runtime tuning (``ui/server/runtime.py``); without it the floor runs on Streamlit's defaults.
 Run by the benchmark as ``streamlit run bench/floor_app.py`` from the repository root
 (``bench/static`` links to the root's ``static/`` so plotly.js is served the same way).
 """
@@ -20,8 +20,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from playground import Window  # noqa: E402
-from ui.canvas import canvas  # noqa: E402
-from ui.runtime import freeze_long_lived_objects  # noqa: E402
+from ui.plot.canvas import canvas  # noqa: E402
+from ui.server.runtime import freeze_long_lived_objects  # noqa: E402
 
 WINDOW = Window(-5.0, 5.0, -5.0, 5.0)
 CONFIG = {"displaylogo": False, "scrollZoom": True, "doubleClick": "reset"}

@@ -488,8 +488,8 @@ def scene_footprint(n_points=20_000, edits=5):
     """Bytes a session holds for an n-point scene: its point set, its undo history after
     ``edits`` edits, the fitted model and the canvas's view (measured in-process)."""
     from playground.scene import History
-    from ui.compute import approx_bytes
-    from ui.workers import fit_scene
+    from ui.session.compute import approx_bytes
+    from ui.session.workers import fit_scene
 
     per_class = n_points // 4
     specs = [ClusterSpec(MEANS[k], (1.6, 1.2), 30.0 * k) for k in range(4)]
@@ -644,7 +644,7 @@ def defaults_within_budget(seconds=2.0, log=print):
     it took and whether the budget stopped it. The defaults should fit the budget."""
     from playground.basis import make_basis
     from playground.budget import limited
-    from ui.compute import MAX_RECORDED_STEPS
+    from ui.session.compute import MAX_RECORDED_STEPS
 
     defaults = {
         "perceptron": {"max_epochs": 100},

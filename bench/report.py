@@ -136,7 +136,7 @@ def markdown(description, cases, results, *, quick, elapsed):
             "(`bench/floor_app.py`) mounts the same canvas component with a figure holding only the points "
             "(N random ones to start with), echoing each click: no fit, no regions, no sidebar. It runs twice: "
             "*floor* on Streamlit's defaults, as anyone would write it, and *floor, tuned* with the "
-            "playground's runtime tuning (`ui/runtime.py`: the objects alive after the first run are frozen "
+            "playground's runtime tuning (`ui/server/runtime.py`: the objects alive after the first run are frozen "
             "out of the full garbage collection Streamlit runs after every script run, which otherwise holds "
             "every click up by 55-60 ms while it walks the heap). Against the tuned floor the ratio measures "
             "the playground's own work alone. "

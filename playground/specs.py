@@ -364,7 +364,7 @@ SETTING_NAMES = {
 }
 
 
-# The sentences of a setting that cannot be used (``ui.method_params`` words them for the app's own
+# The sentences of a setting that cannot be used (``ui.widgets.method_params`` words them for the app's own
 # widgets, keeping the arguments).
 SETTING_PROBLEM = N_("The {source}'s {what} '{name}' = {value} is {problem}; the default ({default}) is used.")
 SETTING_UNKNOWN = N_("The {source}'s {what} {name} is unknown and was ignored.")

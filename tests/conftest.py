@@ -95,7 +95,7 @@ def show_step(at, step):
 
 def component_json(proto):
     """The JSON text of a custom element's data: the canvas and the charts send it as bytes
-    (``ui.canvas.component_data``), other elements as Streamlit's own JSON field."""
+    (``ui.plot.canvas.component_data``), other elements as Streamlit's own JSON field."""
     return proto.bytes.decode() if proto.WhichOneof("data") == "bytes" else proto.json
 
 

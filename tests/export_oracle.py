@@ -1,13 +1,13 @@
 """The app's answers for a scene in the form the exported notebook prints (its SUMMARY line):
 ``playground.make_model`` fitted on the scene's training points, in the book's sign
-(``ui.convention``), for tests/test_export.py."""
+(``ui.text.convention``), for tests/test_export.py."""
 
 import numpy as np
 
 from playground import make_model
 from playground.basis import BasisModel, make_basis
-from ui.convention import book_sub_classifiers
 from ui.export.cells import settings_of, strategy_of
+from ui.text.convention import book_sub_classifiers
 
 
 def app_model(scene):

@@ -9,8 +9,8 @@ from streamlit.testing.v1 import AppTest
 from playground import make_model
 from playground.scene import PointSet, Scene
 from tests.conftest import SEED003_CLASS, SEED003_X
-from ui.accessible import canvas_description
-from ui.convention import book_line
+from ui.text.accessible import canvas_description
+from ui.text.convention import book_line
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

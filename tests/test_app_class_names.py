@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from playground.link import encode_class_names, encode_scene
 from playground.scene import PointSet, Scene
-from ui.text import unescape
+from ui.text.markdown import unescape
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 HOSTILE = ("<img src=x onerror=f()>", "![](//host/x.png)", r"\input{/etc/passwd}")

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from playground.fileio import points_from_csv, points_to_csv, scene_from_json, scene_to_json
 from playground.scene import PointSet, Scene
-from ui.text import unescape
+from ui.text.markdown import unescape
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 NEW_POINTS = PointSet.from_arrays([[0.125, 1.5], [2.0, -1.0], [3.5, 0.25], [-1.0, 2.0]], [0, 0, 1, 1])

@@ -9,8 +9,8 @@ from streamlit.testing.v1 import AppTest
 from playground.link import encode_scene
 from playground.scene import Scene
 from playground.specs import C_VALUES
-from ui.method_params import widget_state
-from ui.text import unescape
+from ui.text.markdown import unescape
+from ui.widgets.method_params import widget_state
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
@@ -64,7 +64,7 @@ def test_an_opened_link_is_where_the_session_starts():
     [
         ("svm", {"C": 30.0}, "svm_C", 30.0),
         ("svm", {"C": None}, "svm_hard", True),
-        # The input shows the book's w (into C1), the back-end's w_init negated (ui/convention.py).
+        # The input shows the book's w (into C1), the back-end's w_init negated (ui/text/convention.py).
         ("perceptron", {"eta": 0.5, "max_epochs": 7, "w_init": (5.0, -6.0, 1.0)}, "perc_w_init", "-5, 6, -1"),
         ("logistic", {"w_init": (1.0, -1.0, 1.0)}, "lr_w_init", "-1, 1, -1"),
         ("fisher", {"threshold": "gaussian"}, "fisher_threshold", "gaussian"),
@@ -129,7 +129,7 @@ def test_every_method_and_basis_has_its_widget_specs():
     from playground.basis import BASES
     from playground.registry import MODELS
     from playground.specs import BASIS_SPECS, METHOD_SPECS
-    from ui.method_params import PARAM_WIDGETS
+    from ui.widgets.method_params import PARAM_WIDGETS
 
     assert set(METHOD_SPECS) == set(MODELS) == set(PARAM_WIDGETS) and set(BASIS_SPECS) == set(BASES)
     for table, classes in ((METHOD_SPECS, MODELS), (BASIS_SPECS, BASES)):

@@ -6,7 +6,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from playground.presets import PRESETS
-from ui.presets import explanation
+from ui.widgets.presets import explanation
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

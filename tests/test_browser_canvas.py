@@ -16,7 +16,7 @@ from playground import ClusterSpec, Window, make_clusters
 from playground.link import encode_scene
 from playground.scene import PointSet
 from tests.browser import ARTIFACTS, CANVAS_STATE_JS, DATA_TO_PAGE_JS
-from ui.state import DEFAULT_CLUSTERS, default_scene
+from ui.session.state import DEFAULT_CLUSTERS, default_scene
 
 pytestmark = pytest.mark.browser
 

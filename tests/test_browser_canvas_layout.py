@@ -115,7 +115,7 @@ def test_nothing_is_clipped_or_overflows(browser, server, width):
 
 @pytest.mark.parametrize("width", [390, 800])
 def test_the_plots_caption_fits_beside_the_mode_bar(browser, server, width):
-    """plotly does not wrap the caption (ui/plot_caption.py): on a phone its type is made smaller
+    """plotly does not wrap the caption (ui/plot/caption.py): on a phone its type is made smaller
     until its longest line fits left of the mode bar's column, within the canvas."""
     page = open_page(browser, server, width=width, height=844)
     page.wait_for_function("() => document.querySelector('.pg-canvas .annotation .annotation-text-g')")

@@ -14,7 +14,7 @@ import streamlit
 from playground.link import encode_scene
 from playground.scene import PointSet, Scene
 from tests.browser import ARTIFACTS, wait_settled
-from ui.names import latex_text
+from ui.text.names import latex_text
 
 pytestmark = pytest.mark.browser
 

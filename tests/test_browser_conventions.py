@@ -110,7 +110,7 @@ def test_the_equations_point_is_marked_only_while_the_tab_is_open(browser, serve
 def test_the_two_class_classifiers_labels_cover_no_point(browser, server, method, multiclass, seed):
     """Issue 12, item 9: the "1 vs 2" / "1 vs rest" labels along the sub-classifiers' lines sit
     clear of every marker (these scenes put the middle of a line in a cluster)."""
-    from ui.state import DEFAULT_CLUSTERS, default_scene
+    from ui.session.state import DEFAULT_CLUSTERS, default_scene
 
     X, y = make_clusters(DEFAULT_CLUSTERS, 30, seed=seed)
     points = PointSet.from_arrays(X, y)

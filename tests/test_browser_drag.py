@@ -41,7 +41,7 @@ PAGE_TO_DATA_JS = """([px, py]) => {
   return [xa.p2l(px - box.left - xa._offset), ya.p2l(py - box.top - ya._offset)];
 }"""
 
-# The boundary as drawn (a drag's live frames rewrite plotly's paths, not its data: ui/canvas_patch.js).
+# The boundary as drawn (a drag's live frames rewrite plotly's paths, not its data: ui/plot/canvas_patch.js).
 BOUNDARY_JS = """() => {
   const root = document.querySelector('.pg-canvas');
   return Array.from(root.querySelectorAll('.scatterlayer > .trace'))

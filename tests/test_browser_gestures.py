@@ -367,7 +367,7 @@ def _assert_same_drawing(mine, plotlys, tolerance=0.05):
 
 
 def test_a_drags_frames_drawn_in_place_are_what_plotly_draws(browser, server):
-    """A drag's live frames are drawn by rewriting plotly's paths (ui/canvas_patch.js): the regions,
+    """A drag's live frames are drawn by rewriting plotly's paths (ui/plot/canvas_patch.js): the regions,
     the boundary and the rings must be what plotly draws for the same figure, and after the release
     the session's figure is drawn whole (no rewritten path stays)."""
     page = open_page(browser, server)

@@ -18,8 +18,8 @@ from tests.test_browser_canvas import (
     wait_applied,
     wait_settled,
 )
-from ui.figures import TEST_FILL
-from ui.theme import CLASS_COLOURS
+from ui.plot.figures import TEST_FILL
+from ui.plot.theme import CLASS_COLOURS
 
 pytestmark = pytest.mark.browser
 

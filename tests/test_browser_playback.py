@@ -15,8 +15,8 @@ from playground.link import encode_scene
 from playground.presets import close_points
 from playground.scene import PointSet
 from tests.browser import ARTIFACTS, wait_settled
-from ui.convention import book_decision
-from ui.state import DEFAULT_CLUSTERS, default_scene
+from ui.session.state import DEFAULT_CLUSTERS, default_scene
+from ui.text.convention import book_decision
 
 pytestmark = pytest.mark.browser
 
@@ -255,12 +255,12 @@ def test_speed_changes_the_tick(browser, server):
 
 
 def test_the_browsers_regions_are_the_models_exact_regions(browser, server):
-    """The player's own clipping (linearRegions in ui/playback.js) against playground.geometry's
+    """The player's own clipping (linearRegions in ui/plot/playback.js) against playground.geometry's
     exact regions of at_step(k), for softmax with three classes, class by class (areas)."""
     from playground.geometry import exact_regions, polygon_area
     from tests.conftest import clusters
-    from ui.playback import PLAYER_JS
-    from ui.playback_frames import playback_frames
+    from ui.plot.playback import PLAYER_JS
+    from ui.plot.playback_frames import playback_frames
 
     X, y = clusters(3)
     model = make_model("softmax").fit(X, y)
@@ -303,7 +303,7 @@ def test_the_browsers_regions_are_the_models_exact_regions(browser, server):
 
 
 def _module_url(source):
-    from ui.canvas import static_module
+    from ui.plot.canvas import static_module
 
     return static_module("playback", source)
 
@@ -333,7 +333,7 @@ def test_a_long_run_plays_a_few_hundred_frames_and_says_so(browser, server):
     assert _step(page) == 0
     # A link may carry a step between two frames: the player names it, the server draws it, and
     # -1 / +1 go to the frames around it.
-    from ui.playback_frames import frame_steps
+    from ui.plot.playback_frames import frame_steps
 
     frames = frame_steps(n).tolist()
     between = frames[150] + 1

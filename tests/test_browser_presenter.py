@@ -13,7 +13,7 @@ import pytest
 from playground.presets import PRESETS
 from tests.browser import ARTIFACTS
 from tests.test_browser_canvas import close_page, open_page, wait_settled
-from ui.presets import heading
+from ui.widgets.presets import heading
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser import ARTIFACTS, streamlit_server
 from tests.test_browser_canvas import close_page, open_page, wait_settled
-from ui.theme import DARK_BACKGROUND, DARK_REGION_COLOURS, LIGHT_LINES
+from ui.plot.theme import DARK_BACKGROUND, DARK_REGION_COLOURS, LIGHT_LINES
 
 pytestmark = pytest.mark.browser
 

@@ -129,8 +129,8 @@ def test_one_versus_rest_notes_name_their_sub_problems():
 
 
 def test_the_apps_status_line_numbers_classes_from_one():
-    """ui.compute keeps errors and notes as Messages; the app phrases them (label k is class k + 1)."""
-    from ui.compute import fit_view
+    """ui.session.compute keeps errors and notes as Messages; the app phrases them (label k is class k + 1)."""
+    from ui.session.compute import fit_view
 
     X, y = clusters(3, 10)
     points = PointSet.from_arrays(np.vstack([X, [[5.0, 5.0]]]), np.append(y, 3))

@@ -1,4 +1,4 @@
-"""The book's convention in everything the app shows (issue 13): ui.convention against oracles
+"""The book's convention in everything the app shows (issue 13): ui.text.convention against oracles
 written out here (the book's formulas, scikit-learn with its sign turned), the seed-003 runs of
 the lecture notes through the app without any sign flipping, the method picker, the multi-class
 picker that never leaves an empty page, and 1-based class numbers in what the app writes.
@@ -16,9 +16,9 @@ from streamlit.testing.v1 import AppTest
 
 from playground import MODELS, PlaygroundError, make_model
 from tests.conftest import SEED003_CLASS, SEED003_X, clusters, component_json, show_step
-from ui import convention
-from ui.controls import TWO_CLASS_METHODS, method_label
-from ui.method_params import widget_state
+from ui.text import convention
+from ui.widgets.controls import TWO_CLASS_METHODS, method_label
+from ui.widgets.method_params import widget_state
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 LINEAR_TWO_CLASS = ["least_squares", "fisher", "perceptron", "gaussian_shared", "logistic", "softmax", "svm"]

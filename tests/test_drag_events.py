@@ -12,7 +12,7 @@ import pytest
 import streamlit as st
 
 from playground.scene import GRID_STEP, MAX_COORDINATE, PointSet, snap
-from ui import state
+from ui.session import state
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """Issue 28: the scene taken home as a notebook and a script (``ui.export``).
 
 The oracle is the app's back-end: ``playground.make_model`` fitted on the scene's training points,
-in the book's sign (``ui.convention``; tests/export_oracle.py), and scikit-learn on the same data.
+in the book's sign (``ui.text.convention``; tests/export_oracle.py), and scikit-learn on the same data.
 The exported scripts run with ``python scene.py`` in a subprocess and the notebooks in a fresh
 kernel with nbclient; each prints a ``SUMMARY {json}`` line that is compared with the oracle:
 accuracies, predictions, weights (bias first, C1's sign), posteriors, and scikit-learn's
@@ -30,8 +30,8 @@ from tests import test_app_import
 from tests.conftest import SEED003_CLASS, SEED003_X
 from tests.export_oracle import app_summary
 from tests.hostile_cases import _HOSTILE_NAMES
-from ui.convention import backend_w_init
 from ui.export import scene_link, scene_notebook, scene_script
+from ui.text.convention import backend_w_init
 
 LINK_BASE = "http://localhost:8501/"
 

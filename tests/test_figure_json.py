@@ -10,10 +10,10 @@ from plotly.io.json import to_json_plotly
 from playground import ClusterSpec, make_clusters, make_model
 from playground.grid import Window
 from playground.scene import PointSet
-from ui import canvas
-from ui.canvas import _typed_arrays, figure_json
-from ui.compute import evaluate_view
-from ui.figures import scene_figure
+from ui.plot import canvas
+from ui.plot.canvas import _typed_arrays, figure_json
+from ui.plot.figures import scene_figure
+from ui.session.compute import evaluate_view
 
 
 def _plotly_parsed(figure):

@@ -1,4 +1,4 @@
-"""ui.forward_queue: a finished page run's messages are never dropped by the next fragment run's start.
+"""ui.server.forward_queue: a finished page run's messages are never dropped by the next fragment run's start.
 
 The oracle is the browser's rule for a finished whole-page run: every block of that run must reach it
 before its ``script_finished``, or the browser removes the block as stale (the blank page of
@@ -10,7 +10,7 @@ import inspect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 
-from ui import forward_queue
+from ui.server import forward_queue
 
 CANVAS, PANEL = "canvas-fragment", "panel-fragment"
 DONE = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY

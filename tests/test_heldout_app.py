@@ -15,7 +15,7 @@ from playground.link import decode_scene, encode_scene
 from playground.presets import PRESETS
 from playground.scene import PointSet, Scene
 from tests.hostile_cases import TWO_CLASSES
-from ui.workers import fit_scene
+from ui.session.workers import fit_scene
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

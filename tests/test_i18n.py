@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import catalogs, i18n
+from scripts import catalogs
+from ui.text import i18n
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
@@ -163,7 +164,7 @@ def test_panel_tabs_and_their_explanations_follow_the_language_and_links_keep_en
 
 
 def test_switching_language_keeps_the_open_tab():
-    from ui import language
+    from ui.session import language
 
     at = _run({"tab": "Posterior p(Cₖ|x)", "m": "logistic"})
     assert at.session_state["panel_tab"] == "Posterior p(Cₖ|x)"

@@ -19,9 +19,9 @@ from playground import Window, make_model
 from playground.link import encode_scene
 from playground.scene import PointSet
 from tests.conftest import component_json, player_data
-from ui import canvas, chart, playback
-from ui.i18n import translations
-from ui.state import default_scene
+from ui.plot import canvas, chart, playback
+from ui.session.state import default_scene
+from ui.text.i18n import translations
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

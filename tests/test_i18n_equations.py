@@ -1,5 +1,5 @@
 """The Equations tab and the figure presets in Japanese and Chinese (issue 18, catalog areas
-equations and presets): no English sentence of ui/equations/ or ui/panels/equations.py is left
+equations and presets): no English sentence of ui/equations/ or ui/panels/model_equations.py is left
 on screen, and the formulas, their numbers and the book's equation numbers are those of the
 English page; a preset loaded and then shown in ja or zh explains itself in that language.
 
@@ -15,13 +15,15 @@ from streamlit.testing.v1 import AppTest
 
 from playground.link import encode_scene
 from playground.presets import PRESETS
-from ui import catalogs, i18n, language, preset_numbers
+from scripts import catalogs
+from ui.session import language
+from ui.text import i18n, preset_numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
 EQUATIONS_TAB = "Equations"
 PACKAGE = sorted((ROOT / "ui" / "equations").glob("*.py"))
-SOURCES = (*(f"ui/equations/{path.name}" for path in PACKAGE), "ui/panels/equations.py")
+SOURCES = (*(f"ui/equations/{path.name}" for path in PACKAGE), "ui/panels/model_equations.py")
 
 
 def _string_constants(path):

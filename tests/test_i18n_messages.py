@@ -18,9 +18,10 @@ from streamlit.testing.v1 import AppTest
 from playground import DegenerateFitError, Message, make_model, phrase
 from playground.link import encode_scene
 from playground.scene import PointSet, Scene
+from scripts import catalogs
 from tests.conftest import clusters
-from ui import catalogs, i18n
-from ui.language import PICKER_KEY
+from ui.session.language import PICKER_KEY
+from ui.text import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
@@ -53,7 +54,7 @@ def test_every_raise_site_gives_a_marked_template_not_text():
 
 
 def test_every_template_is_catalogued_and_translated():
-    """``ui.catalogs check`` covers every N_ of playground/ and ui/: each is in a catalog, translated
+    """``scripts.catalogs check`` covers every N_ of playground/ and ui/: each is in a catalog, translated
     in ja and zh with the same placeholders."""
     messages, problems = catalogs.code_messages()
     assert not problems

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from playground.link import encode_scene
 from tests.conftest import component_json
-from ui import i18n
+from ui.text import i18n
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 ROBUSTNESS_TAB = "Outliers: least squares vs logistic"

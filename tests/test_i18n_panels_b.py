@@ -20,9 +20,9 @@ from playground import Window
 from playground.link import encode_scene
 from playground.presets import close_points
 from playground.scene import PointSet, Scene
+from scripts.catalogs import messages_in
 from tests.conftest import clusters, component_json
-from ui import i18n
-from ui.catalogs import messages_in
+from ui.text import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
@@ -44,7 +44,7 @@ CASES = {
         ],
     ),
     "fisher-two": (
-        "ui/panels/fisher_panel.py",
+        "ui/panels/fisher.py",
         "Fisher projection (fig. 4.6)",
         "fisher",
         2,
@@ -61,7 +61,7 @@ CASES = {
         ],
     ),
     "fisher-three": (
-        "ui/panels/fisher_panel.py",
+        "ui/panels/fisher.py",
         "Fisher projection (fig. 4.6)",
         "fisher",
         3,
@@ -70,7 +70,7 @@ CASES = {
         ["projected class means", "Load two elongated classes (fig. 4.6)"],
     ),
     "perceptron": (
-        "ui/panels/perceptron_panel.py",
+        "ui/panels/perceptron.py",
         "Perceptron playback (fig. 4.7)",
         "perceptron",
         None,  # figure 4.7's two close classes
@@ -85,7 +85,7 @@ CASES = {
         ],
     ),
     "least-squares": (
-        "ui/panels/least_squares_panel.py",
+        "ui/panels/least_squares.py",
         "Least-squares outputs (fig. 4.4, 4.5)",
         "least_squares",
         3,
@@ -100,7 +100,7 @@ CASES = {
         ],
     ),
     "least-squares-fisher-targets": (
-        "ui/panels/least_squares_panel.py",
+        "ui/panels/least_squares.py",
         "Least-squares outputs (fig. 4.4, 4.5)",
         "least_squares",
         2,
@@ -118,7 +118,7 @@ CASES = {
         ["Follow the last added point", "activation a", "log-likelihood", "current step"],
     ),
     "one-versus-one": (
-        "ui/panels/multiclass_panel.py",
+        "ui/panels/multiclass.py",
         "Multi-class strategy (fig. 4.2)",
         "least_squares",
         3,
@@ -133,7 +133,7 @@ CASES = {
         ],
     ),
     "one-versus-rest": (
-        "ui/panels/multiclass_panel.py",
+        "ui/panels/multiclass.py",
         "Multi-class strategy (fig. 4.2)",
         "perceptron",
         3,
@@ -155,7 +155,7 @@ WRITTEN_ENGLISH = {
         "predicted:",
         "(dashed)",
     ],
-    "ui/panels/fisher_panel.py": [
+    "ui/panels/fisher.py": [
         "Rotate the projection direction",
         "Direction angle",
         "Means line",
@@ -178,7 +178,7 @@ WRITTEN_ENGLISH = {
         "projection direction (slider)",
         "threshold for the slider direction",
     ],
-    "ui/panels/perceptron_panel.py": [
+    "ui/panels/perceptron.py": [
         "Load two close classes",
         "Replaces the points (undoable)",
         "An update fixes the point",
@@ -194,7 +194,7 @@ WRITTEN_ENGLISH = {
         "boundary before this update",
         "training errors",
     ],
-    "ui/panels/least_squares_panel.py": [
+    "ui/panels/least_squares.py": [
         "Show as",
         "3-D surface",
         "in view",
@@ -228,7 +228,7 @@ WRITTEN_ENGLISH = {
         "w₀ (bias)",
         "off the chart",
     ],
-    "ui/panels/multiclass_panel.py": [
+    "ui/panels/multiclass.py": [
         "1 vs 2",
         "vs rest",
         "Hatch the ambiguous regions",
@@ -299,9 +299,9 @@ def _rendered_text(at):
 
 def test_the_english_pieces_are_sentences_of_the_panels():
     """The oracle itself: it finds the English of a few sentences known to be in the panels."""
-    assert "Rotate the projection direction" in english_pieces("ui/panels/fisher_panel.py")
-    assert "misclassified point used for this update" in english_pieces("ui/panels/perceptron_panel.py")
-    assert "Share of the view that is ambiguous" in english_pieces("ui/panels/multiclass_panel.py")
+    assert "Rotate the projection direction" in english_pieces("ui/panels/fisher.py")
+    assert "misclassified point used for this update" in english_pieces("ui/panels/perceptron.py")
+    assert "Share of the view that is ambiguous" in english_pieces("ui/panels/multiclass.py")
     geometry = english_pieces("ui/panels/geometry.py")
     assert any("where **w** points, and negative on the C₂ side" in piece for piece in geometry)
     assert not any("mathbf" in piece for piece in geometry)  # formulas stay as they are

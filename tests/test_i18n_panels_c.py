@@ -19,7 +19,7 @@ from playground.grid import Window
 from playground.link import encode_options, encode_scene
 from playground.scene import PointSet, Scene
 from tests.conftest import component_json
-from ui import i18n
+from ui.text import i18n
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 LANGUAGES = ["ja", "zh"]

@@ -10,8 +10,8 @@ import ast
 import pytest
 
 from tests.conftest import at_once
-from ui import i18n
-from ui.i18n import LANGUAGES, catalog_files, parse_po, unquote
+from ui.text import i18n
+from ui.text.i18n import LANGUAGES, catalog_files, parse_po, unquote
 
 
 @pytest.mark.parametrize(

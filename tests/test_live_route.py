@@ -1,4 +1,4 @@
-"""The live route (ui/live_route.py): the figure it draws is the session's figure for the same
+"""The live route (ui/server/live_route.py): the figure it draws is the session's figure for the same
 edits, and hostile requests get a plain refusal, never a traceback, a hang or unbounded work.
 
 The route is served by starlette's TestClient over the same ``live_routes()`` ``st.App`` mounts.
@@ -18,12 +18,12 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in time; httpx is w
 
 from playground.link import encode_scene
 from playground.scene import PointSet, Scene
-from ui import live_route
-from ui.canvas_protocol import LIVE_PATH, indices, number
-from ui.fitview import evaluate_view
-from ui.live_route import RateLimit, edited_points, live_answer
-from ui.state import default_scene
-from ui.workers import fit_scene
+from ui.plot.canvas_protocol import LIVE_PATH, indices, number
+from ui.plot.fitview import evaluate_view
+from ui.server import live_route
+from ui.server.live_route import RateLimit, edited_points, live_answer
+from ui.session.state import default_scene
+from ui.session.workers import fit_scene
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def test_a_move_is_drawn_where_the_session_would_put_it_and_the_fit_is_the_sessi
     answer = json.loads(live_answer(request(scene, [{"type": "move", "ids": [3], "dx": 1.25, "dy": -0.5}])))
     moved = scene.points.moved([3], 1.25, -0.5)
     shown = points_of(answer["figure"])
-    # The figure carries coordinates as float32 (ui.canvas typed arrays).
+    # The figure carries coordinates as float32 (ui.plot.canvas typed arrays).
     assert shown[3] == pytest.approx(tuple(moved.X[3]), abs=1e-5)
     assert all(shown[i] == pytest.approx(tuple(scene.points.X[i]), abs=1e-5) for i in shown if i != 3)
     # The same accuracy as the session's own fit of the moved points.

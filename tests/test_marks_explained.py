@@ -2,11 +2,12 @@
 legend; the RBF centres in the legend and above the points; the comparison's one legend row."""
 
 from playground.presets import PRESETS
-from ui.compute import FitView
-from ui.figures import MARKED_OVERLAYS, scene_figure
-from ui.legend_row import legend_row
-from ui.panels import PanelContext, basis_panel, iterations
-from ui.preset_numbers import _fit
+from ui.panels import PanelContext, iterations
+from ui.panels import basis as basis_panel
+from ui.plot.figures import MARKED_OVERLAYS, scene_figure
+from ui.plot.legend_row import legend_row
+from ui.session.compute import FitView
+from ui.text.preset_numbers import _fit
 
 
 def _context(key, open_tab):

@@ -3,7 +3,7 @@
 import pytest
 
 from playground.grid import Window
-from ui.panels.perceptron_panel import _label_position
+from ui.panels.perceptron import _label_position
 
 WINDOW = Window(-5.0, 5.0, -4.0, 4.0)
 

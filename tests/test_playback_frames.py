@@ -1,4 +1,4 @@
-"""The frames the browser replays (ui/playback_frames.py): each frame's score rows give the same
+"""The frames the browser replays (ui/plot/playback_frames.py): each frame's score rows give the same
 classes and the same boundary as the model's ``at_step`` of that step, in the book's convention;
 long runs are thinned to at most MAX_FRAMES, keeping the first and the last step."""
 
@@ -12,8 +12,8 @@ from playground import Window, make_model
 from playground.basis import PolynomialBasis, with_basis
 from playground.geometry import exact_regions
 from tests.conftest import clusters
-from ui.convention import book_decision, book_weights_at
-from ui.playback_frames import MAX_FRAMES, frame_steps, playback_frames, predict_from_rows, score_rows
+from ui.plot.playback_frames import MAX_FRAMES, frame_steps, playback_frames, predict_from_rows, score_rows
+from ui.text.convention import book_decision, book_weights_at
 
 
 def _rows(frames):

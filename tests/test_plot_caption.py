@@ -1,13 +1,13 @@
-"""The caption on the plot (ui/plot_caption.py) and the room's sizes for panel charts (ui/projector_sizes.py)."""
+"""The caption on the plot (ui/plot/caption.py) and the room's sizes for panel charts (ui/plot/projector_sizes.py)."""
 
 import numpy as np
 
 from playground.presets import PRESETS
-from ui.compute import FitView
-from ui.figures import canvas_margin, scene_figure
-from ui.plot_caption import LINE_CHARACTERS, caption_height, caption_lines, caption_text, with_caption
-from ui.preset_numbers import _fit
-from ui.projector_sizes import MIN_TICK_PX, room_data, room_layout
+from ui.plot.caption import LINE_CHARACTERS, caption_height, caption_lines, caption_text, with_caption
+from ui.plot.figures import canvas_margin, scene_figure
+from ui.plot.projector_sizes import MIN_TICK_PX, room_data, room_layout
+from ui.session.compute import FitView
+from ui.text.preset_numbers import _fit
 
 
 def _view(scene, model):

@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 from playground import PlaygroundError
 from playground.fileio import read_points_csv
 from playground.scene import PointSet
-from ui import points_table
-from ui.text import unescape
+from ui.text.markdown import unescape
+from ui.widgets import points_table
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

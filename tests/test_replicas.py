@@ -26,7 +26,7 @@ from bench.load import click_spot
 from bench.server import ROOT, streamlit
 from playground.link import encode_scene
 from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, free_port
-from ui.state import default_scene
+from ui.session.state import default_scene
 
 pytestmark = pytest.mark.browser
 DEPLOY = ROOT / "deploy" / "nginx"

@@ -14,8 +14,10 @@ import plotly.basedatatypes
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import compute, runtime
-from ui.panels import all_panels, least_squares_panel
+from ui.panels import all_panels
+from ui.panels import least_squares as least_squares_panel
+from ui.server import runtime
+from ui.session import compute
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

@@ -16,7 +16,7 @@ from playground.scene import snap
 from tests.redis_server import redis_server
 from ui.rooms import model, routes, store, views
 from ui.rooms.protocol import API, MAX_STUDENTS
-from ui.state import default_scene
+from ui.session.state import default_scene
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -15,7 +15,7 @@ from playground.link import encode_scene
 from tests.redis_server import redis_server
 from ui.rooms import model
 from ui.rooms.store import MemoryStore, RedisStore
-from ui.state import default_scene
+from ui.session.state import default_scene
 
 
 @pytest.fixture(scope="module")

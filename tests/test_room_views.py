@@ -11,7 +11,7 @@ import numpy as np
 
 from playground.link import encode_scene
 from ui.rooms import model, views
-from ui.state import default_scene
+from ui.session.state import default_scene
 
 
 class Clock:

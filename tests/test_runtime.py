@@ -1,8 +1,8 @@
-"""ui/runtime.py: the long-lived objects are frozen out of the garbage collector once per process."""
+"""ui/server/runtime.py: the long-lived objects are frozen out of the garbage collector once per process."""
 
 import gc
 
-from ui import runtime
+from ui.server import runtime
 
 
 def test_objects_are_frozen_once_and_later_objects_are_not():

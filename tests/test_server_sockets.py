@@ -1,9 +1,9 @@
-"""ui.server_sockets: the process's listening TCP sockets get TCP_NODELAY, which the connections
+"""ui.server.sockets: the process's listening TCP sockets get TCP_NODELAY, which the connections
 they accept inherit (Linux), and nothing else is touched."""
 
 import socket
 
-from ui.server_sockets import no_delay_on_listening_sockets
+from ui.server.sockets import no_delay_on_listening_sockets
 
 
 def nodelay(sock):

@@ -12,9 +12,9 @@ import pytest
 
 from playground.scene import PointSet
 from tests.conftest import at_once, clusters
-from ui import compute
-from ui.compute import MISSING, ResultCache
-from ui.workers import FIT_LOG, WorkerPool
+from ui.session import compute
+from ui.session.compute import MISSING, ResultCache
+from ui.session.workers import FIT_LOG, WorkerPool
 
 THREADS = 12
 
@@ -135,7 +135,7 @@ def fits_logged(path):
 
 @pytest.fixture
 def server_side(monkeypatch, tmp_path, cache):
-    """ui.compute with a fresh cache, no worker pool, an empty session and a fit log."""
+    """ui.session.compute with a fresh cache, no worker pool, an empty session and a fit log."""
     log = tmp_path / "fits.log"
     monkeypatch.setenv(FIT_LOG, str(log))
     monkeypatch.setattr(compute, "result_cache", lambda: cache)

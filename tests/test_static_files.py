@@ -7,7 +7,7 @@ each session runs in its own thread: the files must come out whole, with no sess
 import pytest
 
 from tests.conftest import at_once
-from ui import canvas
+from ui.plot import canvas
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The private parts of Streamlit that ui/runtime.py and ui/forward_queue.py replace are there in
+"""The private parts of Streamlit that ui/server/runtime.py and ui/server/forward_queue.py replace are there in
 the installed version, and each tuning falls back to Streamlit's own behaviour, with a warning,
 where they are not."""
 
@@ -7,14 +7,16 @@ import logging
 
 import pytest
 
-from ui import forward_queue, runtime
+from ui.server import forward_queue, runtime
 
 
 @pytest.mark.parametrize("module, name", runtime.STREAMLIT_INTERNALS, ids=lambda v: str(v))
 def test_each_private_name_the_app_relies_on_is_in_the_installed_streamlit(module, name):
     value = importlib.import_module(module)
     for part in name.split("."):
-        assert hasattr(value, part), f"{module}.{name} is gone: update ui/runtime.py or ui/forward_queue.py"
+        assert hasattr(value, part), (
+            f"{module}.{name} is gone: update ui/server/runtime.py or forward_queue.py"
+        )
         value = getattr(value, part)
 
 
@@ -38,7 +40,7 @@ def test_a_missing_name_keeps_streamlits_behaviour_and_says_so(monkeypatch, capl
     monkeypatch.delattr(polling_path_watcher, "_POLLING_PERIOD_SECS")
     runtime.index_config_sections.cache_clear()
     runtime.slow_config_polling.cache_clear()
-    with caplog.at_level(logging.WARNING, logger="ui.runtime"):
+    with caplog.at_level(logging.WARNING, logger="ui.server.runtime"):
         runtime.index_config_sections()
         runtime.slow_config_polling()
     runtime.index_config_sections.cache_clear()
@@ -55,7 +57,7 @@ def test_a_changed_queue_keeps_streamlits_clear_and_says_so(monkeypatch, caplog)
 
     monkeypatch.setattr(ForwardMsgQueue, "clear", clear)
     forward_queue.keep_finished_runs.cache_clear()
-    with caplog.at_level(logging.WARNING, logger="ui.forward_queue"):
+    with caplog.at_level(logging.WARNING, logger="ui.server.forward_queue"):
         forward_queue.keep_finished_runs()
     forward_queue.keep_finished_runs.cache_clear()
     assert ForwardMsgQueue.clear is clear

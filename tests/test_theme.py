@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from tests.conftest import component_json
-from ui import figures, theme
+from ui.plot import figures, theme
 
 
 def _lab(colour):
@@ -48,8 +48,8 @@ def test_the_dark_swaps_name_colours_the_canvas_figure_uses():
 
     from playground.grid import Window
     from playground.scene import PointSet
-    from ui.canvas import figure_json
-    from ui.fitview import FitView
+    from ui.plot.canvas import figure_json
+    from ui.plot.fitview import FitView
 
     points = PointSet.from_arrays([[0, 0], [1, 1]], [0, 1], [False, True])
     figure = figures.scene_figure(points, FitView(error="no fit"), Window(-2, 2, -2, 2), 0)
@@ -86,7 +86,7 @@ def test_a_chinese_page_draws_its_canvas_with_chinese_fonts_first():
 
 def test_the_status_line_colours_the_symbols_and_writes_the_names_in_the_text_colour():
     from playground.scene import PointSet
-    from ui.heldout import status_line
+    from ui.widgets.heldout import status_line
 
     line = status_line(PointSet.from_arrays([[0, 0], [1, 1], [2, 2]], [0, 1, 1]))
     # As text, orange and sky blue fall below 3:1 on white, and blue on the dark background.

@@ -20,7 +20,8 @@ from playground.presets import PRESETS, few_points, overlapping_points
 from playground.scene import Scene
 from playground.specs import PANEL_SPEC
 from tests.conftest import component_json, show_step
-from ui.panels import PanelContext, bayesian, iterations, probit_panel
+from ui.panels import PanelContext, bayesian, iterations
+from ui.panels import probit as probit_panel
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 WINDOW = Window(-5.0, 5.0, -4.0, 4.0)

@@ -1,4 +1,4 @@
-"""Where class names are shown (issue 18): ``ui.names`` names classes from the scene, and each
+"""Where class names are shown (issue 18): ``ui.text.names`` names classes from the scene, and each
 sink gets the name escaped for its own language (plotly's HTML subset, Markdown, Markdown with
 HTML, LaTeX), so visitors' names show as their characters and never as markup."""
 
@@ -14,12 +14,20 @@ from playground import make_model
 from playground.errors import Classes, Message
 from playground.i18n import N_
 from playground.scene import PointSet, Window
-from ui import names
-from ui.compute import FitView
 from ui.equations import class_names_equation, model_equations
-from ui.figures import scene_figure
-from ui.panels import fisher_panel, least_squares_panel, multiclass_panel
-from ui.text import WORD_JOINER, unescape
+from ui.panels import (
+    fisher as fisher_panel,
+)
+from ui.panels import (
+    least_squares as least_squares_panel,
+)
+from ui.panels import (
+    multiclass as multiclass_panel,
+)
+from ui.plot.figures import scene_figure
+from ui.session.compute import FitView
+from ui.text import names
+from ui.text.markdown import WORD_JOINER, unescape
 
 HOSTILE = (
     "<img src=x onerror=f()>",
@@ -178,7 +186,7 @@ def test_every_combining_mark_leaves_only_what_katex_draws(context):
 
 
 def test_text_enters_formulas_only_through_latex_text():
-    """No module but ``ui.names`` writes text into ``\\text{...}`` itself (an f-string's
+    """No module but ``ui.text.names`` writes text into ``\\text{...}`` itself (an f-string's
     ``\\text{{{x}}}``, or ``"\\text{" + x``): every path goes through ``latex_text``."""
     root = Path(names.__file__).parent
     pattern = re.compile(r'\\text\{\{\{|\\text\{"\s*\+')

@@ -17,17 +17,25 @@ from playground.geometry import polygon_area
 from playground.grid import grid_axes
 from playground.scene import PointSet, Scene
 from tests.conftest import clusters, player_data, show_step
-from ui.convention import book_line, fisher_target_values
 from ui.panels import (
     PanelContext,
     all_panels,
-    fisher_panel,
     geometry,
-    least_squares_panel,
-    multiclass_panel,
-    perceptron_panel,
 )
-from ui.theme import CLASS_COLOURS
+from ui.panels import (
+    fisher as fisher_panel,
+)
+from ui.panels import (
+    least_squares as least_squares_panel,
+)
+from ui.panels import (
+    multiclass as multiclass_panel,
+)
+from ui.panels import (
+    perceptron as perceptron_panel,
+)
+from ui.plot.theme import CLASS_COLOURS
+from ui.text.convention import book_line, fisher_target_values
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
@@ -97,7 +105,7 @@ def test_geometry_applies_to_two_class_linear_models_only(method):
 
 
 def _book_line_by_hand(X, y):
-    """Independently of ui.convention: the least-squares line with the book's targets t = +1 on
+    """Independently of ui.text.convention: the least-squares line with the book's targets t = +1 on
     C1 (the first class, y == 0) and -1 on C2, i.e. y(x) >= 0 on C1 (section 4.1.5 up to a scale)."""
     t = np.where(y == 0, 1.0, -1.0)
     weights = np.linalg.lstsq(np.column_stack([np.ones(len(X)), X]), t, rcond=None)[0]

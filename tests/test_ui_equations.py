@@ -17,8 +17,8 @@ import ui.equations as equations_module
 from playground import MODELS, PlaygroundError, PolynomialBasis, RBFBasis, make_model
 from tests.conftest import clusters
 from ui.equations import MAX_ENTRIES, MAX_ROWS, MAX_TERMS, Equation, matrix, model_equations, number, vector
-from ui.panels import equations as equations_panel
-from ui.panels.equations import POINT_OPTION, typed_point
+from ui.panels import model_equations as equations_panel
+from ui.panels.model_equations import POINT_OPTION, typed_point
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 TWO_CLASS_ONLY = ("perceptron", "svm", "logistic", "probit", "bayesian_logistic")

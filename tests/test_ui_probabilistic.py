@@ -16,7 +16,7 @@ from playground import Window, make_model
 from playground.scene import PointSet, Scene
 from tests.conftest import clusters, component_json, player_data, show_step
 from ui.panels import PanelContext, generative, iterations, posterior, robustness
-from ui.theme import CLASS_COLOURS
+from ui.plot.theme import CLASS_COLOURS
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

@@ -13,11 +13,25 @@ from playground.basis import RBFBasis
 from playground.presets import ring_points
 from playground.scene import PointSet, Scene
 from tests.conftest import clusters
-from ui.compute import fit_view
-from ui.figures import scene_figure
-from ui.fitview import playback_note
-from ui.panels import PanelContext, basis_panel, count_axis, equations, fisher_panel, iterations, posterior
-from ui.theme import REGION_COLOURS
+from ui.panels import (
+    PanelContext,
+    count_axis,
+    iterations,
+    posterior,
+)
+from ui.panels import (
+    basis as basis_panel,
+)
+from ui.panels import (
+    fisher as fisher_panel,
+)
+from ui.panels import (
+    model_equations as equations,
+)
+from ui.plot.figures import scene_figure
+from ui.plot.fitview import playback_note
+from ui.plot.theme import REGION_COLOURS
+from ui.session.compute import fit_view
 
 
 def _context(method, X, y, options=None, open_tab=None, **params):
@@ -69,7 +83,8 @@ def test_histograms_and_playback_charts_count_in_whole_numbers():
     model = fisher_panel.fisher_model(ctx.model)
     figure = fisher_panel.projection_figure(model, points.X, points.y, model.direction_, model.threshold_, "t")
     assert figure.layout.yaxis.dtick >= 1 and figure.layout.yaxis.tickformat == "d"
-    from ui.panels import perceptron_panel, svm_panel
+    from ui.panels import perceptron as perceptron_panel
+    from ui.panels import svm as svm_panel
 
     close = perceptron_panel.close_points()
     perceptron = make_model("perceptron").fit(close.X, close.y)

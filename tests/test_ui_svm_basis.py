@@ -10,7 +10,9 @@ from playground import MODELS, Window, make_model
 from playground.basis import PolynomialBasis, RBFBasis
 from playground.scene import PointSet, Scene, snap
 from tests.conftest import clusters, player_data, show_step
-from ui.panels import PanelContext, basis_panel, svm_panel
+from ui.panels import PanelContext
+from ui.panels import basis as basis_panel
+from ui.panels import svm as svm_panel
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 OVERLAPPING = {"spread": (1.6, 1.2)}
@@ -203,7 +205,7 @@ def test_svm_panel_in_the_app(two_class_app):
 
 
 def _model(at):
-    from ui.compute import scene_model
+    from ui.session.compute import scene_model
 
     return scene_model(at.session_state.scene)
 

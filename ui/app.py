@@ -14,32 +14,36 @@ import streamlit as st
 
 from playground import MODELS
 from playground.link import MAX_LINK_POINTS, encode_scene
+from ui.export.buttons import download_buttons
+from ui.plot.canvas import canvas, file_name, follow_canvas
+from ui.plot.caption import caption_height, caption_text
+from ui.plot.compare import comparison, view_mode_picker
+from ui.plot.figures import FIGURE_CONFIG, TEST_FILL, scene_figure
+from ui.plot.legend_row import legend_row
+from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
+from ui.server.live_route import live_path
+from ui.plot.fitview import shown_model
+from ui.session.compute import FitView, scene_model, scene_view, view_is_quick
+from ui.session.language import init_language, language_picker
+from ui.text.accessible import canvas_description
+from ui.text.i18n import N_, _
+from ui.text.markdown import plain
+from ui.text.names import class_name, phrased
+from ui.widgets.basis_controls import basis_picker
+from ui.widgets.class_names import class_name_controls
+from ui.widgets.import_export import import_export_controls
+from ui.widgets.points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
+from ui.widgets.points_table import point_form, points_table
+from ui.widgets.presenter import PRESENTER_CSS, presenter_bar
+from ui.widgets.presets import preset_explanation, preset_picker
+from ui.widgets.share import share_controls, sync_address_bar
 
-from . import controls, forward_queue, heldout, i18n, runtime, state
-from .accessible import canvas_description
-from .basis_controls import basis_picker
-from .canvas import canvas, file_name, follow_canvas
-from .class_names import class_name_controls
-from .compare import comparison, view_mode_picker
-from .compute import FitView, scene_model, scene_view, shown_model, view_is_quick
-from .export.buttons import download_buttons
-from .figures import FIGURE_CONFIG, TEST_FILL, scene_figure
-from .i18n import N_, _
-from .import_export import import_export_controls
-from .language import init_language, language_picker
-from .legend_row import legend_row
-from .live_route import live_path
-from .names import class_name, phrased
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
-from .plot_caption import caption_height, caption_text
-from .points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
-from .points_table import point_form, points_table
-from .presenter import PRESENTER_CSS, presenter_bar
-from .presets import preset_explanation, preset_picker
 from .rooms import panel as rooms_panel
-from .share import share_controls, sync_address_bar
-from .text import plain
-from .theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
+from .server import forward_queue, runtime
+from .session import state
+from .text import i18n
+from .widgets import controls, heldout
 
 _LOG = logging.getLogger(__name__)
 
@@ -410,7 +414,7 @@ def _draw_canvas(scene, figure, painted=False, caption_room=0):
 
 
 def _live_settings(scene, painted):
-    """What the canvas sends the live route for this scene (``ui.canvas_protocol.LiveRequest``),
+    """What the canvas sends the live route for this scene (``ui.plot.canvas_protocol.LiveRequest``),
     or None: while clicks place RBF centres, or for a scene too large for a link."""
     placing_centres = st.session_state.get("click_mode") == "centres" and scene.basis == "rbf"
     if placing_centres or len(scene.points) > MAX_LINK_POINTS:
@@ -443,7 +447,7 @@ def _new_point_marker(scene):
     if mode == "switch":  # a click on empty space adds nothing then
         return None
     k = int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS)
-    if mode == "test":  # hollow, as ui.figures draws test points
+    if mode == "test":  # hollow, as ui.plot.figures draws test points
         outline = dict(color=CLASS_COLOURS[k], width=2.5 * _scale())
         return dict(color=TEST_FILL, symbol=CLASS_SYMBOLS[k], size=11 * _scale(), line=outline)
     outline = dict(color=MARKER_OUTLINE, width=1)

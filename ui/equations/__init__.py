@@ -5,7 +5,7 @@ estimator's attributes (looking through a basis wrapper and a one-versus-rest / 
 wrapper) and returns a list of ``Equation``, optionally ending with the model evaluated at one
 point. Classes are written with the app's numbers: global index k is class k + 1, so
 ``\mathcal{C}_{2}`` is "class 2" on the canvas. Every two-class formula is in the book's
-convention (``ui.convention``): of the two classes present the first plays C1, y(x) >= 0 assigns
+convention (``ui.text.convention``): of the two classes present the first plays C1, y(x) >= 0 assigns
 it, t = +1 (t = 1 for logistic regression, N/N1 in section 4.1.5) is its target, p(C1|x) is the
 sigmoid of the activation and w points into its region; the back-end's weights are negated there.
 
@@ -38,8 +38,7 @@ from playground import (
     SoftmaxRegression,
 )
 from playground.least_squares import LeastSquaresClassifier
-
-from ..convention import (
+from ui.text.convention import (
     book_classes,
     book_decision,
     book_fisher,
@@ -48,8 +47,9 @@ from ..convention import (
     book_weights,
     is_two_class,
 )
-from ..i18n import _
-from ..names import class_name_latex, latex_text, scene_class_name
+from ui.text.i18n import _
+from ui.text.names import class_name_latex, latex_text, scene_class_name
+
 from .core import (
     _UNREADABLE,
     MAX_ENTRIES,
@@ -71,25 +71,10 @@ from .core import (
     text_around,
     vector,
 )
-from .discriminants import (
-    _fisher,
-    _least_squares,
-    _perceptron,
-)
-from .generative import (
-    _naive_bayes,
-    _separate_gaussian,
-    _shared_gaussian,
-)
-from .probabilistic import (
-    _bayesian_logistic,
-    _logistic,
-    _probit,
-    _softmax,
-)
-from .svm import (
-    _svm,
-)
+from .discriminants import _fisher, _least_squares, _perceptron
+from .generative import _naive_bayes, _separate_gaussian, _shared_gaussian
+from .probabilistic import _bayesian_logistic, _logistic, _probit, _softmax
+from .svm import _svm
 
 _METHODS = (
     (LeastSquaresClassifier, _least_squares),
@@ -455,7 +440,7 @@ def model_equations(model, point=None):
 
 def class_names_equation(classes):
     r"""The user's names of the model's classes (``\mathcal{C}_{1} = \text{setosa}``), or None when
-    none of them is named; each name LaTeX-escaped (``ui.names.class_name_latex``)."""
+    none of them is named; each name LaTeX-escaped (``ui.text.names.class_name_latex``)."""
     named = [int(c) for c in np.asarray(classes).reshape(-1) if scene_class_name(c)]
     if not named:
         return None

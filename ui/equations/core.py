@@ -10,9 +10,8 @@ import numpy as np
 from playground import (
     PlaygroundError,
 )
-
-from ..i18n import _
-from ..names import class_name, latex_text, phrased
+from ui.text.i18n import _
+from ui.text.names import class_name, latex_text, phrased
 
 SIGNIFICANT = 4  # significant digits of every printed number
 

@@ -4,13 +4,9 @@ perceptron, with the fitted model's own numbers.
 
 import numpy as np
 
-from ..convention import (
-    book_classes,
-    book_fisher,
-    book_weights,
-    book_weights_at,
-)
-from ..i18n import _, ngettext
+from ui.text.convention import book_classes, book_fisher, book_weights, book_weights_at
+from ui.text.i18n import _, ngettext
+
 from .core import (
     HALF,
     Equation,
@@ -25,9 +21,7 @@ from .core import (
     number,
     vector,
 )
-from .probabilistic import (
-    _inputs,
-)
+from .probabilistic import _inputs
 
 
 def _least_squares(model, space):

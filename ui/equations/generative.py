@@ -4,10 +4,9 @@ separate covariances and naive Bayes, with the fitted model's own numbers.
 
 import numpy as np
 
-from ..convention import (
-    book_weights,
-)
-from ..i18n import _
+from ui.text.convention import book_weights
+from ui.text.i18n import _
+
 from .core import (
     HALF,
     MAX_ENTRIES,
@@ -50,7 +49,7 @@ def _shared_gaussian(model, space):
     vec = space.vector
     sigma = r"\boldsymbol{\Sigma}^{-1}"
     if len(classes) == 2:
-        a, b = classes  # C1 and C2 (ui.convention)
+        a, b = classes  # C1 and C2 (ui.text.convention)
         mu_a, mu_b = (rf"\boldsymbol{{\mu}}_{{{class_number(c)}}}" for c in (a, b))
         w, w0 = book_weights(model, np.ravel(model.coef_)), float(book_weights(model, np.ravel(model.intercept_))[0])
         roles = _("Class {first} plays the book's C₁ and class {second} its C₂.").format(

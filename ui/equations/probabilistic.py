@@ -4,12 +4,10 @@ and Bayesian logistic regression, with how their weights were found (IRLS or gra
 
 import numpy as np
 
-from ..convention import (
-    book_classes,
-    book_weights,
-)
-from ..i18n import _
-from ..names import class_name, phrased
+from ui.text.convention import book_classes, book_weights
+from ui.text.i18n import _
+from ui.text.names import class_name, phrased
+
 from .core import (
     Equation,
     T,

@@ -2,20 +2,11 @@
 
 import numpy as np
 
-from ..convention import (
-    book_weights,
-)
-from ..i18n import _, ngettext
-from ..names import latex_text
-from .core import (
-    HALF,
-    Equation,
-    T,
-    affine,
-    class_number,
-    number,
-    vector,
-)
+from ui.text.convention import book_weights
+from ui.text.i18n import _, ngettext
+from ui.text.names import latex_text
+
+from .core import HALF, Equation, T, affine, class_number, number, vector
 
 
 def _decision_note(model, first, second):

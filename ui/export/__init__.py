@@ -3,14 +3,15 @@ reproduce it with numpy (the method as the book writes it) and scikit-learn.
 
 The generator lives in the ui (nbformat is not numpy or the standard library). What must hold:
 the notebook's numbers are the app's (the numpy part is checked against ``playground.make_model``
-on the same scene, in the book's sign of ``ui.convention``); a visitor's text is data, written
+on the same scene, in the book's sign of ``ui.text.convention``); a visitor's text is data, written
 with ``repr`` into code and escaped as text into Markdown (``ui.export.cells``); the notebook
 needs numpy, scikit-learn and plotly only.
 """
 
 from urllib.parse import quote, urlencode
 
-from ..i18n import LANGUAGES, translations
+from ui.text.i18n import LANGUAGES, translations
+
 from .cells import scene_cells
 from .notebook import notebook_text
 from .script import script_text

@@ -1,13 +1,14 @@
 """The two download buttons, "as a notebook" and "as a script", in the Import / export expander and
-in the presentation row. The files are made when a button is clicked (as ``ui.import_export`` does
+in the presentation row. The files are made when a button is clicked (as ``ui.widgets.import_export`` does
 for its files), from the session as it is then, in the session's language."""
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from ..i18n import LANGUAGE_KEY, N_, _
-from ..panels import tab_title
-from ..state import link_query
+from ui.panels import tab_title
+from ui.session.state import link_query
+from ui.text.i18n import LANGUAGE_KEY, N_, _
+
 from . import NOTEBOOK_NAME, SCRIPT_NAME, scene_link, scene_notebook, scene_script
 
 NOTEBOOK_HELP = N_(

@@ -5,7 +5,7 @@ scikit-learn, the check and the figure, the link back. ``scene_cells`` returns t
 Rules:
 
 - A visitor's text (class names) enters code only as ``repr`` literals (string constants, never
-  code) and Markdown only through ``ui.text.plain`` (shown as the characters it is). Nothing a
+  code) and Markdown only through ``ui.text.markdown.plain`` (shown as the characters it is). Nothing a
   visitor wrote is ever executed or interpreted as markup: the code escapes names itself before
   plotly, which renders an HTML subset, sees them.
 - Numbers are the scene's own: points as ``repr`` of their floats (exact), settings as literals.
@@ -17,10 +17,10 @@ Rules:
 from playground.i18n import N_
 from playground.registry import MODELS
 from playground.specs import BASIS_SPECS, METHOD_SPECS, clean_settings
+from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS
+from ui.text.convention import book_w_init
+from ui.text.markdown import plain
 
-from ..convention import book_w_init
-from ..text import plain
-from ..theme import CLASS_COLOURS, CLASS_SYMBOLS
 from .numpy_cells import METHOD_TEXT, literal, numpy_code
 from .sklearn_cells import DIFFERENCES, NO_COUNTERPART, sklearn_code
 

@@ -19,8 +19,7 @@ import streamlit as st
 
 from playground.grid import Window
 from playground.scene import Scene
-
-from ..i18n import active_translations
+from ui.text.i18n import active_translations
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ link redraws the same boundaries. Panel "Predictive vs MAP": the choices and the
 point (mu_a, sigma_a^2, kappa, both probabilities). Panel "Laplace approximation": the posterior
 along the leading eigenvector of S_N against its Gaussian (figure 4.14 in one dimension) and the
 marginal ellipses over two chosen weights with the drawn samples. Everything a person reads is in
-the book's sign (``ui.convention``): C1 = classes_[0], w = -(the back-end's w_MAP).
+the book's sign (``ui.text.convention``): C1 = classes_[0], w = -(the back-end's w_MAP).
 """
 
 import numpy as np
@@ -20,12 +20,12 @@ from playground.bayesian_logistic import moderation
 from playground.geometry import boundary_segments
 from playground.multiclass import OneVsOne, OneVsRest
 from playground.specs import PANEL_SPEC
+from ui.plot.chart import chart
+from ui.plot.theme import BOUNDARY_COLOUR, TEMPLATE_JSON
+from ui.text.convention import book_classes, book_weights, is_two_class
+from ui.text.i18n import N_, _, ngettext
+from ui.text.names import class_name_markdown
 
-from ..chart import chart
-from ..convention import book_classes, book_weights, is_two_class
-from ..i18n import N_, _, ngettext
-from ..names import class_name_markdown
-from ..theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from . import Panel, number_text, subscript
 from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes
 

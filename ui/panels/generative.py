@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..convention import book_line
-from ..i18n import N_, _
-from ..names import N_CLASSES, class_name, class_name_html
-from ..theme import CLASS_COLOURS
+from ui.plot.theme import CLASS_COLOURS
+from ui.text.convention import book_line
+from ui.text.i18n import N_, _
+from ui.text.names import N_CLASSES, class_name, class_name_html
+
 from . import Panel, join_sentences
 from .posterior import class_symbol
 

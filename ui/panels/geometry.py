@@ -1,6 +1,6 @@
 """Geometry of a two-class linear discriminant (PRML 4.1.1, figure 4.1) drawn on the canvas.
 
-y(x) = w^T x + w0 (eq. 4.4) in the book's convention (``ui.convention``): y(x) >= 0 on C1's side,
+y(x) = w^T x + w0 (eq. 4.4) in the book's convention (``ui.text.convention``): y(x) >= 0 on C1's side,
 the first class present, and w points into it. w is orthogonal to the boundary y(x) = 0, the
 boundary lies at signed distance -w0 / ||w|| from the origin (eq. 4.5), and r = y(x) / ||w|| is
 the signed distance of any x from it (eq. 4.7). The overlay draws w as an arrow standing on the
@@ -14,10 +14,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from playground.grid import grid_axes
+from ui.text.convention import book_line
+from ui.text.i18n import N_, _
+from ui.text.names import class_name_html, class_name_markdown
 
-from ..convention import book_line
-from ..i18n import N_, _
-from ..names import class_name_html, class_name_markdown
 from . import Panel, join_sentences, number_text, option_checkbox, vector_text
 
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)

@@ -3,7 +3,7 @@
 The step slider and play/pause write the scene's step, so the canvas draws the boundary of
 ``history_[step]`` (through ``shown_model``); here the log-likelihood curve with the current step
 marked, the weights at that step, and the sigmoid of the activation for a chosen point. Logistic
-regression is shown in the book's parameterisation (``ui.convention``): p(C1|phi) = sigma(w^T phi)
+regression is shown in the book's parameterisation (``ui.text.convention``): p(C1|phi) = sigma(w^T phi)
 with C1 the first class present, t = 1 for C1 and 0 for C2. Points are numbered from 1.
 """
 
@@ -15,13 +15,13 @@ import streamlit as st
 from playground import LogisticRegression, ProbitRegression, SoftmaxRegression
 from playground.base import sigmoid
 from playground.normal import normal_cdf
+from ui.plot.chart import chart
+from ui.plot.playback import detail_key, playback_controls
+from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
+from ui.text.convention import book_classes, book_decision, book_weights_at
+from ui.text.i18n import N_, _, ngettext
+from ui.text.names import class_name_markdown
 
-from ..chart import chart
-from ..convention import book_classes, book_decision, book_weights_at
-from ..i18n import N_, _, ngettext
-from ..names import class_name_markdown
-from ..playback import detail_key, playback_controls
-from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
 from . import Panel, count_axis, is_open, join_sentences, number_text, subscript
 from .posterior import class_symbol
 

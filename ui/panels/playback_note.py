@@ -12,8 +12,8 @@ Rules that hold:
 import streamlit as st
 
 from playground import MODELS
+from ui.text.i18n import N_, _
 
-from ..i18n import N_, _
 from . import Panel
 
 ITERATIVE_TWO_CLASS = frozenset({"perceptron", "logistic", "probit", "bayesian_logistic", "svm"})

@@ -1,7 +1,7 @@
 """Posterior surfaces p(C_k|x) for every probabilistic model (PRML 4.2-4.3, figures 4.10-4.11).
 
 On the canvas: for two classes p(C1|x) = sigma(a) (the book's C1, the first class present; see
-``ui.convention``) as a heatmap between the two class colours with contours at 0.1, 0.5 and 0.9;
+``ui.text.convention``) as a heatmap between the two class colours with contours at 0.1, 0.5 and 0.9;
 for three or more classes each pixel's colour mixed from the class colours weighted by the
 posteriors (the RGB picture of figure 4.11), sent as a uint8 heatmap of palette indices. An
 invisible coarse heatmap gives a hover read-out of a_k(x) and every p(C_k|x) anywhere on the
@@ -13,12 +13,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from playground import BayesianLogisticRegression, LogisticRegression, ProbitRegression, evaluate_grid
+from ui.plot.chart import chart
+from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
+from ui.text.convention import book_decision, book_line, book_roles
+from ui.text.i18n import N_, _
+from ui.text.markdown import plain
 
-from ..chart import chart
-from ..convention import book_decision, book_line, book_roles
-from ..i18n import N_, _
-from ..text import plain
-from ..theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
 from . import SURFACE_MARGIN, Panel, join_sentences, surface_scene
 
 DISPLAY_KEY = "posterior_display"  # st.session_state.panel_options[DISPLAY_KEY]: "regions" or "posterior"

@@ -11,14 +11,14 @@ import streamlit as st
 
 from playground import InvalidDataError, PlaygroundError, Window, boundary_segments, evaluate_grid
 from playground.scene import PointSet
+from ui.plot.chart import chart
+from ui.plot.figures import point_traces, region_trace, segment_trace
+from ui.plot.theme import TEMPLATE
+from ui.session import state
+from ui.session.compute import fitted_model, scene_model
+from ui.text.i18n import N_, _, ngettext
+from ui.text.names import class_label_format, class_name
 
-from .. import state
-from ..chart import chart
-from ..compute import fitted_model, scene_model
-from ..figures import point_traces, region_trace, segment_trace
-from ..i18n import N_, _, ngettext
-from ..names import class_label_format, class_name
-from ..theme import TEMPLATE
 from . import Panel
 
 N_OUTLIERS = 8

@@ -26,9 +26,9 @@ import numpy as np
 from playground import MODELS, Window
 from playground.link import decode_scene, encode_scene
 from playground.scene import GRID_SCALE, MAX_CLASSES, PointSet, clean_class_name, grid_integers, snap
+from ui.plot.canvas_protocol import number
+from ui.text.i18n import N_
 
-from ..canvas_protocol import number
-from ..i18n import N_
 from .protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,

@@ -19,13 +19,13 @@ import streamlit as st
 
 from playground import MODELS
 from playground.link import decode_scene, encode_scene
+from ui.plot.canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts, static_module
+from ui.plot.theme import DARK_SWAPS
+from ui.session import state
+from ui.text.i18n import N_, _, current_language
+from ui.text.names import class_label
+from ui.widgets.controls import method_label
 
-from .. import state
-from ..canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts, static_module
-from ..controls import method_label
-from ..i18n import N_, _, current_language
-from ..names import class_label
-from ..theme import DARK_SWAPS
 from . import model
 from .protocol import API, MAX_PER_STUDENT, ROOM_PAGE
 from .routes import _base
@@ -34,7 +34,7 @@ from .store import UNREACHABLE, room_store
 LARGE_QR = "room_large_qr"
 ROOM_KEY = "class_room"  # {"code", "token", "shown"} of the room this session opened
 _HERE = Path(__file__).resolve().parent
-_JS = (_HERE.parent / "plotly_shared.js").read_text(encoding="utf-8") + (_HERE / "projector.js").read_text(
+_JS = (_HERE.parent / "plot" / "plotly_shared.js").read_text(encoding="utf-8") + (_HERE / "projector.js").read_text(
     encoding="utf-8"
 )
 _CSS = ".pg-projector { width: 100%; } .pg-projector-status { font-size: 1.1rem; opacity: 0.8; margin: 4px 0; }"

@@ -1,7 +1,7 @@
 """The messages between a room's pages (the student page, the projector) and the server.
 
 Every value in a request is hostile until validated: ``ui.rooms.model`` reads each field through
-``ui.canvas_protocol.number`` / ``text`` below and refuses what it cannot use. Paths are under the
+``ui.plot.canvas_protocol.number`` / ``text`` below and refuses what it cannot use. Paths are under the
 server's base URL path (behind nginx) as well as at the root, like the live route.
 """
 

@@ -26,10 +26,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..i18n import LANGUAGES, N_, initial_language, speaking
-from ..live_route import RateLimit
-from ..names import phrased
-from ..theme import CLASS_COLOURS, SYMBOL_GLYPHS
+from ui.plot.theme import CLASS_COLOURS, SYMBOL_GLYPHS
+from ui.server.live_route import RateLimit
+from ui.text.i18n import LANGUAGES, N_, initial_language, speaking
+from ui.text.names import phrased
+
 from . import model
 from .protocol import (
     API,
@@ -264,7 +265,7 @@ async def state(request):
 
 def student_texts():
     """The student page's sentences (its script holds none), in the speaking language."""
-    from ..i18n import _
+    from ui.text.i18n import _
 
     return {
         "title": _("Join the class room"),
@@ -295,7 +296,7 @@ def _base():
 
 async def student_page(request):
     """GET ``ROOM_PAGE``: the student page, in the ``lang`` parameter's or the browser's language."""
-    from ..canvas import ensure_plotly_js
+    from ui.plot.canvas import ensure_plotly_js
 
     preferred = request.headers.get("accept-language", "")[:200].split(",")[0].split(";")[0]  # "ja-JP,en;q=0.8"
     language = initial_language(request.query_params.get("lang"), preferred)

@@ -19,7 +19,8 @@ import os
 import threading
 import time
 
-from ..i18n import N_
+from ui.text.i18n import N_
+
 from .model import RoomError, new_code
 from .protocol import EXPIRY_SECONDS, MAX_ROOMS
 

@@ -6,10 +6,10 @@ a fit per poll: ``RoomFigures.figure`` computes a room's figure at most once per
 hands a newer poll the figure of a slightly older version meanwhile, marked with that version,
 so the poller asks again; so the projector follows within ``MIN_INTERVAL`` plus its own poll.
 
-Rules: the fit runs under the live route's budget (``ui.live_route.LIVE_SECONDS``); a room whose
+Rules: the fit runs under the live route's budget (``ui.server.live_route.LIVE_SECONDS``); a room whose
 boundary is hidden gets a figure of its points alone (no regions, boundary or misclassified
 marks: nothing to read the answer from); class names are escaped as the canvas's figure escapes
-them (``ui.figures``).
+them (``ui.plot.figures``).
 """
 
 import threading
@@ -19,14 +19,14 @@ from collections import OrderedDict
 from playground import PlaygroundError
 from playground.budget import limited
 from playground.grid import Window
+from ui.plot.canvas import figure_json
+from ui.plot.fitview import FitView, evaluate_view
+from ui.plot.theme import with_font
+from ui.server.live_route import LIVE_SECONDS
+from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
+from ui.session.workers import fit_scene
+from ui.text.i18n import speaking
 
-from ..canvas import figure_json
-from ..compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
-from ..fitview import FitView, evaluate_view
-from ..i18n import speaking
-from ..live_route import LIVE_SECONDS
-from ..theme import with_font
-from ..workers import fit_scene
 from .model import matches, scene_of, settings, student_view
 
 SCALES = (1.0, 1.6)  # a figure's scale: the page's, or presentation mode's (``ui.app._scale``)
@@ -64,7 +64,7 @@ def _view(scene, window):
 def room_figure_json(room, language, scale=1.0, shape="room"):
     """The JSON text of the room's figure in ``language``, markers and type enlarged by ``scale``
     (presentation mode's), in the room's window or its ``tall_window`` (see the module's rules)."""
-    from ..figures import scene_figure  # plotly: imported once a room is drawn
+    from ui.plot.figures import scene_figure
 
     scene = scene_of(room)
     window = tall_window(scene.window) if shape == "tall" else scene.window

@@ -1,0 +1,303 @@
+"""One-versus-rest and one-versus-one (PRML 4.1.2, figure 4.2): the regions no single class owns.
+
+The overlay hatches the ambiguous regions computed by the strategy's own ``ambiguous(X)`` and
+draws each two-class classifier's line, thin and dashed, labelled "1 vs rest" or "1 vs 2". The
+region colours underneath stay the strategy's actual prediction (argmax for one-versus-rest,
+majority vote with confidence tie-break for one-versus-one), so the hatching shows where that
+prediction is a convention rather than an answer of the two-class classifiers.
+
+For linear sub-classifiers the ambiguous regions are exact polygons: the lines cut the view into
+convex cells on which every sub-classifier's sign, hence ambiguity, is constant; each cell is
+tested at its centroid. Otherwise a coarse uint8 grid is drawn.
+"""
+
+import numpy as np
+import streamlit as st
+
+from playground.geometry import arrangement_cells, boundary_segments, polygon_area
+from playground.grid import grid_axes
+from ui.plot.theme import CLASS_COLOURS
+from ui.text.convention import book_sub_classifiers
+from ui.text.i18n import N_, _
+from ui.text.names import class_name_html
+from ui.widgets.controls import TWO_CLASS_METHODS
+
+from . import Panel, option_checkbox
+
+OPTION = "multiclass_overlay"  # ctx.options key: draw the overlay (default True)
+GRID_RESOLUTION = 120
+HATCH = dict(shape="/", fgcolor="rgba(40,40,40,0.55)", bgcolor="rgba(110,110,110,0.22)", size=9, solidity=0.25)
+PAIR_LINE_COLOUR = "#444444"
+# Half a label's width and height plus a marker's radius, as shares of the view's width.
+LABEL_HALF_SIZE = (0.065, 0.025)
+GREY_MASK = [[0, "rgba(0,0,0,0)"], [0.5, "rgba(0,0,0,0)"], [0.5, "rgba(70,70,70,0.4)"], [1, "rgba(70,70,70,0.4)"]]
+
+
+def strategy_model(ctx):
+    """The one-versus-rest / one-versus-one model of more than two classes, or None."""
+    model = ctx.model
+    if ctx.scene.multiclass not in ("ovr", "ovo") or model is None or not hasattr(model, "ambiguous"):
+        return None
+    return model if np.size(model.classes_) > 2 else None
+
+
+def sub_classifier_names(model):
+    """'1 vs rest' per one-versus-rest classifier, '1 vs 2' per one-versus-one pair (1-based class numbers)."""
+    classes = [int(c) + 1 for c in model.classes_]
+    if hasattr(model, "pairs_"):
+        return [_("{first} vs {second}").format(first=classes[i], second=classes[j]) for i, j in model.pairs_]
+    return [_("{number} vs rest").format(number=c) for c in classes]
+
+
+def ambiguous_polygons(model, window):
+    """Exact ambiguous polygons for linear sub-classifiers (None when they are not linear)."""
+    if getattr(model, "coefs_", None) is None:
+        return None
+    cells = arrangement_cells(model.coefs_, model.intercepts_, window)
+    if not cells:
+        return []
+    centroids = np.array([cell.mean(axis=0) for cell in cells])
+    flags = np.asarray(model.ambiguous(centroids), dtype=bool)
+    return [cell for cell, flag in zip(cells, flags) if flag]
+
+
+def ambiguous_grid(model, window, resolution=GRID_RESOLUTION):
+    """(xs, ys, mask) with mask (resolution, resolution) uint8: 1 where the strategy is ambiguous."""
+    xs, ys = grid_axes(window, resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    mask = np.asarray(model.ambiguous(np.column_stack([gx.ravel(), gy.ravel()])), dtype=np.uint8)
+    return xs, ys, mask.reshape(resolution, resolution)
+
+
+def ambiguous_share(model, window):
+    """Fraction of the window's area that is ambiguous (exact for linear sub-classifiers)."""
+    polygons = ambiguous_polygons(model, window)
+    if polygons is None:
+        return float(ambiguous_grid(model, window, 100)[2].mean())
+    total = (window.x_max - window.x_min) * (window.y_max - window.y_min)
+    return float(sum(polygon_area(polygon) for polygon in polygons) / total)
+
+
+def ambiguous_traces(model, window):
+    polygons = ambiguous_polygons(model, window)
+    if polygons is not None:
+        xs, ys = [], []
+        for polygon in polygons:
+            closed = np.vstack([polygon, polygon[:1]])
+            xs += closed[:, 0].astype(float).round(6).tolist() + [None]
+            ys += closed[:, 1].astype(float).round(6).tolist() + [None]
+        return [
+            dict(
+                type="scatter",
+                x=xs or [None],
+                y=ys or [None],
+                mode="lines",
+                fill="toself",
+                fillcolor="rgba(110,110,110,0.22)",
+                fillpattern=HATCH,
+                line=dict(width=1, color="rgba(40,40,40,0.7)"),
+                hoverinfo="skip",
+                hoveron="points",
+                name=_("ambiguous region (fig. 4.2)"),
+            )
+        ]
+    xs, ys, mask = ambiguous_grid(model, window)
+    return [
+        dict(
+            type="heatmap",
+            z=mask,
+            x0=float(xs[0]),
+            dx=float(xs[1] - xs[0]),
+            y0=float(ys[0]),
+            dy=float(ys[1] - ys[0]),
+            colorscale=GREY_MASK,
+            zmin=0,
+            zmax=1,
+            showscale=False,
+            hoverinfo="skip",
+            name=_("ambiguous region (fig. 4.2)"),
+        )
+    ]
+
+
+def _label_position(start, end, preferred, window, avoid, placed):
+    """Where along the segment start-end a label sits clear of the points ``avoid`` (n, 2) and of
+    the labels already ``placed``: the clear spot nearest the ``preferred`` fraction, else the
+    spot farthest from them. Sizes are shares of the view's width, which sets the scale of both
+    axes (equal aspect): a label is about 60 x 15 px on a plot some 600 px wide."""
+    width = window.x_max - window.x_min
+    half_w, half_h = LABEL_HALF_SIZE[0] * width, LABEL_HALF_SIZE[1] * width
+    fractions = np.linspace(0.06, 0.94, 45)
+    spots = start + fractions[:, None] * (end - start)
+    clearance = np.full(len(spots), np.inf)
+    for others, scale in ((avoid, 1.0), (np.asarray(placed, dtype=float).reshape(-1, 2), 2.0)):
+        if len(others):
+            dx = np.abs(spots[:, None, 0] - others[None, :, 0]) / (scale * half_w)
+            dy = np.abs(spots[:, None, 1] - others[None, :, 1]) / (scale * half_h)
+            clearance = np.minimum(clearance, np.maximum(dx, dy).min(axis=1))
+    inside = (
+        (spots[:, 0] - half_w >= window.x_min)
+        & (spots[:, 0] + half_w <= window.x_max)
+        & (spots[:, 1] - half_h >= window.y_min)
+        & (spots[:, 1] + half_h <= window.y_max)
+    )
+    clearance = np.where(inside, clearance, np.minimum(clearance, 0.5))
+    clear = clearance >= 1.0
+    if clear.any():
+        best = np.flatnonzero(clear)[np.argmin(np.abs(fractions[clear] - preferred))]
+    else:
+        best = int(np.argmax(clearance))
+    return spots[best]
+
+
+def sub_classifier_traces(model, window, points=None):
+    """Each two-class classifier's line, thin and dashed, with a label placed along it where it
+    covers none of ``points`` (n, 2) when it can (issue 12: labels never sit on data)."""
+    avoid = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
+    if getattr(model, "coefs_", None) is None:
+        return []
+    names = sub_classifier_names(model)
+    one_vs_rest = not hasattr(model, "pairs_")
+    n_lines = len(names)
+    xs, ys, label_x, label_y, label_text, traces = [], [], [], [], [], []
+    for m, name in enumerate(names):
+        segments = boundary_segments(model.coefs_[m : m + 1], model.intercepts_[m : m + 1], window)
+        if not segments:
+            continue
+        _unused, _unused, start, end = segments[0]
+        preferred = 0.1 + 0.8 * (m + 0.5) / n_lines
+        where = _label_position(start, end, preferred, window, avoid, list(zip(label_x, label_y)))
+        if one_vs_rest:
+            colour = CLASS_COLOURS[int(model.classes_[m])]
+            traces.append(
+                dict(
+                    type="scatter",
+                    x=[float(start[0]), float(end[0])],
+                    y=[float(start[1]), float(end[1])],
+                    mode="lines",
+                    line=dict(color=colour, width=2, dash="dash"),
+                    hoverinfo="skip",
+                    name=_("{name} vs rest").format(name=class_name_html(int(model.classes_[m]))),
+                )
+            )
+        else:
+            xs += [float(start[0]), float(end[0]), None]
+            ys += [float(start[1]), float(end[1]), None]
+        label_x.append(float(where[0]))
+        label_y.append(float(where[1]))
+        label_text.append(f"<b>{name}</b>")
+    if xs:
+        traces.append(
+            dict(
+                type="scatter",
+                x=xs,
+                y=ys,
+                mode="lines",
+                line=dict(color=PAIR_LINE_COLOUR, width=1.5, dash="dash"),
+                hoverinfo="skip",
+                name=_("pairwise classifiers"),
+            )
+        )
+    if label_text:
+        traces.append(
+            dict(
+                type="scatter",
+                x=label_x,
+                y=label_y,
+                mode="text",
+                text=label_text,
+                textfont=dict(size=12, color="#222222"),
+                textposition="middle center",
+                hoverinfo="skip",
+                showlegend=False,
+                name=_("classifier labels"),
+            )
+        )
+    return traces
+
+
+def enabled(ctx):
+    return bool(ctx.options.get(OPTION, True))
+
+
+def _applies(ctx):
+    return strategy_model(ctx) is not None
+
+
+def overlay(ctx):
+    model = strategy_model(ctx)
+    if model is None or not enabled(ctx):
+        return []
+    shown = ctx.all_points if ctx.all_points is not None else ctx.scene.points  # test points are drawn too
+    return ambiguous_traces(model, ctx.window) + sub_classifier_traces(model, ctx.window, shown.X)
+
+
+def render(ctx):
+    model = strategy_model(ctx)
+    key = "multiclass_overlay_show"
+    option_checkbox(_("Hatch the ambiguous regions and draw every two-class classifier's line"), ctx, OPTION, key)
+    names = sub_classifier_names(model)
+    n_classes = np.size(model.classes_)
+    share = ambiguous_share(model, ctx.window)
+    if hasattr(model, "pairs_"):
+        st.markdown(
+            _(
+                "**One-versus-one** (figure 4.2, right): {n} = K(K−1)/2 classifiers, one per pair of classes "
+                "(dashed grey lines, each fitted on the points of its two classes only); each votes, and x goes to "
+                "the class with most votes. Where the vote ties (hatched) no class wins: here the shading shows the "
+                "tie broken by the classifiers' summed confidence, a convention the book does not have."
+            ).format(n=len(names))
+        )
+    else:
+        st.markdown(
+            _(
+                "**One-versus-rest** (figure 4.2, left): {n} classifiers, each separating one class from all the "
+                "others (dashed lines in that class's colour). The rule 'x is in class k where classifier k says "
+                "yes' is ambiguous where no classifier or more than one says yes (hatched). The shading shows the "
+                "usual fix, the largest yₖ(x) — which is then the K-class discriminant of eq. 4.9 built from "
+                "separately trained parts."
+            ).format(n=n_classes)
+        )
+    st.metric(_("Share of the view that is ambiguous"), f"{share:.1%}" if share >= 0.001 or share == 0 else "< 0.1%")
+    if ctx.scene.method in TWO_CLASS_METHODS:
+        compare = _(
+            "Compare with a single K-class discriminant (a method that has one, such as softmax regression or "
+            "least squares (sidebar: Method)), whose regions are always singly connected and convex (figure 4.3), "
+            "with no ambiguous region."
+        )
+    else:
+        compare = _(
+            "Compare with a single K-class discriminant (the sidebar's 'With more than two classes'), whose regions "
+            "are always singly connected and convex (figure 4.3), with no ambiguous region."
+        )
+    st.caption(compare)
+    subs = book_sub_classifiers(model)
+    if subs and subs[0].w is not None:
+        rows = [
+            {_("classifier"): name, "w₁": float(sub.w[0]), "w₂": float(sub.w[1]), "w₀": float(sub.w0)}
+            for name, sub in zip(names, subs)
+        ]
+        st.dataframe(rows, hide_index=True, width="content")
+        st.caption(
+            _(
+                "Each classifier's y(x) = wᵀx + w₀ is positive on the side of the first class named (for a pair, "
+                "the lower-numbered class plays the book's C₁)."
+            )
+        )
+
+
+PANELS = [
+    Panel(
+        title=N_("Multi-class strategy (fig. 4.2)"),
+        applies=_applies,
+        render=render,
+        overlay=overlay,
+        order=40,
+        help=(
+            N_(
+                "Figure 4.2: building K classes from two-class classifiers (one-versus-rest or one-versus-one) "
+                "leaves regions that no single class claims; they are hatched here, computed, not hidden."
+            )
+        ),
+    )
+]

@@ -1,0 +1,243 @@
+const MIN_HEIGHT = 240;  // px: the canvas never gets shorter than this to fit a wide window
+// 0 the full legend, 1 short names, 2 short names in a smaller font, 3 and on: without the
+// first, then the second, optional entry (the figure's compact.optional)
+const LEGEND_LEVELS = 4;
+
+function roomHeight(root, data) {
+  // The height the canvas has: the script's, or in presentation down to the window's bottom.
+  if (!data.fill_screen) return data.height;
+  const top = root.getBoundingClientRect().top + window.scrollY;
+  return Math.max(data.min_height, Math.floor(window.innerHeight - top - 12));
+}
+
+function canvasHeight(root, data, layout) {
+  // Equal scales: a window wider than the room makes the plot area shorter than the canvas;
+  // the canvas then shrinks to it rather than leave an empty band below the plot (not while
+  // a fitted window is about to take the room's shape).
+  const room = roomHeight(root, data);
+  root.__pgRoom = room;
+  if (data.fit && root.__pgFitted !== data.fit) return room;
+  const margin = (layout && layout.margin) || {}, [x0, x1, y0, y1] = data.window;
+  const width = root.clientWidth - (margin.l || 0) - (margin.r || 0);
+  if (width <= 0) return room;
+  const needed = Math.ceil((margin.t || 0) + (margin.b || 0) + width * (y1 - y0) / (x1 - x0)) + 2;
+  return Math.min(room, Math.max(MIN_HEIGHT, needed));
+}
+
+function legendRows(root) {
+  const rows = new Set();
+  root.querySelectorAll('.legend .traces').forEach((entry) => {
+    const match = /translate\(\s*[-\d.e]+[ ,]+([-\d.e]+)\s*\)/.exec(entry.getAttribute('transform') || '');
+    if (match) rows.add(Math.round(parseFloat(match[1])));
+  });
+  return rows.size;
+}
+
+function shownFigure(figure, level, legendX) {
+  // The legend stays one row: shorter names (and a legend title) where the full ones do not fit;
+  // it starts where the plot area does (equal scales may centre a narrower plot).
+  const layout = Object.assign({}, figure.layout, {legend: Object.assign({}, figure.layout.legend, {x: legendX})});
+  if (!level || !figure.compact) return {data: figure.data, layout: layout};
+  const names = figure.compact.names || [];
+  const optional = (figure.compact.optional || []).slice(0, Math.max(0, level - 2)).flat();
+  const data = figure.data.map((trace, i) => {
+    if (optional.includes(i)) return Object.assign({}, trace, {showlegend: false});
+    return names[i] ? Object.assign({}, trace, {name: names[i]}) : trace;
+  });
+  const size = ((figure.layout.legend || {}).font || {}).size || (figure.layout.font || {}).size || 13;
+  const font = {size: level >= 2 ? 0.8 * size : size};
+  Object.assign(layout.legend, {
+    title: {text: figure.compact.legend_title, side: 'left', font: font}, font: font,
+    itemwidth: level >= 2 ? 30 : undefined,
+  });
+  return {data: data, layout: layout};
+}
+
+const CAPTION_MIN_PX = 9;  // a caption is never made smaller than this to fit a narrow canvas
+
+function captionKey(root) {
+  // The caption as the server sent it (its text and type size) and the canvas's width.
+  const layout = root.__pgFigure.layout;
+  const note = (layout.annotations || []).find((a) => a.name === 'caption');
+  return note ? JSON.stringify([note.text, (note.font || {}).size, root.clientWidth]) : null;
+}
+
+function withCaptionFitted(root, layout) {
+  // The caption (ui/plot/caption.py) in the smaller type it was found to need on this canvas.
+  const fit = root.__pgCaptionFit;
+  if (!fit || fit.key !== captionKey(root)) return layout;
+  return Object.assign({}, layout, {annotations: layout.annotations.map((a) =>
+    a.name === 'caption' ? Object.assign({}, a, {font: Object.assign({}, a.font, {size: fit.size})}) : a)});
+}
+
+function captionTooWide(root, layout) {
+  // plotly does not wrap a label: on a narrow canvas (a phone) the caption's longest line may run
+  // under the mode bar and out of the canvas. Then its type is made smaller, once for this text
+  // and width, so that the line fits (true: draw again).
+  const key = captionKey(root);
+  const index = (layout.annotations || []).findIndex((a) => a.name === 'caption');
+  const node = index >= 0 && root.querySelector(`.annotation[data-index="${index}"] .annotation-text-g`);
+  if (!key || !node || (root.__pgCaptionFit && root.__pgCaptionFit.key === key)) return false;
+  const room = root.clientWidth - ((layout.margin || {}).l || 0) - 36;  // the mode bar's column
+  const width = node.getBBox().width, size = ((layout.annotations[index].font || {}).size) || 14;
+  if (!width || width <= room) return false;
+  root.__pgCaptionFit = {key: key, size: Math.max(CAPTION_MIN_PX, Math.floor(size * room / width))};
+  return true;
+}
+
+function plotStart(root, layout, window) {
+  // Where the plot area starts across the room (0..1): equal scales centre a narrower plot.
+  const margin = layout.margin || {}, [x0, x1, y0, y1] = window;
+  const width = root.clientWidth - (margin.l || 0) - (margin.r || 0);
+  const height = layout.height - (margin.t || 0) - (margin.b || 0);
+  if (width <= 0 || height <= 0) return 0;
+  return Math.max(0, (1 - Math.min(1, (height * (x1 - x0)) / (y1 - y0) / width)) / 2);
+}
+
+function draw(root, Plotly) {
+  // One draw at a time per canvas: plotly.js fails (inside its own timers) when a Plotly.react starts
+  // while another is under way. A draw asked for meanwhile runs once the current one is done, and
+  // several such asks are one draw (of the newest figure).
+  if (root.__pgDrawing) {
+    if (!root.__pgNextDraw) {
+      const again = () => { root.__pgNextDraw = null; return draw(root, Plotly); };
+      root.__pgNextDraw = root.__pgDrawing.then(again, again);
+    }
+    return root.__pgNextDraw;
+  }
+  const done = () => { root.__pgDrawing = null; };
+  root.__pgDrawing = drawNow(root, Plotly, 0).then(done, (err) => { done(); throw err; });
+  return root.__pgDrawing;
+}
+
+function drawNow(root, Plotly, depth) {
+  // Plotly.react; then again with a shorter legend while the full one wraps to a second row. The
+  // level is kept while the legend's entries and the plot area's width stay (a click draws once);
+  // other entries (a method, strategy or scene) or another width start again from the full legend.
+  const start = plotStart(root, root.__pgFigure.layout, root.__pgData.window);
+  const key = JSON.stringify([(root.__pgLiveFigure || root.__pgFigure).data.map(t => (t.showlegend === false ? null : t.name)),
+                              root.clientWidth, start.toFixed(3)]);
+  if (!depth && root.__pgLegendKey !== key) {
+    root.__pgLegendKey = key;
+    root.__pgLegendLevel = 0;
+  }
+  const level = root.__pgLegendLevel || 0;
+  // A gesture in progress shows the live route's figure (ui/plot/canvas_gestures.js), else the session's.
+  const figure = withAdded(root, shownFigure(root.__pgLiveFigure || root.__pgFigure, level, start));
+  // The width too, explicitly: Plotly.react keeps the width of the first draw otherwise, so a
+  // window made wider (a laptop's page moved to the projector) kept a small plot.
+  if (root.clientWidth) figure.layout.width = root.clientWidth;
+  figure.layout = afterPatches(withCaptionFitted(root, figure.layout), root);
+  return Plotly.react(root, figure.data, figure.layout, root.__pgConfig).then(() => {
+    // The tool's drag mode, set as plotly's own toolbar sets it (given to Plotly.react instead,
+    // plotly.js 7.1 overflows its stack styling a box selection).
+    const tool = currentTool();
+    if (!TOOL_DRAGMODES[tool].includes(root._fullLayout.dragmode)) return Plotly.relayout(root, {dragmode: DRAGMODES[tool]});
+  }).then(() => {
+    // Browser-side playback (ui/plot/playback.js) keeps the server's figure and draws its step over it.
+    if (window.__pgAfterCanvasDraw) window.__pgAfterCanvasDraw(root);
+    if ((depth || 0) < LEGEND_LEVELS + 1 && captionTooWide(root, figure.layout)) return drawNow(root, Plotly, (depth || 0) + 1);
+    if ((depth || 0) >= LEGEND_LEVELS || !figure.layout.showlegend) return;
+    if (legendRows(root) > 1 && level < LEGEND_LEVELS) {
+      root.__pgLegendLevel = level + 1;
+      return drawNow(root, Plotly, (depth || 0) + 1);
+    }
+  });
+}
+
+function liveFrame(root) {
+  // The live figure as drawNow would give it to plotly (the legend's level and place kept).
+  const start = plotStart(root, root.__pgFigure.layout, root.__pgData.window);
+  return withAdded(root, shownFigure(root.__pgLiveFigure, root.__pgLegendLevel || 0, start));
+}
+
+function fitToPlotArea(root, Plotly, data) {
+  // A window the app fitted to the points (Fit view, new clusters, a preset, the first scene)
+  // takes the plot area's shape, so the regions fill it; the user sees and keeps that window.
+  if (!data.fit || root.__pgFitted === data.fit) return;
+  root.__pgFitted = data.fit;
+  const [w, h] = plotArea(root) || [0, 0];
+  if (!w || !h) return;
+  const [x0, x1, y0, y1] = data.window, want = w / h, have = (x1 - x0) / (y1 - y0);
+  if (Math.abs(have / want - 1) < 0.005) return;
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  const half = have < want ? [(y1 - y0) * want / 2, (y1 - y0) / 2] : [(x1 - x0) / 2, (x1 - x0) / want / 2];
+  // The relayout is reported like a zoom (plotly_relayout), so Python keeps this window.
+  Plotly.relayout(root, {'xaxis.range': [cx - half[0], cx + half[0]], 'yaxis.range': [cy - half[1], cy + half[1]]});
+}
+
+function redraw(root, Plotly, widthChanged) {
+  // After a resize: the height the plot now needs (presentation: the window's); on a wider
+  // canvas the full legend may fit again.
+  const data = root.__pgData, figure = root.__pgFigure;
+  const height = canvasHeight(root, data, figure.layout);
+  if (!widthChanged && Math.abs(height - figure.layout.height) < 2) return;
+  root.style.height = height + 'px';
+  figure.layout.height = height;
+  return draw(root, Plotly);
+}
+
+export default function (component) {
+  const { data, setTriggerValue, parentElement } = component;
+  const root = plotRoot(parentElement, 'pg-canvas');
+  root.__pgData = data;
+  const fresh = !root.__pgSend;
+  root.__pgSend = setTriggerValue;
+  window.__pgAck = Math.max(window.__pgAck || 0, data.ack || 0);
+  window.__pgQueue = (window.__pgQueue || []).filter(e => e.nonce > window.__pgAck);
+  // A canvas made anew (a rerun re-created the element): edits sent through the one it replaced
+  // may never have left, so it sends what is still unacknowledged.
+  if (fresh && window.__pgQueue.length) setTimeout(() => commit(root), 0);
+  toolbar(root, parentElement, data.texts);
+  root.__pgFileName = data.file_name;
+  window.__pgKeyRoot = root;
+  bindKeys();
+  const figure = JSON.parse(themed(data.figure, data.dark_swaps));
+  const height = canvasHeight(root, data, figure.layout);
+  root.style.height = height + 'px';
+  root.dataset.receivedAt = performance.now().toFixed(1);  // the benchmark's page-update split
+  const status = parentElement.querySelector('.pg-status') || (() => {
+    const el = document.createElement('div'); el.className = 'pg-status'; parentElement.appendChild(el); return el;
+  })();
+  loadPlotly(data.plotly_url).then((Plotly) => {
+    figure.layout.height = height;  // plotly keeps its first height otherwise
+    root.__pgFigure = figure;
+    if (!root.__pgDrag) {  // the session's figure takes over from the live one
+      root.__pgLiveFigure = null;
+      root.__pgLiveKey = null;
+      if (root.__pgLiveOff) { root.__pgLiveOff = false; root.dataset.liveOff = ''; liveLine(root, null); }
+    }
+    plotConfig(Plotly, root, data.config, [{name: 'pgFitView', title: data.texts.fit_view,
+      icon: Plotly.Icons.home, click: () => send(root, {type: 'fit'})}], data.texts);
+    const started = performance.now();
+    return draw(root, Plotly).then(() => {
+      if (!root.__pgBound) {
+        bind(root);
+        // A new width may fit the full legend again, and changes the height a wide window needs.
+        observeWidth(root, Plotly, () => redraw(root, Plotly, true));
+        window.addEventListener('resize', () => { if (root.isConnected) redraw(root, Plotly, false); });
+        // In presentation the room is the window below the canvas's top, and that top moves when
+        // elements above it change (a rerun's stale elements going away), with no resize event.
+        const page = root.closest('[data-testid="stMainBlockContainer"]') || document.body;
+        new ResizeObserver(() => {
+          if (root.isConnected && root.__pgData.fill_screen && root.__pgFigure) redraw(root, Plotly, false);
+        }).observe(page);
+        root.__pgBound = true;
+      }
+      applyTool(root);
+      root.dataset.revision = data.revision;
+      root.dataset.points = data.n_points;
+      root.dataset.renderMs = (performance.now() - started).toFixed(1);
+      fitToPlotArea(root, Plotly, data);
+      dragAfterDraw(root, data);
+      requestLive(root);  // edits made since this figure was asked for: their boundary at once
+      status.textContent = '';
+      // Now that the new scene is on screen, the panels below catch up (follow_canvas).
+      const panels = window.__pgPanels;
+      if (data.panels_follow && panels && panels.drawnFor !== data.panels_follow && !root.__pgDrag) {
+        panels.drawnFor = data.panels_follow;
+        panels.refresh(data.panels_follow);
+      }
+    });
+  }).catch((err) => { status.textContent = fill(data.texts.not_drawn, {error: err.message}); });
+}

@@ -1,0 +1,349 @@
+"""The clickable canvas: a Streamlit Components v2 element that draws a plotly figure with
+plotly.js and reports clicks, selections and zooms back to Python.
+
+Why a custom component: ``st.plotly_chart`` only reports clicks on existing markers; with
+``clickanywhere`` plotly.js reports the data coordinates of clicks on empty space too.
+"""
+
+import base64
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import plotly
+import streamlit as st
+from plotly.io.json import to_json_plotly
+
+from ui.text.i18n import _, current_language
+
+from .theme import DARK_SWAPS, with_font
+
+STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
+PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
+
+_HERE = Path(__file__).resolve().parent
+PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
+
+_JS = PLOTLY_SHARED_JS + "".join(
+    (_HERE / name).read_text(encoding="utf-8") for name in ("canvas_patch.js", "canvas_gestures.js", "canvas.js")
+)
+
+_CSS = """
+.pg-canvas { width: 100%; }
+.pg-canvas.pg-over-point .nsewdrag { cursor: grab !important; }
+.pg-canvas.pg-dragging .nsewdrag { cursor: grabbing !important; }
+.pg-canvas.pg-dragging .hoverlayer { display: none; }
+.pg-drag-layer { position: absolute; top: 0; left: 0; pointer-events: none; will-change: transform; overflow: visible; }
+.pg-status { color: #b00020; font-size: 0.9rem; }
+/* In px: presentation mode enlarges the page's rem, and the bar's height is taken from the plot's. */
+.pg-tools { display: flex; align-items: center; gap: 4px; height: 30px; margin-bottom: 2px;
+  overflow: hidden; white-space: nowrap; font-size: 14px; }
+.pg-tools button { font: inherit; font-size: 14px; line-height: 1.2; padding: 3px 9px; cursor: pointer;
+  border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.4rem; background: transparent; color: inherit; }
+.pg-tools button[aria-pressed="true"] { background: #1f77b4; border-color: #1f77b4; color: white; }
+.pg-tools .pg-hint { font-size: 13px; opacity: 0.75; margin-left: 8px; overflow: hidden; text-overflow: ellipsis; }
+.pg-canvas { position: relative; }
+.pg-wheel-hint { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
+  text-align: center; padding: 1rem; background: rgba(0, 0, 0, 0.45); color: white; font-size: 1.1rem;
+  pointer-events: none; opacity: 0; transition: opacity 0.2s; z-index: 5; }
+.pg-wheel-hint.pg-shown { opacity: 1; }
+[role="status"].pg-stale { opacity: 0.45; }
+/* The canvas's own width decides (the sidebar takes a share of a narrow window). */
+.pg-host { container-type: inline-size; }
+@container (max-width: 720px) { .pg-tools { flex-wrap: wrap; height: auto; row-gap: 2px; }
+  .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; white-space: normal; } .pg-tools button { padding: 3px 6px; } }
+@media (pointer: coarse) { .pg-tools button { min-height: 36px; min-width: 44px; } }
+"""
+
+# Streamlit sends an inline component's JavaScript with every update of the element, i.e. with
+# every click; the canvas's is ~15 KB. So the element's own JavaScript only imports the real
+# module, written to static/ once (see ``static_module``) and cached by the browser.
+MODULE_LOADER_JS = r"""
+export default function (element) {
+  // The data may come as the bytes of one JSON text (see component_data).
+  const raw = element.data;
+  const bytes = raw instanceof ArrayBuffer || ArrayBuffer.isView(raw);
+  const component = bytes ? {...element, data: JSON.parse(new TextDecoder().decode(raw))} : element;
+  // A full URL: this code runs from a blob, against which a path does not resolve.
+  const url = new URL(component.data.module, document.baseURI).href;
+  // The element's sentence comes translated in its data ({error}: what went wrong).
+  import(url).then((module) => module.default(component)).catch((err) => {
+    component.parentElement.textContent = component.data.texts.not_drawn.replace('{error}', () => err.message);
+  });
+}
+"""
+
+
+def component_data(payload):
+    """The data of an element whose JavaScript is ``MODULE_LOADER_JS``, as the bytes of one JSON text
+    (the text Streamlit itself would have made of ``payload``).
+
+    Given a dict, Streamlit asks of each of its values whether it is a dataframe (about a tenth of a
+    millisecond for a nested dict: a canvas has five), writes the JSON twice (once sorted, to name
+    the element) and hashes it: half a millisecond of every click for the canvas, as much for a
+    chart. Bytes it sends as they are and hashes once; the loader parses them in the browser.
+    """
+    return json.dumps(payload).encode()
+
+
+def shared_texts():
+    """The sentences every plotly element's JavaScript shows, in the session's language: the
+    download buttons' titles and the message of a module that did not load ({error}: why)."""
+    return {
+        "download_png": _("Download as PNG"),
+        "download_svg": _("Download as SVG (vector)"),
+        "not_drawn": _("The plot could not be drawn: {error}"),
+    }
+
+
+def canvas_texts():
+    """The canvas's sentences (its JavaScript holds none), in the session's language."""
+    return {
+        **shared_texts(),
+        "fit_view": _("Fit the view to the points (or double-click)"),
+        "tools": _("Tools"),
+        "tool_add": _("✚ Add"),
+        "tool_move": _("✥ Move"),
+        "tool_erase": _("⌫ Erase"),
+        "tool_select": _("⬚ Select"),
+        "tool_add_help": _("Add points: click empty space (key A)"),
+        "tool_move_help": _("Move points: drag them; drag empty space to pan (key M)"),
+        "tool_erase_help": _("Erase points: click one, or drag a box around several (key E)"),
+        "tool_select_help": _("Select points: click or drag a box, then drag one to move them all (key S)"),
+        "hint_add": _("Click to add a point · drag a point to move it · Alt-click erases · Ctrl+scroll zooms"),
+        "hint_add_touch": _("Tap to add a point · drag a point to move it · one finger scrolls, two fingers zoom"),
+        "hint_switch": _("Click a point to switch it between training and test · Ctrl+scroll zooms"),
+        "hint_move": _("Drag a point to move it · drag empty space to pan"),
+        "hint_erase": _("Click a point to erase it · drag a box to erase several"),
+        "hint_select": _("Click or drag a box to select · drag a selected point to move all · Delete erases"),
+        "wheel_hint": _("Use Ctrl + scroll (⌘ + scroll on a Mac) to zoom the plot; two fingers on a touch screen"),
+        "live_status": _("Training accuracy {accuracy} ({wrong} misclassified)"),
+        "live_off": _("Live updates are off ({reason}); the plot is updated when you let go."),
+    }
+
+
+_canvas = st.components.v2.component("playground_canvas", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
+
+
+def _static_url(filename):
+    base = st.get_option("server.baseUrlPath").strip("/")
+    return f"/{base}/app/static/{filename}" if base else f"/app/static/{filename}"
+
+
+@functools.lru_cache(maxsize=32)
+def _module_file_name(name, source):
+    # Hashing a module's source on every run cost about 0.2 ms a click; the source never changes.
+    return f"pg-{name}-{hashlib.blake2b(source.encode(), digest_size=8).hexdigest()}.js"
+
+
+@functools.lru_cache(maxsize=1)
+def _plotly_source():
+    """plotly.js in the installed plotly package, and its size (resolving the path costs a syscall per part)."""
+    source = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+    return source, source.stat().st_size
+
+
+def static_module(name, source):
+    """The URL of JavaScript ``source`` served from static/, written there on first use under a
+    name carrying its digest (a changed module is a new file, never a stale cached one)."""
+    return _static_url(_write_static_module(name, source))
+
+
+@functools.lru_cache(maxsize=32)
+def _write_static_module(name, source):
+    # Once per process: looking for the file on every run cost two system calls a chart, and a
+    # click draws the canvas and a panel's charts.
+    filename = _module_file_name(name, source)
+    target = STATIC_DIR / filename
+    if not target.exists():
+        _write_atomically(target, lambda temporary: temporary.write_text(source, encoding="utf-8"))
+    return filename
+
+
+def _write_atomically(target, write):
+    """Write ``target`` through a temporary file of its own, then rename it into place.
+
+    The first visitors of a fresh server arrive together: every session thread (and any other
+    server process) writes its own temporary file, so none renames away another's, and a reader
+    sees either no file or a whole one. (A cache does not stop the race: ``functools.cache`` runs
+    concurrent first calls side by side.)
+    """
+    STATIC_DIR.mkdir(exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=STATIC_DIR, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(handle)
+    temporary = Path(temporary)
+    try:
+        write(temporary)
+        temporary.chmod(0o644)  # mkstemp's file is private; a served file is not
+        temporary.replace(target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def ensure_plotly_js():
+    """Copy plotly.js from the plotly package into static/ (served by Streamlit as app/static/).
+
+    The file name carries the version so browsers never keep a stale copy.
+    """
+    _copy_plotly_js()
+    return _static_url(PLOTLY_JS)
+
+
+@functools.cache
+def _copy_plotly_js():
+    # Once per process, for the same reason as ``_write_static_module``.
+    target = STATIC_DIR / PLOTLY_JS
+    source, size = _plotly_source()
+    if not target.exists() or target.stat().st_size != size:
+        _write_atomically(target, lambda temporary: shutil.copyfile(source, temporary))
+
+
+# plotly.js typed arrays ("bdata"): base64 of the raw bytes, a third of the size of a JSON list.
+TYPED_ARRAY_CODES = {
+    "int8": "i1",
+    "uint8": "u1",
+    "int16": "i2",
+    "uint16": "u2",
+    "int32": "i4",
+    "uint32": "u4",
+    "float32": "f4",
+    "float64": "f8",
+}
+
+
+def _typed_arrays(value, key=None):
+    """``value`` with every numpy array replaced by a plotly.js typed-array spec (axis ranges stay lists)."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "b" or (value.dtype.kind in "iu" and value.dtype.itemsize == 8):
+            value = value.astype(np.int32)  # plotly.js has no 64-bit integers
+        code = TYPED_ARRAY_CODES.get(value.dtype.name)
+        if code is None or value.size == 0 or key == "range":
+            return value.tolist()
+        spec = {"dtype": code, "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii")}
+        if value.ndim > 1:
+            spec["shape"] = ", ".join(str(n) for n in value.shape)
+        return spec
+    if isinstance(value, dict):
+        return {k: _typed_arrays(v, k) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_typed_arrays(v) for v in value]
+    return value
+
+
+def _plain_number(value):
+    """numpy scalars as Python numbers (``json.dumps``'s fallback for what it cannot write)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def figure_json(figure):
+    """The JSON text of a figure: a dict {"data", "layout"} (see ``figures``) or a plotly Figure.
+
+    After ``_typed_arrays`` a figure is plain lists, dicts, strings and numbers, which the standard
+    library writes in one pass. plotly's encoder writes, parses and writes again (to turn NaN into
+    null) and escapes characters for HTML the canvas does not embed in: three times the work on
+    every click. A figure holding NaN or infinity still goes through plotly's encoder.
+    """
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    figure = _typed_arrays(figure)
+    try:
+        return json.dumps(figure, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_plain_number)
+    except (ValueError, TypeError):  # NaN / inf (null in plotly.js), or a type only plotly knows
+        # plotly escapes "/" as \u002f for embedding in HTML; here it only inflates the base64.
+        return to_json_plotly(figure).replace("\\u002f", "/")
+
+
+def canvas(
+    figure,
+    *,
+    config,
+    window,
+    revision,
+    n_points,
+    ack,
+    height=560,
+    fill_screen=False,
+    fit=None,
+    file_name="playground",
+    key="canvas",
+    on_events=None,
+    panels_follow=None,
+    new_point=None,
+    live=None,
+    click_switches=False,
+):
+    """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``;
+    return the component result.
+
+    ``result.events`` is None or a list of unacknowledged events, oldest first, each one of
+    {"type": "add", "x", "y"}, {"type": "remove", "ids": [...]}, {"type": "remove_centre", "ids"},
+    {"type": "view", "x0", "x1", "y0", "y1"} (a zoom or pan), {"type": "retract", "of": nonce}
+    (a double-click takes back its first click), {"type": "fit"} (double-click, toolbar),
+    {"type": "undo"} or {"type": "redo"} (keyboard), with an increasing "nonce" and the plot
+    area's size in pixels as "area"; ``ack`` is the last nonce applied.
+    ``height``: of the plot in pixels, or its least height when ``fill_screen`` (presentation:
+    the plot reaches the bottom of the browser window). ``fit``: a token, set once when the app
+    has just fitted ``window`` to the points; the canvas then widens it to the plot area's shape
+    (reported as a view event). ``file_name``: the start of downloaded images' names.
+    ``panels_follow``: a key of what is drawn; once drawn, the ``follow_canvas`` element reruns
+    its fragment unless it last ran for that key.
+    ``new_point``: the plotly marker of a point a click adds, drawn at once in the browser
+    (before the refit arrives); None draws nothing (e.g. while clicks place RBF centres).
+    A drag of points sends {"type": "move", "drag": id, "revision", "ids", "dx", "dy",
+    "final"}: the offset since the press of the points named as in ``revision``; moves of one
+    drag replace each other while unacknowledged, and the final one ends the drag.
+    """
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    figure = {**figure, "layout": with_font(figure["layout"], current_language())}
+    data = {
+        "figure": figure_json(figure),
+        "config": config,
+        "plotly_url": ensure_plotly_js(),
+        "dark_swaps": DARK_SWAPS,
+        "module": static_module("canvas", _JS),
+        "height": height,
+        "fill_screen": fill_screen,
+        "min_height": height,
+        "fit": fit,
+        "file_name": file_name,
+        "revision": revision,
+        "n_points": n_points,
+        "ack": ack or 0,
+        "window": list(window.as_tuple()),
+        "panels_follow": panels_follow,
+        "new_point": new_point,
+        "live": live,
+        "click_switches": click_switches,
+        "texts": canvas_texts(),
+    }
+    # The element takes the height the script gives the plot (in presentation, the window's).
+    return _canvas(data=component_data(data), key=key, height="content", on_events_change=on_events or (lambda: None))
+
+
+def file_name(*parts):
+    """A download's file name from words, e.g. ("Least squares", "one-versus-one") ->
+    "least-squares-one-versus-one" (the canvas adds the date and the extension)."""
+    text = " ".join(str(part) for part in parts if part).lower().replace("'", "").replace("’", "")
+    words = re.findall(r"[a-z0-9]+", text)
+    return "-".join(words)[:80] or "playground"
+
+
+_FOLLOW_JS = (_HERE / "follow_canvas.js").read_text(encoding="utf-8")
+
+
+_follow = st.components.v2.component("playground_follow_canvas", js=_FOLLOW_JS, isolate_styles=False)
+
+
+def follow_canvas(drawn_for, key="follow_canvas"):
+    """An invisible element that reruns its fragment when the canvas has drawn something other
+    than ``drawn_for`` (the canvas's ``panels_follow`` key this fragment last ran for)."""
+    _follow(data={"drawn_for": drawn_for}, key=key, height=0, on_refresh_change=lambda: None)

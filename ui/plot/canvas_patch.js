@@ -1,0 +1,165 @@
+// ---- A drag's live frames drawn in place -----------------------------------------------------
+//
+// Plotly.react redraws every trace whenever one array changes: at N = 1,000 that is a 40-50 ms
+// task per frame, mostly restyling the markers of points that did not move (the dragged ones move
+// in their own layer). A drag frame changes the regions, the boundary and the misclassified rings
+// only, so it is drawn by rewriting those traces' SVG paths in plotly's own nodes.
+//
+// Rules that must hold:
+// - a frame is patched only when every trace that differs from what plotly last drew is a line or
+//   filled polygon (rewritten path by path), the rings (moved ring by ring) or the points (the drag
+//   layer shows the moved ones); anything else (a heatmap, a trace added or renamed, a style that
+//   changed) draws the frame with Plotly.react as before, and so does a frame asked for while a
+//   Plotly.react is under way;
+// - the paths are what plotly draws for the same data (tests/test_browser_gestures.py compares
+//   them with plotly's own, point by point);
+// - the next Plotly.react after a patched frame redraws every trace (a new layout.datarevision),
+//   so the session's figure at the release never keeps a patched path.
+
+const TYPED_ARRAYS = {
+  i1: Int8Array, u1: Uint8Array, i2: Int16Array, u2: Uint16Array,
+  i4: Int32Array, u4: Uint32Array, f4: Float32Array, f8: Float64Array,
+};
+const decoded = new WeakMap();  // a typed-array spec -> its numbers (a spec is decoded once)
+
+function numbers(spec) {
+  // A trace's x or y as numbers: a list (null: a gap), a typed array, or a plotly.js typed-array
+  // spec ({dtype, bdata}, see ui/plot/canvas.py); null for anything else.
+  if (Array.isArray(spec) || ArrayBuffer.isView(spec)) return spec;
+  if (!spec || typeof spec !== 'object' || spec.shape || !TYPED_ARRAYS[spec.dtype] || typeof spec.bdata !== 'string') return null;
+  if (!decoded.has(spec)) {
+    const bytes = Uint8Array.from(atob(spec.bdata), (c) => c.charCodeAt(0));
+    decoded.set(spec, new TYPED_ARRAYS[spec.dtype](bytes.buffer));
+  }
+  return decoded.get(spec);
+}
+
+function sameNumbers(a, b) {
+  if (a === b) return true;
+  if (a && b && typeof a.bdata === 'string' && typeof b.bdata === 'string') return a.dtype === b.dtype && a.bdata === b.bdata;
+  const u = numbers(a), v = numbers(b);
+  if (!u || !v || u.length !== v.length) return false;
+  for (let i = 0; i < u.length; i++) if (u[i] !== v[i] && !(u[i] !== u[i] && v[i] !== v[i])) return false;
+  return true;
+}
+
+function styleKey(trace) {
+  // Everything of a trace but its coordinates (and the points' ids): equal keys, equal looks.
+  // (plotly.js writes a uid, and private underscored keys, into the traces it is given.)
+  const rest = {};
+  for (const key of Object.keys(trace).sort()) {
+    if (!['x', 'y', 'customdata', 'text', 'hovertext', 'uid'].includes(key) && key[0] !== '_') rest[key] = trace[key];
+  }
+  return JSON.stringify(rest);
+}
+
+function pixelRuns(trace, xaxis, yaxis) {
+  // The trace's points in the subplot's pixels, one run per stretch between gaps; null if its
+  // coordinates cannot be read.
+  const xs = numbers(trace.x), ys = numbers(trace.y);
+  if (!xs || !ys || xs.length !== ys.length) return null;
+  const runs = [];
+  let run = [];
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i], y = ys[i];
+    if (x === null || y === null || !Number.isFinite(x) || !Number.isFinite(y)) {
+      if (run.length) runs.push(run);
+      run = [];
+    } else {
+      run.push([xaxis.c2p(x), yaxis.c2p(y)]);
+    }
+  }
+  if (run.length) runs.push(run);
+  return runs;
+}
+
+const pathOf = (run) => 'M' + run.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join('L');
+
+const spares = new WeakMap();  // a group of lines or rings -> a node of its kind, to copy from
+
+function resized(holder, nodes, count) {
+  // ``holder``'s ``nodes`` made ``count`` long: copies of one plotly drew added, the extra removed
+  // (not hidden: plotly's next draw reuses the nodes it finds, and would keep them hidden).
+  if (nodes.length) spares.set(holder, nodes[0].cloneNode(false));
+  while (nodes.length < count) nodes.push(holder.appendChild(spares.get(holder).cloneNode(false)));
+  while (nodes.length > count) nodes.pop().remove();
+  return nodes;
+}
+
+const canResize = (holder, nodes, count) => !!holder && (!count || nodes.length > 0 || spares.has(holder));
+
+function linesPlan(group, trace, runs) {
+  // A line (and its fill) rewritten: one path per run, as plotly draws them.
+  const fill = group.querySelector('.js-fill'), holder = group.querySelector('g.lines');
+  const lines = holder ? Array.from(holder.querySelectorAll('path.js-line')) : [];
+  const filled = trace.fill && trace.fill !== 'none';
+  if ((filled && (trace.fill !== 'toself' || !fill)) || !canResize(holder, lines, runs.length)) return null;
+  return () => {
+    if (filled) fill.setAttribute('d', runs.map((run) => pathOf(run) + 'Z').join(''));
+    resized(holder, lines, runs.length).forEach((path, i) => path.setAttribute('d', pathOf(runs[i])));
+  };
+}
+
+function ringsPlan(group, runs) {
+  // The rings moved to the points now misclassified; a ring is copied from one plotly drew.
+  const holder = group.querySelector('g.points');
+  const rings = holder ? Array.from(holder.querySelectorAll('path.point')) : [];
+  const at = runs.flat();
+  if (!canResize(holder, rings, at.length)) return null;
+  return () => {
+    resized(holder, rings, at.length).forEach((ring, i) => {
+      ring.setAttribute('transform', `translate(${at[i][0].toFixed(2)},${at[i][1].toFixed(2)})`);
+    });
+  };
+}
+
+function traceGroups(root) {
+  const groups = new Map();
+  root.querySelectorAll('.scatterlayer > .trace').forEach((group) => {
+    const cd = group.__data__, trace = cd && cd[0] && cd[0].trace;
+    if (trace) groups.set(trace.index, group);
+  });
+  return groups;
+}
+
+function patchPlan(root, figure) {
+  // The changes that draw ``figure`` over what plotly drew last, or a string saying why it cannot
+  // be patched (kept in data-patch-missed for the tests and the benchmark).
+  const drawn = root.data, layout = root._fullLayout;
+  if (!drawn || !layout || !layout.xaxis || !layout.yaxis) return 'nothing drawn';
+  if (drawn.length !== figure.data.length) return 'traces added or removed';
+  const groups = traceGroups(root), plan = [];
+  for (let i = 0; i < figure.data.length; i++) {
+    const was = drawn[i], now = figure.data[i];
+    if (was === now) continue;
+    if (was.type !== 'scatter' || now.type !== 'scatter') return `trace ${i}: ${now.type}`;
+    if (styleKey(was) !== styleKey(now)) return `trace ${i} (${now.meta || now.name}): its style`;
+    if (now.meta === 'points') continue;  // the moved points are in the drag layer
+    if (sameNumbers(was.x, now.x) && sameNumbers(was.y, now.y)) continue;
+    const group = groups.get(i), runs = group && pixelRuns(now, layout.xaxis, layout.yaxis);
+    const step = !runs ? null : now.mode === 'lines' ? linesPlan(group, now, runs)
+      : now.meta === 'marks' && now.mode === 'markers' ? ringsPlan(group, runs) : null;
+    if (!step) return `trace ${i} (${now.meta || now.name}): not a line or the rings`;
+    plan.push(step);
+  }
+  return plan;
+}
+
+function patchFrame(root, figure) {
+  // Draw a drag's live ``figure`` in place; false when it has to go through Plotly.react.
+  if (root.__pgDrawing || !root.__pgDrag) return false;
+  const plan = patchPlan(root, figure);
+  if (typeof plan === 'string') { root.dataset.patchMissed = plan; return false; }
+  plan.forEach((step) => step());
+  root.__pgPatched = true;
+  root.dataset.livePatched = String(Number(root.dataset.livePatched || 0) + 1);
+  return true;
+}
+
+function afterPatches(layout, root) {
+  // The layout of the next Plotly.react: after patched frames, every trace is drawn anew.
+  if (!root.__pgPatched) return layout;
+  root.__pgPatched = false;
+  root.__pgDataRevision = (root.__pgDataRevision || 0) + 1;
+  return Object.assign({}, layout, {datarevision: 'pg-' + root.__pgDataRevision});
+}

@@ -1,0 +1,96 @@
+"""A panel's plotly figure, drawn by the plotly.js the canvas loads (``Plotly.react``).
+
+Why not ``st.plotly_chart``: it renders with its own plotly bundle inside the page's React update,
+about 30 ms of the browser's main thread per chart on every click, all before the canvas above
+can draw; this element costs a few milliseconds and draws after the canvas.
+"""
+
+from contextlib import nullcontext
+
+import streamlit as st
+
+from playground import MODELS
+from ui.text.i18n import _, current_language
+
+from .canvas import (
+    MODULE_LOADER_JS,
+    PLOTLY_SHARED_JS,
+    component_data,
+    ensure_plotly_js,
+    figure_json,
+    file_name,
+    shared_texts,
+    static_module,
+)
+from .projector_sizes import room_data, room_layout
+from .theme import DARK_SWAPS, with_font
+
+DEFAULT_HEIGHT = 450  # plotly.js's own default
+PRESENTATION_KEY = "presentation"  # ui.app's toggle (presentation mode)
+
+_JS = (
+    PLOTLY_SHARED_JS
+    + r"""
+export default function (component) {
+  const { data, parentElement } = component;
+  const root = plotRoot(parentElement, 'pg-chart');
+  root.style.height = data.height + 'px';
+  loadPlotly(data.plotly_url).then((Plotly) => {
+    const figure = JSON.parse(themed(data.figure, data.dark_swaps));
+    figure.layout.height = data.height;
+    root.__pgFileName = data.file_name;
+    root.dataset.chartKey = data.key;  // browser-side playback moves the step's marker (ui/plot/playback.js)
+    const config = plotConfig(Plotly, root, data.config, [], data.texts);
+    return Plotly.react(root, figure.data, figure.layout, config).then(() => {
+      if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
+    });
+  }).catch((err) => { root.textContent = fill(data.texts.chart_not_drawn, {error: err.message}); });
+}
+"""
+)
+
+_CSS = ".pg-chart { width: 100%; }"
+
+_chart = st.components.v2.component("playground_chart", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
+
+# plotly's image button and its Plotly Cloud upload give way to offline PNG / SVG downloads
+# (added by the chart's JavaScript, see ``plotConfig``).
+CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["toImage", "sendChartToCloud"]}
+
+
+def chart(figure, *, key, config=None, where=None, name=None):
+    """Draw a plotly ``figure`` (a Figure or a dict {"data", "layout"}) across the width of ``where``
+    (a column or other container; the current one by default).
+
+    ``key`` must be unique on the page; the height is the figure's ``layout.height``. Downloaded
+    images are named after ``name`` (by default the scene's method and ``key``) and the date.
+    """
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    layout = with_font(dict(figure["layout"]), current_language())  # a copy: the caller's figure stays
+    if st.session_state.get(PRESENTATION_KEY):  # type and markers for a room (ui.plot.projector_sizes)
+        layout = room_layout({"height": DEFAULT_HEIGHT, **layout})
+        figure = {**figure, "data": room_data(figure.get("data") or [])}
+    height = int(layout.get("height") or DEFAULT_HEIGHT)
+    for axis in ("xaxis", "yaxis"):  # room for tick labels and titles (st.plotly_chart's theme gave it)
+        layout[axis] = {"automargin": True, **(layout.get(axis) or {})}
+    data = {
+        "figure": figure_json({**figure, "layout": layout}),
+        "config": {**CONFIG, **(config or {})},
+        "plotly_url": ensure_plotly_js(),
+        "dark_swaps": DARK_SWAPS,
+        "module": static_module("chart", _JS),
+        "height": height,
+        "file_name": file_name(*(name,) if name else _default_name(key)),
+        "key": key,
+        "texts": {**shared_texts(), "chart_not_drawn": _("The chart could not be drawn: {error}")},
+    }
+    with where if where is not None else nullcontext():
+        return _chart(data=component_data(data), key=key, height=height)
+
+
+def _default_name(key):
+    """The scene's method and the chart's key, e.g. ("Logistic regression", "irls_log_likelihood")."""
+    scene = st.session_state.get("scene")
+    method = MODELS[scene.method].display_name if scene is not None and scene.method in MODELS else None
+    return (method, key.replace("_", " "))

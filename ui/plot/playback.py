@@ -1,0 +1,173 @@
+"""Step-through controls for iterative fits, played in the browser.
+
+The whole run goes to the browser once (``ui.plot.playback_frames``); its player (``ui/plot/playback.js``)
+shows one frame per tick on the canvas, at 0.25x to 4x, with step -1/+1 and a scrub slider,
+whatever the server is doing. The step lives in the scene (so a link carries it): when playback
+pauses or a scrub is let go, the browser sends the shown step once and the server draws it
+(panels, link). Opening a link with a step shows that step.
+"""
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from ui.session import state
+from ui.text.i18n import _, current_language
+
+from .canvas import MODULE_LOADER_JS, static_module
+from .figures import _discrete_colourscale
+from .playback_frames import MAX_FRAMES, playback_frames
+from .theme import BOUNDARY_COLOUR, REGION_COLOURS
+
+PLAYER_JS = (Path(__file__).resolve().parent / "playback.js").read_text(encoding="utf-8")
+
+_CSS = """
+.pg-player { display: flex; flex-direction: column; gap: 0.35rem; font-family: inherit; outline: none; }
+.pg-player-row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.pg-player button, .pg-player select {
+  font: inherit; font-size: 0.95rem; padding: 0.25rem 0.75rem; border-radius: 0.5rem;
+  border: 1px solid rgba(49, 51, 63, 0.3); background: white; color: inherit; cursor: pointer;
+}
+.pg-player button:hover:not(:disabled) { border-color: #ff4b4b; color: #ff4b4b; }
+.pg-player button:disabled { opacity: 0.45; cursor: default; }
+.pg-player .pg-player-play { min-width: 6.5rem; font-weight: 600; }
+.pg-player-speed { font-size: 0.95rem; }
+.pg-player-slider { width: 100%; accent-color: #ff4b4b; }
+.pg-player-step { font-weight: 600; }
+.pg-player-readout { font-size: 0.9rem; min-height: 1.3em; overflow-wrap: anywhere; }
+.pg-player-note { font-size: 0.8rem; color: rgba(49, 51, 63, 0.65); }
+.pg-strip-holder { position: relative; height: 0; }
+.pg-player-strip { position: absolute; z-index: 4; display: flex; gap: 4px; align-items: center; padding: 3px 6px;
+  background: rgba(255, 255, 255, 0.88); color: #262730; border-radius: 0.5rem; font-size: 14px;
+  box-shadow: 0 1px 6px rgba(0, 0, 0, 0.25); max-width: calc(100% - 120px); }
+.pg-player-strip button { font: inherit; font-size: 14px; padding: 2px 9px; border-radius: 0.4rem; cursor: pointer;
+  border: 1px solid rgba(49, 51, 63, 0.3); background: white; color: inherit; }
+.pg-player-strip button:disabled { opacity: 0.45; cursor: default; }
+.pg-player-strip .pg-strip-step { margin-left: 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+[role="status"].pg-playing > :not(.pg-status-step) { opacity: 0.45; }
+.pg-status-step { font-weight: 600; }
+"""
+
+_player = st.components.v2.component("playground_playback", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
+
+FRAMES_CACHE = "playback_frames"  # per key: (what the frames were made of, the frames)
+
+
+def _step_sent(key, n_steps):
+    """The browser paused (or a scrub was let go): show that step on the server, in the link."""
+    value = (st.session_state.get(key) or {}).get("step")
+    step = value.get("step") if isinstance(value, dict) else None
+    if step is None:
+        state.set_step(None)
+    elif isinstance(step, int | float) and np.isfinite(step):
+        state.set_step(int(min(max(int(step), 0), n_steps)))
+
+
+def _frames(model, n_steps, window, key, readout, marks):
+    """The frames of this run, made once per fitted model and language (the same on every rerun;
+    their readouts are in the session's language, which a rerun may have changed)."""
+    on_basis = hasattr(model, "basis_")
+    # The readouts name classes, in the session's language: a renamed class or a new language
+    # makes them anew.
+    scene = state.scene()
+    language = current_language()
+    what = (id(model), n_steps, window if on_basis else None, hash(scene.points), scene.class_names, language)
+    cache = st.session_state.setdefault(FRAMES_CACHE, {})
+    cached = cache.get(key)
+    if cached is not None and cached[0] == what and cached[1] is model:
+        return cached[2]
+    frames = playback_frames(model, n_steps, window, readout=readout, marks=marks)
+    # The labels of every point on the canvas, test points included, in the canvas's order (the
+    # player rings a point by its index there); taken afresh, as test points change no fit.
+    frames["labels"] = [int(label) for label in state.scene().points.y]
+    digest = hashlib.blake2b(digest_size=8)
+    # The language too: the player builds its buttons anew for a new signature.
+    parts = (frames["rows"], str(frames["steps"]), str(frames["labels"]), str(frames["grid"] and window), language)
+    for part in parts:
+        digest.update(part.encode())
+    frames["signature"] = digest.hexdigest()
+    cache[key] = (what, model, frames)
+    return frames
+
+
+def detail_key(key):
+    """The key of the container(s) that show the server's step in detail (a panel's metrics, text,
+    tables): the player dims them while it shows another step. Several containers may use
+    ``detail_key(key) + "_" + anything``."""
+    return f"{key}_detail"
+
+
+def thinning_note(n_steps, n_frames):
+    """What the player says when it shows only some of the steps."""
+    if n_frames >= n_steps + 1:
+        return ""
+    return _(
+        "Playback shows {shown} of the {total} steps, evenly spread (always the first and the last); "
+        "±1 moves between them. Pause and the panel shows the exact step."
+    ).format(shown=f"{n_frames:,}", total=f"{n_steps + 1:,}")
+
+
+def player_texts():
+    """Every sentence the player's JavaScript shows (it holds none), in the session's language;
+    {named} places are filled in the browser: {label} the panel's name for a step (e.g.
+    "Update"), {step} and {n} step numbers, {count} a number of points."""
+    return {
+        "play": _("Play"),
+        "pause": _("Pause"),
+        "play_button": _("▶ Play"),
+        "pause_button": _("❚❚ Pause"),
+        "step_back": _("Step back"),
+        "step_back_title": _("One step back"),
+        "step_forward": _("Step forward"),
+        "step_forward_title": _("One step forward"),
+        "final_fit": _("Final fit"),
+        "final_fit_title": _("Show the final fit"),
+        "speed": _("Speed"),
+        "step_of": _("{label} {step} of {n}"),
+        "step_of_last": _("{label} {step} of {n} (end of the run)"),
+        "details_of_step": _("These details are of step {server_step}; pause to see step {step}."),
+        "n_misclassified": _("{count} misclassified (ringed)"),
+        "all_correct": _("all points correct"),
+        "regions": _("regions"),
+        "decision_boundary": _("decision boundary"),
+        "boundary_before": _("boundary before this update"),
+        "margins": _("margins y(x) = ±1"),
+        "misclassified": _("misclassified"),
+        "not_drawn": _("The plot could not be drawn: {error}"),
+    }
+
+
+def playback_controls(model, n_steps, *, key, label="Step", points, window, readout=None, marks=None):
+    """The player for steps 0..n_steps of ``model`` (``model.at_step(k)``); returns the step the
+    server shows (n_steps for the final fit). ``readout(step, shown)``: a line of text per step;
+    ``marks(step, shown)``: what the canvas marks at a step (see ``ui/plot/playback.js``)."""
+    current = state.scene().step
+    shown = n_steps if current is None else max(0, min(int(current), n_steps))
+    frames = _frames(model, n_steps, window, key, readout, marks)
+    data = {
+        **frames,
+        "module": static_module("playback", PLAYER_JS),
+        "label": label,
+        "player_key": key,
+        "detail": detail_key(key),
+        "step": None if current is None else shown,
+        "note": thinning_note(n_steps, len(frames["steps"])),
+        "texts": player_texts(),
+        "style": {
+            "region_colours": list(REGION_COLOURS),
+            "colourscale": _discrete_colourscale(REGION_COLOURS),
+            "boundary_colour": BOUNDARY_COLOUR,
+        },
+    }
+    _player(
+        data=data,
+        key=f"{key}_player",
+        height="content",
+        on_step_change=state.guarded_callback("playback")(lambda: _step_sent(f"{key}_player", n_steps)),
+    )
+    return shown
+
+
+__all__ = ["MAX_FRAMES", "detail_key", "playback_controls", "player_texts", "thinning_note"]

@@ -1,0 +1,95 @@
+// Shared by every plotly element's module (the canvas, the panels' charts): loading plotly.js
+// once, the dark theme, the PNG / SVG downloads. Prepended to each module's own file.
+function fill(template, values) {
+  // A sentence the server translated, its {named} places filled (one pass: a value's own braces stay).
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+function darkPage() {
+  // Streamlit's dark theme (its settings menu, or the viewer's system theme) darkens the app's background.
+  const app = document.querySelector('.stApp') || document.body;
+  const rgb = (getComputedStyle(app).backgroundColor.match(/[0-9.]+/g) || [255, 255, 255]).map(Number);
+  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] < 128;
+}
+
+function themed(json, swaps) {
+  // The figure's light colours exchanged for the dark theme's (ui/plot/theme.py DARK_SWAPS).
+  if (!swaps || !darkPage()) return json;
+  for (const [light, dark] of Object.entries(swaps)) json = json.split('"' + light + '"').join('"' + dark + '"');
+  return json;
+}
+
+function loadPlotly(url) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window.__pgPlotlyLoading) {
+    window.__pgPlotlyLoading = new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = url;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => {
+        window.__pgPlotlyLoading = null;
+        reject(new Error('plotly.js did not load from ' + url));
+      };
+      document.head.appendChild(script);
+    });
+  }
+  return window.__pgPlotlyLoading;
+}
+
+function plotRoot(parentElement, className) {
+  // The component's function runs again on every data change: reuse the element it made.
+  let root = parentElement.querySelector('.' + className);
+  if (!root) {
+    root = document.createElement('div');
+    root.className = className;
+    parentElement.appendChild(root);
+  }
+  return root;
+}
+
+function observeWidth(root, Plotly, onResize) {
+  // Columns change width with the window, and the sidebar folding away (presentation mode)
+  // widens a plot without a window resize; plotly notices neither by itself.
+  let lastWidth = root.clientWidth;
+  new ResizeObserver(() => {
+    // A hidden plot (a rerun swapping elements) has no width; plotly cannot resize it.
+    if (!root.clientWidth || Math.abs(root.clientWidth - lastWidth) < 2) return;
+    lastWidth = root.clientWidth;
+    if (onResize) onResize(); else Plotly.Plots.resize(root);
+  }).observe(root);
+}
+
+// Figures to take away: PNG and SVG drawn by plotly.js in the browser (no server, no cloud),
+// named after what they show and the day, e.g. "least-squares-2026-05-04.svg".
+function today() {
+  const now = new Date(), pad = (n) => String(n).padStart(2, '0');
+  return now.getFullYear() + '-' + pad(now.getMonth() + 1) + '-' + pad(now.getDate());
+}
+
+function downloadFigure(Plotly, gd, format, name) {
+  const layout = gd._fullLayout;
+  return Plotly.downloadImage(gd, {
+    format: format, filename: (name || 'figure') + '-' + today(),
+    width: layout.width, height: layout.height, scale: format === 'png' ? 2 : 1,
+  });
+}
+
+function plotConfig(Plotly, root, config, buttons, texts) {
+  // The config with PNG / SVG buttons (functions, so added here rather than sent from Python),
+  // made once per config and language (``texts``, the buttons' titles): Plotly.react redraws the
+  // whole plot, even its drag layers, when the config changes, and new functions would change it
+  // on every render.
+  const key = JSON.stringify([config, texts]);
+  if (root.__pgConfigKey !== key) {
+    root.__pgConfigKey = key;
+    root.__pgConfig = Object.assign({}, config, {
+      modeBarButtonsToAdd: (buttons || []).concat([
+        {name: 'pgDownloadPng', title: texts.download_png, icon: Plotly.Icons.camera,
+         click: (gd) => downloadFigure(Plotly, gd, 'png', gd.__pgFileName)},
+        {name: 'pgDownloadSvg', title: texts.download_svg, icon: Plotly.Icons.disk,
+         click: (gd) => downloadFigure(Plotly, gd, 'svg', gd.__pgFileName)},
+      ]),
+    });
+  }
+  return root.__pgConfig;
+}

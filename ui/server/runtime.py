@@ -1,0 +1,121 @@
+"""Process-wide tuning of the Python runtime the app runs in (not of any session's state).
+
+Two of these tunings replace private parts of Streamlit. Rule that must hold: each checks, when it
+is installed, that the names it relies on are there in the installed version, and otherwise leaves
+Streamlit's own behaviour in place with a warning in the server's log (``STREAMLIT_INTERNALS``
+lists the names; tests/test_streamlit_internals.py fails when one disappears).
+"""
+
+import functools
+import gc
+import logging
+
+_LOG = logging.getLogger(__name__)
+
+# The private names of Streamlit the tunings below (and ui/server/forward_queue.py) rely on.
+STREAMLIT_INTERNALS = (
+    ("streamlit.watcher.polling_path_watcher", "_POLLING_PERIOD_SECS"),
+    ("streamlit.config", "get_options_for_section"),
+    ("streamlit.config", "get_config_options"),
+    ("streamlit.config", "_config_lock"),
+    ("streamlit.runtime.forward_msg_queue", "ForwardMsgQueue.clear"),
+)
+
+
+def _not_there(what):
+    _LOG.warning("Streamlit's %s is not there in this version: its own behaviour is kept.", what)
+
+
+# Allocations between two collections of the youngest generation (Python's default is 700). A
+# collection examines the young objects still alive, which in a script run are mostly the run's own
+# working set, so collecting ten times less often does about ten times less work: at 700 the
+# collector ran some 3 times per click, about 1 ms of it. Garbage in reference cycles (rare here)
+# waits a little longer; reference counting frees everything else at once, as before.
+YOUNG_COLLECTION_THRESHOLD = 10_000
+
+
+@functools.cache
+def freeze_long_lived_objects():
+    """Take the objects alive now out of the cyclic garbage collector's scans, once per process.
+
+    Streamlit collects all three generations after every script run (``runner.postScriptGC``),
+    holding the GIL while it walks every object of streamlit, plotly, numpy and this app: 55-60 ms
+    per click, during which the finished run's messages wait to be sent. Called at the end of a run,
+    the first call freezes what the imports and the first run built (modules, classes, plotly's
+    validators); later calls do nothing, so no session's objects are frozen after that. Frozen
+    objects are still freed by reference counting; only reference cycles among them would stay.
+
+    Once per process by ``functools.cache``, not by asking ``gc.get_freeze_count()``: that walks the
+    list of frozen objects, about 13 ms on every run of the page. The young generation's threshold
+    is raised at the same time (``YOUNG_COLLECTION_THRESHOLD``).
+    """
+    if gc.get_freeze_count() == 0:  # e.g. frozen already by whoever embeds the app
+        gc.freeze()
+    threshold, *older = gc.get_threshold()
+    if 0 < threshold < YOUNG_COLLECTION_THRESHOLD:  # 0: the collector is off; leave it so
+        gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *older)
+
+
+# Seconds between two looks at a watched file. Streamlit polls its config files (and a secrets
+# file, once read) every 0.2 s for the life of the process, whatever server.fileWatcherType says:
+# about 5 ms of CPU a second on an idle server, part of every click a class makes. A hosted
+# playground's configuration does not change under it; a change is still seen, a few seconds late.
+CONFIG_POLL_SECONDS = 5.0
+
+
+@functools.cache
+def slow_config_polling():
+    """Poll watched configuration files every ``CONFIG_POLL_SECONDS`` instead of every 0.2 s.
+
+    Streamlit's polling watcher reads the module constant at every look, so setting it once per
+    process changes the period of the watchers already running. Nothing happens if a Streamlit
+    version has no such constant.
+    """
+    try:
+        from streamlit.watcher import polling_path_watcher
+    except ImportError:  # pragma: no cover - streamlit is a dependency of the app
+        return
+    if isinstance(getattr(polling_path_watcher, "_POLLING_PERIOD_SECS", None), int | float):
+        polling_path_watcher._POLLING_PERIOD_SECS = CONFIG_POLL_SECONDS
+    else:
+        _not_there("polling_path_watcher._POLLING_PERIOD_SECS")
+
+
+@functools.cache
+def index_config_sections():
+    """Make Streamlit's ``config.get_options_for_section`` read its section's options from an index.
+
+    Streamlit describes the theme to the page at the start of every script run, fragment runs
+    included (two per click): six sections, each found by scanning all of its 367 options, about
+    1 ms of the event loop per run. The index lists each section's options once per parsed
+    configuration (a new parse makes a new options dict, which rebuilds it); the values are read
+    live, as the original does, so an option set at run time is seen at once. Nothing happens if a
+    Streamlit version has no such function.
+    """
+    try:
+        from streamlit import config
+    except ImportError:  # pragma: no cover - streamlit is a dependency of the app
+        return
+    original = getattr(config, "get_options_for_section", None)
+    lock = getattr(config, "_config_lock", None)
+    if getattr(original, "indexed", False):
+        return
+    if not callable(original) or lock is None or not callable(getattr(config, "get_config_options", None)):
+        _not_there("config.get_options_for_section (or its lock)")
+        return
+    index = {"options": None, "size": -1, "sections": {}}  # the process's configuration, not a session's
+
+    def get_options_for_section(section):
+        with lock:
+            options = config.get_config_options()
+            if index["options"] is not options or index["size"] != len(options):
+                sections = {}
+                for option in options.values():
+                    sections.setdefault(option.section, []).append(option)
+                index.update(options=options, size=len(options), sections=sections)
+            return {option.name: option.value for option in index["sections"].get(section, ())}
+
+    get_options_for_section.indexed = True
+    get_options_for_section.__wrapped__ = original
+    get_options_for_section.__doc__ = original.__doc__
+    config.get_options_for_section = get_options_for_section

@@ -1,0 +1,620 @@
+"""Fit the scene's method and evaluate it over the view, sharing results among visitors within bounds.
+
+- Results (fitted models and what the canvas draws of them) live in one process-wide cache,
+  bounded in bytes and entries, whose entries expire ``CACHE_TTL_SECONDS`` after their last use:
+  a reload or a link opened by a whole class is served from it, not fitted again.
+- One computation per scene, however many ask at once: a fit tried in the server and the view
+  of a shared fit are computed by the first session that asks while the others wait for it
+  (``ResultCache.compute_once``); a fit in a worker is one task of the pool for all of them, and
+  the pages that did not start it say they wait for a fit another visitor started.
+- Every fit runs under a budget (``playground.budget``): at most ``FIT_SECONDS`` and
+  ``MAX_RECORDED_STEPS`` recorded steps in all, shared among one-versus-rest / one-versus-one
+  sub-problems. A fit is tried in the server process first, under ``INLINE_SECONDS``; one that
+  needs longer goes to a worker process (``ui.session.workers``), and the page shows its progress and a
+  Stop button while it waits. Nothing waits for a closed page: its fit is cancelled.
+- Settings are read from the environment (``PLAYGROUND_FIT_SECONDS``, ``PLAYGROUND_FIT_WORKERS``,
+  ``PLAYGROUND_CACHE_MB``), so a host can tune them without editing the code.
+"""
+
+import os
+import sys
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import fields, is_dataclass
+
+import numpy as np
+import streamlit as st
+
+from playground import MODELS, Message, Window
+from playground.basis import BASES
+from playground.budget import limited
+from ui.plot.fitview import FitView, evaluate_view
+from ui.text.i18n import N_, _, ngettext
+from ui.text.names import phrased
+
+from .workers import WorkerPool, fit_scene
+
+GRID_RESOLUTION = 200
+
+
+def _setting(name, default, kind=float):
+    try:
+        return kind(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+FIT_SECONDS = _setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
+INLINE_SECONDS = 0.15  # a fit is tried in the server process for this long first
+MAX_RECORDED_STEPS = 50_000  # steps one fit may keep for playback, in all its sub-problems
+FIT_WORKERS = _setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int)  # 0: fit in the server
+CACHE_BYTES = _setting("PLAYGROUND_CACHE_MB", 256.0) * 2**20
+CACHE_ENTRIES = 1024
+CACHE_TTL_SECONDS = 600.0
+LARGEST_SHARED = 0.25  # a result above this fraction of the cache is kept by its session only
+STOPPED_FITS = "stopped_fits"  # session state: fits the visitor stopped (never shared)
+STOP_REQUESTS = "stop_fit_requests"  # session state: keys of fits the visitor asked to stop
+SESSION_VIEWS = "session_views"  # session state: views of the fits in STOPPED_FITS
+MISSING = object()
+
+
+class ResultCache:
+    """Least recently used entries within ``max_bytes`` and ``max_entries``; an entry unused for
+    ``ttl`` seconds is dropped (a background sweep returns the memory when nobody visits).
+
+    Values are shared, not copied: callers must not modify them (arrays of cached results are
+    made read-only).
+    """
+
+    def __init__(self, max_bytes, max_entries, ttl):
+        self.max_bytes, self.max_entries, self.ttl = max_bytes, max_entries, ttl
+        self._items = OrderedDict()  # key -> (value, nbytes, last use)
+        self._flights = {}  # key -> _Flight: a computation of the key in progress
+        self._lock = threading.Lock()
+        self.bytes = 0
+        self._sweeper = threading.Thread(target=self._sweep_forever, name="result-cache-sweep", daemon=True)
+        self._sweeper.start()
+
+    def get(self, key, default=MISSING):
+        with self._lock:
+            return self._touch(key, default)
+
+    def _touch(self, key, default=MISSING):
+        """The value under ``key`` (marked as just used), or ``default``; the lock is held."""
+        item = self._items.get(key)
+        if item is None:
+            return default
+        value, nbytes, _unused = item
+        self._items[key] = (value, nbytes, time.monotonic())
+        self._items.move_to_end(key)
+        return value
+
+    def compute_once(self, key, compute):
+        """(value, shared): the value under ``key``, computed once however many threads ask at once
+        (single flight). ``compute()`` returns (value, nbytes), nbytes None when the value must
+        not be cached; ``shared`` says whether it was (or already had been) cached.
+
+        - A cached value is returned at once. Otherwise the first caller (the leader) computes it
+          and every caller that asks meanwhile waits for the leader: one computation, one value
+          (the same object) for all of them.
+        - An exception raised by ``compute`` reaches the leader and every waiter of that flight;
+          nothing is cached and the flight ends, so the next ask computes again.
+        - A leader stopped by a BaseException that is not an Exception (Streamlit stops a run whose
+          page reruns or closes) ends its flight without a value: its waiters ask again, and one
+          of them computes. Nobody waits for a computation that was stopped.
+        """
+        while True:
+            with self._lock:
+                value = self._touch(key)
+                if value is not MISSING:
+                    return value, True
+                flight = self._flights.get(key)
+                leader = flight is None
+                if leader:
+                    flight = self._flights[key] = _Flight()
+            if leader:
+                return self._lead(key, flight, compute)
+            outcome = flight.result()
+            if outcome is not MISSING:
+                return outcome
+
+    def _lead(self, key, flight, compute):
+        """Run the flight's computation; cache its value, then release the waiters (see
+        ``compute_once``). The flight leaves the table before its waiters wake."""
+        outcome, error = MISSING, None
+        try:
+            value, nbytes = compute()
+            outcome = (value, nbytes is not None and self.put(key, value, nbytes))
+            return outcome
+        except Exception as err:
+            error = err
+            raise
+        finally:
+            with self._lock:
+                self._flights.pop(key, None)
+            flight.finish(outcome, error)
+
+    def in_flight(self):
+        """How many keys are being computed now."""
+        with self._lock:
+            return len(self._flights)
+
+    def put(self, key, value, nbytes):
+        """Keep ``value`` (about ``nbytes`` in memory); False when it is too large to share."""
+        if nbytes > LARGEST_SHARED * self.max_bytes:
+            return False
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._items[key] = (value, nbytes, time.monotonic())
+            self.bytes += nbytes
+            while self._items and (self.bytes > self.max_bytes or len(self._items) > self.max_entries):
+                _unused, (_unused, dropped, _unused) = self._items.popitem(last=False)
+                self.bytes -= dropped
+        return True
+
+    def sweep(self):
+        """Drop the entries unused for ``ttl`` seconds (the least recently used come first)."""
+        now = time.monotonic()
+        with self._lock:
+            while self._items:
+                key, (_unused, nbytes, used) = next(iter(self._items.items()))
+                if now - used <= self.ttl:
+                    break
+                del self._items[key]
+                self.bytes -= nbytes
+
+    def clear(self):
+        with self._lock:
+            self._items.clear()
+            self.bytes = 0
+
+    def __len__(self):
+        return len(self._items)
+
+    def _sweep_forever(self):
+        while True:
+            time.sleep(min(self.ttl / 4, 30.0))
+            self.sweep()
+
+
+class _Flight:
+    """One computation of a key in progress (``ResultCache.compute_once``); waiters block on it."""
+
+    def __init__(self):
+        self._done = threading.Event()
+        self._outcome = MISSING  # (value, shared) once computed; MISSING when stopped or failed
+        self._error = None
+
+    def finish(self, outcome, error):
+        self._outcome, self._error = outcome, error
+        self._done.set()
+
+    def result(self):
+        """Wait for the flight: (value, shared), or MISSING when its leader was stopped; raises
+        the computation's exception when it failed."""
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._outcome
+
+
+def approx_bytes(value, _seen=None):
+    """Memory held by ``value`` and everything it refers to (arrays by their buffers), counting
+    shared objects once; arrays met on the way are made read-only (they will be shared)."""
+    seen = set() if _seen is None else _seen
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+        base = value.base if isinstance(value.base, np.ndarray) else None
+        return sys.getsizeof(value) + (approx_bytes(base, seen) if base is not None else value.nbytes)
+    size = sys.getsizeof(value)
+    if isinstance(value, dict):
+        size += sum(approx_bytes(k, seen) + approx_bytes(v, seen) for k, v in value.items())
+    elif isinstance(value, list | tuple | set | frozenset):
+        size += sum(approx_bytes(item, seen) for item in value)
+    elif is_dataclass(value) and not isinstance(value, type):
+        size += sum(approx_bytes(getattr(value, f.name), seen) for f in fields(value))
+    elif hasattr(value, "__dict__") and not isinstance(value, type):
+        size += approx_bytes(vars(value), seen)
+    return size
+
+
+@st.cache_resource(show_spinner=False)
+def result_cache():
+    """The process-wide cache of fits and views (one per server process, shared by its sessions)."""
+    return ResultCache(CACHE_BYTES, CACHE_ENTRIES, CACHE_TTL_SECONDS)
+
+
+def _cache_finished_task(task):
+    if task.stopped != "cancelled" and task.result is not None:
+        cache = result_cache()
+        cache.put(task.key, task.result, task.result_bytes)
+        if task.view is not None:
+            cache.put(task.view_key, task.view, approx_bytes(task.view))
+
+
+@st.cache_resource(show_spinner=False)
+def worker_pool():
+    """The process-wide pool of fitting processes, or None when fits run in the server."""
+    if FIT_WORKERS <= 0:
+        return None
+    return WorkerPool(FIT_WORKERS, FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
+
+
+def fitted_model(points, method, params, multiclass, basis="identity", basis_params=(), view=None):
+    """The fitted estimator for these points and settings, or the PlaygroundError raised:
+    (model, None) or (None, message). Served from the cache when any visitor fitted it before.
+
+    ``view`` = (cache key, window, step, resolution): a fit done in a worker also evaluates this
+    view there and caches it under the key.
+    """
+    key = ("fit", points.digest, method, params, multiclass, basis, basis_params)
+    cache = result_cache()
+    found = cache.get(key)
+    if found is MISSING:
+        found = st.session_state.get(STOPPED_FITS, {}).get(key, MISSING)
+        st.session_state.get(STOP_REQUESTS, set()).discard(key)  # a press queued while it was stopping
+    if found is not MISSING:
+        return found
+    payload = (points.X, points.y, method, params, multiclass, basis, basis_params)
+    pool = worker_pool()
+    if pool is not None and _surely_slow(points, method, multiclass, basis, basis_params):
+        return _fit_in_worker(pool, key, payload, view)
+    result, shared = cache.compute_once(key, lambda: _fit_here(payload, pool))
+    if result is TO_WORKER:  # every session that waited for this try goes to the pool's one task
+        return _fit_in_worker(pool, key, payload, view)
+    if not shared:
+        _keep_in_session(key, result)
+    return result
+
+
+TO_WORKER = object()  # what a try in the server returns when the fit needs a worker
+
+
+def _fit_here(payload, pool):
+    """(result, nbytes) of a fit in the server process, for ``ResultCache.compute_once``; with a
+    pool, a try under ``INLINE_SECONDS`` that returns (TO_WORKER, None) when it needs longer.
+
+    The try counts this thread's processor time: on a busy machine a small fit must not be sent
+    to a worker because other processes held the processor.
+    """
+    clock = time.thread_time if pool is not None else None
+    with limited(INLINE_SECONDS if pool is not None else FIT_SECONDS, MAX_RECORDED_STEPS, clock=clock) as budget:
+        result = fit_scene(*payload)
+    if pool is not None and "time" in budget.reasons:
+        return TO_WORKER, None
+    return result, approx_bytes(result)
+
+
+ITERATIVE = ("perceptron", "logistic", "softmax", "svm", "probit", "bayesian_logistic")
+SURELY_SLOW_WORK = 150_000  # points x features x sub-problems of an iterative fit sent straight to a worker
+
+
+def _work(points, method, multiclass, basis, basis_params):
+    """Points x features x sub-problems of a fit: the size its cost grows with (None when a
+    setting is too strange to say; the fit itself validates settings)."""
+    options = dict(basis_params)
+    try:
+        if basis == "polynomial":
+            degree = min(int(options.get("degree", 2)), 6)
+            features = (degree + 1) * (degree + 2) // 2 - 1
+        elif basis == "rbf":
+            centres = options.get("centres")
+            features = len(centres) if centres else min(int(options.get("n_centres", 9)), 100)
+        else:
+            features = 2
+    except (TypeError, ValueError, OverflowError):
+        return None
+    k = int(np.count_nonzero(points.counts()))
+    parts = {"ovo": k * (k - 1) // 2, "ovr": k}.get(multiclass, 1)
+    return len(points) * features * max(parts, 1)
+
+
+def _surely_slow(points, method, multiclass, basis, basis_params):
+    """Whether an iterative fit is so large that trying it in the server first would only waste
+    ``INLINE_SECONDS`` of the server's time (e.g. 5,000 points, or a degree-6 basis on 1,000)."""
+    if method not in ITERATIVE:
+        return False
+    work = _work(points, method, multiclass, basis, basis_params)
+    return work is not None and work >= SURELY_SLOW_WORK
+
+
+QUICK_WORK = 20_000  # points x features x sub-problems of a fit and view that take milliseconds
+
+
+def view_is_quick(scene):
+    """Whether ``scene_view(scene)`` surely takes a few milliseconds: a small fit and its view
+    (e.g. the default 90 points), or a view already in the cache. The canvas shows a spinner
+    only around other work: Streamlit's spinner starts a timer thread each time, a sixth of a
+    click's server time, to show nothing for work this quick."""
+    training = scene.training
+    points = training.points
+    work = _work(points, training.method, training.multiclass, training.basis, training.basis_params)
+    if work is not None and work <= QUICK_WORK:
+        return True
+    key = (
+        "view",
+        points.digest,
+        training.method,
+        training.params,
+        training.multiclass,
+        training.window,
+        training.step,
+        GRID_RESOLUTION,
+        training.basis,
+        training.basis_params,
+    )
+    return result_cache().get(key) is not MISSING
+
+
+def prefetch(scenes):
+    """Start the slow fits of these scenes in the workers at once, without waiting (the Compare
+    view's methods fit side by side instead of one after the other); the calls that then ask for
+    them wait for these tasks."""
+    pool = worker_pool()
+    if pool is None:
+        return
+    cache, waiter = result_cache(), _session_id()
+    for scene in scenes:
+        points = scene.training.points  # the points every fit sees
+        if not len(points) or not _surely_slow(points, scene.method, scene.multiclass, scene.basis, scene.basis_params):
+            continue
+        settings = (scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)
+        key = ("fit", points.digest, *settings)
+        if cache.get(key) is MISSING:
+            m, params, strategy, basis, basis_params = settings
+            view_key = (
+                "view",
+                points.digest,
+                m,
+                params,
+                strategy,
+                scene.window,
+                None,
+                GRID_RESOLUTION,
+                basis,
+                basis_params,
+            )
+            view = (view_key, scene.window, None, GRID_RESOLUTION)
+            pool.submit(key, (points.X, points.y, *settings), waiter, view=view)
+
+
+def _session_id():
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+def _keep_in_session(key, result, limit=3, store=STOPPED_FITS):
+    """A result this session alone sees (stopped by the visitor, or too large to share)."""
+    kept = st.session_state.setdefault(store, {})
+    kept[key] = result
+    while len(kept) > limit:
+        kept.pop(next(iter(kept)))
+
+
+def _request_stop(key):
+    st.session_state.setdefault(STOP_REQUESTS, set()).add(key)
+
+
+def _stop_pending(button_key):
+    """Whether a press of the Stop button ``button_key`` waits to be run.
+
+    A press inside a fragment does not interrupt the run in progress (Streamlit queues fragment
+    reruns), so the wait loop looks at the queued request itself. Reads a private part of
+    Streamlit's script requests; without it only the page's own Stop (top right) stops a fit.
+    """
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    pending = getattr(getattr(ctx, "script_requests", None), "_rerun_data", None)
+    states = getattr(pending, "widget_states", None)
+    if states is None:
+        return False
+    suffix = f"-{button_key}"
+    return any(
+        w.id.endswith(suffix) and w.WhichOneof("value") == "trigger_value" and w.trigger_value for w in states.widgets
+    )
+
+
+def _describe(method, multiclass, basis, basis_params, n_points):
+    """What the progress box says is being fitted, in the session's language."""
+    name = _(MODELS[method].display_name) if method in MODELS else method
+    strategy = {"ovr": N_("one-versus-rest"), "ovo": N_("one-versus-one")}.get(multiclass)
+    if strategy:
+        name = _("{method} ({strategy})").format(method=name, strategy=_(strategy))
+    if basis == "identity" or basis not in BASES:
+        return _("Fitting {method} to {n:,} points").format(method=name, n=n_points)
+    basis_name = _(BASES[basis].display_name)
+    degree = dict(basis_params).get("degree")
+    if degree:
+        return _("Fitting {method} with {basis} of degree {degree} to {n:,} points").format(
+            method=name, basis=basis_name, degree=degree, n=n_points
+        )
+    return _("Fitting {method} with {basis} to {n:,} points").format(method=name, basis=basis_name, n=n_points)
+
+
+def _fit_in_worker(pool, key, payload, view=None):
+    """Hand the fit to a worker process and wait for it, showing its progress and a Stop button.
+
+    Every wait renews the task's lease; when this run ends early (a rerun, the page closed), the
+    lease lapses and the worker stops, unless another visitor waits for the same scene. Stop (this
+    box's button, or the page's own) shows the state the fit has reached, to this visitor only.
+    """
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    waiter = _session_id()
+    task = pool.submit(key, payload, waiter, view=view)
+    what = _describe(payload[2], payload[4], payload[5], payload[6], len(payload[1]))
+    # One key per wait (a run may wait for the same scene twice when the first wait was cut short).
+    serial = st.session_state.get("fit_wait_serial", 0) + 1
+    st.session_state["fit_wait_serial"] = serial
+    button_key = f"stop_fit_{serial}"
+    box = st.empty()
+    with box.container(border=True):
+        bar = st.progress(0.0, text=f"{what}…")
+        st.button(
+            _("Stop"),
+            key=button_key,
+            on_click=_request_stop,
+            args=(key,),
+            help=_("Stop the fit and show how far it got."),
+        )
+    stopping = False
+    try:
+        while not task.wait(0.2, waiter):
+            if not stopping and (key in st.session_state.get(STOP_REQUESTS, ()) or _stop_pending(button_key)):
+                stopping = True
+                if task.others_waiting(waiter):
+                    task.leave(waiter)
+                    box.empty()
+                    return None, Message(
+                        N_("You stopped waiting for this fit; it goes on for others who opened the same scene.")
+                    )
+                pool.cancel(task)
+            # Each update is a point where a rerun or a closed page ends this wait.
+            bar.progress(*_progress_text(pool, task, what, stopping, waiter))
+    except StopException:  # the page's Stop, or the page closed: keep what the fit reached
+        if not task.others_waiting(waiter):
+            pool.cancel(task)
+            if task.wait(1.0, waiter) and task.result is not None:
+                _keep_in_session(key, task.result)
+        raise
+    finally:
+        task.leave(waiter)
+    box.empty()
+    st.session_state.get(STOP_REQUESTS, set()).discard(key)
+    if task.failure:
+        if task.stopped == "cancelled":
+            return None, Message(N_("The fit was stopped before it could return a result."))
+        raise RuntimeError(f"The fit failed in its worker process: {task.failure}")
+    if task.result is None:
+        return None, Message(N_("The fit was stopped before it started."))
+    if task.stopped == "cancelled" or task.result_bytes > LARGEST_SHARED * CACHE_BYTES:
+        _keep_in_session(key, task.result)
+    return task.result
+
+
+def _progress_text(pool, task, what, stopping, waiter=None):
+    """(value in [0, 1], text) for the progress bar; a visitor waiting for a fit another visitor
+    started (the same scene, one task for both) is told so."""
+    value, text = _progress(pool, task, what, stopping)
+    if task.owner is not None and task.owner != waiter and not stopping:
+        text += " " + _("This page waits for the same fit, started by another visitor who opened this scene.")
+    return value, text
+
+
+def _progress(pool, task, what, stopping):
+    if task.started is None:
+        ahead = pool.position(task)
+        if ahead:
+            waiting = ngettext(
+                "{what}: waiting for a free worker ({n} fit ahead)…",
+                "{what}: waiting for a free worker ({n} fits ahead)…",
+                ahead,
+            )
+        else:
+            waiting = _("{what}: waiting for a free worker (next in line)…")
+        return 0.0, waiting.format(what=what, n=ahead)
+    elapsed, fraction, label = task.progress
+    if stopping:
+        return fraction or 0.0, _("{what}: stopping…").format(what=what)
+    if label:  # which sub-problem (a Message from the worker, phrased here)
+        what = _("{what}, {part}").format(what=what, part=phrased(label))  # Markdown: the bar renders it
+    return fraction or 0.0, _("{what}: {elapsed:.1f} s of at most {limit:g} s…").format(
+        what=what, elapsed=elapsed, limit=FIT_SECONDS
+    )
+
+
+def scene_model(scene):
+    """The fitted model of a scene (fitted to its training points alone), or None (the error is
+    reported by ``scene_view``)."""
+    scene = scene.training
+    if len(scene.points) == 0:
+        return None
+    return fitted_model(scene.points, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)[0]
+
+
+def scene_view(scene):
+    """``fit_view`` for a scene: everything the canvas and the status line draw. The fit sees the
+    training points alone: ``predicted`` and ``accuracy`` are those of the training points."""
+    if len(scene.points) and not len(scene.training.points):
+        n = len(scene.points)
+        return FitView(
+            error=Message(
+                N_(
+                    "All {n:,} points are test points, and no fit uses a test point: make them training points "
+                    "(sidebar: Train / test split ▸ All training), switch some with 'switch train ↔ test', or add "
+                    "training points."
+                ),
+                n=n,
+            )
+        )
+    scene = scene.training
+    return fit_view(
+        scene.points,
+        scene.method,
+        scene.params,
+        scene.multiclass,
+        scene.window,
+        scene.step,
+        basis=scene.basis,
+        basis_params=scene.basis_params,
+    )
+
+
+def fit_view(
+    points, method, params, multiclass, window, step=None, resolution=GRID_RESOLUTION, basis="identity", basis_params=()
+):
+    """Fit (or replay to ``step``), then evaluate on the points and on a resolution^2 grid (cached)."""
+    key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
+    cache = result_cache()
+    view = cache.get(key)
+    if view is MISSING:
+        view = st.session_state.get(SESSION_VIEWS, {}).get(key, MISSING)
+    if view is MISSING:
+        view = _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params)
+    return view
+
+
+def _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params):
+    """The view, fitting first if need be. A view of a shared fit is evaluated once however many
+    sessions ask at once (``ResultCache.compute_once``) and cached; a view of a fit only this
+    session has (stopped, or too large to share) is kept in the session."""
+    cache = result_cache()
+    view_key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
+    if len(points) == 0:
+        view = FitView(
+            error=Message(N_("There are no points yet: click on the plot to add some, or generate clusters."))
+        )
+        cache.put(view_key, view, approx_bytes(view))
+        return view
+    result = fitted_model(
+        points, method, params, multiclass, basis, basis_params, view=(view_key, window, step, resolution)
+    )
+    view = cache.get(view_key)  # evaluated by the worker that fitted it
+    if view is not MISSING:
+        return view
+
+    def evaluate():
+        view = evaluate_view(result, points.X, points.y, window, step, resolution)
+        return view, approx_bytes(view)
+
+    if cache.get(("fit", points.digest, method, params, multiclass, basis, basis_params)) is MISSING:
+        view = evaluate()[0]
+        _keep_in_session(view_key, view, store=SESSION_VIEWS)
+        return view
+    return cache.compute_once(view_key, evaluate)[0]
+
+
+def window_for(points, fallback=None):
+    """A view window framing the points (or the fallback / default when there are none)."""
+    if len(points) == 0:
+        return fallback or Window()
+    return Window.around(points.X)

@@ -1,0 +1,361 @@
+"""Hyper-parameter widgets, one function per method: each draws widgets and returns a dict of
+constructor arguments (hashable values only: they become part of the scene).
+
+Every widget takes its range, options, default and session key from ``playground.specs``, the
+table the link and file readers check values against, so a value a link may carry is always one
+a widget can show. ``widget_state(method, params, present_classes)`` is the inverse: the
+session-state values that make the widgets return ``params`` (used when a link, a preset or a
+file loads a scene), with a sentence for every value the widgets cannot show.
+"""
+
+import streamlit as st
+
+from playground import Message
+from playground.specs import (
+    METHOD_SPECS,
+    PRIOR_STEP,
+    SETTING_NOT_APPLYING,
+    SETTING_PROBLEM,
+    SETTING_UNKNOWN,
+    clean_settings,
+    spec_for,
+)
+from ui.text.convention import backend_w_init, book_w_init
+from ui.text.i18n import N_, _
+from ui.text.names import class_label_markdown
+
+HARD_MARGIN_KEY = "svm_hard"
+THRESHOLDS_KEY = "nb_set_thresholds"
+
+
+def widget_default(key, value):
+    """The widget's default, or None when a loaded scene already put a value under ``key``
+    (Streamlit warns when a widget gets both)."""
+    return None if key in st.session_state else value
+
+
+def _spec(method, name, values=None):
+    return spec_for(METHOD_SPECS[method], name, values)
+
+
+def _translated(label, kwargs):
+    """The widget helpers take English text marked with N_ (label, help) and show it translated."""
+    if kwargs.get("help"):
+        kwargs["help"] = _(kwargs["help"])
+    return _(label)
+
+
+def select_slider(spec, label, **kwargs):
+    """A select slider over ``spec.options``."""
+    label = _translated(label, kwargs)
+    return st.select_slider(label, spec.options, widget_default(spec.key, spec.default), key=spec.key, **kwargs)
+
+
+def int_slider(spec, label, **kwargs):
+    label = _translated(label, kwargs)
+    return st.slider(label, spec.low, spec.high, widget_default(spec.key, spec.default), key=spec.key, **kwargs)
+
+
+def int_input(spec, label, container=st, **kwargs):
+    label = _translated(label, kwargs)
+    value = widget_default(spec.key, spec.default)
+    return container.number_input(label, spec.low, spec.high, value, key=spec.key, **kwargs)
+
+
+def radio(spec, label, labels, **kwargs):
+    """A radio over ``spec.options`` showing ``labels[option]`` (English marked with N_, shown translated)."""
+    label = _translated(label, kwargs)
+    return st.radio(label, list(spec.options), format_func=lambda option: _(labels[option]), key=spec.key, **kwargs)
+
+
+def _parse_weights(text, size):
+    """'w0, w1, w2' -> tuple of floats, or None with a warning when it does not parse.
+
+    Accepts what people paste from notes: a true minus sign and brackets, "(5, −6, 1)".
+    """
+    text = text.replace("−", "-").strip().strip("()[]")
+    if not text.strip():
+        return None
+    try:
+        values = tuple(float(v) for v in text.replace(";", ",").split(","))
+    except ValueError:
+        st.warning(_("Initial weights must be numbers separated by commas, e.g. 5, -6, 1."))
+        return None
+    if len(values) != size:
+        st.warning(
+            _("Give {size} initial weights [w0, w1, w2] (bias first); got {count}.").format(
+                size=size, count=len(values)
+            )
+        )
+        return None
+    spec = _spec("perceptron", "w_init")
+    if not all(spec.low <= v <= spec.high for v in values):  # also NaN and infinity
+        st.warning(_("Initial weights must be finite numbers within ±{limit}.").format(limit=f"{spec.high:,.0f}"))
+        return None
+    return values
+
+
+def _priors(prefix, present_classes):
+    """Prior sliders p(C_k) for the classes present, or None for the maximum-likelihood N_k/N."""
+    if len(present_classes) < 2 or not st.checkbox(
+        _("Set the priors p(Cₖ) by hand"),
+        key=f"{prefix}_set_priors",
+        help=_("Changing the priors shifts the boundary (section 4.2); by default they are Nₖ/N."),
+    ):
+        return None
+    # No default when a value is already in session state (e.g. carried over by the shared /
+    # separate covariance toggle), which Streamlit would otherwise warn about.
+    values = [
+        st.slider(
+            f"p({class_label_markdown(k)})",
+            PRIOR_STEP,
+            1.0,
+            widget_default(f"{prefix}_prior_{k}", 1.0 / len(present_classes)),
+            PRIOR_STEP,
+            key=f"{prefix}_prior_{k}",
+        )
+        for k in present_classes
+    ]
+    total = sum(values)
+    st.caption(_("Normalised: {values}").format(values=", ".join(f"{v / total:.2f}" for v in values)))
+    return tuple(round(v / total, 6) for v in values)
+
+
+def initial_weights(method, present_classes):
+    """The initial weights w₀, w₁, w₂ as the book writes them (y(x) = w₀ + w₁x₁ + w₂x₂ >= 0 assigns
+    C₁, the first class present); returns the back-end's ``w_init`` (``ui.text.convention``) or None."""
+    text = st.text_input(
+        _("Initial weights w₀, w₁, w₂ (blank = zeros)"),
+        key=_spec(method, "w_init").key,
+        help=_(
+            "As the book writes w: y(x) = w₀ + w₁x₁ + w₂x₂ ≥ 0 assigns C₁, the first class present (the lowest "
+            "class number), and w points into its region. E.g. the lecture notes' 5, −6, 1. Input plane only (no "
+            "basis functions)."
+        ),
+    )
+    w_init = _parse_weights(text, 3)
+    if w_init is None:
+        return None
+    # The basis picker is drawn below; its session value is the basis this run will fit on.
+    basis = st.session_state.get("basis", getattr(st.session_state.get("scene"), "basis", "identity"))
+    if basis != "identity":
+        st.caption(_("Initial weights are for the input plane (no basis functions): this fit starts from zero."))
+        return None
+    if len(present_classes) > 2:
+        st.caption(_("For two classes; with more, every two-class sub-classifier starts from these weights."))
+    return backend_w_init(w_init)
+
+
+def least_squares(present_classes):
+    if len(present_classes) > 2:
+        # Section 4.1.5's targets exist for two classes only: not offered with more.
+        st.caption(_("Targets: 1-of-K (eq. 4.15). The N/N₁, −N/N₂ targets of section 4.1.5 need two classes."))
+        return {"targets": "one_of_k"}
+    targets = radio(
+        _spec("least_squares", "targets"),
+        N_("Targets"),
+        {"one_of_k": N_("1-of-K (eq. 4.15)"), "fisher": N_("N/N₁ for C₁, −N/N₂ for C₂ (§4.1.5)")},
+        horizontal=True,
+        help=N_("With the Fisher targets the weight vector is parallel to Fisher's discriminant."),
+    )
+    return {"targets": targets}
+
+
+def fisher(present_classes):
+    threshold = radio(
+        _spec("fisher", "threshold"),
+        N_("Threshold on the projection"),
+        {"midpoint": N_("midpoint of projected means"), "gaussian": N_("1-D Gaussians with priors")},
+        help=N_("Fisher's criterion gives only a direction; the threshold y0 is a separate choice (section 4.1.4)."),
+    )
+    return {"threshold": threshold}
+
+
+def perceptron(present_classes):
+    eta = select_slider(_spec("perceptron", "eta"), N_("Learning rate η"))
+    max_epochs = int_slider(_spec("perceptron", "max_epochs"), N_("Maximum epochs"))
+    shuffle = st.checkbox(_("Visit the points in a shuffled order"), key=_spec("perceptron", "shuffle").key)
+    seed = int_input(_spec("perceptron", "random_state", {"shuffle": True}), N_("Shuffle seed")) if shuffle else 0
+    w_init = initial_weights("perceptron", present_classes)
+    return {"eta": eta, "max_epochs": max_epochs, "shuffle": shuffle, "random_state": int(seed), "w_init": w_init}
+
+
+def _gaussian(prefix):
+    def widgets(present_classes):
+        return {"priors": _priors(prefix, present_classes)}
+
+    return widgets
+
+
+def naive_bayes(present_classes):
+    variant = radio(
+        _spec("naive_bayes", "variant"),
+        N_("Features"),
+        {"gaussian": N_("Gaussian (diagonal covariances)"), "bernoulli": N_("binary, by thresholds (eq. 4.81)")},
+    )
+    params = {"variant": variant, "priors": _priors("nb", present_classes)}
+    if variant == "bernoulli":
+        spec = _spec("naive_bayes", "thresholds")
+        if st.checkbox(_("Set the thresholds by hand (default: the data mean)"), key=THRESHOLDS_KEY):
+            left, right = st.columns(2)
+            params["thresholds"] = tuple(
+                float(
+                    column.number_input(
+                        _("x{index} threshold").format(index="₁₂"[i]),
+                        spec.low,
+                        spec.high,
+                        widget_default(f"{spec.key}{i + 1}", 0.0),
+                        step=0.1,
+                        key=f"{spec.key}{i + 1}",
+                    )
+                )
+                for i, column in enumerate((left, right))
+            )
+    return params
+
+
+def _logistic(method):
+    def widgets(present_classes):
+        solver = radio(
+            _spec(method, "solver"),
+            N_("Solver"),
+            {"irls": N_("IRLS / Newton-Raphson (eq. 4.99)"), "gd": N_("gradient descent")},
+            horizontal=True,
+        )
+        chosen = {"solver": solver}
+        params = {"solver": solver, "max_iter": int_slider(_spec(method, "max_iter", chosen), N_("Maximum iterations"))}
+        if solver == "gd":
+            params["learning_rate"] = select_slider(_spec(method, "learning_rate", chosen), N_("Step size"))
+        params["l2"] = select_slider(_spec(method, "l2"), N_("L2 penalty λ (0 = maximum likelihood)"))
+        if method == "logistic":
+            params["w_init"] = initial_weights(method, present_classes)
+        return params
+
+    return widgets
+
+
+def bayesian_logistic(present_classes):
+    alpha = select_slider(
+        _spec("bayesian_logistic", "alpha"),
+        N_("Prior precision α (log scale)"),
+        help=N_(
+            "The prior N(w | 0, α⁻¹I) over every weight, the bias included (eq. 4.140): a larger α pulls w_MAP "
+            "towards 0 and narrows the posterior."
+        ),
+    )
+    return {"alpha": alpha}
+
+
+def svm(present_classes):
+    spec = _spec("svm", "C")
+    hard = st.checkbox(
+        _("Hard margin (C = ∞)"), key=HARD_MARGIN_KEY, help=_("Fails with a message when the classes overlap.")
+    )
+    if hard:
+        return {"C": None}
+    return {"C": select_slider(spec, N_("C (soft-margin penalty, log scale)"))}
+
+
+PARAM_WIDGETS = {
+    "least_squares": least_squares,
+    "fisher": fisher,
+    "perceptron": perceptron,
+    "gaussian_shared": _gaussian("gs"),
+    "gaussian_separate": _gaussian("gsep"),
+    "naive_bayes": naive_bayes,
+    "logistic": _logistic("logistic"),
+    "softmax": _logistic("softmax"),
+    "probit": _logistic("probit"),
+    "bayesian_logistic": bayesian_logistic,
+    "svm": svm,
+}
+
+
+# ---- The inverse: parameters -> widget values -------------------------------------------------
+
+
+def _priors_state(spec, priors, present_classes, messages):
+    """The prior sliders' values: one per class present, on the sliders' 0.01 steps."""
+    if priors is None:
+        return {f"{spec.key}_set_priors": False}
+    if len(priors) != len(present_classes) or len(present_classes) < 2:
+        messages.append(
+            Message(
+                N_("The priors {priors} do not match the {n} classes present; Nₖ/N from the data is used."),
+                priors=_shown(priors),
+                n=len(present_classes),
+            )
+        )
+        return {f"{spec.key}_set_priors": False}
+    sliders = [min(max(round(float(prior), 2), PRIOR_STEP), 1.0) for prior in priors]
+    total = sum(sliders)
+    if tuple(round(v / total, 6) for v in sliders) != tuple(priors):
+        messages.append(
+            Message(
+                N_("The priors {priors} were rounded to the sliders' steps of {step:g}: {rounded}."),
+                priors=_shown(priors),
+                step=PRIOR_STEP,
+                rounded=", ".join(f"{v:.2f}" for v in sliders),
+            )
+        )
+    state = {f"{spec.key}_set_priors": True}
+    state.update({f"{spec.key}_prior_{k}": value for k, value in zip(present_classes, sliders, strict=True)})
+    return state
+
+
+def _shown(values):
+    return "(" + ", ".join(f"{v:g}" for v in values) + ")"
+
+
+def _value_state(spec, value, present_classes, messages):
+    """Session-state values for one setting ``value`` (already checked against ``spec``)."""
+    if spec.kind == "priors":
+        return _priors_state(spec, value, present_classes, messages)
+    if spec.name == "C":
+        return {HARD_MARGIN_KEY: True} if value is None else {HARD_MARGIN_KEY: False, spec.key: value}
+    if spec.name == "w_init":  # a text input in the book's sign (ui.text.convention): "5, -6, 1", blank for zeros
+        return {spec.key: "" if value is None else ", ".join(f"{v:g}" for v in book_w_init(value))}
+    if spec.name == "thresholds":
+        return {THRESHOLDS_KEY: True, f"{spec.key}1": value[0], f"{spec.key}2": value[1]}
+    return {spec.key: value}
+
+
+# The app's wording of a setting that cannot be used (see playground.specs), same arguments.
+_APP_WORDING = {
+    SETTING_PROBLEM: N_("Method parameter {name} = {value} is {problem}; the default ({default}) is used."),
+    SETTING_UNKNOWN: N_("Method parameter {name} is unknown and was ignored."),
+    SETTING_NOT_APPLYING: N_("Method parameter {name} does not apply to the other settings and was ignored."),
+}
+
+
+def _as_method_parameter(message):
+    template = _APP_WORDING.get(getattr(message, "template", None))
+    if template is None:
+        return message
+    args = dict(message.args)
+    name = str(args.get("name", ""))
+    if len(name) >= 2 and name[0] == name[-1] == "'":
+        args["name"] = name[1:-1]
+    return Message(template, **args)
+
+
+def widget_state(method, params, present_classes):
+    """Session-state values that make ``PARAM_WIDGETS[method]`` return ``params``.
+
+    Returns (values, messages). Every value is checked against the widget's own spec first (the
+    same check a link and a file get), so a value the widgets cannot show becomes the widget's
+    default, with a sentence.
+    """
+    specs = METHOD_SPECS.get(method, ())
+    messages = []
+    clean, _unused = clean_settings(specs, dict(params), "parameter", "scene", messages)
+    # "The scene's parameter 'C' = 7.0 is not ..." as the app's messages write parameters:
+    # "Method parameter C = 7.0 is not ...".
+    messages = [_as_method_parameter(message) for message in messages]
+    values = {}
+    for spec in specs:
+        if spec.name in clean and spec.applies(clean) and spec.key:
+            values.update(_value_state(spec, clean[spec.name], list(present_classes), messages))
+    if method == "naive_bayes" and clean.get("variant") == "bernoulli" and "thresholds" not in clean:
+        values[THRESHOLDS_KEY] = False
+    return values, messages

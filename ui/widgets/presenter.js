@@ -1,0 +1,148 @@
+// The presenter bar's keys and its "?" overlay (ui/widgets/presenter.py). A key clicks the bar's own
+// button (or the player's), so it does exactly what that button does; keys never act while a
+// text field, a select or the player's slider has the focus, nor with Ctrl / ⌘ / Alt held
+// (the canvas owns Ctrl+Z and its tool keys A M E S).
+
+function presenterButton(key, index) {
+  // The visible ones: Streamlit keeps a hidden copy of a button, and a tooltip's target is one too.
+  const buttons = Array.from(document.querySelectorAll('.st-key-' + key + ' button'));
+  return buttons.filter((b) => b.offsetParent !== null)[index || 0] || null;
+}
+
+function clickEnabled(button) {
+  if (!button || button.disabled) return false;
+  button.click();
+  return true;
+}
+
+function playerButton() {
+  // The player of the open tab (ui/plot/playback.js), wherever it is on the page.
+  const buttons = Array.from(document.querySelectorAll('.pg-player-play'));
+  return buttons.find((b) => b.offsetParent !== null) || null;
+}
+
+function typing(target) {
+  if (!target || !target.closest) return false;
+  if (target.isContentEditable) return true;
+  const tag = (target.tagName || '').toLowerCase();
+  if (tag === 'textarea' || tag === 'select') return true;
+  if (tag === 'input') return !['button', 'checkbox', 'radio'].includes((target.type || '').toLowerCase());
+  return Boolean(target.closest('[role="combobox"], [role="listbox"], .pg-player'));
+}
+
+function releaseChoice(e) {
+  // A method (or α) picked from the bar's list: its box gives the focus back, so the keys work
+  // again at once (typed into the box, they would filter its list).
+  if (!e.target.closest || !e.target.closest('[role="option"]')) return;
+  setTimeout(() => {
+    const active = document.activeElement;
+    if (active && active.closest && active.closest('.st-key-pg_view_row')) active.blur();
+  }, 0);
+}
+
+function overlay() {
+  return document.querySelector('.pg-shortcuts');
+}
+
+function toggleOverlay(show) {
+  const el = overlay();
+  if (!el) return;
+  const shown = show === undefined ? !el.classList.contains('pg-shown') : show;
+  el.classList.toggle('pg-shown', shown);
+  if (shown) el.querySelector('button').focus();
+}
+
+const ACTIONS = {
+  ArrowLeft: () => clickEnabled(presenterButton('pb_prev')),
+  ArrowRight: () => clickEnabled(presenterButton('pb_next')),
+  ' ': () => clickEnabled(playerButton()),
+  z: () => clickEnabled(presenterButton('pb_undo')),
+  Z: () => clickEnabled(presenterButton('pb_undo')),
+  '?': () => { toggleOverlay(); return true; },
+};
+
+function onKey(e) {
+  if (!document.querySelector('.st-key-pb_keys')) return;  // the bar is there only in presentation
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (e.key === 'Escape') { toggleOverlay(false); return; }
+  if (typing(e.target)) return;
+  let done = false;
+  if (/^[1-6]$/.test(e.key)) done = clickEnabled(presenterButton('pb_class', Number(e.key) - 1));
+  else if (ACTIONS[e.key]) done = ACTIONS[e.key]();
+  if (done) e.preventDefault();
+}
+
+function buildOverlay(texts) {
+  let el = overlay();
+  if (el) el.remove();
+  el = document.createElement('div');
+  el.className = 'pg-shortcuts';
+  el.setAttribute('role', 'dialog');
+  el.setAttribute('aria-label', texts.title);
+  const box = document.createElement('div');
+  box.className = 'pg-shortcuts-box';
+  const title = document.createElement('h2');
+  title.textContent = texts.title;
+  const table = document.createElement('table');
+  texts.rows.forEach(([keys, what]) => {
+    const row = table.insertRow();
+    const cell = row.insertCell();
+    keys.split(' ').filter(Boolean).forEach((k) => {
+      const kbd = document.createElement('kbd');
+      kbd.textContent = k;
+      cell.append(kbd, ' ');
+    });
+    row.insertCell().textContent = what;
+  });
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = texts.close;
+  close.addEventListener('click', () => toggleOverlay(false));
+  box.append(title, table, close);
+  el.append(box);
+  el.addEventListener('click', (e) => { if (e.target === el) toggleOverlay(false); });
+  document.body.appendChild(el);
+}
+
+function smallButton(text, title, onClick) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = text;
+  button.title = title;
+  button.setAttribute('aria-label', title);
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+function followBar() {
+  // The drawer (ui/widgets/presenter.py's CSS) starts under the bar, whose height depends on the window.
+  const bar = document.querySelector('.st-key-pg_view_row');
+  if (!bar || bar.__pgFollowed) return;
+  bar.__pgFollowed = true;
+  const set = () => document.documentElement.style.setProperty(
+    '--pg-bar-bottom', Math.ceil(bar.getBoundingClientRect().bottom + window.scrollY) + 'px');
+  new ResizeObserver(set).observe(bar);
+  set();
+}
+
+export default function (component) {
+  const { data, parentElement } = component;
+  const texts = data.texts;
+  let root = parentElement.querySelector('.pg-presenter-keys');
+  if (!root) {
+    root = document.createElement('div');
+    root.className = 'pg-presenter-keys';
+    parentElement.appendChild(root);
+  }
+  root.replaceChildren(
+    smallButton('▶ ❚❚', texts.play_button, () => clickEnabled(playerButton())),
+    smallButton('?', texts.help_button, () => toggleOverlay()),
+  );
+  buildOverlay(texts);
+  followBar();
+  if (!window.__pgPresenterKeys) {  // once per page: the element's code runs again on every update
+    window.__pgPresenterKeys = true;
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('click', releaseChoice, true);
+  }
+}

@@ -1,0 +1,261 @@
+"""The presenter bar: in presentation mode, the controls a lecture needs, on the page itself.
+
+Rules that hold:
+
+- The sidebar stays folded away in presentation; everything a figure's "Try:" line asks for is in
+  this one compact row above the plot: the method, the class of new points, undo / redo, the
+  multi-class strategy (with three or more classes), previous / next figure, play / pause of the
+  player, and "?" for the keyboard shortcuts (← → figures, space play / pause, 1-6 class, Z undo).
+- The bar's widgets are copies of the sidebar's: each has its own key, is set from the sidebar
+  widget's value before it is drawn, and writes its choice back to that widget's key in its
+  callback, so the sidebar (which runs later in the same run) applies it exactly as if it had
+  been chosen there; one source of truth, the scene.
+- The keys and the "?" overlay live in ``ui/widgets/presenter.js`` (an element of this row); they click
+  the bar's own buttons, so a key does what its button does, and never act while typing.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from playground import MODELS
+from playground.presets import PRESETS
+from playground.specs import METHOD_SPECS, spec_for
+from ui.plot.theme import SYMBOL_GLYPHS
+from ui.session import state
+from ui.text.i18n import N_, _
+from ui.text.names import N_CLASSES
+
+from .controls import AUTO_OVR_KEY, MULTICLASS_KEY, MULTICLASS_LABELS, TWO_CLASS_METHODS, method_label
+from .presets import ACTIVE_KEY, load_preset
+
+# The page in presentation: no sidebar or header, type for a room (rem = 20 px), the comparison's
+# method list folded away (the bar holds the method); the figure's explanation in a drawer fixed on
+# the right, whose room the page keeps free while it is open (the plot, narrower, stays whole: a
+# projector's window is wider than the square-ish plot needs).
+PRESENTER_CSS = """
+<style>
+section[data-testid="stSidebar"], header[data-testid="stHeader"] { display: none; }
+html { font-size: 20px; }
+:root { --pg-drawer: min(30vw, 24rem); }
+.block-container { padding-top: 0.5rem; padding-bottom: 1rem; max-width: 100%; }
+/* Half the page's gaps (rem is 20 px here), and none around the elements that only hold styles. */
+.block-container [data-testid="stVerticalBlock"] { gap: 0.5rem; }
+[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] style) { display: none; }
+.st-key-compare_methods, .st-key-view_mode [data-testid="stWidgetLabel"] { display: none; }
+/* The bar: one compact row (two on a narrow projector), its type in px like the canvas's tools. */
+.st-key-pg_view_row { gap: 0.3rem 0.45rem !important; align-items: center !important; font-size: 15px; }
+.st-key-pg_view_row p, .st-key-pg_view_row button, .st-key-pg_view_row input { font-size: 15px; }
+.st-key-pg_view_row button { min-height: 34px; padding: 2px 10px; }
+.st-key-pg_view_row [data-testid="stSelectbox"] [role="group"] { min-height: 34px; height: 36px; }
+/* Messages ("Loaded figure 4.6.") at the bottom, off the drawer's title. */
+[data-testid="stToastContainer"] { top: auto !important; bottom: 0.75rem; }
+/* The figure's explanation: a drawer under the bar, on the right; while it is open the page below the
+   bar keeps its room free, so the plot stays whole beside it (a projector is wider than the plot). */
+.st-key-pg_drawer { position: fixed; top: calc(var(--pg-bar-bottom, 4rem) + 0.5rem); right: 0.75rem;
+  z-index: 999990; width: auto; max-width: var(--pg-drawer); border-radius: 0.5rem;
+  max-height: calc(100vh - var(--pg-bar-bottom, 4rem) - 1.25rem); overflow-y: auto;
+  background: var(--background-color, white); box-shadow: 0 4px 18px rgba(0, 0, 0, 0.18); }
+.st-key-pg_drawer:has(details[open]) { width: var(--pg-drawer); }
+.st-key-pg_drawer [data-testid="stExpander"] details { margin: 0; }
+.st-key-pg_drawer p, .st-key-pg_drawer summary { font-size: 16px; line-height: 1.45; }
+.stMain:has(.st-key-pg_drawer details[open]) .block-container > [data-testid="stVerticalBlock"] > *:not(:first-child) {
+  max-width: calc(100% - var(--pg-drawer) - 1rem); }
+</style>
+"""
+PRESENTER_JS = (Path(__file__).resolve().parent / "presenter.js").read_text(encoding="utf-8")
+_CSS = """
+.pg-presenter-keys { display: flex; gap: 0.3rem; align-items: center; }
+.pg-presenter-keys button { font: inherit; font-size: 15px; min-width: 36px; height: 34px; cursor: pointer;
+  border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.5rem; background: transparent; color: inherit; }
+.pg-shortcuts { position: fixed; inset: 0; z-index: 1000100; display: none; align-items: center;
+  justify-content: center; background: rgba(0, 0, 0, 0.45); }
+.pg-shortcuts.pg-shown { display: flex; }
+.pg-shortcuts-box { background: white; color: #262730; border-radius: 0.75rem; padding: 1.25rem 1.75rem;
+  max-width: min(90vw, 34rem); font-size: 1.1rem; box-shadow: 0 8px 32px rgba(0, 0, 0, 0.35); }
+.pg-shortcuts-box h2 { font-size: 1.3rem; margin: 0 0 0.75rem 0; }
+.pg-shortcuts-box table { border-collapse: collapse; width: 100%; }
+.pg-shortcuts-box td { padding: 0.3rem 0.5rem; vertical-align: top; }
+.pg-shortcuts-box kbd { display: inline-block; min-width: 1.6em; padding: 0.1em 0.45em; border: 1px solid #999;
+  border-radius: 0.3em; font-family: inherit; text-align: center; background: #f4f4f4; }
+"""
+_keys = st.components.v2.component("playground_presenter_keys", js=PRESENTER_JS, css=_CSS, isolate_styles=False)
+
+METHOD_KEY, CLASS_KEY, STRATEGY_KEY = "pb_method", "pb_class", "pb_strategy"
+SIDEBAR_CLASS_KEY, SIDEBAR_METHOD_KEY = "active_class", "method"
+
+
+def _copy(source, target, fallback=None):
+    """A sidebar widget's value to the bar's copy (before the copy is drawn); the scene's value
+    ``fallback`` while the sidebar has not drawn that widget yet (a scene just loaded)."""
+    value = st.session_state.get(source, fallback)
+    if value is not None:
+        st.session_state[target] = value
+
+
+def _write_back(target, source):
+    def write():
+        value = st.session_state.get(source)
+        if value is not None:  # a segmented control can be clicked off: the choice stays
+            st.session_state[target] = value
+        if target == MULTICLASS_KEY:
+            st.session_state.pop(AUTO_OVR_KEY, None)  # the person picked a strategy: it is theirs now
+
+    return write
+
+
+def class_label(k):
+    """ "● 1": the class's symbol and number (the sidebar's radio names it in full)."""
+    return f"{SYMBOL_GLYPHS[k]} {k + 1}"
+
+
+def neighbour_preset(step):
+    """The preset ``step`` places after (+1) or before (-1) the one shown; the first one when none is."""
+    keys = list(PRESETS)
+    active = st.session_state.get(ACTIVE_KEY)
+    if active not in keys:
+        return keys[0] if step > 0 else None
+    index = keys.index(active) + step
+    return keys[index] if 0 <= index < len(keys) else None
+
+
+def _strategies(scene):
+    """The strategies the sidebar offers for this scene's method and classes, or () with two classes."""
+    n_classes = int(np.count_nonzero(scene.training.points.counts()))
+    if n_classes <= 2:
+        return ()
+    return ("ovr", "ovo") if scene.method in TWO_CLASS_METHODS else tuple(MULTICLASS_LABELS)
+
+
+def presenter_bar(row):
+    """The bar's widgets, appended to ``row`` (a horizontal container)."""
+    scene, history = state.scene(), st.session_state.history
+    _copy(SIDEBAR_METHOD_KEY, METHOD_KEY, scene.method)
+    row.selectbox(
+        _("Method"),
+        list(MODELS),
+        format_func=method_label,
+        key=METHOD_KEY,
+        on_change=_write_back(SIDEBAR_METHOD_KEY, METHOD_KEY),
+        label_visibility="collapsed",
+        width=330,
+    )
+    _copy(SIDEBAR_CLASS_KEY, CLASS_KEY, 0)
+    row.segmented_control(
+        _("Class of new points"),
+        list(range(N_CLASSES)),
+        format_func=class_label,
+        key=CLASS_KEY,
+        on_change=_write_back(SIDEBAR_CLASS_KEY, CLASS_KEY),
+        label_visibility="collapsed",
+        help=_("Class of new points (keys 1-6)"),
+    )
+    row.button(
+        "↶",
+        key="pb_undo",
+        disabled=not history.past,
+        on_click=state.guarded_callback("undo")(state.undo),
+        help=_("Undo (Z)"),
+    )
+    row.button(
+        "↷",
+        key="pb_redo",
+        disabled=not history.future,
+        on_click=state.guarded_callback("redo")(state.redo),
+        help=_("Redo"),
+    )
+    strategies = _strategies(scene)
+    if strategies:
+        _copy(MULTICLASS_KEY, STRATEGY_KEY, scene.multiclass)
+        if st.session_state.get(STRATEGY_KEY) not in strategies:
+            st.session_state[STRATEGY_KEY] = strategies[0]
+        row.segmented_control(
+            _("With more than two classes"),
+            list(strategies),
+            format_func=lambda strategy: _(MULTICLASS_LABELS[strategy]),
+            key=STRATEGY_KEY,
+            on_change=_write_back(MULTICLASS_KEY, STRATEGY_KEY),
+            label_visibility="collapsed",
+        )
+    _basis_choice(row, scene)
+    _alpha_choice(row, scene)
+    _figure_buttons(row)
+    with row:
+        _keys(data=_key_data(), key="pb_keys")
+
+
+BASIS_KEY, ALPHA_KEY = "pb_basis", "pb_alpha"
+SHORT_BASIS_LABELS = {"identity": N_("φ: none"), "polynomial": N_("φ: polynomial"), "rbf": N_("φ: Gaussian RBF")}
+
+
+def _basis_choice(row, scene):
+    """The basis functions (none, polynomial, RBF), while the scene or the figure shown has some:
+    the figures on basis functions ask to switch them off and on again."""
+    preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
+    if scene.basis == "identity" and (preset is None or preset.scene.basis == "identity"):
+        return
+    _copy("basis", BASIS_KEY, scene.basis)
+    row.segmented_control(
+        _("Basis functions φ(x)"),
+        list(SHORT_BASIS_LABELS),
+        format_func=lambda basis: _(SHORT_BASIS_LABELS[basis]),
+        key=BASIS_KEY,
+        on_change=_write_back("basis", BASIS_KEY),
+        label_visibility="collapsed",
+    )
+
+
+def _alpha_choice(row, scene):
+    """Bayesian logistic regression's prior precision α (section 4.5.2's figure asks to raise it)."""
+    if scene.method != "bayesian_logistic":
+        return
+    spec = spec_for(METHOD_SPECS["bayesian_logistic"], "alpha")
+    _copy(spec.key, ALPHA_KEY, scene.param_dict.get("alpha"))
+    if st.session_state.get(ALPHA_KEY) not in spec.options:
+        st.session_state[ALPHA_KEY] = spec.default
+    row.selectbox(
+        _("Prior precision α"),
+        list(spec.options),
+        format_func=lambda alpha: f"α = {alpha:g}",
+        key=ALPHA_KEY,
+        on_change=_write_back(spec.key, ALPHA_KEY),
+        label_visibility="collapsed",
+        width=130,
+    )
+
+
+def _figure_buttons(row):
+    for step, label, help_text, key in (
+        (-1, _("◀ Figure"), _("The previous figure (←)"), "pb_prev"),
+        (1, _("Figure ▶"), _("The next figure (→)"), "pb_next"),
+    ):
+        target = neighbour_preset(step)
+        row.button(
+            label,
+            key=key,
+            disabled=target is None,
+            on_click=state.guarded_callback("that figure")(load_preset),
+            args=(target,),
+            help=help_text,
+        )
+
+
+def _key_data():
+    """What the keys' element needs: its sentences in the session's language."""
+    return {
+        "texts": {
+            "help_button": _("Keyboard shortcuts (?)"),
+            "play_button": _("Play or pause the playback (space)"),
+            "title": _("Keyboard shortcuts"),
+            "close": _("Close (Esc)"),
+            "rows": [
+                ["← →", _("previous / next figure")],
+                [_("space"), _("play / pause the playback (when the open tab has a player)")],
+                ["1 – 6", _("the class of new points")],
+                ["Z", _("undo (Ctrl+Shift+Z or Ctrl+Y redoes)")],
+                ["A M E S", _("the plot's tools: add, move, erase, select")],
+                ["?", _("show or hide this list")],
+            ],
+        }
+    }

@@ -1,0 +1,87 @@
+"""Sharing: the address bar follows the scene, and the sidebar copies and shows the link.
+
+The link is the page's own URL: ``sync_address_bar`` rewrites the query parameters after
+every run of the canvas and panels. The sidebar is not rerun by a click on the canvas, so the
+link it shows is read from the address bar in the browser, and follows it as it changes.
+
+The share box also reads the address the page was opened with: Streamlit ignores a query string
+with more than 1,000 parameters altogether, and only the browser can tell the visitor so.
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+from playground import Message
+from playground.link import MAX_QUERY_PARAMETERS
+from ui.session import state
+from ui.text.i18n import N_, _
+
+_JS = (Path(__file__).resolve().parent / "share.js").read_text(encoding="utf-8")
+
+
+_CSS = """
+.pg-copy { border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; background: white;
+  padding: 0.35rem 0.9rem; cursor: pointer; font: inherit; }
+.pg-copy:hover { border-color: #ff4b4b; color: #ff4b4b; }
+.pg-copy-note { margin-left: 0.6rem; font-size: 0.85rem; color: #555; }
+.pg-link { margin: 0.6rem 0 0.3rem; padding: 0.6rem 0.75rem; border-radius: 0.5rem; background: #f0f2f6;
+  font-family: "Source Code Pro", monospace; font-size: 0.75rem; white-space: pre-wrap; word-break: break-all;
+  max-height: 9rem; overflow-y: auto; user-select: all; }
+.pg-link-caption { font-size: 0.85rem; color: rgba(49, 51, 63, 0.6); margin: 0; }
+"""
+
+_share_box = st.components.v2.component("playground_share", js=_JS, css=_CSS, isolate_styles=False)
+
+HELP = N_(
+    "The address bar always holds this link: opening it in any browser shows these points, this method "
+    "with its settings, the view and the open panel."
+)
+
+
+def sync_address_bar(query):
+    """Make the browser's query parameters equal ``query`` (only when they differ)."""
+    if st.query_params.to_dict() != query:
+        st.query_params.from_dict(query)
+
+
+@state.guarded_callback("reading the link")
+def _on_oversized():
+    count = (st.session_state.get(SHARE_KEY) or {}).get("oversized")
+    if isinstance(count, int) and count > MAX_QUERY_PARAMETERS:
+        state.report_load_problems(
+            "the link",
+            [
+                Message(
+                    N_(
+                        "The link has {count} parameters; Streamlit reads a link only with at most {limit}, "
+                        "so none of it was read and the default scene is shown."
+                    ),
+                    count=f"{count:,}",
+                    limit=f"{MAX_QUERY_PARAMETERS:,}",
+                )
+            ],
+        )
+
+
+SHARE_KEY = "share_link"
+
+
+def share_controls(note=None):
+    """A "copy link" button and the link itself (selectable when the clipboard is blocked), both
+    read from the address bar in the browser. ``note``: what the link leaves out, if anything."""
+    _share_box(
+        data={
+            "label": _("Copy link to this scene"),
+            "help": _(HELP) if note is None else f"{_(HELP)} {note}",
+            "max_parameters": MAX_QUERY_PARAMETERS,
+            "texts": {
+                "length": _("{n} characters."),
+                "copied": _("Copied."),
+                "blocked": _("Your browser blocked the clipboard; copy the link below."),
+            },
+        },
+        key=SHARE_KEY,
+        height="content",
+        on_oversized_change=_on_oversized,
+    )
