@@ -19,10 +19,10 @@ from ui.plot.canvas import canvas, file_name, follow_canvas
 from ui.plot.caption import caption_height, caption_text
 from ui.plot.compare import comparison, view_mode_picker
 from ui.plot.figures import FIGURE_CONFIG, TEST_FILL, scene_figure
+from ui.plot.fitview import shown_model
 from ui.plot.legend_row import legend_row
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
 from ui.server.live_route import live_path
-from ui.plot.fitview import shown_model
 from ui.session.compute import FitView, scene_model, scene_view, view_is_quick
 from ui.session.language import init_language, language_picker
 from ui.text.accessible import canvas_description
