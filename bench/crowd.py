@@ -155,9 +155,9 @@ async def _browser_page(browser, url, query, expected, timeout):
         await context.close()
 
 
-async def _browser_pages(server, query, n_points, pages, timeout):
+async def _browser_pages(server, query, n_points, pages, timeout, *, prober=True):
     """(seconds of each of ``pages`` Chromium pages opening the link at once, server tree CPU s,
-    the light prober's click latencies meanwhile)."""
+    the light prober's click latencies meanwhile: none without ``prober``)."""
     from playwright.async_api import async_playwright
 
     from tests.browser import CHROMIUM_ARGS, chromium_path
@@ -165,15 +165,21 @@ async def _browser_pages(server, query, n_points, pages, timeout):
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
-            await _browser_page(browser, server.url, "", 90, timeout)  # the server's first run imports the app
-            prober = await Session.open(server.url)
+            # The server's first run imports the app; the browser's first page fills its caches.
+            await _browser_page(
+                browser, server.url, query if not prober else "", n_points if not prober else 90, timeout
+            )
+            session = await Session.open(server.url) if prober else None
             before = server.cpu_seconds()
             opening = [_browser_page(browser, server.url, query, n_points, timeout) for _ in range(pages)]
             crowd = asyncio.ensure_future(asyncio.gather(*opening))
-            during = await _click_latencies(prober, 100_000, spacing=0.3, until=crowd.done, timeout=60.0)
+            during = []
+            if session is not None:
+                during = await _click_latencies(session, 100_000, spacing=0.3, until=crowd.done, timeout=60.0)
             seconds = await crowd
             cpu = server.cpu_seconds() - before
-            await prober.close()
+            if session is not None:
+                await session.close()
         finally:
             await browser.close()
     return seconds, cpu, during
@@ -181,22 +187,40 @@ async def _browser_pages(server, query, n_points, pages, timeout):
 
 def run_browsers(root=ROOT, n_points=5_000, pages=8, timeout=600.0, log=print, centres=100):
     """The same link in real Chromium pages on this machine: one page alone, then ``pages`` at
-    once, each on a fresh server; the pages' rendering shares the cores with the server."""
+    once, each on a fresh server; the pages' rendering shares the cores with the server.
+
+    The floor, measured in the same run the same way: ``bench/floor_app.py`` drawing as many points
+    on the same canvas component, with no fit, regions, sidebar or panels. Its ratio (``pages`` at
+    once against one alone) is what Streamlit's front-end and the canvas cost eight browsers on
+    these cores whatever the app does; the app's ratio is read against it."""
     query, n_points = heavy_query(n_points, centres), points_of(n_points)
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
+        for count in (1, pages):
+            with streamlit(root, script="bench/floor_app.py") as server:
+                seconds, cpu, _ = asyncio.run(
+                    _browser_pages(server, f"points={n_points}", n_points, count, timeout, prober=False)
+                )
+            out[("floor", count)] = (seconds, cpu)
+            log(f"  floor, {count} browser page(s): shown in {_seconds(seconds)} s; server tree CPU {cpu:.1f} s")
         for count in (1, pages):
             fit_log = Path(tmp) / f"fits-{count}.log"
             with streamlit(root, env={"PLAYGROUND_FIT_LOG": str(fit_log)}) as server:
                 seconds, cpu, during = asyncio.run(_browser_pages(server, query, n_points, count, timeout))
             out[count] = (seconds, cpu, fits_of(fit_log, n_points), during)
-            shown = ", ".join(f"{s:.1f}" for s in seconds)
             log(
-                f"  {count} browser page(s): shown in {shown} s; server tree CPU {cpu:.1f} s; "
+                f"  app, {count} browser page(s): shown in {_seconds(seconds)} s; server tree CPU {cpu:.1f} s; "
                 f"{out[count][2]} fit(s); prober p90 {percentile(during, 90):.0f} ms of {len(during)} clicks "
                 f"(load {loadavg()})"
             )
+    floor = max(out[("floor", pages)][0]) / out[("floor", 1)][0][0]
+    app = max(out[pages][0]) / out[1][0][0]
+    log(f"  worst of {pages} / alone: app {app:.2f}, floor {floor:.2f}; app's ratio / floor's {app / floor:.2f}")
     return out
+
+
+def _seconds(values):
+    return ", ".join(f"{s:.1f}" for s in values)
 
 
 def format_page(page):
