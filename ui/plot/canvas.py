@@ -301,15 +301,8 @@ def canvas(
     "final"}: the offset since the press of the points named as in ``revision``; moves of one
     drag replace each other while unacknowledged, and the final one ends the drag.
     """
-    if not isinstance(figure, dict):
-        figure = figure.to_plotly_json()
-    figure = {**figure, "layout": with_font(figure["layout"], current_language())}
     data = {
-        "figure": figure_json(figure),
-        "config": config,
-        "plotly_url": ensure_plotly_js(),
-        "dark_swaps": DARK_SWAPS,
-        "module": static_module("canvas", _JS),
+        **_drawing(figure, config),
         "height": height,
         "fill_screen": fill_screen,
         "min_height": height,
@@ -327,6 +320,21 @@ def canvas(
     }
     # The element takes the height the script gives the plot (in presentation, the window's).
     return _canvas(data=component_data(data), key=key, height="content", on_events_change=on_events or (lambda: None))
+
+
+def _drawing(figure, config):
+    """The figure's JSON (in the font of the session's language) and what draws it: the plotly.js
+    ``config``, plotly.js's URL, the dark theme's colour swaps and the canvas's module."""
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    figure = {**figure, "layout": with_font(figure["layout"], current_language())}
+    return {
+        "figure": figure_json(figure),
+        "config": config,
+        "plotly_url": ensure_plotly_js(),
+        "dark_swaps": DARK_SWAPS,
+        "module": static_module("canvas", _JS),
+    }
 
 
 def file_name(*parts):
