@@ -64,20 +64,7 @@ _CSS = """
 # Streamlit sends an inline component's JavaScript with every update of the element, i.e. with
 # every click; the canvas's is ~15 KB. So the element's own JavaScript only imports the real
 # module, written to static/ once (see ``static_module``) and cached by the browser.
-MODULE_LOADER_JS = r"""
-export default function (element) {
-  // The data may come as the bytes of one JSON text (see component_data).
-  const raw = element.data;
-  const bytes = raw instanceof ArrayBuffer || ArrayBuffer.isView(raw);
-  const component = bytes ? {...element, data: JSON.parse(new TextDecoder().decode(raw))} : element;
-  // A full URL: this code runs from a blob, against which a path does not resolve.
-  const url = new URL(component.data.module, document.baseURI).href;
-  // The element's sentence comes translated in its data ({error}: what went wrong).
-  import(url).then((module) => module.default(component)).catch((err) => {
-    component.parentElement.textContent = component.data.texts.not_drawn.replace('{error}', () => err.message);
-  });
-}
-"""
+MODULE_LOADER_JS = (_HERE / "module_loader.js").read_text(encoding="utf-8")
 
 
 def component_data(payload):
