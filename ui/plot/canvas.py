@@ -30,9 +30,10 @@ PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
 _HERE = Path(__file__).resolve().parent
 PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
 
-_JS = PLOTLY_SHARED_JS + "".join(
-    (_HERE / name).read_text(encoding="utf-8") for name in ("canvas_patch.js", "canvas_gestures.js", "canvas.js")
-)
+# One module, its parts joined in this order (they share one scope): a drag's frames patched in
+# place, the gestures (pointer; touch, wheel and keys; a drag and the live route), the element.
+_PARTS = ("canvas_patch.js", "canvas_gestures.js", "canvas_touch_wheel_keys.js", "canvas_drag_live.js", "canvas.js")
+_JS = PLOTLY_SHARED_JS + "".join((_HERE / name).read_text(encoding="utf-8") for name in _PARTS)
 
 _CSS = """
 .pg-canvas { width: 100%; }
