@@ -21,7 +21,11 @@ from .figures import _discrete_colourscale
 from .playback_frames import MAX_FRAMES, playback_frames
 from .theme import BOUNDARY_COLOUR, REGION_COLOURS
 
-PLAYER_JS = (Path(__file__).resolve().parent / "playback.js").read_text(encoding="utf-8")
+# One module in two files (they share one scope): the player, then the frames' geometry and traces.
+PLAYER_JS = "".join(
+    (Path(__file__).resolve().parent / name).read_text(encoding="utf-8")
+    for name in ("playback.js", "playback_frames.js")
+)
 
 _CSS = """
 .pg-player { display: flex; flex-direction: column; gap: 0.35rem; font-family: inherit; outline: none; }
