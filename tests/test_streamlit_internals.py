@@ -14,9 +14,7 @@ from ui.server import forward_queue, runtime
 def test_each_private_name_the_app_relies_on_is_in_the_installed_streamlit(module, name):
     value = importlib.import_module(module)
     for part in name.split("."):
-        assert hasattr(value, part), (
-            f"{module}.{name} is gone: update ui/server/runtime.py or forward_queue.py"
-        )
+        assert hasattr(value, part), f"{module}.{name} is gone: update ui/server/runtime.py or forward_queue.py"
         value = getattr(value, part)
 
 
