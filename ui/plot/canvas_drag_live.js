@@ -255,7 +255,7 @@ function showAdded(root, event) {
   }
   if (!root.__pgFigure || !window.Plotly) return;
   if (event.type === 'add' && liveAvailable(root)) {
-    // The live figure, a few milliseconds away, draws the point with its boundary in one draw;
+    // The live figure, close behind, draws the point with its boundary in one draw;
     // should it be late, the point is drawn alone meanwhile.
     if (!root.__pgAddedTimer) root.__pgAddedTimer = setTimeout(() => drawAdded(root), ADDED_WAIT_MS);
   } else {

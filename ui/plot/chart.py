@@ -1,8 +1,8 @@
 """A panel's plotly figure, drawn by the plotly.js the canvas loads (``Plotly.react``).
 
 Why not ``st.plotly_chart``: it renders with its own plotly bundle inside the page's React update,
-about 30 ms of the browser's main thread per chart on every click, all before the canvas above
-can draw; this element costs a few milliseconds and draws after the canvas.
+a long task of the browser's main thread per chart on every click, all before the canvas above
+can draw; this element's work is short and comes after the canvas.
 """
 
 from contextlib import nullcontext
