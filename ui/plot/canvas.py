@@ -35,32 +35,7 @@ PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
 _PARTS = ("canvas_patch.js", "canvas_gestures.js", "canvas_touch_wheel_keys.js", "canvas_drag_live.js", "canvas.js")
 _JS = PLOTLY_SHARED_JS + "".join((_HERE / name).read_text(encoding="utf-8") for name in _PARTS)
 
-_CSS = """
-.pg-canvas { width: 100%; }
-.pg-canvas.pg-over-point .nsewdrag { cursor: grab !important; }
-.pg-canvas.pg-dragging .nsewdrag { cursor: grabbing !important; }
-.pg-canvas.pg-dragging .hoverlayer { display: none; }
-.pg-drag-layer { position: absolute; top: 0; left: 0; pointer-events: none; will-change: transform; overflow: visible; }
-.pg-status { color: #b00020; font-size: 0.9rem; }
-/* In px: presentation mode enlarges the page's rem, and the bar's height is taken from the plot's. */
-.pg-tools { display: flex; align-items: center; gap: 4px; height: 30px; margin-bottom: 2px;
-  overflow: hidden; white-space: nowrap; font-size: 14px; }
-.pg-tools button { font: inherit; font-size: 14px; line-height: 1.2; padding: 3px 9px; cursor: pointer;
-  border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.4rem; background: transparent; color: inherit; }
-.pg-tools button[aria-pressed="true"] { background: #1f77b4; border-color: #1f77b4; color: white; }
-.pg-tools .pg-hint { font-size: 13px; opacity: 0.75; margin-left: 8px; overflow: hidden; text-overflow: ellipsis; }
-.pg-canvas { position: relative; }
-.pg-wheel-hint { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
-  text-align: center; padding: 1rem; background: rgba(0, 0, 0, 0.45); color: white; font-size: 1.1rem;
-  pointer-events: none; opacity: 0; transition: opacity 0.2s; z-index: 5; }
-.pg-wheel-hint.pg-shown { opacity: 1; }
-[role="status"].pg-stale { opacity: 0.45; }
-/* The canvas's own width decides (the sidebar takes a share of a narrow window). */
-.pg-host { container-type: inline-size; }
-@container (max-width: 720px) { .pg-tools { flex-wrap: wrap; height: auto; row-gap: 2px; }
-  .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; white-space: normal; } .pg-tools button { padding: 3px 6px; } }
-@media (pointer: coarse) { .pg-tools button { min-height: 36px; min-width: 44px; } }
-"""
+_CSS = (_HERE / "canvas.css").read_text(encoding="utf-8")
 
 # Streamlit sends an inline component's JavaScript with every update of the element, i.e. with
 # every click; the canvas's is ~15 KB. So the element's own JavaScript only imports the real
