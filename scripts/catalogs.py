@@ -8,6 +8,8 @@ A development tool (the app itself only reads catalogs, in ``ui.text.i18n``)::
     python -m scripts.catalogs check                 # what is missing, unused or inconsistent
 
 A message is the literal argument of ``_("...")``, ``N_("...")`` or ``ngettext("...", "...", n)``.
+An f-string with words of its own where a message goes (see ``english_fstrings``) is reported: it
+would reach the page in English whatever the language.
 Each area's catalog lists exactly the messages of its files, with the translations it already had;
 an English catalog's translations stay empty (gettext shows the message itself). The same message
 may be in two areas' catalogs, with the same translation.
@@ -29,9 +31,10 @@ PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)?(?:[:!][^{}]*)?\}(?
 
 def messages_in(path):
     """[(msgid, line, problem)] for each marked message in a Python file; msgid is ``s\\0p`` for a
-    plural. ``problem`` names a call whose argument is not a literal (it cannot be catalogued)."""
+    plural. ``problem`` names a call whose argument is not a literal (it cannot be catalogued), or
+    an English f-string where a message goes (``english_fstrings``)."""
     tree = ast.parse(Path(path).read_text(encoding="utf-8"), filename=str(path))
-    found = []
+    found = [(None, line, "an English f-string where a message goes") for line in english_fstrings(tree)]
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKERS):
             continue
@@ -45,6 +48,76 @@ def messages_in(path):
             # _(variable) translates a message marked elsewhere with N_; an f-string never matches.
             found.append((None, node.lineno, f"{node.func.id}() of a non-literal"))
     return found
+
+
+# Streamlit's calls whose first argument is a sentence on the page (``st.markdown`` is left out: it
+# is also given HTML and formulas built with f-strings).
+MESSAGE_SINKS = {"error", "warning", "info", "success", "toast", "caption"}
+# Words of the f-string's own text: two Latin letters in a row (a lone "x" or "a" is a symbol).
+ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def english_fstrings(tree):
+    """The lines of f-strings with English words of their own (``f"{n} points left"``, not
+    ``f"{x:.3g}"`` or ``f"a{i}"``) where a message goes: an argument of ``Message(...)``, the text of
+    ``st.error``, ``st.warning``, ``st.info``, ``st.success``, ``st.toast`` or ``st.caption``, or the
+    value a function returns when its other returns are marked messages (``_``, ``N_``,
+    ``ngettext``, ``Message``). Such text is never looked up in a catalog."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            shown = _message_arguments(node)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            returned = [r.value for r in _returns(node) if r.value is not None]
+            shown = returned if any(_marked(branch) for value in returned for branch in _branches(value)) else []
+        else:
+            continue
+        lines += [branch.lineno for value in shown for branch in _branches(value) if _english(branch)]
+    return sorted(set(lines))
+
+
+def _message_arguments(call):
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    if name == "Message":
+        return [*call.args, *(keyword.value for keyword in call.keywords)]
+    if name in MESSAGE_SINKS and isinstance(func.value, ast.Name) and func.value.id == "st":
+        return call.args[:1] + [keyword.value for keyword in call.keywords if keyword.arg == "body"]
+    return []
+
+
+def _returns(function):
+    """The function's own return statements (not those of functions defined inside it)."""
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _branches(node):
+    """The values an expression may take: both sides of ``a if c else b``, else itself."""
+    if isinstance(node, ast.IfExp):
+        return [*_branches(node.body), *_branches(node.orelse)]
+    return [node]
+
+
+def _marked(node):
+    """A marked message: ``_("...")``, ``N_``, ``ngettext``, ``Message(...)``, or one of them ``.format``-ted."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "format":
+        return _marked(func.value)
+    return isinstance(func, ast.Name) and (func.id in MARKERS or func.id == "Message")
+
+
+def _english(node):
+    return isinstance(node, ast.JoinedStr) and any(
+        isinstance(part, ast.Constant) and ENGLISH_WORD.search(part.value) for part in node.values
+    )
 
 
 def _quote(text):

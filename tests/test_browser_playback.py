@@ -255,7 +255,7 @@ def test_speed_changes_the_tick(browser, server):
 
 
 def test_the_browsers_regions_are_the_models_exact_regions(browser, server):
-    """The player's own clipping (linearRegions in ui/plot/playback.js) against playground.geometry's
+    """The player's own clipping (linearRegions in ui/plot/playback_frames.js) against playground.geometry's
     exact regions of at_step(k), for softmax with three classes, class by class (areas)."""
     from playground.geometry import exact_regions, polygon_area
     from tests.conftest import clusters

@@ -9,6 +9,8 @@ a real catalog, and two messages as the app shows them: a fit error and an impor
 import ast
 import pickle
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +67,60 @@ def test_every_template_is_catalogued_and_translated():
         missing = [m for m in ours if not (entries.get(m) and entries[m][0][1])]
         assert missing == [], language
     assert catalogs.check() == []
+
+
+ENGLISH_FSTRINGS = """\
+import logging
+
+import streamlit as st
+
+from playground import Message
+from ui.text.i18n import N_, _
+
+
+def fit_failed(n, name, quick):
+    if quick:
+        return _("The fit failed.")
+    return f"Only {n} points in {name}"  # line 12: reported
+
+
+def shown(n, name, rows, title, text, x, key):
+    raise ValueError(Message(f"Need {n} points"))  # line 16: reported
+    st.error(f"Could not read {name}")  # line 17: reported
+    st.caption(_("{n} rows").format(n=rows) if rows else f"No rows in {name}")  # line 18: reported
+    st.toast(body=f"Saved {name}")  # line 19: reported
+    st.info(f"**{title}**\\n\\n{text}")  # translated parts, markup between them: not reported
+    st.caption(f"{x:.3g} · {rows}")  # numbers and signs only: not reported
+    st.caption(f"a{n} = {x}")  # a symbol, no word: not reported
+    st.markdown(f"<div class='pg-row'>{text}</div>")  # markup, not a message sink: not reported
+    logging.error(f"fit failed for {name}")  # a log line, not the page: not reported
+    st.button(_("Go"), key=f"go_{key}")  # a widget's key: not reported
+    return N_("Loaded.")
+
+
+def key_of(name):
+    return f"table_{name}"  # no message returned here: not reported
+"""
+
+
+def test_an_english_f_string_where_a_message_goes_is_reported(tmp_path):
+    """An f-string with English words as a Message, the text of st.error/warning/info/success/toast/
+    caption, or a return beside marked messages never reaches a catalog: ``messages_in`` reports it
+    (so ``catalogs check`` fails on it), and leaves markup, numbers, symbols and keys alone."""
+    source = tmp_path / "english.py"
+    source.write_text(ENGLISH_FSTRINGS, encoding="utf-8")
+    problems = [(line, problem) for msgid, line, problem in catalogs.messages_in(source) if problem]
+    assert problems == [(line, "an English f-string where a message goes") for line in (12, 16, 17, 18, 19)]
+
+
+def test_the_catalog_check_on_the_tree_is_clean():
+    """``python -m scripts.catalogs check``: every message catalogued and translated, no English f-string
+    where a message goes."""
+    done = subprocess.run(
+        [sys.executable, "-m", "scripts.catalogs", "check"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "catalogs complete"
 
 
 def _japanese_class(label):

@@ -188,7 +188,6 @@ def _probit(model, space):
 def _bayesian_logistic(model, space):
     first, second = book_classes(model)
     weights = book_weights(model, model.weights_)
-    phi = r"\boldsymbol{\phi}"
     alpha = float(model.alpha)
     yield Equation(
         _("Prior"),
@@ -215,6 +214,12 @@ def _bayesian_logistic(model, space):
     else:
         found = _("Found by Newton's method; did not converge.")
     yield Equation(_("Mode (MAP weights)"), r"\mathbf{w}_{\text{MAP}} = " + vector(weights), None, found)
+    yield from _laplace(model, first)
+
+
+def _laplace(model, first):
+    """The Laplace approximation around w_MAP, its evidence and the predictive it gives (section 4.5)."""
+    phi = r"\boldsymbol{\phi}"
     yield Equation(
         _("Laplace covariance"),
         r"\mathbf{S}_N^{-1} = \alpha\mathbf{I} + \sum_n y_n(1 - y_n)\boldsymbol{\phi}_n\boldsymbol{\phi}_n"

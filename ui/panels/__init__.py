@@ -193,8 +193,8 @@ def surface_scene(window, z_axis):
 @functools.cache
 def all_panels():
     """Every PANELS entry of every module in this package, in ``order``: a tuple of frozen panels,
-    the same for every visitor, found once per process (listing the package's modules on every
-    run cost about 2 ms a click)."""
+    the same for every visitor, found once per process (listing the package's modules is file
+    system work that every click would otherwise repeat)."""
     panels = []
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")

@@ -293,11 +293,39 @@ def _resample():
 
 
 def render_predictive(ctx):
-    options = ctx.options
     model = ctx.shown_model
     estimator, _unused = laplace_model(model)
     first, second = book_classes(model)
     c1 = class_symbol(first)
+    _predictive_controls(ctx.options, c1)
+    st.caption(
+        _(
+            "Solid purple: the predictive p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155) at 0.1, 0.5 and 0.9; dashed grey: "
+            "the MAP sigmoid σ(w_MAPᵀφ). The 0.5 contours coincide (κ > 0 does not change the sign of μₐ), but away "
+            "from the data σₐ² = φᵀS_Nφ grows, κ shrinks and the predictive's 0.1 and 0.9 contours fan out: the "
+            "model is less sure where it has seen nothing. The thin purple lines are boundaries wᵀφ = 0 of weights "
+            "drawn from N(w_MAP, S_N): where they spread, the boundary is uncertain. While contours are shown, the "
+            "shading is p({c1}|x) itself (the predictive's, or the MAP's with MAP only), white at 0.5."
+        ).format(c1=c1)
+    )
+    st.table(_point_table(ctx, model))
+    st.caption(
+        _(
+            "t = 1 for {first} (C₁), 0 for {second} (C₂); prior precision α = {alpha}; Laplace log evidence "
+            "ln p(t|α) ≈ {evidence} (eq. 4.137). Try: raise α and watch the samples bunch together and the contours "
+            "close in."
+        ).format(
+            first=class_name_markdown(first),
+            second=class_name_markdown(second),
+            alpha=number_text(estimator.alpha),
+            evidence=number_text(estimator.log_evidence_, 6),
+        )
+    )
+
+
+def _predictive_controls(options, c1):
+    """The contours' choice, the number of posterior boundaries and their seed, seeded from the
+    panel ``options`` (which a link carries) and written back to them on change."""
     contour_key, samples_key, seed_key = "bayes_contours_radio", "bayes_samples_slider", "bayes_seed_input"
     st.session_state[contour_key] = option(options, CONTOURS_KEY)
     st.session_state[samples_key] = option(options, SAMPLES_KEY)
@@ -332,29 +360,6 @@ def render_predictive(ctx):
         help=_("The same seed draws the same boundaries; a shared link carries it."),
     )
     right.button(_("Draw new samples"), key="bayes_resample", on_click=_resample, help=_("The next seed."))
-    st.caption(
-        _(
-            "Solid purple: the predictive p({c1}|x) ≈ σ(κ(σₐ²) μₐ) (eq. 4.155) at 0.1, 0.5 and 0.9; dashed grey: "
-            "the MAP sigmoid σ(w_MAPᵀφ). The 0.5 contours coincide (κ > 0 does not change the sign of μₐ), but away "
-            "from the data σₐ² = φᵀS_Nφ grows, κ shrinks and the predictive's 0.1 and 0.9 contours fan out: the "
-            "model is less sure where it has seen nothing. The thin purple lines are boundaries wᵀφ = 0 of weights "
-            "drawn from N(w_MAP, S_N): where they spread, the boundary is uncertain. While contours are shown, the "
-            "shading is p({c1}|x) itself (the predictive's, or the MAP's with MAP only), white at 0.5."
-        ).format(c1=c1)
-    )
-    st.table(_point_table(ctx, model))
-    st.caption(
-        _(
-            "t = 1 for {first} (C₁), 0 for {second} (C₂); prior precision α = {alpha}; Laplace log evidence "
-            "ln p(t|α) ≈ {evidence} (eq. 4.137). Try: raise α and watch the samples bunch together and the contours "
-            "close in."
-        ).format(
-            first=class_name_markdown(first),
-            second=class_name_markdown(second),
-            alpha=number_text(estimator.alpha),
-            evidence=number_text(estimator.log_evidence_, 6),
-        )
-    )
 
 
 # -- the Laplace approximation (figure 4.14) ---------------------------------------------------

@@ -170,24 +170,29 @@ def criterion_figure(model, angle):
     from 90 degrees before Fisher's direction to 90 after, labelled modulo 180, and directions that
     are close are drawn close (e.g. 175 and 2.6 degrees, 7.6 degrees apart).
     """
-    fisher_angle = angle_of(model.direction_)
-    centre = fisher_angle
+    centre = angle_of(model.direction_)
     positions = np.arange(centre - 90.0, centre + 90.0 + ANGLE_STEP / 2, ANGLE_STEP)
     values = model.criterion(np.column_stack([np.cos(np.deg2rad(positions)), np.sin(np.deg2rad(positions))]))
     finite = np.isfinite(values)
     top = float(values[finite].max()) if finite.any() else 1.0
+    curve = go.Scatter(
+        x=positions[finite].astype(np.float32),
+        y=values[finite].astype(np.float32),
+        mode="lines",
+        line=dict(color="#333333", width=2),
+        name="J(θ)",
+        customdata=(positions[finite] % 180.0).astype(np.float32),
+        hovertemplate="θ = %{customdata:.1f}°<br>J = %{y:.3g}<extra></extra>",
+    )
+    return go.Figure(data=[curve, *_criterion_marks(model, centre, top)], layout=_criterion_layout(angle, centre, top))
+
+
+def _criterion_marks(model, centre, top):
+    """The two marked directions on the J(theta) curve: Fisher's (its maximum, at ``centre``) and
+    the line joining the means; a J that is not finite is drawn at ``top``."""
     means_position = wrapped(angle_of(means_direction(model)), centre)
     fisher_j = model.criterion(model.direction_)
-    traces = [
-        go.Scatter(
-            x=positions[finite].astype(np.float32),
-            y=values[finite].astype(np.float32),
-            mode="lines",
-            line=dict(color="#333333", width=2),
-            name="J(θ)",
-            customdata=(positions[finite] % 180.0).astype(np.float32),
-            hovertemplate="θ = %{customdata:.1f}°<br>J = %{y:.3g}<extra></extra>",
-        ),
+    return [
         go.Scatter(
             x=[centre],
             y=[fisher_j if np.isfinite(fisher_j) else top],
@@ -196,7 +201,7 @@ def criterion_figure(model, angle):
             text=[_("Fisher (maximum)")],
             textposition="top center",
             name=_("Fisher's direction"),
-            customdata=[fisher_angle],
+            customdata=[centre],
             hovertemplate=_("Fisher's direction θ = {angle}°").format(angle="%{customdata:.1f}")
             + "<br>J = %{y:.3g}<extra></extra>",
         ),
@@ -214,25 +219,26 @@ def criterion_figure(model, angle):
             + "<br>J = %{y:.3g}<extra></extra>",
         ),
     ]
-    return go.Figure(
-        data=traces,
-        layout=dict(
-            template=TEMPLATE,
-            title=dict(
-                text=_("J(θ) as the direction rotates; slider at θ = {angle}°").format(angle=f"{angle:.1f}"),
-                font=dict(size=14),
-            ),
-            height=300,
-            margin=dict(l=10, r=10, t=50, b=30),
-            xaxis=dict(
-                title=dict(text=_("direction θ, mod 180° (θ and θ + 180° are one line)")),
-                range=[centre - 90.0, centre + 90.0],
-                **wrapped_ticks(centre),
-            ),
-            yaxis=dict(title="J(θ)", rangemode="tozero", range=[0, 1.2 * top]),
-            showlegend=False,
-            shapes=[vline(wrapped(angle, centre), dict(color=SLIDER_COLOUR, width=2))],
+
+
+def _criterion_layout(angle, centre, top):
+    """The J(theta) chart's axes: half a turn around ``centre`` labelled mod 180, the slider's line."""
+    return dict(
+        template=TEMPLATE,
+        title=dict(
+            text=_("J(θ) as the direction rotates; slider at θ = {angle}°").format(angle=f"{angle:.1f}"),
+            font=dict(size=14),
         ),
+        height=300,
+        margin=dict(l=10, r=10, t=50, b=30),
+        xaxis=dict(
+            title=dict(text=_("direction θ, mod 180° (θ and θ + 180° are one line)")),
+            range=[centre - 90.0, centre + 90.0],
+            **wrapped_ticks(centre),
+        ),
+        yaxis=dict(title="J(θ)", rangemode="tozero", range=[0, 1.2 * top]),
+        showlegend=False,
+        shapes=[vline(wrapped(angle, centre), dict(color=SLIDER_COLOUR, width=2))],
     )
 
 

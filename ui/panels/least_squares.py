@@ -331,7 +331,7 @@ def render(ctx):
     model = least_squares_model(ctx.model)
     names = output_names(model, markdown=True)  # segmented control options render Markdown
     # Segmented controls, not a select box and radio buttons: Streamlit's select box and radio copy
-    # the whole session state on every run (about 1 ms each), and this panel reruns after every
+    # the whole session state on every run, and this panel reruns after every
     # click while it is open (it is the default scene's panel).
     row = st.container(horizontal=True, gap="medium")
     if len(names) > 1:

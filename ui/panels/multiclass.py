@@ -152,68 +152,85 @@ def _label_position(start, end, preferred, window, avoid, placed):
 
 def sub_classifier_traces(model, window, points=None):
     """Each two-class classifier's line, thin and dashed, with a label placed along it where it
-    covers none of ``points`` (n, 2) when it can (issue 12: labels never sit on data)."""
+    covers none of ``points`` (n, 2) when it can: a label never hides a point."""
     avoid = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
     if getattr(model, "coefs_", None) is None:
         return []
-    names = sub_classifier_names(model)
     one_vs_rest = not hasattr(model, "pairs_")
-    n_lines = len(names)
-    xs, ys, label_x, label_y, label_text, traces = [], [], [], [], [], []
+    traces, pairwise, labels = [], [], []
+    for m, name, start, end, where in _placed_lines(model, window, avoid):
+        if one_vs_rest:
+            traces.append(_one_vs_rest_line(model, m, start, end))
+        else:
+            pairwise.append((start, end))
+        labels.append((where, name))
+    if pairwise:
+        traces.append(_pairwise_lines(pairwise))
+    if labels:
+        traces.append(_line_labels(labels))
+    return traces
+
+
+def _placed_lines(model, window, avoid):
+    """(m, name, start, end, label position) for each sub-classifier whose line crosses the view;
+    labels are spread along the lines in order and kept clear of ``avoid`` and of each other."""
+    names = sub_classifier_names(model)
+    placed = []
     for m, name in enumerate(names):
         segments = boundary_segments(model.coefs_[m : m + 1], model.intercepts_[m : m + 1], window)
         if not segments:
             continue
         _unused, _unused, start, end = segments[0]
-        preferred = 0.1 + 0.8 * (m + 0.5) / n_lines
-        where = _label_position(start, end, preferred, window, avoid, list(zip(label_x, label_y)))
-        if one_vs_rest:
-            colour = CLASS_COLOURS[int(model.classes_[m])]
-            traces.append(
-                dict(
-                    type="scatter",
-                    x=[float(start[0]), float(end[0])],
-                    y=[float(start[1]), float(end[1])],
-                    mode="lines",
-                    line=dict(color=colour, width=2, dash="dash"),
-                    hoverinfo="skip",
-                    name=_("{name} vs rest").format(name=class_name_html(int(model.classes_[m]))),
-                )
-            )
-        else:
-            xs += [float(start[0]), float(end[0]), None]
-            ys += [float(start[1]), float(end[1]), None]
-        label_x.append(float(where[0]))
-        label_y.append(float(where[1]))
-        label_text.append(f"<b>{name}</b>")
-    if xs:
-        traces.append(
-            dict(
-                type="scatter",
-                x=xs,
-                y=ys,
-                mode="lines",
-                line=dict(color=PAIR_LINE_COLOUR, width=1.5, dash="dash"),
-                hoverinfo="skip",
-                name=_("pairwise classifiers"),
-            )
-        )
-    if label_text:
-        traces.append(
-            dict(
-                type="scatter",
-                x=label_x,
-                y=label_y,
-                mode="text",
-                text=label_text,
-                textfont=dict(size=12, color="#222222"),
-                textposition="middle center",
-                hoverinfo="skip",
-                showlegend=False,
-                name=_("classifier labels"),
-            )
-        )
-    return traces
+        preferred = 0.1 + 0.8 * (m + 0.5) / len(names)
+        where = _label_position(start, end, preferred, window, avoid, placed)
+        placed.append((float(where[0]), float(where[1])))
+        yield m, name, start, end, where
+
+
+def _one_vs_rest_line(model, m, start, end):
+    """Classifier m of one-versus-rest, dashed in the colour of the class it calls positive."""
+    return dict(
+        type="scatter",
+        x=[float(start[0]), float(end[0])],
+        y=[float(start[1]), float(end[1])],
+        mode="lines",
+        line=dict(color=CLASS_COLOURS[int(model.classes_[m])], width=2, dash="dash"),
+        hoverinfo="skip",
+        name=_("{name} vs rest").format(name=class_name_html(int(model.classes_[m]))),
+    )
+
+
+def _pairwise_lines(segments):
+    """One-versus-one's classifiers as one grey dashed trace (the segments split by None)."""
+    xs, ys = [], []
+    for start, end in segments:
+        xs += [float(start[0]), float(end[0]), None]
+        ys += [float(start[1]), float(end[1]), None]
+    return dict(
+        type="scatter",
+        x=xs,
+        y=ys,
+        mode="lines",
+        line=dict(color=PAIR_LINE_COLOUR, width=1.5, dash="dash"),
+        hoverinfo="skip",
+        name=_("pairwise classifiers"),
+    )
+
+
+def _line_labels(labels):
+    """The classifiers' names in bold at their ``(position, name)``."""
+    return dict(
+        type="scatter",
+        x=[float(where[0]) for where, _name in labels],
+        y=[float(where[1]) for where, _name in labels],
+        mode="text",
+        text=[f"<b>{name}</b>" for _where, name in labels],
+        textfont=dict(size=12, color="#222222"),
+        textposition="middle center",
+        hoverinfo="skip",
+        showlegend=False,
+        name=_("classifier labels"),
+    )
 
 
 def enabled(ctx):

@@ -236,7 +236,7 @@ def step_readout(model, X, y):
 
 def _label_position(x, window):
     """Below the ringed point, but above it near the plot's bottom edge and towards the middle
-    near a side, so that the label is never cut off by the plot's edge (as ui/plot/playback.js does)."""
+    near a side, so that the label is never cut off by the plot's edge (as ui/plot/playback_frames.js does)."""
     fx = (x[0] - window.x_min) / (window.x_max - window.x_min)
     fy = (x[1] - window.y_min) / (window.y_max - window.y_min)
     vertical = "top" if fy < 0.15 else "bottom"

@@ -309,7 +309,12 @@ def step_marks(svm):
 
 
 def _render_two_class(ctx, svm):
-    model = ctx.model
+    _two_class_summary(ctx, svm)
+    _smo_playback(ctx, svm)
+
+
+def _two_class_summary(ctx, svm):
+    """The margin, the support vectors and C, and what the plot's marks and targets mean."""
     category = np.asarray(svm.margin_category_)
     n_free, n_bound = int(np.sum(category == 1)), int(np.sum(category == 2))
     # Three short metrics: five cut their labels off in a narrow column ("Support ve…").
@@ -331,13 +336,18 @@ def _render_two_class(ctx, svm):
             "added."
         ).format(first=first, second=second)
     )
-    if hasattr(model, "basis_"):
+    if hasattr(ctx.model, "basis_"):
         st.caption(
             _(
                 "On a basis, w lives in φ-space (M = {m} features): the margin 1/‖w‖ is measured there, and on the "
                 "plane the margin lines become the dashed curves y(x) = ±1."
             ).format(m=svm.coef_.shape[1])
         )
+
+
+def _smo_playback(ctx, svm):
+    """SMO's recorded steps replayed on the canvas, with the dual objective climbing beside them."""
+    model = ctx.model
     n_entries = len(svm.history_)
     can_replay = hasattr(model, "at_step")
     if not can_replay or n_entries == 0:

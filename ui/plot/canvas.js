@@ -122,7 +122,7 @@ function drawNow(root, Plotly, depth) {
     root.__pgLegendLevel = 0;
   }
   const level = root.__pgLegendLevel || 0;
-  // A gesture in progress shows the live route's figure (ui/plot/canvas_gestures.js), else the session's.
+  // A gesture in progress shows the live route's figure (ui/plot/canvas_drag_live.js), else the session's.
   const figure = withAdded(root, shownFigure(root.__pgLiveFigure || root.__pgFigure, level, start));
   // The width too, explicitly: Plotly.react keeps the width of the first draw otherwise, so a
   // window made wider (a laptop's page moved to the projector) kept a small plot.

@@ -30,64 +30,27 @@ PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
 _HERE = Path(__file__).resolve().parent
 PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
 
-_JS = PLOTLY_SHARED_JS + "".join(
-    (_HERE / name).read_text(encoding="utf-8") for name in ("canvas_patch.js", "canvas_gestures.js", "canvas.js")
-)
+# One module, its parts joined in this order (they share one scope): a drag's frames patched in
+# place, the gestures (pointer; touch, wheel and keys; a drag and the live route), the element.
+_PARTS = ("canvas_patch.js", "canvas_gestures.js", "canvas_touch_wheel_keys.js", "canvas_drag_live.js", "canvas.js")
+_JS = PLOTLY_SHARED_JS + "".join((_HERE / name).read_text(encoding="utf-8") for name in _PARTS)
 
-_CSS = """
-.pg-canvas { width: 100%; }
-.pg-canvas.pg-over-point .nsewdrag { cursor: grab !important; }
-.pg-canvas.pg-dragging .nsewdrag { cursor: grabbing !important; }
-.pg-canvas.pg-dragging .hoverlayer { display: none; }
-.pg-drag-layer { position: absolute; top: 0; left: 0; pointer-events: none; will-change: transform; overflow: visible; }
-.pg-status { color: #b00020; font-size: 0.9rem; }
-/* In px: presentation mode enlarges the page's rem, and the bar's height is taken from the plot's. */
-.pg-tools { display: flex; align-items: center; gap: 4px; height: 30px; margin-bottom: 2px;
-  overflow: hidden; white-space: nowrap; font-size: 14px; }
-.pg-tools button { font: inherit; font-size: 14px; line-height: 1.2; padding: 3px 9px; cursor: pointer;
-  border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.4rem; background: transparent; color: inherit; }
-.pg-tools button[aria-pressed="true"] { background: #1f77b4; border-color: #1f77b4; color: white; }
-.pg-tools .pg-hint { font-size: 13px; opacity: 0.75; margin-left: 8px; overflow: hidden; text-overflow: ellipsis; }
-.pg-canvas { position: relative; }
-.pg-wheel-hint { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
-  text-align: center; padding: 1rem; background: rgba(0, 0, 0, 0.45); color: white; font-size: 1.1rem;
-  pointer-events: none; opacity: 0; transition: opacity 0.2s; z-index: 5; }
-.pg-wheel-hint.pg-shown { opacity: 1; }
-[role="status"].pg-stale { opacity: 0.45; }
-/* The canvas's own width decides (the sidebar takes a share of a narrow window). */
-.pg-host { container-type: inline-size; }
-@container (max-width: 720px) { .pg-tools { flex-wrap: wrap; height: auto; row-gap: 2px; }
-  .pg-tools .pg-hint { flex-basis: 100%; margin-left: 0; white-space: normal; } .pg-tools button { padding: 3px 6px; } }
-@media (pointer: coarse) { .pg-tools button { min-height: 36px; min-width: 44px; } }
-"""
+_CSS = (_HERE / "canvas.css").read_text(encoding="utf-8")
 
 # Streamlit sends an inline component's JavaScript with every update of the element, i.e. with
 # every click; the canvas's is ~15 KB. So the element's own JavaScript only imports the real
 # module, written to static/ once (see ``static_module``) and cached by the browser.
-MODULE_LOADER_JS = r"""
-export default function (element) {
-  // The data may come as the bytes of one JSON text (see component_data).
-  const raw = element.data;
-  const bytes = raw instanceof ArrayBuffer || ArrayBuffer.isView(raw);
-  const component = bytes ? {...element, data: JSON.parse(new TextDecoder().decode(raw))} : element;
-  // A full URL: this code runs from a blob, against which a path does not resolve.
-  const url = new URL(component.data.module, document.baseURI).href;
-  // The element's sentence comes translated in its data ({error}: what went wrong).
-  import(url).then((module) => module.default(component)).catch((err) => {
-    component.parentElement.textContent = component.data.texts.not_drawn.replace('{error}', () => err.message);
-  });
-}
-"""
+MODULE_LOADER_JS = (_HERE / "module_loader.js").read_text(encoding="utf-8")
 
 
 def component_data(payload):
     """The data of an element whose JavaScript is ``MODULE_LOADER_JS``, as the bytes of one JSON text
     (the text Streamlit itself would have made of ``payload``).
 
-    Given a dict, Streamlit asks of each of its values whether it is a dataframe (about a tenth of a
-    millisecond for a nested dict: a canvas has five), writes the JSON twice (once sorted, to name
-    the element) and hashes it: half a millisecond of every click for the canvas, as much for a
-    chart. Bytes it sends as they are and hashes once; the loader parses them in the browser.
+    Given a dict, Streamlit asks of each of its values whether it is a dataframe (slow for a nested
+    dict: a canvas has five), writes the JSON twice (once sorted, to name the element) and hashes
+    it, on every click, for the canvas and for each chart. Bytes it sends as they are and hashes
+    once; the loader parses them in the browser.
     """
     return json.dumps(payload).encode()
 
@@ -138,7 +101,7 @@ def _static_url(filename):
 
 @functools.lru_cache(maxsize=32)
 def _module_file_name(name, source):
-    # Hashing a module's source on every run cost about 0.2 ms a click; the source never changes.
+    # Cached: the source never changes, and hashing it again would be work on every click.
     return f"pg-{name}-{hashlib.blake2b(source.encode(), digest_size=8).hexdigest()}.js"
 
 
@@ -301,15 +264,8 @@ def canvas(
     "final"}: the offset since the press of the points named as in ``revision``; moves of one
     drag replace each other while unacknowledged, and the final one ends the drag.
     """
-    if not isinstance(figure, dict):
-        figure = figure.to_plotly_json()
-    figure = {**figure, "layout": with_font(figure["layout"], current_language())}
     data = {
-        "figure": figure_json(figure),
-        "config": config,
-        "plotly_url": ensure_plotly_js(),
-        "dark_swaps": DARK_SWAPS,
-        "module": static_module("canvas", _JS),
+        **_drawing(figure, config),
         "height": height,
         "fill_screen": fill_screen,
         "min_height": height,
@@ -327,6 +283,21 @@ def canvas(
     }
     # The element takes the height the script gives the plot (in presentation, the window's).
     return _canvas(data=component_data(data), key=key, height="content", on_events_change=on_events or (lambda: None))
+
+
+def _drawing(figure, config):
+    """The figure's JSON (in the font of the session's language) and what draws it: the plotly.js
+    ``config``, plotly.js's URL, the dark theme's colour swaps and the canvas's module."""
+    if not isinstance(figure, dict):
+        figure = figure.to_plotly_json()
+    figure = {**figure, "layout": with_font(figure["layout"], current_language())}
+    return {
+        "figure": figure_json(figure),
+        "config": config,
+        "plotly_url": ensure_plotly_js(),
+        "dark_swaps": DARK_SWAPS,
+        "module": static_module("canvas", _JS),
+    }
 
 
 def file_name(*parts):

@@ -1,8 +1,8 @@
 // ---- A drag's live frames drawn in place -----------------------------------------------------
 //
-// Plotly.react redraws every trace whenever one array changes: at N = 1,000 that is a 40-50 ms
+// Plotly.react redraws every trace whenever one array changes: with many points that is a long
 // task per frame, mostly restyling the markers of points that did not move (the dragged ones move
-// in their own layer). A drag frame changes the regions, the boundary and the misclassified rings
+// in their own layer; BENCHMARKS.md, "Drag", has the figures). A drag frame changes the regions, the boundary and the misclassified rings
 // only, so it is drawn by rewriting those traces' SVG paths in plotly's own nodes.
 //
 // Rules that must hold:

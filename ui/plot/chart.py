@@ -1,11 +1,12 @@
 """A panel's plotly figure, drawn by the plotly.js the canvas loads (``Plotly.react``).
 
 Why not ``st.plotly_chart``: it renders with its own plotly bundle inside the page's React update,
-about 30 ms of the browser's main thread per chart on every click, all before the canvas above
-can draw; this element costs a few milliseconds and draws after the canvas.
+a long task of the browser's main thread per chart on every click, all before the canvas above
+can draw; this element's work is short and comes after the canvas.
 """
 
 from contextlib import nullcontext
+from pathlib import Path
 
 import streamlit as st
 
@@ -28,26 +29,7 @@ from .theme import DARK_SWAPS, with_font
 DEFAULT_HEIGHT = 450  # plotly.js's own default
 PRESENTATION_KEY = "presentation"  # ui.app's toggle (presentation mode)
 
-_JS = (
-    PLOTLY_SHARED_JS
-    + r"""
-export default function (component) {
-  const { data, parentElement } = component;
-  const root = plotRoot(parentElement, 'pg-chart');
-  root.style.height = data.height + 'px';
-  loadPlotly(data.plotly_url).then((Plotly) => {
-    const figure = JSON.parse(themed(data.figure, data.dark_swaps));
-    figure.layout.height = data.height;
-    root.__pgFileName = data.file_name;
-    root.dataset.chartKey = data.key;  // browser-side playback moves the step's marker (ui/plot/playback.js)
-    const config = plotConfig(Plotly, root, data.config, [], data.texts);
-    return Plotly.react(root, figure.data, figure.layout, config).then(() => {
-      if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
-    });
-  }).catch((err) => { root.textContent = fill(data.texts.chart_not_drawn, {error: err.message}); });
-}
-"""
-)
+_JS = PLOTLY_SHARED_JS + (Path(__file__).resolve().parent / "chart.js").read_text(encoding="utf-8")
 
 _CSS = ".pg-chart { width: 100%; }"
 

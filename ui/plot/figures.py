@@ -1,8 +1,8 @@
 """Plotly figure builders: regions, boundaries and points for the canvas.
 
 Traces and the canvas figure are plain dicts in plotly.js's schema, not ``plotly.graph_objects``:
-those validate every property on construction and again when assembled into a figure, about
-8 ms a click for the canvas alone. ``go.Figure`` accepts these dicts as traces where a panel
+those validate every property on construction and again when assembled into a figure, work
+repeated on every click for the canvas alone. ``go.Figure`` accepts these dicts as traces where a panel
 wants one (it validates them then).
 """
 
@@ -145,7 +145,7 @@ def point_traces(points, scale=1.0, switching=False):
     """
     X, y, is_test = points.X, points.y, points.is_test
     # A dark rim keeps touching markers apart and reads on any region or posterior colour; stroking
-    # every marker costs plotly.js about 10 ms per 1,000 points on each redraw, so a dense cloud goes without.
+    # every marker slows plotly.js's redraw in proportion to the points, so a dense cloud goes without.
     outline = dict(color=MARKER_OUTLINE, width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
     traces, test_legend = [], True
     hints = (_("drag to move · Alt-click erases"),) * 2

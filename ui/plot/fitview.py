@@ -60,7 +60,7 @@ def evaluate_view(result, X, y, window, step, resolution):
     exact = exact_regions(model, window)  # straight boundaries: exact segments and polygons
     if exact is not None:
         # Polygons are exact and a few hundred bytes, where the 200 x 200 grid is 54 KB per click
-        # (and a millisecond of the server's time to evaluate, on every click of a linear model).
+        # (and the server's time to evaluate it, on every click of a linear model).
         regions, boundary = exact
         segments = tuple((int(classes[i]), int(classes[j]), start, end) for i, j, start, end in boundary)
         polygons = tuple((int(classes[k]), polygon) for k, polygon in regions if len(polygon) >= 3)

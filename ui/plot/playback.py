@@ -21,34 +21,13 @@ from .figures import _discrete_colourscale
 from .playback_frames import MAX_FRAMES, playback_frames
 from .theme import BOUNDARY_COLOUR, REGION_COLOURS
 
-PLAYER_JS = (Path(__file__).resolve().parent / "playback.js").read_text(encoding="utf-8")
+# One module in two files (they share one scope): the player, then the frames' geometry and traces.
+PLAYER_JS = "".join(
+    (Path(__file__).resolve().parent / name).read_text(encoding="utf-8")
+    for name in ("playback.js", "playback_frames.js")
+)
 
-_CSS = """
-.pg-player { display: flex; flex-direction: column; gap: 0.35rem; font-family: inherit; outline: none; }
-.pg-player-row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
-.pg-player button, .pg-player select {
-  font: inherit; font-size: 0.95rem; padding: 0.25rem 0.75rem; border-radius: 0.5rem;
-  border: 1px solid rgba(49, 51, 63, 0.3); background: white; color: inherit; cursor: pointer;
-}
-.pg-player button:hover:not(:disabled) { border-color: #ff4b4b; color: #ff4b4b; }
-.pg-player button:disabled { opacity: 0.45; cursor: default; }
-.pg-player .pg-player-play { min-width: 6.5rem; font-weight: 600; }
-.pg-player-speed { font-size: 0.95rem; }
-.pg-player-slider { width: 100%; accent-color: #ff4b4b; }
-.pg-player-step { font-weight: 600; }
-.pg-player-readout { font-size: 0.9rem; min-height: 1.3em; overflow-wrap: anywhere; }
-.pg-player-note { font-size: 0.8rem; color: rgba(49, 51, 63, 0.65); }
-.pg-strip-holder { position: relative; height: 0; }
-.pg-player-strip { position: absolute; z-index: 4; display: flex; gap: 4px; align-items: center; padding: 3px 6px;
-  background: rgba(255, 255, 255, 0.88); color: #262730; border-radius: 0.5rem; font-size: 14px;
-  box-shadow: 0 1px 6px rgba(0, 0, 0, 0.25); max-width: calc(100% - 120px); }
-.pg-player-strip button { font: inherit; font-size: 14px; padding: 2px 9px; border-radius: 0.4rem; cursor: pointer;
-  border: 1px solid rgba(49, 51, 63, 0.3); background: white; color: inherit; }
-.pg-player-strip button:disabled { opacity: 0.45; cursor: default; }
-.pg-player-strip .pg-strip-step { margin-left: 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-[role="status"].pg-playing > :not(.pg-status-step) { opacity: 0.45; }
-.pg-status-step { font-weight: 600; }
-"""
+_CSS = (Path(__file__).resolve().parent / "playback.css").read_text(encoding="utf-8")
 
 _player = st.components.v2.component("playground_playback", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
 

@@ -11,7 +11,7 @@ ROOM_PAGE = "/room"  # the student page: ``/room?c=CODE``
 ROOM_ASSETS = "/room/assets"  # the student page's script and style (``/room/assets/student.js``)
 API = "/api/room"  # + "/open", "/join", "/add", "/undo", "/state", "/control"
 
-# Bounds of one room (the numbers) and of the server.
+# Bounds of one room and of the server.
 MAX_STUDENTS = 200
 MAX_POINTS = 2_000
 DEFAULT_PER_STUDENT = 20  # points a student may add until the lecturer changes it

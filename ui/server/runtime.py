@@ -29,7 +29,7 @@ def _not_there(what):
 # Allocations between two collections of the youngest generation (Python's default is 700). A
 # collection examines the young objects still alive, which in a script run are mostly the run's own
 # working set, so collecting ten times less often does about ten times less work: at 700 the
-# collector ran some 3 times per click, about 1 ms of it. Garbage in reference cycles (rare here)
+# collector ran several times per click. Garbage in reference cycles (rare here)
 # waits a little longer; reference counting frees everything else at once, as before.
 YOUNG_COLLECTION_THRESHOLD = 10_000
 
@@ -39,14 +39,14 @@ def freeze_long_lived_objects():
     """Take the objects alive now out of the cyclic garbage collector's scans, once per process.
 
     Streamlit collects all three generations after every script run (``runner.postScriptGC``),
-    holding the GIL while it walks every object of streamlit, plotly, numpy and this app: 55-60 ms
-    per click, during which the finished run's messages wait to be sent. Called at the end of a run,
+    holding the GIL while it walks every object of streamlit, plotly, numpy and this app: a long
+    pause on every click, during which the finished run's messages wait to be sent. Called at the end of a run,
     the first call freezes what the imports and the first run built (modules, classes, plotly's
     validators); later calls do nothing, so no session's objects are frozen after that. Frozen
     objects are still freed by reference counting; only reference cycles among them would stay.
 
     Once per process by ``functools.cache``, not by asking ``gc.get_freeze_count()``: that walks the
-    list of frozen objects, about 13 ms on every run of the page. The young generation's threshold
+    list of frozen objects, a cost on every run of the page. The young generation's threshold
     is raised at the same time (``YOUNG_COLLECTION_THRESHOLD``).
     """
     if gc.get_freeze_count() == 0:  # e.g. frozen already by whoever embeds the app
@@ -58,7 +58,7 @@ def freeze_long_lived_objects():
 
 # Seconds between two looks at a watched file. Streamlit polls its config files (and a secrets
 # file, once read) every 0.2 s for the life of the process, whatever server.fileWatcherType says:
-# about 5 ms of CPU a second on an idle server, part of every click a class makes. A hosted
+# steady CPU work on an idle server, which every click a class makes shares. A hosted
 # playground's configuration does not change under it; a change is still seen, a few seconds late.
 CONFIG_POLL_SECONDS = 5.0
 
@@ -86,8 +86,8 @@ def index_config_sections():
     """Make Streamlit's ``config.get_options_for_section`` read its section's options from an index.
 
     Streamlit describes the theme to the page at the start of every script run, fragment runs
-    included (two per click): six sections, each found by scanning all of its 367 options, about
-    1 ms of the event loop per run. The index lists each section's options once per parsed
+    included (two per click): six sections, each found by scanning all of Streamlit's options, on
+    the event loop, at every run. The index lists each section's options once per parsed
     configuration (a new parse makes a new options dict, which rebuilds it); the values are read
     live, as the original does, so an option set at run time is seen at once. Nothing happens if a
     Streamlit version has no such function.

@@ -4,8 +4,8 @@ Streamlit binds its listening socket itself, without naming the TCP protocol, so
 set TCP_NODELAY on the connections it accepts (it does so only for sockets whose protocol is
 IPPROTO_TCP). The server writes a response's headers and body separately; with Nagle's algorithm
 the body then waits until the client acknowledges the headers, and a client delays that
-acknowledgement by up to 40 ms: every live answer on a kept-alive connection took ~48 ms where
-the route's work was 2-3 ms (BENCHMARKS.md, "Drag").
+acknowledgement by up to 40 ms: every live answer on a kept-alive connection waited that long,
+many times the route's own work (BENCHMARKS.md, "Drag", has the figures).
 
 On Linux an accepted connection inherits TCP_NODELAY from its listening socket, so setting it on
 the process's listening TCP sockets once, at start-up (``lifespan``), covers every connection:

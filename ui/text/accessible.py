@@ -1,4 +1,4 @@
-"""What the canvas shows, in words, for screen readers (issue 18): the method and the boundary.
+"""What the canvas shows, in words, for screen readers: the method and the boundary.
 
 The status line under the plot already counts the points per class and gives the accuracy; it is
 announced as a live region, and this sentence, visually hidden inside it, adds what a sighted

@@ -83,7 +83,7 @@ def begin_run():
     """Fix the session's catalog for this script run (and the fragment reruns that follow it).
 
     A page shows a few hundred messages per run; reading the language from session state for each
-    costs about 4 µs, the catalog kept on the run's context about 0.2 µs. The language only changes
+    is far slower than the catalog kept on the run's context. The language only changes
     in a full run (the picker is outside every fragment), which calls this again.
     """
     ctx = _run_context()

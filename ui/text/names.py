@@ -1,4 +1,4 @@
-"""What classes are called: the user's names (the scene's ``class_names``, issue 18) or "class 1"
+"""What classes are called: the user's names (the scene's ``class_names``) or "class 1"
 ... "class 6" in the session's language, as the book counts.
 
 A name is a visitor's text (from a link, a file or the sidebar), cleaned and bounded by the scene

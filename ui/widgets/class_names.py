@@ -1,4 +1,4 @@
-"""The sidebar's "Class names" expander (issue 18): a text field per class, e.g. class 1 -> "setosa".
+"""The sidebar's "Class names" expander: a text field per class, e.g. class 1 -> "setosa".
 
 The names live in the scene (``Scene.class_names``), so the link, a scene file, the legend, the
 status line and the panels all follow them (``ui.text.names``); each field is keyed and holds what the

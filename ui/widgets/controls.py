@@ -129,7 +129,7 @@ def cluster_generator():
         if buttons.button(_("Add to points"), key="generate_add"):
             action = "add"
     # Column by column (the two tables share their rows): joining and iterating over rows with
-    # pandas cost about 2 ms on every run of the page.
+    # pandas is slow, and this runs on every run of the page.
     columns = {name: table[name].fillna(0.0).tolist() for table in tables for name in table.columns}
     specs = [
         ClusterSpec((mean_x, mean_y), (spread_1, spread_2), angle)

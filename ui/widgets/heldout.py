@@ -1,4 +1,4 @@
-"""Test points (issue 16): the sidebar's train / test controls, the fit's labels of the test points
+"""Test points: the sidebar's train / test controls, the fit's labels of the test points
 and the status line with training and test accuracy.
 
 A test point is never fitted: ``ui.session.compute`` fits the scene's training points alone

@@ -1,4 +1,4 @@
-"""The points as a table: type, edit, delete or paste rows (issue 18); one undo step per edit.
+"""The points as a table: type, edit, delete or paste rows; one undo step per edit.
 
 The table is drawn only while its expander is open, and reads the scene's points every time, so a
 click on the canvas shows in it and an edit in it redraws the canvas. An edit (a typed cell, or a

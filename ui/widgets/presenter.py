@@ -30,56 +30,15 @@ from ui.text.names import N_CLASSES
 from .controls import AUTO_OVR_KEY, MULTICLASS_KEY, MULTICLASS_LABELS, TWO_CLASS_METHODS, method_label
 from .presets import ACTIVE_KEY, load_preset
 
+_HERE = Path(__file__).resolve().parent
+
 # The page in presentation: no sidebar or header, type for a room (rem = 20 px), the comparison's
 # method list folded away (the bar holds the method); the figure's explanation in a drawer fixed on
 # the right, whose room the page keeps free while it is open (the plot, narrower, stays whole: a
 # projector's window is wider than the square-ish plot needs).
-PRESENTER_CSS = """
-<style>
-section[data-testid="stSidebar"], header[data-testid="stHeader"] { display: none; }
-html { font-size: 20px; }
-:root { --pg-drawer: min(30vw, 24rem); }
-.block-container { padding-top: 0.5rem; padding-bottom: 1rem; max-width: 100%; }
-/* Half the page's gaps (rem is 20 px here), and none around the elements that only hold styles. */
-.block-container [data-testid="stVerticalBlock"] { gap: 0.5rem; }
-[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] style) { display: none; }
-.st-key-compare_methods, .st-key-view_mode [data-testid="stWidgetLabel"] { display: none; }
-/* The bar: one compact row (two on a narrow projector), its type in px like the canvas's tools. */
-.st-key-pg_view_row { gap: 0.3rem 0.45rem !important; align-items: center !important; font-size: 15px; }
-.st-key-pg_view_row p, .st-key-pg_view_row button, .st-key-pg_view_row input { font-size: 15px; }
-.st-key-pg_view_row button { min-height: 34px; padding: 2px 10px; }
-.st-key-pg_view_row [data-testid="stSelectbox"] [role="group"] { min-height: 34px; height: 36px; }
-/* Messages ("Loaded figure 4.6.") at the bottom, off the drawer's title. */
-[data-testid="stToastContainer"] { top: auto !important; bottom: 0.75rem; }
-/* The figure's explanation: a drawer under the bar, on the right; while it is open the page below the
-   bar keeps its room free, so the plot stays whole beside it (a projector is wider than the plot). */
-.st-key-pg_drawer { position: fixed; top: calc(var(--pg-bar-bottom, 4rem) + 0.5rem); right: 0.75rem;
-  z-index: 999990; width: auto; max-width: var(--pg-drawer); border-radius: 0.5rem;
-  max-height: calc(100vh - var(--pg-bar-bottom, 4rem) - 1.25rem); overflow-y: auto;
-  background: var(--background-color, white); box-shadow: 0 4px 18px rgba(0, 0, 0, 0.18); }
-.st-key-pg_drawer:has(details[open]) { width: var(--pg-drawer); }
-.st-key-pg_drawer [data-testid="stExpander"] details { margin: 0; }
-.st-key-pg_drawer p, .st-key-pg_drawer summary { font-size: 16px; line-height: 1.45; }
-.stMain:has(.st-key-pg_drawer details[open]) .block-container > [data-testid="stVerticalBlock"] > *:not(:first-child) {
-  max-width: calc(100% - var(--pg-drawer) - 1rem); }
-</style>
-"""
-PRESENTER_JS = (Path(__file__).resolve().parent / "presenter.js").read_text(encoding="utf-8")
-_CSS = """
-.pg-presenter-keys { display: flex; gap: 0.3rem; align-items: center; }
-.pg-presenter-keys button { font: inherit; font-size: 15px; min-width: 36px; height: 34px; cursor: pointer;
-  border: 1px solid rgba(128, 128, 128, 0.5); border-radius: 0.5rem; background: transparent; color: inherit; }
-.pg-shortcuts { position: fixed; inset: 0; z-index: 1000100; display: none; align-items: center;
-  justify-content: center; background: rgba(0, 0, 0, 0.45); }
-.pg-shortcuts.pg-shown { display: flex; }
-.pg-shortcuts-box { background: white; color: #262730; border-radius: 0.75rem; padding: 1.25rem 1.75rem;
-  max-width: min(90vw, 34rem); font-size: 1.1rem; box-shadow: 0 8px 32px rgba(0, 0, 0, 0.35); }
-.pg-shortcuts-box h2 { font-size: 1.3rem; margin: 0 0 0.75rem 0; }
-.pg-shortcuts-box table { border-collapse: collapse; width: 100%; }
-.pg-shortcuts-box td { padding: 0.3rem 0.5rem; vertical-align: top; }
-.pg-shortcuts-box kbd { display: inline-block; min-width: 1.6em; padding: 0.1em 0.45em; border: 1px solid #999;
-  border-radius: 0.3em; font-family: inherit; text-align: center; background: #f4f4f4; }
-"""
+PRESENTER_CSS = "\n<style>\n" + (_HERE / "presenter_page.css").read_text(encoding="utf-8") + "</style>\n"
+PRESENTER_JS = (_HERE / "presenter.js").read_text(encoding="utf-8")
+_CSS = (_HERE / "presenter_keys.css").read_text(encoding="utf-8")
 _keys = st.components.v2.component("playground_presenter_keys", js=PRESENTER_JS, css=_CSS, isolate_styles=False)
 
 METHOD_KEY, CLASS_KEY, STRATEGY_KEY = "pb_method", "pb_class", "pb_strategy"

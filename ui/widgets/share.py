@@ -20,16 +20,7 @@ from ui.text.i18n import N_, _
 _JS = (Path(__file__).resolve().parent / "share.js").read_text(encoding="utf-8")
 
 
-_CSS = """
-.pg-copy { border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; background: white;
-  padding: 0.35rem 0.9rem; cursor: pointer; font: inherit; }
-.pg-copy:hover { border-color: #ff4b4b; color: #ff4b4b; }
-.pg-copy-note { margin-left: 0.6rem; font-size: 0.85rem; color: #555; }
-.pg-link { margin: 0.6rem 0 0.3rem; padding: 0.6rem 0.75rem; border-radius: 0.5rem; background: #f0f2f6;
-  font-family: "Source Code Pro", monospace; font-size: 0.75rem; white-space: pre-wrap; word-break: break-all;
-  max-height: 9rem; overflow-y: auto; user-select: all; }
-.pg-link-caption { font-size: 0.85rem; color: rgba(49, 51, 63, 0.6); margin: 0; }
-"""
+_CSS = (Path(__file__).resolve().parent / "share.css").read_text(encoding="utf-8")
 
 _share_box = st.components.v2.component("playground_share", js=_JS, css=_CSS, isolate_styles=False)
 

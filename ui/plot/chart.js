@@ -1,0 +1,16 @@
+
+export default function (component) {
+  const { data, parentElement } = component;
+  const root = plotRoot(parentElement, 'pg-chart');
+  root.style.height = data.height + 'px';
+  loadPlotly(data.plotly_url).then((Plotly) => {
+    const figure = JSON.parse(themed(data.figure, data.dark_swaps));
+    figure.layout.height = data.height;
+    root.__pgFileName = data.file_name;
+    root.dataset.chartKey = data.key;  // browser-side playback moves the step's marker (ui/plot/playback.js)
+    const config = plotConfig(Plotly, root, data.config, [], data.texts);
+    return Plotly.react(root, figure.data, figure.layout, config).then(() => {
+      if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
+    });
+  }).catch((err) => { root.textContent = fill(data.texts.chart_not_drawn, {error: err.message}); });
+}

@@ -1,0 +1,267 @@
+// Playback's frames, continued from playback.js (one module: ui/plot/playback.py joins them): the
+// regions and boundary of a frame's score rows clipped to the plot window, and the traces and
+// marks of a frame drawn on the canvas.
+
+// -- geometry: regions of the largest score, clipped to the window ------------------------------
+
+function decode(base64, Type) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return new Type(bytes.buffer);
+}
+
+export function clipHalfPlane(polygon, a, b, c, strict) {
+  // The part of a convex polygon [[x, y], ...] where a x + b y + c >= 0 (> 0 when strict is
+  // true; a tie lies on the border, so only a degenerate half-plane of no area differs).
+  const inside = (p) => a * p[0] + b * p[1] + c >= 0;
+  const out = [];
+  for (let i = 0; i < polygon.length; i++) {
+    const p = polygon[i], q = polygon[(i + 1) % polygon.length];
+    const pin = inside(p), qin = inside(q);
+    if (pin) out.push(p);
+    if (pin !== qin) {
+      const fp = a * p[0] + b * p[1] + c, fq = a * q[0] + b * q[1] + c;
+      const t = fp / (fp - fq);
+      out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
+    }
+  }
+  if (strict && out.length && !(a || b) && c <= 0) return [];
+  return out;
+}
+
+export function linearRegions(rows, win) {
+  // rows: K arrays [w0, w1, w2]; win: [x0, x1, y0, y1]. Region k: where row k scores highest,
+  // the first such row on ties (as numpy's argmax). [{row, polygon}] of those with area.
+  const [x0, x1, y0, y1] = win;
+  const rect = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  const regions = [];
+  rows.forEach((row, k) => {
+    let polygon = rect;
+    rows.forEach((other, j) => {
+      if (j === k || polygon.length < 3) return;
+      const a = row[1] - other[1], b = row[2] - other[2], c = row[0] - other[0];
+      if (!a && !b) {
+        if (c < 0 || (c === 0 && j < k)) polygon = [];
+        return;
+      }
+      polygon = clipHalfPlane(polygon, a, b, c, j < k);
+    });
+    if (polygon.length >= 3 && Math.abs(area(polygon)) > 1e-12 * (x1 - x0) * (y1 - y0)) regions.push({row: k, polygon});
+  });
+  return regions;
+}
+
+function area(polygon) {
+  let sum = 0;
+  for (let i = 0; i < polygon.length; i++) {
+    const p = polygon[i], q = polygon[(i + 1) % polygon.length];
+    sum += p[0] * q[1] - q[0] * p[1];
+  }
+  return sum / 2;
+}
+
+export function boundarySegments(regions, win) {
+  // The regions' edges inside the window (an edge on the window's border is no boundary), once.
+  const [x0, x1, y0, y1] = win;
+  const tol = 1e-9 * Math.max(x1 - x0, y1 - y0);
+  const onBorder = (p, q) => (Math.abs(p[0] - x0) < tol && Math.abs(q[0] - x0) < tol)
+    || (Math.abs(p[0] - x1) < tol && Math.abs(q[0] - x1) < tol)
+    || (Math.abs(p[1] - y0) < tol && Math.abs(q[1] - y0) < tol)
+    || (Math.abs(p[1] - y1) < tol && Math.abs(q[1] - y1) < tol);
+  const seen = new Set(), segments = [];
+  const key = (p) => p[0].toPrecision(9) + ',' + p[1].toPrecision(9);
+  regions.forEach(({polygon}) => {
+    polygon.forEach((p, i) => {
+      const q = polygon[(i + 1) % polygon.length];
+      if (onBorder(p, q) || Math.hypot(q[0] - p[0], q[1] - p[1]) < tol) return;
+      const id = [key(p), key(q)].sort().join('|');
+      if (seen.has(id)) return;
+      seen.add(id);
+      segments.push([p, q]);
+    });
+  });
+  return segments;
+}
+
+export function lineSegment(w0, w1, w2, win) {
+  // The part of w0 + w1 x + w2 y = 0 inside the window, or null.
+  const [x0, x1, y0, y1] = win;
+  const points = [];
+  if (w2) [x0, x1].forEach((x) => { const y = -(w0 + w1 * x) / w2; if (y >= y0 && y <= y1) points.push([x, y]); });
+  if (w1) [y0, y1].forEach((y) => { const x = -(w0 + w2 * y) / w1; if (x >= x0 && x <= x1) points.push([x, y]); });
+  if (points.length < 2) return null;
+  points.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  return [points[0], points[points.length - 1]];
+}
+
+// -- the frames -----------------------------------------------------------------------------------
+
+function unpack(data) {
+  const [F, K, P] = data.shape;
+  const flat = decode(data.rows, Float64Array);
+  const frames = [];
+  for (let f = 0; f < F; f++) {
+    const rows = [];
+    for (let k = 0; k < K; k++) rows.push(Array.from(flat.subarray((f * K + k) * P, (f * K + k + 1) * P)));
+    frames.push(rows);
+  }
+  let grid = null;
+  if (data.grid) grid = Object.assign({}, data.grid, {phi: decode(data.grid.phi, Float32Array)});
+  return {frames, grid};
+}
+
+function gridScores(rows, grid) {
+  // Basis: the scores of every grid cell, [K][cells].
+  const M = grid.features, cells = grid.n * grid.n, phi = grid.phi;
+  return rows.map((row) => {
+    const out = new Float32Array(cells);
+    for (let c = 0; c < cells; c++) {
+      let s = row[0];
+      for (let m = 0; m < M; m++) s += row[m + 1] * phi[c * M + m];
+      out[c] = s;
+    }
+    return out;
+  });
+}
+
+function windowOf(root) {
+  const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range;
+  const [x0, x1] = [Math.min(...xr), Math.max(...xr)], [y0, y1] = [Math.min(...yr), Math.max(...yr)];
+  const padX = 0.02 * (x1 - x0), padY = 0.02 * (y1 - y0);  // past the edges: no seam at the frame
+  return [x0 - padX, x1 + padX, y0 - padY, y1 + padY];
+}
+
+function pointsOf(base) {
+  // [{x, y, label index (trace order), trace}] of the canvas's data points, by their index.
+  const points = [];
+  base.forEach((trace) => {
+    if (trace.meta !== 'points') return;
+    const ids = Array.from(trace.customdata || []), xs = Array.from(trace.x || []), ys = Array.from(trace.y || []);
+    ids.forEach((id, i) => { points[id] = {x: xs[i], y: ys[i], name: trace.name}; });
+  });
+  return points;
+}
+
+function frameTraces(player, root, index) {
+  // The traces of frame ``index``: regions (below everything), the boundary, the step's marks.
+  const data = player.data, rows = player.unpacked.frames[index], style = data.style, texts = data.texts;
+  const win = windowOf(root);
+  const regions = [], boundary = {x: [], y: []};
+  let predictAt;
+  if (data.kind === 'linear') {
+    const byClass = {};
+    linearRegions(rows, win).forEach(({row, polygon}) => {
+      const path = byClass[row] || (byClass[row] = {x: [], y: []});
+      if (path.x.length) { path.x.push(null); path.y.push(null); }
+      polygon.concat([polygon[0]]).forEach((p) => { path.x.push(p[0]); path.y.push(p[1]); });
+    });
+    Object.entries(byClass).forEach(([row, path]) => {
+      const colour = style.region_colours[data.classes[row] % style.region_colours.length];
+      regions.push({type: 'scatter', x: path.x, y: path.y, mode: 'lines', fill: 'toself', fillcolor: colour,
+        line: {width: 1, color: colour}, hoverinfo: 'skip', hoveron: 'points', name: texts.regions, showlegend: false,
+        meta: 'playback regions'});
+    });
+    boundarySegments(linearRegions(rows, win), win).forEach(([p, q]) => {
+      boundary.x.push(p[0], q[0], null); boundary.y.push(p[1], q[1], null);
+    });
+    predictAt = (x, y) => argmax(rows.map((r) => r[0] + r[1] * x + r[2] * y));
+  } else {
+    const grid = player.unpacked.grid, scores = gridScores(rows, grid), n = grid.n;
+    const z = [], fields = rows.map(() => []);
+    for (let r = 0; r < n; r++) {
+      const zRow = [], fieldRows = fields.map(() => []);
+      for (let c = 0; c < n; c++) {
+        const cell = r * n + c, values = scores.map((s) => s[cell]);
+        const best = argmax(values);
+        zRow.push(data.classes[best]);
+        values.forEach((v, k) => {
+          const others = values.filter((_, j) => j !== k);
+          fieldRows[k].push(v - Math.max(...others));
+        });
+      }
+      z.push(zRow);
+      fields.forEach((f, k) => f.push(fieldRows[k]));
+    }
+    const axes = {x0: grid.x0, dx: grid.dx, y0: grid.y0, dy: grid.dy};
+    regions.push(Object.assign({type: 'heatmap', z: z, colorscale: style.colourscale, zmin: -0.5,
+      zmax: style.region_colours.length - 0.5, showscale: false, hoverinfo: 'skip', name: texts.regions,
+      meta: 'playback regions'}, axes));
+    // Two classes: one field, C1's score minus C2's; K: each class's margin over the others.
+    (rows.length === 2 ? [fields[0]] : fields).forEach((field, k) => {
+      boundary.contours = boundary.contours || [];
+      boundary.contours.push(Object.assign({type: 'contour', z: field, contours: {start: 0, end: 0, size: 1,
+        coloring: 'none'}, line: {color: style.boundary_colour, width: 2.5}, showscale: false, hoverinfo: 'skip',
+        name: texts.decision_boundary, meta: 'boundary', showlegend: false}, axes));
+    });
+    predictAt = (x, y) => {  // a point's class at this step: that of the grid cell it falls in
+      const c = Math.min(n - 1, Math.max(0, Math.floor((x - grid.x0) / grid.dx + 0.5)));
+      const r = Math.min(n - 1, Math.max(0, Math.floor((y - grid.y0) / grid.dy + 0.5)));
+      return argmax(scores.map((s) => s[r * n + c]));
+    };
+  }
+  const lines = [];
+  if (data.kind === 'linear') {
+    lines.push({type: 'scatter', x: boundary.x, y: boundary.y, mode: 'lines',
+      line: {color: style.boundary_colour, width: 2.5}, hoverinfo: 'skip', name: texts.decision_boundary,
+      meta: 'boundary', showlegend: false});
+  } else {
+    lines.push(...boundary.contours);
+  }
+  const marks = stepMarks(player, root, index, win);
+  // Misclassified points at this step (only where it is exact: the basis grid is coarse).
+  const wrong = {x: [], y: []};
+  if (data.kind === 'linear') {
+    (root.__pgPlaybackPoints || []).forEach((p, id) => {
+      if (!p) return;
+      const label = data.labels[id];
+      if (label !== undefined && data.classes[predictAt(p.x, p.y)] !== label) { wrong.x.push(p.x); wrong.y.push(p.y); }
+    });
+  }
+  return {regions, lines, marks, wrong};
+}
+
+function argmax(values) {
+  let best = 0;
+  for (let k = 1; k < values.length; k++) if (values[k] > values[best]) best = k;
+  return best;
+}
+
+function labelPosition(point, win) {
+  // A ringed point's label goes below it, but above it near the plot's bottom edge and towards
+  // the middle near a side, so that it is never cut off by the plot's edge.
+  const [x0, x1, y0, y1] = win, fx = (point.x - x0) / (x1 - x0), fy = (point.y - y0) / (y1 - y0);
+  const vertical = fy < 0.15 ? 'top' : 'bottom';
+  return vertical + (fx < 0.2 ? ' right' : fx > 0.8 ? ' left' : ' center');
+}
+
+function stepMarks(player, root, index, win) {
+  // What the panel marks on the canvas at a step: a ringed point (the perceptron's), a pair of
+  // points (SMO's), the boundary before the update, the margin lines y(x) = +-1.
+  const data = player.data, marks = data.marks[index] || {}, style = data.style, traces = [];
+  const points = root.__pgPlaybackPoints || [];
+  const rows = player.unpacked.frames[index];
+  if (marks.previous && index > 0 && data.steps[index - 1] === data.steps[index] - 1 && data.kind === 'linear') {
+    const before = player.unpacked.frames[index - 1][0], segment = lineSegment(before[0], before[1], before[2], win);
+    if (segment) traces.push({type: 'scatter', x: [segment[0][0], segment[1][0]], y: [segment[0][1], segment[1][1]],
+      mode: 'lines', line: {color: '#7F7F7F', width: 1.5, dash: 'dot'}, hoverinfo: 'skip', showlegend: false,
+      name: data.texts.boundary_before, meta: 'playback'});
+  }
+  if (marks.margins && data.kind === 'linear') {
+    const row = rows[0], xs = [], ys = [];
+    [1, -1].forEach((level) => {
+      const segment = lineSegment(row[0] - level, row[1], row[2], win);
+      if (segment) { xs.push(segment[0][0], segment[1][0], null); ys.push(segment[0][1], segment[1][1], null); }
+    });
+    if (xs.length) traces.push({type: 'scatter', x: xs, y: ys, mode: 'lines', hoverinfo: 'skip', showlegend: false,
+      line: {color: style.boundary_colour, width: 1.5, dash: 'dash'}, name: data.texts.margins, meta: 'playback'});
+  }
+  if (marks.ring) {
+    const ids = marks.ring.ids, texts = marks.ring.texts, shown = ids.map((id) => points[id]).filter(Boolean);
+    if (shown.length === ids.length) traces.push({type: 'scatter', x: shown.map((p) => p.x), y: shown.map((p) => p.y),
+      mode: 'markers+text' + (ids.length > 1 ? '+lines' : ''), text: texts,
+      textposition: ids.length > 1 ? 'top center' : labelPosition(shown[0], win),
+      textfont: {color: marks.ring.colour, size: 12}, line: {color: marks.ring.colour, width: 1.5, dash: 'dot'},
+      marker: {symbol: 'circle-open', size: 26, color: marks.ring.colour, line: {width: 3}},
+      hoverinfo: 'skip', showlegend: false, name: marks.ring.name, meta: 'playback'});
+  }
+  return traces;
+}
