@@ -52,6 +52,24 @@ def main(argv=None):
         return crowd.main(argv[1:])
     if argv[:1] == ["room"]:
         return room.main(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    selected = args.methods or args.sizes or args.classes
+    if selected and not args.backend_only:
+        parser.error("--methods, --sizes and --classes select back-end cases: add --backend-only")
+    if selected:
+        args.output = "-"  # a part of the table never replaces the whole one in BENCHMARKS.md
+    if args.load:
+        return load_main(args)
+    if args.drag_only:
+        return drag_main(args)
+    if args.clicks_only:
+        return clicks_main(args)
+    return full_main(args)
+
+
+def build_parser():
+    """The options of ``python -m bench`` (the sub-commands crowd and room parse their own)."""
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repeats and clicks: a smoke run")
     which = parser.add_mutually_exclusive_group()
@@ -100,44 +118,19 @@ def main(argv=None):
         default=None,
         help="with --backend-only: only these K, comma-separated (printed; nothing written)",
     )
-    args = parser.parse_args(argv)
-    selected = args.methods or args.sizes or args.classes
-    if selected and not args.backend_only:
-        parser.error("--methods, --sizes and --classes select back-end cases: add --backend-only")
-    if selected:
-        args.output = "-"  # a part of the table never replaces the whole one in BENCHMARKS.md
-    if args.load:
-        return load_main(args)
-    if args.drag_only:
-        return drag_main(args)
-    if args.clicks_only:
-        return clicks_main(args)
+    return parser
 
+
+def full_main(args):
+    """The back-end and front-end benchmarks (either alone with --backend-only / --frontend-only),
+    then the live-drag and clicks ones, printed and written into the output file."""
     started = time.monotonic()
     description = machine.describe(browser=not args.backend_only)
     print("Machine:")
     for label, value in description:
         print(f"  {label:16} {value}")
-
-    cases, results = None, None
-    if not args.frontend_only:
-        print("\nBack-end: fit + 200 x 200 grid evaluation, ours vs scikit-learn (median ms)")
-        print(backend.format_header())
-        backend_started = time.monotonic()
-        cases = backend.run(
-            quick=args.quick, deadline=args.deadline, methods=args.methods, sizes=args.sizes, classes=args.classes
-        )
-        print(f"(back-end run took {time.monotonic() - backend_started:.0f} s)")
-        print("\nGrowth of our fit time with N (slope of log time on log N):")
-        for line in report.growth_lines(cases):
-            print("  " + line)
-    if not args.backend_only:
-        print("\nFront-end: click on empty space -> new point drawn with the regions updated (headless Chromium)")
-        print(frontend.format_header())
-        results = frontend.run(quick=args.quick)
-        for n, floor, median, p90 in frontend.ratios(results):
-            print(f"  N = {n:,}: playground / {floor} = {median:.2f} (median), {p90:.2f} (p90); target <= 1.3")
-
+    cases = None if args.frontend_only else run_backend(args)
+    results = None if args.backend_only else run_frontend(args)
     drags, click_results = None, None
     if not args.backend_only:
         drags = run_drag(args)
@@ -153,28 +146,58 @@ def main(argv=None):
     ):
         print("  " + line)
     if args.output != "-":
-        output = Path(args.output)
-        if output.exists() and (args.backend_only or args.frontend_only):
-            text = report.keep_other_half(text, output.read_text(), "backend" if args.backend_only else "frontend")
-        if output.exists():  # the load section is written by --load runs only: keep it
-            kept = report.load_section_of(output.read_text())
-            if kept:
-                text = report.with_load_section(text, kept)
-        kept = drag.markdown(drags, quick=args.quick) if drags else None
-        if kept is None and output.exists():
-            kept = drag.section_of(output.read_text())
-        if kept:
-            text = drag.with_section(text, kept)
-        kept = clicks.markdown(click_results, quick=args.quick) if click_results else None
-        if kept is None and output.exists():
-            kept = clicks.section_of(output.read_text())
-        if kept:
-            text = clicks.with_section(text, kept)
-        crowd_section = crowd.section_of(output.read_text()) if output.exists() else None
-        if crowd_section:  # written from python -m bench crowd runs: kept
-            text = crowd.with_section(text, crowd_section)
-        output.write_text(text)
+        Path(args.output).write_text(merged_with_output(text, args, drags, click_results))
         print(f"\nWrote {args.output} ({elapsed:.0f} s in all)")
+
+
+def run_backend(args):
+    print("\nBack-end: fit + 200 x 200 grid evaluation, ours vs scikit-learn (median ms)")
+    print(backend.format_header())
+    backend_started = time.monotonic()
+    cases = backend.run(
+        quick=args.quick, deadline=args.deadline, methods=args.methods, sizes=args.sizes, classes=args.classes
+    )
+    print(f"(back-end run took {time.monotonic() - backend_started:.0f} s)")
+    print("\nGrowth of our fit time with N (slope of log time on log N):")
+    for line in report.growth_lines(cases):
+        print("  " + line)
+    return cases
+
+
+def run_frontend(args):
+    print("\nFront-end: click on empty space -> new point drawn with the regions updated (headless Chromium)")
+    print(frontend.format_header())
+    results = frontend.run(quick=args.quick)
+    for n, floor, median, p90 in frontend.ratios(results):
+        print(f"  N = {n:,}: playground / {floor} = {median:.2f} (median), {p90:.2f} (p90); target <= 1.3")
+    return results
+
+
+def merged_with_output(text, args, drags, click_results):
+    """``text`` (a full run's BENCHMARKS.md) with the sections this run did not measure kept from
+    the existing output file: the other half after a one-half run, the load and crowd sections
+    (their own commands write them), and the drag and clicks sections after a --backend-only run."""
+    output = Path(args.output)
+    if output.exists() and (args.backend_only or args.frontend_only):
+        text = report.keep_other_half(text, output.read_text(), "backend" if args.backend_only else "frontend")
+    if output.exists():  # the load section is written by --load runs only: keep it
+        kept = report.load_section_of(output.read_text())
+        if kept:
+            text = report.with_load_section(text, kept)
+    kept = drag.markdown(drags, quick=args.quick) if drags else None
+    if kept is None and output.exists():
+        kept = drag.section_of(output.read_text())
+    if kept:
+        text = drag.with_section(text, kept)
+    kept = clicks.markdown(click_results, quick=args.quick) if click_results else None
+    if kept is None and output.exists():
+        kept = clicks.section_of(output.read_text())
+    if kept:
+        text = clicks.with_section(text, kept)
+    crowd_section = crowd.section_of(output.read_text()) if output.exists() else None
+    if crowd_section:  # written from python -m bench crowd runs: kept
+        text = crowd.with_section(text, crowd_section)
+    return text
 
 
 def backend_methods():

@@ -251,14 +251,9 @@ class Session:
             self._changed.set()
 
     def _delta(self, delta):
+        """Keep what a delta tells the page: tabs, widgets, the canvas, errors, alerts, progress."""
         if delta.WhichOneof("type") == "add_block":
-            block = delta.add_block
-            if block.WhichOneof("type") == "tab":
-                self.tab_labels[block.tab.label] = delta.fragment_id
-            if block.WhichOneof("type") == "tab_container" and block.id.startswith("$$ID-"):
-                key = block.id.split("-", 2)[2]
-                self.widgets[key] = (block.id, "tab_container", block.tab_container)
-                self._fragments[key] = delta.fragment_id
+            self._block(delta)
             return
         if delta.WhichOneof("type") != "new_element":
             return
@@ -266,53 +261,68 @@ class Session:
         kind = element.WhichOneof("type")
         if kind == "exception":
             self.errors.append(f"exception: {element.exception.type}: {element.exception.message}")
-            return
-        if kind == "alert":
+        elif kind == "alert":
             if element.alert.format == element.alert.ERROR:
                 self.errors.append(f"error: {element.alert.body}")
             else:
                 self.alerts.append(element.alert.body)
-            return
-        if kind == "progress":
+        elif kind == "progress":
             self.saw_progress = True
             self.progress_texts.add(element.progress.text)
             self._changed.set()
-            return
-        if kind == "bidi_component":
-            component = element.bidi_component
-            data = self._component_data(component)
-            if component.component_name.endswith(CANVAS) and data.get("n_points") is not None:
-                self.canvas = Canvas(
-                    element_id=component.id,
-                    fragment_id=delta.fragment_id,
-                    n_points=int(data["n_points"]),
-                    revision=str(data.get("revision")),
-                    ack=int(data.get("ack") or 0),
-                    panels_follow=data.get("panels_follow"),
-                    figure=data.get("figure", ""),
-                    received_at=time.perf_counter(),
-                )
-                self.events = [e for e in self.events if e["nonce"] > self.canvas.ack]
-                self._changed.set()
-                follow = self.follow_panels and self.canvas.panels_follow and self.follow_id
-                if follow and self.canvas.panels_follow != self._followed:
-                    # What the page does once the canvas has drawn: the panels catch up.
-                    self._followed = self.canvas.panels_follow
-                    asyncio.get_running_loop().create_task(self._follow(self.canvas.panels_follow))
-            elif component.component_name.endswith(FOLLOW):
-                self.follow_id, self.follow_fragment = component.id, delta.fragment_id
-                self._followed = data.get("drawn_for")
-            return
+        elif kind == "bidi_component":
+            self._component(element.bidi_component, delta.fragment_id)
+        else:
+            self._widget(element, kind, delta.fragment_id)
+
+    def _block(self, delta):
+        """A tab's label, or a tab container that is a widget (keyed), and their fragments."""
+        block = delta.add_block
+        if block.WhichOneof("type") == "tab":
+            self.tab_labels[block.tab.label] = delta.fragment_id
+        if block.WhichOneof("type") == "tab_container" and block.id.startswith("$$ID-"):
+            key = block.id.split("-", 2)[2]
+            self.widgets[key] = (block.id, "tab_container", block.tab_container)
+            self._fragments[key] = delta.fragment_id
+
+    def _component(self, component, fragment_id):
+        """The canvas (its point count, revision and the events it has taken in) or the panels'
+        follower (whose trigger asks the panels to catch up)."""
+        data = self._component_data(component)
+        if component.component_name.endswith(CANVAS) and data.get("n_points") is not None:
+            self.canvas = Canvas(
+                element_id=component.id,
+                fragment_id=fragment_id,
+                n_points=int(data["n_points"]),
+                revision=str(data.get("revision")),
+                ack=int(data.get("ack") or 0),
+                panels_follow=data.get("panels_follow"),
+                figure=data.get("figure", ""),
+                received_at=time.perf_counter(),
+            )
+            self.events = [e for e in self.events if e["nonce"] > self.canvas.ack]
+            self._changed.set()
+            follow = self.follow_panels and self.canvas.panels_follow and self.follow_id
+            if follow and self.canvas.panels_follow != self._followed:
+                # What the page does once the canvas has drawn: the panels catch up.
+                self._followed = self.canvas.panels_follow
+                asyncio.get_running_loop().create_task(self._follow(self.canvas.panels_follow))
+        elif component.component_name.endswith(FOLLOW):
+            self.follow_id, self.follow_fragment = component.id, fragment_id
+            self._followed = data.get("drawn_for")
+
+    def _widget(self, element, kind, fragment_id):
+        """A widget, by the key in its id and by its label (what ``set_widget`` and ``press`` look up)."""
         proto = getattr(element, kind, None) if kind else None
         widget_id = getattr(proto, "id", "") if proto is not None else ""
         if widget_id.startswith("$$ID-"):
             key = widget_id.split("-", 2)[2]
             self.widgets[key] = (widget_id, kind, proto)
-            self._fragments[key] = delta.fragment_id
+            self._fragments[key] = fragment_id
             label = getattr(proto, "label", "")
             if label:
                 self.by_label[label] = (widget_id, kind, proto)
-                self._fragments[label] = delta.fragment_id
+                self._fragments[label] = fragment_id
 
     _followed = None
 

@@ -126,30 +126,54 @@ def route_drag(server, query, seconds, radius=1.5, client="bench-route"):
     start = scene.points.X[0]
     parts = urlsplit(server.url)
     path = parts.path.rstrip("/") + LIVE_PATH if parts.path.strip("/") else LIVE_PATH
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-    headers = {"Content-Type": "application/json"}
 
-    def ask(dx, dy):
-        body = {
-            "scene": query,
-            "edits": [{"type": "move", "ids": [0], "dx": dx, "dy": dy}],
-            "add_as": 0,
-            "add_test": False,
-            "scale": 1.0,
-            "language": "en",
-            "painted": False,
-            "client": client,
-        }
-        connection.request("POST", path, json.dumps(body), headers)
-        response = connection.getresponse()
-        return response.status, response.read()
+    def connect():
+        return http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
 
-    def offset(t):
-        angle = 2 * math.pi * t / 2.0  # once round the circle every 2 s
-        return radius * (math.cos(angle) - 1.0), radius * math.sin(angle)
+    def ask(connection, dx, dy):
+        return _ask_live(connection, path, query, dx, dy, client)
 
+    answers, refused, times, last, elapsed, cpu = _drag_on_one_connection(server, connect, ask, seconds, radius)
+    fresh = _answer_ms_on_new_connections(connect, ask, radius)
+    ok = False
+    if last is not None:
+        shown = _point_shown(last[2], 0)
+        wanted = snap([start[0] + last[0], start[1] + last[1]])
+        ok = shown is not None and bool(np.allclose(shown, wanted, atol=1e-4))
+    median = statistics.median(times) if times else 0.0
+    return answers, refused, elapsed, cpu, median, statistics.median(fresh), ok
+
+
+def _ask_live(connection, path, query, dx, dy, client):
+    """One live request moving point 0 by (dx, dy), as the page sends it: (HTTP status, body)."""
+    body = {
+        "scene": query,
+        "edits": [{"type": "move", "ids": [0], "dx": dx, "dy": dy}],
+        "add_as": 0,
+        "add_test": False,
+        "scale": 1.0,
+        "language": "en",
+        "painted": False,
+        "client": client,
+    }
+    connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def _circle_offset(t, radius):
+    """Where the pointer is at ``t`` s: once round a circle of ``radius`` every 2 s, from (0, 0)."""
+    angle = 2 * math.pi * t / 2.0
+    return radius * (math.cos(angle) - 1.0), radius * math.sin(angle)
+
+
+def _drag_on_one_connection(server, connect, ask, seconds, radius):
+    """The drag on one kept-alive connection, as the page does, a request whenever the pointer
+    has moved (``POINTER_HZ``): (answers, refused, answer ms each, the last answer as
+    (dx, dy, body) or None, elapsed s, server CPU s)."""
+    connection = connect()
     try:
-        ask(*offset(0.1))  # warm-up: the route's first use imports plotly
+        ask(connection, *_circle_offset(0.1, radius))  # warm-up: the route's first use imports plotly
         answers, refused, times, frame, last = 0, 0, [], -1, None
         cpu_before = server.cpu_seconds()
         began = time.perf_counter()
@@ -158,9 +182,9 @@ def route_drag(server, query, seconds, radius=1.5, client="bench-route"):
                 time.sleep((frame + 1) / POINTER_HZ - now)
                 continue
             frame = int(now * POINTER_HZ)
-            dx, dy = offset(frame / POINTER_HZ)
+            dx, dy = _circle_offset(frame / POINTER_HZ, radius)
             asked = time.perf_counter()
-            status, text = ask(dx, dy)
+            status, text = ask(connection, dx, dy)
             times.append(1000 * (time.perf_counter() - asked))
             if status == 200:
                 answers, last = answers + 1, (dx, dy, text)
@@ -170,22 +194,21 @@ def route_drag(server, query, seconds, radius=1.5, client="bench-route"):
         cpu = server.cpu_seconds() - cpu_before
     finally:
         connection.close()
-    fresh = []  # the same requests, each on a new connection (no keep-alive)
-    for k in range(20):
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    return answers, refused, times, last, elapsed, cpu
+
+
+def _answer_ms_on_new_connections(connect, ask, radius, count=20):
+    """The same requests, each on a new connection (no keep-alive): ms each."""
+    fresh = []
+    for k in range(count):
+        connection = connect()
         try:
             asked = time.perf_counter()
-            ask(*offset(k / POINTER_HZ))
+            ask(connection, *_circle_offset(k / POINTER_HZ, radius))
             fresh.append(1000 * (time.perf_counter() - asked))
         finally:
             connection.close()
-    ok = False
-    if last is not None:
-        shown = _point_shown(last[2], 0)
-        wanted = snap([start[0] + last[0], start[1] + last[1]])
-        ok = shown is not None and bool(np.allclose(shown, wanted, atol=1e-4))
-    median = statistics.median(times) if times else 0.0
-    return answers, refused, elapsed, cpu, median, statistics.median(fresh), ok
+    return fresh
 
 
 POINTER_JS = """([x0, y0, radius, ms]) => new Promise((resolve) => {

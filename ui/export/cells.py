@@ -140,9 +140,8 @@ def phi(X):
 """
 
 
-def strategy_code(strategy, w_init):
-    """The cell that fits the model(s) and defines ``predict``."""
-    common = '''Phi = phi(X)
+#: What every strategy's cell starts with: the features, K, and a two-class model's y(x) and weights.
+STRATEGY_PREAMBLE = '''Phi = phi(X)
 K = len(CLASSES)
 
 
@@ -161,10 +160,11 @@ def book_weights(model):
     return (W[0] - W[1]) if W.ndim == 2 and W.shape[0] == 2 else W
 
 '''
-    if strategy == "native":
-        return (
-            common
-            + f"""
+
+
+def native_code(w_init):
+    """One model of all the classes; the largest discriminant wins."""
+    return f"""
 model = fit(Phi, k, w_init={w_init})
 
 
@@ -174,12 +174,14 @@ def predict(X_new):
 
 fitted_weights = book_weights(model)
 """
-        )
-    if strategy == "ovr":
-        start = "None" if w_init == "None" else f"-np.array({w_init})"
-        return (
-            common
-            + f"""
+
+
+def one_versus_rest_code(w_init):
+    """A model per class against the others, class j as its C1. The app's one-versus-rest models
+    take the back-end's ``w_init`` (``ui.text.convention``) with the class picked out as their
+    positive class, so in the book's sign each starts from ``w_init`` negated."""
+    start = "None" if w_init == "None" else f"-np.array({w_init})"
+    return f"""
 # One-versus-rest (section 4.1.2, figure 4.2 left): class j (as C1) against all the others.
 models = [fit(Phi, np.where(k == j, 0, 1), w_init={start}) for j in range(K)]
 
@@ -191,10 +193,11 @@ def predict(X_new):
 
 fitted_weights = [book_weights(m) for m in models]
 """
-        )
-    return (
-        common
-        + f"""
+
+
+def one_versus_one_code(w_init):
+    """A model per pair of classes and a majority vote, ties broken by the summed confidence."""
+    return f"""
 # One-versus-one (section 4.1.2, figure 4.2 right): a model per pair i < j, class i as C1.
 pairs = [(i, j) for i in range(K) for j in range(i + 1, K)]
 models = []
@@ -217,7 +220,14 @@ def predict(X_new):
 
 fitted_weights = [book_weights(m) for m in models]
 """
-    )
+
+
+STRATEGY_CODE = {"native": native_code, "ovr": one_versus_rest_code, "ovo": one_versus_one_code}
+
+
+def strategy_code(strategy, w_init):
+    """The cell that fits the model(s) and defines ``predict``."""
+    return STRATEGY_PREAMBLE + STRATEGY_CODE.get(strategy, one_versus_one_code)(w_init)
 
 
 RESULTS = """predicted, predicted_test = predict(X), predict(X_test)
@@ -334,12 +344,21 @@ def scene_cells(scene, gettext, link, class_name):
     n_classes = len(set(scene.points.training.labels))
     strategy = strategy_of(scene, n_classes)
     method_name = _(MODELS[method].display_name)
-    w_init = settings.get("w_init")
-    w_init_book = "None" if w_init is None else literal(tuple(book_w_init(w_init)))
+    return (
+        introduction_cells(scene, _, method_name, class_name)
+        + data_cells(scene, _, class_name)
+        + method_cells(scene, _, settings, strategy)
+        + scikit_learn_cells(_, method, settings, strategy, n_classes)
+        + closing_cells(_, method_name, link)
+    )
+
+
+def introduction_cells(scene, _, method_name, class_name):
+    """The title, and what the notebook reproduces: the points, the classes, the method."""
     present = sorted(set(scene.points.labels))
     names = ", ".join(class_name(label) for label in present)
     points, test = scene.points, scene.points.n_test
-    cells = [
+    return [
         ("markdown", "# " + plain(_("{method}: a scene from the playground").format(method=method_name))),
         (
             "markdown",
@@ -352,9 +371,24 @@ def scene_cells(scene, gettext, link, class_name):
             + plain(_("Classes: {names}.").format(names=names))
             + ("" if scene.step is None else "\n\n" + plain(_(AT_A_STEP).format(step=scene.step))),
         ),
+    ]
+
+
+def data_cells(scene, _, class_name):
+    """Section 1: the points as numpy arrays, and their figure."""
+    return [
         ("markdown", "## 1. " + plain(_("The data"))),
         ("code", data_code(scene, class_name)),
         ("code", f"points_figure({_('The points')!r}).show()\n"),
+    ]
+
+
+def method_cells(scene, _, settings, strategy):
+    """Section 2: the basis, the method in numpy, the multi-class strategy and the accuracies."""
+    method = scene.method
+    w_init = settings.get("w_init")
+    w_init_book = "None" if w_init is None else literal(tuple(book_w_init(w_init)))
+    cells = [
         ("markdown", "## 2. " + plain(_("The method in numpy"))),
         ("markdown", plain(_(METHOD_TEXT[method]))),
         ("code", basis_code(scene)),
@@ -371,21 +405,28 @@ def scene_cells(scene, gettext, link, class_name):
                 ),
             )
         )
-    cells += [
+    return cells + [
         ("code", f"STRATEGY = {strategy!r}\n" + strategy_code(strategy, w_init_book)),
         ("code", RESULTS),
-        ("markdown", "## 3. " + plain(_("The same with scikit-learn"))),
     ]
+
+
+def scikit_learn_cells(_, method, settings, strategy, n_classes):
+    """Section 3: scikit-learn's counterpart and the comparison, or why there is none."""
+    cells = [("markdown", "## 3. " + plain(_("The same with scikit-learn")))]
     sklearn = None if strategy == "ovo" else sklearn_code(method, settings, n_classes)
     if sklearn is None:
         reason = NO_COUNTERPART["ovo" if strategy == "ovo" else method]
-        cells += [("markdown", plain(_(reason))), ("code", NO_SKLEARN)]
-    else:
-        code, same = sklearn
-        if method in DIFFERENCES:
-            cells.append(("markdown", plain(_(DIFFERENCES[method]))))
-        cells += [("code", code + f"SAME_WEIGHTS = {same!r}\n"), ("code", sklearn_run_code(strategy))]
-    cells += [
+        return cells + [("markdown", plain(_(reason))), ("code", NO_SKLEARN)]
+    code, same = sklearn
+    if method in DIFFERENCES:
+        cells.append(("markdown", plain(_(DIFFERENCES[method]))))
+    return cells + [("code", code + f"SAME_WEIGHTS = {same!r}\n"), ("code", sklearn_run_code(strategy))]
+
+
+def closing_cells(_, method_name, link):
+    """Sections 4 and 5: the regions' figure, the summary line for programs, the link back."""
+    return [
         ("markdown", "## 4. " + plain(_("The regions, the boundary and the misclassified points"))),
         ("code", f"FIGURE_TITLE = {method_name!r}\n" + FIGURE + "fig.show()\n"),
         ("markdown", plain(_("The same numbers on one line, for a program to read:"))),
@@ -393,4 +434,3 @@ def scene_cells(scene, gettext, link, class_name):
         ("markdown", "## 5. " + plain(_("Back to the playground"))),
         ("markdown", f"[{plain(_('Open this scene in the playground'))}](<{link}>)"),
     ]
-    return cells
