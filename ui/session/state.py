@@ -27,9 +27,10 @@ from playground.link import (
     encode_scene,
 )
 from playground.scene import MAX_COORDINATE, MIN_VIEW, History, PointSet, Scene, snap
-from playground.specs import MAX_RBF_CENTRES, METHOD_SPECS
+from playground.specs import MAX_RBF_CENTRES
 from ui.text.i18n import N_, _
-from ui.widgets.method_params import HARD_MARGIN_KEY, THRESHOLDS_KEY, widget_state
+from ui.widgets.keys import BASIS_WIDGET_KEYS, setting_widget_keys
+from ui.widgets.method_params import widget_state
 
 _LOG = logging.getLogger(__name__)
 
@@ -520,35 +521,6 @@ def bounded_view(x0, x1, y0, y1):
 # ---- Loading a whole scene (a shared link, a preset, an uploaded file) -------------------------
 
 PENDING_LOAD = "pending_load"
-# Widget keys owned by the basis picker: cleared on a load so it starts from the new scene.
-BASIS_WIDGET_KEYS = (
-    "basis",
-    "basis_degree",
-    "rbf_placement",
-    "rbf_width",
-    "rbf_grid_n",
-    "rbf_data_n",
-    "rbf_seed",
-    "rbf_include_input",
-    "rbf_hand_centres",
-    "rbf_last_placement",
-    "click_mode",
-)
-
-
-def setting_widget_keys():
-    """The session keys of every method and basis widget (``playground.specs`` names them)."""
-    keys = {HARD_MARGIN_KEY, THRESHOLDS_KEY, *BASIS_WIDGET_KEYS}
-    for specs in METHOD_SPECS.values():
-        for spec in specs:
-            if spec.kind == "priors":
-                keys.add(f"{spec.key}_set_priors")
-                keys.update(f"{spec.key}_prior_{k}" for k in range(6))
-            elif spec.name == "thresholds":
-                keys.update((f"{spec.key}1", f"{spec.key}2"))
-            elif spec.key:
-                keys.add(spec.key)
-    return keys
 
 
 def reset_setting_widgets():
