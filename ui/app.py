@@ -19,10 +19,10 @@ from ui.plot.canvas import canvas, file_name, follow_canvas
 from ui.plot.caption import caption_height, caption_text
 from ui.plot.compare import comparison, view_mode_picker
 from ui.plot.figures import FIGURE_CONFIG, TEST_FILL, scene_figure
+from ui.plot.fitview import shown_model
 from ui.plot.legend_row import legend_row
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
 from ui.server.live_route import live_path
-from ui.plot.fitview import shown_model
 from ui.session.compute import FitView, scene_model, scene_view, view_is_quick
 from ui.session.language import init_language, language_picker
 from ui.text.accessible import canvas_description
@@ -41,7 +41,7 @@ from ui.widgets.share import share_controls, sync_address_bar
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .rooms import panel as rooms_panel
 from .server import forward_queue, runtime
-from .session import state
+from .session import edits, loading, state
 from .text import i18n
 from .widgets import controls, heldout
 
@@ -93,7 +93,7 @@ def _canvas_events_handler(key, *, shared_view=False):
     def on_events():
         result = st.session_state.get(key)
         events = result.get("events") if result is not None else None
-        state.apply_canvas_events(events, st.session_state.get("active_class_index", 0), shared_view=shared_view)
+        edits.apply_canvas_events(events, st.session_state.get("active_class_index", 0), shared_view=shared_view)
 
     return on_events
 
@@ -130,7 +130,7 @@ def _sidebar():
     except Exception as err:  # noqa: BLE001  (the page's edge)
         if not st.session_state.pop(SIDEBAR_RESET, False):
             st.session_state[SIDEBAR_RESET] = True
-            state.reset_setting_widgets()
+            loading.reset_setting_widgets()
             state.notify(_failure(N_("the sidebar"), err) + " " + _("Its settings were reset to the defaults."))
             st.rerun()
         with st.sidebar:
@@ -177,7 +177,7 @@ def _sidebar_widgets():
         basis_choice = basis_picker(scene)
         import_export_controls()
         st.header(_("Share"))
-        share_controls(state.link_note(scene))
+        share_controls(loading.link_note(scene))
         rooms_panel.open_room_button(scene)
     return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
 
@@ -225,8 +225,8 @@ def main():
     forward_queue.keep_finished_runs()  # before this run's messages can meet a fragment run's start
     init_language()
     i18n.begin_run()
-    state.init_state()
-    state.apply_pending_load()
+    loading.init_state()
+    loading.apply_pending_load()
     # In front of a class (presenting, or a class room on the projector) the plot gets the room.
     if not st.session_state.get(PRESENTATION_KEY) and not rooms_panel.is_open():
         st.title(_("Linear classification playground"))
@@ -283,7 +283,7 @@ def _canvas_key(scene):
 def _sync_link(compared_methods=()):
     """The address bar follows what is on screen (the link reproduces it)."""
     sync_address_bar(
-        state.link_query(
+        loading.link_query(
             state.scene(),
             st.session_state.panel_options,
             st.session_state.get(OPEN_PANEL) if not compared_methods else None,
@@ -391,7 +391,7 @@ def _canvas_view():
 
 def _draw_canvas(scene, figure, painted=False, caption_room=0):
     revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
-    state.record_drawn(revision, scene)
+    edits.record_drawn(revision, scene)
     canvas(
         figure,
         config=_canvas_config(),
@@ -595,7 +595,7 @@ def _comparison(scene, methods):
             )
             key = f"canvas_compare_{index}"
             revision = str(hash(item.scene))
-            state.record_drawn(revision, item.scene)
+            edits.record_drawn(revision, item.scene)
             canvas(
                 figure,
                 config=_canvas_config(),
