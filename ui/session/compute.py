@@ -1,8 +1,8 @@
 """Fit the scene's method and evaluate it over the view, sharing results among visitors within bounds.
 
-- Results (fitted models and what the canvas draws of them) live in one process-wide cache,
-  bounded in bytes and entries, whose entries expire ``CACHE_TTL_SECONDS`` after their last use:
-  a reload or a link opened by a whole class is served from it, not fitted again.
+- Results (fitted models and what the canvas draws of them) live in one process-wide cache
+  (``ui.session.cache``), bounded in bytes and entries and emptied of what nobody uses: a reload or
+  a link opened by a whole class is served from it, not fitted again.
 - One computation per scene, however many ask at once: a fit tried in the server and the view
   of a shared fit are computed by the first session that asks while the others wait for it
   (``ResultCache.compute_once``); a fit in a worker is one task of the pool for all of them, and
@@ -10,18 +10,14 @@
 - Every fit runs under a budget (``playground.budget``): at most ``FIT_SECONDS`` and
   ``MAX_RECORDED_STEPS`` recorded steps in all, shared among one-versus-rest / one-versus-one
   sub-problems. A fit is tried in the server process first, under ``INLINE_SECONDS``; one that
-  needs longer goes to a worker process (``ui.session.workers``), and the page shows its progress and a
-  Stop button while it waits. Nothing waits for a closed page: its fit is cancelled.
+  needs longer goes to a worker process (``ui.session.workers``), and the page shows its progress
+  and a Stop button while it waits. Nothing waits for a closed page: its fit is cancelled.
 - Settings are read from the environment (``PLAYGROUND_FIT_SECONDS``, ``PLAYGROUND_FIT_WORKERS``,
   ``PLAYGROUND_CACHE_MB``), so a host can tune them without editing the code.
 """
 
 import os
-import sys
-import threading
 import time
-from collections import OrderedDict
-from dataclasses import fields, is_dataclass
 
 import numpy as np
 import streamlit as st
@@ -33,201 +29,17 @@ from ui.plot.fitview import FitView, evaluate_view
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
 
+from .cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache, setting
 from .workers import WorkerPool, fit_scene
 
 GRID_RESOLUTION = 200
-
-
-def _setting(name, default, kind=float):
-    try:
-        return kind(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
-FIT_SECONDS = _setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
+FIT_SECONDS = setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
 INLINE_SECONDS = 0.15  # a fit is tried in the server process for this long first
 MAX_RECORDED_STEPS = 50_000  # steps one fit may keep for playback, in all its sub-problems
-FIT_WORKERS = _setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int)  # 0: fit in the server
-CACHE_BYTES = _setting("PLAYGROUND_CACHE_MB", 256.0) * 2**20
-CACHE_ENTRIES = 1024
-CACHE_TTL_SECONDS = 600.0
-LARGEST_SHARED = 0.25  # a result above this fraction of the cache is kept by its session only
+FIT_WORKERS = setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int)  # 0: fit in the server
 STOPPED_FITS = "stopped_fits"  # session state: fits the visitor stopped (never shared)
 STOP_REQUESTS = "stop_fit_requests"  # session state: keys of fits the visitor asked to stop
 SESSION_VIEWS = "session_views"  # session state: views of the fits in STOPPED_FITS
-MISSING = object()
-
-
-class ResultCache:
-    """Least recently used entries within ``max_bytes`` and ``max_entries``; an entry unused for
-    ``ttl`` seconds is dropped (a background sweep returns the memory when nobody visits).
-
-    Values are shared, not copied: callers must not modify them (arrays of cached results are
-    made read-only).
-    """
-
-    def __init__(self, max_bytes, max_entries, ttl):
-        self.max_bytes, self.max_entries, self.ttl = max_bytes, max_entries, ttl
-        self._items = OrderedDict()  # key -> (value, nbytes, last use)
-        self._flights = {}  # key -> _Flight: a computation of the key in progress
-        self._lock = threading.Lock()
-        self.bytes = 0
-        self._sweeper = threading.Thread(target=self._sweep_forever, name="result-cache-sweep", daemon=True)
-        self._sweeper.start()
-
-    def get(self, key, default=MISSING):
-        with self._lock:
-            return self._touch(key, default)
-
-    def _touch(self, key, default=MISSING):
-        """The value under ``key`` (marked as just used), or ``default``; the lock is held."""
-        item = self._items.get(key)
-        if item is None:
-            return default
-        value, nbytes, _unused = item
-        self._items[key] = (value, nbytes, time.monotonic())
-        self._items.move_to_end(key)
-        return value
-
-    def compute_once(self, key, compute):
-        """(value, shared): the value under ``key``, computed once however many threads ask at once
-        (single flight). ``compute()`` returns (value, nbytes), nbytes None when the value must
-        not be cached; ``shared`` says whether it was (or already had been) cached.
-
-        - A cached value is returned at once. Otherwise the first caller (the leader) computes it
-          and every caller that asks meanwhile waits for the leader: one computation, one value
-          (the same object) for all of them.
-        - An exception raised by ``compute`` reaches the leader and every waiter of that flight;
-          nothing is cached and the flight ends, so the next ask computes again.
-        - A leader stopped by a BaseException that is not an Exception (Streamlit stops a run whose
-          page reruns or closes) ends its flight without a value: its waiters ask again, and one
-          of them computes. Nobody waits for a computation that was stopped.
-        """
-        while True:
-            with self._lock:
-                value = self._touch(key)
-                if value is not MISSING:
-                    return value, True
-                flight = self._flights.get(key)
-                leader = flight is None
-                if leader:
-                    flight = self._flights[key] = _Flight()
-            if leader:
-                return self._lead(key, flight, compute)
-            outcome = flight.result()
-            if outcome is not MISSING:
-                return outcome
-
-    def _lead(self, key, flight, compute):
-        """Run the flight's computation; cache its value, then release the waiters (see
-        ``compute_once``). The flight leaves the table before its waiters wake."""
-        outcome, error = MISSING, None
-        try:
-            value, nbytes = compute()
-            outcome = (value, nbytes is not None and self.put(key, value, nbytes))
-            return outcome
-        except Exception as err:
-            error = err
-            raise
-        finally:
-            with self._lock:
-                self._flights.pop(key, None)
-            flight.finish(outcome, error)
-
-    def in_flight(self):
-        """How many keys are being computed now."""
-        with self._lock:
-            return len(self._flights)
-
-    def put(self, key, value, nbytes):
-        """Keep ``value`` (about ``nbytes`` in memory); False when it is too large to share."""
-        if nbytes > LARGEST_SHARED * self.max_bytes:
-            return False
-        with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self.bytes -= old[1]
-            self._items[key] = (value, nbytes, time.monotonic())
-            self.bytes += nbytes
-            while self._items and (self.bytes > self.max_bytes or len(self._items) > self.max_entries):
-                _unused, (_unused, dropped, _unused) = self._items.popitem(last=False)
-                self.bytes -= dropped
-        return True
-
-    def sweep(self):
-        """Drop the entries unused for ``ttl`` seconds (the least recently used come first)."""
-        now = time.monotonic()
-        with self._lock:
-            while self._items:
-                key, (_unused, nbytes, used) = next(iter(self._items.items()))
-                if now - used <= self.ttl:
-                    break
-                del self._items[key]
-                self.bytes -= nbytes
-
-    def clear(self):
-        with self._lock:
-            self._items.clear()
-            self.bytes = 0
-
-    def __len__(self):
-        return len(self._items)
-
-    def _sweep_forever(self):
-        while True:
-            time.sleep(min(self.ttl / 4, 30.0))
-            self.sweep()
-
-
-class _Flight:
-    """One computation of a key in progress (``ResultCache.compute_once``); waiters block on it."""
-
-    def __init__(self):
-        self._done = threading.Event()
-        self._outcome = MISSING  # (value, shared) once computed; MISSING when stopped or failed
-        self._error = None
-
-    def finish(self, outcome, error):
-        self._outcome, self._error = outcome, error
-        self._done.set()
-
-    def result(self):
-        """Wait for the flight: (value, shared), or MISSING when its leader was stopped; raises
-        the computation's exception when it failed."""
-        self._done.wait()
-        if self._error is not None:
-            raise self._error
-        return self._outcome
-
-
-def approx_bytes(value, _seen=None):
-    """Memory held by ``value`` and everything it refers to (arrays by their buffers), counting
-    shared objects once; arrays met on the way are made read-only (they will be shared)."""
-    seen = set() if _seen is None else _seen
-    if id(value) in seen:
-        return 0
-    seen.add(id(value))
-    if isinstance(value, np.ndarray):
-        value.flags.writeable = False
-        base = value.base if isinstance(value.base, np.ndarray) else None
-        return sys.getsizeof(value) + (approx_bytes(base, seen) if base is not None else value.nbytes)
-    size = sys.getsizeof(value)
-    if isinstance(value, dict):
-        size += sum(approx_bytes(k, seen) + approx_bytes(v, seen) for k, v in value.items())
-    elif isinstance(value, list | tuple | set | frozenset):
-        size += sum(approx_bytes(item, seen) for item in value)
-    elif is_dataclass(value) and not isinstance(value, type):
-        size += sum(approx_bytes(getattr(value, f.name), seen) for f in fields(value))
-    elif hasattr(value, "__dict__") and not isinstance(value, type):
-        size += approx_bytes(vars(value), seen)
-    return size
-
-
-@st.cache_resource(show_spinner=False)
-def result_cache():
-    """The process-wide cache of fits and views (one per server process, shared by its sessions)."""
-    return ResultCache(CACHE_BYTES, CACHE_ENTRIES, CACHE_TTL_SECONDS)
 
 
 def _cache_finished_task(task):
