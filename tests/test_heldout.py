@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from playground import InvalidDataError, PlaygroundError
-from playground.fileio import points_to_csv, read_points_csv, scene_from_json, scene_to_json
+from playground.fileio import points_to_csv, scene_from_json, scene_to_json
 from playground.link import decode_points, decode_scene, encode_points, encode_scene
+from playground.points_csv import read_points_csv
 from playground.scene import History, PointSet, Scene
 
 

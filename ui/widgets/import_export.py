@@ -14,7 +14,8 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from playground import Message, PlaygroundError
-from playground.fileio import MAX_UPLOAD_MB, points_to_csv, read_points_csv, scene_from_json, scene_to_json
+from playground.fileio import MAX_UPLOAD_MB, points_to_csv, scene_from_json, scene_to_json
+from playground.points_csv import read_points_csv
 from playground.validation import MAX_POINTS
 from ui.export.buttons import download_buttons
 from ui.panels import tab_title
