@@ -20,13 +20,15 @@ import sys
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import fields, is_dataclass
+from typing import Any
 
 import numpy as np
 import streamlit as st
 
 
-def setting(name, default, kind=float):
+def setting(name: str, default: float, kind: Callable[[Any], float] = float) -> float:
     """A number from the environment variable ``name`` (``default`` when unset or unreadable): a host
     tunes the app without editing the code."""
     try:
@@ -50,16 +52,16 @@ class ResultCache:
     made read-only).
     """
 
-    def __init__(self, max_bytes, max_entries, ttl):
+    def __init__(self, max_bytes: float, max_entries: int, ttl: float) -> None:
         self.max_bytes, self.max_entries, self.ttl = max_bytes, max_entries, ttl
-        self._items = OrderedDict()  # key -> (value, nbytes, last use)
-        self._flights = {}  # key -> _Flight: a computation of the key in progress
+        self._items: OrderedDict[Hashable, tuple[Any, int, float]] = OrderedDict()  # key -> (value, nbytes, last use)
+        self._flights: dict[Hashable, _Flight] = {}  # key -> a computation of the key in progress
         self._lock = threading.Lock()
         self.bytes = 0
         self._sweeper = threading.Thread(target=self._sweep_forever, name="result-cache-sweep", daemon=True)
         self._sweeper.start()
 
-    def get(self, key, default=MISSING):
+    def get(self, key: Hashable, default: Any = MISSING) -> Any:
         with self._lock:
             return self._touch(key, default)
 
@@ -73,7 +75,7 @@ class ResultCache:
         self._items.move_to_end(key)
         return value
 
-    def compute_once(self, key, compute):
+    def compute_once(self, key: Hashable, compute: Callable[[], tuple[Any, int | None]]) -> tuple[Any, bool]:
         """(value, shared): the value under ``key``, computed once however many threads ask at once
         (single flight). ``compute()`` returns (value, nbytes), nbytes None when the value must
         not be cached; ``shared`` says whether it was (or already had been) cached.
@@ -94,7 +96,7 @@ class ResultCache:
                     return value, True
                 flight = self._flights.get(key)
                 leader = flight is None
-                if leader:
+                if flight is None:
                     flight = self._flights[key] = _Flight()
             if leader:
                 return self._lead(key, flight, compute)
@@ -118,12 +120,12 @@ class ResultCache:
                 self._flights.pop(key, None)
             flight.finish(outcome, error)
 
-    def in_flight(self):
+    def in_flight(self) -> int:
         """How many keys are being computed now."""
         with self._lock:
             return len(self._flights)
 
-    def put(self, key, value, nbytes):
+    def put(self, key: Hashable, value: Any, nbytes: int) -> bool:
         """Keep ``value`` (about ``nbytes`` in memory); False when it is too large to share."""
         if nbytes > LARGEST_SHARED * self.max_bytes:
             return False
@@ -138,7 +140,7 @@ class ResultCache:
                 self.bytes -= dropped
         return True
 
-    def sweep(self):
+    def sweep(self) -> None:
         """Drop the entries unused for ``ttl`` seconds (the least recently used come first)."""
         now = time.monotonic()
         with self._lock:
@@ -149,12 +151,12 @@ class ResultCache:
                 del self._items[key]
                 self.bytes -= nbytes
 
-    def clear(self):
+    def clear(self) -> None:
         with self._lock:
             self._items.clear()
             self.bytes = 0
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._items)
 
     def _sweep_forever(self):
@@ -184,7 +186,7 @@ class _Flight:
         return self._outcome
 
 
-def approx_bytes(value, _seen=None):
+def approx_bytes(value: object, _seen: set[int] | None = None) -> int:
     """Memory held by ``value`` and everything it refers to (arrays by their buffers), counting
     shared objects once; arrays met on the way are made read-only (they will be shared)."""
     seen = set() if _seen is None else _seen
@@ -208,6 +210,6 @@ def approx_bytes(value, _seen=None):
 
 
 @st.cache_resource(show_spinner=False)
-def result_cache():
+def result_cache() -> ResultCache:
     """The process-wide cache of fits and views (one per server process, shared by its sessions)."""
     return ResultCache(CACHE_BYTES, CACHE_ENTRIES, CACHE_TTL_SECONDS)

@@ -18,6 +18,8 @@
 
 import os
 import time
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -25,6 +27,7 @@ import streamlit as st
 from playground import MODELS, Message, Window
 from playground.basis import BASES
 from playground.budget import limited
+from playground.scene import PointSet, Scene
 from ui.plot.fitview import FitView, evaluate_view
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
@@ -42,6 +45,14 @@ STOP_REQUESTS = "stop_fit_requests"  # session state: keys of fits the visitor a
 SESSION_VIEWS = "session_views"  # session state: views of the fits in STOPPED_FITS
 
 
+class FitResult(NamedTuple):
+    """A fit (``fitted_model``): the estimator and None, or None and why there is none (a
+    ``Message``, phrased where it is shown)."""
+
+    model: Any
+    error: Message | None
+
+
 def _cache_finished_task(task):
     if task.stopped != "cancelled" and task.result is not None:
         cache = result_cache()
@@ -51,14 +62,22 @@ def _cache_finished_task(task):
 
 
 @st.cache_resource(show_spinner=False)
-def worker_pool():
+def worker_pool() -> WorkerPool | None:
     """The process-wide pool of fitting processes, or None when fits run in the server."""
     if FIT_WORKERS <= 0:
         return None
     return WorkerPool(FIT_WORKERS, FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
 
 
-def fitted_model(points, method, params, multiclass, basis="identity", basis_params=(), view=None):
+def fitted_model(
+    points: PointSet,
+    method: str,
+    params: tuple,
+    multiclass: str | None,
+    basis: str = "identity",
+    basis_params: tuple = (),
+    view: tuple | None = None,
+) -> FitResult:
     """The fitted estimator for these points and settings, or the PlaygroundError raised:
     (model, None) or (None, message). Served from the cache when any visitor fitted it before.
 
@@ -72,17 +91,17 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
         found = st.session_state.get(STOPPED_FITS, {}).get(key, MISSING)
         st.session_state.get(STOP_REQUESTS, set()).discard(key)  # a press queued while it was stopping
     if found is not MISSING:
-        return found
+        return FitResult(*found)
     payload = (points.X, points.y, method, params, multiclass, basis, basis_params)
     pool = worker_pool()
     if pool is not None and _surely_slow(points, method, multiclass, basis, basis_params):
-        return _fit_in_worker(pool, key, payload, view)
+        return FitResult(*_fit_in_worker(pool, key, payload, view))
     result, shared = cache.compute_once(key, lambda: _fit_here(payload, pool))
     if result is TO_WORKER:  # every session that waited for this try goes to the pool's one task
-        return _fit_in_worker(pool, key, payload, view)
+        return FitResult(*_fit_in_worker(pool, key, payload, view))
     if not shared:
         _keep_in_session(key, result)
-    return result
+    return FitResult(*result)
 
 
 TO_WORKER = object()  # what a try in the server returns when the fit needs a worker
@@ -136,14 +155,14 @@ def _surely_slow(points, method, multiclass, basis, basis_params):
     return work is not None and work >= SURELY_SLOW_WORK
 
 
-QUICK_WORK = 20_000  # points x features x sub-problems of a fit and view that take milliseconds
+QUICK_WORK = 20_000  # points x features x sub-problems of a fit and view too quick for a spinner
 
 
-def view_is_quick(scene):
+def view_is_quick(scene: Scene) -> bool:
     """Whether ``scene_view(scene)`` surely takes a few milliseconds: a small fit and its view
     (e.g. the default 90 points), or a view already in the cache. The canvas shows a spinner
-    only around other work: Streamlit's spinner starts a timer thread each time, a sixth of a
-    click's server time, to show nothing for work this quick."""
+    only around other work: Streamlit's spinner starts a timer thread each time, server work on
+    every click, to show nothing for work this quick."""
     training = scene.training
     points = training.points
     work = _work(points, training.method, training.multiclass, training.basis, training.basis_params)
@@ -164,7 +183,7 @@ def view_is_quick(scene):
     return result_cache().get(key) is not MISSING
 
 
-def prefetch(scenes):
+def prefetch(scenes: Iterable[Scene]) -> None:
     """Start the slow fits of these scenes in the workers at once, without waiting (the Compare
     view's methods fit side by side instead of one after the other); the calls that then ask for
     them wait for these tasks."""
@@ -344,7 +363,7 @@ def _progress(pool, task, what, stopping):
     )
 
 
-def scene_model(scene):
+def scene_model(scene: Scene) -> Any:
     """The fitted model of a scene (fitted to its training points alone), or None (the error is
     reported by ``scene_view``)."""
     scene = scene.training
@@ -353,7 +372,7 @@ def scene_model(scene):
     return fitted_model(scene.points, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)[0]
 
 
-def scene_view(scene):
+def scene_view(scene: Scene) -> FitView:
     """``fit_view`` for a scene: everything the canvas and the status line draw. The fit sees the
     training points alone: ``predicted`` and ``accuracy`` are those of the training points."""
     if len(scene.points) and not len(scene.training.points):
@@ -382,8 +401,16 @@ def scene_view(scene):
 
 
 def fit_view(
-    points, method, params, multiclass, window, step=None, resolution=GRID_RESOLUTION, basis="identity", basis_params=()
-):
+    points: PointSet,
+    method: str,
+    params: tuple,
+    multiclass: str | None,
+    window: Window,
+    step: int | None = None,
+    resolution: int = GRID_RESOLUTION,
+    basis: str = "identity",
+    basis_params: tuple = (),
+) -> FitView:
     """Fit (or replay to ``step``), then evaluate on the points and on a resolution^2 grid (cached)."""
     key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
     cache = result_cache()
@@ -425,7 +452,7 @@ def _fit_view(points, method, params, multiclass, window, step, resolution, basi
     return cache.compute_once(view_key, evaluate)[0]
 
 
-def window_for(points, fallback=None):
+def window_for(points: PointSet, fallback: Window | None = None) -> Window:
     """A view window framing the points (or the fallback / default when there are none)."""
     if len(points) == 0:
         return fallback or Window()

@@ -18,11 +18,12 @@ Rules that must hold:
 
 import functools
 from dataclasses import replace
+from typing import NamedTuple
 
 import streamlit as st
 
 from playground import InvalidDataError, Message, PlaygroundError, Window
-from playground.scene import MAX_COORDINATE, MIN_VIEW, PointSet
+from playground.scene import MAX_COORDINATE, MIN_VIEW, PointSet, Scene
 from playground.specs import MAX_RBF_CENTRES
 from ui.text.i18n import N_, _
 
@@ -62,7 +63,7 @@ def _editable(current):
     return current.points, tuple(current.basis_param_dict.get("centres") or ())
 
 
-def record_drawn(revision, current):
+def record_drawn(revision: str, current: Scene) -> None:
     """Remember what the canvas drawn as ``revision`` showed: a removal clicked on it names points
     by their place there, and may arrive after other edits (a busy server, quick clicks)."""
     drawn = st.session_state.setdefault(DRAWN_KEY, {})
@@ -72,7 +73,7 @@ def record_drawn(revision, current):
         drawn.pop(next(iter(drawn)))
 
 
-def apply_canvas_events(events, active_class, *, shared_view=False):
+def apply_canvas_events(events: object, active_class: int, *, shared_view: bool = False) -> None:
     """Apply the canvas's new events in order: add a point, remove points, follow the view.
 
     Each delivery holds every event the page has not seen acknowledged, oldest first, numbered by
@@ -270,9 +271,16 @@ def _places(points, clicked):
     return [free[item].pop(0) for item in clicked if free.get(item)]
 
 
-def bounded_view(x0, x1, y0, y1):
-    """(Window, moved): the view asked for, widened to MIN_VIEW and kept within ±MAX_COORDINATE."""
-    bounds = []
+class BoundedView(NamedTuple):
+    """A view asked for, bounded (``bounded_view``); ``moved``: whether bounding changed it."""
+
+    window: Window
+    moved: bool
+
+
+def bounded_view(x0: float, x1: float, y0: float, y1: float) -> BoundedView:
+    """The view asked for, widened to MIN_VIEW and kept within ±MAX_COORDINATE."""
+    bounds: list[float] = []
     for low, high in ((x0, x1), (y0, y1)):
         low, high = min(low, high), max(low, high)
         centre = min(max((low + high) / 2, -MAX_COORDINATE), MAX_COORDINATE)
@@ -281,7 +289,7 @@ def bounded_view(x0, x1, y0, y1):
     window = Window(*bounds)
     asked = (x0, x1, y0, y1)
     moved = any(abs(a - b) > 1e-9 * max(1.0, abs(a)) for a, b in zip(window.as_tuple(), asked))
-    return window, moved
+    return BoundedView(window, moved)
 
 
 def _note_area(area):

@@ -14,7 +14,9 @@ Rules that must hold:
 """
 
 import logging
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -27,7 +29,7 @@ from playground.link import (
     encode_options,
     encode_scene,
 )
-from playground.scene import History
+from playground.scene import History, Scene
 from ui.text.i18n import N_, _
 from ui.widgets.keys import BASIS_WIDGET_KEYS, setting_widget_keys
 from ui.widgets.method_params import widget_state
@@ -46,7 +48,7 @@ from .state import (
 _LOG = logging.getLogger(__name__)
 
 
-def init_state():
+def init_state() -> None:
     if "scene" not in st.session_state:
         st.session_state.scene = default_scene()
         query = st.query_params.to_dict()
@@ -66,25 +68,31 @@ def init_state():
     st.session_state.setdefault("panel_options", {})  # e.g. projection angle, surface kind
 
 
-def reset_setting_widgets():
+def reset_setting_widgets() -> None:
     """Back to the widgets' defaults (the page's edge, when the sidebar could not be drawn)."""
     for key in setting_widget_keys():
         st.session_state.pop(key, None)
 
 
-def scene_from_link(query):
-    """(scene, messages, view) from a link's query parameters; never raises.
+class LinkScene(NamedTuple):
+    """What a link gave (``scene_from_link``): the scene, a sentence for each part that could not
+    be used, and ``view``, what the link says about the page around the scene (panel options, the
+    open tab, the compared methods, presentation mode: keyword arguments of ``load_scene``)."""
 
-    ``view`` holds what the link says about the page around the scene: panel options, the open
-    tab, the compared methods and presentation mode (keyword arguments of ``load_scene``).
-    """
+    scene: Scene
+    messages: list[Any]
+    view: dict[str, Any]
+
+
+def scene_from_link(query: Mapping[str, Any]) -> LinkScene:
+    """The scene and the page's view from a link's query parameters; never raises."""
     scene, messages = decode_scene(query)
     if ("p" in query or "pn" in query or "v" not in query) and not len(scene.points):
         # Unreadable points, or a hand-written link without any (the app's links always carry
         # "v"): show the default clusters rather than an empty plot.
         fallback = default_scene()
         scene = replace(scene, points=fallback.points, window=fallback.window if "w" not in query else scene.window)
-    view = {}
+    view: dict[str, Any] = {}
     if "w" not in query:
         # No window in the link (a hand-written one, e.g. just ?lang=ja): frame the points in the
         # plot's own shape, as a plain visit does, instead of the bare window around them.
@@ -97,10 +105,10 @@ def scene_from_link(query):
         view["compare"] = decode_method_list(str(query["cmp"]), messages)
     if "pm" in query:
         view["presentation"] = str(query["pm"]) == "1"
-    return scene, messages, view
+    return LinkScene(scene, messages, view)
 
 
-def link_note(current):
+def link_note(current: Scene) -> str | None:
     """What the link cannot carry of ``current``, as a sentence for the share box, or None."""
     if len(current.points) > MAX_LINK_POINTS:
         return _(
@@ -110,7 +118,14 @@ def link_note(current):
     return None
 
 
-def link_query(current, panel_options, tab, compared=(), presenting=False, language=None):
+def link_query(
+    current: Scene,
+    panel_options: Mapping[str, Any] | None,
+    tab: str | None,
+    compared: Sequence[str] = (),
+    presenting: bool = False,
+    language: str | None = None,
+) -> dict[str, str]:
     """The query parameters that reproduce what the user sees (the address bar follows them),
     in the sender's language (``lang``) when it is given."""
     query = encode_scene(current)
@@ -131,17 +146,17 @@ DEFAULT_SOURCE = N_("the file")  # what a loaded scene came from, when the calle
 
 
 def load_scene(
-    new_scene,
-    messages=(),
-    panel_options=None,
-    tab=None,
+    new_scene: Scene,
+    messages: Iterable[Any] = (),
+    panel_options: Mapping[str, Any] | None = None,
+    tab: str | None = None,
     *,
-    compare=None,
-    presentation=None,
-    source=DEFAULT_SOURCE,
-    undoable=True,
-    fit=False,
-):
+    compare: Sequence[str] | None = None,
+    presentation: bool | None = None,
+    source: str = DEFAULT_SOURCE,
+    undoable: bool = True,
+    fit: bool | str = False,
+) -> None:
     """Replace the whole scene. Call from a callback, or call ``st.rerun()`` after it: the
     change is applied by ``apply_pending_load`` at the start of the next run, before any
     widget is drawn, because widgets' values can only be set then.
@@ -163,7 +178,7 @@ def load_scene(
     st.session_state[PENDING_LOAD] = (new_scene, tuple(messages), source, view)
 
 
-def apply_pending_load():
+def apply_pending_load() -> None:
     """Apply a ``load_scene``: points through the undo history, the view moved, widgets set."""
     pending = st.session_state.pop(PENDING_LOAD, None)
     if pending is None:

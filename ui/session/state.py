@@ -13,11 +13,13 @@ The canvas's edits are ``ui.session.edits``; whole scenes loaded and linked, ``u
 
 import functools
 import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import streamlit as st
 
-from playground import ClusterSpec, PlaygroundError, Window, make_clusters
+from playground import ClusterSpec, Message, PlaygroundError, Window, make_clusters
 from playground.geometry import window_with_aspect
 from playground.scene import PointSet, Scene, snap
 from ui.text.i18n import _
@@ -31,51 +33,51 @@ DEFAULT_CLUSTERS = (
 )
 
 
-def default_scene():
+def default_scene() -> Scene:
     """Three Gaussian clusters fitted by least squares: something useful at first sight."""
     X, y = make_clusters(DEFAULT_CLUSTERS, 30, seed=1)
     points = PointSet.from_arrays(X, y)
     return Scene(points=points, window=Window.around(X), seed=1)
 
 
-def scene():
+def scene() -> Scene:
     return st.session_state.scene
 
 
-def set_scene(new_scene):
+def set_scene(new_scene: Scene) -> None:
     st.session_state.scene = new_scene
 
 
-def set_basis(basis, params=None):
+def set_basis(basis: str, params: Mapping[str, Any] | None = None) -> None:
     """Switch the fixed basis functions phi(x) (section 4.3.1) applied before the method."""
     current = scene()
     if (basis, tuple(sorted((params or {}).items()))) != (current.basis, current.basis_params):
         set_scene(current.with_basis(basis, params))
 
 
-def rbf_centres():
+def rbf_centres() -> tuple:
     return tuple(scene().basis_param_dict.get("centres") or ())
 
 
-def set_rbf_centres(centres):
+def set_rbf_centres(centres: Sequence) -> None:
     """Centres placed by hand (clicks on the canvas in centre mode), on the points' grid."""
     centres = tuple(map(tuple, snap(centres).tolist())) if centres else ()
     params = {**scene().basis_param_dict, "centres": centres or None, "placement": "given" if centres else None}
     set_scene(scene().with_basis("rbf", {k: v for k, v in params.items() if v is not None}))
 
 
-def set_step(step):
+def set_step(step: int | None) -> None:
     """Show the iterative fit after ``step`` updates (None: the final fit)."""
     set_scene(replace(scene(), step=None if step is None else int(step)))
 
 
-def notify(message):
+def notify(message: str | Message) -> None:
     """A message shown once on the next run (e.g. why an edit was refused): text in the session's
     language, or a back-end ``Message`` (phrased where it is shown)."""
     st.session_state.setdefault("notices", []).append(message)
 
 
-def guarded_callback(what):
+def guarded_callback(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorate a widget callback: an unexpected exception becomes a notice, never a dead page
     (a callback's exception would stop the whole run before anything is drawn)."""
 
@@ -97,12 +99,12 @@ def guarded_callback(what):
     return decorate
 
 
-def report_load_problems(source, problems):
+def report_load_problems(source: str, problems: Iterable[Any]) -> None:
     """Show ``problems`` in the load report box (until dismissed), as for a damaged link."""
     st.session_state.load_messages = (source, list(problems))
 
 
-def take_notices():
+def take_notices() -> list[str | Message]:
     notices, st.session_state.notices = st.session_state.notices, []
     return notices
 
@@ -113,7 +115,7 @@ SIDEBAR_SIGNATURE = "sidebar_signature"
 PENDING_LOAD = "pending_load"  # a scene to load at the start of the next run (``ui.session.loading``)
 
 
-def sidebar_signature():
+def sidebar_signature() -> tuple:
     """What the sidebar draws from the scene and the session, beyond its own widgets' values:
     undo / redo / clear availability, the classes present (prior sliders), the basis (the count of
     hand-placed RBF centres), the method chosen (a panel may switch it) and a pending load."""
@@ -132,17 +134,17 @@ def sidebar_signature():
     )
 
 
-def mark_sidebar_drawn():
+def mark_sidebar_drawn() -> None:
     st.session_state[SIDEBAR_SIGNATURE] = sidebar_signature()
 
 
-def sidebar_outdated():
+def sidebar_outdated() -> bool:
     """True when an edit made outside the sidebar (a canvas click, a panel button) changed what
     the sidebar shows: the canvas and panels rerun on their own, so the app must rerun whole."""
     return st.session_state.get(SIDEBAR_SIGNATURE) != sidebar_signature()
 
 
-def change_points(new_points, *, refit_view=False):
+def change_points(new_points: PointSet, *, refit_view: bool = False) -> None:
     """Replace the point set, recording the old one for undo."""
     current = scene()
     if new_points == current.points:
@@ -163,15 +165,15 @@ def _walk_history(step, nothing_message):
     set_scene(scene().with_points(points))
 
 
-def undo():
+def undo() -> None:
     _walk_history(st.session_state.history.undone(scene().points), _("Nothing to undo."))
 
 
-def redo():
+def redo() -> None:
     _walk_history(st.session_state.history.redone(scene().points), _("Nothing to redo."))
 
 
-def fit_view():
+def fit_view() -> None:
     set_scene(scene().with_window(fitted_window(scene().points), by_app=True))
 
 
@@ -181,7 +183,7 @@ FIT_PENDING = "fit_pending"  # the app has just fitted the view: the canvas matc
 CANVAS_AREA = "canvas_area"  # (width, height) in pixels of the canvas's plot area, as last reported
 
 
-def fitted_window(points):
+def fitted_window(points: PointSet) -> Window:
     """The window around the points (the default one without points), widened to the shape of
     the canvas's plot area when it is known; the canvas corrects the shape otherwise."""
     window = Window.around(points.X) if len(points) else Window()
@@ -190,16 +192,24 @@ def fitted_window(points):
     return window_with_aspect(window, area[0] / area[1]) if area else window
 
 
-def take_fit_pending():
+def take_fit_pending() -> bool:
     """True once after the app fitted the view (the canvas is told to match its shape, once)."""
     return bool(st.session_state.pop(FIT_PENDING, False))
 
 
-def clear_points():
+def clear_points() -> None:
     change_points(PointSet())
 
 
-def generate(specs, n_per_class, *, shared_covariance, seed, mode, held_out=None):
+def generate(
+    specs: Sequence[ClusterSpec],
+    n_per_class: int,
+    *,
+    shared_covariance: bool,
+    seed: int,
+    mode: str,
+    held_out: float | None = None,
+) -> None:
     """Draw Gaussian clusters; ``mode`` "replace" swaps the points, "add" appends them.
 
     ``held_out``: the fraction of each class made test points, drawn with ``seed`` (None: the
@@ -222,7 +232,7 @@ GENERATOR_HELD_OUT_KEY = "gen_held_out"  # percent of the generated points held 
 MAX_HELD_OUT_PERCENT = 90
 
 
-def generator_held_out():
+def generator_held_out() -> float:
     """The cluster generator's held-out fraction (its slider's percent, bounded)."""
     value = st.session_state.get(GENERATOR_HELD_OUT_KEY, 0)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_HELD_OUT_PERCENT:
@@ -230,7 +240,7 @@ def generator_held_out():
     return float(value) / 100
 
 
-def point_set_mode():
+def point_set_mode() -> str:
     """What a click does with points: 'train' (adds a training point), 'test' or 'switch'."""
     mode = st.session_state.get(POINT_SET_MODE_KEY, "train")
     return mode if mode in ("train", "test", "switch") else "train"

@@ -9,6 +9,9 @@ present_classes)`` is the inverse: the session-state values that make the widget
 the widgets cannot show.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
 from playground import Message
@@ -40,26 +43,26 @@ def _translated(label, kwargs):
     return _(label)
 
 
-def select_slider(widget: Widget, label, **kwargs):
+def select_slider(widget: Widget, label: str, **kwargs: Any) -> Any:
     """A select slider over ``spec.options``."""
     label = _translated(label, kwargs)
     spec, key = widget
     return st.select_slider(label, spec.options, widget_default(key, spec.default), key=key, **kwargs)
 
 
-def int_slider(widget: Widget, label, **kwargs):
+def int_slider(widget: Widget, label: str, **kwargs: Any) -> Any:
     label = _translated(label, kwargs)
     spec, key = widget
     return st.slider(label, spec.low, spec.high, widget_default(key, spec.default), key=key, **kwargs)
 
 
-def int_input(widget: Widget, label, container=st, **kwargs):
+def int_input(widget: Widget, label: str, container: Any = st, **kwargs: Any) -> Any:
     label = _translated(label, kwargs)
     spec, key = widget
     return container.number_input(label, spec.low, spec.high, widget_default(key, spec.default), key=key, **kwargs)
 
 
-def radio(widget: Widget, label, labels, **kwargs):
+def radio(widget: Widget, label: str, labels: Mapping[Any, str], **kwargs: Any) -> Any:
     """A radio over ``spec.options`` showing ``labels[option]`` (English marked with N_, shown translated)."""
     label = _translated(label, kwargs)
     options = list(widget.spec.options)
