@@ -201,10 +201,6 @@ def _apply(generator: tuple, method_choice: MethodChoice) -> None:
         state.set_basis(*basis_choice)  # no-op when unchanged; hand-placed RBF centres come from the scene
 
 
-def _status_line(points, view=None, test_predicted=None):
-    return heldout.status_line(points, view, test_predicted)
-
-
 def _dismiss_load_messages():
     st.session_state.pop("load_messages", None)
 
@@ -409,7 +405,7 @@ def _status_region(scene: Scene, model: object, view: FitView, test_predicted: o
     with the plot in words."""
     description = canvas_description(scene, model, view.error)
     st.markdown(
-        f"<div role='status' aria-live='polite'>\n\n{_status_line(scene.points, view, test_predicted)}"
+        f"<div role='status' aria-live='polite'>\n\n{heldout.status_line(scene.points, view, test_predicted)}"
         f" <span class='pg-sr-only'>{description}</span>\n\n</div>",
         unsafe_allow_html=True,
     )
@@ -489,7 +485,7 @@ def _comparison_view(compared_methods):
     scene = state.scene()
     with _boundary(N_("the comparison")):
         _comparison(scene, compared_methods)
-    st.markdown(_status_line(scene.points), unsafe_allow_html=True)
+    st.markdown(heldout.status_line(scene.points), unsafe_allow_html=True)
     st.caption(_(EXPLANATION))
     _sync_link(compared_methods)
 
