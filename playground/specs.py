@@ -1,10 +1,10 @@
 """The one table of every setting a sidebar widget or a panel shows and a link or a file carries.
 
-A ``Spec`` gives a setting's kind, its range or options, its default and the session-state key of
-the widget that shows it. The widgets take their ranges, options and defaults from here, and the
-link and file readers check every value against the same ``Spec``, so the two cannot drift: a
-value no widget can show never reaches one, and what a link holds is exactly what the widgets
-would return. Standard library only; the ui adds labels and help texts.
+A ``Spec`` gives a setting's kind, its range or options and its default. The widgets take their
+ranges, options and defaults from here, and the link and file readers check every value against
+the same ``Spec``, so the two cannot drift: a value no widget can show never reaches one, and what
+a link holds is exactly what the widgets would return. Standard library only, plain data: the ui
+adds labels, help texts and the widgets' session keys (``ui.widgets.keys``).
 
 >>> params, messages = clean_settings(METHOD_SPECS["svm"], {"C": 7.0}, "method parameter")
 >>> params, messages[0]
@@ -56,8 +56,6 @@ class Spec:
         What a missing or unusable value becomes.
     options, low, high, size
         The widget's own range.
-    key : str
-        The session-state key of the widget that shows it (a prefix for the prior sliders).
     when : tuple of (name, value)
         The setting exists only while these earlier settings hold these values.
     otherwise : object
@@ -78,7 +76,6 @@ class Spec:
     options: tuple = ()
     low: float | None = None
     high: float | None = None
-    key: str = ""
     when: tuple = ()
     otherwise: object = _ABSENT
     size: int | None = None
@@ -215,11 +212,11 @@ _NORMALISE = {
 # ---- The tables ---------------------------------------------------------------------------------
 
 
-def _priors(prefix):
-    return Spec("priors", "priors", None, key=prefix, nullable=True, default_text=N_("Nₖ/N from the data"))
+def _priors():
+    return Spec("priors", "priors", None, nullable=True, default_text=N_("Nₖ/N from the data"))
 
 
-def _w_init(key):
+def _w_init():
     """Initial weights [w0, w1, w2] typed in a text input (the app shows them in the book's sign)."""
     return Spec(
         "w_init",
@@ -228,38 +225,37 @@ def _w_init(key):
         low=-MAX_COORDINATE,
         high=MAX_COORDINATE,
         size=3,
-        key=key,
         nullable=True,
         default_text=N_("zeros"),
     )
 
 
-def _logistic(prefix):
+def _logistic():
     return (
-        Spec("solver", "choice", "irls", ("irls", "gd"), key=f"{prefix}_solver"),
-        Spec("max_iter", "int", 100, low=1, high=500, key=f"{prefix}_iter_irls", when=(("solver", "irls"),)),
-        Spec("max_iter", "int", 1000, low=1, high=5000, key=f"{prefix}_iter_gd", when=(("solver", "gd"),)),
-        Spec("learning_rate", "choice", 0.1, LOGISTIC_STEP_SIZES, key=f"{prefix}_lr", when=(("solver", "gd"),)),
-        Spec("l2", "choice", 0.0, LOGISTIC_L2, key=f"{prefix}_l2"),
+        Spec("solver", "choice", "irls", ("irls", "gd")),
+        Spec("max_iter", "int", 100, low=1, high=500, when=(("solver", "irls"),)),
+        Spec("max_iter", "int", 1000, low=1, high=5000, when=(("solver", "gd"),)),
+        Spec("learning_rate", "choice", 0.1, LOGISTIC_STEP_SIZES, when=(("solver", "gd"),)),
+        Spec("l2", "choice", 0.0, LOGISTIC_L2),
     )
 
 
 # Each method's settings in the order its widgets are drawn (a condition's setting comes first).
 METHOD_SPECS = {
-    "least_squares": (Spec("targets", "choice", "one_of_k", ("one_of_k", "fisher"), key="ls_targets"),),
-    "fisher": (Spec("threshold", "choice", "midpoint", ("midpoint", "gaussian"), key="fisher_threshold"),),
+    "least_squares": (Spec("targets", "choice", "one_of_k", ("one_of_k", "fisher")),),
+    "fisher": (Spec("threshold", "choice", "midpoint", ("midpoint", "gaussian")),),
     "perceptron": (
-        Spec("eta", "choice", 1.0, PERCEPTRON_ETAS, key="perc_eta"),
-        Spec("max_epochs", "int", 100, low=1, high=500, key="perc_epochs"),
-        Spec("shuffle", "bool", False, key="perc_shuffle"),
-        Spec("random_state", "int", 0, low=0, high=MAX_SEED, key="perc_seed", when=(("shuffle", True),), otherwise=0),
-        _w_init("perc_w_init"),
+        Spec("eta", "choice", 1.0, PERCEPTRON_ETAS),
+        Spec("max_epochs", "int", 100, low=1, high=500),
+        Spec("shuffle", "bool", False),
+        Spec("random_state", "int", 0, low=0, high=MAX_SEED, when=(("shuffle", True),), otherwise=0),
+        _w_init(),
     ),
-    "gaussian_shared": (_priors("gs"),),
-    "gaussian_separate": (_priors("gsep"),),
+    "gaussian_shared": (_priors(),),
+    "gaussian_separate": (_priors(),),
     "naive_bayes": (
-        Spec("variant", "choice", "gaussian", ("gaussian", "bernoulli"), key="nb_variant"),
-        _priors("nb"),
+        Spec("variant", "choice", "gaussian", ("gaussian", "bernoulli")),
+        _priors(),
         Spec(
             "thresholds",
             "vector",
@@ -267,30 +263,29 @@ METHOD_SPECS = {
             low=-MAX_COORDINATE,
             high=MAX_COORDINATE,
             size=2,
-            key="nb_t",
             when=(("variant", "bernoulli"),),
             omit_none=True,
             default_text=N_("the data mean"),
         ),
     ),
-    "logistic": (*_logistic("lr"), _w_init("lr_w_init")),
-    "softmax": _logistic("sm"),
-    "probit": _logistic("pb"),
-    "bayesian_logistic": (Spec("alpha", "choice", 1.0, PRIOR_ALPHAS, key="bayes_alpha"),),
-    "svm": (Spec("C", "choice", 1.0, C_VALUES, key="svm_C", nullable=True),),
+    "logistic": (*_logistic(), _w_init()),
+    "softmax": _logistic(),
+    "probit": _logistic(),
+    "bayesian_logistic": (Spec("alpha", "choice", 1.0, PRIOR_ALPHAS),),
+    "svm": (Spec("C", "choice", 1.0, C_VALUES, nullable=True),),
 }
 
 BASIS_SPECS = {
     "identity": (),
-    "polynomial": (Spec("degree", "int", 2, low=1, high=MAX_DEGREE, key="basis_degree"),),
+    "polynomial": (Spec("degree", "int", 2, low=1, high=MAX_DEGREE),),
     "rbf": (
-        Spec("placement", "choice", "grid", ("grid", "data", "given"), key="rbf_placement"),
-        Spec("n_centres", "choice", 9, RBF_GRID_SIZES, key="rbf_grid_n", when=(("placement", "grid"),)),
-        Spec("n_centres", "int", 10, low=1, high=50, key="rbf_data_n", when=(("placement", "data"),)),
-        Spec("random_state", "int", 0, low=0, high=MAX_SEED, key="rbf_seed", when=(("placement", "data"),)),
+        Spec("placement", "choice", "grid", ("grid", "data", "given")),
+        Spec("n_centres", "choice", 9, RBF_GRID_SIZES, when=(("placement", "grid"),)),
+        Spec("n_centres", "int", 10, low=1, high=50, when=(("placement", "data"),)),
+        Spec("random_state", "int", 0, low=0, high=MAX_SEED, when=(("placement", "data"),)),
         Spec("centres", "points", None, size=MAX_RBF_CENTRES, when=(("placement", "given"),), omit_none=True),
-        Spec("width", "choice", 1.0, RBF_WIDTHS, key="rbf_width"),
-        Spec("include_input", "bool", False, key="rbf_include_input"),
+        Spec("width", "choice", 1.0, RBF_WIDTHS),
+        Spec("include_input", "bool", False),
     ),
 }
 

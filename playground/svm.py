@@ -222,19 +222,7 @@ class LinearSVM(LinearClassifier):
         Z, mean, scale = standard_units(X)
         alpha = np.zeros(n_points)
         history = _History()
-        options = {
-            "tol": float(self.tol),
-            "shrinking": bool(self.shrinking),
-            "second_order": self.selection == "second_order",
-            "history": history,
-        }
-        if self.C is not None:
-            box = float(self.C) * scale**2
-            steps, status, pair = solve(Z, t, box, alpha, max_steps=int(self.max_iter), first_step=0, **options)
-            converged = status == "converged"
-        else:
-            box, steps, converged, pair = self._hard_margin(Z, t, alpha, options)
-
+        box, steps, converged, pair = self._solve(Z, t, alpha, scale, history)
         _snap_to_bounds(alpha, box)
         w_z = Z.T @ (alpha * t)
         v = t - Z @ w_z
@@ -270,6 +258,21 @@ class LinearSVM(LinearClassifier):
         stopped = budget.stop_message(_smo_steps(steps)) if budget.stopped else None
         self.fit_message_ = self._message(norm, stopped)
         return self
+
+    def _solve(self, Z, t, alpha, scale, history):
+        """SMO on the standardised points ``Z`` (``alpha`` updated in place): (box, steps, converged,
+        last pair); the box is C s^2 (the problem on Z), or found by ``_hard_margin`` for C = None."""
+        options = {
+            "tol": float(self.tol),
+            "shrinking": bool(self.shrinking),
+            "second_order": self.selection == "second_order",
+            "history": history,
+        }
+        if self.C is None:
+            return self._hard_margin(Z, t, alpha, options)
+        box = float(self.C) * scale**2
+        steps, status, pair = solve(Z, t, box, alpha, max_steps=int(self.max_iter), first_step=0, **options)
+        return box, steps, status == "converged", pair
 
     def _history_in_units(self, history, steps, pair, w_z, mean, scale):
         """``history_`` in the units of X (SMO ran on (X - mean) / scale), its last entry the fitted

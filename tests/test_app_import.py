@@ -10,7 +10,8 @@ import streamlit.testing.v1.app_test as app_test_module
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from playground.fileio import points_from_csv, points_to_csv, scene_from_json, scene_to_json
+from playground.fileio import points_to_csv, scene_from_json, scene_to_json
+from playground.points_csv import points_from_csv
 from playground.scene import PointSet, Scene
 from ui.text.markdown import unescape
 

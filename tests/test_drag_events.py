@@ -12,7 +12,7 @@ import pytest
 import streamlit as st
 
 from playground.scene import GRID_STEP, MAX_COORDINATE, PointSet, snap
-from ui.session import state
+from ui.session import edits, loading, state
 
 
 @pytest.fixture(autouse=True)
@@ -20,8 +20,8 @@ def session():
     logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
     for key in list(st.session_state.keys()):
         del st.session_state[key]
-    state.init_state()
-    state.record_drawn("r0", state.scene())
+    loading.init_state()
+    edits.record_drawn("r0", state.scene())
     yield
     for key in list(st.session_state.keys()):
         del st.session_state[key]
@@ -59,11 +59,11 @@ def test_moved_shifts_snaps_and_keeps_everything_else():
 
 def test_previews_move_the_point_and_the_release_is_one_undo_step():
     start = xy(0)
-    state.apply_canvas_events([move(1, 1.0, 0.5)], 0)
+    edits.apply_canvas_events([move(1, 1.0, 0.5)], 0)
     assert np.allclose(xy(0), (start[0] + 1.0, start[1] + 0.5), atol=GRID_STEP)
     assert not st.session_state.history.past  # a preview is no undo step
-    state.apply_canvas_events([move(2, 2.0, -1.0)], 0)
-    state.apply_canvas_events([move(3, 2.5, -1.25, final=True)], 0)
+    edits.apply_canvas_events([move(2, 2.0, -1.0)], 0)
+    edits.apply_canvas_events([move(3, 2.5, -1.25, final=True)], 0)
     assert np.allclose(xy(0), (start[0] + 2.5, start[1] - 1.25), atol=GRID_STEP)
     assert len(st.session_state.history.past) == 1
     assert len(state.scene().points) == 90
@@ -75,13 +75,13 @@ def test_previews_move_the_point_and_the_release_is_one_undo_step():
 def test_each_move_applies_once_whatever_the_deliveries():
     start = xy(0)
     # A delivery repeated, an older preview after a newer one, the final one twice: the last wins.
-    state.apply_canvas_events([move(1, 1.0, 1.0)], 0)
-    state.apply_canvas_events([move(1, 1.0, 1.0), move(2, 3.0, 0.0)], 0)
-    state.apply_canvas_events([move(1, 1.0, 1.0)], 0)
+    edits.apply_canvas_events([move(1, 1.0, 1.0)], 0)
+    edits.apply_canvas_events([move(1, 1.0, 1.0), move(2, 3.0, 0.0)], 0)
+    edits.apply_canvas_events([move(1, 1.0, 1.0)], 0)
     assert np.allclose(xy(0), (start[0] + 3.0, start[1]), atol=GRID_STEP)
     final = move(4, -1.0, 2.0, final=True)
-    state.apply_canvas_events([final], 0)
-    state.apply_canvas_events([final], 0)
+    edits.apply_canvas_events([final], 0)
+    edits.apply_canvas_events([final], 0)
     assert np.allclose(xy(0), (start[0] - 1.0, start[1] + 2.0), atol=GRID_STEP)
     assert len(st.session_state.history.past) == 1
 
@@ -89,14 +89,14 @@ def test_each_move_applies_once_whatever_the_deliveries():
 def test_a_drag_whose_previews_were_dropped_lands_the_same():
     # The page keeps only a drag's latest move while unacknowledged: the final one may come alone.
     start = xy(5)
-    state.apply_canvas_events([move(9, 0.75, -0.5, ids=(5,), final=True)], 0)
+    edits.apply_canvas_events([move(9, 0.75, -0.5, ids=(5,), final=True)], 0)
     assert np.allclose(xy(5), (start[0] + 0.75, start[1] - 0.5), atol=GRID_STEP)
     assert len(st.session_state.history.past) == 1
 
 
 def test_a_group_moves_together_and_keeps_its_places():
     before = state.scene().points
-    state.apply_canvas_events([move(1, 0.5, 0.5, ids=(3, 4, 40)), move(2, 1.0, 1.0, ids=(3, 4, 40), final=True)], 0)
+    edits.apply_canvas_events([move(1, 0.5, 0.5, ids=(3, 4, 40)), move(2, 1.0, 1.0, ids=(3, 4, 40), final=True)], 0)
     after = state.scene().points
     assert after.labels == before.labels
     for i in range(len(before)):
@@ -108,8 +108,8 @@ def test_a_group_moves_together_and_keeps_its_places():
 def test_points_are_named_as_the_canvas_showed_them():
     # A click added a point after the canvas drew "r0"; the move still names r0's point 0.
     start = xy(0)
-    state.apply_canvas_events([{"nonce": 1, "type": "add", "x": 9.0, "y": 9.0}], 2)
-    state.apply_canvas_events([move(2, 1.0, 0.0, final=True)], 0)
+    edits.apply_canvas_events([{"nonce": 1, "type": "add", "x": 9.0, "y": 9.0}], 2)
+    edits.apply_canvas_events([move(2, 1.0, 0.0, final=True)], 0)
     assert np.allclose(xy(0), (start[0] + 1.0, start[1]), atol=GRID_STEP)
     assert xy(90) == (9.0, 9.0)
     assert len(st.session_state.history.past) == 2  # the add, the move
@@ -117,7 +117,7 @@ def test_points_are_named_as_the_canvas_showed_them():
 
 def test_a_move_on_a_drawing_no_longer_known_moves_nothing_and_says_so():
     before = state.scene().points
-    state.apply_canvas_events([move(1, 1.0, 1.0, revision="gone", final=True)], 0)
+    edits.apply_canvas_events([move(1, 1.0, 1.0, revision="gone", final=True)], 0)
     assert state.scene().points == before
     assert not st.session_state.history.past
     assert any("nothing was moved" in notice for notice in st.session_state.notices)
@@ -125,9 +125,9 @@ def test_a_move_on_a_drawing_no_longer_known_moves_nothing_and_says_so():
 
 def test_a_second_drag_starts_from_where_the_first_left_the_point():
     start = xy(0)
-    state.apply_canvas_events([move(1, 1.0, 0.0, final=True)], 0)
-    state.record_drawn("r1", state.scene())
-    state.apply_canvas_events([move(2, 0.0, 1.0, drag="d2", revision="r1", final=True)], 0)
+    edits.apply_canvas_events([move(1, 1.0, 0.0, final=True)], 0)
+    edits.record_drawn("r1", state.scene())
+    edits.apply_canvas_events([move(2, 0.0, 1.0, drag="d2", revision="r1", final=True)], 0)
     assert np.allclose(xy(0), (start[0] + 1.0, start[1] + 1.0), atol=GRID_STEP)
     assert len(st.session_state.history.past) == 2
     state.undo()
@@ -137,7 +137,7 @@ def test_a_second_drag_starts_from_where_the_first_left_the_point():
 @pytest.mark.parametrize("bad", [{"dx": "x"}, {"dx": None}, {"ids": "zero"}, {"ids": [True]}])
 def test_malformed_moves_change_nothing(bad):
     before = state.scene().points
-    state.apply_canvas_events([{**move(1, 1.0, 1.0, final=True), **bad}], 0)
+    edits.apply_canvas_events([{**move(1, 1.0, 1.0, final=True), **bad}], 0)
     assert state.scene().points == before
 
 
@@ -145,9 +145,9 @@ def test_a_dragged_test_point_stays_a_test_point():
     """A move changes coordinates only: a held-out point dragged and dropped is still held out."""
     points = state.scene().points.with_test([0])
     state.set_scene(state.scene().with_points(points))
-    state.record_drawn("r1", state.scene())
+    edits.record_drawn("r1", state.scene())
     start = xy(0)
-    state.apply_canvas_events([move(1, 0.5, 0.0, revision="r1"), move(2, 1.0, 0.0, revision="r1", final=True)], 0)
+    edits.apply_canvas_events([move(1, 0.5, 0.0, revision="r1"), move(2, 1.0, 0.0, revision="r1", final=True)], 0)
     assert np.allclose(xy(0), (start[0] + 1.0, start[1]), atol=GRID_STEP)
     assert state.scene().points.is_test.tolist() == [True] + [False] * (len(points) - 1)
     state.undo()

@@ -13,16 +13,9 @@ from hypothesis import strategies as st
 
 from playground import ClusterSpec, Window, make_clusters
 from playground.errors import InvalidDataError, PlaygroundError
-from playground.fileio import (
-    MAX_UPLOAD_BYTES,
-    MAX_UPLOAD_MB,
-    points_from_csv,
-    points_to_csv,
-    read_points_csv,
-    scene_from_json,
-    scene_to_json,
-)
+from playground.fileio import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, points_to_csv, scene_from_json, scene_to_json
 from playground.link import MAX_OPTIONS
+from playground.points_csv import points_from_csv, read_points_csv
 from playground.scene import PointSet, Scene
 from playground.validation import MAX_POINTS
 

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from playground import InvalidDataError, PlaygroundError
-from playground.fileio import points_to_csv, read_points_csv, scene_from_json, scene_to_json
+from playground.fileio import points_to_csv, scene_from_json, scene_to_json
 from playground.link import decode_points, decode_scene, encode_points, encode_scene
+from playground.points_csv import read_points_csv
 from playground.scene import History, PointSet, Scene
 
 
@@ -156,7 +157,7 @@ def test_undo_and_redo_keep_the_flags():
 
 
 def test_a_click_or_a_selection_in_switch_mode_moves_points_to_the_other_set():
-    from ui.session.state import _switched, _without
+    from ui.session.edits import _switched, _without
 
     points = PointSet().added(0, 0, 0).added(1, 1, 1, test=True).added(2, 2, 0).added(2, 2, 0)
     rows = points.rows()

@@ -10,8 +10,9 @@ from sklearn import metrics as sk
 from streamlit.testing.v1 import AppTest
 
 from playground import make_model
-from playground.fileio import read_points_csv, scene_from_json, scene_to_json
+from playground.fileio import scene_from_json, scene_to_json
 from playground.link import decode_scene, encode_scene
+from playground.points_csv import read_points_csv
 from playground.presets import PRESETS
 from playground.scene import PointSet, Scene
 from tests.hostile_cases import TWO_CLASSES

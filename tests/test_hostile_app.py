@@ -167,7 +167,7 @@ def test_mutated_scene_files_never_break_the_page(data):
 
 
 def test_a_zoom_narrower_than_the_grid_shows_is_widened_and_kept_in_range():
-    from ui.session.state import bounded_view
+    from ui.session.edits import bounded_view
 
     window, moved = bounded_view(1.0, 1.0 + 1e-9, 2.0, 2.0 + 1e-12)
     assert moved and window.x_max - window.x_min == pytest.approx(MIN_VIEW)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from playground import PlaygroundError
-from playground.fileio import read_points_csv
+from playground.points_csv import read_points_csv
 from playground.scene import PointSet
 from ui.text.markdown import unescape
 from ui.widgets import points_table

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from playground.fileio import read_points_csv, scene_from_json, scene_to_json
+from playground.fileio import scene_from_json, scene_to_json
 from playground.link import decode_scene, encode_scene
+from playground.points_csv import read_points_csv
 from playground.scene import MAX_NAME_CHARS, PointSet, Scene, clean_class_names
 
 HTML = "<img src=x onerror=alert(1)>"  # 28 characters: longer than a name may be

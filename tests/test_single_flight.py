@@ -13,7 +13,7 @@ import pytest
 from playground.scene import PointSet
 from tests.conftest import at_once, clusters
 from ui.session import compute
-from ui.session.compute import MISSING, ResultCache
+from ui.session.cache import MISSING, ResultCache
 from ui.session.workers import FIT_LOG, WorkerPool
 
 THREADS = 12

@@ -6,23 +6,21 @@ kept, and the rest of the page is still drawn (``_boundary``); the details go to
 """
 
 import logging
-import secrets
 from contextlib import contextmanager, nullcontext
+from typing import NamedTuple
 
-import numpy as np
 import streamlit as st
 
 from playground import MODELS
-from playground.link import MAX_LINK_POINTS, encode_scene
+from playground.scene import Scene
 from ui.export.buttons import download_buttons
+from ui.plot import canvas_options
 from ui.plot.canvas import canvas, file_name, follow_canvas
 from ui.plot.caption import caption_height, caption_text
 from ui.plot.compare import comparison, view_mode_picker
-from ui.plot.figures import FIGURE_CONFIG, TEST_FILL, scene_figure
+from ui.plot.figures import FIGURE_CONFIG, scene_figure
 from ui.plot.fitview import shown_model
 from ui.plot.legend_row import legend_row
-from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
-from ui.server.live_route import live_path
 from ui.session.compute import FitView, scene_model, scene_view, view_is_quick
 from ui.session.language import init_language, language_picker
 from ui.text.accessible import canvas_description
@@ -41,7 +39,7 @@ from ui.widgets.share import share_controls, sync_address_bar
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .rooms import panel as rooms_panel
 from .server import forward_queue, runtime
-from .session import state
+from .session import edits, loading, state
 from .text import i18n
 from .widgets import controls, heldout
 
@@ -86,18 +84,6 @@ def _boundary(part, fallback=None):
                 _LOG.error("The fallback for %s failed too", part, exc_info=again)
 
 
-def _canvas_events_handler(key, *, shared_view=False):
-    """The callback of the canvas under ``key``: apply its new events to the scene."""
-
-    @state.guarded_callback("that edit on the plot")
-    def on_events():
-        result = st.session_state.get(key)
-        events = result.get("events") if result is not None else None
-        state.apply_canvas_events(events, st.session_state.get("active_class_index", 0), shared_view=shared_view)
-
-    return on_events
-
-
 # Nothing cut short on a narrow screen: the view controls' row wraps, the methods box keeping a
 # usable width (a row of its own rather than squeezed chips); a panel's metric labels wrap. A row of
 # figures (``ui.panels.figures_row``) looks like a row of st.metric. A selectbox's list is at least
@@ -122,7 +108,23 @@ LAYOUT_CSS = """
 """
 
 
-def _sidebar():
+class MethodChoice(NamedTuple):
+    """What the sidebar chose for the fit."""
+
+    method: str
+    params: dict
+    multiclass: str | None
+    basis: tuple[str, dict] | None  # (name, params); None when the sidebar failed to draw
+
+
+class SidebarChoices(NamedTuple):
+    """The sidebar's values this run: a request to generate clusters, and the method chosen."""
+
+    generator: tuple  # ``controls.cluster_generator``'s (action, specs, n_per_class, shared, seed)
+    method: MethodChoice
+
+
+def _sidebar() -> SidebarChoices:
     """The sidebar's widgets; on an unexpected error, once, their values are reset to the
     defaults and the page reruns (a value no widget can take must not keep the sidebar dead)."""
     try:
@@ -130,13 +132,15 @@ def _sidebar():
     except Exception as err:  # noqa: BLE001  (the page's edge)
         if not st.session_state.pop(SIDEBAR_RESET, False):
             st.session_state[SIDEBAR_RESET] = True
-            state.reset_setting_widgets()
+            loading.reset_setting_widgets()
             state.notify(_failure(N_("the sidebar"), err) + " " + _("Its settings were reset to the defaults."))
             st.rerun()
         with st.sidebar:
             st.error(_failure(N_("the sidebar"), err), icon=":material/error:")
         current = state.scene()
-        return (None, (), 0, False, 0), (current.method, current.param_dict, current.multiclass, None)
+        return SidebarChoices(
+            (None, (), 0, False, 0), MethodChoice(current.method, current.param_dict, current.multiclass, None)
+        )
     st.session_state.pop(SIDEBAR_RESET, None)
     return choices
 
@@ -144,7 +148,7 @@ def _sidebar():
 SIDEBAR_RESET = "sidebar_reset"  # set while the page reruns after resetting the sidebar's widgets
 
 
-def _sidebar_widgets():
+def _sidebar_widgets() -> SidebarChoices:
     scene = state.scene()
     history = st.session_state.history
     with st.sidebar:
@@ -177,12 +181,14 @@ def _sidebar_widgets():
         basis_choice = basis_picker(scene)
         import_export_controls()
         st.header(_("Share"))
-        share_controls(state.link_note(scene))
+        share_controls(loading.link_note(scene))
         rooms_panel.open_room_button(scene)
-    return (action, specs, n_per_class, shared, seed), (method, params, multiclass, basis_choice)
+    return SidebarChoices(
+        (action, specs, n_per_class, shared, seed), MethodChoice(method, params, multiclass, basis_choice)
+    )
 
 
-def _apply(generator, method_choice):
+def _apply(generator: tuple, method_choice: MethodChoice) -> None:
     action, specs, n_per_class, shared, seed = generator
     if action:
         state.generate(specs, n_per_class, shared_covariance=shared, seed=seed, mode=action)
@@ -193,10 +199,6 @@ def _apply(generator, method_choice):
         state.set_scene(scene.with_method(method, params, multiclass))
     if basis_choice is not None:  # None: the sidebar failed to draw; the scene keeps its basis
         state.set_basis(*basis_choice)  # no-op when unchanged; hand-placed RBF centres come from the scene
-
-
-def _status_line(points, view=None, test_predicted=None):
-    return heldout.status_line(points, view, test_predicted)
 
 
 def _dismiss_load_messages():
@@ -225,8 +227,8 @@ def main():
     forward_queue.keep_finished_runs()  # before this run's messages can meet a fragment run's start
     init_language()
     i18n.begin_run()
-    state.init_state()
-    state.apply_pending_load()
+    loading.init_state()
+    loading.apply_pending_load()
     # In front of a class (presenting, or a class room on the projector) the plot gets the room.
     if not st.session_state.get(PRESENTATION_KEY) and not rooms_panel.is_open():
         st.title(_("Linear classification playground"))
@@ -283,7 +285,7 @@ def _canvas_key(scene):
 def _sync_link(compared_methods=()):
     """The address bar follows what is on screen (the link reproduces it)."""
     sync_address_bar(
-        state.link_query(
+        loading.link_query(
             state.scene(),
             st.session_state.panel_options,
             st.session_state.get(OPEN_PANEL) if not compared_methods else None,
@@ -336,37 +338,15 @@ def _canvas_view():
 
     def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
         nonlocal figure
-        figure = scene_figure(
-            scene.points,
-            FitView(error="no fit"),
-            scene.window,
-            scene.view_revision,
-            scale=_scale(),
-            caption=caption_text(scene),
-        )
+        figure = _points_figure(scene)
 
     with messages, _boundary(N_("the fit or the plot"), fallback=points_alone):
         with nullcontext() if view_is_quick(scene) else st.spinner(_("Fitting and evaluating…")):
             view = scene_view(scene)
             model = scene_model(scene)
-        if view.error:
-            st.warning(plain(phrased(view.error, name=class_name)), icon="⚠️")
-        elif view.note:
-            st.info(plain(phrased(view.note, name=class_name)), icon="ℹ️")
+        _fit_message(view)
         test_predicted = heldout.test_predictions(model, scene.step, scene.points) if not view.error else None
-        context = _panel_context(scene, model)
-        overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
-        figure = scene_figure(
-            scene.points,
-            view,
-            scene.window,
-            scene.view_revision,
-            overlays,
-            scale=_scale(),
-            test_predicted=test_predicted,
-            switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
-            caption=caption_text(scene, view, test_predicted),
-        )
+        figure = _fitted_figure(scene, view, model, test_predicted)
         caption_room = caption_height(caption_text(scene, view, test_predicted), _scale())
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
@@ -378,80 +358,81 @@ def _canvas_view():
                 caption_room=caption_room,
             )
         with _boundary(N_("the status line")):
-            # A live region: a screen reader announces each new status, with the plot in words.
-            description = canvas_description(scene, model, view.error)
-            st.markdown(
-                f"<div role='status' aria-live='polite'>\n\n{_status_line(scene.points, view, test_predicted)}"
-                f" <span class='pg-sr-only'>{description}</span>\n\n</div>",
-                unsafe_allow_html=True,
-            )
+            _status_region(scene, model, view, test_predicted)
     with _boundary(N_("the link")):
         _sync_link()
 
 
+def _fit_message(view: FitView) -> None:
+    """The fit's error or note, under the plot."""
+    if view.error:
+        st.warning(plain(phrased(view.error, name=class_name)), icon="⚠️")
+    elif view.note:
+        st.info(plain(phrased(view.note, name=class_name)), icon="ℹ️")
+
+
+def _fitted_figure(scene: Scene, view: FitView, model: object, test_predicted: object) -> dict:
+    """The canvas's figure: the fit's regions and boundary, the open panels' overlays, the points."""
+    context = _panel_context(scene, model)
+    overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
+    return scene_figure(
+        scene.points,
+        view,
+        scene.window,
+        scene.view_revision,
+        overlays,
+        scale=_scale(),
+        test_predicted=test_predicted,
+        switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
+        caption=caption_text(scene, view, test_predicted),
+    )
+
+
+def _points_figure(scene: Scene) -> dict:
+    """The points alone, still editable, when the fit or an overlay failed."""
+    return scene_figure(
+        scene.points,
+        FitView(error="no fit"),
+        scene.window,
+        scene.view_revision,
+        scale=_scale(),
+        caption=caption_text(scene),
+    )
+
+
+def _status_region(scene: Scene, model: object, view: FitView, test_predicted: object) -> None:
+    """The status line under the plot: a live region, so a screen reader announces each new status,
+    with the plot in words."""
+    description = canvas_description(scene, model, view.error)
+    st.markdown(
+        f"<div role='status' aria-live='polite'>\n\n{heldout.status_line(scene.points, view, test_predicted)}"
+        f" <span class='pg-sr-only'>{description}</span>\n\n</div>",
+        unsafe_allow_html=True,
+    )
+
+
 def _draw_canvas(scene, figure, painted=False, caption_room=0):
     revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
-    state.record_drawn(revision, scene)
+    edits.record_drawn(revision, scene)
     canvas(
         figure,
-        config=_canvas_config(),
+        config=FIGURE_CONFIG,  # the wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a box)
         window=scene.window,
         revision=revision,
         n_points=len(scene.points),
         ack=st.session_state.last_event_nonce,
         height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT + caption_room,  # the plot keeps its size
         fill_screen=_presenting(),
-        fit=_fit_token(),
-        file_name=file_name(MODELS[scene.method].display_name, _strategy_words(scene)),
-        on_events=_canvas_events_handler("canvas"),
+        fit=canvas_options.fit_token(),
+        file_name=file_name(MODELS[scene.method].display_name, canvas_options.strategy_words(scene)),
+        on_events=canvas_options.events_handler("canvas"),
         # Only after a run of the canvas alone: when the whole page runs, the panels run too, and a
         # call from the canvas would race their update (sending back widget values not yet shown).
         panels_follow=None if st.session_state.get(WHOLE_RUN) else st.session_state[CANVAS_DRAWN],
-        new_point=_new_point_marker(scene),
-        live=_live_settings(scene, painted),
+        new_point=canvas_options.new_point_marker(scene, _scale()),
+        live=canvas_options.live_settings(scene, painted, _scale()),
         click_switches=heldout.click_mode() == "switch",
     )
-
-
-def _live_settings(scene, painted):
-    """What the canvas sends the live route for this scene (``ui.plot.canvas_protocol.LiveRequest``),
-    or None: while clicks place RBF centres, or for a scene too large for a link."""
-    placing_centres = st.session_state.get("click_mode") == "centres" and scene.basis == "rbf"
-    if placing_centres or len(scene.points) > MAX_LINK_POINTS:
-        return None
-    return {
-        "url": live_path(),
-        "scene": encode_scene(scene),
-        "add_as": int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS),
-        "add_test": heldout.click_mode() == "test",
-        "scale": _scale(),
-        "language": i18n.current_language(),
-        "painted": painted,
-        "client": _client_id(),
-    }
-
-
-def _client_id():
-    """A random id of this page's session (the live route's rate limit counts per id)."""
-    if "live_client" not in st.session_state:
-        st.session_state.live_client = secrets.token_urlsafe(12)
-    return st.session_state.live_client
-
-
-def _new_point_marker(scene):
-    """The marker a click's new point is drawn with in the browser until the refit arrives (none
-    while clicks place RBF centres)."""
-    if st.session_state.get("click_mode") == "centres" and scene.basis == "rbf":
-        return None
-    mode = heldout.click_mode()
-    if mode == "switch":  # a click on empty space adds nothing then
-        return None
-    k = int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS)
-    if mode == "test":  # hollow, as ui.plot.figures draws test points
-        outline = dict(color=CLASS_COLOURS[k], width=2.5 * _scale())
-        return dict(color=TEST_FILL, symbol=CLASS_SYMBOLS[k], size=11 * _scale(), line=outline)
-    outline = dict(color=MARKER_OUTLINE, width=1)
-    return dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * _scale(), line=outline)
 
 
 @st.fragment
@@ -504,7 +485,7 @@ def _comparison_view(compared_methods):
     scene = state.scene()
     with _boundary(N_("the comparison")):
         _comparison(scene, compared_methods)
-    st.markdown(_status_line(scene.points), unsafe_allow_html=True)
+    st.markdown(heldout.status_line(scene.points), unsafe_allow_html=True)
     st.caption(_(EXPLANATION))
     _sync_link(compared_methods)
 
@@ -546,26 +527,6 @@ PRESENTATION_MIN_HEIGHT = 420  # presentation mode: the plot fills the window's 
 COMPARE_MIN_HEIGHT = 300  # the same for the two canvases of a comparison in presentation
 
 
-def _canvas_config():
-    """The wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a dragged box or the toolbar)."""
-    return FIGURE_CONFIG
-
-
-def _fit_token():
-    """A new token when the app has just fitted the view (the canvas gives it the plot's shape)."""
-    if not state.take_fit_pending():
-        return None
-    st.session_state["fit_count"] = st.session_state.get("fit_count", 0) + 1
-    return st.session_state["fit_count"]
-
-
-def _strategy_words(scene):
-    """The multi-class strategy, for a download's name, when more than two classes use it."""
-    if np.count_nonzero(scene.training.points.counts()) <= 2:
-        return None
-    return {"ovr": "one-versus-rest", "ovo": "one-versus-one"}.get(scene.multiclass)
-
-
 def _comparison(scene, methods):
     """Two to four methods side by side, each on its own canvas over the shared window."""
     compared = comparison(scene, methods)
@@ -575,7 +536,7 @@ def _comparison(scene, methods):
     scale = _scale()
     st.markdown(legend_row(scene.points), unsafe_allow_html=True)  # one legend for every canvas below
     columns = st.columns(2)
-    fit = _fit_token()
+    fit = canvas_options.fit_token()
     filling = _presenting() and len(compared) <= 2
     for index, item in enumerate(compared):
         with columns[index % 2]:
@@ -595,10 +556,10 @@ def _comparison(scene, methods):
             )
             key = f"canvas_compare_{index}"
             revision = str(hash(item.scene))
-            state.record_drawn(revision, item.scene)
+            edits.record_drawn(revision, item.scene)
             canvas(
                 figure,
-                config=_canvas_config(),
+                config=FIGURE_CONFIG,  # the wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a box)
                 window=scene.window,
                 revision=revision,
                 n_points=len(scene.points),
@@ -609,11 +570,11 @@ def _comparison(scene, methods):
                 fit=fit if index == 0 else None,
                 file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
                 key=key,
-                on_events=_canvas_events_handler(key, shared_view=True),
+                on_events=canvas_options.events_handler(key, shared_view=True),
                 # A click or a drag in one of them is drawn live in that one (its method's fit);
                 # the others follow when the gesture is committed.
-                new_point=_new_point_marker(scene),
-                live=_live_settings(item.scene, painted=False),
+                new_point=canvas_options.new_point_marker(scene, scale),
+                live=canvas_options.live_settings(item.scene, False, scale),
             )
 
 

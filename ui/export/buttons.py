@@ -6,7 +6,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ui.panels import tab_title
-from ui.session.state import link_query
+from ui.session.loading import link_query
 from ui.text.i18n import LANGUAGE_KEY, N_, _
 
 from . import NOTEBOOK_NAME, SCRIPT_NAME, scene_link, scene_notebook, scene_script

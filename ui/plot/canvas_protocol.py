@@ -4,7 +4,7 @@ Two channels carry them:
 
 - **Committed edits** go through the component's trigger (``events``): every event the page has
   not seen acknowledged, oldest first, each with an increasing page-wide ``nonce``. The session
-  applies each once, in order (``ui.session.state.apply_canvas_events``), through ``EVENT_HANDLERS``'s
+  applies each once, in order (``ui.session.edits.apply_canvas_events``), through ``EVENT_HANDLERS``'s
   one entry per ``type``; a gesture commits once, when it ends (one undo step, one link update).
 - **Live geometry** for a gesture in progress goes through the stateless route ``LIVE_PATH``
   (``ui.server.live_route``): the browser posts the scene it shows plus the edits not yet committed, and

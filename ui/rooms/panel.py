@@ -21,7 +21,7 @@ from playground import MODELS
 from playground.link import decode_scene, encode_scene
 from ui.plot.canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts, static_module
 from ui.plot.theme import DARK_SWAPS
-from ui.session import state
+from ui.session import loading
 from ui.text.i18n import N_, _, current_language
 from ui.text.names import class_label
 from ui.widgets.controls import method_label
@@ -301,7 +301,7 @@ def _room_actions(code, token, room):
                 st.error(_(err.sentence))
                 return
             scene, messages = decode_scene(model.frozen_query(room))
-            state.load_scene(scene, messages, source=SOURCE)
+            loading.load_scene(scene, messages, source=SOURCE)
             st.session_state[ROOM_KEY]["shown"] = False
             st.rerun()
     with third:

@@ -1,8 +1,8 @@
 """Fit the scene's method and evaluate it over the view, sharing results among visitors within bounds.
 
-- Results (fitted models and what the canvas draws of them) live in one process-wide cache,
-  bounded in bytes and entries, whose entries expire ``CACHE_TTL_SECONDS`` after their last use:
-  a reload or a link opened by a whole class is served from it, not fitted again.
+- Results (fitted models and what the canvas draws of them) live in one process-wide cache
+  (``ui.session.cache``), bounded in bytes and entries and emptied of what nobody uses: a reload or
+  a link opened by a whole class is served from it, not fitted again.
 - One computation per scene, however many ask at once: a fit tried in the server and the view
   of a shared fit are computed by the first session that asks while the others wait for it
   (``ResultCache.compute_once``); a fit in a worker is one task of the pool for all of them, and
@@ -10,18 +10,16 @@
 - Every fit runs under a budget (``playground.budget``): at most ``FIT_SECONDS`` and
   ``MAX_RECORDED_STEPS`` recorded steps in all, shared among one-versus-rest / one-versus-one
   sub-problems. A fit is tried in the server process first, under ``INLINE_SECONDS``; one that
-  needs longer goes to a worker process (``ui.session.workers``), and the page shows its progress and a
-  Stop button while it waits. Nothing waits for a closed page: its fit is cancelled.
+  needs longer goes to a worker process (``ui.session.workers``), and the page shows its progress
+  and a Stop button while it waits. Nothing waits for a closed page: its fit is cancelled.
 - Settings are read from the environment (``PLAYGROUND_FIT_SECONDS``, ``PLAYGROUND_FIT_WORKERS``,
   ``PLAYGROUND_CACHE_MB``), so a host can tune them without editing the code.
 """
 
 import os
-import sys
-import threading
 import time
-from collections import OrderedDict
-from dataclasses import fields, is_dataclass
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -29,205 +27,30 @@ import streamlit as st
 from playground import MODELS, Message, Window
 from playground.basis import BASES
 from playground.budget import limited
+from playground.scene import PointSet, Scene
 from ui.plot.fitview import FitView, evaluate_view
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
 
+from .cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache, setting
 from .workers import WorkerPool, fit_scene
 
 GRID_RESOLUTION = 200
-
-
-def _setting(name, default, kind=float):
-    try:
-        return kind(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
-FIT_SECONDS = _setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
+FIT_SECONDS = setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
 INLINE_SECONDS = 0.15  # a fit is tried in the server process for this long first
 MAX_RECORDED_STEPS = 50_000  # steps one fit may keep for playback, in all its sub-problems
-FIT_WORKERS = _setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int)  # 0: fit in the server
-CACHE_BYTES = _setting("PLAYGROUND_CACHE_MB", 256.0) * 2**20
-CACHE_ENTRIES = 1024
-CACHE_TTL_SECONDS = 600.0
-LARGEST_SHARED = 0.25  # a result above this fraction of the cache is kept by its session only
+FIT_WORKERS = setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int)  # 0: fit in the server
 STOPPED_FITS = "stopped_fits"  # session state: fits the visitor stopped (never shared)
 STOP_REQUESTS = "stop_fit_requests"  # session state: keys of fits the visitor asked to stop
 SESSION_VIEWS = "session_views"  # session state: views of the fits in STOPPED_FITS
-MISSING = object()
 
 
-class ResultCache:
-    """Least recently used entries within ``max_bytes`` and ``max_entries``; an entry unused for
-    ``ttl`` seconds is dropped (a background sweep returns the memory when nobody visits).
+class FitResult(NamedTuple):
+    """A fit (``fitted_model``): the estimator and None, or None and why there is none (a
+    ``Message``, phrased where it is shown)."""
 
-    Values are shared, not copied: callers must not modify them (arrays of cached results are
-    made read-only).
-    """
-
-    def __init__(self, max_bytes, max_entries, ttl):
-        self.max_bytes, self.max_entries, self.ttl = max_bytes, max_entries, ttl
-        self._items = OrderedDict()  # key -> (value, nbytes, last use)
-        self._flights = {}  # key -> _Flight: a computation of the key in progress
-        self._lock = threading.Lock()
-        self.bytes = 0
-        self._sweeper = threading.Thread(target=self._sweep_forever, name="result-cache-sweep", daemon=True)
-        self._sweeper.start()
-
-    def get(self, key, default=MISSING):
-        with self._lock:
-            return self._touch(key, default)
-
-    def _touch(self, key, default=MISSING):
-        """The value under ``key`` (marked as just used), or ``default``; the lock is held."""
-        item = self._items.get(key)
-        if item is None:
-            return default
-        value, nbytes, _unused = item
-        self._items[key] = (value, nbytes, time.monotonic())
-        self._items.move_to_end(key)
-        return value
-
-    def compute_once(self, key, compute):
-        """(value, shared): the value under ``key``, computed once however many threads ask at once
-        (single flight). ``compute()`` returns (value, nbytes), nbytes None when the value must
-        not be cached; ``shared`` says whether it was (or already had been) cached.
-
-        - A cached value is returned at once. Otherwise the first caller (the leader) computes it
-          and every caller that asks meanwhile waits for the leader: one computation, one value
-          (the same object) for all of them.
-        - An exception raised by ``compute`` reaches the leader and every waiter of that flight;
-          nothing is cached and the flight ends, so the next ask computes again.
-        - A leader stopped by a BaseException that is not an Exception (Streamlit stops a run whose
-          page reruns or closes) ends its flight without a value: its waiters ask again, and one
-          of them computes. Nobody waits for a computation that was stopped.
-        """
-        while True:
-            with self._lock:
-                value = self._touch(key)
-                if value is not MISSING:
-                    return value, True
-                flight = self._flights.get(key)
-                leader = flight is None
-                if leader:
-                    flight = self._flights[key] = _Flight()
-            if leader:
-                return self._lead(key, flight, compute)
-            outcome = flight.result()
-            if outcome is not MISSING:
-                return outcome
-
-    def _lead(self, key, flight, compute):
-        """Run the flight's computation; cache its value, then release the waiters (see
-        ``compute_once``). The flight leaves the table before its waiters wake."""
-        outcome, error = MISSING, None
-        try:
-            value, nbytes = compute()
-            outcome = (value, nbytes is not None and self.put(key, value, nbytes))
-            return outcome
-        except Exception as err:
-            error = err
-            raise
-        finally:
-            with self._lock:
-                self._flights.pop(key, None)
-            flight.finish(outcome, error)
-
-    def in_flight(self):
-        """How many keys are being computed now."""
-        with self._lock:
-            return len(self._flights)
-
-    def put(self, key, value, nbytes):
-        """Keep ``value`` (about ``nbytes`` in memory); False when it is too large to share."""
-        if nbytes > LARGEST_SHARED * self.max_bytes:
-            return False
-        with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self.bytes -= old[1]
-            self._items[key] = (value, nbytes, time.monotonic())
-            self.bytes += nbytes
-            while self._items and (self.bytes > self.max_bytes or len(self._items) > self.max_entries):
-                _unused, (_unused, dropped, _unused) = self._items.popitem(last=False)
-                self.bytes -= dropped
-        return True
-
-    def sweep(self):
-        """Drop the entries unused for ``ttl`` seconds (the least recently used come first)."""
-        now = time.monotonic()
-        with self._lock:
-            while self._items:
-                key, (_unused, nbytes, used) = next(iter(self._items.items()))
-                if now - used <= self.ttl:
-                    break
-                del self._items[key]
-                self.bytes -= nbytes
-
-    def clear(self):
-        with self._lock:
-            self._items.clear()
-            self.bytes = 0
-
-    def __len__(self):
-        return len(self._items)
-
-    def _sweep_forever(self):
-        while True:
-            time.sleep(min(self.ttl / 4, 30.0))
-            self.sweep()
-
-
-class _Flight:
-    """One computation of a key in progress (``ResultCache.compute_once``); waiters block on it."""
-
-    def __init__(self):
-        self._done = threading.Event()
-        self._outcome = MISSING  # (value, shared) once computed; MISSING when stopped or failed
-        self._error = None
-
-    def finish(self, outcome, error):
-        self._outcome, self._error = outcome, error
-        self._done.set()
-
-    def result(self):
-        """Wait for the flight: (value, shared), or MISSING when its leader was stopped; raises
-        the computation's exception when it failed."""
-        self._done.wait()
-        if self._error is not None:
-            raise self._error
-        return self._outcome
-
-
-def approx_bytes(value, _seen=None):
-    """Memory held by ``value`` and everything it refers to (arrays by their buffers), counting
-    shared objects once; arrays met on the way are made read-only (they will be shared)."""
-    seen = set() if _seen is None else _seen
-    if id(value) in seen:
-        return 0
-    seen.add(id(value))
-    if isinstance(value, np.ndarray):
-        value.flags.writeable = False
-        base = value.base if isinstance(value.base, np.ndarray) else None
-        return sys.getsizeof(value) + (approx_bytes(base, seen) if base is not None else value.nbytes)
-    size = sys.getsizeof(value)
-    if isinstance(value, dict):
-        size += sum(approx_bytes(k, seen) + approx_bytes(v, seen) for k, v in value.items())
-    elif isinstance(value, list | tuple | set | frozenset):
-        size += sum(approx_bytes(item, seen) for item in value)
-    elif is_dataclass(value) and not isinstance(value, type):
-        size += sum(approx_bytes(getattr(value, f.name), seen) for f in fields(value))
-    elif hasattr(value, "__dict__") and not isinstance(value, type):
-        size += approx_bytes(vars(value), seen)
-    return size
-
-
-@st.cache_resource(show_spinner=False)
-def result_cache():
-    """The process-wide cache of fits and views (one per server process, shared by its sessions)."""
-    return ResultCache(CACHE_BYTES, CACHE_ENTRIES, CACHE_TTL_SECONDS)
+    model: Any
+    error: Message | None
 
 
 def _cache_finished_task(task):
@@ -239,14 +62,22 @@ def _cache_finished_task(task):
 
 
 @st.cache_resource(show_spinner=False)
-def worker_pool():
+def worker_pool() -> WorkerPool | None:
     """The process-wide pool of fitting processes, or None when fits run in the server."""
     if FIT_WORKERS <= 0:
         return None
     return WorkerPool(FIT_WORKERS, FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
 
 
-def fitted_model(points, method, params, multiclass, basis="identity", basis_params=(), view=None):
+def fitted_model(
+    points: PointSet,
+    method: str,
+    params: tuple,
+    multiclass: str | None,
+    basis: str = "identity",
+    basis_params: tuple = (),
+    view: tuple | None = None,
+) -> FitResult:
     """The fitted estimator for these points and settings, or the PlaygroundError raised:
     (model, None) or (None, message). Served from the cache when any visitor fitted it before.
 
@@ -260,17 +91,17 @@ def fitted_model(points, method, params, multiclass, basis="identity", basis_par
         found = st.session_state.get(STOPPED_FITS, {}).get(key, MISSING)
         st.session_state.get(STOP_REQUESTS, set()).discard(key)  # a press queued while it was stopping
     if found is not MISSING:
-        return found
+        return FitResult(*found)
     payload = (points.X, points.y, method, params, multiclass, basis, basis_params)
     pool = worker_pool()
     if pool is not None and _surely_slow(points, method, multiclass, basis, basis_params):
-        return _fit_in_worker(pool, key, payload, view)
+        return FitResult(*_fit_in_worker(pool, key, payload, view))
     result, shared = cache.compute_once(key, lambda: _fit_here(payload, pool))
     if result is TO_WORKER:  # every session that waited for this try goes to the pool's one task
-        return _fit_in_worker(pool, key, payload, view)
+        return FitResult(*_fit_in_worker(pool, key, payload, view))
     if not shared:
         _keep_in_session(key, result)
-    return result
+    return FitResult(*result)
 
 
 TO_WORKER = object()  # what a try in the server returns when the fit needs a worker
@@ -324,14 +155,14 @@ def _surely_slow(points, method, multiclass, basis, basis_params):
     return work is not None and work >= SURELY_SLOW_WORK
 
 
-QUICK_WORK = 20_000  # points x features x sub-problems of a fit and view that take milliseconds
+QUICK_WORK = 20_000  # points x features x sub-problems of a fit and view too quick for a spinner
 
 
-def view_is_quick(scene):
+def view_is_quick(scene: Scene) -> bool:
     """Whether ``scene_view(scene)`` surely takes a few milliseconds: a small fit and its view
     (e.g. the default 90 points), or a view already in the cache. The canvas shows a spinner
-    only around other work: Streamlit's spinner starts a timer thread each time, a sixth of a
-    click's server time, to show nothing for work this quick."""
+    only around other work: Streamlit's spinner starts a timer thread each time, server work on
+    every click, to show nothing for work this quick."""
     training = scene.training
     points = training.points
     work = _work(points, training.method, training.multiclass, training.basis, training.basis_params)
@@ -352,7 +183,7 @@ def view_is_quick(scene):
     return result_cache().get(key) is not MISSING
 
 
-def prefetch(scenes):
+def prefetch(scenes: Iterable[Scene]) -> None:
     """Start the slow fits of these scenes in the workers at once, without waiting (the Compare
     view's methods fit side by side instead of one after the other); the calls that then ask for
     them wait for these tasks."""
@@ -532,7 +363,7 @@ def _progress(pool, task, what, stopping):
     )
 
 
-def scene_model(scene):
+def scene_model(scene: Scene) -> Any:
     """The fitted model of a scene (fitted to its training points alone), or None (the error is
     reported by ``scene_view``)."""
     scene = scene.training
@@ -541,7 +372,7 @@ def scene_model(scene):
     return fitted_model(scene.points, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)[0]
 
 
-def scene_view(scene):
+def scene_view(scene: Scene) -> FitView:
     """``fit_view`` for a scene: everything the canvas and the status line draw. The fit sees the
     training points alone: ``predicted`` and ``accuracy`` are those of the training points."""
     if len(scene.points) and not len(scene.training.points):
@@ -570,8 +401,16 @@ def scene_view(scene):
 
 
 def fit_view(
-    points, method, params, multiclass, window, step=None, resolution=GRID_RESOLUTION, basis="identity", basis_params=()
-):
+    points: PointSet,
+    method: str,
+    params: tuple,
+    multiclass: str | None,
+    window: Window,
+    step: int | None = None,
+    resolution: int = GRID_RESOLUTION,
+    basis: str = "identity",
+    basis_params: tuple = (),
+) -> FitView:
     """Fit (or replay to ``step``), then evaluate on the points and on a resolution^2 grid (cached)."""
     key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
     cache = result_cache()
@@ -613,7 +452,7 @@ def _fit_view(points, method, params, multiclass, window, step, resolution, basi
     return cache.compute_once(view_key, evaluate)[0]
 
 
-def window_for(points, fallback=None):
+def window_for(points: PointSet, fallback: Window | None = None) -> Window:
     """A view window framing the points (or the fallback / default when there are none)."""
     if len(points) == 0:
         return fallback or Window()

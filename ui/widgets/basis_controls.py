@@ -4,16 +4,18 @@
 ``playground.basis.make_basis``; the app compares them with the scene and calls
 ``state.set_basis``. RBF centres placed by hand live in the scene (canvas clicks edit them
 through ``state``); they are also remembered here, so switching to a grid or random centres and
-back, or changing the width, keeps them. Ranges, options, defaults and keys come from
-``playground.specs.BASIS_SPECS``, the table a link's basis parameters are checked against.
+back, or changing the width, keeps them. Ranges, options and defaults come from
+``playground.specs.BASIS_SPECS``, the table a link's basis parameters are checked against; the
+widgets' session keys from ``ui.widgets.keys``.
 """
 
 import streamlit as st
 
-from playground.specs import BASIS_SPECS, RBF_GRID_SIZES, RBF_WIDTHS, clean_settings, spec_for
+from playground.specs import BASIS_SPECS, RBF_GRID_SIZES, RBF_WIDTHS, clean_settings
 from ui.session import state
 from ui.text.i18n import N_, _
 
+from .keys import BASIS_KEY, CLICK_MODE_KEY, HAND_CENTRES_KEY, LAST_PLACEMENT_KEY, basis_key, basis_widget
 from .method_params import int_input, int_slider, radio, select_slider
 
 BASIS_LABELS = {
@@ -29,54 +31,53 @@ PLACEMENT_LABELS = {
 CLICK_MODE_LABELS = {"points": N_("add / remove points"), "centres": N_("place / remove RBF centres")}
 WIDTHS = RBF_WIDTHS
 GRID_SIZES = RBF_GRID_SIZES
-HAND_CENTRES = "rbf_hand_centres"  # session key: the centres last placed by hand
-LAST_PLACEMENT = "rbf_last_placement"
-
-
-def _spec(basis, name, values=None):
-    return spec_for(BASIS_SPECS[basis], name, values)
 
 
 def _init_from_scene(scene):
     """First run (e.g. a shared link): start the widgets at the scene's basis. The values are
     checked against the widgets' specs once more (a scene may come from anywhere)."""
-    if "basis" in st.session_state:
+    if BASIS_KEY in st.session_state:
         return
     basis = scene.basis if scene.basis in BASIS_LABELS else "identity"
     params, _unused = clean_settings(BASIS_SPECS[basis], scene.basis_param_dict, "basis parameter", "scene")
-    st.session_state.basis = basis
+    st.session_state[BASIS_KEY] = basis
     for spec in BASIS_SPECS[basis]:
-        if spec.key and spec.name in params and spec.applies(params):
-            st.session_state[spec.key] = params[spec.name]
+        key = basis_key(basis, spec)
+        if key and spec.name in params and spec.applies(params):
+            st.session_state[key] = params[spec.name]
     if basis == "rbf":
-        st.session_state[HAND_CENTRES] = tuple(params.get("centres") or ())
-        st.session_state[LAST_PLACEMENT] = params["placement"]
+        st.session_state[HAND_CENTRES_KEY] = tuple(params.get("centres") or ())
+        st.session_state[LAST_PLACEMENT_KEY] = params["placement"]
 
 
 def _hand_centres(scene):
     """The hand-placed centres: the scene's while "by hand" was chosen last run (clicks add and
     remove them), otherwise the ones remembered from then."""
-    if scene.basis == "rbf" and st.session_state.get(LAST_PLACEMENT) == "given":
-        st.session_state[HAND_CENTRES] = state.rbf_centres()
-    return tuple(st.session_state.get(HAND_CENTRES, ()))
+    if scene.basis == "rbf" and st.session_state.get(LAST_PLACEMENT_KEY) == "given":
+        st.session_state[HAND_CENTRES_KEY] = state.rbf_centres()
+    return tuple(st.session_state.get(HAND_CENTRES_KEY, ()))
 
 
 def _rbf_params(scene):
     placement = radio(
-        _spec("rbf", "placement"),
+        basis_widget("rbf", "placement"),
         N_("Centres"),
         PLACEMENT_LABELS,
         help=N_("Where the Gaussians φⱼ(x) = exp(−‖x − cⱼ‖² / 2s²) sit (eq. 3.4)."),
     )
     centres = _hand_centres(scene)
-    st.session_state[LAST_PLACEMENT] = placement
+    st.session_state[LAST_PLACEMENT_KEY] = placement
     params = {"placement": placement}
     chosen = {"placement": placement}
     if placement == "grid":
-        params["n_centres"] = select_slider(_spec("rbf", "n_centres", chosen), N_("Number of centres (a square grid)"))
+        params["n_centres"] = select_slider(
+            basis_widget("rbf", "n_centres", chosen), N_("Number of centres (a square grid)")
+        )
     elif placement == "data":
-        params["n_centres"] = int_slider(_spec("rbf", "n_centres", chosen), N_("Number of centres"))
-        params["random_state"] = int(int_input(_spec("rbf", "random_state", chosen), N_("Seed for choosing them")))
+        params["n_centres"] = int_slider(basis_widget("rbf", "n_centres", chosen), N_("Number of centres"))
+        params["random_state"] = int(
+            int_input(basis_widget("rbf", "random_state", chosen), N_("Seed for choosing them"))
+        )
     else:
         if centres:
             params["centres"] = centres
@@ -84,7 +85,7 @@ def _rbf_params(scene):
             _("A click on the plot"),
             list(CLICK_MODE_LABELS),
             format_func=lambda mode: _(CLICK_MODE_LABELS[mode]),
-            key="click_mode",
+            key=CLICK_MODE_KEY,
             horizontal=True,
         )
         if mode == "centres":
@@ -93,10 +94,10 @@ def _rbf_params(scene):
             f"{len(centres)} centre{'' if len(centres) == 1 else 's'} placed."
             + ("" if centres else " Choose 'place / remove RBF centres' and click on the plot.")
         )
-    params["width"] = select_slider(_spec("rbf", "width"), N_("Width s (the same for every centre)"))
+    params["width"] = select_slider(basis_widget("rbf", "width"), N_("Width s (the same for every centre)"))
     params["include_input"] = st.checkbox(
         _("Also keep x itself as features"),
-        key=_spec("rbf", "include_input").key,
+        key=basis_widget("rbf", "include_input").key,
         help=_("φ(x) = (x₁, x₂, φ₁(x), …, φ_J(x))."),
     )
     return params
@@ -109,19 +110,19 @@ def basis_picker(scene):
         _("Basis functions φ(x)"),
         list(BASIS_LABELS),
         format_func=lambda basis: _(BASIS_LABELS[basis]),
-        key="basis",
+        key=BASIS_KEY,
         help=_(
             "A fixed nonlinear φ(x) before the method: the boundary is straight in φ-space and curved in x "
             "(section 4.3.1, figure 4.12)."
         ),
     )
     if name == "polynomial":
-        params = {"degree": int_slider(_spec("polynomial", "degree"), N_("Degree"))}
+        params = {"degree": int_slider(basis_widget("polynomial", "degree"), N_("Degree"))}
     elif name == "rbf":
         params = _rbf_params(scene)
     else:
         params = {}
     if not (name == "rbf" and params.get("placement") == "given"):
         # Without the click-mode radio a stale "centres" value must not turn clicks into centres.
-        st.session_state.pop("click_mode", None)
+        st.session_state.pop(CLICK_MODE_KEY, None)
     return name, params

@@ -2,7 +2,7 @@
 
 An upload is read in the uploader's callback (once per file, before any widget is drawn): a CSV
 replaces the points through the undo history and keeps the method; a JSON loads the whole scene
-through ``state.load_scene``. A file that cannot be used changes nothing, and the reason stays in
+through ``loading.load_scene``. A file that cannot be used changes nothing, and the reason stays in
 the expander until the next upload or until dismissed. A CSV with other labels than the classes
 1-6 (0/1, -1/+1, "setosa") is loaded with a toast naming the mapping; the file's own labels are
 kept in the session (``CLASS_LABELS_KEY``), and text labels become the class names.
@@ -14,11 +14,12 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from playground import Message, PlaygroundError
-from playground.fileio import MAX_UPLOAD_MB, points_to_csv, read_points_csv, scene_from_json, scene_to_json
+from playground.fileio import MAX_UPLOAD_MB, points_to_csv, scene_from_json, scene_to_json
+from playground.points_csv import read_points_csv
 from playground.validation import MAX_POINTS
 from ui.export.buttons import download_buttons
 from ui.panels import tab_title
-from ui.session import state
+from ui.session import loading, state
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
@@ -56,7 +57,7 @@ def _on_upload(key):
     try:
         if name.lower().endswith(".json"):
             scene, view, messages = scene_from_json(uploaded.getvalue())
-            state.load_scene(scene, messages, view.get("panel_options"), view.get("tab"), source=f"'{name}'")
+            loading.load_scene(scene, messages, view.get("panel_options"), view.get("tab"), source=f"'{name}'")
         else:
             read = read_points_csv(uploaded.getvalue())
             state.change_points(read.points, refit_view=True)

@@ -1,12 +1,16 @@
 """Hyper-parameter widgets, one function per method: each draws widgets and returns a dict of
 constructor arguments (hashable values only: they become part of the scene).
 
-Every widget takes its range, options, default and session key from ``playground.specs``, the
-table the link and file readers check values against, so a value a link may carry is always one
-a widget can show. ``widget_state(method, params, present_classes)`` is the inverse: the
-session-state values that make the widgets return ``params`` (used when a link, a preset or a
-file loads a scene), with a sentence for every value the widgets cannot show.
+Every widget takes its range, options and default from ``playground.specs``, the table the link
+and file readers check values against, so a value a link may carry is always one a widget can
+show; its session key comes from ``ui.widgets.keys``. ``widget_state(method, params,
+present_classes)`` is the inverse: the session-state values that make the widgets return
+``params`` (used when a link, a preset or a file loads a scene), with a sentence for every value
+the widgets cannot show.
 """
+
+from collections.abc import Mapping
+from typing import Any
 
 import streamlit as st
 
@@ -18,24 +22,18 @@ from playground.specs import (
     SETTING_PROBLEM,
     SETTING_UNKNOWN,
     clean_settings,
-    spec_for,
 )
 from ui.text.convention import backend_w_init, book_w_init
 from ui.text.i18n import N_, _
 from ui.text.names import class_label_markdown
 
-HARD_MARGIN_KEY = "svm_hard"
-THRESHOLDS_KEY = "nb_set_thresholds"
+from .keys import HARD_MARGIN_KEY, THRESHOLDS_KEY, Widget, method_key, method_widget
 
 
 def widget_default(key, value):
     """The widget's default, or None when a loaded scene already put a value under ``key``
     (Streamlit warns when a widget gets both)."""
     return None if key in st.session_state else value
-
-
-def _spec(method, name, values=None):
-    return spec_for(METHOD_SPECS[method], name, values)
 
 
 def _translated(label, kwargs):
@@ -45,27 +43,30 @@ def _translated(label, kwargs):
     return _(label)
 
 
-def select_slider(spec, label, **kwargs):
+def select_slider(widget: Widget, label: str, **kwargs: Any) -> Any:
     """A select slider over ``spec.options``."""
     label = _translated(label, kwargs)
-    return st.select_slider(label, spec.options, widget_default(spec.key, spec.default), key=spec.key, **kwargs)
+    spec, key = widget
+    return st.select_slider(label, spec.options, widget_default(key, spec.default), key=key, **kwargs)
 
 
-def int_slider(spec, label, **kwargs):
+def int_slider(widget: Widget, label: str, **kwargs: Any) -> Any:
     label = _translated(label, kwargs)
-    return st.slider(label, spec.low, spec.high, widget_default(spec.key, spec.default), key=spec.key, **kwargs)
+    spec, key = widget
+    return st.slider(label, spec.low, spec.high, widget_default(key, spec.default), key=key, **kwargs)
 
 
-def int_input(spec, label, container=st, **kwargs):
+def int_input(widget: Widget, label: str, container: Any = st, **kwargs: Any) -> Any:
     label = _translated(label, kwargs)
-    value = widget_default(spec.key, spec.default)
-    return container.number_input(label, spec.low, spec.high, value, key=spec.key, **kwargs)
+    spec, key = widget
+    return container.number_input(label, spec.low, spec.high, widget_default(key, spec.default), key=key, **kwargs)
 
 
-def radio(spec, label, labels, **kwargs):
+def radio(widget: Widget, label: str, labels: Mapping[Any, str], **kwargs: Any) -> Any:
     """A radio over ``spec.options`` showing ``labels[option]`` (English marked with N_, shown translated)."""
     label = _translated(label, kwargs)
-    return st.radio(label, list(spec.options), format_func=lambda option: _(labels[option]), key=spec.key, **kwargs)
+    options = list(widget.spec.options)
+    return st.radio(label, options, format_func=lambda option: _(labels[option]), key=widget.key, **kwargs)
 
 
 def _parse_weights(text, size):
@@ -88,7 +89,7 @@ def _parse_weights(text, size):
             )
         )
         return None
-    spec = _spec("perceptron", "w_init")
+    spec = method_widget("perceptron", "w_init").spec
     if not all(spec.low <= v <= spec.high for v in values):  # also NaN and infinity
         st.warning(_("Initial weights must be finite numbers within ±{limit}.").format(limit=f"{spec.high:,.0f}"))
         return None
@@ -126,7 +127,7 @@ def initial_weights(method, present_classes):
     C₁, the first class present); returns the back-end's ``w_init`` (``ui.text.convention``) or None."""
     text = st.text_input(
         _("Initial weights w₀, w₁, w₂ (blank = zeros)"),
-        key=_spec(method, "w_init").key,
+        key=method_widget(method, "w_init").key,
         help=_(
             "As the book writes w: y(x) = w₀ + w₁x₁ + w₂x₂ ≥ 0 assigns C₁, the first class present (the lowest "
             "class number), and w points into its region. E.g. the lecture notes' 5, −6, 1. Input plane only (no "
@@ -152,7 +153,7 @@ def least_squares(present_classes):
         st.caption(_("Targets: 1-of-K (eq. 4.15). The N/N₁, −N/N₂ targets of section 4.1.5 need two classes."))
         return {"targets": "one_of_k"}
     targets = radio(
-        _spec("least_squares", "targets"),
+        method_widget("least_squares", "targets"),
         N_("Targets"),
         {"one_of_k": N_("1-of-K (eq. 4.15)"), "fisher": N_("N/N₁ for C₁, −N/N₂ for C₂ (§4.1.5)")},
         horizontal=True,
@@ -163,7 +164,7 @@ def least_squares(present_classes):
 
 def fisher(present_classes):
     threshold = radio(
-        _spec("fisher", "threshold"),
+        method_widget("fisher", "threshold"),
         N_("Threshold on the projection"),
         {"midpoint": N_("midpoint of projected means"), "gaussian": N_("1-D Gaussians with priors")},
         help=N_("Fisher's criterion gives only a direction; the threshold y0 is a separate choice (section 4.1.4)."),
@@ -172,30 +173,32 @@ def fisher(present_classes):
 
 
 def perceptron(present_classes):
-    eta = select_slider(_spec("perceptron", "eta"), N_("Learning rate η"))
-    max_epochs = int_slider(_spec("perceptron", "max_epochs"), N_("Maximum epochs"))
-    shuffle = st.checkbox(_("Visit the points in a shuffled order"), key=_spec("perceptron", "shuffle").key)
-    seed = int_input(_spec("perceptron", "random_state", {"shuffle": True}), N_("Shuffle seed")) if shuffle else 0
+    eta = select_slider(method_widget("perceptron", "eta"), N_("Learning rate η"))
+    max_epochs = int_slider(method_widget("perceptron", "max_epochs"), N_("Maximum epochs"))
+    shuffle = st.checkbox(_("Visit the points in a shuffled order"), key=method_widget("perceptron", "shuffle").key)
+    seed = (
+        int_input(method_widget("perceptron", "random_state", {"shuffle": True}), N_("Shuffle seed")) if shuffle else 0
+    )
     w_init = initial_weights("perceptron", present_classes)
     return {"eta": eta, "max_epochs": max_epochs, "shuffle": shuffle, "random_state": int(seed), "w_init": w_init}
 
 
-def _gaussian(prefix):
+def _gaussian(method):
     def widgets(present_classes):
-        return {"priors": _priors(prefix, present_classes)}
+        return {"priors": _priors(method_widget(method, "priors").key, present_classes)}
 
     return widgets
 
 
 def naive_bayes(present_classes):
     variant = radio(
-        _spec("naive_bayes", "variant"),
+        method_widget("naive_bayes", "variant"),
         N_("Features"),
         {"gaussian": N_("Gaussian (diagonal covariances)"), "bernoulli": N_("binary, by thresholds (eq. 4.81)")},
     )
-    params = {"variant": variant, "priors": _priors("nb", present_classes)}
+    params = {"variant": variant, "priors": _priors(method_widget("naive_bayes", "priors").key, present_classes)}
     if variant == "bernoulli":
-        spec = _spec("naive_bayes", "thresholds")
+        spec, key = method_widget("naive_bayes", "thresholds")
         if st.checkbox(_("Set the thresholds by hand (default: the data mean)"), key=THRESHOLDS_KEY):
             left, right = st.columns(2)
             params["thresholds"] = tuple(
@@ -204,9 +207,9 @@ def naive_bayes(present_classes):
                         _("x{index} threshold").format(index="₁₂"[i]),
                         spec.low,
                         spec.high,
-                        widget_default(f"{spec.key}{i + 1}", 0.0),
+                        widget_default(f"{key}{i + 1}", 0.0),
                         step=0.1,
-                        key=f"{spec.key}{i + 1}",
+                        key=f"{key}{i + 1}",
                     )
                 )
                 for i, column in enumerate((left, right))
@@ -217,16 +220,19 @@ def naive_bayes(present_classes):
 def _logistic(method):
     def widgets(present_classes):
         solver = radio(
-            _spec(method, "solver"),
+            method_widget(method, "solver"),
             N_("Solver"),
             {"irls": N_("IRLS / Newton-Raphson (eq. 4.99)"), "gd": N_("gradient descent")},
             horizontal=True,
         )
         chosen = {"solver": solver}
-        params = {"solver": solver, "max_iter": int_slider(_spec(method, "max_iter", chosen), N_("Maximum iterations"))}
+        params = {
+            "solver": solver,
+            "max_iter": int_slider(method_widget(method, "max_iter", chosen), N_("Maximum iterations")),
+        }
         if solver == "gd":
-            params["learning_rate"] = select_slider(_spec(method, "learning_rate", chosen), N_("Step size"))
-        params["l2"] = select_slider(_spec(method, "l2"), N_("L2 penalty λ (0 = maximum likelihood)"))
+            params["learning_rate"] = select_slider(method_widget(method, "learning_rate", chosen), N_("Step size"))
+        params["l2"] = select_slider(method_widget(method, "l2"), N_("L2 penalty λ (0 = maximum likelihood)"))
         if method == "logistic":
             params["w_init"] = initial_weights(method, present_classes)
         return params
@@ -236,7 +242,7 @@ def _logistic(method):
 
 def bayesian_logistic(present_classes):
     alpha = select_slider(
-        _spec("bayesian_logistic", "alpha"),
+        method_widget("bayesian_logistic", "alpha"),
         N_("Prior precision α (log scale)"),
         help=N_(
             "The prior N(w | 0, α⁻¹I) over every weight, the bias included (eq. 4.140): a larger α pulls w_MAP "
@@ -247,21 +253,21 @@ def bayesian_logistic(present_classes):
 
 
 def svm(present_classes):
-    spec = _spec("svm", "C")
+    widget = method_widget("svm", "C")
     hard = st.checkbox(
         _("Hard margin (C = ∞)"), key=HARD_MARGIN_KEY, help=_("Fails with a message when the classes overlap.")
     )
     if hard:
         return {"C": None}
-    return {"C": select_slider(spec, N_("C (soft-margin penalty, log scale)"))}
+    return {"C": select_slider(widget, N_("C (soft-margin penalty, log scale)"))}
 
 
 PARAM_WIDGETS = {
     "least_squares": least_squares,
     "fisher": fisher,
     "perceptron": perceptron,
-    "gaussian_shared": _gaussian("gs"),
-    "gaussian_separate": _gaussian("gsep"),
+    "gaussian_shared": _gaussian("gaussian_shared"),
+    "gaussian_separate": _gaussian("gaussian_separate"),
     "naive_bayes": naive_bayes,
     "logistic": _logistic("logistic"),
     "softmax": _logistic("softmax"),
@@ -274,10 +280,10 @@ PARAM_WIDGETS = {
 # ---- The inverse: parameters -> widget values -------------------------------------------------
 
 
-def _priors_state(spec, priors, present_classes, messages):
-    """The prior sliders' values: one per class present, on the sliders' 0.01 steps."""
+def _priors_state(key, priors, present_classes, messages):
+    """The prior sliders' values (``key`` their prefix): one per class present, on the sliders' 0.01 steps."""
     if priors is None:
-        return {f"{spec.key}_set_priors": False}
+        return {f"{key}_set_priors": False}
     if len(priors) != len(present_classes) or len(present_classes) < 2:
         messages.append(
             Message(
@@ -286,7 +292,7 @@ def _priors_state(spec, priors, present_classes, messages):
                 n=len(present_classes),
             )
         )
-        return {f"{spec.key}_set_priors": False}
+        return {f"{key}_set_priors": False}
     sliders = [min(max(round(float(prior), 2), PRIOR_STEP), 1.0) for prior in priors]
     total = sum(sliders)
     if tuple(round(v / total, 6) for v in sliders) != tuple(priors):
@@ -298,8 +304,8 @@ def _priors_state(spec, priors, present_classes, messages):
                 rounded=", ".join(f"{v:.2f}" for v in sliders),
             )
         )
-    state = {f"{spec.key}_set_priors": True}
-    state.update({f"{spec.key}_prior_{k}": value for k, value in zip(present_classes, sliders, strict=True)})
+    state = {f"{key}_set_priors": True}
+    state.update({f"{key}_prior_{k}": value for k, value in zip(present_classes, sliders, strict=True)})
     return state
 
 
@@ -307,17 +313,18 @@ def _shown(values):
     return "(" + ", ".join(f"{v:g}" for v in values) + ")"
 
 
-def _value_state(spec, value, present_classes, messages):
-    """Session-state values for one setting ``value`` (already checked against ``spec``)."""
+def _value_state(widget, value, present_classes, messages):
+    """Session-state values for one setting ``value`` (already checked against ``widget.spec``)."""
+    spec, key = widget
     if spec.kind == "priors":
-        return _priors_state(spec, value, present_classes, messages)
+        return _priors_state(key, value, present_classes, messages)
     if spec.name == "C":
-        return {HARD_MARGIN_KEY: True} if value is None else {HARD_MARGIN_KEY: False, spec.key: value}
+        return {HARD_MARGIN_KEY: True} if value is None else {HARD_MARGIN_KEY: False, key: value}
     if spec.name == "w_init":  # a text input in the book's sign (ui.text.convention): "5, -6, 1", blank for zeros
-        return {spec.key: "" if value is None else ", ".join(f"{v:g}" for v in book_w_init(value))}
+        return {key: "" if value is None else ", ".join(f"{v:g}" for v in book_w_init(value))}
     if spec.name == "thresholds":
-        return {THRESHOLDS_KEY: True, f"{spec.key}1": value[0], f"{spec.key}2": value[1]}
-    return {spec.key: value}
+        return {THRESHOLDS_KEY: True, f"{key}1": value[0], f"{key}2": value[1]}
+    return {key: value}
 
 
 # The app's wording of a setting that cannot be used (see playground.specs), same arguments.
@@ -354,8 +361,9 @@ def widget_state(method, params, present_classes):
     messages = [_as_method_parameter(message) for message in messages]
     values = {}
     for spec in specs:
-        if spec.name in clean and spec.applies(clean) and spec.key:
-            values.update(_value_state(spec, clean[spec.name], list(present_classes), messages))
+        key = method_key(method, spec)
+        if spec.name in clean and spec.applies(clean) and key:
+            values.update(_value_state(Widget(spec, key), clean[spec.name], list(present_classes), messages))
     if method == "naive_bayes" and clean.get("variant") == "bernoulli" and "thresholds" not in clean:
         values[THRESHOLDS_KEY] = False
     return values, messages

@@ -21,13 +21,13 @@ import streamlit as st
 
 from playground import MODELS
 from playground.presets import PRESETS
-from playground.specs import METHOD_SPECS, spec_for
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES
 
 from .controls import AUTO_OVR_KEY, MULTICLASS_KEY, MULTICLASS_LABELS, TWO_CLASS_METHODS, method_label
+from .keys import method_widget
 from .presets import ACTIVE_KEY, load_preset
 
 _HERE = Path(__file__).resolve().parent
@@ -169,8 +169,8 @@ def _alpha_choice(row, scene):
     """Bayesian logistic regression's prior precision α (section 4.5.2's figure asks to raise it)."""
     if scene.method != "bayesian_logistic":
         return
-    spec = spec_for(METHOD_SPECS["bayesian_logistic"], "alpha")
-    _copy(spec.key, ALPHA_KEY, scene.param_dict.get("alpha"))
+    spec, alpha_key = method_widget("bayesian_logistic", "alpha")
+    _copy(alpha_key, ALPHA_KEY, scene.param_dict.get("alpha"))
     if st.session_state.get(ALPHA_KEY) not in spec.options:
         st.session_state[ALPHA_KEY] = spec.default
     row.selectbox(
@@ -178,7 +178,7 @@ def _alpha_choice(row, scene):
         list(spec.options),
         format_func=lambda alpha: f"α = {alpha:g}",
         key=ALPHA_KEY,
-        on_change=_write_back(spec.key, ALPHA_KEY),
+        on_change=_write_back(alpha_key, ALPHA_KEY),
         label_visibility="collapsed",
         width=130,
     )

@@ -1,6 +1,6 @@
 """The figure presets in the app: one sidebar button per figure, and the explanation box it opens.
 
-A button loads the preset's whole scene through ``state.load_scene`` (points, method and its
+A button loads the preset's whole scene through ``loading.load_scene`` (points, method and its
 widgets, strategy, basis, view, panel options, open tab), so undo brings the previous points back
 and a shared link carries the result like any other scene. The preset's words are English in
 ``playground.presets`` (marked there with ``N_``) and shown here in the session's language, with
@@ -10,7 +10,7 @@ their numbers filled in from the scene (``ui.text.preset_numbers``), never typed
 import streamlit as st
 
 from playground.presets import PRESETS
-from ui.session import state
+from ui.session import loading, state
 from ui.text.i18n import _
 from ui.text.preset_numbers import numbers
 
@@ -50,7 +50,7 @@ def load_preset(key):
     preset = PRESETS[key]
     # Panel options left by an earlier scene (a rotated Fisher direction, the posterior display)
     # would change the figure, so a preset starts from its own, or from none.
-    state.load_scene(
+    loading.load_scene(
         preset.scene,
         source=source(preset),
         panel_options=dict(preset.panel_options or {}),

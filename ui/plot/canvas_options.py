@@ -1,0 +1,102 @@
+"""What the canvas component is given besides its figure, for this session: the callback that
+applies its edits, the live route's settings, the marker of a point not yet committed, the token
+that asks it to fit the view, and the name of a downloaded image.
+
+Rules that must hold:
+
+- The canvas's edits reach the scene only through ``ui.session.edits.apply_canvas_events``, inside
+  a guarded callback (an edit's unexpected error is a notice, never a dead page).
+- No live route while clicks place RBF centres (they are not points) or for a scene a link cannot
+  carry (the route reads the scene from its link query).
+- The marker a click draws before the refit arrives is the one ``ui.plot.figures`` draws for that
+  point (filled for training, hollow for test) at the page's ``scale``.
+"""
+
+import secrets
+
+import numpy as np
+import streamlit as st
+
+from playground.link import MAX_LINK_POINTS, encode_scene
+from playground.scene import Scene
+from ui.plot.figures import TEST_FILL
+from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
+from ui.server.live_route import live_path
+from ui.session import edits, state
+from ui.text import i18n
+from ui.widgets import heldout
+
+LIVE_CLIENT_KEY = "live_client"  # session state: this page's id for the live route
+FIT_COUNT_KEY = "fit_count"  # session state: the last fit token handed to a canvas
+
+
+def events_handler(key, *, shared_view=False):
+    """The callback of the canvas under ``key``: apply its new events to the scene."""
+
+    @state.guarded_callback("that edit on the plot")
+    def on_events():
+        result = st.session_state.get(key)
+        events = result.get("events") if result is not None else None
+        edits.apply_canvas_events(events, st.session_state.get("active_class_index", 0), shared_view=shared_view)
+
+    return on_events
+
+
+def _placing_centres(scene: Scene) -> bool:
+    return st.session_state.get("click_mode") == "centres" and scene.basis == "rbf"
+
+
+def live_settings(scene: Scene, painted: bool, scale: float) -> dict[str, object] | None:
+    """What the canvas sends the live route for this scene: the route's address and the fields of
+    ``ui.plot.canvas_protocol.LiveRequest`` but the edits, which the browser adds; or None while
+    clicks place RBF centres, or for a scene too large for a link."""
+    if _placing_centres(scene) or len(scene.points) > MAX_LINK_POINTS:
+        return None
+    return {
+        "url": live_path(),
+        "scene": encode_scene(scene),
+        "add_as": int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS),
+        "add_test": heldout.click_mode() == "test",
+        "scale": scale,
+        "language": i18n.current_language(),
+        "painted": painted,
+        "client": client_id(),
+    }
+
+
+def client_id() -> str:
+    """A random id of this page's session (the live route's rate limit counts per id)."""
+    if LIVE_CLIENT_KEY not in st.session_state:
+        st.session_state[LIVE_CLIENT_KEY] = secrets.token_urlsafe(12)
+    return st.session_state[LIVE_CLIENT_KEY]
+
+
+def new_point_marker(scene: Scene, scale: float) -> dict | None:
+    """The marker a click's new point is drawn with in the browser until the refit arrives (none
+    while clicks place RBF centres)."""
+    if _placing_centres(scene):
+        return None
+    mode = heldout.click_mode()
+    if mode == "switch":  # a click on empty space adds nothing then
+        return None
+    k = int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS)
+    if mode == "test":  # hollow, as ui.plot.figures draws test points
+        outline = dict(color=CLASS_COLOURS[k], width=2.5 * scale)
+        return dict(color=TEST_FILL, symbol=CLASS_SYMBOLS[k], size=11 * scale, line=outline)
+    outline = dict(color=MARKER_OUTLINE, width=1)
+    return dict(color=CLASS_COLOURS[k], symbol=CLASS_SYMBOLS[k], size=10 * scale, line=outline)
+
+
+def fit_token() -> int | None:
+    """A new token when the app has just fitted the view (the canvas gives it the plot's shape)."""
+    if not state.take_fit_pending():
+        return None
+    st.session_state[FIT_COUNT_KEY] = st.session_state.get(FIT_COUNT_KEY, 0) + 1
+    return st.session_state[FIT_COUNT_KEY]
+
+
+def strategy_words(scene: Scene) -> str | None:
+    """The multi-class strategy, for a download's name, when more than two classes use it."""
+    if np.count_nonzero(scene.training.points.counts()) <= 2:
+        return None
+    return {"ovr": "one-versus-rest", "ovo": "one-versus-one"}.get(scene.multiclass)

@@ -1,0 +1,223 @@
+"""Whole scenes in and out: the session's first scene (from the link it opened), loading a scene
+(a shared link, a preset, an uploaded file, a class room) and the link that reproduces the page.
+
+Rules that must hold:
+
+- A load is recorded by ``load_scene`` and applied by ``apply_pending_load`` at the start of the
+  next run, before any widget is drawn: widgets' values can only be set then.
+- A load never kills the session: what cannot be used is reported in the load report box, the
+  rest is loaded (``report_load_problems``); reading a link never raises.
+- The previous points stay one undo step away unless the load says otherwise (a session's first
+  scene has nothing to go back to).
+- Every widget value set by a load goes through ``ui.widgets.method_params.widget_state``, the
+  same check a link and a file get.
+"""
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+import streamlit as st
+
+from playground.geometry import window_with_aspect
+from playground.link import (
+    MAX_LINK_POINTS,
+    decode_method_list,
+    decode_options,
+    decode_scene,
+    encode_options,
+    encode_scene,
+)
+from playground.scene import History, Scene
+from ui.text.i18n import N_, _
+from ui.widgets.keys import BASIS_WIDGET_KEYS, setting_widget_keys
+from ui.widgets.method_params import widget_state
+
+from .state import (
+    CANVAS_AREA,
+    FIT_PENDING,
+    PENDING_LOAD,
+    default_scene,
+    fitted_window,
+    report_load_problems,
+    scene,
+    set_scene,
+)
+
+_LOG = logging.getLogger(__name__)
+
+
+def init_state() -> None:
+    if "scene" not in st.session_state:
+        st.session_state.scene = default_scene()
+        query = st.query_params.to_dict()
+        if query:
+            try:
+                link_scene, messages, view = scene_from_link(query)
+            except Exception as err:  # noqa: BLE001  (decoding never raises; if it did, the page must live)
+                _LOG.error("A link could not be read", exc_info=err)
+                link_scene, messages, view = default_scene(), [_("The link could not be read at all.")], {}
+            # The default scene was never on screen: nothing to undo back to.
+            load_scene(link_scene, messages, source=N_("the link"), undoable=False, **view)
+        else:
+            st.session_state[FIT_PENDING] = True  # the canvas gives the first view the plot's shape
+    st.session_state.setdefault("history", History())
+    st.session_state.setdefault("notices", [])
+    st.session_state.setdefault("last_event_nonce", None)
+    st.session_state.setdefault("panel_options", {})  # e.g. projection angle, surface kind
+
+
+def reset_setting_widgets() -> None:
+    """Back to the widgets' defaults (the page's edge, when the sidebar could not be drawn)."""
+    for key in setting_widget_keys():
+        st.session_state.pop(key, None)
+
+
+class LinkScene(NamedTuple):
+    """What a link gave (``scene_from_link``): the scene, a sentence for each part that could not
+    be used, and ``view``, what the link says about the page around the scene (panel options, the
+    open tab, the compared methods, presentation mode: keyword arguments of ``load_scene``)."""
+
+    scene: Scene
+    messages: list[Any]
+    view: dict[str, Any]
+
+
+def scene_from_link(query: Mapping[str, Any]) -> LinkScene:
+    """The scene and the page's view from a link's query parameters; never raises."""
+    scene, messages = decode_scene(query)
+    if ("p" in query or "pn" in query or "v" not in query) and not len(scene.points):
+        # Unreadable points, or a hand-written link without any (the app's links always carry
+        # "v"): show the default clusters rather than an empty plot.
+        fallback = default_scene()
+        scene = replace(scene, points=fallback.points, window=fallback.window if "w" not in query else scene.window)
+    view: dict[str, Any] = {}
+    if "w" not in query:
+        # No window in the link (a hand-written one, e.g. just ?lang=ja): frame the points in the
+        # plot's own shape, as a plain visit does, instead of the bare window around them.
+        view["fit"] = True
+    if "po" in query:
+        view["panel_options"] = decode_options(str(query["po"]), messages)
+    if "tab" in query:
+        view["tab"] = str(query["tab"])[:60]
+    if "cmp" in query:
+        view["compare"] = decode_method_list(str(query["cmp"]), messages)
+    if "pm" in query:
+        view["presentation"] = str(query["pm"]) == "1"
+    return LinkScene(scene, messages, view)
+
+
+def link_note(current: Scene) -> str | None:
+    """What the link cannot carry of ``current``, as a sentence for the share box, or None."""
+    if len(current.points) > MAX_LINK_POINTS:
+        return _(
+            "This scene has {n:,} points; a link carries at most {limit:,}, so it "
+            "leaves them out: download the scene (Import / export) to share it whole."
+        ).format(n=len(current.points), limit=MAX_LINK_POINTS)
+    return None
+
+
+def link_query(
+    current: Scene,
+    panel_options: Mapping[str, Any] | None,
+    tab: str | None,
+    compared: Sequence[str] = (),
+    presenting: bool = False,
+    language: str | None = None,
+) -> dict[str, str]:
+    """The query parameters that reproduce what the user sees (the address bar follows them),
+    in the sender's language (``lang``) when it is given."""
+    query = encode_scene(current)
+    if panel_options:
+        query["po"] = encode_options(panel_options)
+    if tab:
+        query["tab"] = tab
+    if compared:
+        query["cmp"] = ",".join(compared)
+    if presenting:
+        query["pm"] = "1"
+    if language:
+        query["lang"] = language
+    return query
+
+
+DEFAULT_SOURCE = N_("the file")  # what a loaded scene came from, when the caller does not say
+
+
+def load_scene(
+    new_scene: Scene,
+    messages: Iterable[Any] = (),
+    panel_options: Mapping[str, Any] | None = None,
+    tab: str | None = None,
+    *,
+    compare: Sequence[str] | None = None,
+    presentation: bool | None = None,
+    source: str = DEFAULT_SOURCE,
+    undoable: bool = True,
+    fit: bool | str = False,
+) -> None:
+    """Replace the whole scene. Call from a callback, or call ``st.rerun()`` after it: the
+    change is applied by ``apply_pending_load`` at the start of the next run, before any
+    widget is drawn, because widgets' values can only be set then.
+
+    ``compare``: methods to show side by side (switches to the comparison view), or () for
+    one method; None leaves the view mode as it is. ``presentation``: True / False / None.
+    ``undoable``: whether undo brings the previous points back (not for a session's first scene).
+    ``fit``: the scene's window frames its points and may take the plot's shape (a preset);
+    "window": the scene's own window, widened to the plot's shape.
+    """
+    view = {
+        "panel_options": panel_options,
+        "tab": tab,
+        "compare": compare,
+        "presentation": presentation,
+        "undoable": undoable,
+        "fit": fit,
+    }
+    st.session_state[PENDING_LOAD] = (new_scene, tuple(messages), source, view)
+
+
+def apply_pending_load() -> None:
+    """Apply a ``load_scene``: points through the undo history, the view moved, widgets set."""
+    pending = st.session_state.pop(PENDING_LOAD, None)
+    if pending is None:
+        return
+    try:
+        _apply_load(*pending)
+    except Exception as err:  # noqa: BLE001  (the page's edge: a load must never kill the session)
+        _LOG.error("A scene could not be loaded", exc_info=err)
+        report_load_problems(pending[2], [_("It could not be loaded ({error}).").format(error=type(err).__name__)])
+
+
+def _apply_load(new_scene, messages, source, view):
+    present = [k for k, count in enumerate(new_scene.training.points.counts()) if count]
+    values, widget_messages = widget_state(new_scene.method, new_scene.params, present)
+    current = scene()
+    if view["undoable"] and new_scene.points != current.points:
+        st.session_state.history = st.session_state.history.pushed(current.points)
+    # Bump the view revision so the canvas adopts the loaded window instead of keeping its zoom.
+    set_scene(replace(new_scene, view_revision=current.view_revision + 1))
+    if view.get("fit") == "window":  # the scene's own window, widened to the plot's shape
+        st.session_state[FIT_PENDING] = True
+        area = st.session_state.get(CANVAS_AREA)
+        if area:
+            set_scene(replace(scene(), window=window_with_aspect(new_scene.window, area[0] / area[1])))
+    elif view.get("fit"):
+        set_scene(replace(scene(), window=fitted_window(new_scene.points)))
+    for key in BASIS_WIDGET_KEYS:
+        st.session_state.pop(key, None)
+    st.session_state.method = new_scene.method
+    st.session_state.multiclass = new_scene.multiclass
+    st.session_state.update(values)
+    if view["panel_options"] is not None:
+        st.session_state.panel_options = dict(view["panel_options"])
+    if view["tab"] is not None:
+        st.session_state.panel_tab = _(view["tab"])  # the tab's label in the session's language
+    if view["compare"] is not None:
+        st.session_state.view_mode = "compare" if view["compare"] else "single"
+        if view["compare"]:
+            st.session_state.compare_methods = list(view["compare"])
+    if view["presentation"] is not None:
+        st.session_state.presentation = bool(view["presentation"])
+    report_load_problems(source, list(messages) + list(widget_messages))
