@@ -8,7 +8,7 @@ The two sides of a case are timed alternately in one forked worker: ours, scikit
 scikit-learn, ours, ours, ... (the order swaps every round, so neither side always runs first),
 one fit + grid evaluation per turn, and each side's figure is the median of its runs. On a
 shared machine the speed drifts over seconds; timing the sides one after the other, each in a
-block of its own, let such a drift decide the ratio (issue 17's bayesian_logistic ratio swung
+block of its own, let such a drift decide the ratio (bayesian_logistic's ratio once swung
 from 0.83 to 1.58 between runs). Each side keeps its own deadline: the worker reports when a
 turn starts, the parent charges the time to that side, and a side past its deadline is
 stopped (the worker killed) and reported as such, while the other side finishes its repeats

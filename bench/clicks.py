@@ -1,4 +1,4 @@
-"""Clicks (issue 25): quick clicks land where they were made, and the boundary follows at once.
+"""Clicks: quick clicks land where they were made, and the boundary follows at once.
 
 In headless Chromium (1400 x 1000) on the default scene (least squares, N = 90):
 
@@ -15,7 +15,7 @@ In headless Chromium (1400 x 1000) on the default scene (least squares, N = 90):
   each other: one in flight per canvas). *server CPU ms / click* = the server's CPU (from /proc)
   over the isolated clicks, per click: the live answer, the committed rerun and the panels' follow-up.
 
-``run(root=...)`` measures another checkout (the tree before issue 25 has no live route: its clicks'
+``run(root=...)`` measures another checkout (a tree from before the live route has none: its clicks'
 boundary is the session's figure alone).
 """
 

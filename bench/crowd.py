@@ -1,4 +1,4 @@
-"""``python -m bench crowd``: a class opening the lecturer's heavy link at once (issue 30).
+"""``python -m bench crowd``: a class opening the lecturer's heavy link at once.
 
 - *alone*: on a fresh server, one page opens the heavy link; seconds until its canvas shows the
   scene and until the page settles (nothing more arrives for a second).
@@ -14,7 +14,7 @@ once, and the prober's p90 click-to-redraw stays <= 1 s. Pages are light websock
 
 ``--browsers``: the pages are real Chromium pages on this machine instead (one alone, then
 ``--pages`` at once, each on a fresh server, the light prober clicking meanwhile): their
-rendering shares the cores with the server, as it did where issue 30 was measured.
+rendering shares the cores with the server, as on a machine that serves and browses at once.
 """
 
 import argparse

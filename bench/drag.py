@@ -1,6 +1,6 @@
-"""Live dragging (issue 25): boundary updates per second while a point is dragged.
+"""Live dragging: boundary updates per second while a point is dragged.
 
-Since issue 25 a drag does not go through Streamlit's reruns: the canvas posts the scene it shows
+A drag does not go through Streamlit's reruns: the canvas posts the scene it shows
 plus the edits not yet committed to the stateless live route (``POST /api/live``,
 ``ui/server/live_route.py``, a ``ui.plot.canvas_protocol.LiveRequest``), one request in flight, the latest
 pointer position asked for next, and draws the figure that comes back with ``Plotly.react``; the
@@ -19,7 +19,7 @@ session hears of the drag once, at the release. Two measurements:
   pointer let it go.
 
 ``compare_with(root)`` runs another checkout's own ``python -m bench --drag-only`` (the protocol
-of its tree: before issue 25, every move a Streamlit rerun) in the same session, for the
+of its tree: before the live route, every move a Streamlit rerun) in the same session, for the
 "before" columns.
 """
 
@@ -47,8 +47,8 @@ from ui.plot.canvas_protocol import LIVE_PATH
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
-TARGETS = {90: 24.0, 1000: 12.0}  # boundary updates a second in the page (issue 25)
-SERVER_CPU_TARGETS = {90: 5.0}  # server CPU ms per live answer (issue 25)
+TARGETS = {90: 24.0, 1000: 12.0}  # boundary updates a second in the page: a hand's pace
+SERVER_CPU_TARGETS = {90: 5.0}  # server CPU ms per live answer: a class dragging at once
 LONG_TASK_MS = 50.0  # no main-thread task longer than this during a drag
 POINTER_HZ = 60
 CASES = (
@@ -409,7 +409,7 @@ def page_rate(result):
 
 
 def misses(result):
-    """What of issue 25's targets the case misses: [] when it meets them all."""
+    """What of the drag's targets the case misses: [] when it meets them all."""
     missed = []
     if result.target is not None and page_rate(result) < result.target:
         missed.append("rate")

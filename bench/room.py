@@ -1,4 +1,4 @@
-"""``python -m bench room``: a class room under a class (issue 29).
+"""``python -m bench room``: a class room under a class.
 
 One server (or, with ``--replicas``, two replicas behind Debian's nginx sharing a Redis, one of
 them killed halfway), the lecturer's real page in headless Chromium showing the room on the
