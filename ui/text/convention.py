@@ -17,26 +17,77 @@ Panels, the equations, the hover read-outs and the initial-weight inputs call th
 and never negate anything themselves.
 """
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from playground import Classifier, FisherDiscriminant
+from playground.least_squares import LeastSquaresClassifier
 
 from .names import class_name
+
+FloatArray = NDArray[np.float64]
+
+
+class Fitted(Protocol):
+    """A fitted estimator, of which these functions read the classes (every ``Classifier``)."""
+
+    @property
+    def classes_(self) -> NDArray[Any]: ...
+
+
+class IterativeFit(Fitted, Protocol):
+    """A fitted estimator that recorded its iterates in ``history_`` (one dict per step with the
+    weights under "w"): the perceptron, logistic and softmax regression."""
+
+    @property
+    def history_(self) -> Sequence[Mapping[str, Any]]: ...
+
+
+class Probabilistic(Fitted, Protocol):
+    """A fitted estimator with ``predict_proba`` (p(C_k|x) per row, in ``classes_`` order)."""
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray: ...
+
+
+class BookClasses(NamedTuple):
+    """The global class indices the book calls C1 and C2 (of a two-class model)."""
+
+    c1: int
+    c2: int
+
+
+class BookRoles(NamedTuple):
+    """The names of C1 and C2 as the app writes them (raw text: escape it where it is shown)."""
+
+    c1: str
+    c2: str
+
+
+class FisherTargets(NamedTuple):
+    """The book's targets of C1 and C2 in section 4.1.5: N/N1 and -N/N2."""
+
+    c1: float
+    c2: float
+
 
 # -- which class is C1 -----------------------------------------------------------------------------
 
 
-def is_two_class(model):
+def is_two_class(model: object) -> bool:
     """True for a fitted model of exactly two classes (where the two conventions differ)."""
     return model is not None and np.size(getattr(model, "classes_", ())) == 2
 
 
-def sign(model):
+def sign(model: object) -> float:
     """The factor from the back-end's numbers to the book's: -1 for two classes, else +1."""
     return -1.0 if is_two_class(model) else 1.0
 
 
-def book_classes(model):
+def book_classes(model: Fitted) -> BookClasses:
     """(C1, C2): the global class indices the book calls C1 and C2, for a two-class model.
 
     C1 is the first class present (``classes_[0]``), the one with y(x) >= 0 and t = +1.
@@ -44,34 +95,34 @@ def book_classes(model):
     if not is_two_class(model):
         raise ValueError("C1 and C2 are defined for a model of two classes.")
     first, second = (int(c) for c in np.asarray(model.classes_))
-    return first, second
+    return BookClasses(first, second)
 
 
-def book_roles(model):
+def book_roles(model: Fitted) -> BookRoles:
     """The names of C1 and C2 as the app writes them, e.g. ("class 1", "class 2").
 
     The app numbers classes 1-6 everywhere (legend, status line, equations); the book's roles go
     to the two classes present in order, so with classes 2 and 3 "class 2" plays C1.
     """
     first, second = book_classes(model)
-    return class_name(first), class_name(second)
+    return BookRoles(class_name(first), class_name(second))
 
 
 # -- values ------------------------------------------------------------------------------------------
 
 
-def book_decision(model, X):
+def book_decision(model: Classifier, X: ArrayLike) -> FloatArray:
     """The book's y(x) at the rows of X: (N,) for two classes (>= 0 on C1), (N, K) otherwise."""
     return sign(model) * np.asarray(model.decision_function(X), dtype=float)
 
 
-def book_targets(model, y):
+def book_targets(model: Fitted, y: ArrayLike) -> FloatArray:
     """t_n = +1 for C1 and -1 for C2 (eq. 4.53; the SVM's t_n), for global labels ``y`` (N,)."""
     first, _unused = book_classes(model)
     return np.where(np.asarray(y) == first, 1.0, -1.0)
 
 
-def book_weights(model, weights):
+def book_weights(model: object, weights: ArrayLike) -> FloatArray:
     """A weight vector or array of the model in the book's sign: negated for two classes.
 
     Works for bias-first vectors [w0, w1, ..., wD] (perceptron, logistic regression), for
@@ -80,7 +131,7 @@ def book_weights(model, weights):
     return sign(model) * np.asarray(weights, dtype=float)
 
 
-def c1_probability(model, X):
+def c1_probability(model: Probabilistic, X: ArrayLike) -> FloatArray:
     """p(C1|x) of a two-class probabilistic model (eq. 4.57, 4.87)."""
     return np.asarray(model.predict_proba(X), dtype=float)[:, 0]
 
@@ -95,37 +146,37 @@ class BookLine:
     ``w`` points into C1's region (figure 4.1); ``c1`` and ``c2`` are global class indices.
     """
 
-    w: np.ndarray
+    w: FloatArray
     w0: float
     c1: int
     c2: int
 
     @property
-    def norm(self):
+    def norm(self) -> float:
         return float(np.linalg.norm(self.w))
 
     @property
-    def distance_from_origin(self):
+    def distance_from_origin(self) -> float:
         """-w0 / ||w||: the boundary's signed distance from the origin (eq. 4.5)."""
         return -self.w0 / self.norm
 
-    def value(self, X):
+    def value(self, X: ArrayLike) -> FloatArray:
         """y(x) = w^T x + w0 at the rows of X (eq. 4.4)."""
         return np.asarray(X, dtype=float) @ self.w + self.w0
 
-    def distance(self, X):
+    def distance(self, X: ArrayLike) -> FloatArray:
         """r = y(x) / ||w||, the signed distance from the boundary, positive on C1's side (eq. 4.7)."""
         return self.value(X) / self.norm
 
 
-def book_line(model):
+def book_line(model: Classifier | None) -> BookLine | None:
     """The ``BookLine`` of a fitted two-class linear model, or None.
 
     Reads ``coef_`` (1, D) / ``intercept_``; a one-versus-rest / one-versus-one wrapper of two
     classes (one sub-classifier) is read through its ``coefs_`` / ``intercepts_``. None for K > 2
     classes, a curved model, a zero or non-finite w.
     """
-    if not is_two_class(model):
+    if model is None or not is_two_class(model):
         return None
     coef = getattr(model, "coef_", None)
     intercept = getattr(model, "intercept_", None)
@@ -156,18 +207,18 @@ class SubClassifier:
 
     positive: int
     negative: int | None
-    w: np.ndarray | None
+    w: FloatArray | None
     w0: float | None
     sign: float  # book value = sign * the sub-estimator's decision value
 
-    def decision(self, estimator, X):
+    def decision(self, estimator: Classifier, X: ArrayLike) -> FloatArray:
         return self.sign * np.asarray(estimator.decision_function(X), dtype=float).reshape(-1)
 
 
-def book_sub_classifiers(model):
+def book_sub_classifiers(model: Classifier | None) -> list[SubClassifier]:
     """[SubClassifier] of a fitted one-versus-rest / one-versus-one model of K > 2 classes, else []."""
     estimators = getattr(model, "estimators_", None)
-    if not estimators or len(estimators) < 2:
+    if model is None or not estimators or len(estimators) < 2:
         return []
     classes = np.asarray(model.classes_, dtype=int)
     coefs, intercepts = getattr(model, "coefs_", None), getattr(model, "intercepts_", None)
@@ -189,7 +240,7 @@ def book_sub_classifiers(model):
 # -- iterative fits: the weights of each step --------------------------------------------------------
 
 
-def _iterate_weights(model, weights):
+def _iterate_weights(model: IterativeFit, weights: ArrayLike) -> FloatArray:
     """An iterate's weights in the book's sign: one discriminant w (perceptron, logistic regression)
     negated for two classes; one row w_k per class (softmax, a_k = w_k^T phi) as they are."""
     weights = np.asarray(weights, dtype=float)
@@ -198,7 +249,7 @@ def _iterate_weights(model, weights):
     return book_weights(model, weights)
 
 
-def book_weights_at(model, step):
+def book_weights_at(model: IterativeFit, step: int) -> FloatArray:
     """The book's [w0, w1, ..., wM] after ``step`` updates of a perceptron or a logistic / softmax
     regression (step 0: the initial weights); softmax keeps one row per class, unchanged."""
     if hasattr(model, "weights_at"):
@@ -206,7 +257,7 @@ def book_weights_at(model, step):
     return _iterate_weights(model, model.history_[step]["w"])
 
 
-def book_history(model, labels=None):
+def book_history(model: IterativeFit, labels: ArrayLike | None = None) -> list[dict[str, Any]]:
     """The model's ``history_`` with every weight vector in the book's sign (new dicts).
 
     Perceptron entries keep "epoch", "index" and "errors"; given the training ``labels`` (global
@@ -223,7 +274,7 @@ def book_history(model, labels=None):
     return entries
 
 
-def point_target(model, label):
+def point_target(model: Fitted, label: int) -> int:
     """The book's t (+1 for C1, -1 for C2) of a point of global class ``label``."""
     return int(book_targets(model, np.array([label]))[0])
 
@@ -231,7 +282,7 @@ def point_target(model, label):
 # -- initial weights a person types -------------------------------------------------------------------
 
 
-def backend_w_init(book_w):
+def backend_w_init(book_w: Sequence[float] | None) -> tuple[float, ...] | None:
     """Initial weights typed in the book's convention (w points into C1, the first class present)
     -> the ``w_init`` the back-end wants (whose positive class is the second): every sign flips.
 
@@ -242,7 +293,7 @@ def backend_w_init(book_w):
     return tuple(0.0 - float(v) for v in book_w)  # 0.0 - v: no "-0.0" in a link
 
 
-def book_w_init(backend_w):
+def book_w_init(backend_w: Sequence[float] | None) -> tuple[float, ...] | None:
     """The inverse of ``backend_w_init``: a stored ``w_init`` as the person typed it."""
     return backend_w_init(backend_w)
 
@@ -256,12 +307,12 @@ class BookFisher:
     y(x) >= y0", in the book's sign: w points from C2's mean towards C1's (w proportional to
     S_W^-1 (m1 - m2); eq. 4.30 writes m2 - m1, and J(w) = J(-w) leaves the sign free)."""
 
-    direction: np.ndarray  # unit w
+    direction: FloatArray  # unit w
     threshold: float  # y0
-    projected_means: np.ndarray  # (w^T m1, w^T m2)
+    projected_means: FloatArray  # (w^T m1, w^T m2)
 
 
-def book_fisher(model):
+def book_fisher(model: FisherDiscriminant) -> BookFisher:
     """The ``BookFisher`` of a fitted two-class ``FisherDiscriminant``."""
     return BookFisher(
         -np.asarray(model.direction_, dtype=float),
@@ -273,15 +324,15 @@ def book_fisher(model):
 # -- least squares with the targets of section 4.1.5 ---------------------------------------------------
 
 
-def book_least_squares_outputs(model, X):
+def book_least_squares_outputs(model: LeastSquaresClassifier, X: ArrayLike) -> FloatArray:
     """Least squares' outputs in the book's convention, (N, K): 1-of-K outputs y_k(x) unchanged;
     with the targets of section 4.1.5 the single output y(x) that is N/N1 on C1 and -N/N2 on C2."""
     outputs = np.asarray(model.class_outputs(X), dtype=float)
     return -outputs if outputs.shape[1] == 1 else outputs
 
 
-def fisher_target_values(model, y):
+def fisher_target_values(model: Fitted, y: ArrayLike) -> FisherTargets:
     """(N/N1, -N/N2): the book's targets of C1 and C2 in section 4.1.5, for training labels ``y``."""
     first, _unused = book_classes(model)
     n, n1 = np.size(y), int(np.sum(np.asarray(y) == first))
-    return n / n1, -n / (n - n1)
+    return FisherTargets(n / n1, -n / (n - n1))

@@ -22,9 +22,11 @@ import io
 import re
 import struct
 import threading
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any, NamedTuple
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 LANGUAGES = {"en": "English", "ja": "日本語", "zh": "简体中文"}
@@ -32,12 +34,12 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_KEY = "lang"
 
 
-def N_(message):
+def N_(message: str) -> str:
     """Marks ``message`` for the catalogs without translating it (it is translated where shown)."""
     return message
 
 
-def _run_context():
+def _run_context() -> Any:
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
     except ImportError:  # pragma: no cover - streamlit is a dependency of the app
@@ -47,11 +49,11 @@ def _run_context():
 
 # Outside a script run (the live route, ``ui.server.live_route``): the language and class names a request
 # speaks with, set by ``speaking`` for the code that runs inside it.
-_SPEAKING = ContextVar("pg_speaking", default=None)
+_SPEAKING: ContextVar[tuple[str, tuple[str, ...]] | None] = ContextVar("pg_speaking", default=None)
 
 
 @contextmanager
-def speaking(language, class_names=()):
+def speaking(language: str, class_names: Iterable[str] = ()) -> Iterator[None]:
     """Inside the block, outside a script run, messages are in ``language`` and the classes have
     ``class_names`` (``ui.text.names``); a script run keeps its session's own."""
     token = _SPEAKING.set((language if language in LANGUAGES else DEFAULT_LANGUAGE, tuple(class_names)))
@@ -61,13 +63,13 @@ def speaking(language, class_names=()):
         _SPEAKING.reset(token)
 
 
-def spoken_class_names():
+def spoken_class_names() -> tuple[str, ...]:
     """The class names ``speaking`` set, or () (outside such a block)."""
     spoken = _SPEAKING.get()
     return spoken[1] if spoken else ()
 
 
-def current_language():
+def current_language() -> str:
     """The session's language code ("en", "ja" or "zh"); outside a Streamlit run, the one
     ``speaking`` set, else English."""
     if _run_context() is None:  # no runtime (a notebook, a bare test, the live route)
@@ -79,7 +81,7 @@ def current_language():
     return language if isinstance(language, str) and language in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def begin_run():
+def begin_run() -> None:
     """Fix the session's catalog for this script run (and the fragment reruns that follow it).
 
     A page shows a few hundred messages per run; reading the language from session state for each
@@ -91,7 +93,7 @@ def begin_run():
         ctx.pg_translations = translations(current_language())
 
 
-def active_translations():
+def active_translations() -> gettext.NullTranslations:
     """The catalog of the running session's language.
 
     A fragment's run (a click reruns the canvas's fragment, then the panel's) has a context of its
@@ -107,12 +109,12 @@ def active_translations():
     return catalog
 
 
-def _(message):
+def _(message: str) -> str:
     """``message`` in the session's language (itself when there is no translation)."""
     return active_translations().gettext(message)
 
 
-def ngettext(singular, plural, n):
+def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural of a message, in the session's language, for the count ``n``."""
     return active_translations().ngettext(singular, plural, n)
 
@@ -122,7 +124,7 @@ def ngettext(singular, plural, n):
 _COMPILING = threading.Lock()
 
 
-def translations(language):
+def translations(language: str) -> gettext.NullTranslations:
     """The compiled catalog of ``language`` (read-only, shared by every session)."""
     if language not in LANGUAGES:
         return gettext.NullTranslations()
@@ -131,23 +133,23 @@ def translations(language):
 
 
 @functools.cache
-def _compiled(language):
+def _compiled(language: str) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(io.BytesIO(compile_mo(read_catalogs(language))))
 
 
-def catalog_files(language):
+def catalog_files(language: str) -> list[Path]:
     """The ``.po`` files of a language, in a fixed order."""
     return sorted((LOCALE_DIR / language / "LC_MESSAGES").glob("*.po"))
 
 
-def read_catalogs(language):
+def read_catalogs(language: str) -> dict[str, str]:
     """{msgid: msgstr} of all of a language's ``.po`` files; the header is under "".
 
     A plural entry's key is ``singular\\0plural`` and its value the forms joined by ``\\0``
     (gettext's binary layout). Fuzzy and untranslated entries are left out (gettext then shows
     the English message).
     """
-    entries = {}
+    entries: dict[str, str] = {}
     for path in catalog_files(language):
         for msgid, msgstr, fuzzy in parse_po(path.read_text(encoding="utf-8")):
             if msgid == "" and "" in entries:
@@ -161,7 +163,7 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v
 _ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|(.))", re.DOTALL)
 
 
-def unquote(token):
+def unquote(token: str) -> str:
     """The text of a PO string literal ``"..."`` (C escapes: \\n \\t \\" \\\\ ..., octal, \\x).
 
     Decoded by hand, not by ``ast.literal_eval``: CPython 3.11's parser is not safe to run from
@@ -182,11 +184,22 @@ def unquote(token):
     return _ESCAPE.sub(replace, token[1:-1])
 
 
-def parse_po(text):
-    """(msgid, msgstr, fuzzy) for each entry of a ``.po`` file's text (plural forms joined by NUL)."""
-    entries, current, field, fuzzy = [], {}, None, False
+class PoEntry(NamedTuple):
+    """One entry of a ``.po`` file (``parse_po``); plural forms are joined by NUL."""
 
-    def finish():
+    msgid: str
+    msgstr: str
+    fuzzy: bool
+
+
+def parse_po(text: str) -> list[PoEntry]:
+    """(msgid, msgstr, fuzzy) for each entry of a ``.po`` file's text (plural forms joined by NUL)."""
+    entries: list[PoEntry] = []
+    current: dict[str, str] = {}
+    field = ""
+    fuzzy = False
+
+    def finish() -> None:
         nonlocal current, fuzzy
         if "msgid" in current:
             msgid = current["msgid"]
@@ -196,7 +209,7 @@ def parse_po(text):
                 msgstr = "\0".join(current[k] for k in forms)
             else:
                 msgstr = current.get("msgstr", "")
-            entries.append((msgid, msgstr, fuzzy))
+            entries.append(PoEntry(msgid, msgstr, fuzzy))
         current, fuzzy = {}, False
 
     for raw in text.splitlines():
@@ -221,7 +234,7 @@ def parse_po(text):
     return entries
 
 
-def compile_mo(entries):
+def compile_mo(entries: Mapping[str, str]) -> bytes:
     """gettext's binary catalog (.mo) of {msgid: msgstr}, as ``msgfmt`` writes it."""
     keys = sorted(entries)
     ids = [key.encode("utf-8") for key in keys]
@@ -247,7 +260,7 @@ def compile_mo(entries):
 MAX_LANGUAGE_TEXT = 35  # the longest BCP 47 tag worth reading; anything longer is not a language
 
 
-def language_code(value):
+def language_code(value: object) -> str | None:
     """The app's language for a link value or a browser locale ("ja", "ja-JP", "zh-Hans-CN", "EN"),
     or None when ``value`` names none of ours (any other type, text or length)."""
     if not isinstance(value, str) or len(value) > MAX_LANGUAGE_TEXT:
@@ -256,7 +269,7 @@ def language_code(value):
     return primary if primary in LANGUAGES else None
 
 
-def initial_language(link_value=None, browser_locale=None):
+def initial_language(link_value: object = None, browser_locale: object = None) -> str:
     """A new session's language: the link's ``lang``, else the browser's preferred language, else
     English. Chinese in any script or region is shown in simplified Chinese, our one Chinese."""
     return language_code(link_value) or language_code(browser_locale) or DEFAULT_LANGUAGE

@@ -22,7 +22,7 @@ _LINE_START = re.compile(r"^(\s*)([#>+=\-*]|\d+(?=[.)]))")
 _LINE_BREAKS = re.compile(r"[\r\n\t\f\v\u0085\u2028\u2029]+")
 
 
-def plain(text):
+def plain(text: object) -> str:
     """``text`` as Markdown that renders exactly these characters, on one line.
 
     >>> plain("![x](//host/x.png) at http://host and www.host.org").replace(WORD_JOINER, "+")
@@ -33,11 +33,11 @@ def plain(text):
     return _LINE_START.sub(lambda match: match.group(1) + _escape_start(match.group(2)), text)
 
 
-def _escape_start(marker):
+def _escape_start(marker: str) -> str:
     """A heading, quote, list or rule marker at the start of the line, made literal."""
     return marker + "\\" if marker.isdigit() else "\\" + marker
 
 
-def unescape(markdown):
+def unescape(markdown: str) -> str:
     """What ``plain`` was given (tests read messages back with it)."""
     return re.sub(r"\\(.)", r"\1", markdown).replace(WORD_JOINER, "")

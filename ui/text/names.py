@@ -12,8 +12,10 @@ HTML; ``class_name_latex`` for formulas.
 import html
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import SupportsInt, overload
 
-from playground.errors import phrase
+from playground.errors import Message, PlaygroundError, phrase
 from ui.plot.theme import SYMBOL_GLYPHS
 
 from .i18n import _, _run_context, spoken_class_names
@@ -22,7 +24,7 @@ from .markdown import plain
 N_CLASSES = 6  # the most classes the playground draws (one colour, symbol and name each)
 
 
-def scene_class_names():
+def scene_class_names() -> tuple[str, ...]:
     """The session's scene's class names (a tuple, "" for a default one); () outside a run."""
     if _run_context() is None:  # a notebook, a bare test, the live route (``ui.text.i18n.speaking``)
         return spoken_class_names()
@@ -32,50 +34,50 @@ def scene_class_names():
     return names if isinstance(names, tuple) else ()
 
 
-def default_class_name(label):
+def default_class_name(label: int) -> str:
     """ "class k + 1" in the session's language, for the app's class label k (0..5)."""
     return _("class {number}").format(number=int(label) + 1)
 
 
-def scene_class_name(label):
+def scene_class_name(label: SupportsInt | str) -> str | None:
     """The user's name of class label k (0..5), or None when it has the default name (or is no
     class index at all)."""
     try:
-        label = int(label)
+        index = int(label)
     except (TypeError, ValueError):
         return None
     names = scene_class_names()
-    return (names[label] or None) if 0 <= label < len(names) else None
+    return (names[index] or None) if 0 <= index < len(names) else None
 
 
-def class_name(label):
+def class_name(label: int) -> str:
     """The name a sentence, legend or table gives the app's class label k (0..5): the user's
     name of it, else "class k + 1". Raw text: escape it for the place it is shown."""
     return scene_class_name(label) or default_class_name(label)
 
 
-def class_label(k):
+def class_label(k: int) -> str:
     """'● class 1' (or '● setosa'): the symbol and name a legend or widget shows for class index k."""
     return f"{SYMBOL_GLYPHS[k]} {class_name(k)}"
 
 
-def class_name_markdown(label):
+def class_name_markdown(label: int) -> str:
     """``class_name`` as Markdown that shows exactly its characters (``ui.text.markdown.plain``)."""
     return plain(class_name(label))
 
 
-def class_label_markdown(k):
+def class_label_markdown(k: int) -> str:
     """``class_label`` for Markdown: radio options and widget labels render Markdown."""
     return plain(class_label(k))
 
 
-def plotly_text(text):
+def plotly_text(text: object) -> str:
     """Text as plotly shows it verbatim: its HTML subset escaped (``<b>``, ``<a href>``, entities)
     and "%" as an entity, so a hover template's ``%{x}`` in a name stays text."""
     return html.escape(str(text), quote=False).replace("%", "&#37;")
 
 
-def class_name_html(label):
+def class_name_html(label: int) -> str:
     """``class_name`` for plotly text (legend entries, hover templates, titles)."""
     return plotly_text(class_name(label))
 
@@ -98,7 +100,7 @@ _UNDRAWABLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _SPACES = frozenset(" \t\r\n")
 
 
-def latex_text(text):
+def latex_text(text: object) -> str:
     r"""Text for a formula: ``\text{...}`` that KaTeX draws as ``text``'s characters, never as commands
     and never as a red "ParseError". Every text a formula holds (a class name, a translated
     sentence in ``ui.equations``) goes into LaTeX here.
@@ -145,18 +147,18 @@ def latex_text(text):
     return r"\text{" + "".join(out) + "}"
 
 
-def class_name_latex(label):
+def class_name_latex(label: int) -> str:
     r"""``class_name`` inside a formula: ``\text{setosa}``, specials escaped."""
     return latex_text(class_name(label))
 
 
-def markdown_html_text(text):
+def markdown_html_text(text: object) -> str:
     """Text for Markdown that also allows HTML (``unsafe_allow_html``; the status line): Markdown
     made literal by ``plain`` and no ``<``, ``>`` or ``&`` left but as entities, which show as text."""
     return plain(text).replace("\\&", "&amp;").replace("\\<", "&lt;").replace("\\>", "&gt;")
 
 
-def class_label_format(markdown=False):
+def class_label_format(markdown: bool = False) -> Callable[[int], str]:
     """A widget's ``format_func`` for options that are class indices: "● setosa" (``markdown``:
     escaped for radio options, which render Markdown). The labels are fixed when it is made, in
     this run's scene and language, so formatting an option later gives the same text (AppTest
@@ -165,14 +167,24 @@ def class_label_format(markdown=False):
     return lambda k: labels[int(k)]
 
 
-def class_name_format(markdown=False):
+def class_name_format(markdown: bool = False) -> Callable[[int], str]:
     """Like ``class_label_format``, the names alone ("setosa", "class 2"), as plain text
     (``markdown``: escaped for options that render Markdown, e.g. a segmented control's)."""
     shown = tuple((class_name_markdown if markdown else class_name)(k) for k in range(N_CLASSES))
     return lambda k: shown[int(k)]
 
 
-def phrased(message, name=class_name_markdown):
+@overload
+def phrased(message: None, name: Callable[[int], str] = ...) -> None: ...
+@overload
+def phrased(message: Message | PlaygroundError | str, name: Callable[[int], str] = ...) -> str: ...
+@overload
+def phrased(message: Message | PlaygroundError | str | None, name: Callable[[int], str] = ...) -> str | None: ...
+
+
+def phrased(
+    message: Message | PlaygroundError | str | None, name: Callable[[int], str] = class_name_markdown
+) -> str | None:
     """A back-end ``Message`` (or error, or plain text) in the session's language, its classes named
     by ``name(label)``; None stays None. The default names them as Markdown (the user's names
     escaped), for a message shown as it is in a Markdown sink; pass ``name=class_name`` for a
