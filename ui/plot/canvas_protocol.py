@@ -14,7 +14,7 @@ Every value in either direction comes from a browser and is hostile until valida
 handlers read each field through ``number``/``indices`` and refuse what they cannot use.
 """
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, overload
 
 LIVE_PATH = "/api/live"  # the live route, under the server's base URL path
 
@@ -113,12 +113,20 @@ class LiveResponse(TypedDict):
     keeps those of its last committed figure) and the status line's numbers; or an ``error``
     sentence (in the request's language) and no figure."""
 
-    figure: NotRequired[dict]
+    figure: NotRequired[dict[str, Any]]
     status: NotRequired[LiveStatus]
     error: NotRequired[str]
 
 
-def number(value, default=None):
+@overload
+def number(value: object) -> float | None: ...
+@overload
+def number(value: object, default: float) -> float: ...
+@overload
+def number(value: object, default: float | None) -> float | None: ...
+
+
+def number(value: object, default: float | None = None) -> float | None:
     """A finite float from a browser's value, or ``default`` (booleans are not numbers)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return default
@@ -126,7 +134,7 @@ def number(value, default=None):
     return value if value == value and abs(value) != float("inf") else default
 
 
-def indices(value, limit=10_000):
+def indices(value: object, limit: int = 10_000) -> list[int]:
     """Non-negative whole numbers from a browser's list (at most ``limit`` of them); [] otherwise."""
     if not isinstance(value, list) or len(value) > limit:
         return []

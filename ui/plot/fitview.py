@@ -5,12 +5,19 @@ heavy model's 200 x 200 evaluation does not hold the server either.
 """
 
 from dataclasses import dataclass
+from typing import Any, TypeAlias, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
-from playground import Message, PlaygroundError, evaluate_grid
+from playground import Classifier, GridResult, Message, PlaygroundError, Window, evaluate_grid
 from playground.geometry import exact_regions
 from playground.i18n import N_
+
+# An exact boundary segment: (class i, class j, start (2,), end (2,)) between the regions of i and j.
+Segment: TypeAlias = tuple[int, int, NDArray[np.float64], NDArray[np.float64]]
+# An exact region: (class, (M, 2) polygon).
+RegionPolygon: TypeAlias = tuple[int, NDArray[np.float64]]
 
 
 @dataclass(frozen=True)
@@ -27,13 +34,21 @@ class FitView:
     classes: np.ndarray | None = None  # global class indices the model knows
     predicted: np.ndarray | None = None  # (N,) predicted class index per point
     region_labels: np.ndarray | None = None  # (R, R) uint8 global class index per cell (curved boundaries)
-    segments: tuple = ()  # exact boundary segments ((class_i, class_j, start, end), ...)
-    region_polygons: tuple = ()  # exact regions of a linear model ((class, (M, 2) polygon), ...)
+    segments: tuple[Segment, ...] = ()  # exact boundary segments ((class_i, class_j, start, end), ...)
+    region_polygons: tuple[RegionPolygon, ...] = ()  # exact regions of a linear model ((class, (M, 2) polygon), ...)
     contour_field: np.ndarray | None = None  # (R, R) or (R, R, K) float32 for curved boundaries
     accuracy: float | None = None
 
 
-def shown_model(model, step):
+@overload
+def shown_model(model: None, step: int | None) -> None: ...
+@overload
+def shown_model(model: Classifier, step: int | None) -> Classifier: ...
+@overload
+def shown_model(model: Classifier | None, step: int | None) -> Classifier | None: ...
+
+
+def shown_model(model: Classifier | None, step: int | None) -> Classifier | None:
     """The model as it was after ``step`` updates (playback), or the final fit.
 
     Iterative estimators provide ``at_step(step)``, a copy carrying that step's weights.
@@ -43,12 +58,20 @@ def shown_model(model, step):
     return model.at_step(step)
 
 
-def evaluate_view(result, X, y, window, step, resolution):
+def evaluate_view(
+    result: tuple[Classifier | None, Message | str | None],
+    X: NDArray[np.float64],
+    y: NDArray[Any],
+    window: Window,
+    step: int | None,
+    resolution: int,
+) -> FitView:
     """The ``FitView`` of a fit ``result`` = (model, error) on points (X, y): replayed to ``step``,
     evaluated on the points and on a resolution^2 grid over ``window``."""
     model, error = result
     if error:
         return FitView(error=error)
+    assert model is not None  # a fit gives a model or an error
     try:
         model = shown_model(model, step)
         predicted_index = np.searchsorted(model.classes_, model.predict(X))
@@ -56,7 +79,10 @@ def evaluate_view(result, X, y, window, step, resolution):
         return FitView(error=err.message)
     classes = np.asarray(model.classes_, dtype=int)
     predicted = classes[predicted_index]
-    segments, polygons, contour_field, region_labels = (), (), None, None
+    segments: tuple[Segment, ...] = ()
+    polygons: tuple[RegionPolygon, ...] = ()
+    contour_field: np.ndarray | None = None
+    region_labels: np.ndarray | None = None
     exact = exact_regions(model, window)  # straight boundaries: exact segments and polygons
     if exact is not None:
         # Polygons are exact and a few hundred bytes, where the 200 x 200 grid is 54 KB per click
@@ -84,14 +110,15 @@ def evaluate_view(result, X, y, window, step, resolution):
     )
 
 
-def playback_note(model, step):
+def playback_note(model: Classifier, step: int | None) -> Message | str | None:
     """The fit's message (a ``Message``); while playback shows an earlier step it says so, as the
     message describes the end of the run (e.g. "did not converge"), not the boundary shown."""
     message = getattr(model, "fit_message_", None) or None
     if not message or step is None:
         return message
     # SVM playback counts recorded entries (history_); the perceptron and IRLS / GD count updates.
-    last = len(model.history_) if hasattr(model, "smo_step_") else getattr(model, "n_iter_", None)
+    history = getattr(model, "history_", None) if hasattr(model, "smo_step_") else None  # an SVM records it
+    last = len(history) if history is not None else getattr(model, "n_iter_", None)
     if last is None or step >= last:
         return message
     return Message(
@@ -102,7 +129,7 @@ def playback_note(model, step):
     )
 
 
-def _boundary_field(grid):
+def _boundary_field(grid: GridResult) -> NDArray[np.float32]:
     """A field whose zero level set is the decision boundary, for contouring.
 
     Two classes: the decision value itself. K classes decided by argmax: for each class the
