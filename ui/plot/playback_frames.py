@@ -15,8 +15,13 @@ including the first and the last (``frame_steps``).
 """
 
 import base64
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, Protocol, TypedDict, cast
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from playground import Classifier, Window
 
 MAX_FRAMES = 300  # frames sent to the browser for one run; the first and the last always among them
 # The basis grid: at most this many phi values (resolution^2 x M float32, 160 KB), so that a
@@ -25,7 +30,48 @@ BASIS_GRID_VALUES = 40_000
 BASIS_GRID_RESOLUTION = (24, 64)
 
 
-def frame_steps(n_steps, max_frames=MAX_FRAMES):
+class Replayable(Protocol):
+    """A fitted iterative model: ``at_step(step)`` is a copy with that step's weights."""
+
+    @property
+    def classes_(self) -> NDArray[Any]: ...
+
+    def at_step(self, step: int) -> Classifier: ...
+
+
+class OnBasis(Protocol):
+    """A fitted model on basis functions: ``features(X)`` is phi(X), (N, M)."""
+
+    def features(self, X: ArrayLike) -> NDArray[Any]: ...
+
+
+class BasisGrid(TypedDict):
+    """phi(x) on a grid for the browser (``basis_grid``): cell centres x0 + dx * i, y0 + dy * j."""
+
+    x0: float
+    dx: float
+    y0: float
+    dy: float
+    n: int  # cells per axis
+    features: int  # M
+    phi: str  # base64 of the (n * n, M) float32 values, row-major (y rows)
+
+
+class PlaybackFrames(TypedDict):
+    """What the browser replays (``playback_frames``), JSON-ready."""
+
+    kind: Literal["basis", "linear"]
+    n_steps: int
+    steps: list[int]
+    classes: list[int]
+    shape: list[int]  # (F, K, P + 1)
+    rows: str  # base64 of the float64 rows
+    readouts: list[str]
+    marks: list[Mapping[str, Any] | None]
+    grid: BasisGrid | None
+
+
+def frame_steps(n_steps: int, max_frames: int = MAX_FRAMES) -> NDArray[np.int_]:
     """The steps 0..n_steps that become frames: all of them when they fit, else ``max_frames``
     spread evenly, 0 and ``n_steps`` always included. (F,) int array, increasing."""
     n_steps = max(int(n_steps), 0)
@@ -34,12 +80,12 @@ def frame_steps(n_steps, max_frames=MAX_FRAMES):
     return np.unique(np.round(np.linspace(0, n_steps, max_frames)).astype(int))
 
 
-def _inner(model):
+def _inner(model: object) -> Any:
     """The estimator whose weights a step changes: the model, or on a basis its ``estimator_``."""
     return model.__dict__.get("estimator_", model)
 
 
-def score_rows(shown):
+def score_rows(shown: Classifier) -> NDArray[np.float64]:
     """The book's rows (K, P + 1) [w_k0, w_k1, ..., w_kP] of a replayed model, in ``classes_``
     order, P the number of inputs of the inner estimator (x, or phi(x) on a basis).
 
@@ -55,17 +101,17 @@ def score_rows(shown):
     return rows
 
 
-def predict_from_rows(rows, inputs):
+def predict_from_rows(rows: NDArray[np.float64], inputs: ArrayLike) -> NDArray[np.intp]:
     """The row index each input gets: the first largest score (``inputs`` (N, P), without the 1)."""
     scores = np.asarray(inputs, dtype=float) @ rows[:, 1:].T + rows[:, 0]
     return np.argmax(scores, axis=1)
 
 
-def _base64(array):
+def _base64(array: np.ndarray) -> str:
     return base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
 
 
-def basis_grid(model, window):
+def basis_grid(model: OnBasis, window: Window) -> BasisGrid:
     """phi(x) at the cell centres of a grid over ``window`` (row-major, y rows): a dict for the
     browser, the resolution chosen so that the grid holds at most ``BASIS_GRID_VALUES`` values."""
     n_features = int(np.shape(_inner(model).coef_)[-1])
@@ -77,18 +123,26 @@ def basis_grid(model, window):
     ys = window.y_min + dy * (np.arange(resolution) + 0.5)
     gx, gy = np.meshgrid(xs, ys)
     phi = np.asarray(model.features(np.column_stack([gx.ravel(), gy.ravel()])), dtype=np.float32)
-    return {
-        "x0": float(xs[0]),
-        "dx": float(dx),
-        "y0": float(ys[0]),
-        "dy": float(dy),
-        "n": resolution,
-        "features": n_features,
-        "phi": _base64(phi),
-    }
+    return BasisGrid(
+        x0=float(xs[0]),
+        dx=float(dx),
+        y0=float(ys[0]),
+        dy=float(dy),
+        n=resolution,
+        features=n_features,
+        phi=_base64(phi),
+    )
 
 
-def playback_frames(model, n_steps, window, *, readout=None, marks=None, max_frames=MAX_FRAMES):
+def playback_frames(
+    model: Replayable,
+    n_steps: int,
+    window: Window,
+    *,
+    readout: Callable[[int, Classifier], str] | None = None,
+    marks: Callable[[int, Classifier], Mapping[str, Any] | None] | None = None,
+    max_frames: int = MAX_FRAMES,
+) -> PlaybackFrames:
     """The data the browser replays: a dict, JSON-ready.
 
     ``model`` is the fitted model (with ``at_step``), ``n_steps`` its last playback position
@@ -97,22 +151,24 @@ def playback_frames(model, n_steps, window, *, readout=None, marks=None, max_fra
     marks at that step (e.g. {"ring": [point index, text]}); both optional.
     """
     steps = frame_steps(n_steps, max_frames)
-    rows, texts, step_marks = [], [], []
+    frames: list[NDArray[np.float64]] = []
+    texts: list[str] = []
+    step_marks: list[Mapping[str, Any] | None] = []
     for step in steps:
         shown = model.at_step(int(step))
-        rows.append(score_rows(shown))
+        frames.append(score_rows(shown))
         texts.append(readout(int(step), shown) if readout else "")
         step_marks.append(marks(int(step), shown) if marks else None)
-    rows = np.asarray(rows, dtype=np.float64)  # (F, K, P + 1)
+    rows = np.asarray(frames, dtype=np.float64)  # (F, K, P + 1)
     on_basis = hasattr(model, "basis_")
-    return {
-        "kind": "basis" if on_basis else "linear",
-        "n_steps": int(n_steps),
-        "steps": steps.tolist(),
-        "classes": [int(c) for c in np.asarray(model.classes_)],
-        "shape": list(rows.shape),
-        "rows": _base64(rows),
-        "readouts": texts,
-        "marks": step_marks,
-        "grid": basis_grid(model, window) if on_basis else None,
-    }
+    return PlaybackFrames(
+        kind="basis" if on_basis else "linear",
+        n_steps=int(n_steps),
+        steps=steps.tolist(),
+        classes=[int(c) for c in np.asarray(model.classes_)],
+        shape=list(rows.shape),
+        rows=_base64(rows),
+        readouts=texts,
+        marks=step_marks,
+        grid=basis_grid(cast(OnBasis, model), window) if on_basis else None,  # a model with basis_ has features
+    )
