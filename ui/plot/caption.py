@@ -16,12 +16,18 @@ Rules that hold:
 
 import html
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
+from playground.scene import Scene
 from ui.text.i18n import _
 from ui.widgets.basis_controls import BASIS_LABELS
 from ui.widgets.controls import MULTICLASS_LABELS, method_label
+
+from .fitview import FitView
 
 CAPTION_SIZE = 14  # px at scale 1 (presentation multiplies it, up to CAPTION_MAX_SCALE)
 CAPTION_MAX_SCALE = 1.3  # like the legend's: the band costs the plot's height
@@ -31,8 +37,10 @@ SEPARATOR = " · "
 PERCENT = re.compile(r"\d{1,3}\.\d%")
 
 
-def caption_text(scene, view=None, test_predicted=None, settings=True):
-    """The caption's words for ``scene`` and the fit drawn (``view``: ``ui.session.compute.FitView``);
+def caption_text(
+    scene: Scene, view: FitView | None = None, test_predicted: NDArray[Any] | None = None, settings: bool = True
+) -> str:
+    """The caption's words for ``scene`` and the fit drawn (``view``: ``ui.plot.fitview.FitView``);
     ``settings`` False leaves out the strategy and the basis (a comparison's title names them)."""
     parts = [method_label(scene.method)] + (_settings(scene) if settings else [])
     if view is not None and view.accuracy is not None:
@@ -43,7 +51,7 @@ def caption_text(scene, view=None, test_predicted=None, settings=True):
     return SEPARATOR.join(parts)
 
 
-def _settings(scene):
+def _settings(scene: Scene) -> list[str]:
     """The strategy (with three or more classes) and the basis (when there is one), in words."""
     words = []
     if np.count_nonzero(scene.training.points.counts()) > 2 and scene.multiclass in MULTICLASS_LABELS:
@@ -53,15 +61,15 @@ def _settings(scene):
     return words
 
 
-def _length(text):
+def _length(text: str) -> int:
     """Characters of ``text``, every percentage counted as its longest ("100.0%"): the lines must not
     change while a drag changes an accuracy (the plot would move under the pointer)."""
     return len(PERCENT.sub("100.0%", text))
 
 
-def caption_lines(text, width=LINE_CHARACTERS):
+def caption_lines(text: str, width: int = LINE_CHARACTERS) -> list[str]:
     """The caption's lines: its parts joined while a line stays within ``width`` characters."""
-    lines = []
+    lines: list[str] = []
     for part in text.split(SEPARATOR):
         if lines and _length(lines[-1]) + len(SEPARATOR) + _length(part) <= width:
             lines[-1] += SEPARATOR + part
@@ -70,25 +78,25 @@ def caption_lines(text, width=LINE_CHARACTERS):
     return lines
 
 
-def _lines(text, narrow):
+def _lines(text: str, narrow: bool) -> list[str]:
     """The lines of the caption as drawn: one part a line on a narrow canvas."""
     if narrow:
         return caption_lines(text, 0)
     return caption_lines(text, LINE_CHARACTERS)
 
 
-def caption_height(text, scale=1.0, narrow=False):
+def caption_height(text: str, scale: float = 1.0, narrow: bool = False) -> int:
     """The height in pixels ``text`` takes as the caption (``with_caption``): a canvas adds it to
     its own so that the plot area keeps its size."""
     return caption_band(scale, len(_lines(text, narrow)))
 
 
-def caption_band(scale=1.0, n_lines=1):
+def caption_band(scale: float = 1.0, n_lines: int = 1) -> int:
     """The height in pixels the caption's lines add above the legend band."""
     return round(CAPTION_SIZE * min(scale, CAPTION_MAX_SCALE) * (0.4 + 1.35 * n_lines))
 
 
-def with_caption(layout, text, scale=1.0, narrow=False):
+def with_caption(layout: Mapping[str, Any], text: str, scale: float = 1.0, narrow: bool = False) -> dict[str, Any]:
     """``layout`` with the caption in a band of its own at the top, above the legend's; ``narrow``:
     a canvas of the comparison (half the page or less), one part of the caption a line.
 
