@@ -6,12 +6,19 @@ repeated on every click for the canvas alone. ``go.Figure`` accepts these dicts 
 wants one (it validates them then).
 """
 
-import numpy as np
+from collections.abc import Iterable
+from typing import Any, TypedDict
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from playground import Window
+from playground.scene import PointSet
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name_html
 
 from .caption import with_caption
+from .fitview import FitView, Segment
 from .theme import (
     BOUNDARY_COLOUR,
     CLASS_COLOURS,
@@ -23,6 +30,16 @@ from .theme import (
 
 OUTLINE_MAX_POINTS = 400  # markers with a dark rim up to this many points
 LEGEND_RANK_BOUNDARY = 100  # after the classes, before the misclassified marks (plotly's default 1000)
+
+Trace = dict[str, Any]  # a trace in plotly.js's schema
+
+
+class SceneFigure(TypedDict):
+    """The canvas figure (``scene_figure``): plotly.js's traces and layout, and the compact legend."""
+
+    data: list[Trace]
+    layout: dict[str, Any]
+    compact: dict[str, Any]  # names, legend_title, optional, overlays (see ``_compact_legend``)
 
 
 def _discrete_colourscale(colours):
@@ -41,7 +58,7 @@ def _axis_grid(window, shape):
     return dict(x0=window.x_min + dx / 2, dx=dx, y0=window.y_min + dy / 2, dy=dy)
 
 
-def region_trace(region_labels, window):
+def region_trace(region_labels: np.ndarray, window: Window) -> Trace:
     """Decision regions as a uint8 heatmap tinted by class (62 KiB for 200 x 200)."""
     return dict(
         type="heatmap",
@@ -56,15 +73,15 @@ def region_trace(region_labels, window):
     )
 
 
-def region_polygon_traces(region_polygons):
+def region_polygon_traces(region_polygons: Iterable[tuple[int, ArrayLike]]) -> list[Trace]:
     """Exact decision regions: one filled trace per class (a class may own several polygons, e.g.
     under a one-versus-one vote), no hover (so a click on a region still reaches the plot as a
     click on empty space). An outline in the fill colour hides the hairline seams that
     anti-aliasing leaves between neighbouring polygons of one class."""
-    by_class = {}
+    by_class: dict[int, list[NDArray[np.float64]]] = {}
     for k, polygon in region_polygons:
         by_class.setdefault(int(k), []).append(np.asarray(polygon, dtype=float))
-    traces = []
+    traces: list[Trace] = []
     for k, polygons in by_class.items():
         xs, ys = _closed_paths(polygons)
         traces.append(
@@ -95,9 +112,10 @@ def _closed_paths(polygons):
     return path[:, 0], path[:, 1]
 
 
-def segment_trace(segments):
+def segment_trace(segments: Iterable[Segment]) -> Trace:
     """Exact boundary line segments, drawn as one trace separated by gaps."""
-    xs, ys = [], []
+    xs: list[float | None] = []
+    ys: list[float | None] = []
     for _unused, _unused, start, end in segments:
         xs += [float(start[0]), float(end[0]), None]
         ys += [float(start[1]), float(end[1]), None]
@@ -114,9 +132,9 @@ def segment_trace(segments):
     )
 
 
-def contour_traces(field, window):
+def contour_traces(field: np.ndarray, window: Window) -> list[Trace]:
     """Curved boundaries: the zero level set of each channel of ``field`` (R, R, C)."""
-    traces = []
+    traces: list[Trace] = []
     for channel in range(field.shape[2]):
         traces.append(
             dict(
@@ -136,7 +154,7 @@ def contour_traces(field, window):
     return traces
 
 
-def point_traces(points, scale=1.0, switching=False):
+def point_traces(points: PointSet, scale: float = 1.0, switching: bool = False) -> list[Trace]:
     """Marker traces per class: own colour and symbol; customdata = the point's index in ``points``.
 
     Test points (which no fit uses) are drawn hollow, in their class's colour and symbol, in one
@@ -147,7 +165,8 @@ def point_traces(points, scale=1.0, switching=False):
     # A dark rim keeps touching markers apart and reads on any region or posterior colour; stroking
     # every marker slows plotly.js's redraw in proportion to the points, so a dense cloud goes without.
     outline = dict(color=MARKER_OUTLINE, width=1) if len(points) <= OUTLINE_MAX_POINTS else dict(width=0)
-    traces, test_legend = [], True
+    traces: list[Trace] = []
+    test_legend = True
     hints = (_("drag to move · Alt-click erases"),) * 2
     if switching:
         hints = (_("click: make it a test point"), _("click: make it a training point"))
@@ -194,7 +213,9 @@ TEST_LEGEND = "test (hollow)"
 TEST_FILL = "rgba(255, 255, 255, 0.7)"
 
 
-def misclassified_trace(points, predicted, scale=1.0, test_predicted=None):
+def misclassified_trace(
+    points: PointSet, predicted: NDArray[Any] | None, scale: float = 1.0, test_predicted: NDArray[Any] | None = None
+) -> Trace:
     """Rings around the misclassified points: training points by ``predicted`` (one label per
     training point), test points by ``test_predicted`` (one per test point) when given."""
     is_test = points.is_test
@@ -224,18 +245,18 @@ def _any_wrong(points, predicted, test_predicted):
 
 
 def scene_figure(
-    points,
-    view,
-    window,
-    view_revision,
-    overlays=(),
-    scale=1.0,
-    legend=True,
-    test_predicted=None,
-    switching=False,
-    painted=False,
-    caption=None,
-):
+    points: PointSet,
+    view: FitView,
+    window: Window,
+    view_revision: int,
+    overlays: Iterable[Any] = (),  # dicts in plotly.js's schema or plotly.graph_objects traces
+    scale: float = 1.0,
+    legend: bool = True,
+    test_predicted: NDArray[Any] | None = None,
+    switching: bool = False,
+    painted: bool = False,
+    caption: str | None = None,
+) -> SceneFigure:
     """The canvas figure, a dict {"data", "layout", "compact"}: regions, boundary, panel overlays,
     points and misclassified marks. ``scale`` enlarges markers and fonts (presentation mode).
     ``view`` is the fit to the training points; ``test_predicted`` the fit's labels of the test
@@ -271,7 +292,7 @@ def scene_figure(
     for trace in data:  # the legend's own entries, in the session's language (classes already are)
         if trace.get("name") in LEGEND_ENTRIES:
             trace["name"] = _(trace["name"])
-    return dict(data=data, layout=layout, compact=compact)
+    return SceneFigure(data=data, layout=layout, compact=compact)
 
 
 def _fit_traces(view, window, painted):
@@ -376,7 +397,7 @@ OPTIONAL_ENTRIES = ("misclassified", "decision boundary")
 LEGEND_ENTRIES = frozenset({N_("decision boundary"), N_("misclassified"), N_("test (hollow)"), N_("regions")})
 
 
-def canvas_margin(scale=1.0, legend=True):
+def canvas_margin(scale: float = 1.0, legend: bool = True) -> dict[str, int]:
     """Margins in pixels: tick labels and axis titles left and below, the legend band above (when
     shown), the vertical toolbar on the right. The band holds the one-row legend whole, so the plot
     area does not move when the legend appears (the first point on an empty plot)."""
@@ -388,7 +409,7 @@ def canvas_margin(scale=1.0, legend=True):
     )
 
 
-def legend_scale(scale):
+def legend_scale(scale: float) -> float:
     """The legend grows less than the rest in presentation (its band costs the plot's height)."""
     return min(scale, 1.3)
 
