@@ -24,24 +24,32 @@ import json
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from playground import PlaygroundError, Window
+from playground import Classifier, Message, PlaygroundError, Window
 from playground.budget import limited
 from playground.link import decode_scene
+from playground.scene import PointSet, Scene
 from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, LiveStatus, indices, number
-from ui.plot.fitview import evaluate_view, shown_model
+from ui.plot.fitview import FitView, evaluate_view, shown_model
 from ui.plot.theme import with_font
 from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.session.workers import fit_scene
 from ui.text.i18n import LANGUAGES, N_, speaking
 from ui.text.names import phrased
+
+if TYPE_CHECKING:  # imported where it is used: see live_answer
+    from ui.plot.figures import SceneFigure
 
 MAX_BODY_BYTES = 512 * 1024  # a link's points (5,000 at most) and a gesture's edits fit well within
 MAX_EDITS = 100
@@ -58,12 +66,18 @@ _RUNNING = threading.BoundedSemaphore(CONCURRENT)
 class RateLimit:
     """A token bucket per client: ``rate`` requests a second on average, ``burst`` at once."""
 
-    def __init__(self, rate=RATE_PER_SECOND, burst=RATE_BURST, max_clients=MAX_CLIENTS, clock=time.monotonic):
+    def __init__(
+        self,
+        rate: float = RATE_PER_SECOND,
+        burst: float = RATE_BURST,
+        max_clients: int = MAX_CLIENTS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.rate, self.burst, self.max_clients, self.clock = rate, burst, max_clients, clock
-        self._buckets = OrderedDict()  # client -> (tokens, time)
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # client -> (tokens, time)
         self._lock = threading.Lock()
 
-    def allow(self, client):
+    def allow(self, client: str) -> bool:
         with self._lock:
             now = self.clock()
             tokens, then = self._buckets.pop(client, (self.burst, now))
@@ -81,17 +95,36 @@ RATE_LIMIT = RateLimit()
 class Refused(Exception):
     """A request the route will not compute: ``status`` and a sentence (a ``Message`` or text)."""
 
-    def __init__(self, status, sentence):
+    def __init__(self, status: int, sentence: Message | str) -> None:
         super().__init__(sentence)
         self.status, self.sentence = status, sentence
 
 
-def _text(value, limit):
+def _language(value: object) -> str:
+    """``value`` when it is one of ``LANGUAGES``, else "en"."""
+    return str(value) if value in LANGUAGES else "en"
+
+
+def _text(value: object, limit: int) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-def _request_fields(body):
-    """The request's fields, checked: (query, edits, add_as, add_test, scale, language, painted)."""
+class LiveFields(NamedTuple):
+    """A live request's fields as validated (``_request_fields``; the wire format is
+    ``ui.plot.canvas_protocol.LiveRequest``). The edits are checked one by one as they are applied
+    (``edited_points``)."""
+
+    query: dict[str, str]  # the scene's link query, for ``playground.link.decode_scene``
+    edits: list[Any]  # at most MAX_EDITS
+    add_as: int  # 0-5
+    add_test: bool
+    scale: float  # MIN_SCALE..MAX_SCALE
+    language: str  # a key of LANGUAGES
+    painted: bool
+
+
+def _request_fields(body: object) -> LiveFields:
+    """The request's fields, checked."""
     if not isinstance(body, dict):
         raise Refused(400, N_("The live update was not understood."))
     query = body.get("scene")
@@ -101,20 +134,29 @@ def _request_fields(body):
     edits = body.get("edits")
     if not isinstance(edits, list) or len(edits) > MAX_EDITS:
         raise Refused(400, N_("The live update was not understood."))
-    add_as = number(body.get("add_as"), 0)
-    add_as = int(add_as) if add_as == int(add_as) and 0 <= add_as < 6 else 0
+    class_number = number(body.get("add_as"), 0)
+    add_as = int(class_number) if class_number == int(class_number) and 0 <= class_number < 6 else 0
     scale = min(max(number(body.get("scale"), 1.0), MIN_SCALE), MAX_SCALE)
-    language = body.get("language") if body.get("language") in LANGUAGES else "en"
-    return query, edits, add_as, body.get("add_test") is True, scale, language, body.get("painted") is True
+    language = _language(body.get("language"))
+    return LiveFields(query, edits, add_as, body.get("add_test") is True, scale, language, body.get("painted") is True)
 
 
-def edited_points(points, edits, add_as, add_test):
+class EditedPoints(NamedTuple):
+    """The points after a request's edits (``edited_points``), and where each was in its scene."""
+
+    points: PointSet
+    origins: NDArray[np.intp]  # (N,) the place in the request's scene, -1 for an added point
+
+
+def edited_points(points: PointSet, edits: Sequence[object], add_as: int, add_test: bool) -> EditedPoints:
     """(points, origins): the points after the edits, in order, and for each the place it had in
     the request's scene (-1 for an added one). Edits name points by that place, as the canvas
     showed them; a bad edit refuses the request (nothing is guessed)."""
     origins = np.arange(len(points))
     for edit in edits:
-        kind = edit.get("type") if isinstance(edit, dict) else None
+        if not isinstance(edit, dict):
+            raise Refused(400, N_("The live update was not understood."))
+        kind = edit.get("type")
         if kind == "add":
             x, y = number(edit.get("x")), number(edit.get("y"))
             if x is None or y is None:
@@ -132,16 +174,16 @@ def edited_points(points, edits, add_as, add_test):
             points = points.moved(_places(origins, edit.get("ids")), dx, dy)
         else:
             raise Refused(400, N_("The live update was not understood."))
-    return points, origins
+    return EditedPoints(points, origins)
 
 
-def _places(origins, ids):
+def _places(origins: NDArray[np.intp], ids: object) -> list[int]:
     """Where the points the request's scene had at ``ids`` are now."""
     wanted = np.asarray(indices(ids), dtype=int)
     return np.flatnonzero(np.isin(origins, wanted[wanted >= 0])).tolist()
 
 
-def _named_by_origin(figure, origins):
+def _named_by_origin(figure: "SceneFigure", origins: NDArray[np.intp]) -> None:
     """The points' markers carry their place in the request's scene (what the canvas's next edit
     names), not in the edited set; added points carry -1 (nothing can name them yet)."""
     for trace in figure["data"]:
@@ -149,7 +191,7 @@ def _named_by_origin(figure, origins):
             trace["customdata"] = origins[np.asarray(trace["customdata"], dtype=int)].astype(np.int32)
 
 
-def _fitted_view(scene):
+def _fitted_view(scene: Scene) -> tuple[Classifier | None, FitView]:
     """(model, view) of the scene's training points, under the live budget."""
     training = scene.training
     points = training.points
@@ -163,7 +205,7 @@ def _fitted_view(scene):
     return result[0], view
 
 
-def _test_predicted(model, scene):
+def _test_predicted(model: Classifier | None, scene: Scene) -> NDArray[Any] | None:
     points = scene.points
     if model is None or not points.test:
         return None
@@ -173,14 +215,15 @@ def _test_predicted(model, scene):
         return None
 
 
-def live_answer(body):
+def live_answer(body: object) -> str:
     """The response text for a request body already parsed from JSON (raises ``Refused``)."""
     from ui.plot.figures import scene_figure
 
-    query, edits, add_as, add_test, scale, language, painted = _request_fields(body)
-    scene, _messages = decode_scene(query)
+    fields = _request_fields(body)
+    language = fields.language
+    scene = decode_scene(fields.query).scene
     try:
-        points, origins = edited_points(scene.points, edits, add_as, add_test)
+        points, origins = edited_points(scene.points, fields.edits, fields.add_as, fields.add_test)
     except PlaygroundError as err:
         raise Refused(422, err.message) from None
     scene = scene.with_points(points)
@@ -188,17 +231,19 @@ def live_answer(body):
         scene = replace(scene, window=Window())
     with speaking(language, scene.class_names):
         model, view = _fitted_view(scene) if len(scene.training.points) else (None, None)
-        if view is None or view.error:
-            raise Refused(422, view.error if view is not None else N_("There are no training points yet."))
+        if view is None:
+            raise Refused(422, N_("There are no training points yet."))
+        if view.error:
+            raise Refused(422, view.error)
         test_predicted = _test_predicted(model, scene)
         figure = scene_figure(
             scene.points,
             view,
             scene.window,
             scene.view_revision,
-            scale=scale,
+            scale=fields.scale,
             test_predicted=test_predicted,
-            painted=painted,
+            painted=fields.painted,
         )
         figure["layout"] = with_font(figure["layout"], language)
     _named_by_origin(figure, origins)
@@ -207,13 +252,13 @@ def live_answer(body):
     return '{"figure":' + figure_json(figure) + ',"status":' + json.dumps(status) + "}"
 
 
-def _refusal(err, language):
+def _refusal(err: Refused, language: str) -> JSONResponse:
     with speaking(language):
         sentence = phrased(err.sentence)
     return JSONResponse({"error": sentence}, status_code=err.status)
 
 
-async def live(request):
+async def live(request: Request) -> Response:
     """POST ``LIVE_PATH``: a live figure (see the module's rules)."""
     body = b""
     async for chunk in request.stream():
@@ -224,7 +269,7 @@ async def live(request):
         parsed = json.loads(body)
     except (ValueError, RecursionError):
         return _refusal(Refused(400, N_("The live update was not understood.")), "en")
-    language = parsed.get("language") if isinstance(parsed, dict) and parsed.get("language") in LANGUAGES else "en"
+    language = _language(parsed.get("language")) if isinstance(parsed, dict) else "en"
     client = _text(parsed.get("client") if isinstance(parsed, dict) else None, 64) or "?"
     host = request.client.host if request.client else "?"
     if not RATE_LIMIT.allow(f"{host}/{client}"):
@@ -240,7 +285,7 @@ async def live(request):
     return Response(text, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
-def live_path():
+def live_path() -> str:
     """The route's path under the server's base URL path (what the canvas posts to)."""
     from streamlit import config
 
@@ -248,7 +293,7 @@ def live_path():
     return f"/{base}{LIVE_PATH}" if base else LIVE_PATH
 
 
-def live_routes():
+def live_routes() -> list[Route]:
     """The routes ``st.App`` serves beside the page: the live route at the root and, when the
     server has a base URL path (behind nginx), under it too."""
     paths = {LIVE_PATH, live_path()}
