@@ -18,10 +18,12 @@ multi-class strategy, the basis and the model evaluated at a point.
 """
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from playground import (
     BasisModel,
     BayesianLogisticRegression,
+    Classifier,
     FisherDiscriminant,
     IdentityBasis,
     LinearSVM,
@@ -413,7 +415,7 @@ def _collect(parts):
     return equations
 
 
-def model_equations(model, point=None):
+def model_equations(model: Classifier | None, point: ArrayLike | None = None) -> list[Equation]:
     """The fitted model as equations with its own numbers, and its values at ``point``.
 
     Parameters
@@ -438,7 +440,7 @@ def model_equations(model, point=None):
     return equations + ([named] if named else [])
 
 
-def class_names_equation(classes):
+def class_names_equation(classes: ArrayLike) -> Equation | None:
     r"""The user's names of the model's classes (``\mathcal{C}_{1} = \text{setosa}``), or None when
     none of them is named; each name LaTeX-escaped (``ui.text.names.class_name_latex``)."""
     named = [int(c) for c in np.asarray(classes).reshape(-1) if scene_class_name(c)]
