@@ -30,9 +30,9 @@ from .i18n import N_
 from .newton import (
     NewtonSetup,
     TwoClassNewton,
+    TwoClassProblem,
     _Design,
     _newton_solve,
-    _PerWeights,
     _standardiser,
     _to_book,
     _to_standardised,
@@ -73,7 +73,7 @@ def _check_options(model, method):
     return model.solver, int(max_iter), values["tol"], values["l2"], values["learning_rate"]
 
 
-class _BinaryProblem(_PerWeights):
+class _BinaryProblem(TwoClassProblem):
     """Cross-entropy for two classes (eq. 4.90) with an optional ridge on the non-bias weights.
 
     ``design`` is a ``_Design``. Everything is written in the signed activations
@@ -127,24 +127,14 @@ class _BinaryProblem(_PerWeights):
         """Phi^T (y - t) + l2 I' w (eq. 4.91 / 4.96)."""
         return self.likelihood_gradient(w) + self.pen * w
 
-    def penalty(self, w):
-        return 0.5 * float(np.add.reduce(self.pen * (w * w), axis=None))
-
-    def mean_gradient(self, w):
-        return self.gradient(w) / self.n
-
-    def hessian(self, w):
-        """Phi^T R Phi + l2 I', R_nn = y_n (1 - y_n) (eq. 4.97)."""
+    def curvature(self, w):
+        """R_nn = y_n (1 - y_n) (eq. 4.98)."""
         _, curvature = self._residuals_and_curvature(w)
-        return self.design.gram(curvature, ridge=self.pen)
+        return curvature
 
-    def newton_step(self, w):
-        """(Phi^T R Phi + l2 I')^-1 (Phi^T (y - t) + l2 I' w), with R_nn = y_n (1 - y_n) (eq. 4.97-4.99)."""
-        return _newton_solve(self.hessian(w), self.gradient(w))
-
-    def separates(self, w):
+    def signed_activations(self, w):
         z, _ = self._margins(w)
-        return bool(z.min() > 0)  # np.all(z > 0) (N >= 1), one call instead of two
+        return z
 
 
 class _MulticlassProblem:

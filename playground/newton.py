@@ -114,6 +114,45 @@ def _newton_solve(hessian, gradient):
     return np.where(np.isfinite(delta), delta, 0.0)
 
 
+class TwoClassProblem(_PerWeights):
+    """A two-class objective E(w) in the signed activations z_n = s_n w^T phi_n, s_n = 2 t_n - 1,
+    plus the ridge (l2 / 2) w^T I' w on the non-bias weights: what IRLS needs of it besides the
+    likelihood. A subclass gives ``gradient(w)``, ``curvature(w)`` (R's diagonal) and
+    ``signed_activations(w)``; ``design`` is a ``_Design``, ``pen`` the ridge's weights and ``n``
+    the number of points."""
+
+    design: "_Design"
+    pen: Any
+    n: int
+
+    def gradient(self, w):
+        raise NotImplementedError
+
+    def curvature(self, w):
+        raise NotImplementedError
+
+    def signed_activations(self, w):
+        raise NotImplementedError
+
+    def penalty(self, w):
+        return 0.5 * float(np.add.reduce(self.pen * (w * w), axis=None))
+
+    def mean_gradient(self, w):
+        return self.gradient(w) / self.n
+
+    def hessian(self, w):
+        """Phi^T R Phi + l2 I' (eq. 4.97 with the model's R)."""
+        return self.design.gram(self.curvature(w), ridge=self.pen)
+
+    def newton_step(self, w):
+        """H^-1 dE/dw (eq. 4.99), by least squares: a singular H, e.g. collinear points, gives the
+        minimum-norm step."""
+        return _newton_solve(self.hessian(w), self.gradient(w))
+
+    def separates(self, w):
+        return bool(self.signed_activations(w).min() > 0)  # np.all(z > 0) (N >= 1), one call instead of two
+
+
 class RunResult(NamedTuple):
     """What ``run`` returns: the last iterate (internal coordinates), the history in the book's
     weights, the number of updates, whether they converged to a finite optimum, and the sentence

@@ -16,7 +16,7 @@ import numpy as np
 from .base import LinearClassifier, ProbabilisticMixin
 from .i18n import N_
 from .logistic import _TwoClassIterative
-from .newton import _newton_solve, _PerWeights
+from .newton import TwoClassProblem
 from .normal import NormalCDF, normal_cdf_pair
 
 PROBIT_STEEPENS = N_("the probit function Φ(a) sharpens into a step (section 4.3.5)")
@@ -41,7 +41,7 @@ class _AtZero:
         return np.full(self.n, self._ratio), np.full(self.n, self._curvature)
 
 
-class _ProbitProblem(_PerWeights):
+class _ProbitProblem(TwoClassProblem):
     """The probit cross-entropy E(w) = -sum_n ln Phi(z_n), with signed activations
     z_n = s_n w^T phi_n, s_n = 2 t_n - 1 (Phi(-a) = 1 - Phi(a)), and an optional ridge on w1..wD.
 
@@ -85,24 +85,14 @@ class _ProbitProblem(_PerWeights):
         ratio, _ = self._derivatives(w)
         return -(self.design.T @ (self.sign * ratio)) + self.pen * w
 
-    def penalty(self, w):
-        return 0.5 * float(np.add.reduce(self.pen * (w * w), axis=None))
-
-    def mean_gradient(self, w):
-        return self.gradient(w) / self.n
-
-    def hessian(self, w):
-        """Phi^T R Phi + ridge, R_nn = lambda(z_n) (lambda(z_n) + z_n)."""
+    def curvature(self, w):
+        """R_nn = lambda(z_n) (lambda(z_n) + z_n)."""
         _, curvature = self._derivatives(w)
-        return self.design.gram(curvature, ridge=self.pen)
+        return curvature
 
-    def newton_step(self, w):
-        """H^-1 dE/dw, by least squares (a singular H, e.g. collinear points, gives the minimum-norm step)."""
-        return _newton_solve(self.hessian(w), self.gradient(w))
-
-    def separates(self, w):
+    def signed_activations(self, w):
         z, _ = self._state(w)
-        return bool(z.min() > 0)  # np.all(z > 0) (N >= 1), one call instead of two
+        return z
 
 
 class ProbitRegression(_TwoClassIterative, ProbabilisticMixin, LinearClassifier):
