@@ -163,6 +163,14 @@ def test_odd_but_harmless_values_are_bounded_not_refused(client):
     assert shown[1][0] == pytest.approx(default_scene().points.X[1][0] + 0.5, abs=1e-5)
 
 
+@pytest.mark.parametrize("language", [[], ["ja"], {"ja": 1}, 7, None])
+def test_a_language_that_is_not_a_string_is_answered_in_english(client, language):
+    response = client.post(LIVE_PATH, json=request(edits=[], language=language))
+    assert response.status_code == 200 and "figure" in response.json()
+    refused = client.post(LIVE_PATH, json={**request(edits=[5]), "language": language})
+    assert refused.status_code == 400 and refused.json()["error"].endswith(".")
+
+
 def test_only_get_is_refused_and_the_route_does_not_cache(client):
     assert client.get(LIVE_PATH).status_code == 405
 

@@ -101,8 +101,9 @@ class Refused(Exception):
 
 
 def _language(value: object) -> str:
-    """``value`` when it is one of ``LANGUAGES``, else "en"."""
-    return str(value) if value in LANGUAGES else "en"
+    """``value`` when it is one of ``LANGUAGES``, else "en" (a list or an object too: JSON's
+    unhashable values cannot be looked up in a dict)."""
+    return value if isinstance(value, str) and value in LANGUAGES else "en"
 
 
 def _text(value: object, limit: int) -> str:
