@@ -53,3 +53,13 @@ def test_previous_and_next_walk_the_figures_and_the_basis_and_alpha_follow():
     while at.session_state.active_preset != keys[-1]:
         at.button(key="pb_next").click().run()
     assert at.button(key="pb_next").disabled and not at.exception
+
+
+def test_a_figure_loaded_in_presentation_raises_no_toast_over_the_plot():
+    at = _presenting()
+    at.button(key="pb_next").click().run()
+    assert not at.exception and not at.toast  # the drawer's heading names the figure
+    shown = AppTest.from_file(APP, default_timeout=60)
+    shown.query_params["tab"] = "Equations"  # a link, opened out of presentation
+    shown.run()
+    assert any("Loaded" in t.value for t in shown.toast)  # there the toast still says it

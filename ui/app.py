@@ -210,7 +210,8 @@ def _load_report():
     source, problems = st.session_state.get("load_messages", (None, ()))
     if not problems:
         if source:
-            st.toast(_("Loaded {source}.").format(source=plain(_(source))))
+            if not _presenting():  # on a projected screen the toast would cover the plot's corner
+                st.toast(_("Loaded {source}.").format(source=plain(_(source))))
             _dismiss_load_messages()
         return
     with st.container(border=True):
