@@ -76,3 +76,38 @@ def test_open_run_and_freeze_a_room(room_store):
     assert room_store.get(code)["points"] == []
     _button(at, "Close the room").click().run()
     assert room_store.get(code) is None and ROOM_KEY not in at.session_state
+
+
+def _keys(at, kind):
+    return {w.key for w in getattr(at, kind)}
+
+
+def test_in_presentation_the_bar_runs_the_room_on_the_projector(room_store):
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.toggle(key="presentation").set_value(True).run()
+    code, _token = _opened(at)
+    own_method = at.session_state.scene.method
+    # The bar holds the room's method, the students' class, pause and hide; not the scene's controls.
+    assert {"pbr_method", "pbr_everyone"} <= _keys(at, "selectbox") and "pb_method" not in _keys(at, "selectbox")
+    assert {"pbr_lock", "pbr_hide"} <= _keys(at, "toggle")
+    assert not {"room_method", "room_everyone"} & _keys(at, "selectbox")  # each control in one place
+    assert not {"room_lock", "room_hide"} & _keys(at, "toggle")
+    assert not [b for b in at.button if (b.key or "").startswith("pb_")]  # no figures, undo, play
+
+    at.selectbox(key="pbr_method").set_value("logistic").run()
+    at.selectbox(key="pbr_everyone").set_value(2).run()
+    at.toggle(key="pbr_lock").set_value(True).run()
+    at.toggle(key="pbr_hide").set_value(True).run()
+    assert not at.exception
+    settings = model.settings(room_store.get(code))
+    assert settings["method"] == "logistic" and settings["everyone"] == 2
+    assert settings["locked"] and settings["hidden"]
+    assert at.session_state.scene.method == own_method  # the lecturer's own scene is untouched
+    assert at.selectbox(key="pbr_everyone").format_func(2) == "Students add ◆ class 3"
+
+    # Back to the scene: the bar is the scene's again; out of presentation the controls are below.
+    _button(at, "Back to my scene").click().run()
+    assert "pb_method" in _keys(at, "selectbox") and "pbr_method" not in _keys(at, "selectbox")
+    _button(at, f"Back to the class room {code}").click().run()
+    at.toggle(key="presentation").set_value(False).run()
+    assert {"room_method", "room_everyone"} <= _keys(at, "selectbox") and "pbr_method" not in _keys(at, "selectbox")

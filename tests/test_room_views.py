@@ -88,3 +88,18 @@ def _numbers(values):
         dtype = {"f8": np.float64, "f4": np.float32, "i4": np.int32}[values["dtype"]]
         return np.frombuffer(base64.b64decode(values["bdata"]), dtype=dtype).astype(float)
     return np.array([np.nan if v is None else v for v in values], dtype=float)
+
+
+def test_a_two_class_method_facing_three_classes_is_fitted_one_versus_rest():
+    import json
+
+    room, token = model.new_room(encode_scene(default_scene()), time.time())  # three classes
+    for method in ("logistic", "svm", "perceptron", "probit", "bayesian_logistic"):
+        model.control(room, token, "method", method, None, time.time())
+        scene = model.scene_of(room)
+        assert scene.method == method and views.strategy(scene, scene.points) == "ovr"
+        shown = json.loads(views.room_figure_json(room, "en"))
+        assert "boundary" in {t.get("meta") for t in shown["data"]}, method  # never a plot without a fit
+    model.control(room, token, "method", "softmax", None, time.time())
+    scene = model.scene_of(room)
+    assert views.strategy(scene, scene.points) == "native"  # a K-class method keeps its own

@@ -249,7 +249,7 @@ def main():
     st.session_state[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
     try:
         if rooms_panel.is_open():
-            rooms_panel.projector_view(_scale())
+            rooms_panel.projector_view(_scale(), in_bar=_presenting())
         elif mode == "compare":
             _comparison_view(compared_methods)
         else:
@@ -503,7 +503,10 @@ def _view_controls():
         key=PRESENTATION_KEY,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
-    if presenting:  # the sidebar is folded away: what a lecture needs, and the scene to take home, on the page
+    if presenting and rooms_panel.is_open():  # the bar runs the room on the projector
+        rooms_panel.bar_controls(row)
+        rooms_panel.open_room_button(state.scene(), row, key="room_bar")
+    elif presenting:  # the sidebar is folded away: what a lecture needs, and the scene to take home, on the page
         presenter_bar(row)
         with row.popover(_("Take it home"), icon=":material/download:"):
             download_buttons(state.scene(), key="export_presenting")

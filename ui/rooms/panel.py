@@ -112,9 +112,10 @@ def projector_texts():
     }
 
 
-def projector_view(scale=1.0):
+def projector_view(scale=1.0, in_bar=False):
     """The room on the projector: its plot (following by itself; markers and type enlarged by
-    ``scale`` in presentation mode), how to join, the controls."""
+    ``scale`` in presentation mode), how to join, the controls (``in_bar``: those the presenter
+    bar holds, ``bar_controls``, are left out below)."""
     info = st.session_state[ROOM_KEY]
     code = info["code"]
     # The QR code as large as half the page, for the back of a lecture hall, or a quarter of it.
@@ -141,7 +142,7 @@ def projector_view(scale=1.0):
         st.markdown(f"<div style='{CODE_STYLE}'>{model.clean_code(code)}</div>", unsafe_allow_html=True)
         st.code(link, language=None, wrap_lines=True)
         st.toggle(_("Large QR code"), key=LARGE_QR)
-    controls(code, info["token"])
+    controls(code, info["token"], in_bar)
 
 
 def _act(code, token, action, value=None, sid=None):
@@ -166,10 +167,63 @@ def _widget(kind, label, key, current, code, token, action, convert=lambda v: v,
     )
 
 
+def bar_controls(row):
+    """In presentation, the presenter bar's controls while the room is on the projector: the
+    room's method, the class the students add, pause and hide, acting on the room. (The bar's
+    scene controls would change the lecturer's own scene, out of sight behind the projector.)
+    ``controls`` then leaves these four out, so each is in one place."""
+    info = st.session_state[ROOM_KEY]
+    code, token = info["code"], info["token"]
+    try:
+        room = room_store().get(code)
+    except UNREACHABLE:  # the controls below say so
+        return
+    if room is None:
+        return
+    settings = model.settings(room)
+    with row:
+        _widget(
+            st.selectbox,
+            _("Method"),
+            "pbr_method",
+            settings["method"],
+            code,
+            token,
+            "method",
+            options=list(MODELS),
+            format_func=method_label,
+            label_visibility="collapsed",
+            width=330,
+        )
+        _widget(
+            st.selectbox,
+            _("Class the students add"),
+            "pbr_everyone",
+            _option(settings["everyone"]),
+            code,
+            token,
+            "assign",
+            convert=_unoption,
+            options=[CHOOSE, *range(settings["classes"])],
+            format_func=_bar_class_label,
+            label_visibility="collapsed",
+            width=260,
+        )
+        _widget(st.toggle, _("Pause adding points"), "pbr_lock", settings["locked"], code, token, "lock")
+        _widget(st.toggle, _("Hide the boundary"), "pbr_hide", settings["hidden"], code, token, "hide")
+
+
+def _bar_class_label(k):
+    if k == CHOOSE:
+        return _("Students choose their class")
+    return _("Students add {name}").format(name=class_label(k))
+
+
 @st.fragment(run_every=CONTROLS_EVERY)
-def controls(code, token):
+def controls(code, token, in_bar=False):
     """The lecturer's controls: one fragment (a control reruns it alone; it also looks at the
-    room every ``CONTROLS_EVERY`` seconds, for the students who joined)."""
+    room every ``CONTROLS_EVERY`` seconds, for the students who joined). ``in_bar``: the method,
+    the students' class, pause and hide are on the presenter bar (``bar_controls``), not here."""
     try:
         room = room_store().get(code)
     except UNREACHABLE:  # Redis restarting: the next look (CONTROLS_EVERY) finds it again
@@ -184,17 +238,20 @@ def controls(code, token):
     settings = model.settings(room)
     first, second, third = st.columns(3)
     with first:
-        _widget(st.toggle, _("Pause adding points"), "room_lock", settings["locked"], code, token, "lock")
-        label = _("Hide the boundary (predict, then reveal)")
-        _widget(st.toggle, label, "room_hide", settings["hidden"], code, token, "hide")
+        if not in_bar:
+            _widget(st.toggle, _("Pause adding points"), "room_lock", settings["locked"], code, token, "lock")
+            label = _("Hide the boundary (predict, then reveal)")
+            _widget(st.toggle, label, "room_hide", settings["hidden"], code, token, "hide")
+        _class_counts(code, token, settings)
     with second:
-        _method_and_classes(code, token, settings)
+        if not in_bar:
+            _method_and_everyone(code, token, settings)
     with third:
         _students(code, token, room)
     _room_actions(code, token, room)
 
 
-def _method_and_classes(code, token, settings):
+def _method_and_everyone(code, token, settings):
     act = (code, token)
     _widget(
         st.selectbox,
@@ -217,6 +274,10 @@ def _method_and_classes(code, token, settings):
         options=[CHOOSE, *range(settings["classes"])],
         format_func=_class_or(_("each student chooses")),
     )
+
+
+def _class_counts(code, token, settings):
+    act = (code, token)
     _widget(
         st.number_input,
         _("Classes to choose from"),

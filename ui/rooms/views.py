@@ -16,6 +16,8 @@ import threading
 import time
 from collections import OrderedDict
 
+import numpy as np
+
 from playground import PlaygroundError
 from playground.budget import limited
 from playground.grid import Window
@@ -26,6 +28,7 @@ from ui.server.live_route import LIVE_SECONDS
 from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.session.workers import fit_scene
 from ui.text.i18n import speaking
+from ui.widgets.controls import TWO_CLASS_METHODS
 
 from .model import matches, scene_of, settings, student_view
 
@@ -46,6 +49,16 @@ def tall_window(window):
     return Window(window.x_min, window.x_max, centre - height / 2, centre + height / 2)
 
 
+def strategy(scene, points):
+    """The room's multi-class strategy: a two-class method (logistic regression, the SVM, ...)
+    facing three or more classes is fitted one-versus-rest, as the sidebar makes it for the page
+    (``ui.widgets.controls.multiclass_picker``): students adding a third class never leave the
+    projector without a boundary."""
+    if scene.multiclass == "native" and scene.method in TWO_CLASS_METHODS and len(np.unique(points.y)) > 2:
+        return "ovr"
+    return scene.multiclass
+
+
 def _view(scene, window):
     points = scene.training.points
     if len(points) == 0:
@@ -53,7 +66,13 @@ def _view(scene, window):
     try:
         with limited(LIVE_SECONDS, MAX_RECORDED_STEPS, clock=time.thread_time):
             result = fit_scene(
-                points.X, points.y, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params
+                points.X,
+                points.y,
+                scene.method,
+                scene.params,
+                strategy(scene, points),
+                scene.basis,
+                scene.basis_params,
             )
         view = evaluate_view(result, points.X, points.y, window, scene.step, GRID_RESOLUTION)
     except PlaygroundError:
