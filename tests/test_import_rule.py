@@ -1,4 +1,5 @@
-"""DESIGN.md's import rule: the back-end loads numpy and the standard library only."""
+"""The import rule (README, "The back-end as a library"): the back-end loads numpy and the standard
+library only."""
 
 import subprocess
 import sys
