@@ -21,6 +21,7 @@ from playground.geometry import boundary_segments
 from playground.multiclass import OneVsOne, OneVsRest
 from playground.specs import PANEL_SPEC
 from ui.plot.chart import chart
+from ui.plot.figures import gapped_paths
 from ui.plot.theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from ui.text.convention import book_classes, book_weights, is_two_class
 from ui.text.i18n import N_, _, ngettext
@@ -184,11 +185,11 @@ def sample_traces(model, window, n_samples, seed):
     line = dict(color=PREDICTIVE_COLOUR, width=1)
     curved = isinstance(model, BasisModel) and not isinstance(model.basis_, IdentityBasis)
     if not curved:  # lines in x
-        xs, ys = [], []
-        for w in weights:
-            for _unused, _unused, start, end in boundary_segments(w[None, 1:], w[:1], window):
-                xs += [float(start[0]), float(end[0]), None]
-                ys += [float(start[1]), float(end[1]), None]
+        xs, ys = gapped_paths(
+            (start, end)
+            for w in weights
+            for _unused, _unused, start, end in boundary_segments(w[None, 1:], w[:1], window)
+        )
         return [
             dict(
                 type="scatter",

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_line
 from ui.text.i18n import N_, _
@@ -88,10 +89,7 @@ def _ellipse_traces(classes, outlines, radius):
     width = 2 if radius == 1 else 1.5
     dash = "solid" if radius == 1 else "dash"
     # One halo trace for all classes: None separates the closed curves.
-    xs, ys = [], []
-    for outline in outlines:
-        xs += outline[:, 0].round(5).tolist() + [None]
-        ys += outline[:, 1].round(5).tolist() + [None]
+    xs, ys = gapped_paths(outlines, digits=5)
     traces = [
         dict(
             type="scatter",

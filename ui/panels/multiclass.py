@@ -16,6 +16,7 @@ import streamlit as st
 
 from playground.geometry import arrangement_cells, boundary_segments, polygon_area
 from playground.grid import grid_axes
+from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_sub_classifiers
 from ui.text.i18n import N_, _
@@ -81,11 +82,7 @@ def ambiguous_share(model, window):
 def ambiguous_traces(model, window):
     polygons = ambiguous_polygons(model, window)
     if polygons is not None:
-        xs, ys = [], []
-        for polygon in polygons:
-            closed = np.vstack([polygon, polygon[:1]])
-            xs += closed[:, 0].astype(float).round(6).tolist() + [None]
-            ys += closed[:, 1].astype(float).round(6).tolist() + [None]
+        xs, ys = gapped_paths((np.vstack([polygon, polygon[:1]]) for polygon in polygons), digits=6)
         return [
             dict(
                 type="scatter",
@@ -202,10 +199,7 @@ def _one_vs_rest_line(model, m, start, end):
 
 def _pairwise_lines(segments):
     """One-versus-one's classifiers as one grey dashed trace (the segments split by None)."""
-    xs, ys = [], []
-    for start, end in segments:
-        xs += [float(start[0]), float(end[0]), None]
-        ys += [float(start[1]), float(end[1]), None]
+    xs, ys = gapped_paths((start, end) for start, end in segments)
     return dict(
         type="scatter",
         x=xs,

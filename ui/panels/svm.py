@@ -18,6 +18,7 @@ from playground.geometry import boundary_segments
 from playground.grid import grid_axes
 from playground.svm import LinearSVM
 from ui.plot.chart import chart
+from ui.plot.figures import gapped_paths
 from ui.plot.playback import detail_key, playback_controls
 from ui.plot.theme import CLASS_COLOURS, TEMPLATE
 from ui.text.convention import book_roles, book_sub_classifiers
@@ -91,10 +92,7 @@ def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name=Non
     pieces = margin_segments(coef, intercept, window)
     if not pieces:
         return None
-    xs, ys = [], []
-    for _unused, start, end in pieces:
-        xs += [float(start[0]), float(end[0]), None]
-        ys += [float(start[1]), float(end[1]), None]
+    xs, ys = gapped_paths((start, end) for _unused, start, end in pieces)
     return go.Scatter(
         x=xs,
         y=ys,

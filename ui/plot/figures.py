@@ -102,6 +102,9 @@ def region_polygon_traces(region_polygons: Iterable[tuple[int, ArrayLike]]) -> l
     return traces
 
 
+GappedList = list[float | None]  # coordinates, None where the line breaks
+
+
 def _closed_paths(polygons):
     """x and y of several polygons as one path, each closed and separated by a gap (NaN: plotly.js
     reads it as a break, and a float array stays a compact typed array)."""
@@ -112,13 +115,25 @@ def _closed_paths(polygons):
     return path[:, 0], path[:, 1]
 
 
-def segment_trace(segments: Iterable[Segment]) -> Trace:
-    """Exact boundary line segments, drawn as one trace separated by gaps."""
+def gapped_paths(paths: Iterable[ArrayLike], digits: int | None = None) -> tuple[GappedList, GappedList]:
+    """x and y of several polylines (each an (n, 2) array, a segment's being its two ends) as one
+    trace's lists, a None after each: plotly.js breaks the line there, so one trace draws them
+    all. ``digits`` rounds the coordinates (a shorter JSON). The regions use ``_closed_paths``
+    instead: NaN gaps in float arrays, which stay compact typed arrays."""
     xs: list[float | None] = []
     ys: list[float | None] = []
-    for _unused, _unused, start, end in segments:
-        xs += [float(start[0]), float(end[0]), None]
-        ys += [float(start[1]), float(end[1]), None]
+    for path in paths:
+        points = np.asarray(path, dtype=float)
+        if digits is not None:
+            points = points.round(digits)
+        xs += points[:, 0].tolist() + [None]
+        ys += points[:, 1].tolist() + [None]
+    return xs, ys
+
+
+def segment_trace(segments: Iterable[Segment]) -> Trace:
+    """Exact boundary line segments, drawn as one trace separated by gaps."""
+    xs, ys = gapped_paths((start, end) for _unused, _unused, start, end in segments)
     return dict(
         type="scatter",
         x=xs,
