@@ -554,3 +554,10 @@ def with_basis(model, basis):
     if not isinstance(model, Classifier):
         raise PlaygroundError(N_("Only playground methods can be put on a basis, not {value!r}."), value=model)
     return BasisModel(model, basis)
+
+
+def features_estimator(model: Any) -> Any:
+    """The estimator fitted on the features phi(x): a fitted ``BasisModel``'s ``estimator_``, any
+    other model (on x itself, or a basis model not fitted yet) the model itself. Read from the
+    instance's own attributes: ``BasisModel.__getattr__`` would pass a missing one through."""
+    return model.__dict__.get("estimator_", model) if isinstance(model, BasisModel) else model

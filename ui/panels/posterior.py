@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from playground import BayesianLogisticRegression, LogisticRegression, ProbitRegression, evaluate_grid
+from playground.basis import features_estimator
 from ui.plot.chart import chart
 from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
 from ui.text.convention import book_decision, book_line, book_roles
@@ -324,9 +325,9 @@ def _display_changed():
     st.session_state.panel_options[DISPLAY_KEY] = st.session_state[DISPLAY_KEY]
 
 
-def _inner(model):
+def _two_class_estimator(model):
     """The two-class estimator behind a basis or a strategy of two classes (itself otherwise)."""
-    inner = model.__dict__.get("estimator_", model)
+    inner = features_estimator(model)
     estimators = inner.__dict__.get("estimators_", ())
     return estimators[0] if len(estimators) == 1 else inner
 
@@ -334,7 +335,7 @@ def _inner(model):
 def _describe_own_link(model, display):
     """The wording for probit regression and the Bayesian predictive, whose p(C1|x) is not the
     sigmoid of a log ratio of class densities; None for the other models."""
-    inner = _inner(model)
+    inner = _two_class_estimator(model)
     if np.asarray(model.classes_).size != 2 or not isinstance(inner, ProbitRegression | BayesianLogisticRegression):
         return None
     first, second = map(plain, book_roles(model))

@@ -14,6 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from playground.basis import features_estimator
 from playground.geometry import boundary_segments
 from playground.grid import grid_axes
 from playground.svm import LinearSVM
@@ -35,17 +36,12 @@ PAIR_COLOUR = "#138D75"  # the two multipliers of the SMO step shown
 CONTOUR_RESOLUTION = 90  # margin curves on a basis: 90 x 90 float32 cells, about 32 KB
 
 
-def _inner(model):
-    """The estimator fitted on the features when ``model`` is on a basis, else ``model``."""
-    return getattr(model, "estimator_", model) if hasattr(model, "basis_") else model
-
-
 def two_class_svm(model):
     """The fitted two-class ``LinearSVM`` inside ``model`` (plain, on a basis, or the single
     sub-classifier of a two-class one-versus-rest / one-versus-one wrapper), or None."""
     if model is None:
         return None
-    inner = _inner(model)
+    inner = features_estimator(model)
     if isinstance(inner, LinearSVM):
         return inner
     estimators = getattr(inner, "estimators_", None)
@@ -60,7 +56,7 @@ def sub_svms(model):
     The positive class is the book's (``ui.text.convention.book_sub_classifiers``): class k of
     "class k vs the rest", class i of the pair "class i vs class j" (i < j).
     """
-    inner = _inner(model) if model is not None else None
+    inner = features_estimator(model) if model is not None else None
     estimators = getattr(inner, "estimators_", None)
     if not estimators or len(estimators) < 2 or not all(isinstance(e, LinearSVM) for e in estimators):
         return []

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from playground import Classifier, Window
+from playground.basis import features_estimator
 
 MAX_FRAMES = 300  # frames sent to the browser for one run; the first and the last always among them
 # The basis grid: at most this many phi values (resolution^2 x M float32, 160 KB), so that a
@@ -80,11 +81,6 @@ def frame_steps(n_steps: int, max_frames: int = MAX_FRAMES) -> NDArray[np.int_]:
     return np.unique(np.round(np.linspace(0, n_steps, max_frames)).astype(int))
 
 
-def _inner(model: object) -> Any:
-    """The estimator whose weights a step changes: the model, or on a basis its ``estimator_``."""
-    return model.__dict__.get("estimator_", model)
-
-
 def score_rows(shown: Classifier) -> NDArray[np.float64]:
     """The book's rows (K, P + 1) [w_k0, w_k1, ..., w_kP] of a replayed model, in ``classes_``
     order, P the number of inputs of the inner estimator (x, or phi(x) on a basis).
@@ -92,7 +88,7 @@ def score_rows(shown: Classifier) -> NDArray[np.float64]:
     Two classes (one back-end discriminant d(x), positive for ``classes_[1]``): C1's row is the
     book's y(x) = -d(x) and C2's is 0. K > 2: the K discriminants as they are.
     """
-    inner = _inner(shown)
+    inner = features_estimator(shown)
     coef = np.atleast_2d(np.asarray(inner.coef_, dtype=float))
     intercept = np.ravel(np.asarray(inner.intercept_, dtype=float))
     rows = np.column_stack([intercept, coef])
@@ -114,7 +110,7 @@ def _base64(array: np.ndarray) -> str:
 def basis_grid(model: OnBasis, window: Window) -> BasisGrid:
     """phi(x) at the cell centres of a grid over ``window`` (row-major, y rows): a dict for the
     browser, the resolution chosen so that the grid holds at most ``BASIS_GRID_VALUES`` values."""
-    n_features = int(np.shape(_inner(model).coef_)[-1])
+    n_features = int(np.shape(features_estimator(model).coef_)[-1])
     low, high = BASIS_GRID_RESOLUTION
     resolution = int(np.clip(np.sqrt(BASIS_GRID_VALUES / max(n_features, 1)), low, high))
     dx = (window.x_max - window.x_min) / resolution
