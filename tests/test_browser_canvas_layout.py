@@ -66,6 +66,33 @@ def test_presentation_shows_the_whole_plot_without_scrolling(browser, server, si
     close_page(page)
 
 
+CANVASES_JS = """() => [...document.querySelectorAll('.pg-canvas')].map((root) => {
+  const r = root.querySelector('.main-svg').getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, inner: innerHeight, room: root.__pgRoom}; })"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_comparison_of_four_in_presentation_fits_the_screen_when_it_can(browser, server, size):
+    """Four compared methods: two rows share a projector's screen (1920 x 1080) and are all whole
+    on it; on 1280 x 720 a share would be a strip, so the first row fills the screen and the
+    second is a scroll away, each as tall as the screen less its title."""
+    page = open_page(browser, f"{server}/?pm=1&cmp=least_squares,logistic,svm,fisher", *size)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.pg-canvas')].filter((r) => r.querySelector('.main-svg')).length === 4"
+    )
+    wait_settled(page)
+    canvases = page.evaluate(CANVASES_JS)
+    first, second = canvases[0], canvases[1 if canvases[1]["top"] > canvases[0]["top"] + 1 else 2]
+    page.screenshot(path=ARTIFACTS / f"presentation-compare4-{size[0]}x{size[1]}.png")
+    if size == (1920, 1080):
+        assert all(c["top"] >= 0 and c["bottom"] <= c["inner"] for c in canvases), canvases
+        assert all(c["bottom"] - c["top"] >= 320 for c in canvases), canvases  # readable, not strips
+    else:
+        assert first["bottom"] <= first["inner"] and first["bottom"] - first["top"] >= 0.5 * size[1], canvases
+        assert second["top"] >= first["inner"] and second["room"] >= 0.6 * size[1], canvases
+    close_page(page)
+
+
 # ---- 5. Nothing overflows at 800 px and up -----------------------------------------------------
 
 CLIPPED_JS = """() => {

@@ -17,10 +17,9 @@ from ui.export.buttons import download_buttons
 from ui.plot import canvas_options
 from ui.plot.canvas import canvas, file_name, follow_canvas
 from ui.plot.caption import caption_height, caption_text
-from ui.plot.compare import comparison, view_mode_picker
+from ui.plot.compare import comparison_canvases, view_mode_picker
 from ui.plot.figures import FIGURE_CONFIG, scene_figure
 from ui.plot.fitview import shown_model
-from ui.plot.legend_row import legend_row
 from ui.session.compute import FitView, scene_model, scene_view, view_is_quick
 from ui.session.language import init_language, language_picker
 from ui.text.accessible import canvas_description
@@ -485,7 +484,7 @@ def _comparison_view(compared_methods):
     _show_notices()
     scene = state.scene()
     with _boundary(N_("the comparison")):
-        _comparison(scene, compared_methods)
+        comparison_canvases(scene, compared_methods, presenting=_presenting())
     st.markdown(heldout.status_line(scene.points), unsafe_allow_html=True)
     st.caption(_(EXPLANATION))
     _sync_link(compared_methods)
@@ -528,58 +527,6 @@ def _scale():
 
 CANVAS_HEIGHT = 560
 PRESENTATION_MIN_HEIGHT = 420  # presentation mode: the plot fills the window's height, at least this
-COMPARE_MIN_HEIGHT = 300  # the same for the two canvases of a comparison in presentation
-
-
-def _comparison(scene, methods):
-    """Two to four methods side by side, each on its own canvas over the shared window."""
-    compared = comparison(scene, methods)
-    if len(compared) < 2:
-        st.info(_("Pick two to four methods to compare (above)."), icon="ℹ️")
-        return
-    scale = _scale()
-    st.markdown(legend_row(scene.points), unsafe_allow_html=True)  # one legend for every canvas below
-    columns = st.columns(2)
-    fit = canvas_options.fit_token()
-    filling = _presenting() and len(compared) <= 2
-    for index, item in enumerate(compared):
-        with columns[index % 2]:
-            st.markdown(item.title)
-            if item.view.error:
-                st.warning(plain(phrased(item.view.error, name=class_name)), icon="⚠️")
-            # No legend of its own: the row above is every canvas's, and the titles say which method is which.
-            figure = scene_figure(
-                scene.points,
-                item.view,
-                scene.window,
-                scene.view_revision,
-                scale=scale,
-                legend=False,
-                test_predicted=item.test_predicted,
-                caption=caption_text(item.scene, item.view, item.test_predicted, settings=False),
-            )
-            key = f"canvas_compare_{index}"
-            revision = str(hash(item.scene))
-            edits.record_drawn(revision, item.scene)
-            canvas(
-                figure,
-                config=FIGURE_CONFIG,  # the wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a box)
-                window=scene.window,
-                revision=revision,
-                n_points=len(scene.points),
-                ack=st.session_state.last_event_nonce,
-                # Presentation: one row of two fills the window's height down to this (whole on screen).
-                height=COMPARE_MIN_HEIGHT if filling else int(400 * scale),
-                fill_screen=filling,
-                fit=fit if index == 0 else None,
-                file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
-                key=key,
-                on_events=canvas_options.events_handler(key, shared_view=True),
-                # A click or a drag in one of them is drawn live in that one (its method's fit);
-                # the others follow when the gesture is committed.
-                new_point=canvas_options.new_point_marker(scene, scale),
-                live=canvas_options.live_settings(item.scene, False, scale),
-            )
 
 
 def _render_panels(panels, context):

@@ -4,10 +4,27 @@ const MIN_HEIGHT = 240;  // px: the canvas never gets shorter than this to fit a
 const LEGEND_LEVELS = 4;
 
 function roomHeight(root, data) {
-  // The height the canvas has: the script's, or in presentation down to the window's bottom.
-  if (!data.fill_screen) return data.height;
+  // The height the canvas has: the script's, or in presentation down to the window's bottom,
+  // shared with the canvases stacked below it in its column (fill_screen = how many share it),
+  // each of which sits under a title as tall as this one's, one gap (1rem) further down. A
+  // share below the least height would leave a strip no one can read: then each canvas takes
+  // the window's height and the rest are a scroll away (one below the window's bottom gets the
+  // window's height less its title, what it has once scrolled to its title).
+  const rows = Number(data.fill_screen) || 0;
+  if (!rows) return data.height;
   const top = root.getBoundingClientRect().top + window.scrollY;
-  return Math.max(data.min_height, Math.floor(window.innerHeight - top - 12));
+  const column = root.closest('[data-testid="stColumn"]');
+  // Every canvas of a column sits under a title like the first one's: measure that one.
+  const first = column && column.querySelector('.pg-canvas');
+  const header = first ? first.getBoundingClientRect().top - column.getBoundingClientRect().top : 0;
+  const below = top + data.min_height > window.innerHeight && column;
+  const room = below ? window.innerHeight - header - 24 : window.innerHeight - top - 12;
+  if (rows > 1) {
+    const gap = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const share = Math.floor((room - (rows - 1) * (header + gap)) / rows);
+    if (share >= data.min_height) return share;
+  }
+  return Math.max(data.min_height, Math.floor(room));
 }
 
 function canvasHeight(root, data, layout) {

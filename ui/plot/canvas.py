@@ -253,8 +253,10 @@ def canvas(
     {"type": "undo"} or {"type": "redo"} (keyboard), with an increasing "nonce" and the plot
     area's size in pixels as "area"; ``ack`` is the last nonce applied.
     ``height``: of the plot in pixels, or its least height when ``fill_screen`` (presentation:
-    the plot reaches the bottom of the browser window). ``fit``: a token, set once when the app
-    has just fitted ``window`` to the points; the canvas then widens it to the plot area's shape
+    the plot reaches the bottom of the browser window; a number n > 1 shares that room with the
+    n - 1 canvases stacked below it in its column, each under a title like its own). ``fit``: a
+    token, set once when the app has just fitted ``window`` to the points; the canvas then widens
+    it to the plot area's shape
     (reported as a view event). ``file_name``: the start of downloaded images' names.
     ``panels_follow``: a key of what is drawn; once drawn, the ``follow_canvas`` element reruns
     its fragment unless it last ran for that key.

@@ -12,9 +12,18 @@ import streamlit as st
 
 from playground import MODELS
 from playground.link import MAX_COMPARED
+from ui.session import edits
 from ui.session.compute import fitted_model, prefetch, scene_model, scene_view
 from ui.text.i18n import N_, _
+from ui.text.markdown import plain
+from ui.text.names import class_name, phrased
 from ui.widgets.heldout import test_predictions
+
+from . import canvas_options
+from .canvas import canvas, file_name
+from .caption import caption_text
+from .figures import FIGURE_CONFIG, scene_figure
+from .legend_row import legend_row
 
 MODE_KEY = "view_mode"  # "single" or "compare"
 METHODS_KEY = "compare_methods"
@@ -125,3 +134,58 @@ def comparison(scene, methods):
         test_predicted = None if view.error else test_predictions(scene_model(sub_scene), None, scene.points)
         compared.append(Compared(method, sub_scene, view, note, test_predicted))
     return compared
+
+
+COMPARE_MIN_HEIGHT = 320  # px: a comparison's canvas in presentation (two rows share the screen if both get it)
+
+
+def comparison_canvases(scene, methods, presenting=False):
+    """Two to four methods side by side, each on its own canvas over the shared window; in
+    ``presenting`` mode, enlarged and every canvas whole on the screen."""
+    compared = comparison(scene, methods)
+    if len(compared) < 2:
+        st.info(_("Pick two to four methods to compare (above)."), icon="ℹ️")
+        return
+    scale = 1.6 if presenting else 1.0  # as the page's (ui.app._scale)
+    st.markdown(legend_row(scene.points), unsafe_allow_html=True)  # one legend for every canvas below
+    columns = st.columns(2)
+    fit = canvas_options.fit_token()
+    # Presentation: every canvas whole on the screen, one row of two or two rows sharing its height.
+    rows = 2 if len(compared) > 2 else 1
+    for index, item in enumerate(compared):
+        with columns[index % 2]:
+            st.markdown(item.title)
+            if item.view.error:
+                st.warning(plain(phrased(item.view.error, name=class_name)), icon="⚠️")
+            # No legend of its own: the row above is every canvas's, and the titles say which method is which.
+            figure = scene_figure(
+                scene.points,
+                item.view,
+                scene.window,
+                scene.view_revision,
+                scale=scale,
+                legend=False,
+                test_predicted=item.test_predicted,
+                caption=caption_text(item.scene, item.view, item.test_predicted, settings=False),
+            )
+            key = f"canvas_compare_{index}"
+            revision = str(hash(item.scene))
+            edits.record_drawn(revision, item.scene)
+            canvas(
+                figure,
+                config=FIGURE_CONFIG,  # the wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a box)
+                window=scene.window,
+                revision=revision,
+                n_points=len(scene.points),
+                ack=st.session_state.last_event_nonce,
+                height=COMPARE_MIN_HEIGHT if presenting else int(400 * scale),
+                fill_screen=(rows - index // 2) if presenting else 0,
+                fit=fit if index == 0 else None,
+                file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
+                key=key,
+                on_events=canvas_options.events_handler(key, shared_view=True),
+                # A click or a drag in one of them is drawn live in that one (its method's fit);
+                # the others follow when the gesture is committed.
+                new_point=canvas_options.new_point_marker(scene, scale),
+                live=canvas_options.live_settings(item.scene, False, scale),
+            )
