@@ -35,6 +35,19 @@ MODELS: dict[str, type[Classifier]] = {
 
 MULTICLASS_STRATEGIES = ("native", "ovr", "ovo")
 
+# The two-class machines: no K-class form of their own (their fit refuses three classes and
+# names the strategies; tests/test_conventions.py checks this set against the fits).
+TWO_CLASS_METHODS = frozenset({"perceptron", "logistic", "probit", "bayesian_logistic", "svm"})
+
+
+def fitted_strategy(method: str, multiclass: str, n_classes: int) -> str:
+    """The multi-class strategy a fit of ``method`` runs on ``n_classes`` classes: a two-class
+    method has no K-class form, so a K-class ("native") choice runs one-versus-rest (what the
+    sidebar offers instead; the comparison, the class rooms and the export alike)."""
+    if multiclass == "native" and method in TWO_CLASS_METHODS and n_classes > 2:
+        return "ovr"
+    return multiclass
+
 
 def make_model(name: str, *, multiclass: str = "native", basis: Basis | None = None, **params: Any) -> Classifier:
     """Return an unfitted estimator for method ``name``.

@@ -15,9 +15,10 @@ from sklearn.svm import SVC
 from streamlit.testing.v1 import AppTest
 
 from playground import MODELS, PlaygroundError, make_model
+from playground.registry import TWO_CLASS_METHODS
 from tests.conftest import SEED003_CLASS, SEED003_X, clusters, component_json, show_step
 from ui.text import convention
-from ui.widgets.controls import TWO_CLASS_METHODS, method_label
+from ui.widgets.controls import method_label
 from ui.widgets.method_params import widget_state
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")

@@ -15,10 +15,10 @@ from playground import MODELS
 from playground.scene import Scene
 from ui.export.buttons import download_buttons
 from ui.plot import canvas_options
-from ui.plot.canvas import canvas, file_name, follow_canvas
+from ui.plot.canvas import file_name, follow_canvas
 from ui.plot.caption import caption_height, caption_text
 from ui.plot.compare import comparison_canvases, view_mode_picker
-from ui.plot.figures import FIGURE_CONFIG, scene_figure
+from ui.plot.figures import scene_figure
 from ui.plot.fitview import shown_model
 from ui.session.compute import FitView, scene_model, scene_view, view_is_quick
 from ui.session.language import init_language, language_picker
@@ -38,7 +38,7 @@ from ui.widgets.share import share_controls, sync_address_bar
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .rooms import panel as rooms_panel
 from .server import forward_queue, runtime
-from .session import edits, loading, state
+from .session import loading, state
 from .text import i18n
 from .widgets import controls, heldout
 
@@ -412,15 +412,9 @@ def _status_region(scene: Scene, model: object, view: FitView, test_predicted: o
 
 
 def _draw_canvas(scene, figure, painted=False, caption_room=0):
-    revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
-    edits.record_drawn(revision, scene)
-    canvas(
+    canvas_options.scene_canvas(
+        scene,
         figure,
-        config=FIGURE_CONFIG,  # the wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a box)
-        window=scene.window,
-        revision=revision,
-        n_points=len(scene.points),
-        ack=st.session_state.last_event_nonce,
         height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT + caption_room,  # the plot keeps its size
         fill_screen=_presenting(),
         fit=canvas_options.fit_token(),

@@ -15,7 +15,7 @@ Rules:
 """
 
 from playground.i18n import N_
-from playground.registry import MODELS
+from playground.registry import MODELS, fitted_strategy
 from playground.specs import BASIS_SPECS, METHOD_SPECS, clean_settings
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS
 from ui.text.convention import book_w_init
@@ -23,8 +23,6 @@ from ui.text.markdown import plain
 
 from .numpy_cells import METHOD_TEXT, literal, numpy_code
 from .sklearn_cells import DIFFERENCES, NO_COUNTERPART, sklearn_code
-
-TWO_CLASS_ONLY = ("perceptron", "logistic", "probit", "bayesian_logistic", "svm")
 
 
 def settings_of(scene):
@@ -35,11 +33,7 @@ def settings_of(scene):
 
 def strategy_of(scene, n_classes):
     """ "native", "ovr" or "ovo" as the fit runs it (a two-class method meets K > 2 classes with OvR)."""
-    if n_classes <= 2:
-        return "native"
-    if scene.multiclass == "native" and scene.method in TWO_CLASS_ONLY:
-        return "ovr"
-    return scene.multiclass
+    return "native" if n_classes <= 2 else fitted_strategy(scene.method, scene.multiclass, n_classes)
 
 
 def _array(rows, per_line=4):

@@ -16,12 +16,12 @@ import streamlit as st
 
 from playground.geometry import arrangement_cells, boundary_segments, polygon_area
 from playground.grid import grid_axes
+from playground.registry import TWO_CLASS_METHODS
 from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_sub_classifiers
 from ui.text.i18n import N_, _
 from ui.text.names import class_name_html
-from ui.widgets.controls import TWO_CLASS_METHODS
 
 from . import Panel, option_checkbox
 

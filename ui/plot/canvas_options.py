@@ -13,13 +13,15 @@ Rules that must hold:
 """
 
 import secrets
+from typing import Any
 
 import numpy as np
 import streamlit as st
 
 from playground.link import MAX_LINK_POINTS, encode_scene
 from playground.scene import Scene
-from ui.plot.figures import TEST_FILL
+from ui.plot.canvas import canvas
+from ui.plot.figures import FIGURE_CONFIG, TEST_FILL
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
 from ui.server.live_route import live_path
 from ui.session import edits, state
@@ -100,3 +102,20 @@ def strategy_words(scene: Scene) -> str | None:
     if np.count_nonzero(scene.training.points.counts()) <= 2:
         return None
     return {"ovr": "one-versus-rest", "ovo": "one-versus-one"}.get(scene.multiclass)
+
+
+def scene_canvas(scene: Scene, figure: Any, **options: Any) -> None:
+    """The canvas drawing ``figure`` of ``scene``: remembered under the scene's revision (the
+    canvas's events name points as this drawing showed them), over the scene's window and points,
+    acknowledging the last event applied; ``options`` are the canvas's own (height, key, ...)."""
+    revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
+    edits.record_drawn(revision, scene)
+    canvas(
+        figure,
+        config=FIGURE_CONFIG,  # the wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a box)
+        window=scene.window,
+        revision=revision,
+        n_points=len(scene.points),
+        ack=st.session_state.last_event_nonce,
+        **options,
+    )

@@ -12,7 +12,7 @@ import streamlit as st
 
 from playground import MODELS
 from playground.link import MAX_COMPARED
-from ui.session import edits
+from playground.registry import fitted_strategy
 from ui.session.compute import fitted_model, prefetch, scene_model, scene_view
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
@@ -20,9 +20,9 @@ from ui.text.names import class_name, phrased
 from ui.widgets.heldout import test_predictions
 
 from . import canvas_options
-from .canvas import canvas, file_name
+from .canvas import file_name
 from .caption import caption_text
-from .figures import FIGURE_CONFIG, scene_figure
+from .figures import scene_figure
 from .legend_row import legend_row
 
 MODE_KEY = "view_mode"  # "single" or "compare"
@@ -101,13 +101,9 @@ def compared_scene(scene, method):
     return candidate, ""
 
 
-# Two-class methods: one-versus-rest here when there are more classes.
-TWO_CLASS_ONLY = ("perceptron", "svm", "logistic", "probit", "bayesian_logistic")
-
-
 def _likely_scenes(scene, methods):
     """The scenes ``compared_scene`` will most likely fit, to start them all at once."""
-    many = int(np.count_nonzero(scene.training.points.counts())) > 2
+    n_classes = int(np.count_nonzero(scene.training.points.counts()))
     return [
         scene
         if method == scene.method
@@ -116,7 +112,7 @@ def _likely_scenes(scene, methods):
             method=method,
             params=(),
             step=None,
-            multiclass="ovr" if many and method in TWO_CLASS_ONLY else "native",
+            multiclass=fitted_strategy(method, "native", n_classes),
         )
         for method in methods
     ]
@@ -169,15 +165,9 @@ def comparison_canvases(scene, methods, presenting=False):
                 caption=caption_text(item.scene, item.view, item.test_predicted, settings=False),
             )
             key = f"canvas_compare_{index}"
-            revision = str(hash(item.scene))
-            edits.record_drawn(revision, item.scene)
-            canvas(
+            canvas_options.scene_canvas(  # item.scene: the shared scene's points and window, its method
+                item.scene,
                 figure,
-                config=FIGURE_CONFIG,  # the wheel scrolls the page (zoom: Ctrl/⌘ + wheel, a pinch, a box)
-                window=scene.window,
-                revision=revision,
-                n_points=len(scene.points),
-                ack=st.session_state.last_event_nonce,
                 height=COMPARE_MIN_HEIGHT if presenting else int(400 * scale),
                 fill_screen=(rows - index // 2) if presenting else 0,
                 fit=fit if index == 0 else None,

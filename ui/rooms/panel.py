@@ -182,35 +182,8 @@ def bar_controls(row):
         return
     settings = model.settings(room)
     with row:
-        _widget(
-            st.selectbox,
-            _("Method"),
-            "pbr_method",
-            settings["method"],
-            code,
-            token,
-            "method",
-            options=list(MODELS),
-            format_func=method_label,
-            label_visibility="collapsed",
-            width=330,
-        )
-        _widget(
-            st.selectbox,
-            _("Class the students add"),
-            "pbr_everyone",
-            _option(settings["everyone"]),
-            code,
-            token,
-            "assign",
-            convert=_unoption,
-            options=[CHOOSE, *range(settings["classes"])],
-            format_func=_bar_class_label,
-            label_visibility="collapsed",
-            width=260,
-        )
-        _widget(st.toggle, _("Pause adding points"), "pbr_lock", settings["locked"], code, token, "lock")
-        _widget(st.toggle, _("Hide the boundary"), "pbr_hide", settings["hidden"], code, token, "hide")
+        _method_and_everyone(code, token, settings, on_bar=True)
+        _pause_and_hide(code, token, settings, on_bar=True)
 
 
 def _bar_class_label(k):
@@ -239,9 +212,7 @@ def controls(code, token, in_bar=False):
     first, second, third = st.columns(3)
     with first:
         if not in_bar:
-            _widget(st.toggle, _("Pause adding points"), "room_lock", settings["locked"], code, token, "lock")
-            label = _("Hide the boundary (predict, then reveal)")
-            _widget(st.toggle, label, "room_hide", settings["hidden"], code, token, "hide")
+            _pause_and_hide(code, token, settings)
         _class_counts(code, token, settings)
     with second:
         if not in_bar:
@@ -251,29 +222,45 @@ def controls(code, token, in_bar=False):
     _room_actions(code, token, room)
 
 
-def _method_and_everyone(code, token, settings):
-    act = (code, token)
+def _method_and_everyone(code, token, settings, on_bar=False):
+    """The room's method and the class every student adds; ``on_bar``: the presenter bar's own
+    widgets (their keys), labels folded away, the choices saying what they are."""
+    prefix, bar = ("pbr", dict(label_visibility="collapsed")) if on_bar else ("room", {})
     _widget(
         st.selectbox,
         _("Method"),
-        "room_method",
+        f"{prefix}_method",
         settings["method"],
-        *act,
+        code,
+        token,
         "method",
         options=list(MODELS),
         format_func=method_label,
+        **bar,
+        **({"width": 330} if on_bar else {}),
     )
     _widget(
         st.selectbox,
         _("Class the students add"),
-        "room_everyone",
+        f"{prefix}_everyone",
         _option(settings["everyone"]),
-        *act,
+        code,
+        token,
         "assign",
         convert=_unoption,
         options=[CHOOSE, *range(settings["classes"])],
-        format_func=_class_or(_("each student chooses")),
+        format_func=_bar_class_label if on_bar else _class_or(_("each student chooses")),
+        **bar,
+        **({"width": 260} if on_bar else {}),
     )
+
+
+def _pause_and_hide(code, token, settings, on_bar=False):
+    """Pause adding points, and hide the boundary (predict, then reveal); ``on_bar``: the bar's own."""
+    prefix = "pbr" if on_bar else "room"
+    _widget(st.toggle, _("Pause adding points"), f"{prefix}_lock", settings["locked"], code, token, "lock")
+    label = _("Hide the boundary") if on_bar else _("Hide the boundary (predict, then reveal)")
+    _widget(st.toggle, label, f"{prefix}_hide", settings["hidden"], code, token, "hide")
 
 
 def _class_counts(code, token, settings):

@@ -21,6 +21,7 @@ import numpy as np
 from playground import PlaygroundError
 from playground.budget import limited
 from playground.grid import Window
+from playground.registry import fitted_strategy
 from ui.plot.canvas import figure_json
 from ui.plot.fitview import FitView, evaluate_view
 from ui.plot.theme import with_font
@@ -28,7 +29,6 @@ from ui.server.live_route import LIVE_SECONDS
 from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.session.workers import fit_scene
 from ui.text.i18n import speaking
-from ui.widgets.controls import TWO_CLASS_METHODS
 
 from .model import matches, scene_of, settings, student_view
 
@@ -50,13 +50,9 @@ def tall_window(window):
 
 
 def strategy(scene, points):
-    """The room's multi-class strategy: a two-class method (logistic regression, the SVM, ...)
-    facing three or more classes is fitted one-versus-rest, as the sidebar makes it for the page
-    (``ui.widgets.controls.multiclass_picker``): students adding a third class never leave the
-    projector without a boundary."""
-    if scene.multiclass == "native" and scene.method in TWO_CLASS_METHODS and len(np.unique(points.y)) > 2:
-        return "ovr"
-    return scene.multiclass
+    """The room's multi-class strategy (``playground.registry.fitted_strategy``): students adding
+    a third class to a two-class method's room never leave the projector without a boundary."""
+    return fitted_strategy(scene.method, scene.multiclass, len(np.unique(points.y)))
 
 
 def _view(scene, window):

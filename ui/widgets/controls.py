@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from playground import MODELS, ClusterSpec
+from playground.registry import TWO_CLASS_METHODS
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_label_format
@@ -170,9 +171,6 @@ MULTICLASS_LABELS = {
     "ovr": N_("one-versus-rest"),
     "ovo": N_("one-versus-one"),
 }
-# Two-class machines: no K-class form of their own (tests/test_conventions.py checks the list
-# against the back-end, which refuses three classes for exactly these).
-TWO_CLASS_METHODS = frozenset({"perceptron", "logistic", "probit", "bayesian_logistic", "svm"})
 MULTICLASS_KEY = "multiclass"
 AUTO_OVR_KEY = "multiclass_auto_ovr"  # set while one-versus-rest stands in for the K-class choice
 

@@ -21,12 +21,13 @@ import streamlit as st
 
 from playground import MODELS
 from playground.presets import PRESETS
+from playground.registry import TWO_CLASS_METHODS
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES
 
-from .controls import AUTO_OVR_KEY, MULTICLASS_KEY, MULTICLASS_LABELS, TWO_CLASS_METHODS, method_label
+from .controls import AUTO_OVR_KEY, MULTICLASS_KEY, MULTICLASS_LABELS, method_label
 from .keys import method_widget
 from .presets import ACTIVE_KEY, load_preset
 
