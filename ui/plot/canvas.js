@@ -13,11 +13,12 @@ function roomHeight(root, data) {
   const rows = Number(data.fill_screen) || 0;
   if (!rows) return data.height;
   const top = root.getBoundingClientRect().top + window.scrollY;
+  // A column of several canvases (a comparison): each sits under a title like the first one's.
   const column = root.closest('[data-testid="stColumn"]');
-  // Every canvas of a column sits under a title like the first one's: measure that one.
-  const first = column && column.querySelector('.pg-canvas');
-  const header = first ? first.getBoundingClientRect().top - column.getBoundingClientRect().top : 0;
-  const below = top + data.min_height > window.innerHeight && column;
+  const stacked = column ? column.querySelectorAll('.pg-canvas') : [];
+  const several = stacked.length > 1 || (column && rows > 1);  // the next may not be drawn yet
+  const header = several ? stacked[0].getBoundingClientRect().top - column.getBoundingClientRect().top : 0;
+  const below = stacked.length > 1 && top + data.min_height > window.innerHeight;
   const room = below ? window.innerHeight - header - 24 : window.innerHeight - top - 12;
   if (rows > 1) {
     const gap = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
