@@ -327,8 +327,8 @@ def test_the_student_page_keeps_texts_as_data(client):
 
 class _Request:
     def __init__(self, host, forwarded=None):
-        self.client = type("Client", (), {"host": host})()
-        self.headers = {"x-forwarded-for": forwarded} if forwarded else {}
+        headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
+        self.scope = {"client": (host, 50000), "headers": headers}
 
 
 def test_a_client_is_its_address_or_what_a_trusted_proxy_saw():

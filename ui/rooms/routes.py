@@ -16,9 +16,7 @@ under the server's base URL path. Rules that must hold, since every route is pub
   are in the request's language.
 """
 
-import ipaddress
 import json
-import os
 import time
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ui.plot.theme import CLASS_COLOURS, SYMBOL_GLYPHS
+from ui.server.clients import client_address
 from ui.server.live_route import RateLimit
 from ui.text.i18n import LANGUAGES, N_, initial_language, speaking
 from ui.text.names import phrased
@@ -68,25 +67,9 @@ _HERE = Path(__file__).resolve().parent
 ASSETS = {"student.js": "text/javascript", "student.css": "text/css"}
 
 
-def _trusted_proxies():
-    names = os.environ.get("PLAYGROUND_TRUSTED_PROXIES", "127.0.0.1/32,::1/128")
-    return [ipaddress.ip_network(n.strip(), strict=False) for n in names.split(",") if n.strip()]
-
-
-TRUSTED = _trusted_proxies()
-
-
 def client_of(request):
-    """The client's address (see the module's rules on proxies)."""
-    host = request.client.host if request.client else "?"
-    try:
-        trusted = any(ipaddress.ip_address(host) in net for net in TRUSTED)
-    except ValueError:
-        trusted = False
-    forwarded = request.headers.get("x-forwarded-for", "")
-    if trusted and forwarded:
-        return forwarded.split(",")[-1].strip()[:64]
-    return host
+    """The client's address as the trusted proxies report it (``ui.server.clients``)."""
+    return client_address(request.scope)
 
 
 def _refusal(status, sentence, language="en"):
