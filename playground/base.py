@@ -15,32 +15,35 @@ they change.
 """
 
 import inspect
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Self, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .errors import Message, NotFittedError, PlaygroundError
 from .i18n import N_
-from .validation import FloatArray, check_X
+from .validation import FloatArray, IndexArray, LabelArray, check_X
+
+_Derived = TypeVar("_Derived")
 
 
 class _ClassAlias:
     """A class attribute that reads another one (on the class or an instance)."""
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
 
-    def __get__(self, instance, owner):
-        return getattr(owner, self.name)
+    def __get__(self, instance: object, owner: type) -> str:
+        value: str = getattr(owner, self.name)  # the aliased attributes are texts (book_section)
+        return value
 
 
 class Classifier:
     """Base class: parameters, prediction from decision values, accuracy."""
 
     # Fitted attributes every model sets in fit (declared for the type checker, not given here).
-    classes_: NDArray[Any]
+    classes_: LabelArray
     n_features_in_: int
 
     #: Name shown in the app's method list.
@@ -58,12 +61,14 @@ class Classifier:
 
     # -- parameters (sklearn's get_params / set_params, enough for cloning) --
     @classmethod
-    def _param_names(cls):
+    def _param_names(cls) -> list[str]:
         signature = inspect.signature(cls.__init__)
         kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
         return [p.name for p in signature.parameters.values() if p.name != "self" and p.kind in kinds]
 
-    def get_params(self, deep=True):
+    # The values are Any: each method's hyper-parameters have their own types, and the dict is
+    # passed back as keyword arguments to constructors whose parameters are typed one by one.
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
         """The constructor's parameters; with ``deep``, also those of a wrapped estimator or
         basis as ``estimator__eta`` (scikit-learn's convention, so its ``clone`` works)."""
         params = {name: getattr(self, name) for name in self._param_names()}
@@ -73,7 +78,7 @@ class Classifier:
                     params.update((f"{name}__{key}", inner) for key, inner in value.get_params().items())
         return params
 
-    def set_params(self, **params):
+    def set_params(self, **params: Any) -> Self:
         valid = set(self._param_names())
         for name, value in params.items():
             outer, _, inner = name.partition("__")
@@ -87,28 +92,28 @@ class Classifier:
                 setattr(self, name, value)
         return self
 
-    def clone(self):
+    def clone(self) -> Self:
         return type(self)(**self.get_params(deep=False))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items())
         return f"{type(self).__name__}({args})"
 
     # -- prediction --
-    def _check_fitted(self):
+    def _check_fitted(self) -> None:
         if "classes_" not in self.__dict__:
             raise NotFittedError(
                 N_("{method} has not been fitted yet: call fit(X, y) first."), method=Message(self.display_name)
             )
 
-    def _check_X(self, X):
+    def _check_X(self, X: ArrayLike) -> FloatArray:
         self._check_fitted()
         return check_X(X, n_features=self.n_features_in_, model=type(self).__name__)
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
         raise NotImplementedError
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
+    def predict(self, X: ArrayLike) -> LabelArray:
         """Labels from ``classes_``, shape (N,).
 
         Two classes: ``classes_[1]`` where the decision value is positive. K classes: the
@@ -142,7 +147,7 @@ class LinearClassifier(Classifier):
             return X @ self.coef_[0] + self.intercept_[0]
         return in_blocks(self._linear_by_class, X, self.coef_.shape[0])
 
-    def _linear_by_class(self, X):
+    def _linear_by_class(self, X: FloatArray) -> FloatArray:
         """The K discriminants computed class-major, (K, N), returned transposed (see in_blocks)."""
         scores = self.coef_ @ X.T
         scores += self.intercept_[:, None]
@@ -160,15 +165,15 @@ class ProbabilisticMixin:
 
     is_probabilistic = True
     # What the classifier it is mixed into provides (declared for the type checker).
-    classes_: NDArray[Any]
+    classes_: LabelArray
     _check_X: Callable[[ArrayLike], FloatArray]
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
+    def predict(self, X: ArrayLike) -> LabelArray:
         """Labels from ``classes_``: the largest posterior p(C_k|x), shape (N,)."""
         index = self.predict_index(X)  # first: an unfitted model has no classes_
         return self.classes_[index]
 
-    def predict_index(self, X: ArrayLike) -> NDArray[np.intp]:
+    def predict_index(self, X: ArrayLike) -> IndexArray:
         """Position in ``classes_`` of the largest posterior, shape (N,)."""
         return argmax_rows(self.predict_proba(X))
 
@@ -180,7 +185,7 @@ class ProbabilisticMixin:
         """ln p(C_k|x), shape (N, K)."""
         return in_blocks(lambda block: self._posterior(block, log=True), self._check_X(X), self.classes_.size)
 
-    def _posterior(self, X, log):
+    def _posterior(self, X: FloatArray, log: bool) -> FloatArray:
         """Posteriors (or their logs) at checked inputs, shape (N, K). This default serves a
         subclass that defines only ``predict_log_proba``."""
         if type(self).predict_log_proba is ProbabilisticMixin.predict_log_proba:
@@ -189,7 +194,7 @@ class ProbabilisticMixin:
         return log_proba if log else np.exp(log_proba)
 
 
-def argmax_rows(proba):
+def argmax_rows(proba: FloatArray) -> IndexArray:
     """``np.argmax(proba, axis=1)`` (ties to the first), with two columns compared directly:
     numpy's argmax along the short axis of an (N, 2) array is much slower."""
     if proba.shape[1] == 2:
@@ -203,7 +208,11 @@ class LinearPosteriorMixin:
     softmax of the K discriminants otherwise (eq. 4.62, 4.104). There is no other copy of the
     weights: change ``coef_`` and the posteriors change with it."""
 
-    def _posterior(self, X, log):
+    # What the linear classifier it is mixed into provides (declared for the type checker).
+    coef_: FloatArray
+    intercept_: FloatArray
+
+    def _posterior(self, X: FloatArray, log: bool) -> FloatArray:
         if self.coef_.shape[0] == 1:
             return two_class_proba(X @ self.coef_[0] + self.intercept_[0], log=log)
         A = self.coef_ @ X.T
@@ -211,7 +220,7 @@ class LinearPosteriorMixin:
         return softmax_by_class(A, log=log, overwrite=True)
 
 
-def cached_from(owner, key, sources, compute):
+def cached_from(owner: object, key: str, sources: Sequence[NDArray[Any]], compute: Callable[[], _Derived]) -> _Derived:
     """``compute()``, recomputed only when an array in ``sources`` changed since the last call.
 
     For quantities derived from public fitted attributes (e.g. Cholesky factors of
@@ -240,7 +249,7 @@ def cached_from(owner, key, sources, compute):
 BLOCK = 8192
 
 
-def in_blocks(function, X, width):
+def in_blocks(function: Callable[[FloatArray], ArrayLike], X: FloatArray, width: int) -> FloatArray:
     """``function(X[i:j])`` over consecutive blocks of ``BLOCK`` rows, gathered into one
     C-ordered array of shape (N, width)."""
     out = np.empty((X.shape[0], width))
@@ -249,7 +258,7 @@ def in_blocks(function, X, width):
     return out
 
 
-def _store(out, values):
+def _store(out: FloatArray, values: ArrayLike) -> None:
     """``out[...] = values`` for (B, width) arrays; a column-major ``values`` (the transpose of a
     class-major (width, B) array) column by column: numpy's own copy across the two layouts is
     several times slower than ``width`` contiguous copies."""
@@ -261,7 +270,7 @@ def _store(out, values):
         out[...] = values
 
 
-def softmax_by_class(A, log=False, overwrite=False):
+def softmax_by_class(A: ArrayLike, log: bool = False, overwrite: bool = False) -> FloatArray:
     """p(C_k|x) = exp(a_k) / sum_j exp(a_j) (eq. 4.62-4.63), or its log, from A of shape (K, N).
 
     Returns an (N, K) array (the transpose of a (K, N) one). The largest activation is
@@ -289,24 +298,24 @@ def softmax_by_class(A, log=False, overwrite=False):
     return out.T
 
 
-def log_softmax(activations):
+def log_softmax(activations: ArrayLike) -> FloatArray:
     """log p(C_k|x) from activations a_k (N, K), via log-sum-exp so nothing overflows (eq. 4.62)."""
     return softmax_by_class(np.asarray(activations, dtype=float).T, log=True)
 
 
-def softmax(activations):
+def softmax(activations: ArrayLike) -> FloatArray:
     """p(C_k|x) from activations a_k (N, K) (eq. 4.62); rows sum to 1."""
     return softmax_by_class(np.asarray(activations, dtype=float).T)
 
 
-def log_sigmoid(a):
+def log_sigmoid(a: ArrayLike) -> FloatArray:
     """log sigma(a) without overflow: min(a, 0) - log(1 + exp(-|a|)) (eq. 4.59)."""
     a = np.asarray(a, dtype=float)
     out = _log1p_exp_minus_abs(a)
     return np.subtract(np.minimum(a, 0.0), out, out=out)
 
 
-def _log1p_exp_minus_abs(a):
+def _log1p_exp_minus_abs(a: FloatArray) -> FloatArray:
     """log(1 + exp(-|a|)), the part of log sigma(+-a) that cannot overflow, as a new array."""
     out = np.abs(a, out=np.empty(a.shape))  # an array even for a 0-d input
     np.negative(out, out=out)
@@ -314,7 +323,7 @@ def _log1p_exp_minus_abs(a):
     return np.log1p(out, out=out)
 
 
-def sigmoid(a, out=None):
+def sigmoid(a: ArrayLike, out: FloatArray | None = None) -> FloatArray:
     """The logistic sigmoid 1 / (1 + exp(-a)) (eq. 4.59), written to ``out`` if given.
 
     exp(-a) overflows to inf for a < -709, which gives the correct 0 without a NaN; the
@@ -328,7 +337,7 @@ def sigmoid(a, out=None):
     return np.divide(1.0, e, out=e if out is None else out)
 
 
-def two_class_proba(log_odds, log=False):
+def two_class_proba(log_odds: ArrayLike, log: bool = False) -> FloatArray:
     """(p(C_1|x), p(C_2|x)) = (sigma(-a), sigma(a)) from the log-odds a (N,), shape (N, 2) (eq. 4.57).
 
     Each column is computed on its own (never as 1 - the other), so both keep their relative

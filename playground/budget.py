@@ -18,13 +18,16 @@ so the limits hold for the whole fit, shared fairly among its sub-problems.
 
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Optional
 
 from .errors import Message, sentences
 from .i18n import N_
 
-_CURRENT = ContextVar("playground_budget", default=None)
+# Optional, not "Budget | None": the class is defined below, and a string union cannot be subscripted at run time.
+_CURRENT: ContextVar[Optional["Budget"]] = ContextVar("playground_budget", default=None)
 
 REASONS = ("time", "steps", "cancelled")
 
@@ -53,26 +56,37 @@ class Budget:
         Sub-problems (``part``) that were stopped early.
     """
 
-    def __init__(self, seconds=None, max_steps=None, *, clock=None, _parent=None, _deadline=None, _step_limit=None):
+    def __init__(
+        self,
+        seconds: float | None = None,
+        max_steps: int | None = None,
+        *,
+        clock: Callable[[], float] | None = None,
+        _parent: "Budget | None" = None,
+        _deadline: float | None = None,
+        _step_limit: int | None = None,
+    ) -> None:
         self.seconds = None if seconds is None else float(seconds)
         self.max_steps = None if max_steps is None else int(max_steps)
         # Wall-clock time by default; time.thread_time counts the fit's own processor time only.
-        self.clock = clock or (_parent.clock if _parent is not None else time.monotonic)
+        self.clock: Callable[[], float] = clock or (_parent.clock if _parent is not None else time.monotonic)
         self.started = self.clock()
-        self._root = self if _parent is None else _parent._root
+        self._root: Budget = self if _parent is None else _parent._root
         self._parent = _parent
-        self._cancel = threading.Event() if _parent is None else _parent._cancel
-        self.deadline = _deadline if _parent is not None else (None if seconds is None else self.started + seconds)
+        self._cancel: threading.Event = threading.Event() if _parent is None else _parent._cancel
+        self.deadline: float | None = (
+            _deadline if _parent is not None else (None if seconds is None else self.started + seconds)
+        )
         self.step_limit = _step_limit if _parent is not None else self.max_steps
         self.steps = 0
-        self.stopped = None
-        self.label = ""
+        self.stopped: str | None = None
+        self.label: str = ""
         self.parts_stopped = 0
         self.parts_total = 0
-        self.reasons = set()  # every reason any part of the fit stopped for (kept by the whole fit's budget)
+        self.reasons: set[str] = set()  # every reason any part of the fit stopped for (kept by the whole fit's budget)
 
     # -- the loops' check ----------------------------------------------------------------------
-    def exhausted(self):
+    def exhausted(self) -> bool:
         """Count one recorded step; True when the fit must stop now (time, steps or cancelled).
 
         Called once per iteration, right after the step is recorded, by loops that keep every
@@ -83,7 +97,7 @@ class Budget:
             self._stop("steps")
         return self.expired()
 
-    def expired(self):
+    def expired(self) -> bool:
         """True when the time is up or the fit was cancelled (no step is counted: for loops
         whose history is thinned, such as SMO)."""
         if self.stopped is None:
@@ -93,7 +107,7 @@ class Budget:
                 self._stop("time")
         return self.stopped is not None
 
-    def _stop(self, reason):
+    def _stop(self, reason: str) -> None:
         if self.stopped is None:
             self.stopped = reason
             self._root.reasons.add(reason)
@@ -103,19 +117,19 @@ class Budget:
                     self._parent._stop(reason)
 
     # -- control from outside ------------------------------------------------------------------
-    def cancel(self):
+    def cancel(self) -> None:
         """Stop the fit (and every part of it) at its next iteration; safe from any thread."""
         self._cancel.set()
 
     @property
-    def cancelled(self):
+    def cancelled(self) -> bool:
         return self._cancel.is_set()
 
     @property
-    def elapsed(self):
+    def elapsed(self) -> float:
         return self.clock() - self.started
 
-    def progress(self):
+    def progress(self) -> tuple[float, float | None, str]:
         """(elapsed seconds, fraction of the time used or None, what is being fitted now), of the
         whole fit; safe to call from another thread."""
         root = self._root
@@ -124,7 +138,7 @@ class Budget:
 
     # -- sub-problems --------------------------------------------------------------------------
     @contextmanager
-    def part(self, index, count, label=""):
+    def part(self, index: int, count: int, label: str = "") -> Iterator["Budget"]:
         """Run sub-problem ``index`` of ``count`` under its share of this budget (the current
         budget inside the block).
 
@@ -157,13 +171,13 @@ class Budget:
             self.steps += child.steps
 
     # -- what to tell the user -----------------------------------------------------------------
-    def stop_message(self, progress, tail=None):
+    def stop_message(self, progress: Message, tail: Message | None = None) -> Message | None:
         """A Message for ``fit_message_`` when the fit stopped early; ``progress`` (a Message) says
         how far it got, e.g. "41,000 of 100,000 gradient steps"; ``tail`` (a Message) follows it,
         by default "The boundary shown is the last one reached."."""
         root = self._root
         shared = root.parts_total > 1
-        values = {"progress": progress, "parts": root.parts_total}
+        values: dict[str, object] = {"progress": progress, "parts": root.parts_total}
         if self.stopped == "cancelled":
             head = Message(N_("Stopped on request after {seconds:.1f} s, {progress}."), seconds=self.elapsed, **values)
         elif self.stopped == "steps":
@@ -198,14 +212,19 @@ class Budget:
         return sentences([head, tail])
 
 
-def current_budget():
+def current_budget() -> Budget:
     """The budget in force (set by ``limited`` or ``Budget.part``), or an unlimited one."""
     budget = _CURRENT.get()
     return budget if budget is not None else Budget()
 
 
 @contextmanager
-def limited(seconds=None, max_steps=None, budget=None, clock=None):
+def limited(
+    seconds: float | None = None,
+    max_steps: int | None = None,
+    budget: Budget | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Iterator[Budget]:
     """Fit under a budget inside the block; yields it (``budget`` may be given, e.g. to cancel it
     from another thread; ``clock`` e.g. ``time.thread_time`` to count processor time only)."""
     budget = budget if budget is not None else Budget(seconds, max_steps, clock=clock)

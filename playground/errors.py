@@ -36,36 +36,47 @@ is not translated.
 """
 
 import string
+from collections.abc import Callable, Iterable
+from typing import Any, Self, TypeAlias, overload
 
 from .i18n import N_
 
 _FORMATTER = string.Formatter()
 
+#: A translation: an English template in, the template in the reader's language out.
+Translate: TypeAlias = Callable[[str], str]
+#: How a class is named from its label. The label is Any, not object: labels are whatever the
+#: caller's y holds (ints in the app, strings in a notebook), and a namer written for the app's
+#: int labels (``Callable[[int], str]``) must be accepted, which ``Callable[[object], str]`` refuses.
+LabelNamer: TypeAlias = Callable[[Any], str]
+#: What ``Message.relabel`` maps a label to: another label, or a phrase (Message or str) in its place.
+Relabel: TypeAlias = Callable[[Any], Any]
 
-def identity(text):
+
+def identity(text: str) -> str:
     """No translation: the English template itself."""
     return text
 
 
-def label_name(label):
+def label_name(label: object) -> str:
     """The default name of a class: its label as given ("class 0", "class 'setosa'")."""
     value = label.item() if hasattr(label, "item") else label
     return f"class {value!r}" if isinstance(value, str | bytes) else f"class {value}"
 
 
-def join_names(names, translate=identity):
+def join_names(names: Iterable[object], translate: Translate = identity) -> str:
     """Names joined as "a", "a and b", "a, b and c" (in the language of ``translate``)."""
-    names = [str(name) for name in names]
-    if not names:
+    texts = [str(name) for name in names]
+    if not texts:
         return ""
-    text = names[0]
-    for k, name in enumerate(names[1:], start=2):
-        template = N_("{names} and {name}") if k == len(names) else N_("{names}, {name}")
+    text = texts[0]
+    for k, name in enumerate(texts[1:], start=2):
+        template = N_("{names} and {name}") if k == len(texts) else N_("{names}, {name}")
         text = _fill(translate(template), template, names=text, name=name)
     return text
 
 
-def _fill(translated, template, **values):
+def _fill(translated: str, template: str, **values: object) -> str:
     """``translated`` filled with ``values``; the English ``template`` if a translation is broken."""
     try:
         return translated.format(**values)
@@ -76,20 +87,20 @@ def _fill(translated, template, **values):
             return template  # text that was never a template (e.g. braces in an old-style message)
 
 
-class Classes(tuple):
+class Classes(tuple[Any, ...]):
     """One or more class labels inside a message, named by whoever shows the message."""
 
-    def __new__(cls, *labels):
+    def __new__(cls, *labels: Any) -> Self:
         return super().__new__(cls, labels)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["Classes"], tuple[Any, ...]]:
         return (Classes, tuple(self))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Classes{tuple.__repr__(self)}"
 
 
-def _field_names(template):
+def _field_names(template: str) -> list[str]:
     """The names of a template's fields, in order of appearance."""
     try:
         fields = [field for _text, field, _spec, _conversion in _FORMATTER.parse(template) if field]
@@ -98,9 +109,10 @@ def _field_names(template):
     return [field.split(".")[0].split("[")[0] for field in fields]
 
 
-def _from_parts(parts):
+def _from_parts(parts: Iterable[object]) -> tuple[str, dict[str, object]]:
     """(template, args) of the older form's parts: text, ``Classes`` and messages in a row."""
-    template, args = [], {}
+    template: list[str] = []
+    args: dict[str, object] = {}
     for index, part in enumerate(parts):
         if isinstance(part, Classes | Message):
             key = f"part{index}"
@@ -111,7 +123,7 @@ def _from_parts(parts):
     return "".join(template), args
 
 
-def _restore(cls, template, args):
+def _restore(cls: type["Message"], template: str, args: dict[str, object]) -> "Message":
     return cls(template, **args)
 
 
@@ -131,30 +143,33 @@ class Message(str):
     whose text is not translated.
     """
 
-    def __new__(cls, template="", /, *parts, **args):
+    template: str
+    args: dict[str, object]
+
+    def __new__(cls, template: object = "", /, *parts: object, **args: object) -> Self:
         if parts or isinstance(template, Classes):
-            template, args = _from_parts((template, *parts))
+            text, args = _from_parts((template, *parts))
         elif isinstance(template, Message):
-            template, args = template.template, {**template.args, **args}
+            text, args = template.template, {**template.args, **args}
         else:
-            template = str(template)
-        self = super().__new__(cls, _phrase(template, args, label_name, identity))
-        self.template = template
+            text = str(template)
+        self = super().__new__(cls, _phrase(text, args, label_name, identity))
+        self.template = text
         self.args = args
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., "Message"], tuple[type["Message"], str, dict[str, object]]]:
         return (_restore, (Message, self.template, self.args))
 
     @property
-    def parts(self):
+    def parts(self) -> tuple[str, tuple[tuple[str, object], ...]]:
         """(template, arguments): what the message is made of."""
         return self.template, tuple(self.args.items())
 
     @property
-    def labels(self):
+    def labels(self) -> tuple[Any, ...]:
         """Every label the message names, in order of appearance."""
-        labels = []
+        labels: list[Any] = []
         for key in _field_names(self.template):
             value = self.args.get(key)
             if isinstance(value, Classes):
@@ -163,56 +178,58 @@ class Message(str):
                 labels.extend(value.labels)
         return tuple(labels)
 
-    def phrase(self, name=label_name, translate=identity):
+    def phrase(self, name: LabelNamer = label_name, translate: Translate = identity) -> str:
         """The sentence translated by ``translate``, each class named by ``name(label)`` (a str)."""
         return _phrase(self.template, self.args, name, translate)
 
-    def relabel(self, mapping):
+    def relabel(self, mapping: Relabel) -> "Message":
         """A new Message with each label replaced by ``mapping(label)``: a label (still a class to
         name), or a ``Message`` or ``str`` (a phrase put in its place, e.g. "the other classes")."""
         return Message(self.template, **{key: _relabel(value, mapping) for key, value in self.args.items()})
 
 
-def _relabel(value, mapping):
+def _relabel(value: object, mapping: Relabel) -> object:
     if isinstance(value, Message):
         return value.relabel(mapping)
     if not isinstance(value, Classes):
         return value
-    labels, phrases = [], []
+    labels: list[Any] = []
+    phrases: list[Message | str] = []
     for label in value:
         new = mapping(label)
         (phrases if isinstance(new, str) else labels).append(new)
-    items = ([Classes(*labels)] if labels else []) + phrases
+    items: list[object] = [Classes(*labels)] if labels else []
+    items += phrases
     if len(items) == 1:
         return items[0]
     return listing(items)
 
 
-def listing(items):
+def listing(items: Iterable[object]) -> Message:
     """A Message naming ``items`` (messages, ``Classes`` or text) as "a, b and c"."""
-    items = list(items)
-    if not items:
+    given = list(items)
+    if not given:
         return Message("")
-    message = items[0] if isinstance(items[0], Message) else Message(N_("{name}"), name=items[0])
-    for k, item in enumerate(items[1:], start=2):
-        template = N_("{names} and {name}") if k == len(items) else N_("{names}, {name}")
+    message = given[0] if isinstance(given[0], Message) else Message(N_("{name}"), name=given[0])
+    for k, item in enumerate(given[1:], start=2):
+        template = N_("{names} and {name}") if k == len(given) else N_("{names}, {name}")
         message = Message(template, names=message, name=item)
     return message
 
 
-def sentences(messages):
+def sentences(messages: Iterable[object]) -> Message | None:
     """Messages (or ``None``) said one after another, as one Message; ``None`` when there are none."""
-    messages = [Message(message) for message in messages if message]
-    if not messages:
+    said = [Message(message) for message in messages if message]
+    if not said:
         return None
-    text = messages[0]
-    for message in messages[1:]:
+    text = said[0]
+    for message in said[1:]:
         text = Message(N_("{first} {second}"), first=text, second=message)
     return text
 
 
-def _phrase(template, args, name, translate):
-    values = {}
+def _phrase(template: str, args: dict[str, object], name: LabelNamer, translate: Translate) -> str:
+    values: dict[str, object] = {}
     for key, value in args.items():
         if isinstance(value, Classes):
             values[key] = join_names((name(label) for label in value), translate)
@@ -225,7 +242,19 @@ def _phrase(template, args, name, translate):
     return _fill(translate(template), template, **values)
 
 
-def phrase(message, name=label_name, translate=identity):
+@overload
+def phrase(message: None, name: LabelNamer = ..., translate: Translate = ...) -> None: ...
+@overload
+def phrase(message: "Message | PlaygroundError | str", name: LabelNamer = ..., translate: Translate = ...) -> str: ...
+@overload
+def phrase(
+    message: "Message | PlaygroundError | str | None", name: LabelNamer = ..., translate: Translate = ...
+) -> str | None: ...
+
+
+def phrase(
+    message: "Message | PlaygroundError | str | None", name: LabelNamer = label_name, translate: Translate = identity
+) -> str | None:
     """``message`` (a Message, an error, a str or None) as text in the language of ``translate``,
     with classes named by ``name``. A plain str is shown as it is."""
     if message is None:
@@ -237,7 +266,7 @@ def phrase(message, name=label_name, translate=identity):
     return str(message)
 
 
-def _restore_error(cls, message):
+def _restore_error(cls: type["PlaygroundError"], message: Message) -> "PlaygroundError":
     return cls(message)
 
 
@@ -248,26 +277,26 @@ class PlaygroundError(ValueError):
     ``Message``, or the older form's parts).
     """
 
-    def __init__(self, template="", /, *parts, **args):
+    def __init__(self, template: object = "", /, *parts: object, **args: object) -> None:
         self.message = Message(template, *parts, **args)
         super().__init__(str(self.message))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., "PlaygroundError"], tuple[type[Self], Message]]:
         return (_restore_error, (type(self), self.message))
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.message)
 
     @property
-    def labels(self):
+    def labels(self) -> tuple[Any, ...]:
         """The class labels the message names."""
         return self.message.labels
 
-    def phrase(self, name=label_name, translate=identity):
+    def phrase(self, name: LabelNamer = label_name, translate: Translate = identity) -> str:
         """The message translated by ``translate``, classes named by ``name(label)``."""
         return self.message.phrase(name, translate)
 
-    def relabel(self, mapping, *prefix, **args):
+    def relabel(self, mapping: Relabel, *prefix: object, **args: object) -> Self:
         """The same kind of error with its labels mapped (see ``Message.relabel``).
 
         ``relabel(mapping, template, **args)`` puts the mapped message inside ``template`` as its
@@ -275,7 +304,7 @@ class PlaygroundError(ValueError):
         form) puts the parts in front of it.
         """
         message = self.message.relabel(mapping)
-        if args or (len(prefix) == 1 and "{message}" in prefix[0]):
+        if args or (len(prefix) == 1 and isinstance(prefix[0], str) and "{message}" in prefix[0]):
             return type(self)(prefix[0], message=message, **args)
         return type(self)(*prefix, message) if prefix else type(self)(message)
 

@@ -5,6 +5,6 @@ shows the text through its own ``_`` in the session's language. Notebooks see th
 """
 
 
-def N_(message):
+def N_(message: str) -> str:
     """``message`` itself, marked for translation where the app shows it."""
     return message

@@ -45,7 +45,7 @@ class _Strategy(Classifier):
 
     book_section = "4.1.2"
     _suffix = ""
-    _strategy_name = None  # the strategy's name in a message (N_-marked)
+    _strategy_name: str | None = None  # the strategy's name in a message (N_-marked)
 
     def __init__(self, estimator):
         self.estimator = estimator  # checked in fit (scikit-learn's rule: __init__ only stores)

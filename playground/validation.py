@@ -16,12 +16,16 @@ MAX_FEATURES = 1_000
 MAX_ITERATIONS = 100_000
 
 
-def check_iterations(value, what, minimum=1):
+def check_iterations(value: object, what: str, minimum: int = 1) -> int:
     """``value`` as an int from ``minimum`` to ``MAX_ITERATIONS``, or raise InvalidDataError.
 
     ``what`` names the parameter in the message, e.g. "The SVM's max_iter".
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not minimum <= value <= MAX_ITERATIONS:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or not minimum <= int(value) <= MAX_ITERATIONS
+    ):
         raise InvalidDataError(
             N_("{what} must be a whole number from {minimum} to {maximum:,}; got {value!r}."),
             what=Message(what),
@@ -44,7 +48,7 @@ MIN_SPREAD = 1e-100
 MIN_RELATIVE_SPREAD = 1e-12
 
 
-def magnitude_text(value):
+def magnitude_text(value: float) -> str:
     """1e+100 -> "1e100", for messages."""
     return f"{value:.0e}".replace("e+", "e")
 
@@ -55,14 +59,19 @@ THIS_METHOD = N_("This method")  # how a message names a method that was not nam
 
 #: Arrays of floats, as every checked input and fitted model's numbers are.
 FloatArray: TypeAlias = NDArray[np.float64]
+#: Positions (indices into an array), e.g. each point's class as its position in ``classes_``.
+IndexArray: TypeAlias = NDArray[np.intp]
+#: Class labels as the caller gave them: integers, booleans or text, so the dtype is the caller's
+#: (``NDArray[Any]``: numpy has no dtype meaning "integer or string").
+LabelArray: TypeAlias = NDArray[Any]
 
 
 class Training(NamedTuple):
     """Checked training data (``check_X_y``)."""
 
     X: FloatArray  # (N, D), finite
-    y_index: NDArray[np.intp]  # (N,), the position of each label in classes
-    classes: NDArray[Any]  # (K,), the sorted unique labels
+    y_index: IndexArray  # (N,), the position of each label in classes
+    classes: LabelArray  # (K,), the sorted unique labels
 
 
 def check_X(
@@ -129,7 +138,9 @@ def _as_table(X: Any, name: Any) -> FloatArray:
     return X
 
 
-def _check_shape(X, name, n_features, max_points, model):
+def _check_shape(
+    X: FloatArray, name: Message, n_features: int | None, max_points: int | None, model: str | None
+) -> None:
     """At least one point and one feature, within the limits, and the fitted model's number of features."""
     if X.shape[0] == 0:
         raise InvalidDataError(N_("There are no points yet: add some by clicking on the plot or generating clusters."))
@@ -168,7 +179,7 @@ def _check_shape(X, name, n_features, max_points, model):
         )
 
 
-def _check_values(X, name):
+def _check_values(X: FloatArray, name: Message) -> None:
     """Every coordinate finite and within +-``MAX_MAGNITUDE``."""
     # Two reductions instead of a boolean temporary: NaN propagates into both, inf shows in one.
     low, high = float(X.min()), float(X.max())
@@ -190,7 +201,7 @@ def _check_values(X, name):
         )
 
 
-def check_spread(X):
+def check_spread(X: FloatArray) -> None:
     """Raise InvalidDataError if training inputs differ, but too little for float64 to carry.
 
     Inputs that are all equal pass (each method says what it makes of them). Otherwise the
@@ -224,7 +235,7 @@ def check_spread(X):
         )
 
 
-def check_labels(y, n_points):
+def check_labels(y: ArrayLike | None, n_points: int) -> LabelArray:
     """Class labels as a 1-D array: whole numbers (any integers, bools, whole floats) or text.
 
     A column vector (N, 1) is accepted as (N,).
@@ -324,12 +335,12 @@ def check_X_y(
     return Training(X, y_index.reshape(-1), classes)
 
 
-def class_counts(y_index, n_classes):
+def class_counts(y_index: IndexArray, n_classes: int) -> IndexArray:
     """Number of points in each class, shape (K,)."""
     return np.bincount(y_index, minlength=n_classes)
 
 
-def require_points_per_class(y_index, classes, minimum, method):
+def require_points_per_class(y_index: IndexArray, classes: LabelArray, minimum: int, method: str) -> IndexArray:
     """Raise a DegenerateFitError naming the first class with fewer than ``minimum`` points."""
     counts = class_counts(y_index, classes.size)
     for label, count in zip(classes, counts):
@@ -351,7 +362,7 @@ def require_points_per_class(y_index, classes, minimum, method):
     return counts
 
 
-def standard_units(X):
+def standard_units(X: FloatArray) -> tuple[FloatArray, FloatArray, float]:
     """Centre and scale for fitting: Z = (X - centre) / scale.
 
     ``centre`` (D,) is the mean of the points and ``scale`` a power of two near the largest
@@ -376,7 +387,9 @@ def standard_units(X):
     return np.ascontiguousarray(ZT.T), centre, scale
 
 
-def to_input_units(coef, intercept, centre, scale):
+def to_input_units(
+    coef: ArrayLike, intercept: ArrayLike, centre: FloatArray, scale: float
+) -> tuple[FloatArray, FloatArray]:
     """Linear discriminants fitted on Z = (X - centre) / scale, written in X.
 
     y = coef_Z . z + intercept_Z = (coef_Z / scale) . x + (intercept_Z - (coef_Z / scale) . centre).
@@ -394,12 +407,12 @@ def to_input_units(coef, intercept, centre, scale):
     return coef, np.asarray(intercept, dtype=float) - coef @ centre
 
 
-def add_bias(X):
+def add_bias(X: FloatArray) -> FloatArray:
     """Prepend a column of ones: phi(x) = (1, x1, ..., xD), the book's dummy input x0 = 1."""
     return np.hstack([np.ones((X.shape[0], 1)), X])
 
 
-def check_w_init(w_init, n_params, method):
+def check_w_init(w_init: ArrayLike | None, n_params: int, method: str) -> FloatArray | None:
     """``w_init`` given as [w0, w1, ..., wD] (bias first), as the book writes it."""
     if w_init is None:
         return None
