@@ -8,7 +8,14 @@ from numpy.typing import ArrayLike
 from .base import FloatArray, LinearClassifier
 from .errors import DegenerateFitError, InvalidDataError, Message, sentences
 from .i18n import N_
-from .validation import check_X_y, require_points_per_class, standard_units, to_input_units
+from .validation import (
+    BoolArray,
+    IndexArray,
+    check_X_y,
+    require_points_per_class,
+    standard_units,
+    to_input_units,
+)
 
 THRESHOLDS = ("midpoint", "gaussian")
 
@@ -17,7 +24,7 @@ RIDGE = 1e-10
 _EPS = np.finfo(float).eps
 
 
-def _within_class_eigen(centred):
+def _within_class_eigen(centred: FloatArray) -> tuple[FloatArray, FloatArray, BoolArray]:
     """(V, eigenvalues, nonsingular) of S_W = Xc^T Xc = V diag(s^2) V^T from the singular values s
     of the centred Xc (N, D); an eigenvalue counts as nonzero as numpy's matrix_rank would count it.
     Full V (D x D) is needed; U is never used, so it stays thin unless N < D."""
@@ -174,7 +181,15 @@ class FisherDiscriminant(LinearClassifier):
         self.fit_message_ = sentences(messages)
         return self
 
-    def _set_threshold(self, Z, y_index, means, centre, scale, messages):
+    def _set_threshold(
+        self,
+        Z: FloatArray,
+        y_index: IndexArray,
+        means: FloatArray,
+        centre: FloatArray,
+        scale: float,
+        messages: list[Message],
+    ) -> None:
         """Two classes: the threshold on the projection (``threshold``), and the linear decision
         function y = w^T x - threshold it makes (eq. 4.20)."""
         projected = means @ self.directions_  # centred, in units of Z
@@ -184,7 +199,7 @@ class FisherDiscriminant(LinearClassifier):
         self.intercept_ = np.array([-self.threshold_])
 
     @staticmethod
-    def _coincident_means_message(n_classes):
+    def _coincident_means_message(n_classes: int) -> Message:
         if n_classes == 2:
             return Message(
                 N_(
@@ -200,7 +215,9 @@ class FisherDiscriminant(LinearClassifier):
         )
 
     @staticmethod
-    def _two_class_direction(difference, basis, eigvals, nonsingular, messages):
+    def _two_class_direction(
+        difference: FloatArray, basis: FloatArray, eigvals: FloatArray, nonsingular: BoolArray, messages: list[Message]
+    ) -> FloatArray:
         """w proportional to S_W^-1 (m_1 - m_0) (eq. 4.30), through the eigenbasis of S_W."""
         coords = basis.T @ difference
         if np.all(nonsingular):
@@ -229,7 +246,14 @@ class FisherDiscriminant(LinearClassifier):
         return basis[:, keep] @ (coords[keep] / eigvals[keep])
 
     @staticmethod
-    def _k_class_directions(sb, basis, eigvals, nonsingular, n_classes, messages):
+    def _k_class_directions(
+        sb: FloatArray,
+        basis: FloatArray,
+        eigvals: FloatArray,
+        nonsingular: BoolArray,
+        n_classes: int,
+        messages: list[Message],
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Leading generalised eigenvectors of S_B v = lambda S_W v (eq. 4.51).
 
         Returns the unit directions (D, n_components), their eigenvalues, and the eigenvalues
@@ -262,7 +286,9 @@ class FisherDiscriminant(LinearClassifier):
         directions *= np.sign(directions[biggest, np.arange(n_components)])
         return directions, np.maximum(values[chosen], 0.0), eigvals
 
-    def _fit_threshold(self, Z, y_index, projected_means, messages):
+    def _fit_threshold(
+        self, Z: FloatArray, y_index: IndexArray, projected_means: FloatArray, messages: list[Message]
+    ) -> float:
         """Two classes: the cut on y = direction_ . z, in the units of Z (centred)."""
         low, high = projected_means
         cut = (low + high) / 2
@@ -293,7 +319,9 @@ class FisherDiscriminant(LinearClassifier):
                     cut = root
         return cut
 
-    def _nearest_mean(self, basis, sw_eigs, projected, n_points):
+    def _nearest_mean(
+        self, basis: FloatArray, sw_eigs: FloatArray, projected: FloatArray, n_points: int
+    ) -> tuple[FloatArray, FloatArray]:
         """K classes: y_k(z) = -1/2 sum_j ((p_j - mu_kj) / sigma_j)^2 [+ ln pi_k] less its part
         common to every class, a linear form (coef (K, D), intercept (K,)) in the units of Z."""
         # Pooled (maximum-likelihood) within-class variance of each projection, with the ridge if any.
@@ -315,7 +343,7 @@ class FisherDiscriminant(LinearClassifier):
         X = self._check_X(X)
         return X @ self.directions_
 
-    def criterion(self, direction):
+    def criterion(self, direction: ArrayLike) -> float | FloatArray:
         """Fisher's criterion J(w) = w^T S_B w / w^T S_W w (eq. 4.26) for any direction.
 
         Parameters
@@ -343,7 +371,7 @@ class FisherDiscriminant(LinearClassifier):
         return float(ratio[0]) if single else ratio
 
 
-def _ratio(W, sb, sw):
+def _ratio(W: FloatArray, sb: FloatArray, sw: FloatArray) -> FloatArray:
     """w^T S_B w / w^T S_W w for each row of W (unit rows), ``inf`` where only S_W vanishes.
 
     Both scatters are divided by their joint size first: J does not depend on the unit, and
@@ -362,7 +390,7 @@ def _ratio(W, sb, sw):
     return ratio
 
 
-def _gaussian_tie(means, variances, priors):
+def _gaussian_tie(means: FloatArray, variances: FloatArray, priors: FloatArray) -> float | None:
     """Root between the means of ln pi_1 N(y|mu_1, s1^2) = ln pi_0 N(y|mu_0, s0^2), or None.
 
     The tie is a y^2 + b y + c = 0 with
@@ -373,7 +401,7 @@ def _gaussian_tie(means, variances, priors):
     a = 0.5 / v0 - 0.5 / v1
     b = m1 / v1 - m0 / v0
     c = 0.5 * m0**2 / v0 - 0.5 * m1**2 / v1 + np.log(p1 / p0) + 0.5 * np.log(v0 / v1)
-    roots = []
+    roots: list[float] = []
     if a == 0:  # equal variances: the tie is linear
         if b != 0:
             roots.append(-c / b)

@@ -8,7 +8,7 @@ from numpy.typing import ArrayLike
 from .base import LinearClassifier
 from .errors import InvalidDataError
 from .i18n import N_
-from .validation import add_bias, check_X_y, standard_units, to_input_units
+from .validation import FloatArray, add_bias, check_X_y, standard_units, to_input_units
 
 
 class LeastSquaresClassifier(LinearClassifier):
@@ -87,7 +87,7 @@ class LeastSquaresClassifier(LinearClassifier):
             self.coef_, self.intercept_ = self.weights_[1:].T, self.weights_[0]
         return self
 
-    def class_outputs(self, X):
+    def class_outputs(self, X: ArrayLike) -> FloatArray:
         """The fitted y_k(x) = w_k^T x + w_k0 for each output, shape (N, K) (or (N, 1) for
         Fisher targets). Least squares does not keep them in [0, 1]: they are not probabilities."""
         X = self._check_X(X)

@@ -2,28 +2,38 @@
 
 import copy
 import numbers
-from typing import Any, NamedTuple, Self
+from typing import NamedTuple, Self, TypedDict
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from .base import LinearClassifier
-from .budget import current_budget
+from .budget import Budget, current_budget
 from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
-from .validation import add_bias, check_w_init, check_X_y
+from .validation import FloatArray, add_bias, check_w_init, check_X_y
 
 # Upper bounds a hosted instance accepts: epochs asked for, and updates recorded in one fit.
 MAX_EPOCHS = 10_000
 MAX_UPDATES = 50_000
 
 
+class PerceptronStep(TypedDict):
+    """One update of ``history_``: its epoch (from 1), the point it visited (a row of X), the
+    weights [w0, w1, ..., wD] after it and the training points then misclassified."""
+
+    epoch: int
+    index: int
+    w: FloatArray
+    errors: int
+
+
 class _Run(NamedTuple):
     """One perceptron run: the last weights, the updates, the mistakes per epoch, whether an epoch
     made none, and whether ``MAX_UPDATES`` or the time budget cut the run."""
 
-    w: NDArray[np.float64]
-    history: list[dict[str, Any]]
+    w: FloatArray
+    history: list[PerceptronStep]
     errors_per_epoch: list[int]
     converged: bool
     capped: bool
@@ -97,7 +107,7 @@ class Perceptron(LinearClassifier):
         self.random_state = random_state
         self.max_epochs = max_epochs
 
-    def _check_params(self):
+    def _check_params(self) -> None:
         if isinstance(self.eta, bool) or not isinstance(self.eta, numbers.Real) or not np.isfinite(self.eta):
             raise InvalidDataError(
                 N_("The perceptron's learning rate eta must be a positive number, not {value!r}."), value=self.eta
@@ -141,11 +151,21 @@ class Perceptron(LinearClassifier):
         self.fit_message_ = self._message(X, run, budget)
         return self
 
-    def _epochs(self, X, phi, t, w, rng, eta, budget):
+    def _epochs(
+        self,
+        X: FloatArray,
+        phi: FloatArray,
+        t: FloatArray,
+        w: FloatArray,
+        rng: np.random.Generator,
+        eta: float,
+        budget: Budget,
+    ) -> _Run:
         """Epochs of eq. 4.55 from w until one without a mistake, ``max_epochs``, ``MAX_UPDATES``
         recorded updates or the time budget (``_Run``)."""
         n_points = X.shape[0]
-        history, errors_per_epoch = [], []
+        history: list[PerceptronStep] = []
+        errors_per_epoch: list[int] = []
         converged, capped = False, False
         with np.errstate(over="ignore", invalid="ignore"):
             for epoch in range(1, self.max_epochs + 1):
@@ -182,7 +202,7 @@ class Perceptron(LinearClassifier):
                     break
         return _Run(w, history, errors_per_epoch, converged, capped)
 
-    def _message(self, X, run, budget):
+    def _message(self, X: FloatArray, run: _Run, budget: Budget) -> Message | None:
         """None when the perceptron converged, else why it stopped (and, for points far from the
         origin, why it is slow there)."""
         converged, capped, history, errors_per_epoch = run.converged, run.capped, run.history, run.errors_per_epoch
@@ -224,7 +244,7 @@ class Perceptron(LinearClassifier):
             message = sentences([message, far])
         return message
 
-    def _set_weights(self, w):
+    def _set_weights(self, w: FloatArray) -> None:
         """``weights_`` and, as views of it, ``coef_`` and ``intercept_``: one set of weights.
         ``decision_function`` computes X @ coef_[0] + intercept_[0], the same arithmetic as
         training, so "converged" means every training point has t y(x) > 0 here too, even at
@@ -233,11 +253,11 @@ class Perceptron(LinearClassifier):
         self.coef_ = w[None, 1:]
         self.intercept_ = w[:1]
 
-    def weights_at(self, step):
+    def weights_at(self, step: int) -> FloatArray:
         """The weights [w0, w1, ..., wD] after ``step`` updates (0 gives ``initial_weights_``),
         so the ui can replay the run without refitting."""
         self._check_fitted()
-        if isinstance(step, bool) or not isinstance(step, numbers.Integral) or not 0 <= step <= self.n_iter_:
+        if isinstance(step, bool) or not isinstance(step, numbers.Integral) or not 0 <= int(step) <= self.n_iter_:
             raise InvalidDataError(
                 N_("The step must be a whole number from 0 to {largest}, not {value!r}."),
                 largest=self.n_iter_,
@@ -259,13 +279,13 @@ class Perceptron(LinearClassifier):
         return replay
 
 
-def _far_from_origin(X):
+def _far_from_origin(X: FloatArray) -> bool:
     """Whether the points' mean is more than ten times their largest standard deviation from 0."""
     spread = float(np.max(np.std(X, axis=0)))
     return float(np.linalg.norm(X.mean(axis=0))) > 10 * spread
 
 
-def _scores(X, w):
+def _scores(X: FloatArray, w: FloatArray) -> FloatArray:
     """w^T phi(x) for every row, with w = [w0, w1, ..., wD] (bias first); the arithmetic of
     ``LinearClassifier.decision_function``."""
     return X @ w[1:] + w[0]

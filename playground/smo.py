@@ -14,9 +14,27 @@ The dual (PRML eq. 7.32-7.34) is maximised two multipliers at a time. Rules that
   (``_Solver.solve``).
 """
 
+from typing import Literal, Protocol, TypeAlias
+
 import numpy as np
 
 from .budget import current_budget
+from .validation import BoolArray, FloatArray, IndexArray
+
+#: Why ``solve`` stopped.
+Status: TypeAlias = Literal["converged", "max_iter", "budget", "overlap"]
+#: A pair (i, j) of points, positions in the inputs.
+Pair: TypeAlias = tuple[int, int]
+
+
+class StepLog(Protocol):
+    """Where SMO records its steps (the SVM's thinned history): ``wants(step)`` says whether step
+    ``step`` is kept; ``add`` keeps it (the pair, the dual objective and w, b after the step)."""
+
+    def wants(self, step: int) -> bool: ...
+
+    def add(self, step: int, i: int, j: int, objective: float, w: FloatArray, b: float) -> None: ...
+
 
 #: libsvm's floor on the curvature a_ij = |x_i - x_j|^2 of a pair (duplicated points).
 _TAU = 1e-12
@@ -26,7 +44,7 @@ _TAU = 1e-12
 _SHRINK_EVERY = 200
 
 
-def intercept(v, alpha, t, C):
+def intercept(v: FloatArray, alpha: FloatArray, t: FloatArray, C: float) -> float:
     """b from the KKT conditions, as libsvm computes -rho.
 
     ``v`` is t_n - w^T x_n (N,). A free SV (0 < a_n < C) lies on the margin, so b = v_n
@@ -45,14 +63,27 @@ def intercept(v, alpha, t, C):
     return float(lower.max() if lower.size else upper.min())
 
 
-def _midpoint(v, pen_up, pen_low):
+def _midpoint(v: FloatArray, pen_up: FloatArray, pen_low: FloatArray) -> float:
     """b between the extremes of I_up and I_low when no multiplier is free (history only)."""
     ends = [float(np.max(v + pen_up)), float(np.min(v + pen_low))]
     ends = [e for e in ends if np.isfinite(e)]
     return sum(ends) / len(ends) if ends else 0.0
 
 
-def solve(X, t, C, alpha, *, tol, max_steps, shrinking, second_order, history, first_step, overlap_below=None):
+def solve(
+    X: FloatArray,
+    t: FloatArray,
+    C: float,
+    alpha: FloatArray,
+    *,
+    tol: float,
+    max_steps: int,
+    shrinking: bool,
+    second_order: bool,
+    history: StepLog | None,
+    first_step: int,
+    overlap_below: float | None = None,
+) -> tuple[int, Status, Pair | None]:
     """Run SMO from the feasible ``alpha`` (modified in place) on centred inputs X (N, D).
 
     Returns (steps taken, status, last pair) with status "converged", "max_iter", "budget" (the
@@ -77,7 +108,7 @@ class _ActiveSet:
     and +inf elsewhere, so that argmax (v + pen_up) and argmin (v + pen_low) range over those
     sets; the multipliers themselves live in the plain list ``a_list`` (scalar updates)."""
 
-    def __init__(self, index, solver):
+    def __init__(self, index: IndexArray, solver: "_Solver") -> None:
         C = solver.C
         self.index = index
         self.X, self.augmented, t = solver.X[index], solver.augmented[index], solver.t[index]
@@ -96,7 +127,7 @@ class _ActiveSet:
         self.vec = np.empty(dim + 2)
         self.vec[dim] = 1.0
 
-    def maximal_violation(self):
+    def maximal_violation(self) -> tuple[int, float, int, float]:
         """i = argmax v over I_up, its v, the minimiser of v over I_low and the gap between them
         (the maximal KKT violation; nan or -inf when I_up or I_low is empty)."""
         np.add(self.v, self.pen_up, out=self.buf_up)
@@ -107,7 +138,7 @@ class _ActiveSet:
         q_first = int(self.score.argmax())
         return p, m, q_first, float(self.score[q_first])
 
-    def select_j(self, p, q_first, second_order):
+    def select_j(self, p: int, q_first: int, second_order: bool) -> int:
         """j for the pair (i = p, j): the curvatures |x_p - x_n|^2 are left in ``curv``; the
         second-order rule picks the largest (v_p - v_j)^2 / |x_p - x_j|^2 (``score`` is reused)."""
         vec, dim = self.vec, self.X.shape[1]
@@ -125,7 +156,7 @@ class _ActiveSet:
         np.divide(score, self.curv, out=score)
         return int(score.argmax())
 
-    def take_step(self, p, q, m, C, w):
+    def take_step(self, p: int, q: int, m: float, C: float, w: FloatArray) -> float:
         """The two-variable step on (p, q); updates w in place and returns the change of sum_n a_n.
 
         Move a_p += t_p lam, a_q -= t_q lam: sum a_n t_n stays 0, w moves by lam (x_p - x_q),
@@ -152,12 +183,12 @@ class _ActiveSet:
             pen_low[k] = 0.0 if (a_k > 0 if t_k > 0 else a_k < C) else np.inf
         return (tp - tq) * lam
 
-    def shrinkable(self, m, gap):
+    def shrinkable(self, m: float, gap: float) -> BoolArray:
         """libsvm's do_shrinking rule: a bounded multiplier in only one of I_up / I_low whose v is
         beyond the current extremes cannot be picked. Returns the mask of those to keep."""
         return ~(((self.pen_low > 0) & (self.v < m - gap)) | ((self.pen_up < 0) & (self.v > m)))
 
-    def bias(self):
+    def bias(self) -> float:
         """b for the history (libsvm's calculate_rho, negated): the mean of v over the free
         multipliers, or the midpoint of the interval I_up and I_low allow when none is free."""
         if self.n_free:
@@ -169,7 +200,18 @@ class _Solver:
     """One SMO run on X (N, D): the global state (alpha, w, sum_n a_n, the step count) and the
     loop that alternates optimising an active set with shrinking and unshrinking it."""
 
-    def __init__(self, X, t, C, alpha, *, tol, shrinking, second_order, history):
+    def __init__(
+        self,
+        X: FloatArray,
+        t: FloatArray,
+        C: float,
+        alpha: FloatArray,
+        *,
+        tol: float,
+        shrinking: bool,
+        second_order: bool,
+        history: StepLog | None,
+    ) -> None:
         self.X, self.t, self.C, self.alpha = X, t, C, alpha
         self.tol, self.shrinking, self.second_order, self.history = tol, shrinking, second_order, history
         self.sq = np.einsum("ij,ij->i", X, X)
@@ -177,10 +219,10 @@ class _Solver:
         self.w = X.T @ (alpha * t)
         self.sum_alpha = float(alpha.sum())
         self.step = 0
-        self.pair = None
+        self.pair: Pair | None = None
         self.budget = current_budget()  # a hosted app bounds the time
 
-    def solve(self, *, max_steps, overlap_below):
+    def solve(self, *, max_steps: int, overlap_below: float | None) -> Status:
         """Optimise until a stop that is not a shrink; returns the status."""
         n_points = self.X.shape[0]
         self.last_step = self.step + max_steps
@@ -198,13 +240,14 @@ class _Solver:
                 active = np.arange(n_points)
                 self.unshrunk = True
                 continue
+            assert status is not None  # _optimise gives a status whenever it gives no new active set
             return status
 
-    def _optimise(self, act):
+    def _optimise(self, act: _ActiveSet) -> tuple[Status, None] | tuple[None, IndexArray]:
         """SMO steps on the active set ``act`` until a stop. Returns (status, None) or, when the
         active set should change (shrinking, or unshrinking near the end), (None, its new index)."""
         since_shrink = 0
-        pair = None
+        pair: Pair | None = None
         try:
             while True:
                 p, m, q_first, gap = act.maximal_violation()
@@ -236,7 +279,7 @@ class _Solver:
             if pair is not None:
                 self.pair = (int(act.index[pair[0]]), int(act.index[pair[1]]))
 
-    def _status(self, gap):
+    def _status(self, gap: float) -> Status | None:
         """Why SMO stops here, or None to go on."""
         if not gap >= self.tol:  # also stops when one of I_up, I_low is empty (-inf / nan)
             return "converged"

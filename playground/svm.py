@@ -11,17 +11,17 @@ matrix is ever formed: memory is O(N D) and each step costs two matrix-vector pr
 """
 
 import copy
-from typing import Self
+from typing import Any, Self, TypedDict
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from .base import LinearClassifier
 from .budget import current_budget
 from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
-from .smo import intercept, solve
-from .validation import check_iterations, check_X_y, standard_units
+from .smo import Pair, StepLog, intercept, solve
+from .validation import FloatArray, LabelArray, check_iterations, check_X_y, standard_units
 
 #: After SMO, multipliers below this fraction of the largest are set to 0, and those within
 #: this fraction of C below C are set to C.
@@ -41,7 +41,27 @@ MARGIN_CATEGORIES = (
 _OVERLAP = N_("The classes overlap, so no hard margin exists; choose a finite C (soft margin).")
 
 
-def _smo_steps(n):
+class SVMStep(TypedDict):
+    """One entry of ``history_``: the SMO step number, the pair (i, j) it updated, the dual
+    objective L~(a) and w, b after it (in the units of X)."""
+
+    step: int
+    pair: Pair
+    objective: float
+    w: FloatArray
+    b: float
+
+
+class _SMOOptions(TypedDict):
+    """The options every SMO run of one fit shares (``smo.solve``'s keywords)."""
+
+    tol: float
+    shrinking: bool
+    second_order: bool
+    history: StepLog | None
+
+
+def _smo_steps(n: int) -> Message:
     """'1 SMO step', '2,000 SMO steps'."""
     return Message(N_("1 SMO step")) if n == 1 else Message(N_("{n:,} SMO steps"), n=n)
 
@@ -55,15 +75,17 @@ class _History:
 
     _COLUMNS = ("step", "i", "j", "objective", "w", "b")
 
-    def __init__(self, limit=None):
+    def __init__(self, limit: int | None = None) -> None:
         self.limit = HISTORY_LIMIT if limit is None else limit
         self.stride = 1
-        self.columns = {name: [] for name in self._COLUMNS}
+        # Columns of different types (ints, floats, arrays) in one dict: list[Any], each column's
+        # type is the one of its SVMStep field (``entries`` builds them).
+        self.columns: dict[str, list[Any]] = {name: [] for name in self._COLUMNS}
 
-    def wants(self, step):
+    def wants(self, step: int) -> bool:
         return step % self.stride == 0
 
-    def add(self, step, i, j, objective, w, b):
+    def add(self, step: int, i: int, j: int, objective: float, w: FloatArray, b: float) -> None:
         columns = self.columns
         for name, value in zip(self._COLUMNS, (step, i, j, objective, w, b)):
             columns[name].append(value)
@@ -72,15 +94,15 @@ class _History:
             keep = [k for k, s in enumerate(columns["step"]) if s % self.stride == 0]
             self.columns = {name: [values[k] for k in keep] for name, values in columns.items()}
 
-    def entries(self):
+    def entries(self) -> list[SVMStep]:
         c = self.columns
         return [
-            {"step": s, "pair": (i, j), "objective": o, "w": w, "b": b}
+            SVMStep(step=s, pair=(i, j), objective=o, w=w, b=b)
             for s, i, j, o, w, b in zip(c["step"], c["i"], c["j"], c["objective"], c["w"], c["b"])
         ]
 
 
-def _kkt_violation(functional, category):
+def _kkt_violation(functional: FloatArray, category: NDArray[np.int_]) -> float:
     """The largest violation of the KKT conditions in units of the functional margin t y(x): a
     point with a_n = 0 needs t y >= 1, one on the margin t y = 1, one at C t y <= 1 (7.41-7.43)."""
     off = np.concatenate(
@@ -93,7 +115,7 @@ def _kkt_violation(functional, category):
     return float(max(off.max(initial=0.0), 0.0))
 
 
-def _snap_to_bounds(alpha, box):
+def _snap_to_bounds(alpha: FloatArray, box: float) -> None:
     """Set in place a multiplier within rounding of a bound to the bound: a_n = 1e-16 left by the
     arithmetic of a step (next to multipliers of order 1) is no free support vector (b and the
     margin categories say so)."""
@@ -190,7 +212,7 @@ class LinearSVM(LinearClassifier):
         self.shrinking = shrinking
         self.selection = selection
 
-    def _check_params(self):
+    def _check_params(self) -> None:
         if self.C is not None:
             if isinstance(self.C, bool) or not isinstance(self.C, (int, float, np.integer, np.floating)):
                 raise InvalidDataError(
@@ -259,10 +281,12 @@ class LinearSVM(LinearClassifier):
         self.fit_message_ = self._message(norm, stopped)
         return self
 
-    def _solve(self, Z, t, alpha, scale, history):
+    def _solve(
+        self, Z: FloatArray, t: FloatArray, alpha: FloatArray, scale: float, history: _History
+    ) -> tuple[float, int, bool, Pair | None]:
         """SMO on the standardised points ``Z`` (``alpha`` updated in place): (box, steps, converged,
         last pair); the box is C s^2 (the problem on Z), or found by ``_hard_margin`` for C = None."""
-        options = {
+        options: _SMOOptions = {
             "tol": float(self.tol),
             "shrinking": bool(self.shrinking),
             "second_order": self.selection == "second_order",
@@ -274,21 +298,27 @@ class LinearSVM(LinearClassifier):
         steps, status, pair = solve(Z, t, box, alpha, max_steps=int(self.max_iter), first_step=0, **options)
         return box, steps, status == "converged", pair
 
-    def _history_in_units(self, history, steps, pair, w_z, mean, scale):
+    def _history_in_units(
+        self, history: _History, steps: int, pair: Pair | None, w_z: FloatArray, mean: FloatArray, scale: float
+    ) -> list[SVMStep]:
         """``history_`` in the units of X (SMO ran on (X - mean) / scale), its last entry the fitted
         model (added when thinning left the last step out)."""
         entries = history.entries()
         if pair is not None and (not entries or entries[-1]["step"] != steps):
-            entries.append({"step": steps, "pair": pair, "objective": 0.0, "w": w_z.copy(), "b": 0.0})
+            entries.append(SVMStep(step=steps, pair=pair, objective=0.0, w=w_z.copy(), b=0.0))
         for entry in entries:
             entry["w"] = entry["w"] / scale
             entry["b"] -= float(entry["w"] @ mean)
             entry["objective"] /= scale**2
         if entries:
-            entries[-1].update(objective=self.dual_objective_, w=self.coef_[0].copy(), b=float(self.intercept_[0]))
+            entries[-1].update(
+                {"objective": self.dual_objective_, "w": self.coef_[0].copy(), "b": float(self.intercept_[0])}
+            )
         return entries
 
-    def _hard_margin(self, Xc, t, alpha, options):
+    def _hard_margin(
+        self, Xc: FloatArray, t: FloatArray, alpha: FloatArray, options: _SMOOptions
+    ) -> tuple[float, int, bool, Pair | None]:
         """C = infinity: raise a finite box by factors of 100 (warm-starting SMO) until no
         multiplier reaches it. For separable data with margin gamma every a_n <= 1/gamma^2,
         so a multiplier stuck at the box 1/gamma_min^2 means the margin is below gamma_min
@@ -303,7 +333,7 @@ class LinearSVM(LinearClassifier):
         box_max = 1.0 / gamma_min**2
         box = 1.0 / radius**2
         steps_total = 0
-        pair = None
+        pair: Pair | None = None
         while True:
             steps, status, last = solve(
                 Xc,
@@ -345,7 +375,7 @@ class LinearSVM(LinearClassifier):
                 raise ConvergenceError(_OVERLAP)
             box = min(box * 100.0, box_max)
 
-    def _message(self, norm, stopped=None):
+    def _message(self, norm: float, stopped: Message | None = None) -> Message | None:
         n_sv = self.support_.size
         n_bound = self.margin_violators_.size
         if norm == 0:
@@ -425,7 +455,7 @@ class LinearSVM(LinearClassifier):
         replay.pair_ = pair
         return replay
 
-    def margin_labels(self):
+    def margin_labels(self) -> LabelArray:
         """``MARGIN_CATEGORIES`` text for each training point, shape (N,)."""
         self._check_fitted()
         return np.asarray(MARGIN_CATEGORIES, dtype=object)[self.margin_category_]

@@ -64,6 +64,8 @@ IndexArray: TypeAlias = NDArray[np.intp]
 #: Class labels as the caller gave them: integers, booleans or text, so the dtype is the caller's
 #: (``NDArray[Any]``: numpy has no dtype meaning "integer or string").
 LabelArray: TypeAlias = NDArray[Any]
+#: Masks: which entries pass a test.
+BoolArray: TypeAlias = NDArray[np.bool_]
 
 
 class Training(NamedTuple):
