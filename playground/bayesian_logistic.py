@@ -26,6 +26,7 @@ are at least the smallest prior term because the data term is positive semi-defi
 
 import math
 import numbers
+from typing import TypedDict, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -34,8 +35,20 @@ from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid
 from .errors import InvalidDataError, Message
 from .i18n import N_
 from .logistic import _BinaryProblem
-from .newton import NewtonSetup, TwoClassNewton, _all_finite, _Design, _in_row_order, _newton_solve, _running_means
-from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X
+from .newton import (
+    NewtonSetup,
+    NewtonStep,
+    Objective,
+    RunOptions,
+    RunResult,
+    TwoClassNewton,
+    _all_finite,
+    _Design,
+    _in_row_order,
+    _newton_solve,
+    _running_means,
+)
+from .validation import MAX_ITERATIONS, FloatArray, LabelArray, check_iterations, check_w_init, check_X
 
 #: Prior precisions alpha accepted (beyond these the fit is all prior or all likelihood).
 ALPHA_RANGE = (1e-8, 1e8)
@@ -49,7 +62,18 @@ MAX_LINE_POINTS = 10_001
 PROBIT_LAMBDA = math.sqrt(math.pi / 8.0)
 
 
-def moderation(variance):
+class PosteriorLine(TypedDict):
+    """The posterior along a line w_MAP + s v (``posterior_along``)."""
+
+    direction: FloatArray  # (D + 1,), the unit v
+    offsets: FloatArray  # (S,), the values of s
+    weights: FloatArray  # (S, D + 1)
+    std: float  # the Laplace approximation's standard deviation along the line
+    log_posterior: FloatArray  # (S,), ln p(w|t) - ln p(w_MAP|t)
+    log_laplace: FloatArray  # (S,), the approximation on the same scale
+
+
+def moderation(variance: ArrayLike) -> FloatArray:
     """kappa(sigma^2) = (1 + pi sigma^2 / 8)^-1/2 (eq. 4.154), elementwise."""
     variance = np.asarray(variance, dtype=float)
     return 1.0 / np.sqrt(1.0 + PROBIT_LAMBDA**2 * variance)
@@ -61,7 +85,7 @@ class _PosteriorProblem(_BinaryProblem):
     by the Hessian's diagonal), not the least-squares step logistic regression needs for a
     singular Hessian."""
 
-    def newton_step(self, w):
+    def newton_step(self, w: FloatArray) -> FloatArray:
         hessian = self.hessian(w)
         gradient = self.gradient(w)
         diagonal = np.sqrt(hessian.diagonal())
@@ -72,7 +96,7 @@ class _PosteriorProblem(_BinaryProblem):
         return step if _all_finite(step) else np.where(np.isfinite(step), step, 0.0)
 
 
-def _log_prior(weights, alpha):
+def _log_prior(weights: ArrayLike, alpha: float) -> float | FloatArray:
     """ln N(w | 0, alpha^-1 I) of weight vectors (..., M): a float for one vector."""
     weights = np.asarray(weights, dtype=float)
     squares = np.add.reduce(weights * weights, axis=-1)  # np.sum(weights**2, axis=-1), without its wrapper
@@ -80,7 +104,7 @@ def _log_prior(weights, alpha):
     return float(value) if np.ndim(value) == 0 else value
 
 
-def _feature_scales(X, alpha):
+def _feature_scales(X: FloatArray, alpha: float) -> FloatArray:
     """s_j = sqrt(mean(x_j^2) + alpha / N) per feature (D,), computed after scaling by the largest
     |x_j| (no overflow, no underflow). Column reductions from the transposed copy where numpy's
     own would go row after row (``newton._in_row_order``)."""
@@ -98,7 +122,9 @@ def _feature_scales(X, alpha):
     return np.hypot(root_mean_square, math.sqrt(alpha / n_points))
 
 
-def _polish(problem, theta, n_iter, history, to_internal):
+def _polish(
+    problem: Objective, theta: FloatArray, n_iter: int, history: list[NewtonStep], to_internal: FloatArray
+) -> tuple[FloatArray, int]:
     """One more Newton step after convergence: the stopping rule leaves w within about tol of the
     mode, and the Laplace approximation is taken at the mode itself, so one step (quadratic
     convergence) brings w_MAP to rounding level. Taken only if the objective does not rise
@@ -113,9 +139,9 @@ def _polish(problem, theta, n_iter, history, to_internal):
     return theta, n_iter
 
 
-def _whole(value, low, high):
+def _whole(value: object, low: int, high: int) -> bool:
     """True for an int (not a bool) from low to high."""
-    return not isinstance(value, bool) and isinstance(value, numbers.Integral) and low <= value <= high
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral) and low <= int(value) <= high
 
 
 class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClassifier):
@@ -188,7 +214,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
 
     # -- fitting -------------------------------------------------------------------------------
 
-    def _check_options(self, method):
+    def _check_options(self, method: str) -> tuple[float, int, float]:
         low, high = ALPHA_RANGE
         if isinstance(self.alpha, bool) or not isinstance(self.alpha, numbers.Real):
             raise InvalidDataError(
@@ -224,7 +250,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         "use a one-versus-rest or one-versus-one strategy."
     )
 
-    def _setup(self, X, targets):
+    def _setup(self, X: FloatArray, targets: FloatArray) -> NewtonSetup:
         """Newton's search for w_MAP (``newton.TwoClassNewton``) on phi_s = (1, x / s), with
         w = theta / (1, s) and s_j^2 = mean(x_j^2) + alpha / N (see the module notes)."""
         alpha, max_iter, tol = self._check_options(self._method)
@@ -238,7 +264,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         penalty = alpha / to_internal**2
         problem = _PosteriorProblem(_Design(design_T), targets, penalty, n_points)
         start = np.zeros(dim + 1) if w_init is None else w_init * to_internal
-        options = {
+        options: RunOptions = {
             "solver": "irls",
             "max_iter": max_iter,
             "tol": tol,
@@ -247,23 +273,28 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         }
         return NewtonSetup(problem, start, options, lambda th: th / to_internal, w_init, extra=(alpha, to_internal))
 
-    def _store(self, classes, X, setup, result):
-        alpha, to_internal = setup.extra
+    def _store(self, classes: LabelArray, X: FloatArray, setup: NewtonSetup, result: RunResult) -> None:
+        alpha, to_internal = cast(tuple[float, FloatArray], setup.extra)  # what _setup put there
+        problem = setup.problem
+        assert isinstance(problem, _PosteriorProblem)  # made by _setup
         theta, history, n_iter = result.theta, result.history, result.n_iter
         if result.converged:
-            theta, n_iter = _polish(setup.problem, theta, n_iter, history, to_internal)
+            theta, n_iter = _polish(problem, theta, n_iter, history, to_internal)
         for entry in history:
-            entry["log_posterior"] = entry["log_likelihood"] + _log_prior(entry["w"], alpha)
+            # one weight vector: _log_prior gives a float (float() of it is the same number)
+            entry["log_posterior"] = entry["log_likelihood"] + float(_log_prior(entry["w"], alpha))
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
-        self._store_laplace(setup.problem, theta, alpha, to_internal)
+        self._store_laplace(problem, theta, alpha, to_internal)
         self.history_ = history
         self.n_iter_ = n_iter
         self.converged_ = result.converged
         self.fit_message_ = result.message
-        self._derived = {}  # factors of covariance_, made on first use (base.cached_from)
+        self._derived: dict[str, object] = {}  # factors of covariance_, made on first use (base.cached_from)
 
-    def _store_laplace(self, problem, theta, alpha, to_internal):
+    def _store_laplace(
+        self, problem: _PosteriorProblem, theta: FloatArray, alpha: float, to_internal: FloatArray
+    ) -> None:
         """The Laplace approximation at the mode theta (eq. 4.143-4.144), from the internal Hessian
         H = Phi_s^T R Phi_s + diag(penalty) = T S_N^-1 T with T = diag(1, s); the evidence (eq. 4.137)."""
         hessian = problem.hessian(theta)
@@ -284,14 +315,14 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         self.log_evidence_ = self.log_posterior_ + 0.5 * n_weights * math.log(2 * math.pi) - 0.5 * log_det_precision
 
     @property
-    def weights_(self):
+    def weights_(self) -> FloatArray:
         """w_MAP = [w0, w1, ..., wD], read from ``intercept_`` and ``coef_`` (not a copy of its own)."""
         self._check_fitted()
         return np.concatenate([np.asarray(self.intercept_, dtype=float).reshape(-1), np.asarray(self.coef_[0], float)])
 
     # -- the predictive distribution -----------------------------------------------------------
 
-    def _laplace_factors(self):
+    def _laplace_factors(self) -> tuple[FloatArray, FloatArray]:
         """(d, C) derived from the public ``covariance_`` S_N: d = sqrt(diag S_N) and the
         correlation matrix C = S_N / d d^T.
 
@@ -299,25 +330,25 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         by many orders of magnitude (x^6 next to 1), C's entries are all within [-1, 1]. Cached
         against ``covariance_``, so an edited S_N changes every answer (one source of truth)."""
 
-        def compute():
+        def compute() -> tuple[FloatArray, FloatArray]:
             covariance = np.asarray(self.covariance_, dtype=float)
             scale = np.sqrt(np.maximum(np.diag(covariance), np.finfo(float).tiny))
             return scale, covariance / np.outer(scale, scale)
 
         return cached_from(self, "laplace", (self.covariance_,), compute)
 
-    def _covariance_root(self):
+    def _covariance_root(self) -> FloatArray:
         """R (M, M) with R R^T = S_N, from the eigendecomposition of the correlation matrix (for
         the samples; cached against ``covariance_`` like ``_laplace_factors``)."""
 
-        def compute():
+        def compute() -> FloatArray:
             scale, correlation = self._laplace_factors()
             eigenvalues, eigenvectors = np.linalg.eigh(correlation)
             return scale[:, None] * (eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0)))
 
         return cached_from(self, "laplace_root", (self.covariance_,), compute)
 
-    def _moments(self, X):
+    def _moments(self, X: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(mu_a, sigma_a^2) at checked inputs, each (N,) (eq. 4.149-4.150), from the public
         ``coef_``, ``intercept_`` and ``covariance_``.
 
@@ -338,7 +369,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
             variance += row
         return mean, variance
 
-    def predictive_moments(self, X):
+    def predictive_moments(self, X: ArrayLike) -> tuple[FloatArray, FloatArray]:
         """The activation's mean mu_a = w_MAP^T phi and variance sigma_a^2 = phi^T S_N phi under the
         Laplace posterior (eq. 4.149-4.150).
 
@@ -349,7 +380,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         X = self._check_X(X)
         return self._moments(X)
 
-    def _moderation_factors(self):
+    def _moderation_factors(self) -> tuple[FloatArray, FloatArray, float]:
         """(B, e, c) with 1 + (pi/8) sigma_a^2 = c + |B x + e|^2, B (D, D), e (D,), c >= 1: the
         denominator of kappa (eq. 4.154) as a quadratic in x with one square fewer than
         |R^T phi|^2 (``_moments``). Cached against ``covariance_``, like the root R.
@@ -361,7 +392,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         folded into B, e and c.
         """
 
-        def compute():
+        def compute() -> tuple[FloatArray, FloatArray, float]:
             root = self._covariance_root()
             dim = root.shape[0] - 1
             q, r = np.linalg.qr(root[1:].T, mode="complete")
@@ -371,7 +402,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
 
         return cached_from(self, "moderation", (self.covariance_,), compute)
 
-    def _posterior(self, X, log):
+    def _posterior(self, X: FloatArray, log: bool) -> FloatArray:
         """p(C|phi) ~ (sigma(-kappa mu_a), sigma(kappa mu_a)) (eq. 4.155), or their logs, (N, 2).
 
         kappa mu_a = mu_a / sqrt(1 + (pi/8) sigma_a^2) with the denominator from
@@ -390,7 +421,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         mean /= denominator
         return two_class_proba(mean, log=log)
 
-    def predict_proba_map(self, X):
+    def predict_proba_map(self, X: ArrayLike) -> FloatArray:
         """The plain (unmoderated) posterior with the MAP weights, (sigma(-mu_a), sigma(mu_a)), shape (N, 2)."""
         X = self._check_X(X)
         mean, _ = self._moments(X)
@@ -398,7 +429,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
 
     # -- the posterior over the weights --------------------------------------------------------
 
-    def _rng_samples(self, n_samples, random_state):
+    def _rng_samples(self, n_samples: int, random_state: int) -> FloatArray:
         if not _whole(n_samples, 1, MAX_SAMPLES):
             raise InvalidDataError(
                 N_("The number of samples must be a whole number from 1 to {limit:,}; got {value!r}."),
@@ -412,21 +443,21 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         rng = np.random.default_rng(int(random_state))
         return rng.standard_normal((int(n_samples), self.coef_.shape[1] + 1))
 
-    def sample_weights(self, n_samples=20, random_state=0):
+    def sample_weights(self, n_samples: int = 20, random_state: int = 0) -> FloatArray:
         """Weight vectors drawn from the Laplace posterior N(w_MAP, S_N), shape (n_samples, D + 1),
         each [w0, w1, ..., wD]. The same ``random_state`` gives the same draws."""
         self._check_fitted()
         normal = self._rng_samples(n_samples, random_state)
         return self.weights_ + normal @ self._covariance_root().T
 
-    def sample_activations(self, X, n_samples=20, random_state=0):
+    def sample_activations(self, X: ArrayLike, n_samples: int = 20, random_state: int = 0) -> FloatArray:
         """a = w^T phi(x) for the weights of ``sample_weights(n_samples, random_state)``, shape (N, n_samples):
         each column's zero level set is one boundary sampled from the posterior."""
         X = self._check_X(X)
         weights = self.sample_weights(n_samples, random_state)
         return X @ weights[:, 1:].T + weights[:, 0]
 
-    def log_posterior(self, X, y, weights):
+    def log_posterior(self, X: ArrayLike, y: ArrayLike, weights: ArrayLike) -> float | FloatArray:
         """ln p(t | w) + ln N(w | 0, alpha^-1 I) at each weight vector, the log joint whose maximum is w_MAP.
 
         Parameters
@@ -451,7 +482,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         out = log_sigmoid(margins).sum(axis=0) + _log_prior(W, float(self.alpha))
         return float(out[0]) if single else out
 
-    def _training(self, X, y):
+    def _training(self, X: ArrayLike, y: ArrayLike) -> tuple[FloatArray, FloatArray]:
         self._check_fitted()
         X = check_X(X, n_features=self.n_features_in_)
         y = np.asarray(y).reshape(-1)
@@ -470,7 +501,15 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
             )
         return X, (y == self.classes_[1]).astype(float)
 
-    def posterior_along(self, X, y, direction=None, offsets=None, n_points=201, n_std=4.0):
+    def posterior_along(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        direction: ArrayLike | None = None,
+        offsets: ArrayLike | None = None,
+        n_points: int = 201,
+        n_std: float = 4.0,
+    ) -> PosteriorLine:
         """The posterior against its Laplace approximation along a line w_MAP + s v (figure 4.14 in one dimension).
 
         Parameters
@@ -518,7 +557,8 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         if offsets.size == 0 or offsets.size > MAX_LINE_POINTS or not np.all(np.isfinite(offsets)):
             raise InvalidDataError(N_("The offsets must be 1 to {limit:,} finite numbers."), limit=MAX_LINE_POINTS)
         weights = self.weights_ + offsets[:, None] * v
-        log_posterior = self.log_posterior(X, y, weights) - self.log_posterior(X, y, self.weights_)
+        # weights has rows, so the first term is an array (S,) and the difference too.
+        log_posterior = cast(FloatArray, self.log_posterior(X, y, weights) - self.log_posterior(X, y, self.weights_))
         return {
             "direction": v,
             "offsets": offsets,
@@ -528,7 +568,7 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
             "log_laplace": -0.5 * curvature * offsets**2,
         }
 
-    def covariance_ellipse(self, i=1, j=2, n_std=1.0, n_points=100):
+    def covariance_ellipse(self, i: int = 1, j: int = 2, n_std: float = 1.0, n_points: int = 100) -> FloatArray:
         """The n_std-standard-deviation ellipse of the Laplace posterior's marginal over weights i and j.
 
         Indices count the bias as 0 ([w0, w1, ..., wD]). Returns an (n_points, 2) array of

@@ -9,7 +9,7 @@ ridge is added to the diagonal and ``fit_message_`` says how large it was.
 """
 
 from collections.abc import Callable
-from typing import Self
+from typing import Any, Self, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -37,7 +37,7 @@ ACTIVATION_LIMIT = 1e300
 _LOG_2PI = np.log(2.0 * np.pi)
 
 
-def check_priors(priors, n_classes, method):
+def check_priors(priors: ArrayLike | None, n_classes: int, method: str) -> FloatArray | None:
     """``priors`` as K positive numbers normalised to sum to 1, or None (use N_k / N).
 
     Returns
@@ -68,10 +68,10 @@ def check_priors(priors, n_classes, method):
     return p / p.sum()
 
 
-def check_nonnegative(value, name, method):
+def check_nonnegative(value: object, name: str, method: str) -> float:
     """A finite number >= 0 (e.g. the ridge ``reg``), as float."""
     try:
-        value = float(value)
+        value = float(value)  # type: ignore[arg-type]  # any value: what float() refuses is reported below
     except (TypeError, ValueError):
         raise InvalidDataError(N_("{method}: {name} must be a number."), method=Message(method), name=name) from None
     if not np.isfinite(value) or value < 0:
@@ -84,7 +84,7 @@ def check_nonnegative(value, name, method):
     return value
 
 
-def data_scale(X):
+def data_scale(X: FloatArray) -> float:
     """A positive typical variance of the data, for ridges when a covariance is all zero."""
     total = float(np.mean(np.var(X, axis=0)))
     if total > 0 and np.isfinite(total):
@@ -93,7 +93,7 @@ def data_scale(X):
     return square if square > 0 and np.isfinite(square) else 1.0
 
 
-def regularise(cov, reg, fallback_scale):
+def regularise(cov: FloatArray, reg: float, fallback_scale: float | np.floating[Any]) -> tuple[FloatArray, float, bool]:
     """Add ``reg`` to the diagonal and, if the result is still singular, a small automatic ridge.
 
     Parameters
@@ -127,19 +127,20 @@ def regularise(cov, reg, fallback_scale):
     return cov + extra * eye, reg + extra, True
 
 
-def _cholesky(cov):
+def _cholesky(cov: FloatArray) -> FloatArray:
     """Cholesky factor of a (regularised) covariance; adds jitter in the rare case rounding defeats it."""
     jitter = 0.0
     scale = max(np.trace(cov) / cov.shape[0], np.finfo(float).tiny)
     for _ in range(10):
         try:
-            return np.linalg.cholesky(cov + jitter * np.eye(cov.shape[0]))
+            # numpy's stubs type the factor floating[Any]; of a float64 matrix it is float64.
+            return cast(FloatArray, np.linalg.cholesky(cov + jitter * np.eye(cov.shape[0])))
         except np.linalg.LinAlgError:
             jitter = scale * 1e-12 if jitter == 0 else jitter * 100
     raise InvalidDataError(N_("A covariance matrix could not be factorised even after adding a ridge."))
 
 
-def two_class_or_all(A):
+def two_class_or_all(A: FloatArray) -> FloatArray:
     """Decision values from class-major activations A (K, N): a_2 - a_1 for two classes (the
     log-odds), else all of them as (N, K)."""
     if A.shape[0] == 2:
@@ -147,7 +148,7 @@ def two_class_or_all(A):
     return np.ascontiguousarray(A.T)
 
 
-def finite_activations(A):
+def finite_activations(A: FloatArray) -> FloatArray:
     """A with NaN (from inf - inf) set to -ACTIVATION_LIMIT and everything clipped to
     +-ACTIVATION_LIMIT, in place: the softmax of such activations is never NaN."""
     nan = np.isnan(A)
@@ -172,7 +173,7 @@ class ClassActivationsMixin:
         """The log-odds a_2 - a_1 (N,) for two classes (positive means ``classes_[1]``), else a_k (N, K)."""
         return two_class_or_all(self._activations_by_class(self._check_X(X)))
 
-    def _posterior(self, X, log):
+    def _posterior(self, X: FloatArray, log: bool) -> FloatArray:
         """p(C_k|x) or its log, shape (N, K) (eq. 4.62)."""
         return softmax_by_class(self._activations_by_class(X), log=log, overwrite=True)
 
@@ -372,13 +373,13 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
         self._whitening()  # factorised once here; again only if the attributes are changed
         return self
 
-    def _whitening(self):
+    def _whitening(self) -> tuple[FloatArray, FloatArray]:
         """(L_k^-1 (K, D, D), constants (K,)) from the public ``covariances_``, ``ridges_`` and
         ``priors_``, with Sigma_k + ridge_k I = L_k L_k^T (Cholesky), so that
         a_k(x) = constant_k - |L_k^-1 (x - mu_k)|^2 / 2: the Mahalanobis distance with one
         product (a triangular inverse, well conditioned since Sigma_k is regularised)."""
 
-        def compute():
+        def compute() -> tuple[FloatArray, FloatArray]:
             dim = self.covariances_.shape[1]
             eye = np.eye(dim)
             factors = np.array([_cholesky(c + r * eye) for c, r in zip(self.covariances_, self.ridges_)])
@@ -389,7 +390,7 @@ class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Clas
 
         return cached_from(self, "whitening", (self.covariances_, self.ridges_, self.priors_), compute)
 
-    def _activations_by_class(self, X):
+    def _activations_by_class(self, X: FloatArray) -> FloatArray:
         """a_k(x) = ln p(x|C_k) + ln p(C_k) (eq. 4.63 with eq. 4.64) at checked inputs X,
         class-major: shape (K, N)."""
         whitening, constants = self._whitening()

@@ -19,16 +19,19 @@ regression and live in ``playground.newton``; logistic regression's ``fit`` is i
 
 import copy
 from collections.abc import Callable
-from typing import Any, NamedTuple, Self
+from typing import NamedTuple, Self
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from .base import FloatArray, LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
 from .errors import InvalidDataError, Message
 from .i18n import N_
 from .newton import (
     NewtonSetup,
+    NewtonStep,
+    RunOptions,
+    RunResult,
     TwoClassNewton,
     TwoClassProblem,
     _Design,
@@ -38,7 +41,14 @@ from .newton import (
     _to_standardised,
     run,
 )
-from .validation import MAX_ITERATIONS, check_iterations, check_w_init, check_X_y
+from .validation import (
+    MAX_ITERATIONS,
+    IndexArray,
+    LabelArray,
+    check_iterations,
+    check_w_init,
+    check_X_y,
+)
 
 SOLVERS = ("irls", "gd")
 #: Default number of updates when ``max_iter`` is None.
@@ -47,7 +57,7 @@ DEFAULT_MAX_ITER = {"irls": 100, "gd": 1000}
 MAX_ITER_LIMIT = MAX_ITERATIONS
 
 
-def _check_options(model, method):
+def _check_options(model: "_IterativeMixin", method: str) -> tuple[str, int, float, float, float]:
     """Validate the shared hyper-parameters; return (solver, max_iter, tol, l2, learning_rate)."""
     if model.solver not in SOLVERS:
         raise InvalidDataError(
@@ -55,7 +65,7 @@ def _check_options(model, method):
         )
     max_iter = DEFAULT_MAX_ITER[model.solver] if model.max_iter is None else model.max_iter
     max_iter = check_iterations(max_iter, Message(N_("{method}: max_iter"), method=Message(method)), minimum=0)
-    values = {}
+    values: dict[str, float] = {}
     for name, positive in (("tol", False), ("l2", False), ("learning_rate", True)):
         try:
             value = float(getattr(model, name))
@@ -82,12 +92,12 @@ class _BinaryProblem(TwoClassProblem):
     w are kept: IRLS asks for the likelihood, the step and the separability at the same w.
     """
 
-    def __init__(self, design, targets, penalty_weights, n_points):
+    def __init__(self, design: _Design, targets: FloatArray, penalty_weights: FloatArray, n_points: int) -> None:
         self.design, self.t, self.pen, self.n = design, targets, penalty_weights, n_points
         self.sign = 2.0 * targets - 1.0
         self._minus_sign = -self.sign
 
-    def _margins(self, w):
+    def _margins(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(z, exp(-|z|)) at w, each shape (N,); a new w empties the cache of derived quantities."""
         cache = self._cache_for(w)
         if "margins" not in cache:
@@ -99,40 +109,42 @@ class _BinaryProblem(TwoClassProblem):
             cache["margins"] = (z, e)
         return cache["margins"]
 
-    def log_likelihood(self, w):
+    def log_likelihood(self, w: FloatArray) -> float:
         """sum_n ln sigma(z_n) = sum_n min(z_n, 0) - ln(1 + exp(-|z_n|)) (eq. 4.90)."""
         z, e = self._margins(w)
-        if "ll" not in self._cache:
-            self._cache["ll"] = float(np.add.reduce(np.minimum(z, 0.0)) - np.add.reduce(np.log1p(e)))
-        return self._cache["ll"]
+        cache = self._cache_for(w)  # the one _margins filled
+        if "ll" not in cache:
+            cache["ll"] = float(np.add.reduce(np.minimum(z, 0.0)) - np.add.reduce(np.log1p(e)))
+        return cache["ll"]
 
-    def _residuals_and_curvature(self, w):
+    def _residuals_and_curvature(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
         """y_n - t_n = -s_n sigma(-z_n) and R_nn = y_n (1 - y_n) (eq. 4.98), both precise."""
         z, e = self._margins(w)
-        if "residuals" not in self._cache:
+        cache = self._cache_for(w)  # the one _margins filled
+        if "residuals" not in cache:
             big = e + 1.0
             np.divide(1.0, big, out=big)  # sigma(|z|)
             small = e * big  # sigma(-|z|)
             residuals = np.where(z >= 0, small, big)
             residuals *= self._minus_sign
-            self._cache["residuals"] = (residuals, np.multiply(big, small, out=big))
-        return self._cache["residuals"]
+            cache["residuals"] = (residuals, np.multiply(big, small, out=big))
+        return cache["residuals"]
 
-    def likelihood_gradient(self, w):
+    def likelihood_gradient(self, w: FloatArray) -> FloatArray:
         """Phi^T (y - t) (eq. 4.91)."""
         residuals, _ = self._residuals_and_curvature(w)
         return self.design.T @ residuals
 
-    def gradient(self, w):
+    def gradient(self, w: FloatArray) -> FloatArray:
         """Phi^T (y - t) + l2 I' w (eq. 4.91 / 4.96)."""
         return self.likelihood_gradient(w) + self.pen * w
 
-    def curvature(self, w):
+    def curvature(self, w: FloatArray) -> FloatArray:
         """R_nn = y_n (1 - y_n) (eq. 4.98)."""
         _, curvature = self._residuals_and_curvature(w)
         return curvature
 
-    def signed_activations(self, w):
+    def signed_activations(self, w: FloatArray) -> FloatArray:
         z, _ = self._margins(w)
         return z
 
@@ -146,17 +158,17 @@ class _MulticlassProblem:
     |w_1|^2 + |w_2|^2 = |d|^2 / 2 when w_1 + w_2 = 0), which is cheaper.
     """
 
-    def __init__(self, design, y_index, n_classes, penalty_weights):
+    def __init__(self, design: _Design, y_index: IndexArray, n_classes: int, penalty_weights: FloatArray) -> None:
         self.design, self.y, self.k, self.pen = design, y_index, n_classes, penalty_weights
         self.n = design.T.shape[1]
         self.targets = np.zeros((n_classes, self.n))  # t_nk, class-major
         self.targets[y_index, np.arange(self.n)] = 1.0
-        self.pair = None
+        self.pair: _BinaryProblem | None = None
         if n_classes == 2:
             self.pair = _BinaryProblem(design, (y_index == 1).astype(float), penalty_weights / 2, self.n)
-        self._last = None
+        self._last: tuple[FloatArray, FloatArray, FloatArray, float] | None = None
 
-    def _state(self, W):
+    def _state(self, W: FloatArray) -> tuple[FloatArray, FloatArray, float]:
         """(a_nk, y_nk) at W, both class-major (K, N), and sum_n ln y_n,t_n."""
         if self._last is None or not np.array_equal(self._last[0], W):
             A = W @ self.design.T
@@ -170,15 +182,15 @@ class _MulticlassProblem:
             self._last = (np.array(W, dtype=float), A, proba, log_likelihood)
         return self._last[1:]
 
-    def log_likelihood(self, W):
+    def log_likelihood(self, W: FloatArray) -> float:
         if self.pair is not None:
             return self.pair.log_likelihood(W[1] - W[0])
         return self._state(W)[2]
 
-    def penalty(self, W):
+    def penalty(self, W: FloatArray) -> float:
         return 0.5 * float(np.sum(self.pen * W**2))
 
-    def gradient(self, W):
+    def gradient(self, W: FloatArray) -> FloatArray:
         """grad_{w_j} E = sum_n (y_nj - t_nj) phi_n (eq. 4.109), shape (K, M)."""
         if self.pair is not None:
             g = self.pair.likelihood_gradient(W[1] - W[0])  # y_n2 - t_n2 = -(y_n1 - t_n1)
@@ -187,10 +199,10 @@ class _MulticlassProblem:
         residuals = proba - self.targets
         return np.array([self.design.T @ row for row in residuals]) + self.pen * W
 
-    def mean_gradient(self, W):
+    def mean_gradient(self, W: FloatArray) -> FloatArray:
         return self.gradient(W) / self.n
 
-    def newton_step(self, W):
+    def newton_step(self, W: FloatArray) -> FloatArray:
         """Solve the block Hessian system (eq. 4.110), K*M square.
 
         The Hessian is singular along the directions that add one vector to every w_k (the
@@ -218,7 +230,7 @@ class _MulticlassProblem:
         hessian += scale * np.kron(np.full((k_classes, k_classes), 1.0 / k_classes), np.eye(m))
         return _newton_solve(hessian, self.gradient(W).ravel()).reshape(W.shape)
 
-    def separates(self, W):
+    def separates(self, W: FloatArray) -> bool:
         if self.pair is not None:
             return self.pair.separates(W[1] - W[0])
         A, _, _ = self._state(W)
@@ -230,11 +242,11 @@ class _MulticlassProblem:
 class _Prepared(NamedTuple):
     """The inputs of a run on standardised inputs (``_IterativeMixin._prepare``)."""
 
-    design_T: NDArray[np.float64]  # Phi^T (M, N), the points along the contiguous axis
-    penalty_weights: NDArray[np.float64]  # (M,), 0 for the bias
-    options: dict[str, Any]  # run's solver, max_iter, tol, learning_rate, l2
-    centre: NDArray[np.float64]  # (D,)
-    scale: NDArray[np.float64]  # (D,)
+    design_T: FloatArray  # Phi^T (M, N), the points along the contiguous axis
+    penalty_weights: FloatArray  # (M,), 0 for the bias
+    options: RunOptions  # run's solver, max_iter, tol, learning_rate, l2
+    centre: FloatArray  # (D,)
+    scale: FloatArray  # (D,)
 
 
 class _IterativeMixin:
@@ -259,7 +271,15 @@ class _IterativeMixin:
         self.learning_rate = learning_rate
         self.w_init = w_init
 
-    def _store_fit(self, classes, dim, history, n_iter, converged, message):
+    def _store_fit(
+        self,
+        classes: LabelArray,
+        dim: int,
+        history: list[NewtonStep],
+        n_iter: int,
+        converged: bool,
+        message: Message | str | None,
+    ) -> None:
         """Fitted attributes common to both models; the weights are the last entry of the history."""
         self.classes_ = classes
         self.n_features_in_ = dim
@@ -269,7 +289,7 @@ class _IterativeMixin:
         self.fit_message_ = message
         self._set_weights(history[-1]["w"])
 
-    def _prepare(self, X, method):
+    def _prepare(self, X: FloatArray, method: str) -> _Prepared:
         """The options, the transposed design Phi^T, the penalty weights and the standardiser
         (centre, scale) that maps the internal weights to the book's (``_Prepared``)."""
         solver, max_iter, tol, l2, learning_rate = _check_options(self, method)
@@ -284,10 +304,16 @@ class _IterativeMixin:
         design_T[1:] -= centre[:, None]
         design_T[1:] /= scale[:, None]
         penalty_weights = np.concatenate([[0.0], np.full(X.shape[1], l2) / scale**2])  # l2 on w1..wD only
-        options = {"solver": solver, "max_iter": max_iter, "tol": tol, "learning_rate": learning_rate, "l2": l2}
+        options: RunOptions = {
+            "solver": solver,
+            "max_iter": max_iter,
+            "tol": tol,
+            "learning_rate": learning_rate,
+            "l2": l2,
+        }
         return _Prepared(design_T, penalty_weights, options, centre, scale)
 
-    def _set_weights(self, weights):
+    def _set_weights(self, weights: ArrayLike) -> None:
         """Set ``weights_`` and, from it, ``coef_`` and ``intercept_``: views of ``weights_``
         where they can be (one weight vector, or K > 2 of them), so the two never disagree;
         for softmax with two classes the difference w_2 - w_1."""
@@ -325,9 +351,10 @@ class _TwoClassIterative(TwoClassNewton, _IterativeMixin):
     on standardised inputs, from ``w_init`` or zeros, with the options of ``_IterativeMixin``.
     ``_problem`` is the model's likelihood (``_BinaryProblem`` for the sigmoid)."""
 
-    _problem: type = _BinaryProblem
+    # The model's likelihood, made from (design, targets, penalty weights, N).
+    _problem: Callable[[_Design, FloatArray, FloatArray, int], TwoClassProblem] = _BinaryProblem
 
-    def _setup(self, X, targets):
+    def _setup(self, X: FloatArray, targets: FloatArray) -> NewtonSetup:
         dim = X.shape[1]
         w_init = check_w_init(self.w_init, dim + 1, self._method)
         prepared = self._prepare(X, self._method)
@@ -336,7 +363,7 @@ class _TwoClassIterative(TwoClassNewton, _IterativeMixin):
         start = np.zeros(dim + 1) if w_init is None else _to_standardised(w_init, centre, scale)
         return NewtonSetup(problem, start, prepared.options, lambda w: _to_book(w, centre, scale), w_init)
 
-    def _store(self, classes, X, setup, result):
+    def _store(self, classes: LabelArray, X: FloatArray, setup: NewtonSetup, result: RunResult) -> None:
         history = result.history
         if setup.w_init is not None:
             history[0]["w"] = setup.w_init.copy()  # exactly as given, not through the standardiser and back

@@ -16,15 +16,15 @@ from .base import Classifier, ProbabilisticMixin
 from .errors import InvalidDataError, Message
 from .gaussian import ClassActivationsMixin, check_priors, data_scale, finite_activations
 from .i18n import N_
-from .validation import check_X, check_X_y, class_counts
+from .validation import FloatArray, check_X, check_X_y, class_counts
 
 VARIANTS = ("gaussian", "bernoulli")
 _LOG_2PI = np.log(2.0 * np.pi)
 
 
-def _positive(value, name, method):
+def _positive(value: object, name: str, method: str) -> float:
     try:
-        value = float(value)
+        value = float(value)  # type: ignore[arg-type]  # any value: what float() refuses is reported below
     except (TypeError, ValueError):
         raise InvalidDataError(N_("{method}: {name} must be a number."), method=Message(method), name=name) from None
     if not np.isfinite(value) or value <= 0:
@@ -149,27 +149,27 @@ class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
     # The Bernoulli model's parameters are feature_prob_ and priors_; its linear form (eq. 4.82)
     # is read from them, so editing them changes the model and nothing can disagree.
     @property
-    def feature_coef_(self):
+    def feature_coef_(self) -> FloatArray:
         """Bernoulli: ln mu_ki - ln(1 - mu_ki), the weights of the binary features in a_k (eq. 4.82)."""
         if "feature_prob_" not in self.__dict__:
             raise AttributeError("feature_coef_ exists for a fitted 'bernoulli' naive Bayes only.")
         return np.log(self.feature_prob_) - np.log1p(-self.feature_prob_)
 
     @property
-    def feature_intercept_(self):
+    def feature_intercept_(self) -> FloatArray:
         """Bernoulli: sum_i ln(1 - mu_ki) + ln p(C_k)."""
         if "feature_prob_" not in self.__dict__:
             raise AttributeError("feature_intercept_ exists for a fitted 'bernoulli' naive Bayes only.")
         return np.sum(np.log1p(-self.feature_prob_), axis=1) + np.log(self.priors_)
 
-    def binarize(self, X):
+    def binarize(self, X: ArrayLike) -> FloatArray:
         """The binary features b_i = 1 if x_i > thresholds_[i] else 0, shape (N, D) (Bernoulli variant)."""
         X = self._check_X(X)
         if self.variant != "bernoulli" or not hasattr(self, "thresholds_"):
             raise InvalidDataError(N_("Binary features exist only for the 'bernoulli' variant of naive Bayes."))
         return (X > self.thresholds_).astype(float)
 
-    def _activations_by_class(self, X):
+    def _activations_by_class(self, X: FloatArray) -> FloatArray:
         """a_k(x) = ln p(x|C_k) + ln p(C_k) at checked inputs X, class-major: shape (K, N)
         (eq. 4.63; eq. 4.82 for Bernoulli features)."""
         if self.variant == "bernoulli" and hasattr(self, "thresholds_"):

@@ -19,21 +19,58 @@ Rules that hold here:
 import functools
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple, Self
+from typing import Any, NamedTuple, NotRequired, Protocol, Self, TypedDict, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .budget import current_budget
+from .budget import Budget, current_budget
 from .errors import InvalidDataError, Message
 from .i18n import N_
-from .validation import check_X_y
+from .validation import FloatArray, LabelArray, check_X_y
+
+
+class Objective(Protocol):
+    """What ``run`` asks of a problem, at parameters theta in the model's internal coordinates:
+    ln p (the log-likelihood), the penalty added to -ln p, the Newton step H^-1 dE/dw, the mean
+    gradient (for gradient descent), and whether theta separates the classes."""
+
+    def log_likelihood(self, w: FloatArray) -> float: ...
+
+    def penalty(self, w: FloatArray) -> float: ...
+
+    def newton_step(self, w: FloatArray) -> FloatArray: ...
+
+    def mean_gradient(self, w: FloatArray) -> FloatArray: ...
+
+    def separates(self, w: FloatArray) -> bool: ...
+
+
+class NewtonStep(TypedDict):
+    """One entry of a Newton model's ``history_``: the update's number (0 for the start), the
+    book's weights [w0, w1, ..., wD] after it (one row per class for softmax) and ln p there."""
+
+    iteration: int
+    w: FloatArray
+    log_likelihood: float
+    log_posterior: NotRequired[float]  # the Bayesian model's ln p(t|w) + ln p(w), added by its fit
+
+
+class RunOptions(TypedDict):
+    """``run``'s options as a model's set-up gives them."""
+
+    solver: str
+    max_iter: int
+    tol: float
+    learning_rate: float
+    l2: float
+
 
 #: Singular values of the Hessian below this fraction of the largest are treated as zero.
 HESSIAN_RCOND = 1e-12
 
 
-def _in_row_order(X):
+def _in_row_order(X: FloatArray) -> bool:
     """Whether numpy reduces X (N, D) along axis 0 row after row, each column summed in the
     order of the points: a C-ordered float64 table of two columns or more (numpy sums one
     column, or another layout, pairwise). It does so slowly, with a loop over the D columns
@@ -41,13 +78,13 @@ def _in_row_order(X):
     return X.ndim == 2 and X.shape[1] >= 2 and X.flags.c_contiguous and X.dtype == np.float64
 
 
-def _running_means(T):
+def _running_means(T: FloatArray) -> FloatArray:
     """The mean of each row of T (D, N) summed in order along the row (the last of its running
     sums, np.add.accumulate): bit for bit T.T.mean(axis=0) where ``_in_row_order(T.T)``."""
     return np.add.accumulate(T, axis=1)[:, -1] / T.shape[1]
 
 
-def _standardiser(X):
+def _standardiser(X: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Centre c (D,) and scale s (D,) with s = 1 for constant features: X.mean(axis=0) and
     X.std(axis=0), bit for bit (from the transposed copy where numpy would sum row after row,
     which is slow: see ``_in_row_order``)."""
@@ -64,7 +101,7 @@ def _standardiser(X):
     return centre, scale
 
 
-def _to_book(w_std, centre, scale):
+def _to_book(w_std: FloatArray, centre: FloatArray, scale: FloatArray) -> FloatArray:
     """Weights on standardised inputs (..., D+1) -> the book's [w0, w1, ..., wD] on the raw inputs."""
     w = np.array(w_std, dtype=float)
     w[..., 1:] = w_std[..., 1:] / scale
@@ -72,7 +109,7 @@ def _to_book(w_std, centre, scale):
     return w
 
 
-def _to_standardised(w, centre, scale):
+def _to_standardised(w: FloatArray, centre: FloatArray, scale: FloatArray) -> FloatArray:
     """The inverse of ``_to_book``."""
     w_std = np.array(w, dtype=float)
     w_std[..., 1:] = w[..., 1:] * scale
@@ -84,7 +121,7 @@ MAX_STEP_HALVINGS = 40
 SIGMOID_STEEPENS = N_("the sigmoid sharpens into a step (section 4.3.2)")
 
 
-def _all_finite(values):
+def _all_finite(values: ArrayLike) -> bool:
     """Whether every entry of a small array is finite: told on a few Python floats, quicker than
     numpy's two calls for the handful of weights a Newton step has."""
     return all(map(math.isfinite, np.ravel(values).tolist()))
@@ -95,20 +132,25 @@ class _PerWeights:
     those already computed at w, emptied when w changes (IRLS asks for the likelihood, the step
     and the separability at the same w)."""
 
-    _key = None  # the bytes of the w the cache belongs to
-    _cache = None
+    _key: bytes | None = None  # the bytes of the w the cache belongs to
+    # Values of different kinds (numbers, arrays, tuples of them) under their names: each
+    # problem reads back what it stored, so the values are Any.
+    _cache: dict[str, Any] | None = None
 
-    def _cache_for(self, w):
+    def _cache_for(self, w: FloatArray) -> dict[str, Any]:
         key = np.asarray(w, dtype=float).tobytes()
-        if key != self._key:
-            self._key, self._cache = key, {}
-        return self._cache
+        cache = self._cache
+        if key != self._key or cache is None:  # (a set key has its cache)
+            cache = {}
+            self._key, self._cache = key, cache
+        return cache
 
 
-def _newton_solve(hessian, gradient):
+def _newton_solve(hessian: FloatArray, gradient: FloatArray) -> FloatArray:
     """Solve H delta = g by least squares (SVD): a singular H (R -> 0, collinear points) gives the
     minimum-norm step instead of a crash or an inverse of nothing."""
-    delta = np.linalg.lstsq(hessian, gradient, rcond=HESSIAN_RCOND)[0]
+    # numpy's stubs type lstsq's solution floating[Any]; for float64 H and g it is float64.
+    delta = cast(FloatArray, np.linalg.lstsq(hessian, gradient, rcond=HESSIAN_RCOND)[0])
     if _all_finite(delta):  # the usual case
         return delta
     return np.where(np.isfinite(delta), delta, 0.0)
@@ -122,34 +164,37 @@ class TwoClassProblem(_PerWeights):
     the number of points."""
 
     design: "_Design"
-    pen: Any
+    pen: FloatArray
     n: int
 
-    def gradient(self, w):
+    def log_likelihood(self, w: FloatArray) -> float:
         raise NotImplementedError
 
-    def curvature(self, w):
+    def gradient(self, w: FloatArray) -> FloatArray:
         raise NotImplementedError
 
-    def signed_activations(self, w):
+    def curvature(self, w: FloatArray) -> FloatArray:
         raise NotImplementedError
 
-    def penalty(self, w):
+    def signed_activations(self, w: FloatArray) -> FloatArray:
+        raise NotImplementedError
+
+    def penalty(self, w: FloatArray) -> float:
         return 0.5 * float(np.add.reduce(self.pen * (w * w), axis=None))
 
-    def mean_gradient(self, w):
+    def mean_gradient(self, w: FloatArray) -> FloatArray:
         return self.gradient(w) / self.n
 
-    def hessian(self, w):
+    def hessian(self, w: FloatArray) -> FloatArray:
         """Phi^T R Phi + l2 I' (eq. 4.97 with the model's R)."""
         return self.design.gram(self.curvature(w), ridge=self.pen)
 
-    def newton_step(self, w):
+    def newton_step(self, w: FloatArray) -> FloatArray:
         """H^-1 dE/dw (eq. 4.99), by least squares: a singular H, e.g. collinear points, gives the
         minimum-norm step."""
         return _newton_solve(self.hessian(w), self.gradient(w))
 
-    def separates(self, w):
+    def separates(self, w: FloatArray) -> bool:
         return bool(self.signed_activations(w).min() > 0)  # np.all(z > 0) (N >= 1), one call instead of two
 
 
@@ -158,19 +203,19 @@ class RunResult(NamedTuple):
     weights, the number of updates, whether they converged to a finite optimum, and the sentence
     on how the run stopped (empty when it converged)."""
 
-    theta: NDArray[np.float64]
-    history: list[dict[str, Any]]
+    theta: FloatArray
+    history: list[NewtonStep]
     n_iter: int
     converged: bool
-    message: Any
+    message: Message | str | None
 
 
-def _rose(new_objective, old_objective):
+def _rose(new_objective: float, old_objective: float) -> bool:
     """Whether the objective rose beyond rounding."""
     return new_objective > old_objective + 1e-12 * (1 + abs(old_objective))
 
 
-def _small_change(theta, new, tol, new_objective, old_objective):
+def _small_change(theta: FloatArray, new: FloatArray, tol: float, new_objective: float, old_objective: float) -> bool:
     """The stopping rule: no weight moved by more than tol (1 + max |w|), or the objective by less
     than tol (1 + |objective|)."""
     old, new_list = theta.ravel().tolist(), new.ravel().tolist()
@@ -179,7 +224,15 @@ def _small_change(theta, new, tol, new_objective, old_objective):
     ) <= tol * (1 + abs(old_objective))
 
 
-def _damped(evaluate, theta, step, new, new_ll, new_objective, old_objective):
+def _damped(
+    evaluate: Callable[[FloatArray], tuple[float, float]],
+    theta: FloatArray,
+    step: FloatArray,
+    new: FloatArray,
+    new_ll: float,
+    new_objective: float,
+    old_objective: float,
+) -> tuple[FloatArray, float, float]:
     """Damped Newton: far from the optimum (e.g. separable data on a polynomial basis) a full step
     can overshoot and the error explode; halve it until the error does not rise. Near the optimum
     the full step (eq. 4.99) is always taken. Returns (new, its ln p, its objective)."""
@@ -192,7 +245,19 @@ def _damped(evaluate, theta, step, new, new_ll, new_objective, old_objective):
     return new, new_ll, new_objective
 
 
-def run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, describe, steepens=SIGMOID_STEEPENS):
+def run(
+    problem: Objective,
+    theta: FloatArray,
+    *,
+    solver: str,
+    max_iter: int,
+    tol: float,
+    learning_rate: float,
+    l2: float,
+    to_book: Callable[[FloatArray], FloatArray],
+    describe: str,
+    steepens: str = SIGMOID_STEEPENS,
+) -> RunResult:
     """The shared optimisation loop: Newton-Raphson (IRLS, eq. 4.92-4.100 and 4.110) or batch
     gradient descent, from ``theta``.
 
@@ -205,13 +270,13 @@ def run(problem, theta, *, solver, max_iter, tol, learning_rate, l2, to_book, de
     step (the loop runs a few times per drag of a point, so its own overhead counts).
     """
 
-    def evaluate(w):
+    def evaluate(w: FloatArray) -> tuple[float, float]:
         """(ln p, objective) at w; (-inf, inf) where w or ln p is not finite."""
         ll = problem.log_likelihood(w) if _all_finite(w) else -math.inf
         return ll, (-ll + problem.penalty(w) if math.isfinite(ll) else math.inf)
 
     ll = problem.log_likelihood(theta)
-    history = [{"iteration": 0, "w": to_book(theta), "log_likelihood": float(ll)}]
+    history: list[NewtonStep] = [{"iteration": 0, "w": to_book(theta), "log_likelihood": float(ll)}]
     separable = l2 == 0 and problem.separates(theta)
     converged, went_up, blew_up = False, False, False
     irls = solver == "irls"
@@ -256,7 +321,9 @@ class _Stop(NamedTuple):
     learning_rate: float
 
 
-def stop_message(stop, describe, steepens=SIGMOID_STEEPENS, budget=None):
+def stop_message(
+    stop: _Stop, describe: str, steepens: str = SIGMOID_STEEPENS, budget: Budget | None = None
+) -> Message | str | None:
     """The sentence on how a run stopped, the first that applies: the time budget ran out; the
     classes are separable (the maximum likelihood is at infinity, section 4.3.2); the weights
     overflowed; gradient descent's error rose (learning rate too large); too few iterations.
@@ -300,7 +367,7 @@ def stop_message(stop, describe, steepens=SIGMOID_STEEPENS, budget=None):
     return ""
 
 
-def _not_converged_template(solver, n_iter):
+def _not_converged_template(solver: str, n_iter: int) -> str:
     """ "... did not converge in N updates", with the advice that suits the solver."""
     if solver == "gd" and n_iter == 1:
         return N_(
@@ -322,7 +389,7 @@ _PAIRWISE_MAX = 8
 
 
 @functools.cache
-def _pair_layout(m):
+def _pair_layout(m: int) -> tuple[list[int], list[int], NDArray[np.intp], NDArray[np.intp]]:
     """The pairs a <= b of M parameters in ``np.triu_indices`` order, as (rows, columns) lists,
     and where an (M, M) matrix finds them: entry (a, b) is pair number index[a, b] (so the
     matrix is read off the pairs' products in one gather), the diagonal's pairs are at
@@ -346,17 +413,17 @@ class _Design:
     used instead, to keep memory O(N M).
     """
 
-    def __init__(self, design_T):
+    def __init__(self, design_T: FloatArray) -> None:
         self.T = design_T
         self.m = design_T.shape[0]
-        self.pairs = None
+        self.pairs: FloatArray | None = None
         if self.m <= _PAIRWISE_MAX:
             rows, columns, self.index, self.diagonal = _pair_layout(self.m)
             self.pairs = np.empty((len(rows), design_T.shape[1]))
             for row, a, b in zip(self.pairs, rows, columns):
                 np.multiply(design_T[a], design_T[b], out=row)
 
-    def gram(self, weights, ridge=None):
+    def gram(self, weights: FloatArray, ridge: FloatArray | None = None) -> FloatArray:
         """Phi^T diag(weights) Phi, shape (M, M), exactly symmetric; plus diag(ridge) if given."""
         if self.pairs is None:
             out = (self.T * weights) @ self.T.T
@@ -375,12 +442,12 @@ class NewtonSetup(NamedTuple):
     from internal parameters to the book's weights, the checked ``w_init`` (None for zeros), and
     what else the model's ``_store`` needs (``extra``)."""
 
-    problem: Any
-    start: NDArray[np.float64]
-    options: dict[str, Any]
-    to_book: Callable[[NDArray[np.float64]], NDArray[np.float64]]
-    w_init: NDArray[np.float64] | None = None
-    extra: Any = None
+    problem: Objective
+    start: FloatArray
+    options: RunOptions
+    to_book: Callable[[FloatArray], FloatArray]
+    w_init: FloatArray | None = None
+    extra: object = None  # read back only by the model that set it up
 
 
 class TwoClassNewton:
@@ -410,8 +477,8 @@ class TwoClassNewton:
         self._store(classes, X, setup, result)
         return self
 
-    def _setup(self, X: NDArray[np.float64], targets: NDArray[np.float64]) -> NewtonSetup:
+    def _setup(self, X: FloatArray, targets: FloatArray) -> NewtonSetup:
         raise NotImplementedError
 
-    def _store(self, classes: NDArray[Any], X: NDArray[np.float64], setup: NewtonSetup, result: RunResult) -> None:
+    def _store(self, classes: LabelArray, X: FloatArray, setup: NewtonSetup, result: RunResult) -> None:
         raise NotImplementedError

@@ -18,8 +18,25 @@ x = x_hi + x_lo with x_hi a multiple of 1/16, so that x_hi^2 is exact.
 
 import contextlib
 import math
+from typing import Literal, TypeAlias, TypedDict, Unpack
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from .validation import FloatArray
+
+#: What np.errstate may do about a floating-point error.
+_OnError: TypeAlias = Literal["ignore", "warn", "raise", "call", "print", "log"]
+
+
+class _ErrorKinds(TypedDict, total=False):
+    """The floating-point errors ``_quiet_if`` may silence (np.errstate's keywords but ``call``)."""
+
+    over: _OnError
+    invalid: _OnError
+    divide: _OnError
+    under: _OnError
+
 
 SQRT_2PI = math.sqrt(2 * math.pi)
 INV_SQRT_2PI = 1 / SQRT_2PI
@@ -63,7 +80,9 @@ _P5 = 0.02307344176494017303
 _Q = (1.28426009614491121, 0.468238212480865118, 0.0659881378689285515, 0.00378239633202758244, 7.29751555083966205e-5)
 
 
-def _rational(t, numerator, numerator_top, denominator):
+def _rational(
+    t: FloatArray, numerator: tuple[float, ...], numerator_top: float, denominator: tuple[float, ...]
+) -> FloatArray:
     """Cody's nested form (((top t + n0) t + n1) t ... + n_last) / (((t + d0) t + d1) t ... + d_last),
     in place on two arrays (scalar coefficients: cheaper than one stacked array with broadcast
     coefficient columns)."""
@@ -89,7 +108,7 @@ def _rational(t, numerator, numerator_top, denominator):
 _HIGH_FACTORS = np.exp(-0.5 * (np.arange(641) / 16.0) ** 2)
 
 
-def _gaussian_factor(y):
+def _gaussian_factor(y: FloatArray) -> FloatArray:
     """exp(-y^2/2) to full relative precision (0 where it underflows), for y >= 0.
 
     The exponent is split as -y_hi^2/2 - (y - y_hi)(y + y_hi)/2 with y_hi = trunc(16 y)/16, whose
@@ -114,7 +133,7 @@ _NOTHING = np.empty(0)
 _NOTHING.flags.writeable = False
 
 
-def _quiet_if(condition, **errors):
+def _quiet_if(condition: bool, **errors: Unpack[_ErrorKinds]) -> contextlib.AbstractContextManager[object]:
     """np.errstate(**errors) if ``condition`` (only far points overflow or give inf - inf), else a
     context that does nothing: entering np.errstate costs about a microsecond, several times per
     Newton step of a probit fit."""
@@ -130,7 +149,7 @@ class NormalCDF:
     applies to a fraction of the points.
     """
 
-    def __init__(self, x):
+    def __init__(self, x: ArrayLike) -> None:
         x = np.asarray(x, dtype=float)
         self.shape = x.shape  # the work is done on a flat view (0-d inputs included)
         self.x = x.reshape(-1)
@@ -147,13 +166,15 @@ class NormalCDF:
         # Phi(-y) = exp(-y^2/2) r(y) (1, unused, on the central range). A range without points
         # costs nothing: the fit starts at w = 0, where every activation is central.
         ratio = np.ones(y.size)
-        self.half = self.far_series = self.far_inv_square = _NOTHING
+        self.half: FloatArray = _NOTHING
+        self.far_series: FloatArray = _NOTHING
+        self.far_inv_square: FloatArray = _NOTHING
         if self.central.size:
             y_central = y[self.central]
             self.half = y_central * _rational(y_central * y_central, _A, _A4, _B)
         if middle.size:
             ratio[middle] = _rational(y[middle], _C, _C8, _D)
-        self.far_gauss = None
+        self.far_gauss: FloatArray | None = None
         # Whether a point may overflow below (|x| >= _NOT_HUGE): told for few far points, assumed for many.
         self.huge = bool(self.far.size)
         if 0 < self.far.size <= _FEW:
@@ -168,16 +189,21 @@ class NormalCDF:
             far_ratio /= y_far
             ratio[self.far] = far_ratio
         self.ratio = ratio
-        self._gauss = self._exponent = None
-        self._tails = None
+        self._gauss: FloatArray | None = None
+        self._exponent: FloatArray | None = None
+        self._tails: tuple[FloatArray, FloatArray] | None = None
 
-    def _far_few(self, y_far, ratio):
+    def _far_few(self, y_far: FloatArray, ratio: FloatArray) -> None:
         """The far range's ratio, series and exp(-y^2/2) for a few points (a fit's activations
         often have one or two that far out), by the same operations on Python floats: numpy's
         cost per call would be most of the evaluation. Only the exponential is numpy's, so that
         every number is the one the array route gives."""
-        series, inverse_squares, lows, steps, ratios = [], [], [], [], []
-        values = y_far.tolist()
+        series: list[float] = []
+        inverse_squares: list[float] = []
+        lows: list[float] = []
+        steps: list[int] = []
+        ratios: list[float] = []
+        values: list[float] = y_far.tolist()
         self.huge = max(values) >= _NOT_HUGE
         for y in values:
             inv_square = 1.0 / y
@@ -198,7 +224,7 @@ class NormalCDF:
         ratio[self.far] = ratios
         self.far_gauss = np.exp(lows) * _HIGH_FACTORS[steps]
 
-    def gaussian(self):
+    def gaussian(self) -> FloatArray:
         """exp(-x^2/2), to full relative precision.
 
         Up to |x| = sqrt(32) the plain exp(-x^2/2) is within 16 rounding errors of the exponent
@@ -217,7 +243,7 @@ class NormalCDF:
             self._gauss = gauss
         return self._gauss
 
-    def tails(self):
+    def tails(self) -> tuple[FloatArray, FloatArray]:
         """(Phi(-|x|), Phi(|x|)), flat: the smaller and the larger of Phi(x), Phi(-x), each precise."""
         if self._tails is None:
             small = self.gaussian() * self.ratio
@@ -227,29 +253,30 @@ class NormalCDF:
             self._tails = (small, large)
         return self._tails
 
-    def log_tails(self):
+    def log_tails(self) -> tuple[FloatArray, FloatArray]:
         """(ln Phi(-|x|), ln Phi(|x|)), flat, the first without underflow: ln r(y) - y^2/2 in the
         tails (a rounding error in y^2/2 is a relative one in the logarithm)."""
         small, _ = self.tails()  # forms exp(-y^2/2) and keeps -y^2/2 (-inf for y near 1e300: the limit)
         log_small = np.log(self.ratio)
+        assert self._exponent is not None  # set by gaussian(), which tails() called
         log_small += self._exponent
         if self.central.size:
             log_small[self.central] = np.log(small[self.central])
         return log_small, np.log1p(-small)
 
-    def _lower(self, small, large):
+    def _lower(self, small: FloatArray, large: FloatArray) -> FloatArray:
         """Phi(x) (or its log) from the two tails: the small one where x <= 0; shaped like x."""
         return np.where(self.x > 0, large, small).reshape(self.shape)
 
-    def cdf(self):
+    def cdf(self) -> FloatArray:
         """Phi(x) (eq. 4.114)."""
         return self._lower(*self.tails())
 
-    def log_cdf(self):
+    def log_cdf(self) -> FloatArray:
         """ln Phi(x) without underflow (about -x^2/2 - ln(-x sqrt(2 pi)) for x -> -inf)."""
         return self._lower(*self.log_tails())
 
-    def pair(self, log=False):
+    def pair(self, log: bool = False) -> FloatArray:
         """(Phi(-x), Phi(x)) or their logs, shape (N, 2) for N points: the transpose of a (2, N) array."""
         small, large = self.log_tails() if log else self.tails()
         positive = self.x > 0  # there Phi(-x) is the small one
@@ -258,7 +285,7 @@ class NormalCDF:
         out[1] = np.where(positive, large, small)
         return out.T
 
-    def pdf_over_cdf(self):
+    def pdf_over_cdf(self) -> tuple[FloatArray, FloatArray]:
         """lambda(x) = phi(x) / Phi(x) and the curvature lambda(x) (lambda(x) + x), shaped like x.
 
         These are the derivatives of ln Phi: d/dx ln Phi(x) = lambda(x) and
@@ -293,7 +320,7 @@ class NormalCDF:
         return ratio.reshape(self.shape), curvature.reshape(self.shape)
 
 
-def normal_cdf_pair(x, log=False):
+def normal_cdf_pair(x: ArrayLike, log: bool = False) -> FloatArray:
     """(Phi(-x), Phi(x)), or their logarithms, shape (N, 2) from x of shape (N,) (eq. 4.114).
 
     The probit model's posteriors (p(C_1|phi), p(C_2|phi)) for activations x. Each column keeps
@@ -305,7 +332,7 @@ def normal_cdf_pair(x, log=False):
     return NormalCDF(x).pair(log=True) if log else _cdf_pair(x).T
 
 
-def _cdf_pair(x):
+def _cdf_pair(x: FloatArray) -> FloatArray:
     """(Phi(-x), Phi(x)) as a (2, N) array for flat x: the numbers of ``NormalCDF(x).pair()``,
     with less work for a grid of activations. exp(-y^2/2) is formed only in the two tail ranges
     (the central one takes 1/2 -+ x R1(x^2), with the sign of x), each range's tail probability
@@ -351,23 +378,23 @@ def _cdf_pair(x):
     return out
 
 
-def normal_cdf(x):
+def normal_cdf(x: ArrayLike) -> FloatArray:
     """Phi(x) = integral_{-inf}^x N(t|0, 1) dt (eq. 4.114), elementwise, same shape as x."""
     return NormalCDF(x).cdf()
 
 
-def log_normal_cdf(x):
+def log_normal_cdf(x: ArrayLike) -> FloatArray:
     """ln Phi(x) without underflow (about -x^2/2 - ln(-x sqrt(2 pi)) for x -> -inf), elementwise."""
     return NormalCDF(x).log_cdf()
 
 
-def normal_pdf(x):
+def normal_pdf(x: ArrayLike) -> FloatArray:
     """N(x|0, 1) = exp(-x^2/2) / sqrt(2 pi), elementwise (0 where it underflows)."""
     x = np.asarray(x, dtype=float)
     return INV_SQRT_2PI * _gaussian_factor(np.abs(x))
 
 
-def pdf_over_cdf(x):
+def pdf_over_cdf(x: ArrayLike) -> tuple[FloatArray, FloatArray]:
     """lambda(x) = phi(x) / Phi(x) and the curvature lambda(x) (lambda(x) + x), elementwise
     (see ``NormalCDF.pdf_over_cdf``).
 

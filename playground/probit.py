@@ -16,8 +16,9 @@ import numpy as np
 from .base import LinearClassifier, ProbabilisticMixin
 from .i18n import N_
 from .logistic import _TwoClassIterative
-from .newton import TwoClassProblem
+from .newton import TwoClassProblem, _Design
 from .normal import NormalCDF, normal_cdf_pair
+from .validation import FloatArray
 
 PROBIT_STEEPENS = N_("the probit function Φ(a) sharpens into a step (section 4.3.5)")
 
@@ -31,13 +32,13 @@ class _AtZero:
     _log_cdf = _one.log_cdf()[0]
     _ratio, _curvature = (value[0] for value in _one.pdf_over_cdf())
 
-    def __init__(self, n):
+    def __init__(self, n: int) -> None:
         self.n = n
 
-    def log_cdf(self):
+    def log_cdf(self) -> FloatArray:
         return np.full(self.n, self._log_cdf)
 
-    def pdf_over_cdf(self):
+    def pdf_over_cdf(self) -> tuple[FloatArray, FloatArray]:
         return np.full(self.n, self._ratio), np.full(self.n, self._curvature)
 
 
@@ -52,11 +53,11 @@ class _ProbitProblem(TwoClassProblem):
     w are kept: the loop asks for the likelihood, the step and the separability at one w.
     """
 
-    def __init__(self, design, targets, penalty_weights, n_points):
+    def __init__(self, design: _Design, targets: FloatArray, penalty_weights: FloatArray, n_points: int) -> None:
         self.design, self.pen, self.n = design, penalty_weights, n_points
         self.sign = 2.0 * targets - 1.0
 
-    def _state(self, w):
+    def _state(self, w: FloatArray) -> tuple[FloatArray, NormalCDF | _AtZero]:
         """(z, NormalCDF(z)) at w: ln Phi and phi/Phi at one w share one evaluation of Phi; a new
         w empties the cache of derived quantities."""
         cache = self._cache_for(w)
@@ -66,31 +67,33 @@ class _ProbitProblem(TwoClassProblem):
             cache["state"] = (z, NormalCDF(z) if z.any() else _AtZero(z.size))
         return cache["state"]
 
-    def _derivatives(self, w):
+    def _derivatives(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(lambda(z), lambda(z) (lambda(z) + z)) at w, computed once per w."""
         _, normal = self._state(w)
-        if "derivatives" not in self._cache:
-            self._cache["derivatives"] = normal.pdf_over_cdf()
-        return self._cache["derivatives"]
+        cache = self._cache_for(w)  # the one _state filled
+        if "derivatives" not in cache:
+            cache["derivatives"] = normal.pdf_over_cdf()
+        return cache["derivatives"]
 
-    def log_likelihood(self, w):
+    def log_likelihood(self, w: FloatArray) -> float:
         """sum_n ln Phi(z_n) = sum_n t_n ln Phi(a_n) + (1 - t_n) ln Phi(-a_n)."""
         _, normal = self._state(w)
-        if "ll" not in self._cache:
-            self._cache["ll"] = float(np.add.reduce(normal.log_cdf()))
-        return self._cache["ll"]
+        cache = self._cache_for(w)  # the one _state filled
+        if "ll" not in cache:
+            cache["ll"] = float(np.add.reduce(normal.log_cdf()))
+        return cache["ll"]
 
-    def gradient(self, w):
+    def gradient(self, w: FloatArray) -> FloatArray:
         """dE/dw = -Phi^T (s lambda(z)), plus the ridge."""
         ratio, _ = self._derivatives(w)
         return -(self.design.T @ (self.sign * ratio)) + self.pen * w
 
-    def curvature(self, w):
+    def curvature(self, w: FloatArray) -> FloatArray:
         """R_nn = lambda(z_n) (lambda(z_n) + z_n)."""
         _, curvature = self._derivatives(w)
         return curvature
 
-    def signed_activations(self, w):
+    def signed_activations(self, w: FloatArray) -> FloatArray:
         z, _ = self._state(w)
         return z
 
@@ -141,7 +144,7 @@ class ProbitRegression(_TwoClassIterative, ProbabilisticMixin, LinearClassifier)
     _steepens = PROBIT_STEEPENS
     _problem = _ProbitProblem
 
-    def _posterior(self, X, log):
+    def _posterior(self, X: FloatArray, log: bool) -> FloatArray:
         """(Phi(-a), Phi(a)) for a = w^T phi(x) from ``coef_`` and ``intercept_``, or their logs,
         shape (N, 2) (eq. 4.114)."""
         return normal_cdf_pair(X @ self.coef_[0] + self.intercept_[0], log=log)
