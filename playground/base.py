@@ -16,7 +16,7 @@ they change.
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -37,6 +37,44 @@ class _ClassAlias:
     def __get__(self, instance: object, owner: type) -> str:
         value: str = getattr(owner, self.name)  # the aliased attributes are texts (book_section)
         return value
+
+
+class FittedClassifier(Protocol):
+    """What a fitted model answers, whatever its kind (a method, a strategy, a model on a basis):
+    the labels it knows and, at points X (N, D), its labels and decision values."""
+
+    @property
+    def classes_(self) -> LabelArray: ...
+
+    def predict(self, X: ArrayLike) -> LabelArray: ...
+
+    def decision_function(self, X: ArrayLike) -> FloatArray: ...
+
+
+class LinearFit(FittedClassifier, Protocol):
+    """A fitted linear model: y_k(x) = w_k^T x + w_k0, ``coef_`` (1, D) or (K, D) and ``intercept_``
+    (1,) or (K,) (what the exact geometry and the equations read)."""
+
+    @property
+    def coef_(self) -> FloatArray: ...
+
+    @property
+    def intercept_(self) -> FloatArray: ...
+
+
+class Replayable(FittedClassifier, Protocol):
+    """A fitted iterative model: ``at_step(step)`` is a copy with the weights of that step."""
+
+    def at_step(self, step: int) -> "Classifier": ...
+
+
+def constructor_params(cls: type) -> list[str]:
+    """The names of ``cls.__init__``'s parameters (positional-or-keyword and keyword-only), the
+    parameters ``get_params`` reports (a classifier's, a basis's)."""
+    # mypy calls reading __init__ off a class object unsound (a subclass may change it): read here, not called.
+    signature = inspect.signature(cls.__init__)  # type: ignore[misc]
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in signature.parameters.values() if p.name != "self" and p.kind in kinds]
 
 
 class Classifier:
@@ -62,9 +100,7 @@ class Classifier:
     # -- parameters (sklearn's get_params / set_params, enough for cloning) --
     @classmethod
     def _param_names(cls) -> list[str]:
-        signature = inspect.signature(cls.__init__)
-        kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        return [p.name for p in signature.parameters.values() if p.name != "self" and p.kind in kinds]
+        return constructor_params(cls)
 
     # The values are Any: each method's hyper-parameters have their own types, and the dict is
     # passed back as keyword arguments to constructors whose parameters are typed one by one.
@@ -109,6 +145,10 @@ class Classifier:
     def _check_X(self, X: ArrayLike) -> FloatArray:
         self._check_fitted()
         return check_X(X, n_features=self.n_features_in_, model=type(self).__name__)
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+        """Fit to points X (N, D) and labels y (N,): what each method defines."""
+        raise NotImplementedError
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
         raise NotImplementedError

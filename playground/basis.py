@@ -8,28 +8,29 @@ phi_0 = 1 is produced: every method adds its own bias.
 """
 
 import copy
+from collections.abc import Callable
 from itertools import combinations_with_replacement
 from math import comb
-from typing import Any, Self
+from typing import Any, Self, TypedDict, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .base import Classifier, FloatArray
+from .base import Classifier, FloatArray, LinearFit, Replayable, constructor_params
 from .errors import InvalidDataError, Message, NotFittedError, PlaygroundError
 from .i18n import N_
-from .validation import MAX_FEATURES, MAX_MAGNITUDE, check_X, magnitude_text
+from .validation import MAX_FEATURES, MAX_MAGNITUDE, BoolArray, IndexArray, LabelArray, check_X, magnitude_text
 
 MAX_DEGREE = 6
 MAX_CENTRES = 100
 PLACEMENTS = ("grid", "data", "given")
 
 
-def _is_number(value):
+def _is_number(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
 
 
-def _is_whole(value):
+def _is_whole(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, (int, np.integer))
 
 
@@ -42,11 +43,12 @@ class Basis:
     display_name = N_("basis")
 
     # -- parameters, as Classifier has them --
-    def get_params(self, deep=True):
-        return {name: getattr(self, name) for name in Classifier._param_names.__func__(type(self))}
+    # Any values: each basis's parameters have their own types (see Classifier.get_params).
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in constructor_params(type(self))}
 
-    def set_params(self, **params):
-        valid = set(Classifier._param_names.__func__(type(self)))
+    def set_params(self, **params: Any) -> Self:
+        valid = set(constructor_params(type(self)))
         for name, value in params.items():
             if name not in valid:
                 raise PlaygroundError(
@@ -55,14 +57,14 @@ class Basis:
             setattr(self, name, value)
         return self
 
-    def clone(self):
+    def clone(self) -> Self:
         return type(self)(**self.get_params())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
 
-    def _check_params(self):
+    def _check_params(self) -> None:
         """Raise InvalidDataError on a bad hyper-parameter."""
 
     def _n_outputs(self, dim: int) -> int:
@@ -89,7 +91,7 @@ class Basis:
             )
         return self
 
-    def fit_transform(self, X):
+    def fit_transform(self, X: ArrayLike) -> FloatArray:
         return self.fit(X).transform(X)
 
     def transform(self, X: ArrayLike) -> FloatArray:
@@ -111,7 +113,7 @@ class Basis:
             )
         return features
 
-    def feature_names(self):
+    def feature_names(self) -> list[str]:
         """One readable name per feature, e.g. ["x1", "x2", "x1^2", "x1 x2", "x2^2"]."""
         if not hasattr(self, "n_features_in_"):
             raise NotFittedError(
@@ -119,7 +121,11 @@ class Basis:
             )
         return self._names()
 
-    def _fit(self, X):
+    def _names(self) -> list[str]:
+        """The features' names (``feature_names``): what each basis defines."""
+        raise NotImplementedError
+
+    def _fit(self, X: FloatArray) -> None:
         pass
 
 
@@ -128,16 +134,16 @@ class IdentityBasis(Basis):
 
     display_name = N_("No basis (x itself)")
 
-    def __init__(self):
+    def __init__(self) -> None:
         pass
 
-    def _n_outputs(self, dim):
+    def _n_outputs(self, dim: int) -> int:
         return dim
 
-    def _transform(self, X):
+    def _transform(self, X: FloatArray) -> FloatArray:
         return X.copy()
 
-    def _names(self):
+    def _names(self) -> list[str]:
         return [f"x{d + 1}" for d in range(self.n_features_in_)]
 
 
@@ -155,10 +161,10 @@ class PolynomialBasis(Basis):
 
     display_name = N_("Polynomial basis")
 
-    def __init__(self, degree=2):
+    def __init__(self, degree: int = 2) -> None:
         self.degree = degree
 
-    def _check_params(self):
+    def _check_params(self) -> None:
         if not _is_whole(self.degree) or not 1 <= self.degree <= MAX_DEGREE:
             raise InvalidDataError(
                 N_("The polynomial degree must be a whole number from 1 to {largest}; got {value!r}."),
@@ -166,32 +172,32 @@ class PolynomialBasis(Basis):
                 value=self.degree,
             )
 
-    def _n_outputs(self, dim):
+    def _n_outputs(self, dim: int) -> int:
         return comb(dim + int(self.degree), int(self.degree)) - 1
 
-    def powers(self):
+    def powers(self) -> NDArray[np.int_]:
         """Exponents of each feature, shape (M, D): feature m is prod_d x_d ** powers[m, d]."""
         dim = self.n_features_in_
-        rows = []
+        rows: list[NDArray[np.intp]] = []
         for order in range(1, int(self.degree) + 1):
             for combo in combinations_with_replacement(range(dim), order):
                 rows.append(np.bincount(combo, minlength=dim))
         return np.array(rows, dtype=int)
 
-    def _transform(self, X):
+    def _transform(self, X: FloatArray) -> FloatArray:
         # Each monomial of order k is a monomial of order k - 1 times one coordinate.
-        columns = []
-        previous = {(): np.ones(X.shape[0])}
+        columns: list[FloatArray] = []
+        previous: dict[tuple[int, ...], FloatArray] = {(): np.ones(X.shape[0])}
         with np.errstate(over="ignore", invalid="ignore"):  # transform() reports overflow
             for order in range(1, int(self.degree) + 1):
-                current = {}
+                current: dict[tuple[int, ...], FloatArray] = {}
                 for combo in combinations_with_replacement(range(X.shape[1]), order):
                     current[combo] = previous[combo[:-1]] * X[:, combo[-1]]
                     columns.append(current[combo])
                 previous = current
         return np.column_stack(columns)
 
-    def _names(self):
+    def _names(self) -> list[str]:
         names = []
         for row in self.powers():
             parts = [f"x{d + 1}" if p == 1 else f"x{d + 1}^{p}" for d, p in enumerate(row) if p]
@@ -225,7 +231,15 @@ class RBFBasis(Basis):
 
     display_name = N_("Gaussian basis")
 
-    def __init__(self, centres=None, width=1.0, placement=None, n_centres=9, random_state=0, include_input=False):
+    def __init__(
+        self,
+        centres: ArrayLike | None = None,
+        width: float = 1.0,
+        placement: str | None = None,
+        n_centres: int = 9,
+        random_state: int = 0,
+        include_input: bool = False,
+    ) -> None:
         self.centres = centres
         self.width = width
         self.placement = placement
@@ -233,12 +247,12 @@ class RBFBasis(Basis):
         self.random_state = random_state
         self.include_input = include_input
 
-    def _placement(self):
+    def _placement(self) -> str:
         if self.placement is None:
             return "given" if self.centres is not None else "grid"
         return self.placement
 
-    def _check_params(self):
+    def _check_params(self) -> None:
         if self.placement is not None and self.placement not in PLACEMENTS:
             raise InvalidDataError(
                 N_("Centre placement must be one of {placements}; got {value!r}."),
@@ -265,11 +279,13 @@ class RBFBasis(Basis):
         if not _is_whole(self.random_state):
             raise InvalidDataError(N_("random_state must be a whole number; got {value!r}."), value=self.random_state)
 
-    def _fit(self, X):
+    def _fit(self, X: FloatArray) -> None:
         placement = self._placement()
         dim = X.shape[1]
         if placement == "given":
-            centres = check_X(self.centres, name=N_("The centres"))
+            given = self.centres
+            assert given is not None  # _check_params refused 'given' without centres
+            centres = check_X(given, name=N_("The centres"))
             if centres.shape[1] != dim:
                 raise InvalidDataError(
                     N_(
@@ -303,30 +319,30 @@ class RBFBasis(Basis):
             centres = distinct[np.sort(rng.choice(distinct.shape[0], size=count, replace=False))]
         self.centres_ = np.array(centres, dtype=float)
 
-    def _n_outputs(self, dim):
+    def _n_outputs(self, dim: int) -> int:
         return self.centres_.shape[0] + (dim if self.include_input else 0)
 
-    def squared_distances(self, X):
+    def squared_distances(self, X: FloatArray) -> FloatArray:
         """|x_n - c_j|^2, shape (N, J), summed coordinate by coordinate (no cancellation)."""
         out = np.zeros((X.shape[0], self.centres_.shape[0]))
         for d in range(X.shape[1]):
             out += np.square(X[:, d, None] - self.centres_[None, :, d])
         return out
 
-    def _transform(self, X):
+    def _transform(self, X: FloatArray) -> FloatArray:
         radial = np.exp(-self.squared_distances(X) / (2.0 * float(self.width) ** 2))
         return np.hstack([X, radial]) if self.include_input else radial
 
-    def _names(self):
+    def _names(self) -> list[str]:
         inputs = [f"x{d + 1}" for d in range(self.n_features_in_)] if self.include_input else []
         return inputs + [f"exp(-|x-c{j + 1}|^2/2s^2)" for j in range(self.centres_.shape[0])]
 
 
 #: Name -> basis class, for the app's basis picker and the scene's serialisation.
-BASES = {"identity": IdentityBasis, "polynomial": PolynomialBasis, "rbf": RBFBasis}
+BASES: dict[str, type[Basis]] = {"identity": IdentityBasis, "polynomial": PolynomialBasis, "rbf": RBFBasis}
 
 
-def make_basis(name, **params):
+def make_basis(name: str, **params: Any) -> Basis:
     """An unfitted basis by name ("identity", "polynomial", "rbf") and parameters."""
     try:
         cls = BASES[name]
@@ -368,27 +384,29 @@ class BasisModel(Classifier):
     describe a line in x.
     """
 
-    def __init__(self, estimator, basis):
+    def __init__(self, estimator: Classifier, basis: Basis) -> None:
         self.estimator = estimator
         self.basis = basis
 
+    # A wrapper's name and flags are its parts', read-only: properties over Classifier's class
+    # attributes (which mypy takes for writeable ones, hence the ignores).
     @property
-    def display_name(self):
+    def display_name(self) -> str:  # type: ignore[override]
         return f"{self.estimator.display_name} on {self.basis.display_name.lower()}"
 
     @property
-    def book_section(self):
+    def book_section(self) -> str:  # type: ignore[override]
         return self.estimator.book_section
 
     @property
-    def is_probabilistic(self):
+    def is_probabilistic(self) -> bool:  # type: ignore[override]
         return bool(getattr(self.estimator, "is_probabilistic", False))
 
     @property
-    def is_linear(self):
+    def is_linear(self) -> bool:  # type: ignore[override]
         return isinstance(self.basis, IdentityBasis) and bool(getattr(self.estimator, "is_linear", False))
 
-    def clone(self):
+    def clone(self) -> Self:
         return type(self)(self.estimator.clone(), self.basis.clone())
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
@@ -405,12 +423,12 @@ class BasisModel(Classifier):
         self.n_features_in_ = X.shape[1]
         return self
 
-    def features(self, X):
+    def features(self, X: ArrayLike) -> FloatArray:
         """phi(X), shape (N, M)."""
         self._check_fitted()
         return self.basis_.transform(check_X(X, n_features=self.n_features_in_, model=type(self).__name__))
 
-    def feature_names(self):
+    def feature_names(self) -> list[str]:
         self._check_fitted()
         return self.basis_.feature_names()
 
@@ -418,11 +436,12 @@ class BasisModel(Classifier):
         """The inner method's decision values at phi(X): (N,) or (N, K)."""
         return self.estimator_.decision_function(self.features(X))
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
+    def predict(self, X: ArrayLike) -> LabelArray:
         return self.estimator_.predict(self.features(X))
 
     # Present only when the inner method has them, so hasattr() tells the truth.
-    def _delegate(self, name):
+    # The delegates return what the inner method's ``name`` returns (Any: it depends on the name).
+    def _delegate(self, name: str) -> Callable[..., Any]:
         if not hasattr(self.estimator, name):
             raise AttributeError(f"{self.estimator.display_name} has no {name}.")
         return lambda X, *args, **kwargs: getattr(self.estimator_, name)(self.features(X), *args, **kwargs)
@@ -438,48 +457,50 @@ class BasisModel(Classifier):
     )
     _WEIGHT_METHODS = ("sample_weights", "covariance_ellipse")
 
-    def _weight_space(self, name):
+    def _weight_space(self, name: str) -> Callable[..., Any]:
         if not hasattr(self.estimator, name):
             raise AttributeError(f"{self.estimator.display_name} has no {name}.")
 
-        def method(*args, **kwargs):
+        def method(*args: Any, **kwargs: Any) -> Any:
             self._check_fitted()
             return getattr(self.estimator_, name)(*args, **kwargs)
 
         return method
 
     @property
-    def predict_proba(self):
+    def predict_proba(self) -> Callable[[ArrayLike], FloatArray]:
         return self._delegate("predict_proba")
 
     @property
-    def predict_log_proba(self):
+    def predict_log_proba(self) -> Callable[[ArrayLike], FloatArray]:
         return self._delegate("predict_log_proba")
 
     @property
-    def predict_index(self):
+    def predict_index(self) -> Callable[[ArrayLike], IndexArray]:
         return self._delegate("predict_index")
 
     @property
-    def ambiguous(self):
+    def ambiguous(self) -> Callable[[ArrayLike], BoolArray]:
         return self._delegate("ambiguous")
 
     @property
-    def at_step(self):
+    def at_step(self) -> Callable[[int], "BasisModel"]:
         """Playback, when the inner method has it: ``at_step(step)`` returns a copy whose
         ``estimator_`` is ``estimator_.at_step(step)`` (its weights at that step, in phi-space)."""
         if not hasattr(self.estimator, "at_step"):
             raise AttributeError(f"{self.estimator.display_name} has no playback (at_step).")
 
-        def replay(step):
+        def replay(step: int) -> BasisModel:
             self._check_fitted()
             shown = copy.copy(self)
-            shown.estimator_ = self.estimator_.at_step(step)
+            # the property checked that the method has playback
+            shown.estimator_ = cast(Replayable, self.estimator_).at_step(step)
             return shown
 
         return replay
 
-    def __getattr__(self, name):
+    # Any: the fitted attributes of whichever method is inside (history_, alpha_, ...).
+    def __getattr__(self, name: str) -> Any:
         # Called only when normal lookup fails: read fitted attributes of the inner method.
         if name in BasisModel._POINT_METHODS:
             return self._delegate(name)
@@ -496,7 +517,7 @@ class BasisModel(Classifier):
             raise AttributeError(name)
         return getattr(estimator, name)
 
-    def feature_line(self, i=0, j=1):
+    def feature_line(self, i: int = 0, j: int = 1) -> "FeatureLine":
         """The boundary in the plane of features i and j (figure 4.12, right).
 
         The inner model is linear in phi: y_k = w_k^T phi + w_k0. Holding every other
@@ -524,21 +545,32 @@ class BasisModel(Classifier):
                 i=i,
                 j=j,
             )
-        coef = np.atleast_2d(np.asarray(inner.coef_, dtype=float))
-        intercept = np.asarray(inner.intercept_, dtype=float).reshape(-1)
+        linear = cast(LinearFit, inner)  # checked above: linear, with coef_ (and so intercept_)
+        coef = np.atleast_2d(np.asarray(linear.coef_, dtype=float))
+        intercept = np.asarray(linear.intercept_, dtype=float).reshape(-1)
         others = np.ones(n_out, dtype=bool)
         others[[i, j]] = False
         names = self.basis_.feature_names()
-        return {
-            "coef": coef[:, [i, j]].copy(),
-            "intercept": intercept + coef[:, others] @ self.feature_means_[others],
-            "features": (int(i), int(j)),
-            "names": (names[i], names[j]),
-            "exact": n_out == 2,
-        }
+        return FeatureLine(
+            coef=coef[:, [i, j]].copy(),
+            intercept=intercept + coef[:, others] @ self.feature_means_[others],
+            features=(int(i), int(j)),
+            names=(names[i], names[j]),
+            exact=n_out == 2,
+        )
 
 
-def with_basis(model, basis):
+class FeatureLine(TypedDict):
+    """The boundary in the plane of two features (``BasisModel.feature_line``)."""
+
+    coef: FloatArray  # (1, 2) or (K, 2)
+    intercept: FloatArray  # (1,) or (K,)
+    features: tuple[int, int]  # i, j
+    names: tuple[str, str]
+    exact: bool  # M = 2: no other feature held at its mean
+
+
+def with_basis(model: Classifier, basis: Basis | str) -> BasisModel:
     """Wrap an unfitted method so it is fitted on phi(x) (``make_model(..., basis=...)``).
 
     ``basis`` is a Basis object or a name of ``BASES`` (with its default parameters).
@@ -556,6 +588,8 @@ def with_basis(model, basis):
     return BasisModel(model, basis)
 
 
+# Any in and out: the caller passes any fitted model (the ui: a Classifier or a protocol of one)
+# and reads the method-specific attributes of what comes back (coef_, alpha_, history_, ...).
 def features_estimator(model: Any) -> Any:
     """The estimator fitted on the features phi(x): a fitted ``BasisModel``'s ``estimator_``, any
     other model (on x itself, or a basis model not fitted yet) the model itself. Read from the

@@ -20,11 +20,11 @@ class ClusterSpec:
     The covariance is R diag(sx^2, sy^2) R^T with R the rotation by ``angle_deg``.
     """
 
-    mean: tuple = (0.0, 0.0)
-    spread: tuple = (1.0, 1.0)
+    mean: tuple[float, float] = (0.0, 0.0)
+    spread: tuple[float, float] = (1.0, 1.0)
     angle_deg: float = 0.0
 
-    def covariance(self):
+    def covariance(self) -> NDArray[np.float64]:
         theta = np.deg2rad(self.angle_deg)
         rotation = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
         return rotation @ np.diag(np.square(self.spread)) @ rotation.T

@@ -7,14 +7,30 @@ one-versus-one vote is constant on each cell of the arrangement of their lines, 
 and boundaries are exact polygons and segments as well (``exact_regions``).
 """
 
-import numpy as np
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias, cast
 
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .base import Classifier, LinearFit, ProbabilisticMixin
 from .grid import Window
+from .validation import FloatArray
+
+if TYPE_CHECKING:  # for the checker only: multiclass does not import geometry, but need not be loaded here
+    from .multiclass import OneVsOne, _Strategy
 
 _EPS = 1e-12
 
+#: A convex polygon, (V, 2) vertices in order.
+Polygon: TypeAlias = FloatArray
+#: A class's region: the class's index into ``classes_`` and a polygon of it.
+Region: TypeAlias = tuple[int, Polygon]
+#: A boundary segment between classes i < j (indices into ``classes_``): (i, j, start, end).
+Segment: TypeAlias = tuple[int, int, FloatArray, FloatArray]
 
-def box_polygon(window):
+
+def box_polygon(window: Window) -> Polygon:
     """The window's rectangle as a (4, 2) polygon, counter-clockwise from the lower left corner."""
     return np.array(
         [
@@ -26,12 +42,12 @@ def box_polygon(window):
     )
 
 
-def clip_polygon(polygon, normal, offset):
+def clip_polygon(polygon: Polygon, normal: FloatArray, offset: float) -> Polygon:
     """Keep the part of a convex polygon where normal . x + offset >= 0 (Sutherland-Hodgman)."""
     if len(polygon) == 0:
         return polygon
     values = polygon @ normal + offset
-    kept = []
+    kept: list[FloatArray] = []
     for i in range(len(polygon)):
         current, following = polygon[i], polygon[(i + 1) % len(polygon)]
         v_current, v_following = values[i], values[(i + 1) % len(polygon)]
@@ -43,7 +59,7 @@ def clip_polygon(polygon, normal, offset):
     return np.array(kept).reshape(-1, 2)
 
 
-def _pairwise(coef, intercept):
+def _pairwise(coef: ArrayLike, intercept: ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Discriminants as a (K, 2) / (K,) pair; a two-class (1, 2) model becomes (-y/2, +y/2)."""
     coef = np.asarray(coef, dtype=float)
     intercept = np.asarray(intercept, dtype=float).reshape(-1)
@@ -53,7 +69,7 @@ def _pairwise(coef, intercept):
     return coef, intercept
 
 
-def linear_regions(coef, intercept, window):
+def linear_regions(coef: ArrayLike, intercept: ArrayLike, window: Window) -> list[Polygon]:
     """Polygon (M, 2) of the window where each class's discriminant is largest.
 
     Parameters
@@ -61,18 +77,20 @@ def linear_regions(coef, intercept, window):
     coef : (1, 2) or (K, 2); intercept : (1,) or (K,)
     Returns a list of K arrays (possibly empty: a masked class, figure 4.5).
     """
-    coef, intercept = _pairwise(coef, intercept)
+    pair_coef, pair_intercept = _pairwise(coef, intercept)
     regions = []
-    for k in range(coef.shape[0]):
+    for k in range(pair_coef.shape[0]):
         polygon = box_polygon(window)
-        for j in range(coef.shape[0]):
+        for j in range(pair_coef.shape[0]):
             if j != k:
-                polygon = clip_polygon(polygon, coef[k] - coef[j], intercept[k] - intercept[j])
+                polygon = clip_polygon(polygon, pair_coef[k] - pair_coef[j], pair_intercept[k] - pair_intercept[j])
         regions.append(polygon)
     return regions
 
 
-def _line_in_box(normal, offset, window):
+def _line_in_box(
+    normal: FloatArray, offset: float, window: Window
+) -> tuple[FloatArray, FloatArray, float, float] | None:
     """Endpoints of {x : normal . x + offset = 0} inside the window, or None."""
     if np.linalg.norm(normal) < _EPS:
         return None
@@ -91,7 +109,7 @@ def _line_in_box(normal, offset, window):
     return anchor, direction, t_low, t_high
 
 
-def boundary_segments(coef, intercept, window):
+def boundary_segments(coef: ArrayLike, intercept: ArrayLike, window: Window) -> list[Segment]:
     """Exact decision-boundary segments of a linear model inside the window.
 
     Returns a list of ``(i, j, start, end)``: the segment where classes i and j tie and no
@@ -99,7 +117,7 @@ def boundary_segments(coef, intercept, window):
     """
     coef, intercept = _pairwise(coef, intercept)
     n_classes = coef.shape[0]
-    segments = []
+    segments: list[Segment] = []
     for i in range(n_classes):
         for j in range(i + 1, n_classes):
             line = _line_in_box(coef[i] - coef[j], intercept[i] - intercept[j], window)
@@ -125,7 +143,7 @@ def boundary_segments(coef, intercept, window):
     return segments
 
 
-def polygon_area(polygon):
+def polygon_area(polygon: Polygon) -> float:
     """Area of a simple polygon (M, 2), by the shoelace formula (0 for fewer than three vertices)."""
     if len(polygon) < 3:
         return 0.0
@@ -133,9 +151,10 @@ def polygon_area(polygon):
     return 0.5 * abs(x[:-1] @ y[1:] - y[:-1] @ x[1:] + x[-1] * y[0] - y[-1] * x[0])
 
 
-def _halves(polygon, values):
+def _halves(polygon: Polygon, values: FloatArray) -> tuple[Polygon, Polygon]:
     """The parts of a convex polygon where ``values`` (at its vertices, linear) are >= 0 and <= 0."""
-    positive, negative = [], []
+    positive: list[FloatArray] = []
+    negative: list[FloatArray] = []
     count = len(polygon)
     for i in range(count):
         current, value = polygon[i], values[i]
@@ -151,12 +170,12 @@ def _halves(polygon, values):
     return np.array(positive).reshape(-1, 2), np.array(negative).reshape(-1, 2)
 
 
-def _split_cells(cells, normals, offsets, tiny):
+def _split_cells(cells: list[Polygon], normals: FloatArray, offsets: FloatArray, tiny: float) -> list[Polygon]:
     """Cut convex cells by each line normal . x + offset = 0 in turn; pieces of area <= tiny go."""
     for normal, offset in zip(normals, offsets):
         if not np.any(normal):
             continue
-        pieces = []
+        pieces: list[Polygon] = []
         for cell in cells:
             values = cell @ normal + offset
             if values.min() >= 0 or values.max() <= 0:  # the line misses the cell's interior
@@ -167,11 +186,11 @@ def _split_cells(cells, normals, offsets, tiny):
     return cells
 
 
-def _tiny_area(window):
+def _tiny_area(window: Window) -> float:
     return 1e-10 * (window.x_max - window.x_min) * (window.y_max - window.y_min)
 
 
-def arrangement_cells(normals, offsets, window):
+def arrangement_cells(normals: ArrayLike, offsets: ArrayLike, window: Window) -> list[Polygon]:
     """The convex cells into which the lines normal . x + offset = 0 cut the window.
 
     Parameters
@@ -179,12 +198,14 @@ def arrangement_cells(normals, offsets, window):
     normals : (M, 2); offsets : (M,)
     Returns a list of (V, 2) polygons that tile the window; lines with a zero normal are skipped.
     """
-    normals = np.asarray(normals, float).reshape(-1, 2)
-    offsets = np.asarray(offsets, float).reshape(-1)
-    return _split_cells([box_polygon(window)], normals, offsets, _tiny_area(window))
+    normal_rows = np.asarray(normals, float).reshape(-1, 2)
+    offset_values = np.asarray(offsets, float).reshape(-1)
+    return _split_cells([box_polygon(window)], normal_rows, offset_values, _tiny_area(window))
 
 
-def boundary_on_lines(normals, offsets, classify, window):
+def boundary_on_lines(
+    normals: ArrayLike, offsets: ArrayLike, classify: Callable[[FloatArray], ArrayLike], window: Window
+) -> list[Segment]:
     """The parts of the lines normal . x + offset = 0 inside the window where ``classify`` differs
     on either side: the decision boundary of a classifier that can only change class on them.
 
@@ -202,7 +223,8 @@ def boundary_on_lines(normals, offsets, classify, window):
     offsets = np.asarray(offsets, float).reshape(-1)
     size = np.hypot(window.x_max - window.x_min, window.y_max - window.y_min)
     norms = np.linalg.norm(normals, axis=1)
-    pieces, lines = [], {}  # pieces: (line, t0, t1) on the line anchor + t direction
+    pieces: list[tuple[int, float, float]] = []  # (line, t0, t1) on the line anchor + t direction
+    lines: dict[int, tuple[FloatArray, FloatArray, FloatArray]] = {}
     for m, (normal, offset) in enumerate(zip(normals, offsets)):
         line = _line_in_box(normal, offset, window)
         if line is None:
@@ -221,7 +243,9 @@ def boundary_on_lines(normals, offsets, classify, window):
     units = np.array([lines[m][2] for m, _, _ in pieces])
     step = 1e-6 * size
     sides = np.asarray(classify(np.vstack([middles + step * units, middles - step * units]))).reshape(2, -1)
-    runs = []  # (line, (label_a, label_b), t0, t1), consecutive pieces of one line merged
+    runs: list[
+        tuple[int, tuple[int, int], float, float]
+    ] = []  # (line, (label_a, label_b), t0, t1), consecutive pieces of one line merged
     for (m, t0, t1), a, b in zip(pieces, sides[0], sides[1]):
         if a == b:
             continue
@@ -233,7 +257,9 @@ def boundary_on_lines(normals, offsets, classify, window):
     return [(a, b, lines[m][0] + t0 * lines[m][1], lines[m][0] + t1 * lines[m][1]) for m, (a, b), t0, t1 in runs]
 
 
-def one_versus_one_lines(coefs, intercepts, pairs, n_classes):
+def one_versus_one_lines(
+    coefs: ArrayLike, intercepts: ArrayLike, pairs: ArrayLike, n_classes: int
+) -> tuple[FloatArray, FloatArray]:
     """The lines on which a one-versus-one vote (``playground.multiclass.OneVsOne``) can change.
 
     Each pair's own line w_m . x + w_m0 = 0, and for each two classes i, j the line s_i(x) = s_j(x),
@@ -257,7 +283,7 @@ def one_versus_one_lines(coefs, intercepts, pairs, n_classes):
     return normals, offsets
 
 
-def exact_regions(model, window):
+def exact_regions(model: Classifier, window: Window) -> tuple[list[Region], list[Segment]] | None:
     """Exact decision regions and boundary of a fitted model in the plane, or None when its
     boundaries are curved (a basis, separate covariances: the caller evaluates a grid).
 
@@ -275,12 +301,14 @@ def exact_regions(model, window):
         return None
     if hasattr(model, "estimators_"):  # a multi-class strategy of two-class classifiers (figure 4.2)
         coef, intercept = getattr(model, "coefs_", None), getattr(model, "intercepts_", None)
-        if coef is None or np.shape(coef)[1] != 2 or not _decisions_are_affine(model, window):
+        strategy = cast("_Strategy", model)  # only the multi-class strategies have estimators_
+        if coef is None or intercept is None or np.shape(coef)[1] != 2 or not _decisions_are_affine(strategy, window):
             return None
         if getattr(model, "pairs_", None) is not None and np.size(model.classes_) > 2:
-            return _one_versus_one_regions(model, window)
+            return _one_versus_one_regions(cast("OneVsOne", model), window)  # only it has pairs_
     elif getattr(model, "coef_", None) is not None and getattr(model, "intercept_", None) is not None:
-        coef, intercept = model.coef_, model.intercept_
+        linear = cast(LinearFit, model)  # it has both, checked just above
+        coef, intercept = linear.coef_, linear.intercept_
         if np.shape(coef)[1] != 2 or not _predicts_the_largest_discriminant(model, coef, intercept, window):
             return None
     else:
@@ -294,7 +322,9 @@ def exact_regions(model, window):
     return regions, boundary_segments(coef, intercept, window)
 
 
-def _predicts_the_largest_discriminant(model, coef, intercept, window, n=7):
+def _predicts_the_largest_discriminant(
+    model: Classifier, coef: ArrayLike, intercept: ArrayLike, window: Window, n: int = 7
+) -> bool:
     """Whether the model's prediction is the class of the largest y_k(x) = w_k . x + w_k0 (for two
     classes, the sign of y(x)) at an n x n grid of probes: true of every linear model, whose
     posteriors (logistic, softmax, probit, the shared-covariance Gaussians, Bayesian logistic
@@ -303,8 +333,8 @@ def _predicts_the_largest_discriminant(model, coef, intercept, window, n=7):
     xs = np.linspace(window.x_min, window.x_max, n + 2)[1:-1]
     ys = np.linspace(window.y_min, window.y_max, n + 2)[1:-1]
     probe = np.array([(x, y) for y in ys for x in xs])
-    coef, intercept = _pairwise(coef, intercept)
-    scores = probe @ coef.T + intercept
+    pair_coef, pair_intercept = _pairwise(coef, intercept)
+    scores = probe @ pair_coef.T + pair_intercept
     top2 = np.sort(scores, axis=1)[:, -2:]
     clear = top2[:, 1] - top2[:, 0] > 1e-9 * (1 + np.abs(top2).max())
     predicted = np.asarray(model.predict_index(probe) if hasattr(model, "predict_index") else None)
@@ -313,7 +343,7 @@ def _predicts_the_largest_discriminant(model, coef, intercept, window, n=7):
     return bool(np.all(predicted[clear] == np.argmax(scores, axis=1)[clear]))
 
 
-def _decisions_are_affine(model, window):
+def _decisions_are_affine(model: "_Strategy", window: Window) -> bool:
     """Whether the strategy decides by comparing affine functions of x: each sub-classifier's
     decision value is its line's w . x + w0, and where the strategy compares probabilities
     instead (one-versus-rest of a probabilistic method), each is a function of that value alone.
@@ -322,7 +352,9 @@ def _decisions_are_affine(model, window):
     probe = np.vstack([box_polygon(window), [(window.x_min + window.x_max) / 2, (window.y_min + window.y_max) / 2]])
     compares_probabilities = getattr(model, "pairs_", None) is None and getattr(model, "is_probabilistic", False)
     size = np.hypot(window.x_max - window.x_min, window.y_max - window.y_min)
-    for estimator, w, w0 in zip(model.estimators_, model.coefs_, model.intercepts_):
+    coefs, intercepts = model.coefs_, model.intercepts_
+    assert coefs is not None and intercepts is not None  # exact_regions called this for linear lines only
+    for estimator, w, w0 in zip(model.estimators_, coefs, intercepts):
         w = np.asarray(w, float)
         linear = probe @ w + float(w0)
         decision = np.asarray(estimator.decision_function(probe), float).reshape(-1)
@@ -330,25 +362,28 @@ def _decisions_are_affine(model, window):
             return False
         if compares_probabilities and np.any(w):
             along = 0.37 * size * np.array([-w[1], w[0]]) / np.linalg.norm(w)  # same w . x, other x
-            here, there = estimator.predict_proba(probe)[:, -1], estimator.predict_proba(probe + along)[:, -1]
+            probabilistic = cast(ProbabilisticMixin, estimator)  # the strategy compares their probabilities
+            here, there = probabilistic.predict_proba(probe)[:, -1], probabilistic.predict_proba(probe + along)[:, -1]
             if not np.allclose(here, there, rtol=1e-9, atol=1e-12):
                 return False
     return True
 
 
-def _one_versus_one_regions(model, window):
+def _one_versus_one_regions(model: "OneVsOne", window: Window) -> tuple[list[Region], list[Segment]]:
     """Regions and boundary of a one-versus-one vote of linear classifiers (see ``exact_regions``).
 
     The votes are constant on each cell of the pairwise lines' arrangement; a cell where the
     vote ties is cut further by the tie-break lines of the tied classes only.
     """
     n_classes = np.size(model.classes_)
-    normals, offsets = one_versus_one_lines(model.coefs_, model.intercepts_, model.pairs_, n_classes)
+    coefs, intercepts = model.coefs_, model.intercepts_
+    assert coefs is not None and intercepts is not None  # exact_regions called this for linear lines only
+    normals, offsets = one_versus_one_lines(coefs, intercepts, model.pairs_, n_classes)
     n_pairs = len(model.pairs_)
     tie_line = {(i, j): n_pairs + m for m, (i, j) in enumerate(zip(*np.triu_indices(n_classes, 1)))}
     cells = arrangement_cells(normals[:n_pairs], offsets[:n_pairs], window)
     votes = model.votes(np.array([cell.mean(axis=0) for cell in cells]))
-    regions = []
+    regions: list[Region] = []
     for cell, cell_votes in zip(cells, votes):
         tied = np.flatnonzero(cell_votes == cell_votes.max())
         if len(tied) == 1:
@@ -361,7 +396,7 @@ def _one_versus_one_regions(model, window):
     return regions, boundary_on_lines(normals, offsets, model.predict_index, window)
 
 
-def window_with_aspect(window, aspect):
+def window_with_aspect(window: Window, aspect: float) -> Window:
     """``window`` widened along one axis, about its centre, to width / height = ``aspect`` (the
     shape of the plot area it is shown in, so that equal scales leave no empty band)."""
     width, height = window.x_max - window.x_min, window.y_max - window.y_min

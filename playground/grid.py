@@ -1,12 +1,15 @@
 """Evaluate a fitted model on a regular grid over the view window (what the regions show)."""
 
 from dataclasses import dataclass
+from typing import Self, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import Classifier, argmax_rows
 from .errors import InvalidDataError
 from .i18n import N_
+from .validation import FloatArray, IndexArray, LabelArray
 
 MIN_RESOLUTION = 10
 MAX_RESOLUTION = 400
@@ -21,7 +24,7 @@ class Window:
     y_min: float = -5.0
     y_max: float = 5.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         values = (self.x_min, self.x_max, self.y_min, self.y_max)
         if not all(np.isfinite(values)) or self.x_max <= self.x_min or self.y_max <= self.y_min:
             raise InvalidDataError(
@@ -29,7 +32,7 @@ class Window:
             )
 
     @classmethod
-    def around(cls, X, margin=0.15, minimum_size=1.0):
+    def around(cls, X: ArrayLike, margin: float = 0.15, minimum_size: float = 1.0) -> Self:
         """The smallest window holding the points, padded by ``margin`` of its size."""
         X = np.asarray(X, dtype=float).reshape(-1, 2)
         if X.shape[0] == 0:
@@ -39,7 +42,7 @@ class Window:
         half = half * (1 + 2 * margin)
         return cls(centre[0] - half[0], centre[0] + half[0], centre[1] - half[1], centre[1] + half[1])
 
-    def as_tuple(self):
+    def as_tuple(self) -> tuple[float, float, float, float]:
         return (self.x_min, self.x_max, self.y_min, self.y_max)
 
 
@@ -52,15 +55,15 @@ class GridResult:
     (rows, cols, K).
     """
 
-    x: np.ndarray
-    y: np.ndarray
-    classes: np.ndarray
-    labels: np.ndarray
-    decision: np.ndarray
-    proba: np.ndarray | None
+    x: FloatArray
+    y: FloatArray
+    classes: LabelArray
+    labels: IndexArray
+    decision: FloatArray
+    proba: FloatArray | None
 
 
-def grid_axes(window, resolution):
+def grid_axes(window: Window, resolution: int) -> tuple[FloatArray, FloatArray]:
     """Cell-centre coordinates along x and y, each of length ``resolution``."""
     resolution = int(resolution)
     if not MIN_RESOLUTION <= resolution <= MAX_RESOLUTION:
@@ -71,7 +74,8 @@ def grid_axes(window, resolution):
     dy = (window.y_max - window.y_min) / resolution
     xs = window.x_min + dx * (np.arange(resolution) + 0.5)
     ys = window.y_min + dy * (np.arange(resolution) + 0.5)
-    return xs, ys
+    # numpy's stubs type float + float * (intp array + float) floating[Any]; it is float64.
+    return cast(FloatArray, xs), cast(FloatArray, ys)
 
 
 def evaluate_grid(model: Classifier, window: Window, resolution: int = 200) -> GridResult:

@@ -8,15 +8,17 @@ recall per class, log loss. numpy only; scikit-learn's ``confusion_matrix``,
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 # Probabilities are clipped to [EPS, 1 - EPS] before the logarithm, as scikit-learn's log_loss
 # does: a test point of a class the model gives probability 0 costs -log(EPS) = 36, not infinity.
 EPS = np.finfo(np.float64).eps
 
 
-def confusion_matrix(y_true, y_pred, labels):
+def confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, labels: ArrayLike) -> NDArray[np.intp]:
     """Counts C[i, j] of points of class ``labels[i]`` predicted as ``labels[j]``: (K, K) int.
 
     Points whose true or predicted label is not in ``labels`` are not counted (as in scikit-learn).
@@ -31,7 +33,7 @@ def confusion_matrix(y_true, y_pred, labels):
     return np.bincount(rows[keep] * k + cols[keep], minlength=k * k).reshape(k, k)
 
 
-def precision_recall(matrix):
+def precision_recall(matrix: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Per-class precision C[k, k] / sum_i C[i, k] and recall C[k, k] / sum_j C[k, j] (K,) each;
     NaN where the denominator is 0 (nothing predicted as, or no point of, that class)."""
     matrix = np.asarray(matrix, dtype=float)
@@ -43,7 +45,7 @@ def precision_recall(matrix):
     return precision, recall
 
 
-def log_loss(y_true, proba, classes):
+def log_loss(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None) -> float:
     """Mean negative log-probability of each point's true class (the cross-entropy, eq. 4.108).
 
     Parameters
@@ -51,6 +53,7 @@ def log_loss(y_true, proba, classes):
     y_true : (N,) labels
     proba : (N, K) probabilities of ``classes`` (rows sum to 1)
     classes : (K,) the labels of proba's columns; a true label not among them has probability 0.
+        None (no classes given) makes numpy raise a ValueError.
     """
     y_true = np.asarray(y_true).reshape(-1)
     proba = np.asarray(proba, dtype=float).reshape(len(y_true), -1)
@@ -71,14 +74,20 @@ class Scores:
 
     n: int
     accuracy: float | None
-    labels: np.ndarray
-    confusion: np.ndarray
-    precision: np.ndarray
-    recall: np.ndarray
+    labels: NDArray[Any]  # the labels as given (integers or text)
+    confusion: NDArray[np.intp]
+    precision: NDArray[np.float64]
+    recall: NDArray[np.float64]
     log_loss: float | None = None
 
 
-def score(y_true, y_pred, labels, proba=None, classes=None):
+def score(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    labels: ArrayLike,
+    proba: ArrayLike | None = None,
+    classes: ArrayLike | None = None,
+) -> Scores:
     """The ``Scores`` of predictions ``y_pred`` (and probabilities ``proba`` over ``classes``)."""
     y_true, y_pred = np.asarray(y_true).reshape(-1), np.asarray(y_pred).reshape(-1)
     labels = np.asarray(labels)

@@ -4,27 +4,28 @@ Both strategies leave regions of input space where the two-class answers do not 
 single class; ``ambiguous(X)`` computes them so the ui can show them instead of hiding them.
 """
 
-from typing import Any, Self
+from collections.abc import Callable
+from typing import Self, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .base import Classifier, FloatArray, argmax_rows, in_blocks, softmax_by_class
+from .base import Classifier, FloatArray, LinearFit, ProbabilisticMixin, argmax_rows, in_blocks, softmax_by_class
 from .budget import current_budget
-from .errors import Classes, Message, NotAvailableError, PlaygroundError, listing, sentences
+from .errors import Classes, Message, NotAvailableError, PlaygroundError, Relabel, listing, sentences
 from .i18n import N_
-from .validation import Training, check_X_y
+from .validation import BoolArray, IndexArray, LabelArray, Training, check_X_y
 
 STRATEGIES = ("ovr", "ovo")
 _OTHER_CLASSES = Message(N_("the other classes"))  # the "rest" of a one-versus-rest sub-problem
 
 
-def _versus(first, second):
+def _versus(first: object, second: object) -> Message:
     """The name of a two-class sub-problem: "class 1 versus class 3"."""
     return Message(N_("{first} versus {second}"), first=Classes(first), second=Classes(second))
 
 
-def with_strategy(model, strategy):
+def with_strategy(model: Classifier, strategy: str) -> Classifier:
     """Wrap a two-class estimator as ``"ovr"`` (OneVsRest) or ``"ovo"`` (OneVsOne).
 
     ``"native"`` returns the model unchanged (its own K-class form, eq. 4.9).
@@ -46,16 +47,19 @@ class _Strategy(Classifier):
     book_section = "4.1.2"
     _suffix = ""
     _strategy_name: str | None = None  # the strategy's name in a message (N_-marked)
+    estimators_: list[Classifier]  # the fitted sub-classifiers (set by fit)
 
-    def __init__(self, estimator):
+    def __init__(self, estimator: Classifier) -> None:
         self.estimator = estimator  # checked in fit (scikit-learn's rule: __init__ only stores)
 
+    # A wrapper's name and flags are its method's, read-only: properties over Classifier's class
+    # attributes (which mypy takes for writeable ones, hence the ignores).
     @property
-    def display_name(self):
+    def display_name(self) -> str:  # type: ignore[override]
         return f"{getattr(self.estimator, 'display_name', 'a model')} ({self._suffix})"
 
     @property
-    def _method_message(self):
+    def _method_message(self) -> Message:
         """The display name as a Message, each part translated where it is shown."""
         return Message(
             N_("{method} ({strategy})"),
@@ -64,14 +68,21 @@ class _Strategy(Classifier):
         )
 
     @property
-    def is_linear(self):
+    def is_linear(self) -> bool:  # type: ignore[override]
         """True when every sub-problem's boundary is a straight line (a linear base model)."""
         return bool(getattr(self.estimator, "is_linear", False))
 
-    def clone(self):
+    def clone(self) -> Self:
         return type(self)(self.estimator.clone())
 
-    def _fit_one(self, X, y, problem, mapping=None, part=(0, 1)):
+    def _fit_one(
+        self,
+        X: FloatArray,
+        y: ArrayLike,
+        problem: Message,
+        mapping: Relabel | None = None,
+        part: tuple[int, int] = (0, 1),
+    ) -> Classifier:
         """Fit a clone of the estimator on one sub-problem.
 
         ``problem`` names the sub-problem, a ``Message`` (e.g. "{classes} versus the rest" with
@@ -99,13 +110,15 @@ class _Strategy(Classifier):
         X, y_index, classes = check_X_y(X, y, method=self._method_message)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
-        self._notes: list[Any] = []
+        self._notes: list[tuple[Message, Message]] = []
         return Training(X, y_index, classes)
 
-    def _finish_fit(self, notes):
+    def _finish_fit(self, notes: list[tuple[Message, Message]]) -> None:
         """``fit_message_``: the sub-classifiers' notes, each once, after the names of the
         sub-problems it concerns ("class 1 versus the rest and class 3 versus the rest: ...")."""
-        groups = {}  # note text -> (note, [sub-problems]), in order of appearance
+        groups: dict[
+            str, tuple[Message, list[Message]]
+        ] = {}  # note text -> (note, [sub-problems]), in order of appearance
         for problem, note in notes:
             groups.setdefault(str(note), (note, []))[1].append(problem)
         self.fit_message_ = sentences(
@@ -115,31 +128,32 @@ class _Strategy(Classifier):
         del self._notes
 
     @property
-    def coefs_(self):
+    def coefs_(self) -> FloatArray | None:
         """The sub-classifiers' lines w_m^T x + w_m0 = 0, one row per sub-classifier, shape (M, D);
         None for non-linear models. Gathered from ``estimators_`` on each access (read-only):
         the sub-classifiers' ``coef_`` are the one source."""
         return self._lines()[0]
 
     @property
-    def intercepts_(self):
+    def intercepts_(self) -> FloatArray | None:
         """The matching w_m0, shape (M,); None for non-linear models."""
         return self._lines()[1]
 
-    def _lines(self):
+    def _lines(self) -> tuple[FloatArray, FloatArray] | tuple[None, None]:
         self._check_fitted()
         if not (self.is_linear and all(hasattr(e, "coef_") for e in self.estimators_)):
             return None, None
-        coefs = np.vstack([np.reshape(e.coef_, (1, -1)) for e in self.estimators_])
-        intercepts = np.concatenate([np.ravel(e.intercept_) for e in self.estimators_])
+        linear = cast(list[LinearFit], self.estimators_)  # linear, with coef_ (checked just above)
+        coefs = np.vstack([np.reshape(e.coef_, (1, -1)) for e in linear])
+        intercepts = np.concatenate([np.ravel(e.intercept_) for e in linear])
         coefs.flags.writeable = intercepts.flags.writeable = False
         return coefs, intercepts
 
-    def _binary_decisions(self, X):
+    def _binary_decisions(self, X: FloatArray) -> FloatArray:
         """Decision value of each sub-classifier, shape (N, M); positive means its positive class."""
         return np.column_stack([e.decision_function(X) for e in self.estimators_])
 
-    def predict_index(self, X: ArrayLike) -> NDArray[np.intp]:
+    def predict_index(self, X: ArrayLike) -> IndexArray:
         """Index into ``classes_`` of each point's class, shape (N,): the largest decision value
         (one-versus-rest: the largest y_k(x); one-versus-one: most votes, ties by confidence),
         or, when the wrapper gives probabilities, the largest of them."""
@@ -150,18 +164,24 @@ class _Strategy(Classifier):
             return (scores > 0).astype(np.intp)
         return np.argmax(scores, axis=1)
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
+    def predict(self, X: ArrayLike) -> LabelArray:
         index = self.predict_index(X)
         return self.classes_[index]
 
     @property
-    def fit_messages_(self):
+    def fit_messages_(self) -> list[Message]:
         """The sub-classifiers' ``fit_message_`` (None entries dropped)."""
         self._check_fitted()
         return [m for m in (getattr(e, "fit_message_", None) for e in self.estimators_) if m]
 
 
-def _rest_label(classes):
+def _rest_mapping(label: object, positive: object) -> Relabel:
+    """How a one-versus-rest sub-problem's messages name its labels: its positive label is the class
+    ``label``, the rest "the other classes"."""
+    return lambda sub: label if sub == positive else _OTHER_CLASSES
+
+
+def _rest_label(classes: LabelArray) -> tuple[int | str, LabelArray]:
     """A label for "the rest" below every class, and the labels the classes keep in their sub-problems.
 
     Whole numbers (booleans and unsigned included): min - 1, the classes as they are (as int64).
@@ -214,7 +234,7 @@ class OneVsRest(_Strategy):
     _strategy_name = N_("one-versus-rest")
 
     @property
-    def is_probabilistic(self):
+    def is_probabilistic(self) -> bool:  # type: ignore[override]
         return bool(getattr(self.estimator, "is_probabilistic", False))
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
@@ -231,7 +251,7 @@ class OneVsRest(_Strategy):
                     X,
                     np.where(y_index == k, positive, rest),
                     Message(N_("{classes} versus the rest"), classes=Classes(label)),
-                    lambda sub, label=label, positive=positive: label if sub == positive else _OTHER_CLASSES,
+                    _rest_mapping(label, positive),
                     (k, classes.size),
                 )
                 for k, (label, positive) in enumerate(zip(classes, positives))
@@ -245,7 +265,7 @@ class OneVsRest(_Strategy):
         decisions = self._binary_decisions(X)
         return decisions[:, 0] if self.classes_.size == 2 else decisions
 
-    def ambiguous(self, X):
+    def ambiguous(self, X: ArrayLike) -> BoolArray:
         """True where not exactly one classifier claims the point (y_k(x) > 0), shape (N,).
 
         Always False for two classes.
@@ -258,7 +278,7 @@ class OneVsRest(_Strategy):
     # predict_proba and predict_log_proba exist only when the wrapped method gives
     # probabilities, so that hasattr() tells the truth (as scikit-learn's available_if).
     @property
-    def predict_proba(self):
+    def predict_proba(self) -> Callable[[ArrayLike], FloatArray]:
         """p(C_k | x) from the K one-versus-rest posteriors, normalised to sum to 1, (N, K)."""
         self._require_probabilities()
         return lambda X: in_blocks(
@@ -266,26 +286,30 @@ class OneVsRest(_Strategy):
         )
 
     @property
-    def predict_log_proba(self):
+    def predict_log_proba(self) -> Callable[[ArrayLike], FloatArray]:
         """Each classifier's log p(class k | x) against the rest, renormalised over k, (N, K)."""
         self._require_probabilities()
         return lambda X: in_blocks(lambda block: self._posterior(block, log=True), self._check_X(X), self.classes_.size)
 
-    def _require_probabilities(self):
+    def _require_probabilities(self) -> None:
         if not self.is_probabilistic:
             name = getattr(self.estimator, "display_name", N_("This method"))
             raise NotAvailableError(N_("{method} does not give probabilities."), method=Message(name))
 
-    def _posterior(self, X, log):
+    def _probabilistic_estimators(self) -> list[ProbabilisticMixin]:
+        """``estimators_``, which give probabilities whenever this wrapper's posteriors are asked for."""
+        return cast(list[ProbabilisticMixin], self.estimators_)
+
+    def _posterior(self, X: FloatArray, log: bool) -> FloatArray:
         if self.classes_.size == 2:
-            return self.estimators_[0]._posterior(X, log=log)
+            return self._probabilistic_estimators()[0]._posterior(X, log=log)
         if not log:
             return self._renormalised(X)
         # Renormalised in the log domain: far from the data every p(class k | x) may underflow.
-        positive = np.array([e._posterior(X, log=True)[:, 1] for e in self.estimators_])
+        positive = np.array([e._posterior(X, log=True)[:, 1] for e in self._probabilistic_estimators()])
         return softmax_by_class(positive, log=log, overwrite=True)
 
-    def _renormalised(self, X):
+    def _renormalised(self, X: FloatArray) -> FloatArray:
         """p_k(x) / sum_j p_j(x) from the sub-classifiers' posteriors p_k(x) of their own class,
         (N, K), the transpose of a (K, N) array.
 
@@ -295,7 +319,7 @@ class OneVsRest(_Strategy):
         number (far from the data, where they may all underflow) take the log-domain route.
         """
         positive = np.empty((self.classes_.size, X.shape[0]))
-        for row, estimator in zip(positive, self.estimators_):
+        for row, estimator in zip(positive, self._probabilistic_estimators()):
             row[...] = estimator._posterior(X, log=False)[:, 1]
         smallest = positive[0].copy()
         for row in positive[1:]:
@@ -307,7 +331,7 @@ class OneVsRest(_Strategy):
             positive /= total
         far = np.flatnonzero(~(smallest >= np.finfo(float).tiny))  # NaN included
         if far.size:
-            logs = np.array([e._posterior(X[far], log=True)[:, 1] for e in self.estimators_])
+            logs = np.array([e._posterior(X[far], log=True)[:, 1] for e in self._probabilistic_estimators()])
             positive[:, far] = softmax_by_class(logs, overwrite=True).T
         return positive.T
 
@@ -348,7 +372,7 @@ class OneVsOne(_Strategy):
         labels = classes[y_index]
         pairs = [(i, j) for i in range(classes.size) for j in range(i + 1, classes.size)]
         self.pairs_ = np.array(pairs, dtype=np.intp).reshape(-1, 2)
-        estimators = []
+        estimators: list[Classifier] = []
         for m, (i, j) in enumerate(pairs):
             rows = (y_index == i) | (y_index == j)
             problem = _versus(classes[i], classes[j])
@@ -357,12 +381,12 @@ class OneVsOne(_Strategy):
         self._finish_fit(self._notes)
         return self
 
-    def votes(self, X):
+    def votes(self, X: ArrayLike) -> NDArray[np.int64]:
         """Number of pairwise contests each class wins, shape (N, K) of int."""
         X = self._check_X(X)
         return self._votes(self._binary_decisions(X))
 
-    def _votes(self, decisions):
+    def _votes(self, decisions: FloatArray) -> NDArray[np.int64]:
         winners = np.where(decisions > 0, self.pairs_[:, 1], self.pairs_[:, 0])  # (N, M)
         counts = np.zeros((decisions.shape[0], self.classes_.size), dtype=np.int64)
         rows = np.repeat(np.arange(decisions.shape[0]), decisions.shape[1])
@@ -380,7 +404,7 @@ class OneVsOne(_Strategy):
         np.subtract.at(confidence.T, self.pairs_[:, 0], decisions.T)
         return self._votes(decisions) + confidence / (3 * (np.abs(confidence) + 1))
 
-    def ambiguous(self, X):
+    def ambiguous(self, X: ArrayLike) -> BoolArray:
         """True where the largest vote count is shared by two or more classes, shape (N,).
 
         Always False for two classes.
