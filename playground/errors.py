@@ -281,7 +281,7 @@ class PlaygroundError(ValueError):
         self.message = Message(template, *parts, **args)
         super().__init__(str(self.message))
 
-    def __reduce__(self) -> tuple[Callable[..., "PlaygroundError"], tuple[type[Self], Message]]:
+    def __reduce__(self) -> tuple[Callable[..., "PlaygroundError"], tuple[object, ...]]:
         return (_restore_error, (type(self), self.message))
 
     def __str__(self) -> str:

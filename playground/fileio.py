@@ -18,7 +18,7 @@ decoding and its size limit (``file_text``), the quoting of the file's text in a
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .errors import InvalidDataError, Message
@@ -143,7 +143,7 @@ def quoted(text: object, quote: str = "'") -> str:
     return f"{quote}{text}{quote}"
 
 
-def _show_json(value):
+def _show_json(value: object) -> str:
     """A JSON value as the file writes it (strings keep their double quotes)."""
     try:
         return quoted(json.dumps(value), quote="")
@@ -160,8 +160,8 @@ class LoadedScene(NamedTuple):
     each unusable field that fell back to its default."""
 
     scene: Scene
-    view: dict[str, Any]
-    messages: list[Any]
+    view: dict[str, Any]  # the values are the file's (checked, simple), read by the ui by name
+    messages: list[Message]
 
 
 def scene_from_json(data: bytes | str) -> LoadedScene:
@@ -190,7 +190,7 @@ def scene_from_json(data: bytes | str) -> LoadedScene:
         raise InvalidDataError(N_("The file has no 'points' list, so it is not a scene saved by the playground."))
     points = _points_from_rows(raw["points"], text)
 
-    messages = []
+    messages: list[Message] = []
     if raw.get("format") != SCENE_FORMAT:
         messages.append(Message(N_("The file does not say it is a playground scene; it was read as well as possible.")))
     elif raw.get("version") != SCENE_VERSION:
@@ -214,7 +214,7 @@ def scene_from_json(data: bytes | str) -> LoadedScene:
     return LoadedScene(scene, view, messages)
 
 
-def _json_value(text):
+def _json_value(text: str) -> object:
     """The JSON value of a file's text, or InvalidDataError with a sentence (naming the line)."""
     if not text.strip():
         raise InvalidDataError(N_("The file is empty."))
@@ -236,7 +236,7 @@ def _json_value(text):
     return raw
 
 
-def _points_from_rows(rows, text):
+def _points_from_rows(rows: object, text: str) -> PointSet:
     """The 'points' value -> PointSet; a bad row raises InvalidDataError naming its line."""
     if not isinstance(rows, list):
         raise InvalidDataError(
@@ -246,7 +246,9 @@ def _points_from_rows(rows, text):
         raise InvalidDataError(
             N_("The file has {n:,} points; at most {limit:,} are accepted."), n=len(rows), limit=MAX_POINTS
         )
-    X, labels, test = [], [], []
+    X: list[tuple[float, float]] = []
+    labels: list[int] = []
+    test: list[bool] = []
     for index, row in enumerate(rows):
         problem = _row_problem(row)
         if problem:
@@ -263,7 +265,7 @@ def _points_from_rows(rows, text):
     return PointSet.from_arrays(X, labels, test)
 
 
-def _row_problem(row):
+def _row_problem(row: object) -> Message | None:
     """What is wrong with one [x1, x2, class] or [x1, x2, class, "train" / "test"] row, or None."""
     if not isinstance(row, list) or len(row) not in (3, 4) or (len(row) == 4 and not isinstance(row[3], str)):
         return Message(N_("is {row}, not a row [x1, x2, class] of three numbers"), row=_show_json(row))
@@ -280,12 +282,13 @@ def _row_problem(row):
     return None
 
 
-def _json_point(row, line_of, number):
+def _json_point(row: list[Any], line_of: Callable[[], int], number: int) -> tuple[float, float, int, bool]:
     """(x1, x2, class index, test) of a well-shaped row whose values are JSON numbers, read by the
     rules every typed number follows (``playground.typed``); raises naming the line (``line_of()``,
     found only on this error path) and the point."""
-    values = []
-    for value, column, read in zip(row[:3], CSV_COLUMNS, (coordinate, coordinate, class_number)):
+    values: list[float] = []
+    readers: tuple[Callable[[Any], float], ...] = (coordinate, coordinate, class_number)
+    for value, column, read in zip(row[:3], CSV_COLUMNS, readers):
         try:
             values.append(read(value))
         except TypedValueError as err:
@@ -296,10 +299,10 @@ def _json_point(row, line_of, number):
                 column=column,
                 problem=err.message,
             ) from None
-    return values[0], values[1], values[2] - 1, len(row) == 4 and row[3] == TEST
+    return values[0], values[1], int(values[2]) - 1, len(row) == 4 and row[3] == TEST
 
 
-def _points_line(text, index=None):
+def _points_line(text: str, index: int | None = None) -> int:
     """Line of the top-level 'points' value, or of its row ``index``, in valid JSON ``text``.
 
     Walks the top level with the JSON decoder itself (json.loads reports no positions), so any
@@ -307,8 +310,10 @@ def _points_line(text, index=None):
     """
     decoder = json.JSONDecoder()
 
-    def skip(i):
-        return _JSON_WHITESPACE.match(text, i).end()
+    def skip(i: int) -> int:
+        match = _JSON_WHITESPACE.match(text, i)
+        assert match is not None  # the pattern matches the empty string anywhere
+        return match.end()
 
     start, i = 0, skip(0) + 1  # past "{"
     while text[skip(i)] != "}":
@@ -326,12 +331,13 @@ def _points_line(text, index=None):
     return text.count("\n", 0, start) + 1
 
 
-def _view(raw, messages):
+def _view(raw: object, messages: list[Message]) -> dict[str, Any]:
     """The file's view settings, bounded as a link's: panel options, open tab, other simple values."""
     if not isinstance(raw, dict):
         messages.append(Message(N_("The file's view settings are not readable; they were ignored.")))
         return {}
-    view, ignored = {}, []
+    view: dict[str, Any] = {}
+    ignored: list[Message] = []
     for name, value in raw.items():
         if name == "panel_options":
             view[name] = clean_options(value, messages, source="file")

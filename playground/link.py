@@ -16,11 +16,12 @@ import json
 import math
 import struct
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .basis import BASES
 from .errors import Message, PlaygroundError
@@ -34,10 +35,15 @@ from .scene import (
     MIN_VIEW,
     PointSet,
     Scene,
+    Settings,
     clean_class_names,
     grid_integers,
 )
-from .specs import BASIS_SPECS, METHOD_SPECS, clean_panel_options, clean_settings, source_name
+from .specs import BASIS_SPECS, METHOD_SPECS, Spec, clean_panel_options, clean_settings, source_name
+
+#: A value a link or a file may hold (``simple_value``): a number, text, a flag, None, or a short
+#: list of them (two levels deep at most).
+SimpleValue: TypeAlias = "bool | int | float | str | tuple[SimpleValue, ...] | None"
 
 LINK_VERSION = "2"
 MAX_LINK_POINTS = 5_000
@@ -54,16 +60,16 @@ _MAX_OFFSET_BYTES = 6
 _TEST_BIT = 0x80  # in a point's label byte: a test point (no fit uses it)
 
 
-def _b64encode(raw):
+def _b64encode(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
 
 
-def _b64decode(text):
+def _b64decode(text: str) -> bytes:
     padded = text + "=" * (-len(text) % 4)
     return base64.urlsafe_b64decode(padded.encode("ascii"))
 
 
-def _byte_planes(offsets):
+def _byte_planes(offsets: NDArray[np.int64]) -> tuple[int, bytes]:
     """Non-negative int64 offsets -> (bytes per offset, their byte planes, low byte first).
 
     Planes compress well under deflate: the high bytes of points in one region vary little.
@@ -73,12 +79,12 @@ def _byte_planes(offsets):
     return width, b"".join(planes)
 
 
-def _from_planes(raw, count, width):
+def _from_planes(raw: bytes, count: int, width: int) -> NDArray[np.int64]:
     planes = np.frombuffer(raw, dtype=np.uint8).reshape(width, count).astype(np.int64)
     return np.sum(planes << (8 * np.arange(width, dtype=np.int64))[:, None], axis=0) if width else np.zeros(count, int)
 
 
-def encode_points(points):
+def encode_points(points: PointSet) -> str:
     """Points -> text for the link: their grid integers, exactly (see the module docstring)."""
     k = grid_integers(points.X)
     low = k.min(axis=0) if len(points) else np.zeros(2, np.int64)
@@ -90,7 +96,7 @@ def encode_points(points):
     return _b64encode(zlib.compress(raw, 9))
 
 
-def decode_points(text):
+def decode_points(text: str) -> PointSet:
     """Inverse of ``encode_points`` (and of version 1's); raises PlaygroundError with a sentence."""
     if "~" in text:
         return _decode_points_v1(text)
@@ -119,7 +125,7 @@ def decode_points(text):
     return PointSet.from_arrays(X, _labels((labels & ~np.uint8(_TEST_BIT)).tobytes()), labels & _TEST_BIT != 0)
 
 
-def _inflate(payload, limit):
+def _inflate(payload: str, limit: int) -> bytes:
     try:
         inflater = zlib.decompressobj()
         # Bounded inflation: a tiny link must not expand into gigabytes.
@@ -128,7 +134,7 @@ def _inflate(payload, limit):
         raise PlaygroundError(N_("the points' data is damaged (truncated or altered)")) from None
 
 
-def _labels(raw):
+def _labels(raw: bytes) -> NDArray[np.int_]:
     labels = np.frombuffer(raw, dtype=np.uint8).astype(int)
     if labels.size and labels.max() >= MAX_CLASSES:
         raise PlaygroundError(
@@ -140,7 +146,7 @@ def _labels(raw):
 _V1_LEVELS = 65_535
 
 
-def _decode_points_v1(text):
+def _decode_points_v1(text: str) -> PointSet:
     """Version 1: 'x0,x1,y0,y1~payload', 16-bit pairs over the bounding box (snapped on reading)."""
     try:
         box_text, payload = text.split("~", 1)
@@ -168,7 +174,7 @@ def _decode_points_v1(text):
     return PointSet.from_arrays(X, _labels(raw[4 + 4 * count :]))
 
 
-def simple_value(value, depth=0):
+def simple_value(value: object, depth: int = 0) -> SimpleValue:
     """Values a link or file may hold: numbers, strings, booleans, None or short lists of them.
 
     Integers are compared before any conversion: one with 400 digits fits no float.
@@ -183,14 +189,14 @@ def simple_value(value, depth=0):
     return None
 
 
-def _encode_params(params):
+def _encode_params(params: Iterable[tuple[str, object]]) -> str:
     return json.dumps({k: list(v) if isinstance(v, tuple) else v for k, v in params}, separators=(",", ":"))
 
 
 MAX_REPORTED = 5  # ignored names reported one by one; the rest are counted in one sentence
 
 
-def report_ignored(sentences, what, messages):
+def report_ignored(sentences: Sequence[Message], what: str, messages: list[Message]) -> None:
     """Append the first MAX_REPORTED sentences and count the rest (a file may hold thousands)."""
     messages.extend(sentences[:MAX_REPORTED])
     if len(sentences) > MAX_REPORTED:
@@ -204,25 +210,25 @@ class DecodedScene(NamedTuple):
     unusable and replaced by its default."""
 
     scene: Scene
-    messages: list[Any]
+    messages: list[Message]
 
 
 _UNREADABLE = object()  # a link part that is not JSON: clean_settings reports it
 
 
-def _parse_json(text):
+def _parse_json(text: str) -> object:
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
         return _UNREADABLE
 
 
-def encode_class_names(names):
+def encode_class_names(names: Iterable[str]) -> str:
     """Class names -> URL-safe text: their JSON list in UTF-8, base64url-encoded (no escapes needed)."""
     return _b64encode(json.dumps(list(names), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
-def decode_class_names(text):
+def decode_class_names(text: str) -> object:
     """Inverse of ``encode_class_names``: the parsed JSON (cleaned later), or a marker for text
     that is not base64url-encoded UTF-8 JSON."""
     try:
@@ -231,7 +237,7 @@ def decode_class_names(text):
         return _UNREADABLE
 
 
-def encode_window(window):
+def encode_window(window: Window) -> str:
     """The view as the link writes it: shortest exact text of each bound (it round-trips)."""
     return ",".join(repr(float(v)) for v in window.as_tuple())
 
@@ -264,7 +270,7 @@ def encode_scene(scene: Scene) -> dict[str, str]:
     return query
 
 
-def _whole_number(value, low, high):
+def _whole_number(value: object, low: int, high: int) -> int | None:
     """``value`` (an int, a whole float or decimal text) as an int in [low, high], else None."""
     if isinstance(value, str):
         if len(value) > 20:  # int() of thousands of digits is slow and Python refuses it
@@ -280,7 +286,7 @@ def _whole_number(value, low, high):
     return None
 
 
-def usable_window(values):
+def usable_window(values: object) -> tuple[Window, None] | tuple[None, Message]:
     """(Window, None) from four numbers (or their text), or (None, why not as a phrase).
 
     Each side must lie within ±MAX_COORDINATE and the window must be at least MIN_VIEW wide and
@@ -289,7 +295,7 @@ def usable_window(values):
     """
     if not isinstance(values, list | tuple) or len(values) != 4:
         return None, Message(N_("is not four numbers"))
-    numbers = []
+    numbers: list[float] = []
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int | float | str):
             return None, Message(N_("is not four numbers"))
@@ -312,19 +318,21 @@ def usable_window(values):
     return Window(*numbers), None
 
 
-def _short(value):
+def _short(value: object) -> str:
     text = str(value)
     return "".join(c if c.isprintable() else "?" for c in text[:30]) + ("…" if len(text) > 30 else "")
 
 
-def _settings(specs, raw, what, messages, source):
+def _settings(specs: Sequence[Spec], raw: object, what: str, messages: list[Message], source: str) -> Settings:
     if raw == {}:
         return ()  # none given: the widgets' defaults, as a scene made in code holds them
     values, _ = clean_settings(specs, raw, what, source, messages)
     return tuple(sorted(values.items()))
 
 
-def scene_with_fields(scene: Scene, fields: Mapping[str, Any], messages: list[Any], source: str = "link") -> Scene:
+def scene_with_fields(
+    scene: Scene, fields: Mapping[str, object], messages: list[Message], source: str = "link"
+) -> Scene:
     """Apply a link's or a file's scene fields to ``scene``; never raises.
 
     Every field is validated and bounded the same way whatever its source, method and basis
@@ -349,7 +357,7 @@ def scene_with_fields(scene: Scene, fields: Mapping[str, Any], messages: list[An
     return scene
 
 
-def _read_method(scene, method, source, messages):
+def _read_method(scene: Scene, method: object, source: str, messages: list[Message]) -> Scene:
     if isinstance(method, str) and method in MODELS:
         return replace(scene, method=method, params=())
     name = MODELS[scene.method].display_name
@@ -364,12 +372,12 @@ def _read_method(scene, method, source, messages):
     return scene
 
 
-def _read_params(scene, raw, source, messages):
+def _read_params(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
     params = _settings(METHOD_SPECS[scene.method], raw, "method parameter", messages, source)
     return replace(scene, params=params)
 
 
-def _read_multiclass(scene, strategy, source, messages):
+def _read_multiclass(scene: Scene, strategy: object, source: str, messages: list[Message]) -> Scene:
     if isinstance(strategy, str) and strategy in MULTICLASS_STRATEGIES:
         return replace(scene, multiclass=strategy)
     messages.append(
@@ -382,7 +390,7 @@ def _read_multiclass(scene, strategy, source, messages):
     return scene
 
 
-def _read_basis(scene, basis, source, messages):
+def _read_basis(scene: Scene, basis: object, source: str, messages: list[Message]) -> Scene:
     if isinstance(basis, str) and basis in BASES:
         return replace(scene, basis=basis, basis_params=())
     messages.append(
@@ -395,14 +403,14 @@ def _read_basis(scene, basis, source, messages):
     return scene
 
 
-def _read_basis_params(scene, raw, source, messages):
+def _read_basis_params(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
     if scene.basis == "rbf" and isinstance(raw, dict) and "placement" not in raw and raw.get("centres"):
         raw = {**raw, "placement": "given"}  # centres without a placement: placed by hand
     params = _settings(BASIS_SPECS[scene.basis], raw, "basis parameter", messages, source)
     return replace(scene, basis_params=params)
 
 
-def _read_window(scene, raw, source, messages):
+def _read_window(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
     window, problem = usable_window(raw)
     if window is not None:
         return replace(scene, window=window)
@@ -414,7 +422,7 @@ def _read_window(scene, raw, source, messages):
     return scene
 
 
-def _read_step(scene, raw, source, messages):
+def _read_step(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
     step = _whole_number(raw, 0, MAX_STEP)
     if step is None and raw is not None:
         messages.append(
@@ -426,7 +434,7 @@ def _read_step(scene, raw, source, messages):
     return replace(scene, step=step)
 
 
-def _read_seed(scene, raw, source, messages):
+def _read_seed(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
     seed = _whole_number(raw, 0, 2**31 - 1)
     if seed is not None:
         return replace(scene, seed=seed)
@@ -436,7 +444,7 @@ def _read_seed(scene, raw, source, messages):
     return scene
 
 
-def _read_class_names(scene, raw, source, messages):
+def _read_class_names(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
     if raw is _UNREADABLE:
         messages.append(
             Message(N_("The {source}'s class names could not be read and were ignored."), source=source_name(source))
@@ -450,7 +458,7 @@ def _read_class_names(scene, raw, source, messages):
 #: The scene's fields a link or a file may set, each with its reader (scene, value, source,
 #: messages) -> scene, in the order they are applied: a method's parameters are read against the
 #: method just set, a basis's parameters against the basis just set.
-_FIELD_READERS = (
+_FIELD_READERS: tuple[tuple[str, Callable[[Scene, object, str, list[Message]], Scene]], ...] = (
     ("method", _read_method),
     ("params", _read_params),
     ("multiclass", _read_multiclass),
@@ -464,7 +472,7 @@ _FIELD_READERS = (
 
 
 #: The link's short names of the scene's fields and how each text becomes the value a file would hold.
-_LINK_PARTS: dict[str, tuple[str, Callable[[str], Any]]] = {
+_LINK_PARTS: dict[str, tuple[str, Callable[[str], object]]] = {
     "m": ("method", str),
     "mp": ("params", _parse_json),
     "mc": ("multiclass", str),
@@ -483,9 +491,9 @@ def decode_scene(query: Mapping[str, Any], default: Scene | None = None) -> Deco
     ``query`` maps names to strings (a list of strings takes its last item).
     """
     scene = default or Scene()
-    messages: list[Any] = []
+    messages: list[Message] = []
 
-    def get(name):
+    def get(name: str) -> str | None:
         value = query.get(name)
         if isinstance(value, list | tuple):
             value = value[-1] if value else None
@@ -531,18 +539,18 @@ def decode_scene(query: Mapping[str, Any], default: Scene | None = None) -> Deco
 MAX_OPTIONS = 30
 
 
-def encode_options(options):
+def encode_options(options: Mapping[str, object]) -> str:
     """Panel options (a flat dict of simple values) -> compact JSON for the link."""
     clean = {k: v for k, v in sorted(options.items()) if isinstance(k, str) and simple_value(v) is not None}
     return _encode_params(tuple(clean.items()))
 
 
-def decode_options(text, messages):
+def decode_options(text: str, messages: list[Message]) -> dict[str, Any]:
     """Inverse of ``encode_options``: the known panel options with valid values; never raises."""
     return clean_options(_parse_json(text) if len(text) <= MAX_PARAM_CHARS else None, messages)
 
 
-def clean_options(raw, messages, source="link"):
+def clean_options(raw: object, messages: list[Message], source: str = "link") -> dict[str, Any]:
     """Parsed panel options -> the known ones with valid values (``playground.specs.PANEL_SPECS``);
     a sentence for each one dropped."""
     if isinstance(raw, dict) and len(raw) > MAX_OPTIONS:
@@ -562,7 +570,7 @@ def clean_options(raw, messages, source="link"):
 MAX_COMPARED = 4
 
 
-def decode_method_list(text, messages):
+def decode_method_list(text: str, messages: list[Message]) -> tuple[str, ...]:
     """'least_squares,svm' -> known method names, at most MAX_COMPARED, in order; never raises.
 
     Fewer than two known names compare nothing: () and a sentence (the one-method view is shown).

@@ -15,6 +15,7 @@ Rules that must hold:
 
 import math
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from .errors import InvalidDataError, Message
 from .fileio import CSV_COLUMNS, TEST, TRAIN, file_text, quoted
@@ -22,6 +23,13 @@ from .i18n import N_
 from .scene import MAX_CLASSES, PointSet, clean_class_names
 from .typed import COMMA, NOT_A_NUMBER, NOT_FINITE, TypedValueError, coordinate, not_finite, read_number
 from .validation import MAX_POINTS
+
+#: A class label as the file has it: a number (read as a float) or text.
+Label: TypeAlias = float | str
+#: A CSV row: its line number and its text.
+Row: TypeAlias = tuple[int, str]
+#: The columns of x1, x2, class and set (None: no set column).
+Order: TypeAlias = tuple[int, int, int, int | None]
 
 # Header names people commonly use for each column, lower case. "y" is the second coordinate
 # next to "x" (x, y, label) but the class next to "x1, x2" (scikit-learn's X, y).
@@ -42,19 +50,19 @@ class CsvPoints:
     """
 
     points: PointSet
-    class_labels: tuple
+    class_labels: tuple[str | None, ...]
     message: Message | None = None
     text_labels: bool = False  # the labels were text ("setosa"), not numbers
 
     @property
-    def class_names(self):
+    def class_names(self) -> tuple[str, ...]:
         """The file's text labels as class names (``Scene.class_names``): ("setosa", "versicolor",
         ...) when the labels were text, () when they were numbers (a class is not named "0").
         Cleaned and bounded as every name is (a long label is shortened)."""
         return clean_class_names(list(self.class_labels))[0] if self.text_labels else ()
 
 
-def points_from_csv(data):
+def points_from_csv(data: bytes | str) -> PointSet:
     """Points from CSV text (see ``read_points_csv``); raises InvalidDataError naming the line."""
     return read_points_csv(data).points
 
@@ -89,7 +97,7 @@ def read_points_csv(data: bytes | str) -> CsvPoints:
     return CsvPoints(PointSet.from_arrays(X, indices, test), class_labels, message, text_labels)
 
 
-def _csv_layout(text):
+def _csv_layout(text: str) -> tuple[list[Row], str, Order]:
     """(rows, separator, order) of CSV text: the non-blank (line number, line) pairs without the
     header, the separator (tab, semicolon or comma) and the columns of x1, x2, class and set
     (None when there is no set column); raises InvalidDataError for no rows or too many."""
@@ -99,10 +107,12 @@ def _csv_layout(text):
         raise InvalidDataError(N_("The file is empty: it has no rows of points."))
     separator = next((s for s in ("\t", ";") if s in rows[0][1]), ",")
     first = _fields(rows[0][1], separator)
-    order = _header_order(first, rows[0][0])
-    if order is None:
+    header = _header_order(first, rows[0][0])
+    order: Order
+    if header is None:
         order = (0, 1, 2, 3) if len(first) == 4 else (0, 1, 2, None)  # no header: a 4th column is the set
     else:
+        order = header
         rows = rows[1:]
         if not rows:
             raise InvalidDataError(N_("The file has a header but no rows of points."))
@@ -113,11 +123,16 @@ def _csv_layout(text):
     return rows, separator, order
 
 
-def _csv_rows(rows, separator, order):
+def _csv_rows(
+    rows: list[Row], separator: str, order: Order
+) -> tuple[list[tuple[float, float]], list[tuple[Label, int]], list[bool]]:
     """(X, labels, test) read from the rows: coordinate pairs, (label, line number) pairs, and
     whether each point is a test point; raises InvalidDataError naming the line."""
-    width = 3 if order[3] is None else 4
-    X, labels, test = [], [], []
+    set_column = order[3]
+    width = 3 if set_column is None else 4
+    X: list[tuple[float, float]] = []
+    labels: list[tuple[Label, int]] = []
+    test: list[bool] = []
     for number, line in rows:
         fields = _fields(line, separator)
         if len(fields) != width:
@@ -136,11 +151,11 @@ def _csv_rows(rows, separator, order):
         x1, x2, label = (fields[i] for i in order[:3])
         X.append((_coordinate(x1, number, "x1"), _coordinate(x2, number, "x2")))
         labels.append((_label(label, number), number))
-        test.append(_set_flag(fields[order[3]], number) if width == 4 else False)
+        test.append(_set_flag(fields[set_column], number) if set_column is not None else False)
     return X, labels, test
 
 
-def _set_flag(text, number):
+def _set_flag(text: str, number: int) -> bool:
     """True for a test point: the set column holds train or test (any case), empty for train."""
     flag = _SET_VALUES.get(text.lower())
     if flag is None:
@@ -157,7 +172,7 @@ def _set_flag(text, number):
     return flag
 
 
-def _label(text, number):
+def _label(text: str, number: int) -> Label:
     """A class label as read: a float for a number ('1', '2.0', '-1', '２'), read by the rules of
     ``playground.typed`` (a comma or a non-finite number is refused), else the text itself."""
     try:
@@ -171,13 +186,13 @@ def _label(text, number):
     return value
 
 
-def _label_text(label, signed=False):
+def _label_text(label: Label, signed: bool = False) -> str:
     if isinstance(label, str):
         return quoted(label)
     return f"{label:+g}" if signed else f"{label:g}"
 
 
-def _classes(labels):
+def _classes(labels: list[tuple[Label, int]]) -> tuple[list[int], tuple[str | None, ...], Message | None]:
     """[(label, line), ...] -> (class index per row, the file's label per class, a sentence or None).
 
     Labels that are all whole numbers from 1 to MAX_CLASSES are the classes themselves (the
@@ -207,7 +222,7 @@ def _classes(labels):
             shown=shown,
             limit=MAX_CLASSES,
         )
-    class_labels = [None] * MAX_CLASSES
+    class_labels: list[str | None] = [None] * MAX_CLASSES
     if all(not isinstance(label, str) and label.is_integer() and 1 <= label <= MAX_CLASSES for label in distinct):
         mapping = {label: int(label) - 1 for label in distinct}  # the classes themselves
         return [mapping[label] for label, _ in labels], tuple(class_labels), None
@@ -217,7 +232,7 @@ def _classes(labels):
     mapping = {label: k for k, label in enumerate(distinct)}
     for label, k in mapping.items():
         class_labels[k] = label if isinstance(label, str) else _label_text(label, targets)
-    pairs = None
+    pairs: Message | None = None
     for label, k in mapping.items():
         pair = Message(N_("{label} → class {number}"), label=_label_text(label, targets), number=k + 1)
         pairs = pair if pairs is None else Message(N_("{names}, {name}"), names=pairs, name=pair)
@@ -234,17 +249,17 @@ def _classes(labels):
 _SEPARATOR_NAMES = {",": N_("commas"), ";": N_("semicolons"), "\t": N_("tabs")}
 
 
-def _fields(line, separator):
+def _fields(line: str, separator: str) -> list[str]:
     """A row's fields, stripped of spaces and of one pair of surrounding quotes."""
     fields = [field.strip() for field in line.split(separator)]
     return [f[1:-1].strip() if len(f) >= 2 and f[0] == f[-1] and f[0] in "\"'" else f for f in fields]
 
 
-def _columns(count):
+def _columns(count: int) -> Message:
     return Message(N_("1 column")) if count == 1 else Message(N_("{n} columns"), n=count)
 
 
-def _is_number(text):
+def _is_number(text: str) -> bool:
     """Whether a field is data rather than a header name: a number, or number-like text that is
     refused as such (a comma, nan, inf)."""
     try:
@@ -254,7 +269,7 @@ def _is_number(text):
     return True
 
 
-def _header_order(fields, number):
+def _header_order(fields: list[str], number: int) -> Order | None:
     """Positions of (x1, x2, class, set) if the first row is a header, else None (it holds data);
     the set's position is None when the file has no set column."""
     if any(_is_number(field) for field in fields):
@@ -265,7 +280,7 @@ def _header_order(fields, number):
             line=number,
             n=_columns(len(fields)),
         )
-    names = [field.lower() for field in fields]
+    names: list[str | None] = [field.lower() for field in fields]
     set_column = None
     if len(fields) == 4:
         matches = [i for i, name in enumerate(names) if name in _SET_NAMES]
@@ -280,23 +295,24 @@ def _header_order(fields, number):
         set_column = matches[0]
         names[set_column] = None  # not a candidate for the other roles
     rest = [i for i in range(len(fields)) if i != set_column]
-    found = {}
+    found: dict[str, int] = {}
     passes = (("class", _CLASS_NAMES), ("x1", _X1_NAMES), ("x2", _X2_NAMES), ("x2", {"y"}), ("class", {"y"}))
     for role, known in passes:
         matches = [i for i, name in enumerate(names) if name in known and i not in found.values()]
         if role not in found and len(matches) == 1:
             found[role] = matches[0]
     # Unrecognised names (e.g. height, weight, species): the columns are taken in order.
-    return (*(tuple(found[role] for role in CSV_COLUMNS) if len(found) == 3 else tuple(rest)), set_column)
+    x1, x2, label = (found[role] for role in CSV_COLUMNS) if len(found) == 3 else rest  # three columns either way
+    return (x1, x2, label, set_column)
 
 
-def _cell_error(err, number, column):
+def _cell_error(err: TypedValueError, number: int, column: str) -> InvalidDataError:
     """A typed value's refusal (playground.typed) as the file's sentence naming line and column."""
     template = N_("Line {line}, column {column}: {problem}")
     return InvalidDataError(template, line=number, column=column, problem=err.message)
 
 
-def _coordinate(text, number, column):
+def _coordinate(text: str, number: int, column: str) -> float:
     """A coordinate field read by the rules every typed number follows (``playground.typed``):
     a decimal point, never a comma; finite; within ±MAX_COORDINATE."""
     try:

@@ -10,7 +10,9 @@ and reading the widgets back gives the same scene.
 >>> scene = PRESETS["fig4_6"].scene
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -141,24 +143,25 @@ class Preset:
     title: str
     explanation: str
     scene: Scene
-    compare: tuple = ()
+    compare: tuple[str, ...] = ()
     tab: str | None = None
-    panel_options: dict | None = field(default=None, hash=False)
+    # Any values: each panel setting has its own type (checked by playground.specs.PANEL_SPECS).
+    panel_options: dict[str, Any] | None = field(default=None, hash=False)
     about_notes: str = ""
     keep_window: bool = False
 
     @property
-    def label(self):
+    def label(self) -> str:
         """Button text, e.g. "Fig. 4.6 — Fisher vs mean difference"."""
         return f"Fig. {self.figure} — {self.title}" if self.figure else self.title
 
     @property
-    def heading(self):
+    def heading(self) -> str:
         """Title of the explanation box, e.g. "Figure 4.6 — Fisher vs mean difference"."""
         return f"Figure {self.figure} — {self.title}" if self.figure else self.title
 
     @property
-    def source(self):
+    def source(self) -> str:
         """What was loaded, for the app's messages: "figure 4.6" or the title."""
         return f"figure {self.figure}" if self.figure else self.title.lower()
 
@@ -166,31 +169,31 @@ class Preset:
 # ---- Point sets ---------------------------------------------------------------------------------
 
 
-def elongated_points(n_per_class=50, seed=4):
+def elongated_points(n_per_class: int = 50, seed: int = 4) -> PointSet:
     """Two elongated classes (figure 4.6): the means line projects them overlapping, Fisher's does not."""
     X, y = make_clusters(ELONGATED_CLUSTERS, n_per_class, shared_covariance=True, seed=seed)
     return PointSet.from_arrays(X, y)
 
 
-def close_points(n_per_class=20, seed=20):
+def close_points(n_per_class: int = 20, seed: int = 20) -> PointSet:
     """Two close, separable classes (figure 4.7) that take the perceptron several epochs."""
     X, y = make_clusters(CLOSE_CLUSTERS, n_per_class, shared_covariance=True, seed=seed)
     return PointSet.from_arrays(X, y)
 
 
-def bars_points(n_per_class=25, seed=1):
+def bars_points(n_per_class: int = 25, seed: int = 1) -> PointSet:
     """Three bar-shaped classes (figure 4.2) whose two-class classifiers leave ambiguous regions."""
     return PointSet.from_arrays(*make_clusters(BARS_CLUSTERS, n_per_class, seed=seed))
 
 
-def outlier_points(n_per_class=20, n_far=12, seed=4):
+def outlier_points(n_per_class: int = 20, n_far: int = 12, seed: int = 4) -> PointSet:
     """Two separable classes plus ``n_far`` class-2 points far away on their own side (figure 4.4)."""
     X, y = make_clusters(OUTLIER_CLUSTERS, n_per_class, seed=seed)
     far = np.asarray(OUTLIER_CENTRE) + 0.5 * np.random.default_rng(seed + 1).standard_normal((n_far, 2))
     return PointSet.from_arrays(np.vstack([X, far]), np.concatenate([y, np.ones(n_far, dtype=int)]))
 
 
-def aligned_points(n_outer=30, n_middle_half=14, spread=0.7, seed=3):
+def aligned_points(n_outer: int = 30, n_middle_half: int = 14, spread: float = 0.7, seed: int = 3) -> PointSet:
     """Three classes along the diagonal (figure 4.5), symmetric under x -> -x.
 
     Class 3 is the mirror image of class 1 through the origin and class 2 is its own mirror
@@ -206,12 +209,12 @@ def aligned_points(n_outer=30, n_middle_half=14, spread=0.7, seed=3):
     return PointSet.from_arrays(X, y)
 
 
-def gaussian_points(n_per_class=40, seed=7):
+def gaussian_points(n_per_class: int = 40, seed: int = 7) -> PointSet:
     """Three classes (figures 4.10-4.11): 1 and 2 drawn with one covariance, 3 with another."""
     return PointSet.from_arrays(*make_clusters(GAUSSIAN_CLUSTERS, n_per_class, seed=seed))
 
 
-def ring_points(n_inner=30, n_outer=40, seed=2):
+def ring_points(n_inner: int = 30, n_outer: int = 40, seed: int = 2) -> PointSet:
     """Class 1 in the middle, class 2 on an ellipse around it: no straight line separates them (figure 4.12)."""
     inner, _ = make_clusters([ClusterSpec((0.0, 0.0), (1.0, 0.45))], n_inner, seed=seed)
     rng = np.random.default_rng(seed)
@@ -222,7 +225,7 @@ def ring_points(n_inner=30, n_outer=40, seed=2):
     return PointSet.from_arrays(np.vstack([inner, outer]), y)
 
 
-def overfit_points(n_train=8, n_test=20, seed=3):
+def overfit_points(n_train: int = 8, n_test: int = 20, seed: int = 3) -> PointSet:
     """``n_train`` training and ``n_test`` test points per class from the same two overlapping Gaussians."""
     X, y = make_clusters(OVERFIT_CLUSTERS, n_train, seed=seed)
     X_test, y_test = make_clusters(OVERFIT_CLUSTERS, n_test, seed=seed + 1000)
@@ -230,7 +233,7 @@ def overfit_points(n_train=8, n_test=20, seed=3):
     return PointSet.from_arrays(np.vstack([X, X_test]), np.concatenate([y, y_test]), flags)
 
 
-def seed003_points():
+def seed003_points() -> PointSet:
     """The six points of the worked example the tests check Fisher's direction, the shared
     covariance, a perceptron run and an IRLS table against."""
     return PointSet.from_arrays(SEED003_XY, SEED003_LABELS)
@@ -239,17 +242,27 @@ def seed003_points():
 # ---- The presets --------------------------------------------------------------------------------
 
 
-def overlapping_points(n_per_class=25, seed=2):
+def overlapping_points(n_per_class: int = 25, seed: int = 2) -> PointSet:
     X, y = make_clusters(OVERLAPPING_CLUSTERS, n_per_class, seed=seed)
     return PointSet.from_arrays(X, y)
 
 
-def few_points():
+def few_points() -> PointSet:
     """The ten points of the section 4.5.2 preset."""
     return PointSet.from_arrays(np.array(FEW_POINTS_XY), np.array(FEW_POINTS_LABELS))
 
 
-def _scene(points, method, params, *, multiclass="native", basis="identity", basis_params=None, seed=0, window=None):
+def _scene(
+    points: PointSet,
+    method: str,
+    params: Mapping[str, Any],
+    *,
+    multiclass: str = "native",
+    basis: str = "identity",
+    basis_params: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    window: Window | None = None,
+) -> Scene:
     return Scene(
         points=points,
         method=method,
@@ -262,7 +275,7 @@ def _scene(points, method, params, *, multiclass="native", basis="identity", bas
     )
 
 
-def _presets():
+def _presets() -> dict[str, Preset]:
     """The presets, in the order the menu lists them. A data table (one ``Preset`` literal per
     figure or worked example), not an algorithm, so it is left long: splitting it would only
     scatter the rows."""

@@ -17,15 +17,26 @@ what was learned on points the fit never saw.
 
 import hashlib
 import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any, Self, TypeAlias
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import InvalidDataError, Message
 from .grid import Window
 from .i18n import N_
-from .validation import MAX_POINTS
+from .validation import MAX_POINTS, BoolArray, FloatArray
+
+#: A point's coordinates (x, y), on the grid.
+XY: TypeAlias = tuple[float, float]
+#: A point whole: its coordinates, its class index and whether it is a test point.
+PointRow: TypeAlias = tuple[XY, int, bool]
+#: Settings as sorted (name, value) pairs, hashable. The values are Any: each setting has its own
+#: type (numbers, text, flags, vectors, RBF centres), which ``playground.specs`` checks one by one.
+Settings: TypeAlias = tuple[tuple[str, Any], ...]
 
 MAX_CLASSES = 6
 GRID_DECIMALS = 5
@@ -36,7 +47,7 @@ MIN_VIEW = 1e-2  # the narrowest view window (width or height): the grid is 1/10
 MAX_NAME_CHARS = 24  # a class name's length: it must fit a legend entry and a sidebar field
 
 
-def snap(values):
+def snap(values: ArrayLike) -> FloatArray:
     """Coordinates on the point grid: the float64 nearest to k / GRID_SCALE, k an integer.
 
     Idempotent (snapping a snapped value returns it bit for bit) for |x| up to well beyond
@@ -47,12 +58,12 @@ def snap(values):
     return np.round(np.asarray(values, dtype=float) * GRID_SCALE) / GRID_SCALE + 0.0
 
 
-def grid_integers(values):
+def grid_integers(values: ArrayLike) -> NDArray[np.int64]:
     """The integers k of snapped coordinates (exact: k / GRID_SCALE gives the values back)."""
     return np.rint(np.asarray(values, dtype=float) * GRID_SCALE).astype(np.int64)
 
 
-def _check_coordinates(X):
+def _check_coordinates(X: ArrayLike) -> None:
     X = np.asarray(X, dtype=float)
     if not np.all(np.isfinite(X)):
         raise InvalidDataError(N_("Every coordinate must be a finite number."))
@@ -74,11 +85,11 @@ class PointSet:
     same value however it was made.
     """
 
-    xy: tuple = ()
-    labels: tuple = ()
-    test: tuple = ()
+    xy: tuple[XY, ...] = ()
+    labels: tuple[int, ...] = ()
+    test: tuple[bool, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.xy:
             X = np.array(self.xy, dtype=float).reshape(-1, 2)
             snapped = snap(X)
@@ -93,7 +104,7 @@ class PointSet:
             object.__setattr__(self, "test", flags if any(flags) else ())
 
     @classmethod
-    def from_arrays(cls, X, y, test=None):
+    def from_arrays(cls, X: ArrayLike, y: ArrayLike, test: ArrayLike | None = None) -> Self:
         """Points from arrays X (N, 2), class indices y (N,) and optional test flags (N,) bool."""
         X = np.asarray(X, dtype=float).reshape(-1, 2)
         y = np.asarray(y, dtype=int).reshape(-1)
@@ -110,27 +121,27 @@ class PointSet:
         return cls(tuple(map(tuple, snap(X).tolist())), tuple(y.tolist()), flags)
 
     @property
-    def X(self):
+    def X(self) -> FloatArray:
         return np.array(self.xy, dtype=float).reshape(-1, 2)
 
     @property
-    def y(self):
+    def y(self) -> NDArray[np.int_]:
         return np.array(self.labels, dtype=int)
 
     @property
-    def is_test(self):
+    def is_test(self) -> BoolArray:
         """(N,) bool: True for a test point."""
         return np.array(self.test, dtype=bool) if self.test else np.zeros(len(self), dtype=bool)
 
     @property
-    def n_test(self):
+    def n_test(self) -> int:
         return sum(self.test)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.labels)
 
     @cached_property
-    def digest(self):
+    def digest(self) -> bytes:
         """A short fingerprint of the points, labels and flags (bytes), computed once per point set.
 
         Caches key on it rather than on the points themselves: hashing the nested tuples element by
@@ -142,29 +153,29 @@ class PointSet:
         return hashlib.blake2b(data, digest_size=16).digest()
 
     @cached_property
-    def training(self):
+    def training(self) -> "PointSet":
         """The training points alone (what every fit, playback and panel statistic uses)."""
         return self if not self.test else self._subset(~self.is_test)
 
     @cached_property
-    def testing(self):
+    def testing(self) -> "PointSet":
         """The test points alone, as a set of their own (flags dropped)."""
         return self._subset(self.is_test)
 
-    def _subset(self, mask):
+    def _subset(self, mask: BoolArray) -> "PointSet":
         keep = np.flatnonzero(mask)
         return PointSet(tuple(self.xy[i] for i in keep), tuple(self.labels[i] for i in keep))
 
-    def rows(self):
+    def rows(self) -> list[PointRow]:
         """[((x, y), label, is_test), ...]: each point whole, for edits that rebuild the set."""
         return list(zip(self.xy, self.labels, self.is_test.tolist()))
 
     @classmethod
-    def from_rows(cls, rows):
-        rows = list(rows)
-        return cls(tuple(r[0] for r in rows), tuple(r[1] for r in rows), tuple(bool(r[2]) for r in rows))
+    def from_rows(cls, rows: Iterable[PointRow]) -> Self:
+        listed = list(rows)
+        return cls(tuple(r[0] for r in listed), tuple(r[1] for r in listed), tuple(bool(r[2]) for r in listed))
 
-    def added(self, x, y, label, test=False):
+    def added(self, x: float, y: float, label: int, test: bool = False) -> "PointSet":
         if len(self) >= MAX_POINTS:
             raise InvalidDataError(N_("The limit of {limit:,} points is reached; remove some first."), limit=MAX_POINTS)
         if not 0 <= int(label) < MAX_CLASSES:
@@ -174,13 +185,13 @@ class PointSet:
         flags = self.is_test.tolist() + [bool(test)] if (self.test or test) else ()
         return PointSet(self.xy + ((x, y),), self.labels + (int(label),), tuple(flags))
 
-    def removed(self, indices):
+    def removed(self, indices: Iterable[int]) -> "PointSet":
         drop = {int(i) for i in indices}
         keep = [i for i in range(len(self)) if i not in drop]
         flags = tuple(self.test[i] for i in keep) if self.test else ()
         return PointSet(tuple(self.xy[i] for i in keep), tuple(self.labels[i] for i in keep), flags)
 
-    def moved(self, indices, dx, dy):
+    def moved(self, indices: Iterable[int], dx: float, dy: float) -> "PointSet":
         """The set with the points at ``indices`` shifted by (dx, dy), snapped to the grid and kept
         within ±MAX_COORDINATE. A move changes coordinates only: everything else a point carries
         (its class, its place in the set) stays, so a dragged point keeps its index."""
@@ -192,7 +203,7 @@ class PointSet:
         X[chosen] = np.clip(X[chosen] + (float(dx), float(dy)), -MAX_COORDINATE, MAX_COORDINATE)
         return replace(self, xy=tuple(map(tuple, snap(X).tolist())))
 
-    def extended(self, other):
+    def extended(self, other: "PointSet") -> "PointSet":
         if len(self) + len(other) > MAX_POINTS:
             raise InvalidDataError(
                 N_("Too many points: {n:,}; the limit is {limit:,}."), n=len(self) + len(other), limit=MAX_POINTS
@@ -200,14 +211,14 @@ class PointSet:
         flags = tuple(self.is_test.tolist() + other.is_test.tolist()) if (self.test or other.test) else ()
         return PointSet(self.xy + other.xy, self.labels + other.labels, flags)
 
-    def with_test(self, indices, flag=True):
+    def with_test(self, indices: Iterable[int], flag: bool = True) -> "PointSet":
         """The same points with those at ``indices`` made test points (flag True) or training points."""
         flags = self.is_test
         chosen = [int(i) for i in indices if 0 <= int(i) < len(self)]
         flags[chosen] = bool(flag)
         return PointSet(self.xy, self.labels, tuple(flags.tolist()))
 
-    def held_out(self, fraction, seed=0):
+    def held_out(self, fraction: float, seed: int = 0) -> "PointSet":
         """The same points with ``fraction`` of each class, drawn at random, as test points and the
         rest as training points (stratified: every class keeps its share; reproducible by ``seed``)."""
         fraction = float(fraction)
@@ -224,7 +235,7 @@ class PointSet:
             flags[chosen] = True
         return PointSet(self.xy, self.labels, tuple(flags.tolist()))
 
-    def counts(self):
+    def counts(self) -> NDArray[np.intp]:
         """Points per class, training and test points together (``training.counts()``: the fit's)."""
         return np.bincount(self.y, minlength=MAX_CLASSES)
 
@@ -233,7 +244,7 @@ class PointSet:
 SOURCE_NAMES = {"link": N_("link"), "file": N_("file"), "scene": N_("scene")}
 
 
-def source_name(source):
+def source_name(source: str) -> Message:
     """The name of a link, a file or a scene in a message (a Message, translated where shown)."""
     return Message(SOURCE_NAMES.get(source, str(source)))
 
@@ -243,7 +254,7 @@ def source_name(source):
 _DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
-def clean_class_name(value):
+def clean_class_name(value: object) -> tuple[str, str | None]:
     """(name, problem): ``value`` as a class name, or ("", why not as a phrase).
 
     A name is a string of at most MAX_NAME_CHARS characters once control and format characters
@@ -266,13 +277,13 @@ def clean_class_name(value):
     return name, None
 
 
-def clean_class_names(raw, source="link"):
+def clean_class_names(raw: object, source: str = "link") -> tuple[tuple[str, ...], list[Message]]:
     """(names, messages): a tuple of at most MAX_CLASSES names ("" for a default one, trailing
     ones dropped) from ``raw`` (a list of strings or None), and a sentence per thing left out.
 
     Every value from a link or a file passes here; anything but a list of strings is dropped.
     """
-    messages = []
+    messages: list[Message] = []
     place = source_name(source)
     if raw is None or raw == () or raw == []:
         return (), messages
@@ -291,7 +302,7 @@ def clean_class_names(raw, source="link"):
             )
         )
         raw = raw[:MAX_CLASSES]
-    names = []
+    names: list[str] = []
     for k, value in enumerate(raw):
         name, problem = clean_class_name(value)
         if problem == "is not text":
@@ -316,38 +327,40 @@ class Scene:
 
     points: PointSet = field(default_factory=PointSet)
     method: str = "least_squares"
-    params: tuple = ()  # sorted (name, value) pairs, hashable
+    params: Settings = ()  # sorted (name, value) pairs, hashable
     multiclass: str = "native"
     basis: str = "identity"  # a key of playground.basis.BASES
-    basis_params: tuple = ()  # sorted (name, value) pairs; RBF centres as a tuple of (x, y)
+    basis_params: Settings = ()  # sorted (name, value) pairs; RBF centres as a tuple of (x, y)
     window: Window = field(default_factory=Window)
     view_revision: int = 0  # bumped when the app (not the user) moves the view
     step: int | None = None  # playback step of an iterative method; None = the final fit
     seed: int = 0
-    class_names: tuple = ()
+    class_names: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.class_names:  # a scene never holds an unclean name, however it was made
             names, _ = clean_class_names(self.class_names)
             if names != self.class_names:
                 object.__setattr__(self, "class_names", names)
 
-    def with_class_names(self, names):
+    def with_class_names(self, names: Iterable[str]) -> "Scene":
         """The scene with these class names (cleaned; see ``clean_class_names``)."""
         return replace(self, class_names=clean_class_names(tuple(names))[0])
 
-    def class_name_of(self, label):
+    def class_name_of(self, label: int) -> str | None:
         """The user's name of class index ``label`` (0..5), or None for the default name."""
         label = int(label)
         return (self.class_names[label] or None) if 0 <= label < len(self.class_names) else None
 
-    def with_points(self, points):
+    def with_points(self, points: PointSet) -> "Scene":
         return replace(self, points=points, step=None)
 
-    def with_window(self, window, *, by_app=False):
+    def with_window(self, window: Window, *, by_app: bool = False) -> "Scene":
         return replace(self, window=window, view_revision=self.view_revision + int(by_app))
 
-    def with_method(self, method, params=None, multiclass=None):
+    def with_method(
+        self, method: str, params: Mapping[str, Any] | None = None, multiclass: str | None = None
+    ) -> "Scene":
         return replace(
             self,
             method=method,
@@ -356,20 +369,20 @@ class Scene:
             step=None,
         )
 
-    def with_basis(self, basis, params=None):
+    def with_basis(self, basis: str, params: Mapping[str, Any] | None = None) -> "Scene":
         return replace(self, basis=basis, basis_params=tuple(sorted((params or {}).items())), step=None)
 
     @property
-    def training(self):
+    def training(self) -> "Scene":
         """The scene the methods see: its training points alone (itself when it has no test points)."""
         return self if not self.points.test else replace(self, points=self.points.training)
 
     @property
-    def param_dict(self):
+    def param_dict(self) -> dict[str, Any]:
         return dict(self.params)
 
     @property
-    def basis_param_dict(self):
+    def basis_param_dict(self) -> dict[str, Any]:
         return dict(self.basis_params)
 
 
@@ -382,12 +395,12 @@ class _Snapshot:
     """A point set as compact arrays (17 bytes a point, against ~130 as tuples of floats); the
     train/test flags as a bool array, or None when there are no test points."""
 
-    X: np.ndarray
-    y: np.ndarray
-    test: np.ndarray | None = None
+    X: FloatArray
+    y: NDArray[np.int8]
+    test: BoolArray | None = None
 
     @classmethod
-    def of(cls, points):
+    def of(cls, points: PointSet) -> Self:
         X, y = points.X, points.y.astype(np.int8)
         test = points.is_test if points.test else None
         for array in (X, y, test):
@@ -396,15 +409,15 @@ class _Snapshot:
         return cls(X, y, test)
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         flags = self.test.nbytes if self.test is not None else 0
         return self.X.nbytes + self.y.nbytes + flags + 300  # + the objects around them
 
-    def points(self):
+    def points(self) -> PointSet:
         return PointSet.from_arrays(self.X, self.y, self.test)
 
 
-def _bounded(entries, limit, max_bytes):
+def _bounded(entries: tuple[_Snapshot, ...], limit: int, max_bytes: int) -> tuple[_Snapshot, ...]:
     """The newest ``entries`` within ``limit`` entries and ``max_bytes`` (always the newest one)."""
     entries = entries[-limit:]
     total, keep = 0, 0
@@ -425,12 +438,12 @@ class History:
     are stored as compact arrays and rebuilt on undo / redo.
     """
 
-    past: tuple = ()
-    future: tuple = ()
+    past: tuple[_Snapshot, ...] = ()
+    future: tuple[_Snapshot, ...] = ()
     limit: int = 200
     max_bytes: int = HISTORY_BYTES
 
-    def _with(self, past, future):
+    def _with(self, past: tuple[_Snapshot, ...], future: tuple[_Snapshot, ...]) -> "History":
         return History(
             _bounded(past, self.limit, self.max_bytes),
             _bounded(future, self.limit, self.max_bytes),
@@ -439,20 +452,20 @@ class History:
         )
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         return sum(entry.nbytes for entry in self.past + self.future)
 
-    def pushed(self, previous):
+    def pushed(self, previous: PointSet) -> "History":
         """Record ``previous`` before a change; a new change clears the redo stack."""
         return self._with(self.past + (_Snapshot.of(previous),), ())
 
-    def undone(self, current):
+    def undone(self, current: PointSet) -> tuple["History", PointSet] | None:
         """Return (history, points to show) after one undo, or None if there is nothing to undo."""
         if not self.past:
             return None
         return self._with(self.past[:-1], self.future + (_Snapshot.of(current),)), self.past[-1].points()
 
-    def redone(self, current):
+    def redone(self, current: PointSet) -> tuple["History", PointSet] | None:
         if not self.future:
             return None
         return self._with(self.past + (_Snapshot.of(current),), self.future[:-1]), self.future[-1].points()

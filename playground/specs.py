@@ -13,9 +13,9 @@ adds labels, help texts and the widgets' session keys (``ui.widgets.keys``).
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 from .basis import MAX_DEGREE
 from .errors import Message
@@ -73,10 +73,10 @@ class Spec:
     name: str
     kind: str
     default: object = None
-    options: tuple = ()
+    options: tuple[object, ...] = ()
     low: float | None = None
     high: float | None = None
-    when: tuple = ()
+    when: tuple[tuple[str, object], ...] = ()
     otherwise: object = _ABSENT
     size: int | None = None
     nullable: bool = False
@@ -84,10 +84,10 @@ class Spec:
     wrap: bool = False
     default_text: str = ""
 
-    def applies(self, values):
+    def applies(self, values: Mapping[str, object]) -> bool:
         return all(values.get(name, _ABSENT) == value for name, value in self.when)
 
-    def clean(self, value):
+    def clean(self, value: object) -> tuple[object, Message | None]:
         """(the value as the widget holds it, None) or (the default, what was wrong as a phrase)."""
         if value is None and (self.nullable or self.omit_none):
             return None, None
@@ -97,11 +97,11 @@ class Spec:
         return _NORMALISE[self.kind](self, value), None
 
 
-def _is_number(value):
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _number_problem(value, low, high):
+def _number_problem(value: object, low: float | None, high: float | None) -> Message | None:
     """Why ``value`` is not a finite number in [low, high], or None. Compares before converting:
     an integer with 400 digits does not fit a float."""
     if not _is_number(value):
@@ -115,12 +115,12 @@ def _number_problem(value, low, high):
     return None
 
 
-def _choice_problem(spec, value):
+def _choice_problem(spec: Spec, value: object) -> Message | None:
     found = _option(spec, value)
     return None if found is not _ABSENT else Message(N_("not one of the values offered"))
 
 
-def _option(spec, value):
+def _option(spec: Spec, value: object) -> object:
     """The option equal to ``value`` (so 1 finds 1.0), never matching True to 1 or 1 to '1'."""
     for option in spec.options:
         if type(option) is type(value) or (_is_number(option) and _is_number(value)):
@@ -129,7 +129,7 @@ def _option(spec, value):
     return _ABSENT
 
 
-def _int_problem(spec, value):
+def _int_problem(spec: Spec, value: object) -> Message | None:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
@@ -137,17 +137,17 @@ def _int_problem(spec, value):
     return _number_problem(value, spec.low, spec.high)
 
 
-def _float_problem(spec, value):
+def _float_problem(spec: Spec, value: object) -> Message | None:
     if spec.wrap:
         return _number_problem(value, -MAX_COORDINATE, MAX_COORDINATE)
     return _number_problem(value, spec.low, spec.high)
 
 
-def _bool_problem(spec, value):
+def _bool_problem(spec: Spec, value: object) -> Message | None:
     return None if isinstance(value, bool) else Message(N_("not true or false"))
 
 
-def _vector_problem(spec, value):
+def _vector_problem(spec: Spec, value: object) -> Message | None:
     if not isinstance(value, list | tuple) or len(value) != spec.size:
         return Message(N_("not a list of {n} numbers"), n=spec.size)
     for item in value:
@@ -157,8 +157,8 @@ def _vector_problem(spec, value):
     return None
 
 
-def _points_problem(spec, value):
-    if not isinstance(value, list | tuple) or len(value) > spec.size:
+def _points_problem(spec: Spec, value: object) -> Message | None:
+    if not isinstance(value, list | tuple) or len(value) > cast(int, spec.size):  # a points spec sets its size
         return Message(N_("not a list of at most {n} points [x, y]"), n=spec.size)
     for pair in value:
         if not isinstance(pair, list | tuple) or len(pair) != 2:
@@ -170,19 +170,19 @@ def _points_problem(spec, value):
     return None
 
 
-def _priors_problem(spec, value):
+def _priors_problem(spec: Spec, value: object) -> Message | None:
     if not isinstance(value, list | tuple) or not 2 <= len(value) <= MAX_CLASSES:
         return Message(N_("not a list of 2 to {n} numbers"), n=MAX_CLASSES)
     for item in value:
         problem = _number_problem(item, None, 1e12)
         if problem:
             return Message(N_("a list with an entry that is {problem}"), problem=problem)
-        if item <= 0:
+        if _is_number(item) and item <= 0:  # (a number: _number_problem said so)
             return Message(N_("a list with a prior of 0 or less (priors must be positive)"))
     return None
 
 
-_PROBLEMS = {
+_PROBLEMS: dict[str, Callable[[Spec, object], Message | None]] = {
     "choice": _choice_problem,
     "int": _int_problem,
     "float": _float_problem,
@@ -193,15 +193,17 @@ _PROBLEMS = {
 }
 
 
-def _normalised_priors(spec, value):
+def _normalised_priors(spec: Spec, value: Sequence[float]) -> tuple[float, ...]:
     total = math.fsum(float(v) for v in value)
     return tuple(round(float(v) / total, 6) for v in value)
 
 
-_NORMALISE = {
+# Each normaliser gets a value its kind's check accepted (a number, a list of numbers or of
+# points): Any, since the kinds differ and the checks above are what narrow them.
+_NORMALISE: dict[str, Callable[[Spec, Any], object]] = {
     "choice": _option,
     "int": lambda spec, value: int(value),
-    "float": lambda spec, value: float(value) % spec.high if spec.wrap else float(value),
+    "float": lambda spec, value: float(value) % cast(float, spec.high) if spec.wrap else float(value),  # wrap sets high
     "bool": lambda spec, value: value,
     "vector": lambda spec, value: tuple(float(v) for v in value),
     "points": lambda spec, value: tuple(map(tuple, snap([[float(x), float(y)] for x, y in value]).tolist())),
@@ -212,11 +214,11 @@ _NORMALISE = {
 # ---- The tables ---------------------------------------------------------------------------------
 
 
-def _priors():
+def _priors() -> Spec:
     return Spec("priors", "priors", None, nullable=True, default_text=N_("Nₖ/N from the data"))
 
 
-def _w_init():
+def _w_init() -> Spec:
     """Initial weights [w0, w1, w2] typed in a text input (the app shows them in the book's sign)."""
     return Spec(
         "w_init",
@@ -230,7 +232,7 @@ def _w_init():
     )
 
 
-def _logistic():
+def _logistic() -> tuple[Spec, ...]:
     return (
         Spec("solver", "choice", "irls", ("irls", "gd")),
         Spec("max_iter", "int", 100, low=1, high=500, when=(("solver", "irls"),)),
@@ -321,7 +323,7 @@ PANEL_SPECS = (
 PANEL_SPEC = {spec.name: spec for spec in PANEL_SPECS}
 
 
-def spec_for(specs, name, values=None):
+def spec_for(specs: Sequence[Spec], name: str, values: Mapping[str, object] | None = None) -> Spec:
     """The spec of ``name`` in ``specs`` that applies given the other ``values`` (the first if None)."""
     matching = [spec for spec in specs if spec.name == name]
     if values is not None:
@@ -332,7 +334,7 @@ def spec_for(specs, name, values=None):
 # ---- Reading settings from a link or a file ----------------------------------------------------
 
 
-def shown(value):
+def shown(value: object) -> str:
     """A value as a message quotes it: JSON, at most 30 characters."""
     try:
         text = json.dumps(value, ensure_ascii=False)
@@ -343,7 +345,7 @@ def shown(value):
     return text if len(text) <= 30 else text[:29] + "…"
 
 
-def _name(name):
+def _name(name: object) -> str:
     """A setting's name as a message quotes it (it may come from a link: short, printable)."""
     text = "".join(c if c.isprintable() else "?" for c in str(name)[:30])
     return f"'{text}'" + ("…" if len(str(name)) > 30 else "")
@@ -366,14 +368,14 @@ SETTING_UNKNOWN = N_("The {source}'s {what} {name} is unknown and was ignored.")
 SETTING_NOT_APPLYING = N_("The {source}'s {what} {name} does not apply to the other settings and was ignored.")
 
 
-def _setting_names(what):
+def _setting_names(what: str) -> tuple[Message, Message]:
     singular, plural = SETTING_NAMES.get(what, (str(what), f"{what}s"))
     return Message(singular), Message(plural)
 
 
 def clean_settings(
-    specs: Sequence[Spec], raw: Any, what: str, source: str = "link", messages: list[Any] | None = None
-) -> tuple[dict[str, Any], list[Any]]:
+    specs: Sequence[Spec], raw: object, what: str, source: str = "link", messages: list[Message] | None = None
+) -> tuple[dict[str, Any], list[Message]]:
     """The values of ``specs`` from ``raw`` as the widgets would return them, and sentences.
 
     Missing settings take their defaults silently; an unusable value takes its default and a
@@ -399,24 +401,27 @@ def clean_settings(
     """
     messages = [] if messages is None else messages
     place = source_name(source)
-    what, whats = _setting_names(what)
+    singular, whats = _setting_names(what)
     if not isinstance(raw, dict):
         messages.append(
             Message(N_("The {what} in the {source} are not readable; the defaults are used."), what=whats, source=place)
         )
         raw = {}
-    values, problems = _values(specs, raw, place, what)
-    problems += _left_out(specs, raw, values, place, what)
+    values, problems = _values(specs, raw, place, singular)
+    problems += _left_out(specs, raw, values, place, singular)
     messages.extend(problems[:MAX_REPORTED])
     if len(problems) > MAX_REPORTED:
         messages.append(Message(N_("{n:,} more {what} were ignored."), n=len(problems) - MAX_REPORTED, what=whats))
     return values, messages
 
 
-def _values(specs, raw, place, what):
+def _values(
+    specs: Sequence[Spec], raw: Mapping[str, object], place: Message, what: Message
+) -> tuple[dict[str, Any], list[Message]]:
     """(values, problems): each applying spec's value from ``raw`` (its default when absent or
     unusable, with a sentence for the latter), then the ``otherwise`` of those not applying."""
-    values, problems = {}, []
+    values: dict[str, Any] = {}
+    problems: list[Message] = []
     for spec in specs:
         if spec.name in values or not spec.applies(values):
             continue
@@ -446,9 +451,11 @@ def _values(specs, raw, place, what):
     return values, problems
 
 
-def _left_out(specs, raw, values, place, what):
+def _left_out(
+    specs: Sequence[Spec], raw: Mapping[str, object], values: Mapping[str, object], place: Message, what: Message
+) -> list[Message]:
     """Sentences for the names in ``raw`` that the table does not know or that do not apply."""
-    problems = []
+    problems: list[Message] = []
     for name, value in raw.items():
         named = [spec for spec in specs if spec.name == name]
         if not named:
@@ -472,7 +479,9 @@ def _left_out(specs, raw, values, place, what):
     return problems
 
 
-def clean_panel_options(raw, source="link", messages=None):
+def clean_panel_options(
+    raw: object, source: str = "link", messages: list[Message] | None = None
+) -> tuple[dict[str, Any], list[Message]]:
     """Panel options from a link or a file: known names with valid values only (defaults are
     left out: a panel falls back to them itself)."""
     messages = [] if messages is None else messages
@@ -482,7 +491,8 @@ def clean_panel_options(raw, source="link", messages=None):
             Message(N_("The {source}'s panel settings are not readable; the defaults are used."), source=place)
         )
         return {}, messages
-    kept, problems = {}, []
+    kept: dict[str, Any] = {}
+    problems: list[Message] = []
     for name, value in raw.items():
         spec = PANEL_SPEC.get(name)
         if spec is None:

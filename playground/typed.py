@@ -25,8 +25,9 @@ import math
 import numbers
 import re
 import unicodedata
+from collections.abc import Callable
 
-from .errors import InvalidDataError
+from .errors import InvalidDataError, Message
 from .i18n import N_
 from .scene import MAX_CLASSES, MAX_COORDINATE
 
@@ -61,43 +62,43 @@ class TypedValueError(InvalidDataError):
     """A typed value is refused; ``kind`` says why (one of EMPTY, COMMA, NOT_FINITE, ...) and the
     message is one sentence about the value (without saying where it was)."""
 
-    def __init__(self, template="", /, *parts, kind=NOT_A_NUMBER, **args):
+    def __init__(self, template: object = "", /, *parts: object, kind: str = NOT_A_NUMBER, **args: object) -> None:
         super().__init__(template, *parts, **args)
         self.kind = kind
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., InvalidDataError], tuple[object, ...]]:
         return (_restore, (self.message, self.kind))
 
 
-def _restore(message, kind):
+def _restore(message: Message, kind: str) -> TypedValueError:
     return TypedValueError(message, kind=kind)
 
 
-def shown(text):
+def shown(text: object) -> str:
     """The value as a message quotes it: at most SHOWN_CHARS characters, unprintable ones as '?'."""
     text = str(text)
     short = "".join(c if c.isprintable() else "?" for c in text[:SHOWN_CHARS])
     return short + ("…" if len(text) > SHOWN_CHARS else "")
 
 
-def _ascii(text):
+def _ascii(text: str) -> str:
     """``text`` with Unicode decimal digits as ASCII digits and the separators and signs above as
     ASCII ones; other characters are kept (and then fail the pattern)."""
-    out = []
+    out: list[str] = []
     for char in text:
         digit = unicodedata.decimal(char, None)
         out.append(str(digit) if digit is not None else _SAME_AS.get(char, char))
     return "".join(out)
 
 
-def not_finite(value):
+def not_finite(value: object) -> TypedValueError:
     """The refusal of a value that is not a finite number (nan, inf)."""
     return TypedValueError(
         N_("{value} is not a finite number (NaN and infinity are not allowed)."), kind=NOT_FINITE, value=shown(value)
     )
 
 
-def read_number(text):
+def read_number(text: object) -> float:
     """The number a cell's text says, as a float (possibly ±inf when the exponent overflows), by
     the rules of this module; raises TypedValueError (EMPTY, COMMA, NOT_FINITE, NOT_A_NUMBER)."""
     stripped = str(text).strip()
@@ -117,7 +118,7 @@ def read_number(text):
     raise TypedValueError(N_("{value} is not a number."), kind=NOT_A_NUMBER, value=shown(stripped))
 
 
-def _number(value):
+def _number(value: object) -> float:
     """A value as a float: text is read by ``read_number``; a Python or numpy real number is
     taken as it is (a bool is not a number; an integer too large for a float is ±inf)."""
     if isinstance(value, str):
@@ -130,7 +131,7 @@ def _number(value):
         try:
             return float(value)
         except OverflowError:
-            return math.inf if value > 0 else -math.inf
+            return math.inf if int(value) > 0 else -math.inf
     number = float(value)
     if not math.isfinite(number):
         raise not_finite(value)
