@@ -282,6 +282,8 @@ def _row_problem(row: object) -> Message | None:
     return None
 
 
+# The row's values are JSON numbers (``_row_problem`` checked them), given to the typed readers as
+# Any: the readers take text or a number, and the list's type cannot say which entries are which.
 def _json_point(row: list[Any], line_of: Callable[[], int], number: int) -> tuple[float, float, int, bool]:
     """(x1, x2, class index, test) of a well-shaped row whose values are JSON numbers, read by the
     rules every typed number follows (``playground.typed``); raises naming the line (``line_of()``,

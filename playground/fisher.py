@@ -1,6 +1,6 @@
 """Fisher's linear discriminant (PRML 4.1.4 and 4.1.6): the projection that separates the classes best."""
 
-from typing import Any, Self
+from typing import Self
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -148,7 +148,7 @@ class FisherDiscriminant(LinearClassifier):
         sw = centred.T @ centred
         self.means_ = means * scale + centre
         self.within_class_scatter_ = sw * scale**2
-        messages: list[Any] = []
+        messages: list[Message] = []
 
         if n_classes == 2:
             difference = means[1] - means[0]

@@ -485,7 +485,7 @@ _LINK_PARTS: dict[str, tuple[str, Callable[[str], object]]] = {
 }
 
 
-def decode_scene(query: Mapping[str, Any], default: Scene | None = None) -> DecodedScene:
+def decode_scene(query: Mapping[str, object], default: Scene | None = None) -> DecodedScene:
     """Query parameters -> (scene, messages) as a ``DecodedScene``. Never raises; bounds every field.
 
     ``query`` maps names to strings (a list of strings takes its last item).

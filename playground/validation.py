@@ -99,7 +99,7 @@ def check_X(
     return X
 
 
-def _as_table(X: Any, name: Any) -> FloatArray:
+def _as_table(X: object, name: Message) -> FloatArray:
     """X as a 2-D float array: sparse matrices made dense (if not too big), text, complex numbers
     and other than 2 dimensions refused."""
     if hasattr(X, "toarray") and hasattr(X, "nnz"):  # a scipy.sparse matrix, made dense if not too big
