@@ -112,23 +112,21 @@ class _BinaryProblem(TwoClassProblem):
     def log_likelihood(self, w: FloatArray) -> float:
         """sum_n ln sigma(z_n) = sum_n min(z_n, 0) - ln(1 + exp(-|z_n|)) (eq. 4.90)."""
         z, e = self._margins(w)
-        cache = self._cache_for(w)  # the one _margins filled
-        if "ll" not in cache:
-            cache["ll"] = float(np.add.reduce(np.minimum(z, 0.0)) - np.add.reduce(np.log1p(e)))
-        return cache["ll"]
+        if "ll" not in self._cache:
+            self._cache["ll"] = float(np.add.reduce(np.minimum(z, 0.0)) - np.add.reduce(np.log1p(e)))
+        return self._cache["ll"]
 
     def _residuals_and_curvature(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
         """y_n - t_n = -s_n sigma(-z_n) and R_nn = y_n (1 - y_n) (eq. 4.98), both precise."""
         z, e = self._margins(w)
-        cache = self._cache_for(w)  # the one _margins filled
-        if "residuals" not in cache:
+        if "residuals" not in self._cache:
             big = e + 1.0
             np.divide(1.0, big, out=big)  # sigma(|z|)
             small = e * big  # sigma(-|z|)
             residuals = np.where(z >= 0, small, big)
             residuals *= self._minus_sign
-            cache["residuals"] = (residuals, np.multiply(big, small, out=big))
-        return cache["residuals"]
+            self._cache["residuals"] = (residuals, np.multiply(big, small, out=big))
+        return self._cache["residuals"]
 
     def likelihood_gradient(self, w: FloatArray) -> FloatArray:
         """Phi^T (y - t) (eq. 4.91)."""

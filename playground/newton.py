@@ -134,16 +134,15 @@ class _PerWeights:
 
     _key: bytes | None = None  # the bytes of the w the cache belongs to
     # Values of different kinds (numbers, arrays, tuples of them) under their names: each
-    # problem reads back what it stored, so the values are Any.
-    _cache: dict[str, Any] | None = None
+    # problem reads back what it stored, so the values are Any. Declared only: the first
+    # _cache_for sets it (no key matches None).
+    _cache: dict[str, Any]
 
     def _cache_for(self, w: FloatArray) -> dict[str, Any]:
         key = np.asarray(w, dtype=float).tobytes()
-        cache = self._cache
-        if key != self._key or cache is None:  # (a set key has its cache)
-            cache = {}
-            self._key, self._cache = key, cache
-        return cache
+        if key != self._key:
+            self._key, self._cache = key, {}
+        return self._cache
 
 
 def _newton_solve(hessian: FloatArray, gradient: FloatArray) -> FloatArray:

@@ -70,18 +70,16 @@ class _ProbitProblem(TwoClassProblem):
     def _derivatives(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(lambda(z), lambda(z) (lambda(z) + z)) at w, computed once per w."""
         _, normal = self._state(w)
-        cache = self._cache_for(w)  # the one _state filled
-        if "derivatives" not in cache:
-            cache["derivatives"] = normal.pdf_over_cdf()
-        return cache["derivatives"]
+        if "derivatives" not in self._cache:
+            self._cache["derivatives"] = normal.pdf_over_cdf()
+        return self._cache["derivatives"]
 
     def log_likelihood(self, w: FloatArray) -> float:
         """sum_n ln Phi(z_n) = sum_n t_n ln Phi(a_n) + (1 - t_n) ln Phi(-a_n)."""
         _, normal = self._state(w)
-        cache = self._cache_for(w)  # the one _state filled
-        if "ll" not in cache:
-            cache["ll"] = float(np.add.reduce(normal.log_cdf()))
-        return cache["ll"]
+        if "ll" not in self._cache:
+            self._cache["ll"] = float(np.add.reduce(normal.log_cdf()))
+        return self._cache["ll"]
 
     def gradient(self, w: FloatArray) -> FloatArray:
         """dE/dw = -Phi^T (s lambda(z)), plus the ridge."""

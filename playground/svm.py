@@ -97,7 +97,7 @@ class _History:
     def entries(self) -> list[SVMStep]:
         c = self.columns
         return [
-            SVMStep(step=s, pair=(i, j), objective=o, w=w, b=b)
+            {"step": s, "pair": (i, j), "objective": o, "w": w, "b": b}
             for s, i, j, o, w, b in zip(c["step"], c["i"], c["j"], c["objective"], c["w"], c["b"])
         ]
 
@@ -305,7 +305,7 @@ class LinearSVM(LinearClassifier):
         model (added when thinning left the last step out)."""
         entries = history.entries()
         if pair is not None and (not entries or entries[-1]["step"] != steps):
-            entries.append(SVMStep(step=steps, pair=pair, objective=0.0, w=w_z.copy(), b=0.0))
+            entries.append({"step": steps, "pair": pair, "objective": 0.0, "w": w_z.copy(), "b": 0.0})
         for entry in entries:
             entry["w"] = entry["w"] / scale
             entry["b"] -= float(entry["w"] @ mean)
