@@ -26,7 +26,7 @@ fi
 
 ruff check .
 ruff format --check .
-python -m mypy  # playground/ (its typed public API), as [tool.mypy] in pyproject.toml says
+python -m mypy  # playground/ (every def typed, bodies checked) and the ui modules [tool.mypy] in pyproject.toml lists
 # Exit code 5 (no tests collected) fails like any other non-zero code. The slowest tests are listed
 # so that every CI log shows where its time goes.
 python -m pytest -p no:cacheprovider --durations=30 "$@"
