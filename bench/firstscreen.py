@@ -11,7 +11,9 @@ The time is read in the page: from the navigation's start (``performance.now()``
 moment the canvas marks its root with ``data-revision``, which it sets right after
 ``Plotly.react`` has drawn the figure (the points, and in the playground the regions and the
 boundary). *settled* is the last such mark in the first seconds: the playground's first view
-is re-fitted to the plot's shape once the canvas has reported its size. Medians of the rounds.
+is re-fitted to the plot's shape once the canvas has reported its size. Medians of the rounds,
+with the phases before the first drawing (``PHASES_JS``): Streamlit's websocket open, the last
+message of the page before the drawing, plotly.js fetched.
 The target (issue 36): the playground within 2x of the floor.
 """
 
@@ -40,23 +42,47 @@ new MutationObserver(() => {
     window.__pgDrawn.push(performance.now());
   }
 }).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-revision']});
+// When Streamlit's websocket opened, and when each of its messages came (the page the server sent).
+window.__pgSocket = {opened: null, messages: []};
+const PageSocket = window.WebSocket;
+window.WebSocket = function (...args) {
+  const socket = new PageSocket(...args);
+  socket.addEventListener('open', () => { window.__pgSocket.opened = performance.now(); });
+  socket.addEventListener('message', () => window.__pgSocket.messages.push(performance.now()));
+  return socket;
+};
+window.WebSocket.prototype = PageSocket.prototype;
+Object.assign(window.WebSocket, PageSocket);
 """
+
+# What the page was doing before the first drawing: connected (Streamlit's own scripts loaded and
+# its websocket open), the page received (the last message before the first drawing), plotly.js
+# fetched (its request's end); the rest is the browser rendering the page, compiling plotly.js and
+# drawing.
+PHASES_JS = """() => {
+  const first = window.__pgDrawn[0], socket = window.__pgSocket;
+  const before = socket.messages.filter((t) => t < first);
+  const plotly = performance.getEntriesByType('resource').find((e) => /plotly[^/]*\\.js$/.test(e.name));
+  return {connected: socket.opened, received: before.length ? before[before.length - 1] : null,
+          plotly: plotly ? plotly.responseEnd : null};
+}"""
 
 
 def _open(browser, url):
-    """(first drawing ms, settled ms) of one first visit to ``url``."""
+    """(first drawing ms, settled ms, phases) of one first visit to ``url`` (``PHASES_JS``)."""
     context = browser.new_context(viewport=VIEWPORT)
     try:
         page = context.new_page()
         page.add_init_script(WATCH_JS)
         page.goto(url)
         page.wait_for_function("() => window.__pgDrawn && window.__pgDrawn.length > 0", timeout=120_000)
+        phases = page.evaluate(PHASES_JS)
         count = -1
         while True:  # settled: no new drawing for QUIET_MS
             page.wait_for_timeout(QUIET_MS)
             drawn = page.evaluate("() => window.__pgDrawn")
             if len(drawn) == count:
-                return drawn[0], drawn[-1]
+                return drawn[0], drawn[-1], phases
             count = len(drawn)
     finally:
         context.close()
@@ -81,16 +107,33 @@ def run(rounds=5, compare_with=None, log=print):
         for index in range(rounds):
             order = apps[index % len(apps) :] + apps[: index % len(apps)]
             for app in order:
-                first, settled = _open(browser, urls[app])
-                results.setdefault(app, []).append((first, settled))
-                log(f"  round {index + 1}  {app:10}  drawn {first:7.0f} ms   settled {settled:7.0f} ms")
+                first, settled, phases = _open(browser, urls[app])
+                results.setdefault(app, []).append((first, settled, phases))
+                log(
+                    f"  round {index + 1}  {app:10}  connected {_ms(phases['connected'])}  received "
+                    f"{_ms(phases['received'])}  plotly.js {_ms(phases['plotly'])}  drawn {first:6.0f} ms  "
+                    f"settled {settled:6.0f} ms"
+                )
     return results
 
 
+def _ms(value):
+    return f"{value:6.0f} ms" if value is not None else "     — ms"
+
+
+def _median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
 def medians(results):
-    """{app: (median first ms, median settled ms)}."""
+    """{app: (median first ms, median settled ms, {phase: median ms})}."""
     return {
-        app: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
+        app: (
+            _median(r[0] for r in runs),
+            _median(r[1] for r in runs),
+            {name: _median(r[2][name] for r in runs) for name in ("connected", "received", "plotly")},
+        )
         for app, runs in results.items()
     }
 
@@ -99,12 +142,16 @@ def summary_lines(results, before_label="before"):
     table = medians(results)
     floor = table["floor"][0]
     lines = [
-        "| app | drawn (median ms) | settled (median ms) | drawn / floor | rounds |",
-        "|---|---:|---:|---:|---:|",
+        "| app | connected | page received | plotly.js fetched | drawn | settled | drawn / floor | rounds |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for app, (first, settled) in table.items():
+    for app, (first, settled, phases) in table.items():
         label = before_label if app == "before" else app
-        lines.append(f"| {label} | {first:.0f} | {settled:.0f} | {first / floor:.2f} | {len(results[app])} |")
+        lines.append(
+            f"| {label} | {_ms(phases['connected']).strip()} | {_ms(phases['received']).strip()} | "
+            f"{_ms(phases['plotly']).strip()} | {first:.0f} ms | {settled:.0f} ms | {first / floor:.2f} | "
+            f"{len(results[app])} |"
+        )
     ratio = table["playground"][0] / floor
     verdict = "meets" if ratio <= TARGET_RATIO else "misses"
     lines.append("")
