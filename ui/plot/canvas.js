@@ -16,7 +16,10 @@ function roomHeight(root, data) {
     // Outside presentation the script's height, shortened (down to within_window px) so that the
     // whole plot is on the first screen: the page's first look shows all of it (a 1280 x 800 laptop).
     if (!data.within_window) return data.height;
-    return Math.min(data.height, Math.max(data.within_window, Math.floor(window.innerHeight - top - 12)));
+    // The layout viewport's height, not innerHeight: a phone's address bar folding away as the page
+    // scrolls changes innerHeight, and the plot must not change size under the finger.
+    const screen = document.documentElement.clientHeight || window.innerHeight;
+    return Math.min(data.height, Math.max(data.within_window, Math.floor(screen - top - 12)));
   }
   // A column of several canvases (a comparison): each sits under a title like the first one's.
   const column = root.closest('[data-testid="stColumn"]');
