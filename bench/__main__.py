@@ -31,6 +31,10 @@ redraws meanwhile) and prints it.
 ``python -m bench room [--students N] [--seconds S] [--replicas]`` runs the class room benchmark
 (``bench/room.py``: N simulated students adding a point every 5 s, the lecturer's projector in
 Chromium; tap-to-projector, lost points, server CPU) and prints it.
+
+``python -m bench firstscreen [--rounds N] [--compare-with CHECKOUT]`` times the first screen
+(``bench/firstscreen.py``: opening the default link to the drawn plot, against a bare Streamlit
+page drawing the same points with the same plotly.js) and prints it.
 """
 
 import argparse
@@ -43,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import backend, clicks, crowd, drag, frontend, machine, report, room  # noqa: E402
+from bench import backend, clicks, crowd, drag, firstscreen, frontend, machine, report, room  # noqa: E402
 
 
 def main(argv=None):
@@ -52,6 +56,8 @@ def main(argv=None):
         return crowd.main(argv[1:])
     if argv[:1] == ["room"]:
         return room.main(argv[1:])
+    if argv[:1] == ["firstscreen"]:
+        return firstscreen.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     selected = args.methods or args.sizes or args.classes

@@ -1,7 +1,8 @@
 """The floor for click-to-repaint: the playground's own canvas component, echoing clicks only.
 
 No fit, no regions, no sidebar: a click on empty space adds a point to a figure that holds
-nothing but the points (``?points=N`` seeds N random ones, to match the playground's count).
+nothing but the points (``?points=N`` seeds N random ones, to match the playground's count;
+``?scene=default`` draws the playground's default scene, for the first-screen benchmark).
 Whatever the playground spends beyond this is its own cost. ``?tuned=1`` also applies the
 playground's runtime tuning (``ui/server/runtime.py``); without it the floor runs on Streamlit's defaults.
 Run by the benchmark as ``streamlit run bench/floor_app.py`` from the repository root
@@ -42,7 +43,12 @@ def _on_events():
 
 
 def _initial_points():
-    """``?points=N`` starts with N random points, so the floor draws as many markers as the app."""
+    """``?points=N`` starts with N random points, so the floor draws as many markers as the app;
+    ``?scene=default`` with the playground's default scene's points."""
+    if st.query_params.get("scene") == "default":
+        from ui.session.state import default_scene
+
+        return [tuple(p) for p in default_scene().points.X]
     try:
         n = min(max(int(st.query_params.get("points", 0)), 0), 10_000)
     except ValueError:

@@ -77,6 +77,7 @@ def test_a_comparison_of_four_in_presentation_fits_the_screen_when_it_can(browse
     on it; on 1280 x 720 a share would be a strip, so the first row fills the screen and the
     second is a scroll away, each as tall as the screen less its title."""
     page = open_page(browser, f"{server}/?pm=1&cmp=least_squares,logistic,svm,fisher", *size)
+    page.wait_for_selector(".st-key-pb_method", timeout=30_000)  # the browser asks for presentation: wide enough
     page.wait_for_function(
         "() => [...document.querySelectorAll('.pg-canvas')].filter((r) => r.querySelector('.main-svg')).length === 4"
     )

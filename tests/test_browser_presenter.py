@@ -43,6 +43,10 @@ LAYOUT_JS = """() => {
 def _presenting(browser, server, width, height):
     page = open_page(browser, f"{server}/?pm=1", width, height)
     page.wait_for_selector(".st-key-pb_next button:visible")
+    # The link's presentation starts once the browser has said its window is wide enough, and
+    # the view is framed anew in the presentation plot's shape: wait for that drawing to settle.
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"] .pg-canvas')", timeout=30_000)
+    wait_settled(page)
     return page
 
 

@@ -380,3 +380,66 @@ def test_a_scene_at_a_playback_step_says_the_notebook_fits_to_the_end():
     text = notebook.cells[1].source
     assert "shows step 3 of the fit" in text and "30 training points of the classes" in text
     assert "test points" not in text  # none in this scene
+
+
+# ---- issue 36: a notebook entirely in its language, its axes the shaded window -------------------
+
+ENGLISH_OUTPUT = ("training accuracy", "test accuracy", "agree on", "largest difference", "in the book's sign")
+TRANSLATED_OUTPUT = {
+    "svm-2-zh": ("训练准确率", "一致", "决策边界", "误分类"),
+    "softmax-3-test-ja": ("訓練正解率", "テスト正解率", "一致", "決定境界", "誤分類", "（テスト）"),
+}
+
+
+def _plotly_outputs(notebook):
+    return [
+        out["data"]["application/vnd.plotly.v1+json"]
+        for cell in notebook.cells
+        for out in cell.get("outputs", [])
+        if "application/vnd.plotly.v1+json" in out.get("data", {})
+    ]
+
+
+@pytest.mark.parametrize("name", list(TRANSLATED_OUTPUT))
+def test_what_a_notebook_prints_and_its_legends_are_in_the_session_language(name, notebook_runs):
+    """Issue 36: the Chinese notebook printed "training accuracy", "numpy and scikit-learn agree on
+    107 of 108 points" and the legend's "boundary" / "misclassified" in English."""
+    notebook, _got = notebook_runs[name]
+    printed = "".join(
+        out.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
+    )
+    legends = " ".join(str(trace.get("name", "")) for figure in _plotly_outputs(notebook) for trace in figure["data"])
+    shown = printed + "\n" + legends
+    assert not [phrase for phrase in ENGLISH_OUTPUT if phrase in shown], shown[:3000]
+    assert "boundary" not in legends and "misclassified" not in legends and "(test)" not in legends
+    assert all(phrase in shown for phrase in TRANSLATED_OUTPUT[name]), shown[:3000]
+
+
+def test_a_notebook_figure_s_axes_are_the_shaded_window(notebook_runs):
+    """Issue 36: the notebook's axes ran wider than the shaded window (equal scales widened one).
+    The figures are drawn by plotly.js in Chromium, and the axes it drew are compared with WINDOW."""
+    from pathlib import Path
+
+    import plotly
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import CHROMIUM_ARGS, chromium_path
+
+    plotly_js = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    the_scene, _language = NOTEBOOK_SCENES["svm-2-zh"]
+    notebook, _got = notebook_runs["svm-2-zh"]
+    window = the_scene.window.as_tuple()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 900, "height": 800})
+        page.set_content("<div id='plot'></div>")
+        page.add_script_tag(path=str(plotly_js))
+        for figure in _plotly_outputs(notebook):
+            ranges = page.evaluate(
+                """(figure) => Plotly.newPlot('plot', figure.data, figure.layout).then((el) =>
+                     [el._fullLayout.xaxis.range, el._fullLayout.yaxis.range])""",
+                figure,
+            )
+            assert ranges[0] == pytest.approx(list(window[:2]), abs=1e-9), ranges
+            assert ranges[1] == pytest.approx(list(window[2:]), abs=1e-9), ranges
+        browser.close()

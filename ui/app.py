@@ -26,6 +26,7 @@ from ui.text.accessible import canvas_description
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
+from ui.widgets import presentation_gate
 from ui.widgets.basis_controls import basis_picker
 from ui.widgets.class_names import class_name_controls
 from ui.widgets.import_export import import_export_controls
@@ -33,7 +34,7 @@ from ui.widgets.points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from ui.widgets.points_table import point_form, points_table
 from ui.widgets.presenter import PRESENTER_CSS, presenter_bar
 from ui.widgets.presets import preset_explanation, preset_picker
-from ui.widgets.share import share_controls, sync_address_bar
+from ui.widgets.share import address_bar_follows, share_controls, sync_address_bar
 
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .rooms import panel as rooms_panel
@@ -87,6 +88,9 @@ def _boundary(part, fallback=None):
 # usable width (a row of its own rather than squeezed chips); a panel's metric labels wrap. A row of
 # figures (``ui.panels.figures_row``) looks like a row of st.metric. A selectbox's list is at least
 # 25rem wide, so the methods' full names show there (a wider sidebar changed the plot's first shape).
+# The first screen holds the plot: its top on a phone's first screen (390 x 844), the whole plot on a
+# laptop's (1280 x 800): the page starts under Streamlit's header (3.75rem), the title is small, and
+# the comparison's methods box shows only while comparing (it stays mounted, see view_mode_picker).
 LAYOUT_CSS = """
 <style>
 .st-key-compare_methods { min-width: min(100%, 22rem); flex: 1 1 22rem; }
@@ -103,6 +107,13 @@ LAYOUT_CSS = """
 .pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
 .pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
+.block-container { padding-top: 3.75rem; }
+.block-container h1 { font-size: 2rem; padding: 0.25rem 0 0 0; }
+.st-key-compare_methods:has(label[disabled]) { display: none; }
+@media (max-width: 640px) {
+  .block-container { padding-top: 3.25rem; }
+  .block-container h1 { font-size: 1.4rem; }
+}
 </style>
 """
 
@@ -242,6 +253,7 @@ def main():
         with _boundary(N_("the load report")):
             _load_report()
             preset_explanation(_presenting())
+        presentation_gate.gate()  # a link's presentation, where the window is wide enough
     generator, method_choice = _sidebar()
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()
@@ -259,6 +271,7 @@ def main():
             _panel_view()
     finally:  # also when the run is cut short (a rerun), so a later canvas-only run calls its panels
         st.session_state[WHOLE_RUN] = False
+    address_bar_follows()  # the first run over, the address bar follows the scene (share.js is in the page)
     runtime.freeze_long_lived_objects()
     runtime.slow_config_polling()
     runtime.index_config_sections()
@@ -290,7 +303,7 @@ def _sync_link(compared_methods=()):
             st.session_state.panel_options,
             st.session_state.get(OPEN_PANEL) if not compared_methods else None,
             compared_methods,
-            st.session_state.get(PRESENTATION_KEY, False),
+            st.session_state.get(PRESENTATION_KEY, False) or presentation_gate.wanted(),
             i18n.current_language(),
         )
     )
@@ -417,6 +430,7 @@ def _draw_canvas(scene, figure, painted=False, caption_room=0):
         figure,
         height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT + caption_room,  # the plot keeps its size
         fill_screen=_presenting(),
+        within_window=FIRST_SCREEN_MIN_HEIGHT,  # the whole plot on a laptop's first screen
         fit=canvas_options.fit_token(),
         file_name=file_name(MODELS[scene.method].display_name, canvas_options.strategy_words(scene)),
         on_events=canvas_options.events_handler("canvas"),
@@ -494,6 +508,7 @@ def _view_controls():
     presenting = stack.toggle(
         _("Presentation"),
         key=PRESENTATION_KEY,
+        on_change=presentation_gate.chosen_by_hand,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
     if presenting and rooms_panel.is_open():  # the bar runs the room on the projector
@@ -521,6 +536,7 @@ def _scale():
 
 CANVAS_HEIGHT = 560
 PRESENTATION_MIN_HEIGHT = 420  # presentation mode: the plot fills the window's height, at least this
+FIRST_SCREEN_MIN_HEIGHT = 400  # otherwise the plot ends within the first screen, down to this height
 
 
 def _render_panels(panels, context):

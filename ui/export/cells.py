@@ -11,7 +11,9 @@ Rules:
 - Numbers are the scene's own: points as ``repr`` of their floats (exact), settings as literals.
 - The last code cell prints one line ``SUMMARY {json}`` (accuracies, predictions, weights in the
   book's sign, posteriors and scikit-learn's answers) so that tests and readers can compare.
-- Markdown is in the session's language; the code and its comments stay in English.
+- Markdown, what the code prints and the figures' legends are in the session's language (``WORDS``);
+  the code and its comments stay in English.
+- A figure's axes are the scene's window exactly (equal scales shrink the plot area instead).
 """
 
 from playground.i18n import N_
@@ -45,7 +47,27 @@ def _array(rows, per_line=4):
     return "np.array([\n" + "\n".join(lines) + "\n])"
 
 
-def data_code(scene, class_name):
+# What the code prints and the figures' legends say, in the session's language: a dict of literals
+# in the data cell (``repr``: text, never code), which the code formats; the keys stay English.
+WORDS = {
+    "training accuracy": N_("training accuracy: {accuracy} ({right} of {n} points)"),
+    "test accuracy": N_("test accuracy: {accuracy} ({right} of {n} points)"),
+    "weights": N_("weights [w0, w1, ...] in the book's sign:"),
+    "agree": N_("numpy and scikit-learn agree on {agree} of {n} points"),
+    "gap": N_("largest difference between their weights: {gap}"),
+    "test point": N_("{name} (test)"),
+    "boundary": N_("decision boundary"),
+    "misclassified": N_("misclassified"),
+}
+
+
+def words_literal(gettext):
+    """``WORDS`` translated, as a Python dict literal, one entry a line."""
+    lines = [f"    {key!r}: {gettext(message)!r}," for key, message in WORDS.items()]
+    return "{\n" + "\n".join(lines) + "\n}"
+
+
+def data_code(scene, class_name, gettext=lambda message: message):
     points = scene.points
     train = [(xy, label + 1) for xy, label, test in points.rows() if not test]
     test = [(xy, label + 1) for xy, label, test in points.rows() if test]
@@ -59,6 +81,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 CLASS_NAMES = {{{names}}}  # the classes' names in the app (text: never code)
+WORDS = {words_literal(gettext)}  # what the code prints, in the notebook's language (text: never code)
 # training points x_n = (x1, x2), and their classes, numbered from 1
 X = {_array(xy for xy, _ in train)}
 labels = np.array({[c for _, c in train]!r}, dtype=int)
@@ -81,12 +104,15 @@ def points_figure(title):
         for points, test in ((X[labels == c], False), (X_test[labels_test == c], True)):
             if len(points):
                 fig.add_scatter(
-                    x=points[:, 0], y=points[:, 1], mode="markers", name=name + (" (test)" if test else ""),
+                    x=points[:, 0], y=points[:, 1], mode="markers",
+                    name=WORDS["test point"].format(name=name) if test else name,
                     marker=dict(color=COLOURS[c - 1], symbol=SYMBOLS[c - 1] + ("-open" if test else ""), size=9),
                 )
     fig.update_layout(
         title=title, template="plotly_white", width=620, height=540,
-        xaxis=dict(range=WINDOW[:2], title="x₁"), yaxis=dict(range=WINDOW[2:], title="x₂", scaleanchor="x"),
+        # Equal scales shrink the plot area ("domain"), never widen an axis: the axes are the window.
+        xaxis=dict(range=WINDOW[:2], title="x₁", constrain="domain"),
+        yaxis=dict(range=WINDOW[2:], title="x₂", scaleanchor="x", constrain="domain"),
     )
     return fig
 '''
@@ -227,12 +253,14 @@ def strategy_code(strategy, w_init):
 RESULTS = """predicted, predicted_test = predict(X), predict(X_test)
 train_accuracy = float(np.mean(predicted == labels))
 test_accuracy = float(np.mean(predicted_test == labels_test)) if len(X_test) else None
-print(f"training accuracy: {train_accuracy:.2%} ({np.sum(predicted == labels)} of {len(X)} points)")
+right = int(np.sum(predicted == labels))
+print(WORDS["training accuracy"].format(accuracy=f"{train_accuracy:.2%}", right=right, n=len(X)))
 if test_accuracy is not None:
-    print(f"test accuracy: {test_accuracy:.2%} ({np.sum(predicted_test == labels_test)} of {len(X_test)} points)")
+    right = int(np.sum(predicted_test == labels_test))
+    print(WORDS["test accuracy"].format(accuracy=f"{test_accuracy:.2%}", right=right, n=len(X_test)))
 if fitted_weights is not None:
     with np.printoptions(precision=4, suppress=True):
-        print("weights [w0, w1, ...] in the book's sign:", np.asarray(fitted_weights, dtype=float), sep="\\n")
+        print(WORDS["weights"], np.asarray(fitted_weights, dtype=float), sep="\\n")
 """
 
 
@@ -258,13 +286,13 @@ def sklearn_book_weights(sk):
 
 sk_weights = sklearn_book_weights(sk) if SAME_WEIGHTS else None
 agree = int(np.sum(sk_predicted == predicted)) + int(np.sum(sk_predicted_test == predicted_test))
-print(f"numpy and scikit-learn agree on {{agree}} of {{len(X) + len(X_test)}} points")
+print(WORDS["agree"].format(agree=agree, n=len(X) + len(X_test)))
 if sk_weights is not None:
     theirs, ours = np.asarray(sk_weights), np.asarray(fitted_weights)
     if STRATEGY == "native" and ours.ndim == 2:  # one row per class: equal up to a common shift
         theirs, ours = theirs - theirs.mean(axis=0), ours - ours.mean(axis=0)
     gap = np.max(np.abs(theirs - ours))
-    print(f"largest difference between their weights: {{gap:.2e}}")
+    print(WORDS["gap"].format(gap=f"{{gap:.2e}}"))
 '''
 
 
@@ -280,12 +308,12 @@ fig.add_heatmap(
     colorscale=steps,
 )
 fig.add_contour(
-    x=gx[0], y=gy[:, 0], z=region, showscale=False, hoverinfo="skip", name="boundary",
+    x=gx[0], y=gy[:, 0], z=region, showscale=False, hoverinfo="skip", name=WORDS["boundary"],
     contours=dict(coloring="none", start=1.5, end=5.5, size=1), line=dict(color="black", width=2),
 )
 wrong = np.r_[X[predicted != labels], X_test[predicted_test != labels_test]].reshape(-1, 2)
 fig.add_scatter(
-    x=wrong[:, 0], y=wrong[:, 1], mode="markers", name="misclassified",
+    x=wrong[:, 0], y=wrong[:, 1], mode="markers", name=WORDS["misclassified"],
     marker=dict(symbol="circle-open", size=18, color="black", line=dict(width=2)),
 )
 """
@@ -372,7 +400,7 @@ def data_cells(scene, _, class_name):
     """Section 1: the points as numpy arrays, and their figure."""
     return [
         ("markdown", "## 1. " + plain(_("The data"))),
-        ("code", data_code(scene, class_name)),
+        ("code", data_code(scene, class_name, _)),
         ("code", f"points_figure({_('The points')!r}).show()\n"),
     ]
 

@@ -11,8 +11,16 @@ function roomHeight(root, data) {
   // the window's height and the rest are a scroll away (one below the window's bottom gets the
   // window's height less its title, what it has once scrolled to its title).
   const rows = Number(data.fill_screen) || 0;
-  if (!rows) return data.height;
   const top = root.getBoundingClientRect().top + window.scrollY;
+  if (!rows) {
+    // Outside presentation the script's height, shortened (down to within_window px) so that the
+    // whole plot is on the first screen: the page's first look shows all of it (a 1280 x 800 laptop).
+    if (!data.within_window) return data.height;
+    // The layout viewport's height, not innerHeight: a phone's address bar folding away as the page
+    // scrolls changes innerHeight, and the plot must not change size under the finger.
+    const screen = document.documentElement.clientHeight || window.innerHeight;
+    return Math.min(data.height, Math.max(data.within_window, Math.floor(screen - top - 12)));
+  }
   // A column of several canvases (a comparison): each sits under a title like the first one's.
   const column = root.closest('[data-testid="stColumn"]');
   const stacked = column ? column.querySelectorAll('.pg-canvas') : [];

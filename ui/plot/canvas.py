@@ -234,6 +234,7 @@ def canvas(
     ack,
     height=560,
     fill_screen=False,
+    within_window=0,
     fit=None,
     file_name="playground",
     key="canvas",
@@ -254,7 +255,9 @@ def canvas(
     area's size in pixels as "area"; ``ack`` is the last nonce applied.
     ``height``: of the plot in pixels, or its least height when ``fill_screen`` (presentation:
     the plot reaches the bottom of the browser window; a number n > 1 shares that room with the
-    n - 1 canvases stacked below it in its column, each under a title like its own). ``fit``: a
+    n - 1 canvases stacked below it in its column, each under a title like its own).
+    ``within_window``: outside ``fill_screen``, the plot is shortened to end within the browser
+    window's first screen, though never below this many pixels (0: the plot keeps ``height``). ``fit``: a
     token, set once when the app has just fitted ``window`` to the points; the canvas then widens
     it to the plot area's shape
     (reported as a view event). ``file_name``: the start of downloaded images' names.
@@ -271,6 +274,7 @@ def canvas(
         "height": height,
         "fill_screen": fill_screen,
         "min_height": height,
+        "within_window": within_window,
         "fit": fit,
         "file_name": file_name,
         "revision": revision,

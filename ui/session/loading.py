@@ -31,6 +31,7 @@ from playground.link import (
 )
 from playground.scene import History, Scene
 from ui.text.i18n import N_, _
+from ui.widgets import presentation_gate
 from ui.widgets.keys import BASIS_WIDGET_KEYS, setting_widget_keys
 from ui.widgets.method_params import widget_state
 
@@ -58,6 +59,8 @@ def init_state() -> None:
             except Exception as err:  # noqa: BLE001  (decoding never raises; if it did, the page must live)
                 _LOG.error("A link could not be read", exc_info=err)
                 link_scene, messages, view = default_scene(), [_("The link could not be read at all.")], {}
+            if view.pop("presentation", False):  # where the window is wide enough: the browser says
+                presentation_gate.request_presentation(fit=bool(view.get("fit")))
             # The default scene was never on screen: nothing to undo back to.
             load_scene(link_scene, messages, source=N_("the link"), undoable=False, **view)
         else:

@@ -1,17 +1,27 @@
 // The share box: a copy-link button and the link, read from (and following) the address bar.
 function watchAddressBar() {
   // Streamlit rewrites the query string with history.pushState / replaceState, which fire no
-  // event; wrap them once so every link box on the page can follow the address bar.
+  // event; wrap them once so every link box on the page can follow the address bar. The address
+  // bar follows the scene in place: a push that only changes the query string (the page's own
+  // path) replaces the entry instead, so the browser's Back button leaves the page rather than
+  // stepping through addresses whose scene is not on screen (undo does that).
   if (window.__pgHistoryWrapped) return;
   window.__pgHistoryWrapped = true;
-  for (const name of ['pushState', 'replaceState']) {
-    const original = window.history[name].bind(window.history);
-    window.history[name] = (...args) => {
-      const result = original(...args);
-      window.dispatchEvent(new Event('pg-address-changed'));
-      return result;
-    };
-  }
+  const replace = window.history.replaceState.bind(window.history);
+  const push = window.history.pushState.bind(window.history);
+  const samePath = (url) => {
+    try { return new URL(url, window.location.href).pathname === window.location.pathname; } catch (err) { return false; }
+  };
+  window.history.replaceState = (...args) => {
+    const result = replace(...args);
+    window.dispatchEvent(new Event('pg-address-changed'));
+    return result;
+  };
+  window.history.pushState = (...args) => {
+    const result = (args.length > 2 && samePath(args[2]) ? replace : push)(...args);
+    window.dispatchEvent(new Event('pg-address-changed'));
+    return result;
+  };
   window.addEventListener('popstate', () => window.dispatchEvent(new Event('pg-address-changed')));
 }
 

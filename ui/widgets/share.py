@@ -1,8 +1,13 @@
 """Sharing: the address bar follows the scene, and the sidebar copies and shows the link.
 
 The link is the page's own URL: ``sync_address_bar`` rewrites the query parameters after
-every run of the canvas and panels. The sidebar is not rerun by a click on the canvas, so the
-link it shows is read from the address bar in the browser, and follows it as it changes.
+every run of the canvas and panels. The browser's Back button leaves the page: the address bar
+follows the scene in place, never adding a history entry (Streamlit pushes one per change of the
+query string; share.js turns that into a replace, and the session's first run, which runs before
+share.js is in the page, writes nothing). Undo and redo step through the scenes.
+
+The sidebar is not rerun by a click on the canvas, so the link it shows is read from the address
+bar in the browser, and follows it as it changes.
 
 The share box also reads the address the page was opened with: Streamlit ignores a query string
 with more than 1,000 parameters altogether, and only the browser can tell the visitor so.
@@ -30,10 +35,21 @@ HELP = N_(
 )
 
 
+ADDRESS_FOLLOWS = "address_follows"  # the session's first run is over: the address bar follows the scene
+
+
 def sync_address_bar(query):
-    """Make the browser's query parameters equal ``query`` (only when they differ)."""
-    if st.query_params.to_dict() != query:
+    """Make the browser's query parameters equal ``query`` (only when they differ), from the
+    session's second run on: the first run shows what the opened link says, so the link as opened
+    stays in the address bar (it reproduces the page), and the browser's history gets no entry
+    before the share box can make Streamlit's ``pushState`` a ``replaceState`` (share.js)."""
+    if st.session_state.get(ADDRESS_FOLLOWS) and st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
+
+
+def address_bar_follows():
+    """Call at the end of a whole run: from the next run on, the address bar follows the scene."""
+    st.session_state[ADDRESS_FOLLOWS] = True
 
 
 @state.guarded_callback("reading the link")

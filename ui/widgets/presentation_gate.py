@@ -1,0 +1,64 @@
+"""Presentation from a link, where the screen is wide enough for it: decided in the browser.
+
+Rules that hold:
+
+- A link carries presentation mode (``pm=1``) whoever opens it; the session's first link does not
+  switch presentation on by itself. The page opens as the normal page, and the browser switches
+  presentation on when its window is at least ``MIN_WIDTH`` CSS pixels wide (a projector, a
+  laptop). A phone or a narrow window keeps the normal page: the presenter bar, bigger markers and a
+  plot squeezed beside the drawer are for a room, not a 390 px screen.
+- The decision is the browser's, from the window it has, so the link stays the same: while the
+  request waits (a narrow window), the address bar still carries ``pm=1`` and the same link opens
+  presentation on a projector. Switching the toggle by hand ends the request: the person chose.
+- A link without a window frames its points in the plot's shape: when presentation starts, the view
+  is framed again in the presentation plot's shape, as if the link had opened there.
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui.session import state
+
+WANTED_KEY = "presentation_wanted"  # the session's link asked for presentation; the browser decides
+PRESENTATION_KEY = "presentation"  # ui.app's toggle
+MIN_WIDTH = 1000  # CSS px: presentation is laid out for 1280 x 720 and up (a narrow projector: 1024)
+_GATE_KEY = "presentation_gate"
+
+_JS = (Path(__file__).resolve().parent / "presentation_gate.js").read_text(encoding="utf-8")
+_gate = st.components.v2.component("playground_presentation_gate", js=_JS, isolate_styles=False)
+
+
+def request_presentation(fit: bool = False) -> None:
+    """The session's first link asks for presentation: the browser's width decides (``gate``).
+    ``fit``: the link has no window, so the view frames the points in the plot's shape, which
+    presentation changes: the view is fitted again when presentation starts."""
+    st.session_state[WANTED_KEY] = "fit" if fit else True
+
+
+def wanted() -> bool:
+    """A link's request for presentation still waits for a wide window (the link keeps ``pm=1``)."""
+    return bool(st.session_state.get(WANTED_KEY))
+
+
+def chosen_by_hand() -> None:
+    """The toggle's callback: the person decided, the link's request is over."""
+    st.session_state.pop(WANTED_KEY, None)
+
+
+def _on_wide() -> None:
+    width = (st.session_state.get(_GATE_KEY) or {}).get("wide")
+    if not (isinstance(width, int | float) and width >= MIN_WIDTH):
+        return
+    wanted = st.session_state.pop(WANTED_KEY, False)
+    if wanted:
+        st.session_state[PRESENTATION_KEY] = True
+    if wanted == "fit":  # framed anew in the presentation plot's shape, as the link opened there would be
+        st.session_state.pop(state.CANVAS_AREA, None)
+        state.fit_view()
+
+
+def gate() -> None:
+    """While a link's request waits, an invisible element that answers when the window is wide."""
+    if wanted():
+        _gate(data={"min_width": MIN_WIDTH}, key=_GATE_KEY, height=0, on_wide_change=_on_wide)
