@@ -216,11 +216,22 @@ def test_only_get_is_refused_and_the_route_does_not_cache(client):
 def test_a_client_past_its_rate_is_told_to_slow_down_whatever_its_body_says(client, monkeypatch):
     now = [0.0]
     monkeypatch.setattr(live_route, "RATE_LIMIT", RateLimit(rate=10, burst=3, clock=lambda: now[0]))
+    monkeypatch.setattr(live_route, "BYTES_PER_TOKEN", math.inf)  # a request costs one token here
     codes = [client.post(LIVE_PATH, json=request(client=f"page {i}")).status_code for i in range(5)]
     assert codes == [200, 200, 200, 429, 429]  # a new "client" string per request changes nothing
     other = TestClient(client.app, client=("192.0.2.7", 50000))  # another address has its own allowance
     assert other.post(LIVE_PATH, json=request()).status_code == 200
     now[0] += 0.15  # 1.5 tokens back
+    assert client.post(LIVE_PATH, json=request()).status_code == 200
+
+
+def test_a_bigger_body_spends_more_of_the_allowance(client, monkeypatch):
+    monkeypatch.setattr(live_route, "RATE_LIMIT", RateLimit(rate=1e-6, burst=10, clock=lambda: 0.0))
+    big = json.dumps(request(edits=[{"type": "remove", "ids": list(range(8_000))}])).encode()  # ~45 KB
+    assert 5 < live_route.request_cost(len(big)) < 10
+    headers = {"Content-Type": "application/json"}
+    assert client.post(LIVE_PATH, content=big, headers=headers).status_code == 422  # served: no points are left
+    assert client.post(LIVE_PATH, content=big, headers=headers).status_code == 429  # small ones still pass
     assert client.post(LIVE_PATH, json=request()).status_code == 200
 
 

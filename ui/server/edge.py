@@ -33,6 +33,7 @@ from typing import Any
 from ui.server.clients import client_address
 from ui.server.headers import API, PAGE, STREAMLIT, security_headers
 from ui.server.limits import InFlight
+from ui.server.watchdog import trim_soon
 from ui.text.i18n import N_, _, initial_language, speaking
 
 Scope = MutableMapping[str, Any]
@@ -250,6 +251,7 @@ class EdgeMiddleware:
             self.buffered.release(reserved)
 
     async def _refuse(self, scope: Scope, send: Send, refusal: Refusal) -> None:
+        trim_soon()  # refusals come in bursts: what their connections held goes back to the system
         self.stats["refused"] += 1
         self.stats["timed_out"] += refusal.status == 408
         language = initial_language(None, (_header(scope, b"accept-language") or "")[:200].split(",")[0])

@@ -11,8 +11,9 @@ Rules that must hold, since the route is public:
   deadline, ``application/json`` from the app's own origin) and is read here under the same cap
   and deadline again, so the route is safe without the edge too.
 - Limits come before any work and are keyed on the client's address as the trusted proxies report
-  it (``ui.server.clients``), never on a value of the body: ``RATE_PER_SECOND`` requests a second
-  on average (bursts of ``RATE_BURST``), shared by every replica through Redis when
+  it (``ui.server.clients``), never on a value of the body: ``RATE_PER_SECOND`` tokens a second
+  on average (bursts of ``RATE_BURST``; a request costs one and one more per ``BYTES_PER_TOKEN``
+  of its body, so a 5,000-point scene follows at about 10 frames a second), shared by every replica through Redis when
   ``PLAYGROUND_REDIS_URL`` is set; one computation under way per address and ``CONCURRENT`` in
   the process (``COMPUTING``): others answer 429 at once (a live frame that waits is stale), so
   one address flooding the route holds one slot and never the others'.
@@ -29,7 +30,7 @@ Rules that must hold, since the route is public:
 import json
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,6 +45,7 @@ from playground.link import decode_scene
 from playground.scene import PointSet, Scene
 from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
+from ui.plot.figures import SceneFigure, scene_figure  # at start: its import takes 0.4 s, a whole live budget
 from ui.plot.fitview import FitView, evaluate_view, shown_model
 from ui.plot.theme import with_font
 from ui.server.clients import client_address
@@ -61,19 +63,18 @@ from ui.server.live_request import (
     live_fields,
     parsed_json,
 )
+from ui.session.cache import setting
 from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.session.workers import fit_scene
 from ui.text.i18n import N_, _, speaking
 from ui.text.names import phrased
 
-if TYPE_CHECKING:  # imported where it is used: see live_answer
-    from ui.plot.figures import SceneFigure
-
 LIVE_SECONDS = 0.25  # wall time for one live fit: a frame that takes longer is no live frame
 CONCURRENT = 2  # computations at once (the machine's cores); more would only queue stale frames
 PER_ADDRESS = 1  # computations one address may have under way (a canvas asks one frame at a time)
-RATE_PER_SECOND = 60.0
-RATE_BURST = 60.0
+RATE_PER_SECOND = setting("PLAYGROUND_LIVE_RATE", 60.0)  # tokens a second; see request_cost
+RATE_BURST = setting("PLAYGROUND_LIVE_BURST", 60.0)
+BYTES_PER_TOKEN = 8 * 1024  # a big scene's frames cost more: its parsing and decoding alone take ms
 
 RateLimit = TokenBuckets  # the name the class rooms' routes import
 RATE_LIMIT: "TokenBuckets | Any" = shared_buckets("live", RATE_PER_SECOND, RATE_BURST)
@@ -113,7 +114,7 @@ def _places(origins: NDArray[np.intp], ids: Sequence[int]) -> list[int]:
     return np.flatnonzero(np.isin(origins, np.asarray(ids, dtype=np.intp))).tolist()
 
 
-def _named_by_origin(figure: "SceneFigure", origins: NDArray[np.intp]) -> None:
+def _named_by_origin(figure: SceneFigure, origins: NDArray[np.intp]) -> None:
     """The points' markers carry their place in the request's scene (what the canvas's next edit
     names), not in the edited set; added points carry -1 (nothing can name them yet)."""
     for trace in figure["data"]:
@@ -151,8 +152,6 @@ def _test_predicted(model: Classifier | None, scene: Scene) -> NDArray[Any] | No
 
 def live_answer(body: object, clock: StageClock | None = None) -> str:
     """The response text for a request body already parsed from JSON (raises ``Refused``)."""
-    from ui.plot.figures import scene_figure
-
     clock = clock or StageClock()
     fields = live_fields(body)
     language = fields.language
@@ -215,28 +214,33 @@ def live_response(body: bytes, clock: StageClock) -> tuple[int, str, str]:
             return err.status, language, json.dumps({"error": said(err.sentence)})
 
 
-async def _allowed(client: str) -> bool:
+def request_cost(size: int) -> float:
+    """Tokens a request of ``size`` body bytes spends: the work before any refusal grows with it."""
+    return 1.0 + size / BYTES_PER_TOKEN
+
+
+async def _allowed(client: str, cost: float) -> bool:
     """The client's rate limit, off the event loop when it asks Redis."""
     if isinstance(RATE_LIMIT, TokenBuckets):
-        return RATE_LIMIT.allow(client)
-    return bool(await run_in_threadpool(RATE_LIMIT.allow, client))
+        return RATE_LIMIT.allow(client, cost)
+    return bool(await run_in_threadpool(RATE_LIMIT.allow, client, cost))
 
 
 async def live(request: Request) -> Response:
     """POST ``LIVE_PATH``: a live figure (see the module's rules)."""
     clock = StageClock()
     client = client_address(request.scope)
-    if not await _allowed(client):
+    try:  # already read by the edge (ui.server.edge) when it is installed: then this is a copy
+        body = await read_body(request.receive, MAX_BODY_BYTES, body_deadline(None, MAX_BODY_BYTES))
+    except EdgeRefusal as err:
+        return _refusal(Refused(err.status, TOO_LARGE if err.status == 413 else err.sentence), "en")
+    if body is None:
+        return Response(status_code=400)  # the client went away: nobody reads this
+    if not await _allowed(client, request_cost(len(body))):
         return _refusal(Refused(429, N_("Too many live updates; slow down a little.")), "en")
     if not COMPUTING.acquire(client):
         return _refusal(Refused(429, N_("The server is busy; the plot is updated when you let go.")), "en")
     try:
-        try:
-            body = await read_body(request.receive, MAX_BODY_BYTES, body_deadline(None, MAX_BODY_BYTES))
-        except EdgeRefusal as err:
-            return _refusal(Refused(err.status, TOO_LARGE if err.status == 413 else err.sentence), "en")
-        if body is None:
-            return Response(status_code=400)  # the client went away: nobody reads this
         status, _, text = await run_in_threadpool(live_response, body, clock)
     finally:
         COMPUTING.release(client)

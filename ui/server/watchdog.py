@@ -11,19 +11,31 @@ Rules that must hold:
   next request's within ``HEADER_SECONDS`` of its last response; otherwise the server closes it.
 - A connection with a request under way (its body is the edge's business, under the edge's
   deadline) or upgraded to a websocket (the page's stream) is never touched.
+- A connection reads at most ``READ_BYTES`` from its socket at a time (asyncio's default is
+  256 KiB): thousands of connections sending at once then hold that much each, at most, before
+  the edge has looked at their headers; the rest waits in the kernel's buffers.
+- Memory freed after a burst of refused or closed connections is given back to the system
+  (``trim_soon``: glibc's ``malloc_trim``, at most every ``TRIM_SECONDS``), instead of staying
+  in the allocator's heap for good.
 - Only names of uvicorn's HTTP protocol classes listed in ``UVICORN_INTERNALS`` are used, each
   checked when ``install`` runs; a version without them keeps its own behaviour, with a warning
   in the server's log (tests/test_streamlit_internals.py fails when one disappears).
 """
 
+import asyncio
+import ctypes
+import ctypes.util
 import functools
 import importlib
 import logging
+import time
 from typing import Any
 
 _LOG = logging.getLogger(__name__)
 
 HEADER_SECONDS = 10.0
+READ_BYTES = 64 * 1024  # uvicorn stops reading a body past 64 KiB held (its HIGH_WATER_LIMIT) anyway
+TRIM_SECONDS = 5.0
 
 # (module, class): each has connection_made, on_response_complete, transport, cycle and loop.
 PROTOCOLS = (
@@ -61,6 +73,8 @@ def _patched(cls: type) -> bool:
 
     @functools.wraps(made)
     def connection_made(self: Any, transport: Any) -> None:
+        if isinstance(getattr(transport, "max_size", None), int):  # asyncio's socket transports
+            transport.max_size = min(transport.max_size, READ_BYTES)
         made(self, transport)
         _arm(self)
 
@@ -89,3 +103,36 @@ def install() -> int:
         else:
             _LOG.warning("uvicorn's %s.%s has changed: idle connections are not closed.", module_name, class_name)
     return done
+
+
+@functools.cache
+def _libc() -> Any:
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    return libc if libc is not None and hasattr(libc, "malloc_trim") else None
+
+
+_TRIM = {"scheduled": False, "last": 0.0}
+
+
+def _trim() -> None:
+    _TRIM["scheduled"] = False
+    _TRIM["last"] = time.monotonic()
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)
+
+
+def trim_soon() -> None:
+    """Give freed memory back to the system a little later (once for a burst; glibc only)."""
+    if _TRIM["scheduled"] or _libc() is None:
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    _TRIM["scheduled"] = True
+    loop.call_later(max(1.0, TRIM_SECONDS - (time.monotonic() - _TRIM["last"])), _trim)
