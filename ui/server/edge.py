@@ -23,6 +23,7 @@ Rules that must hold:
 """
 
 import asyncio
+import functools
 import json
 import os
 import time
@@ -326,11 +327,17 @@ def _request_host(scope: Scope) -> str:
     return _header(scope, b"host") or ""
 
 
-def _without_base(path: str) -> str:
-    """``path`` without the server's base URL path (the app's routes are served under it too)."""
+@functools.cache
+def _base_path() -> str:
+    """The server's base URL path (a start-up option: read once)."""
     from streamlit import config
 
-    base = (config.get_option("server.baseUrlPath") or "").strip("/")
+    return (config.get_option("server.baseUrlPath") or "").strip("/")
+
+
+def _without_base(path: str) -> str:
+    """``path`` without the server's base URL path (the app's routes are served under it too)."""
+    base = _base_path()
     prefix = f"/{base}"
     if base and (path == prefix or path.startswith(prefix + "/")):
         return path[len(prefix) :] or "/"
