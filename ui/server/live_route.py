@@ -13,10 +13,11 @@ Rules that must hold, since the route is public:
 - Limits come before any work and are keyed on the client's address as the trusted proxies report
   it (``ui.server.clients``), never on a value of the body: ``RATE_PER_SECOND`` tokens a second
   on average (bursts of ``RATE_BURST``; a request costs one and one more per ``BYTES_PER_TOKEN``
-  of its body, so a 5,000-point scene follows at about 10 frames a second), shared by every replica through Redis when
-  ``PLAYGROUND_REDIS_URL`` is set; one computation under way per address and ``CONCURRENT`` in
-  the process (``COMPUTING``): others answer 429 at once (a live frame that waits is stale), so
-  one address flooding the route holds one slot and never the others'.
+  of its body: a 1,000-point scene follows at about 40 frames a second, a 5,000-point one at
+  about 20), shared by every replica through Redis when ``PLAYGROUND_REDIS_URL`` is set; one
+  computation under way per address and ``CONCURRENT`` in the process (``COMPUTING``): others
+  answer 429 at once (a live frame that waits is stale), so one address flooding the route holds
+  one slot and never the others'.
 - Parsing, validation (``ui.server.live_request``: typed, ranges, 4xx with a sentence) and the
   work run off the event loop, in a worker thread.
 - The budget covers the whole answer (``ui.server.live_budget``): a cost estimate before the
@@ -74,7 +75,7 @@ CONCURRENT = 2  # computations at once (the machine's cores); more would only qu
 PER_ADDRESS = 1  # computations one address may have under way (a canvas asks one frame at a time)
 RATE_PER_SECOND = setting("PLAYGROUND_LIVE_RATE", 60.0)  # tokens a second; see request_cost
 RATE_BURST = setting("PLAYGROUND_LIVE_BURST", 60.0)
-BYTES_PER_TOKEN = 8 * 1024  # a big scene's frames cost more: its parsing and decoding alone take ms
+BYTES_PER_TOKEN = 16 * 1024  # a big scene's frames cost more: its parsing and decoding alone take ms
 
 RateLimit = TokenBuckets  # the name the class rooms' routes import
 RATE_LIMIT: "TokenBuckets | Any" = shared_buckets("live", RATE_PER_SECOND, RATE_BURST)
