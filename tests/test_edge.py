@@ -206,3 +206,39 @@ def test_a_refusal_speaks_the_browsers_language(client):
         "/api/live", content=b"{}", headers={"Content-Type": "text/plain", "Accept-Language": "ja-JP,en"}
     )
     assert json.loads(response.text)["error"] == "リクエストは JSON で送る必要があります。"
+
+
+class FakeTransport:
+    def __init__(self, protocol=None):
+        self.protocol, self.closed = protocol, False
+
+    def is_closing(self):
+        return self.closed
+
+    def get_protocol(self):
+        return self.protocol
+
+    def close(self):
+        self.closed = True
+
+
+class FakeProtocol:
+    def __init__(self):
+        self.cycle = None
+        self.transport = FakeTransport(self)
+
+
+def test_the_watchdog_closes_a_connection_that_began_no_request_since_its_deadline_was_set():
+    from ui.server.watchdog import _close_if_idle
+
+    silent = FakeProtocol()
+    _close_if_idle(silent, None)  # no request's headers since it opened
+    assert silent.transport.closed
+    busy = FakeProtocol()
+    busy.cycle = object()  # a request began (its body is the edge's business)
+    _close_if_idle(busy, None)
+    assert not busy.transport.closed
+    upgraded = FakeProtocol()
+    upgraded.transport.protocol = object()  # a websocket now owns the connection
+    _close_if_idle(upgraded, None)
+    assert not upgraded.transport.closed
