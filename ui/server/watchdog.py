@@ -15,8 +15,8 @@ Rules that must hold:
   256 KiB): thousands of connections sending at once then hold that much each, at most, before
   the edge has looked at their headers; the rest waits in the kernel's buffers.
 - Memory freed after a burst of refused or closed connections is given back to the system
-  (``trim_soon``: glibc's ``malloc_trim``, at most every ``TRIM_SECONDS``), instead of staying
-  in the allocator's heap for good.
+  (``trim_soon``: glibc's ``malloc_trim`` in a worker thread, off the event loop, at most every
+  ``TRIM_SECONDS``), instead of staying in the allocator's heap for good.
 - Only names of uvicorn's HTTP protocol classes listed in ``UVICORN_INTERNALS`` are used, each
   checked when ``install`` runs; a version without them keeps its own behaviour, with a warning
   in the server's log (tests/test_streamlit_internals.py fails when one disappears).
@@ -118,12 +118,12 @@ def _libc() -> Any:
 _TRIM = {"scheduled": False, "last": 0.0}
 
 
-def _trim() -> None:
+def _trim(loop: asyncio.AbstractEventLoop) -> None:
     _TRIM["scheduled"] = False
     _TRIM["last"] = time.monotonic()
     libc = _libc()
-    if libc is not None:
-        libc.malloc_trim(0)
+    if libc is not None:  # in a worker thread: a trim of a big heap takes a while, and ctypes lets go of the GIL
+        loop.run_in_executor(None, libc.malloc_trim, 0)
 
 
 def trim_soon() -> None:
@@ -135,4 +135,4 @@ def trim_soon() -> None:
     except RuntimeError:
         return
     _TRIM["scheduled"] = True
-    loop.call_later(max(1.0, TRIM_SECONDS - (time.monotonic() - _TRIM["last"])), _trim)
+    loop.call_later(max(1.0, TRIM_SECONDS - (time.monotonic() - _TRIM["last"])), _trim, loop)
