@@ -35,6 +35,9 @@ Chromium; tap-to-projector, lost points, server CPU) and prints it.
 ``python -m bench firstscreen [--rounds N] [--compare-with CHECKOUT]`` times the first screen
 (``bench/firstscreen.py``: opening the default link to the drawn plot, against a bare Streamlit
 page drawing the same points with the same plotly.js) and prints it.
+``python -m bench edge [--uploads N] [--seconds S] [--compare-with COMMIT] [--output PATH]`` runs the
+HTTP edge benchmark (``bench/edge.py``: half-sent uploads, the heavy live scene, one address
+flooding while another draws, the hostile set's 5xx), on COMMIT first when given, and prints it.
 """
 
 import argparse
@@ -47,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import backend, clicks, crowd, drag, firstscreen, frontend, machine, report, room  # noqa: E402
+from bench import backend, clicks, crowd, drag, edge, firstscreen, frontend, machine, report, room  # noqa: E402
 
 
 def main(argv=None):
@@ -58,6 +61,8 @@ def main(argv=None):
         return room.main(argv[1:])
     if argv[:1] == ["firstscreen"]:
         return firstscreen.main(argv[1:])
+    if argv[:1] == ["edge"]:
+        return edge.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     selected = args.methods or args.sizes or args.classes
@@ -75,7 +80,7 @@ def main(argv=None):
 
 
 def build_parser():
-    """The options of ``python -m bench`` (the sub-commands crowd and room parse their own)."""
+    """The options of ``python -m bench`` (the sub-commands crowd, room and edge parse their own)."""
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repeats and clicks: a smoke run")
     which = parser.add_mutually_exclusive_group()

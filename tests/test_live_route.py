@@ -21,6 +21,7 @@ from playground.scene import PointSet, Scene
 from ui.plot.canvas_protocol import LIVE_PATH, indices, number
 from ui.plot.fitview import evaluate_view
 from ui.server import live_route
+from ui.server.limits import InFlight
 from ui.server.live_route import RateLimit, edited_points, live_answer
 from ui.session.state import default_scene
 from ui.session.workers import fit_scene
@@ -28,7 +29,8 @@ from ui.session.workers import fit_scene
 
 @pytest.fixture
 def client(monkeypatch):
-    monkeypatch.setattr(live_route, "RATE_LIMIT", RateLimit())
+    monkeypatch.setattr(live_route, "RATE_LIMIT", RateLimit(live_route.RATE_PER_SECOND, live_route.RATE_BURST))
+    monkeypatch.setattr(live_route, "COMPUTING", InFlight(1, 2))
     return TestClient(Starlette(routes=live_route.live_routes()))
 
 
@@ -145,16 +147,52 @@ def test_hostile_requests_get_a_sentence_and_no_figure(client, body):
     assert set(answer) == {"error"} and isinstance(answer["error"], str) and answer["error"].endswith(".")
 
 
-def test_odd_but_harmless_values_are_bounded_not_refused(client):
+HUGE = 10**400  # json.dumps writes all 401 digits
+
+
+OUT_OF_RANGE_BODIES = {
+    "add_as huge": request(add_as=HUGE),
+    "add_as 99": request(add_as=99),
+    "add_as 2.5": request(add_as=2.5),
+    "scale huge": request(scale=HUGE),
+    "scale 1e9": request(scale=1e9),
+    "x huge": request(edits=[{"type": "add", "x": HUGE, "y": 0}]),
+    "dx huge": request(edits=[{"type": "move", "ids": [1], "dx": HUGE, "dy": 0}]),
+    "ids huge": request(edits=[{"type": "remove", "ids": [HUGE]}]),
+    "ids 1e308": request(edits=[{"type": "remove", "ids": [1e308, -1e308]}]),
+    "ids negative": request(edits=[{"type": "remove", "ids": [-1]}]),
+    "ids fraction": request(edits=[{"type": "remove", "ids": [2.5]}]),
+    "ids of strings": request(edits=[{"type": "remove", "ids": ["3"]}]),
+    "ids not a list": request(edits=[{"type": "move", "ids": 3, "dx": 0, "dy": 0}]),
+    "painted a string": request(painted="yes"),
+    "add_test a number": request(add_test=1),
+    "scene values not strings": request(scene=None) | {"scene": {"p": 5}},
+}
+
+
+@pytest.mark.parametrize("name", OUT_OF_RANGE_BODIES)
+def test_values_of_the_wrong_type_or_out_of_range_are_refused_with_a_sentence(client, name):
+    response = client.post(
+        LIVE_PATH, content=json.dumps(OUT_OF_RANGE_BODIES[name]), headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code in (400, 422), response.text
+    assert set(response.json()) == {"error"} and response.json()["error"].endswith(".")
+
+
+@pytest.mark.parametrize("literal", [b"NaN", b"Infinity", b"-Infinity", b"1e999", b"1" * 400])
+def test_literals_no_float_holds_are_refused_while_parsing(client, literal):
+    body = (
+        json.dumps(request(edits=[{"type": "add", "x": 0.0, "y": 0.0}]))
+        .encode()
+        .replace(b'"x": 0.0', b'"x": ' + literal)
+    )
+    response = client.post(LIVE_PATH, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code in (400, 422) and response.json()["error"].endswith(".")
+
+
+def test_repeated_and_unknown_ids_name_no_point_but_are_accepted(client):
     body = request(
-        edits=[
-            {"type": "remove", "ids": [-1, 10**12, 2.5, "3", None, 4]},  # only 4 names a point
-            {"type": "move", "ids": [1, 1, 1], "dx": 0.5, "dy": 0},
-        ],
-        add_as=99,
-        scale=1e9,
-        language="<script>",
-        painted="yes",
+        edits=[{"type": "remove", "ids": [4, 10_000]}, {"type": "move", "ids": [1, 1, 1], "dx": 0.5, "dy": 0}]
     )
     response = client.post(LIVE_PATH, json=body)
     assert response.status_code == 200
@@ -175,31 +213,47 @@ def test_only_get_is_refused_and_the_route_does_not_cache(client):
     assert client.get(LIVE_PATH).status_code == 405
 
 
-def test_a_client_past_its_rate_is_told_to_slow_down(client, monkeypatch):
+def test_a_client_past_its_rate_is_told_to_slow_down_whatever_its_body_says(client, monkeypatch):
     now = [0.0]
     monkeypatch.setattr(live_route, "RATE_LIMIT", RateLimit(rate=10, burst=3, clock=lambda: now[0]))
-    codes = [client.post(LIVE_PATH, json=request()).status_code for _ in range(5)]
-    assert codes == [200, 200, 200, 429, 429]
-    assert client.post(LIVE_PATH, json=request(client="another")).status_code == 200
+    monkeypatch.setattr(live_route, "BYTES_PER_TOKEN", math.inf)  # a request costs one token here
+    codes = [client.post(LIVE_PATH, json=request(client=f"page {i}")).status_code for i in range(5)]
+    assert codes == [200, 200, 200, 429, 429]  # a new "client" string per request changes nothing
+    other = TestClient(client.app, client=("192.0.2.7", 50000))  # another address has its own allowance
+    assert other.post(LIVE_PATH, json=request()).status_code == 200
     now[0] += 0.15  # 1.5 tokens back
     assert client.post(LIVE_PATH, json=request()).status_code == 200
 
 
+def test_a_bigger_body_spends_more_of_the_allowance(client, monkeypatch):
+    monkeypatch.setattr(live_route, "RATE_LIMIT", RateLimit(rate=1e-6, burst=6, clock=lambda: 0.0))
+    big = json.dumps(request(edits=[{"type": "remove", "ids": list(range(10_000))}])).encode()  # ~60 KB
+    assert 4 < live_route.request_cost(len(big)) < 10
+    headers = {"Content-Type": "application/json"}
+    assert client.post(LIVE_PATH, content=big, headers=headers).status_code == 422  # served: no points are left
+    assert client.post(LIVE_PATH, content=big, headers=headers).status_code == 429  # small ones still pass
+    assert client.post(LIVE_PATH, json=request()).status_code == 200
+
+
 def test_the_rate_limit_forgets_the_least_recent_clients():
-    limit = RateLimit(rate=1, burst=1, max_clients=3, clock=lambda: 0.0)
+    limit = RateLimit(rate=1, burst=1, max_keys=3, clock=lambda: 0.0)
     for name in "abcd":
         assert limit.allow(name)
     assert len(limit._buckets) == 3 and "a" not in limit._buckets
 
 
 def test_a_busy_server_refuses_rather_than_queues(client, monkeypatch):
-    monkeypatch.setattr(live_route, "_RUNNING", live_route.threading.BoundedSemaphore(1))
-    live_route._RUNNING.acquire()
-    try:
-        response = client.post(LIVE_PATH, json=request())
-    finally:
-        live_route._RUNNING.release()
+    monkeypatch.setattr(live_route, "COMPUTING", InFlight(1, 1))
+    assert live_route.COMPUTING.acquire("198.51.100.1")  # another address's computation under way
+    response = client.post(LIVE_PATH, json=request())
     assert response.status_code == 429 and "busy" in response.json()["error"]
+
+
+def test_one_address_holds_one_computation_and_leaves_the_others_theirs(client):
+    live_route.COMPUTING.acquire("unknown")  # this client's one computation (TestClient's address)
+    assert client.post(LIVE_PATH, json=request()).status_code == 429
+    other = TestClient(client.app, client=("192.0.2.7", 50000))
+    assert other.post(LIVE_PATH, json=request()).status_code == 200
 
 
 def test_a_fit_past_the_live_budget_is_refused_with_a_sentence(client, monkeypatch):
@@ -223,3 +277,8 @@ def test_protocol_readers_take_only_finite_numbers_and_whole_indices():
     assert all(number(v) is None for v in (True, "1", None, math.nan, math.inf, [1]))
     assert indices([0, 1.0, 2.5, -1, "3", True, None, 7]) == [0, 1, 7]
     assert indices("0,1") == [] and indices(list(range(20_000))) == []
+
+
+def test_a_refusal_is_in_the_requests_language(client):
+    response = client.post(LIVE_PATH, json=request(edits=[{"type": "add", "x": 1e300, "y": 0}], language="ja"))
+    assert response.status_code == 422 and response.json()["error"] == "ライブ更新の値が範囲外です。"

@@ -7,14 +7,16 @@ import logging
 
 import pytest
 
-from ui.server import forward_queue, runtime
+from ui.server import forward_queue, runtime, watchdog
 
 
-@pytest.mark.parametrize("module, name", runtime.STREAMLIT_INTERNALS, ids=lambda v: str(v))
+@pytest.mark.parametrize("module, name", runtime.STREAMLIT_INTERNALS + watchdog.UVICORN_INTERNALS, ids=lambda v: str(v))
 def test_each_private_name_the_app_relies_on_is_in_the_installed_streamlit(module, name):
     value = importlib.import_module(module)
     for part in name.split("."):
-        assert hasattr(value, part), f"{module}.{name} is gone: update ui/server/runtime.py or forward_queue.py"
+        assert hasattr(value, part), (
+            f"{module}.{name} is gone: update ui/server/runtime.py, forward_queue.py or watchdog.py"
+        )
         value = getattr(value, part)
 
 

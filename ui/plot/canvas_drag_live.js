@@ -173,7 +173,7 @@ function requestLive(root) {
   const revision = root.dataset.revision;
   const body = JSON.stringify({
     scene: live.scene, edits: edits, add_as: live.add_as, add_test: live.add_test, scale: live.scale,
-    language: live.language, painted: live.painted, client: live.client,
+    language: live.language, painted: live.painted,
   });
   root.dataset.liveAsked = String(Number(root.dataset.liveAsked || 0) + 1);
   const asked = performance.now();

@@ -12,7 +12,6 @@ Rules that must hold:
   point (filled for training, hollow for test) at the page's ``scale``.
 """
 
-import secrets
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,6 @@ from ui.session import edits, state
 from ui.text import i18n
 from ui.widgets import heldout
 
-LIVE_CLIENT_KEY = "live_client"  # session state: this page's id for the live route
 FIT_COUNT_KEY = "fit_count"  # session state: the last fit token handed to a canvas
 
 
@@ -62,15 +60,7 @@ def live_settings(scene: Scene, painted: bool, scale: float) -> dict[str, object
         "scale": scale,
         "language": i18n.current_language(),
         "painted": painted,
-        "client": client_id(),
     }
-
-
-def client_id() -> str:
-    """A random id of this page's session (the live route's rate limit counts per id)."""
-    if LIVE_CLIENT_KEY not in st.session_state:
-        st.session_state[LIVE_CLIENT_KEY] = secrets.token_urlsafe(12)
-    return st.session_state[LIVE_CLIENT_KEY]
 
 
 def new_point_marker(scene: Scene, scale: float) -> dict | None:

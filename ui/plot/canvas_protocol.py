@@ -99,7 +99,6 @@ class LiveRequest(TypedDict):
     scale: float  # presentation mode's marker and font scale
     language: str
     painted: bool  # a panel overlay paints the plane (the live figure then draws no regions)
-    client: str  # the page's id: the rate limit's key
 
 
 class LiveStatus(TypedDict):
@@ -130,17 +129,21 @@ def number(value: object, default: float | None = None) -> float | None:
     """A finite float from a browser's value, or ``default`` (booleans are not numbers)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return default
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond any float (JSON allows 400 digits)
+        return default
     return value if value == value and abs(value) != float("inf") else default
 
 
 def indices(value: object, limit: int = 10_000) -> list[int]:
-    """Non-negative whole numbers from a browser's list (at most ``limit`` of them); [] otherwise."""
+    """Non-negative whole numbers below ``limit`` from a browser's list (at most ``limit`` of them);
+    [] otherwise."""
     if not isinstance(value, list) or len(value) > limit:
         return []
     found = []
     for item in value:
         item = number(item)
-        if item is not None and item >= 0 and item == int(item):
+        if item is not None and 0 <= item < limit and item == int(item):
             found.append(int(item))
     return found

@@ -7,26 +7,31 @@ no state (any replica behind the load balancer may answer) and the session learn
 only when the gesture ends, through the canvas's trigger.
 
 Rules that must hold, since the route is public:
-- The body is read up to ``MAX_BODY_BYTES`` and parsed as JSON; the scene goes through the link
-  decoder (``playground.link.decode_scene``), which bounds every field; edits are at most
-  ``MAX_EDITS`` and each field is checked (``ui.plot.canvas_protocol.number`` / ``indices``).
-- The fit runs under ``LIVE_SECONDS`` of processor time and ``MAX_RECORDED_STEPS`` steps; a scene
-  too heavy for that answers 503 with a sentence, and the canvas commits the gesture without
+- The body arrives through the edge (``ui.server.edge``: at most ``MAX_BODY_BYTES``, within a
+  deadline, ``application/json`` from the app's own origin) and is read here under the same cap
+  and deadline again, so the route is safe without the edge too.
+- Limits come before any work and are keyed on the client's address as the trusted proxies report
+  it (``ui.server.clients``), never on a value of the body: ``RATE_PER_SECOND`` tokens a second
+  on average (bursts of ``RATE_BURST``; a request costs one and one more per ``BYTES_PER_TOKEN``
+  of its body: a 1,000-point scene follows at about 40 frames a second, a 5,000-point one at
+  about 20), shared by every replica through Redis when ``PLAYGROUND_REDIS_URL`` is set; one
+  computation under way per address and ``CONCURRENT`` in the process (``COMPUTING``): others
+  answer 429 at once (a live frame that waits is stale), so one address flooding the route holds
+  one slot and never the others'.
+- Parsing, validation (``ui.server.live_request``: typed, ranges, 4xx with a sentence) and the
+  work run off the event loop, in a worker thread.
+- The budget covers the whole answer (``ui.server.live_budget``): a cost estimate before the
+  fit, ``LIVE_SECONDS`` for the fit, a deadline between the stages, ``MAX_ANSWER_BYTES`` for the
+  encoded answer; over it, a quick 503 with a sentence, and the canvas commits the gesture without
   live updates.
-- At most ``CONCURRENT`` computations run at once in the process (others answer 429 at once: a
-  live frame that waits is stale anyway), and each client may ask ``RATE_PER_SECOND`` times a
-  second on average (bursts of ``RATE_BURST``).
 - The answer is JSON; every text in it (class names in the legend) is escaped as the canvas's
   figure escapes it (``ui.plot.figures``).
 """
 
 import json
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,106 +45,43 @@ from playground.budget import limited
 from playground.link import decode_scene
 from playground.scene import PointSet, Scene
 from ui.plot.canvas import figure_json
-from ui.plot.canvas_protocol import LIVE_PATH, LiveStatus, indices, number
+from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
+from ui.plot.figures import SceneFigure, scene_figure  # at start: its import takes 0.4 s, a whole live budget
 from ui.plot.fitview import FitView, evaluate_view, shown_model
 from ui.plot.theme import with_font
+from ui.server.clients import client_address
+from ui.server.edge import Refusal as EdgeRefusal
+from ui.server.edge import body_deadline, read_body
+from ui.server.limits import InFlight, TokenBuckets, shared_buckets
+from ui.server.live_budget import MAX_ANSWER_BYTES, TOO_HEAVY, WORK_LIMIT, StageClock, work_estimate
+from ui.server.live_request import (
+    MAX_BODY_BYTES,
+    MAX_EDITS,
+    TOO_LARGE,
+    LiveFields,
+    Refused,
+    language_of,
+    live_fields,
+    parsed_json,
+)
+from ui.session.cache import setting
 from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.session.workers import fit_scene
-from ui.text.i18n import LANGUAGES, N_, speaking
+from ui.text.i18n import N_, _, speaking
 from ui.text.names import phrased
 
-if TYPE_CHECKING:  # imported where it is used: see live_answer
-    from ui.plot.figures import SceneFigure
-
-MAX_BODY_BYTES = 512 * 1024  # a link's points (5,000 at most) and a gesture's edits fit well within
-MAX_EDITS = 100
-LIVE_SECONDS = 0.25  # processor time for one live fit: a frame that takes longer is no live frame
+LIVE_SECONDS = 0.25  # wall time for one live fit: a frame that takes longer is no live frame
 CONCURRENT = 2  # computations at once (the machine's cores); more would only queue stale frames
-RATE_PER_SECOND = 60.0
-RATE_BURST = 60.0
-MAX_CLIENTS = 4096  # clients remembered by the rate limit (the least recent are forgotten)
-MIN_SCALE, MAX_SCALE = 0.5, 3.0
+PER_ADDRESS = 1  # computations one address may have under way (a canvas asks one frame at a time)
+RATE_PER_SECOND = setting("PLAYGROUND_LIVE_RATE", 60.0)  # tokens a second; see request_cost
+RATE_BURST = setting("PLAYGROUND_LIVE_BURST", 60.0)
+BYTES_PER_TOKEN = 16 * 1024  # a big scene's frames cost more: its parsing and decoding alone take ms
 
-_RUNNING = threading.BoundedSemaphore(CONCURRENT)
+RateLimit = TokenBuckets  # the name the class rooms' routes import
+RATE_LIMIT: "TokenBuckets | Any" = shared_buckets("live", RATE_PER_SECOND, RATE_BURST)
+COMPUTING = InFlight(PER_ADDRESS, CONCURRENT)
 
-
-class RateLimit:
-    """A token bucket per client: ``rate`` requests a second on average, ``burst`` at once."""
-
-    def __init__(
-        self,
-        rate: float = RATE_PER_SECOND,
-        burst: float = RATE_BURST,
-        max_clients: int = MAX_CLIENTS,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.rate, self.burst, self.max_clients, self.clock = rate, burst, max_clients, clock
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # client -> (tokens, time)
-        self._lock = threading.Lock()
-
-    def allow(self, client: str) -> bool:
-        with self._lock:
-            now = self.clock()
-            tokens, then = self._buckets.pop(client, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - then) * self.rate)
-            allowed = tokens >= 1.0
-            self._buckets[client] = (tokens - 1.0 if allowed else tokens, now)
-            while len(self._buckets) > self.max_clients:
-                self._buckets.popitem(last=False)
-            return allowed
-
-
-RATE_LIMIT = RateLimit()
-
-
-class Refused(Exception):
-    """A request the route will not compute: ``status`` and a sentence (a ``Message`` or text)."""
-
-    def __init__(self, status: int, sentence: Message | str) -> None:
-        super().__init__(sentence)
-        self.status, self.sentence = status, sentence
-
-
-def _language(value: object) -> str:
-    """``value`` when it is one of ``LANGUAGES``, else "en" (a list or an object too: JSON's
-    unhashable values cannot be looked up in a dict)."""
-    return value if isinstance(value, str) and value in LANGUAGES else "en"
-
-
-def _text(value: object, limit: int) -> str:
-    return value[:limit] if isinstance(value, str) else ""
-
-
-class LiveFields(NamedTuple):
-    """A live request's fields as validated (``_request_fields``; the wire format is
-    ``ui.plot.canvas_protocol.LiveRequest``). The edits are checked one by one as they are applied
-    (``edited_points``)."""
-
-    query: dict[str, str]  # the scene's link query, for ``playground.link.decode_scene``
-    edits: list[Any]  # at most MAX_EDITS
-    add_as: int  # 0-5
-    add_test: bool
-    scale: float  # MIN_SCALE..MAX_SCALE
-    language: str  # a key of LANGUAGES
-    painted: bool
-
-
-def _request_fields(body: object) -> LiveFields:
-    """The request's fields, checked."""
-    if not isinstance(body, dict):
-        raise Refused(400, N_("The live update was not understood."))
-    query = body.get("scene")
-    if not isinstance(query, dict) or len(query) > 30:
-        raise Refused(400, N_("The live update was not understood."))
-    query = {str(k)[:20]: v for k, v in query.items() if isinstance(v, str)}
-    edits = body.get("edits")
-    if not isinstance(edits, list) or len(edits) > MAX_EDITS:
-        raise Refused(400, N_("The live update was not understood."))
-    class_number = number(body.get("add_as"), 0)
-    add_as = int(class_number) if class_number == int(class_number) and 0 <= class_number < 6 else 0
-    scale = min(max(number(body.get("scale"), 1.0), MIN_SCALE), MAX_SCALE)
-    language = _language(body.get("language"))
-    return LiveFields(query, edits, add_as, body.get("add_test") is True, scale, language, body.get("painted") is True)
+__all__ = ["MAX_BODY_BYTES", "MAX_EDITS", "LiveFields", "RateLimit", "Refused", "live_answer", "live_routes"]
 
 
 class EditedPoints(NamedTuple):
@@ -149,42 +91,31 @@ class EditedPoints(NamedTuple):
     origins: NDArray[np.intp]  # (N,) the place in the request's scene, -1 for an added point
 
 
-def edited_points(points: PointSet, edits: Sequence[object], add_as: int, add_test: bool) -> EditedPoints:
-    """(points, origins): the points after the edits, in order, and for each the place it had in
-    the request's scene (-1 for an added one). Edits name points by that place, as the canvas
-    showed them; a bad edit refuses the request (nothing is guessed)."""
+def edited_points(points: PointSet, edits: Sequence[LiveEdit], add_as: int, add_test: bool) -> EditedPoints:
+    """(points, origins): the points after the edits (validated by ``ui.server.live_request``), in
+    order, and for each the place it had in the request's scene (-1 for an added one). Edits name
+    points by that place, as the canvas showed them. Coordinates out of the scene's bounds or a
+    full scene raise ``PlaygroundError``."""
     origins = np.arange(len(points))
     for edit in edits:
-        if not isinstance(edit, dict):
-            raise Refused(400, N_("The live update was not understood."))
-        kind = edit.get("type")
-        if kind == "add":
-            x, y = number(edit.get("x")), number(edit.get("y"))
-            if x is None or y is None:
-                raise Refused(400, N_("The live update was not understood."))
-            points = points.added(x, y, add_as, test=add_test)  # bounds and limits: InvalidDataError
+        if edit["type"] == "add":
+            points = points.added(edit["x"], edit["y"], add_as, test=add_test)
             origins = np.append(origins, -1)
-        elif kind == "remove":
-            places = _places(origins, edit.get("ids"))
+        elif edit["type"] == "remove":
+            places = _places(origins, edit["ids"])
             points = points.removed(places)
             origins = np.delete(origins, places)
-        elif kind == "move":
-            dx, dy = number(edit.get("dx")), number(edit.get("dy"))
-            if dx is None or dy is None:
-                raise Refused(400, N_("The live update was not understood."))
-            points = points.moved(_places(origins, edit.get("ids")), dx, dy)
         else:
-            raise Refused(400, N_("The live update was not understood."))
+            points = points.moved(_places(origins, edit["ids"]), edit["dx"], edit["dy"])
     return EditedPoints(points, origins)
 
 
-def _places(origins: NDArray[np.intp], ids: object) -> list[int]:
+def _places(origins: NDArray[np.intp], ids: Sequence[int]) -> list[int]:
     """Where the points the request's scene had at ``ids`` are now."""
-    wanted = np.asarray(indices(ids), dtype=int)
-    return np.flatnonzero(np.isin(origins, wanted[wanted >= 0])).tolist()
+    return np.flatnonzero(np.isin(origins, np.asarray(ids, dtype=np.intp))).tolist()
 
 
-def _named_by_origin(figure: "SceneFigure", origins: NDArray[np.intp]) -> None:
+def _named_by_origin(figure: SceneFigure, origins: NDArray[np.intp]) -> None:
     """The points' markers carry their place in the request's scene (what the canvas's next edit
     names), not in the edited set; added points carry -1 (nothing can name them yet)."""
     for trace in figure["data"]:
@@ -192,17 +123,21 @@ def _named_by_origin(figure: "SceneFigure", origins: NDArray[np.intp]) -> None:
             trace["customdata"] = origins[np.asarray(trace["customdata"], dtype=int)].astype(np.int32)
 
 
-def _fitted_view(scene: Scene) -> tuple[Classifier | None, FitView]:
+def _fitted_view(scene: Scene, clock: StageClock) -> tuple[Classifier | None, FitView]:
     """(model, view) of the scene's training points, under the live budget."""
+    if work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
+        raise Refused(503, TOO_HEAVY)
     training = scene.training
     points = training.points
-    with limited(LIVE_SECONDS, MAX_RECORDED_STEPS, clock=time.thread_time) as budget:
+    with limited(min(LIVE_SECONDS, clock.left()), MAX_RECORDED_STEPS) as budget:
         result = fit_scene(
             points.X, points.y, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params
         )
-    if "time" in budget.reasons:
-        raise Refused(503, N_("This scene is too heavy to follow the pointer live; it is updated when you let go."))
+    if "time" in budget.reasons or clock.over():
+        raise Refused(503, TOO_HEAVY)
     view = evaluate_view(result, points.X, points.y, scene.window, scene.step, GRID_RESOLUTION)
+    if clock.over():
+        raise Refused(503, TOO_HEAVY)
     return result[0], view
 
 
@@ -216,11 +151,10 @@ def _test_predicted(model: Classifier | None, scene: Scene) -> NDArray[Any] | No
         return None
 
 
-def live_answer(body: object) -> str:
+def live_answer(body: object, clock: StageClock | None = None) -> str:
     """The response text for a request body already parsed from JSON (raises ``Refused``)."""
-    from ui.plot.figures import scene_figure
-
-    fields = _request_fields(body)
+    clock = clock or StageClock()
+    fields = live_fields(body)
     language = fields.language
     scene = decode_scene(fields.query).scene
     try:
@@ -231,7 +165,7 @@ def live_answer(body: object) -> str:
     if not isinstance(scene.window, Window):
         scene = replace(scene, window=Window())
     with speaking(language, scene.class_names):
-        model, view = _fitted_view(scene) if len(scene.training.points) else (None, None)
+        model, view = _fitted_view(scene, clock) if len(scene.training.points) else (None, None)
         if view is None:
             raise Refused(422, N_("There are no training points yet."))
         if view.error:
@@ -250,40 +184,68 @@ def live_answer(body: object) -> str:
     _named_by_origin(figure, origins)
     wrong = int((view.predicted != scene.training.points.y).sum()) if view.predicted is not None else 0
     status = LiveStatus(n_points=len(scene.points), accuracy=view.accuracy, wrong=wrong)
-    return '{"figure":' + figure_json(figure) + ',"status":' + json.dumps(status) + "}"
+    text = '{"figure":' + figure_json(figure) + ',"status":' + json.dumps(status) + "}"
+    if len(text) > MAX_ANSWER_BYTES or clock.over():
+        raise Refused(503, TOO_HEAVY)
+    return text
+
+
+def said(sentence: Message | str) -> str:
+    """A refusal's sentence in the language spoken (a message constant is looked up in the
+    catalogs; ``phrased`` shows a plain str as it is)."""
+    return _(sentence) if isinstance(sentence, str) else phrased(sentence)
 
 
 def _refusal(err: Refused, language: str) -> JSONResponse:
     with speaking(language):
-        sentence = phrased(err.sentence)
-    return JSONResponse({"error": sentence}, status_code=err.status)
+        sentence = said(err.sentence)
+    return JSONResponse({"error": sentence}, status_code=err.status, headers={"Cache-Control": "no-store"})
+
+
+def live_response(body: bytes, clock: StageClock) -> tuple[int, str, str]:
+    """(status, language, text) for a raw body: parsed, validated and computed (a worker thread's
+    job: nothing here runs on the event loop)."""
+    language = "en"
+    try:
+        parsed = parsed_json(body)
+        language = language_of(parsed)
+        return 200, language, live_answer(parsed, clock)
+    except Refused as err:
+        with speaking(language):
+            return err.status, language, json.dumps({"error": said(err.sentence)})
+
+
+def request_cost(size: int) -> float:
+    """Tokens a request of ``size`` body bytes spends: the work before any refusal grows with it."""
+    return 1.0 + size / BYTES_PER_TOKEN
+
+
+async def _allowed(client: str, cost: float) -> bool:
+    """The client's rate limit, off the event loop when it asks Redis."""
+    if isinstance(RATE_LIMIT, TokenBuckets):
+        return RATE_LIMIT.allow(client, cost)
+    return bool(await run_in_threadpool(RATE_LIMIT.allow, client, cost))
 
 
 async def live(request: Request) -> Response:
     """POST ``LIVE_PATH``: a live figure (see the module's rules)."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            return _refusal(Refused(413, N_("The live update was too large.")), "en")
+    clock = StageClock()
+    client = client_address(request.scope)
+    try:  # already read by the edge (ui.server.edge) when it is installed: then this is a copy
+        body = await read_body(request.receive, MAX_BODY_BYTES, body_deadline(None, MAX_BODY_BYTES))
+    except EdgeRefusal as err:
+        return _refusal(Refused(err.status, TOO_LARGE if err.status == 413 else err.sentence), "en")
+    if body is None:
+        return Response(status_code=400)  # the client went away: nobody reads this
+    if not await _allowed(client, request_cost(len(body))):
+        return _refusal(Refused(429, N_("Too many live updates; slow down a little.")), "en")
+    if not COMPUTING.acquire(client):
+        return _refusal(Refused(429, N_("The server is busy; the plot is updated when you let go.")), "en")
     try:
-        parsed = json.loads(body)
-    except (ValueError, RecursionError):
-        return _refusal(Refused(400, N_("The live update was not understood.")), "en")
-    language = _language(parsed.get("language")) if isinstance(parsed, dict) else "en"
-    client = _text(parsed.get("client") if isinstance(parsed, dict) else None, 64) or "?"
-    host = request.client.host if request.client else "?"
-    if not RATE_LIMIT.allow(f"{host}/{client}"):
-        return _refusal(Refused(429, N_("Too many live updates; slow down a little.")), language)
-    if not _RUNNING.acquire(blocking=False):
-        return _refusal(Refused(429, N_("The server is busy; the plot is updated when you let go.")), language)
-    try:
-        text = await run_in_threadpool(live_answer, parsed)
-    except Refused as err:
-        return _refusal(err, language)
+        status, _, text = await run_in_threadpool(live_response, body, clock)
     finally:
-        _RUNNING.release()
-    return Response(text, media_type="application/json", headers={"Cache-Control": "no-store"})
+        COMPUTING.release(client)
+    return Response(text, status_code=status, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 def live_path() -> str:

@@ -54,6 +54,11 @@ def no_delay_on_listening_sockets(fd_dir="/proc/self/fd"):
 
 @asynccontextmanager
 async def lifespan(app):
-    """``st.App``'s start-up hook: the listening socket is bound and listening by then."""
+    """``st.App``'s start-up hook: the listening socket is bound and listening by then, and no
+    connection has been accepted yet; connections stuck before their headers get a deadline too
+    (``ui.server.watchdog``)."""
+    from ui.server import watchdog
+
     no_delay_on_listening_sockets()
+    watchdog.install()
     yield

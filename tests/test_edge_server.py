@@ -1,0 +1,147 @@
+"""The HTTP edge against a real ``streamlit run`` of the app (uvicorn underneath): half-sent bodies
+refused and their connections closed, an over-cap length refused unread, connections silent
+before their headers closed, huge numbers 4xx, cross-site POSTs refused, security headers on every
+route, the live rate limit keyed on the address and not on the body.
+
+No timed assertion: each socket read has a generous bound so a hang fails instead of blocking.
+"""
+
+import json
+import socket
+import urllib.error
+import urllib.request
+
+import pytest
+
+from bench.server import streamlit
+from playground.link import encode_scene
+from ui.session.state import default_scene
+
+BOUND = 60.0  # seconds a read may wait before the test fails (the edge's deadlines are far shorter)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with streamlit() as running:
+        yield running.url
+
+
+def port_of(url):
+    return int(url.rsplit(":", 1)[1])
+
+
+def raw_exchange(url, data, bound=BOUND):
+    """(everything the server sent, whether it closed the connection) for ``data`` sent raw."""
+    with socket.create_connection(("127.0.0.1", port_of(url)), timeout=bound) as sock:
+        if data:
+            sock.sendall(data)
+        received = b""
+        try:
+            while chunk := sock.recv(65536):
+                received += chunk
+            return received, True
+        except ConnectionResetError:
+            return received, True
+        except TimeoutError:
+            return received, False
+
+
+def post(url, path, body, headers=None):
+    """(status, headers, parsed JSON or text) of a POST."""
+    request = urllib.request.Request(
+        url + path, data=body, headers={"Content-Type": "application/json", **(headers or {})}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=BOUND) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.headers, err.read()
+
+
+def live_body(**fields):
+    return json.dumps({"scene": encode_scene(default_scene()), "edits": [], "language": "en", **fields}).encode()
+
+
+def test_a_half_sent_body_is_refused_and_its_connection_closed(server):
+    head = b"POST /api/live HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000\r\n\r\n"
+    received, closed = raw_exchange(server, head + b"x" * 20_000)
+    assert received.startswith(b"HTTP/1.1 408") and b"connection: close" in received.lower()
+    assert closed
+
+
+def test_a_length_over_the_cap_is_refused_before_the_body_is_sent(server):
+    for path in ("/api/live", "/api/room/join", "/", "/_stcore/upload_file/s/f"):
+        method = "PUT" if "upload" in path else "POST"
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n"
+        )
+        received, closed = raw_exchange(server, head.encode())  # not a byte of the body
+        assert received.startswith(b"HTTP/1.1 413"), (path, received[:80])
+        assert closed
+
+
+def test_a_connection_silent_before_its_headers_is_closed(server):
+    received, closed = raw_exchange(server, b"")
+    assert received == b"" and closed
+    received, closed = raw_exchange(server, b"GET / HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+    assert received == b"" and closed
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"add_as": 10**400},
+        {"scale": 10**400},
+        {"edits": [{"type": "add", "x": 10**400, "y": 0}]},
+        {"edits": [{"type": "move", "ids": [1], "dx": 10**400, "dy": 0}]},
+        {"edits": [{"type": "remove", "ids": [10**400]}]},
+        {"edits": [{"type": "remove", "ids": [1e308, -1e308]}]},
+    ],
+)
+def test_huge_numbers_are_refused_with_a_sentence(server, fields):
+    status, _, body = post(server, "/api/live", live_body(**fields), {"X-Forwarded-For": "198.51.100.200"})
+    assert 400 <= status < 500 and json.loads(body)["error"].endswith(".")
+
+
+@pytest.mark.parametrize("path", ["/api/live", "/api/room/open", "/api/room/join"])
+def test_cross_site_posts_are_refused(server, path):
+    status, _, _ = post(server, path, b"{}", {"Content-Type": "text/plain"})
+    assert status == 415
+    status, _, _ = post(server, path, b"{}", {"Origin": "http://evil.example"})
+    assert status == 403
+
+
+def test_every_route_sends_its_security_headers(server):
+    for path in ("/", "/room", "/room/assets/student.js", "/api/room/state?c=AAAAAAAA"):
+        try:
+            with urllib.request.urlopen(server + path, timeout=BOUND) as response:
+                headers = response.headers
+        except urllib.error.HTTPError as err:
+            headers = err.headers
+        assert headers["X-Content-Type-Options"] == "nosniff", path
+        assert "frame-ancestors" in headers["Content-Security-Policy"], path
+        assert headers["X-Frame-Options"] in ("DENY", "SAMEORIGIN") and headers["Referrer-Policy"], path
+    with urllib.request.urlopen(server + "/room", timeout=BOUND) as response:
+        policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "default-src 'self'" in policy
+    # The page and its websocket still pass the edge.
+    with urllib.request.urlopen(server + "/", timeout=BOUND) as response:
+        assert response.status == 200 and b"<html" in response.read().lower()
+    key = b"dGhlIHNhbXBsZSBub25jZQ=="
+    upgrade = (
+        b"GET /_stcore/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: " + key + b"\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: streamlit\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port_of(server)), timeout=BOUND) as sock:
+        sock.sendall(upgrade)
+        assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+
+
+def test_the_live_rate_limit_counts_the_address_whatever_the_body_says(server):
+    pad = "x" * 120_000  # a body of 120 KB spends 8 tokens: the burst is gone in a few requests
+    bodies = [json.dumps({"scene": {}, "edits": [5], "client": f"page {i}", "pad": pad}).encode() for i in range(40)]
+    answers = [post(server, "/api/live", body, {"X-Forwarded-For": "198.51.100.1"}) for body in bodies]
+    limited = [json.loads(body)["error"] for status, _, body in answers if status == 429]
+    assert "Too many live updates; slow down a little." in limited  # a new "client" string made no new allowance
+    status, _, _ = post(server, "/api/live", bodies[0], {"X-Forwarded-For": "198.51.100.2"})
+    assert status == 400  # another address behind the same proxy is not limited by the first one
