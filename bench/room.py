@@ -132,8 +132,8 @@ async def students_run(api, code, n, seconds, connections, joined, seed=29):
         seated = []
         for start in range(0, n, 50):  # a lecture hall joins within a minute or two, not in one instant
             batch = everyone[start : start + 50]
-            joined = await asyncio.gather(*(s.join(client) for s in batch))
-            seated += [s for s, ok in zip(batch, joined) if ok]
+            answers = await asyncio.gather(*(s.join(client) for s in batch))
+            seated += [s for s, ok in zip(batch, answers) if ok]
         joined.set()
         cpu = resource.getrusage(resource.RUSAGE_SELF)
         cpu_before = cpu.ru_utime + cpu.ru_stime
