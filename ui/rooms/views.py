@@ -234,7 +234,9 @@ class RoomFigures:
     """Cached answers: (code, language, scale, shape) -> (Snapshot, when built, size), bounded (see the
     module's rules), and the newest ``RoomVersion`` of each room they share."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, max_entries=MAX_ENTRIES, max_bytes=MAX_BYTES):
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES
+    ) -> None:
         self.clock = clock
         self.max_entries, self.max_bytes = max_entries, max_bytes
         self._entries: OrderedDict[tuple, tuple[Snapshot, float, int]] = OrderedDict()
