@@ -3,7 +3,7 @@
 One server (or, with ``--replicas``, two replicas behind Debian's nginx sharing a Redis; one
 replica killed halfway and Redis restarted at three quarters), the lecturer's real page in
 headless Chromium showing the room on the projector, and ``--students`` simulated students: HTTP
-clients on one asyncio loop (one keep-alive connection pool, no thread per student) speaking as
+clients on one asyncio loop (a keep-alive connection each, ``bench.keepalive``; no thread per student) speaking as
 the student page does: a join (each from an address of its own, as a proxy reports a phone's, in
 ``X-Forwarded-For``), then an add every ``--every`` seconds with the student's own ``seq``,
 retried as the page retries, and a poll of the room's state every 1.5 s (the whole answer read,
@@ -35,10 +35,12 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
+from bench.keepalive import Connection
 from bench.load import loadavg, percentile
 from bench.server import ROOT, streamlit
 from tests.browser import CHROMIUM_ARGS, chromium_path, free_port
 from tests.redis_server import redis_server
+from ui.rooms.protocol import API
 
 POLL_SECONDS = 1.5  # the student page's poll
 KILLED_CPU = []  # CPU seconds of replicas killed during the run, read just before
@@ -53,9 +55,11 @@ def address(index):
 
 
 class Student:
-    def __init__(self, index, api, code, rng):
-        self.index, self.api, self.code, self.rng = index, api, code, rng
-        self.headers = {"X-Forwarded-For": address(index)}
+    """One phone: its own keep-alive connection (``bench.keepalive``), from its own address."""
+
+    def __init__(self, index, url, code, rng):
+        self.index, self.code, self.rng = index, code, rng
+        self.connection = Connection(url, {"X-Forwarded-For": address(index)})
         self.sid = self.key = None
         self.seq = 0
         self.acks = []  # (start time, acknowledged version, pid)
@@ -64,30 +68,28 @@ class Student:
         self.polls = 0
         self.poll_bytes = 0
 
-    async def post(self, client, name, body):
+    async def post(self, name, body):
         """The answer of a request retried until it is answered (as the page retries)."""
         while True:
             try:
-                response = await client.post(
-                    f"{self.api}/{name}", json={"code": self.code, **body}, headers=self.headers, timeout=10
-                )
-                if response.status_code not in (429, 502, 503, 504):
-                    return response.status_code, response.json()
-            except Exception:  # noqa: BLE001  (a connection refused by a dying replica: try again)
+                status, content = await self.connection.post(f"{API}/{name}", {"code": self.code, **body})
+                if status not in (429, 502, 503, 504):
+                    return status, json.loads(content)
+            except OSError:  # a connection refused by a dying replica, a timeout: try again
                 pass
             self.retries += 1
             await asyncio.sleep(1.0)
 
-    async def join(self, client):
+    async def join(self):
         """Whether the room seated this student (a full room answers 409)."""
-        status, answer = await self.post(client, "join", {"nick": f"student {self.index}"})
+        status, answer = await self.post("join", {"nick": f"student {self.index}"})
         if status != 200:
             return False
         self.sid, self.key = answer["sid"], answer["key"]
         return True
 
-    async def run(self, client, until):
-        poller = asyncio.create_task(self.poll(client, until))
+    async def run(self, until):
+        poller = asyncio.create_task(self.poll(until))
         await asyncio.sleep(self.rng.uniform(0, EVERY))
         while time.time() < until:
             self.seq += 1
@@ -96,7 +98,7 @@ class Student:
             y = max(-2.9, min(4.5, self.rng.gauss(0.0, 1.3)))
             body = {"sid": self.sid, "key": self.key, "x": x, "y": y, "label": label, "seq": self.seq}
             started = time.time()
-            status, answer = await self.post(client, "add", body)
+            status, answer = await self.post("add", body)
             if status == 200:
                 self.acks.append((started, answer["version"], answer["pid"]))
             else:
@@ -104,47 +106,53 @@ class Student:
             await asyncio.sleep(max(0.0, started + EVERY - time.time()))
         await poller
 
-    async def poll(self, client, until):
+    async def poll(self, until):
+        """The page's poll: the state since the version it has, the whole answer read."""
         version = 0
         await asyncio.sleep(self.rng.uniform(0, POLL_SECONDS))
         while time.time() < until:
             try:
-                params = {"c": self.code, "since": version, "sid": self.sid, "lang": "en", "shape": "tall"}
-                response = await client.get(f"{self.api}/state", params=params, headers=self.headers, timeout=10)
+                params = {"c": self.code, "since": version, "sid": self.sid, "lang": "en"}
+                _status, content = await self.connection.get(f"{API}/state", params)
                 self.polls += 1
-                self.poll_bytes += len(response.content)
-                found = VERSION.match(response.content)
+                self.poll_bytes += len(content)
+                found = VERSION.match(content)
                 version = int(found.group(1)) if found else version
-            except Exception:  # noqa: BLE001
+            except OSError:
                 pass
             await asyncio.sleep(POLL_SECONDS)
 
+    async def final_count(self):
+        while True:
+            try:
+                status, content = await self.connection.get(f"{API}/state", {"c": self.code, "sid": self.sid})
+                if status == 200:
+                    return json.loads(content)["me"]["count"]
+            except OSError:
+                pass
+            await asyncio.sleep(1.0)
 
-async def students_run(api, code, n, seconds, connections, joined, seed=29):
+
+async def students_run(url, code, n, seconds, joined, seed=29):
     """(seated students, refused seats, {sid: final count}, the students' CPU seconds while timed);
     ``joined`` (a ``threading.Event``) is set when the joins are over and the clock starts."""
-    import httpx
-
     rng = random.Random(seed)
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-    async with httpx.AsyncClient(limits=limits) as client:
-        everyone = [Student(i, api, code, random.Random(rng.random())) for i in range(n)]
-        seated = []
-        for start in range(0, n, 50):  # a lecture hall joins within a minute or two, not in one instant
-            batch = everyone[start : start + 50]
-            answers = await asyncio.gather(*(s.join(client) for s in batch))
-            seated += [s for s, ok in zip(batch, answers) if ok]
-        joined.set()
-        cpu = resource.getrusage(resource.RUSAGE_SELF)
-        cpu_before = cpu.ru_utime + cpu.ru_stime
-        until = time.time() + seconds
-        await asyncio.gather(*(s.run(client, until) for s in seated))
-        cpu = resource.getrusage(resource.RUSAGE_SELF)
-        own_cpu = cpu.ru_utime + cpu.ru_stime - cpu_before
-        final = {}
-        for s in seated:
-            response = await client.get(f"{api}/state", params={"c": code, "sid": s.sid}, headers=s.headers, timeout=30)
-            final[s.sid] = response.json()["me"]["count"]
+    everyone = [Student(i, url, code, random.Random(rng.random())) for i in range(n)]
+    seated = []
+    for start in range(0, n, 50):  # a lecture hall joins within a minute or two, not in one instant
+        batch = everyone[start : start + 50]
+        answers = await asyncio.gather(*(s.join() for s in batch))
+        seated += [s for s, ok in zip(batch, answers) if ok]
+    joined.set()
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_before = cpu.ru_utime + cpu.ru_stime
+    until = time.time() + seconds
+    await asyncio.gather(*(s.run(until) for s in seated))
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    own_cpu = cpu.ru_utime + cpu.ru_stime - cpu_before
+    final = {s.sid: await s.final_count() for s in seated}
+    for s in everyone:
+        s.connection.close()
     return seated, n - len(seated), final, own_cpu
 
 
@@ -159,7 +167,7 @@ def open_projector(page, url):
     return code
 
 
-def measure(url, servers, n, seconds, kill=None, restart_redis=None, connections=None):
+def measure(url, servers, n, seconds, kill=None, restart_redis=None):
     from playwright.sync_api import sync_playwright
 
     api = url + "/api/room"
@@ -178,7 +186,7 @@ def measure(url, servers, n, seconds, kill=None, restart_redis=None, connections
         started = threading.Event()
 
         def students():
-            outcome.append(asyncio.run(students_run(api, code, n, seconds, connections or n + 8, started)))
+            outcome.append(asyncio.run(students_run(url, code, n, seconds, started)))
 
         runner = threading.Thread(target=students)
         runner.start()
@@ -285,8 +293,7 @@ def run_replicas(n, seconds, root, seats, points):
             restart(between)
             print("Redis killed and started again")
 
-        # nginx's 1,024 connections a worker hold a client's and its upstream's: a pool of 300.
-        return measure(url, replicas, n, seconds, kill=kill, restart_redis=restart_redis, connections=300)
+        return measure(url, replicas, n, seconds, kill=kill, restart_redis=restart_redis)
 
 
 def main(argv=None):

@@ -136,3 +136,28 @@ def test_a_closed_room_says_so_with_the_link_it_was_frozen_into(client):
     refused = post(client, "join", code=code, nick="late")
     assert refused.status_code == 410 and "closed" in refused.json()["error"]
     assert add(client, code, student, seq=2).status_code in (403, 409)
+
+
+def test_the_memory_store_shares_nothing_an_action_or_a_reader_could_change():
+    rooms = store.MemoryStore()
+    room = heavy_room(students=5, points=30)
+    code = rooms.create(room)
+    kept = json.dumps(rooms.get(code))
+
+    def spoil_then_fail(room):
+        room["points"].append([0, 0, 0, "x", 999])
+        room["points"].pop(0)
+        next(iter(room["students"].values()))["seq"] = 10**6
+        room["scene"]["m"] = "svm"
+        room["version"] += 1
+        raise model.RoomError(400, "refused")
+
+    try:
+        rooms.update(code, spoil_then_fail)
+    except model.RoomError:
+        pass
+    assert json.dumps(rooms.get(code)) == kept  # the refused action left nothing behind
+    copy = rooms.get(code)
+    copy["points"][0][0] = 12345
+    copy["students"].clear()
+    assert json.dumps(rooms.get(code)) == kept  # nor does a reader's copy reach the store
