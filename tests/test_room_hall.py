@@ -99,18 +99,18 @@ def test_one_room_version_is_loaded_once_for_every_variant_and_each_student_gets
     assert "me" not in json.loads(answers[0].body("not-a-student"))
 
 
-def state(client, code, sid="", lang="en"):
+def state(client, code, sid="", lang="en"):  # noqa: F811  (the fixture of test_room_routes)
     views.SNAPSHOTS._entries.clear()  # the newest version, not one built less than MIN_INTERVAL ago
     response = client.get(f"{API}/state", params={"c": code, "sid": sid, "lang": lang})
     assert response.status_code == 200, response.text
     return response.json()
 
 
-def control(client, code, token, action, value=None):
+def control(client, code, token, action, value=None):  # noqa: F811
     assert post(client, "control", code=code, token=token, action=action, value=value).status_code == 200
 
 
-def test_the_state_names_the_method_as_the_lecturers_page_does_in_the_asked_language(client):
+def test_the_state_names_the_method_as_the_lecturers_page_does_in_the_asked_language(client):  # noqa: F811
     code, token = opened(client)
     for method in ("least_squares", "logistic"):
         control(client, code, token, "method", method)
@@ -121,7 +121,7 @@ def test_the_state_names_the_method_as_the_lecturers_page_does_in_the_asked_lang
     assert state(client, code, lang="ja")["method_name"] != state(client, code, lang="en")["method_name"]
 
 
-def test_a_closed_room_says_so_with_the_link_it_was_frozen_into(client):
+def test_a_closed_room_says_so_with_the_link_it_was_frozen_into(client):  # noqa: F811
     code, _token = opened(client)
     student = joined(client, code)
     assert add(client, code, student, seq=1).status_code == 200
