@@ -261,6 +261,10 @@ def student_texts():
         "offline": _("Connection lost; trying again…"),
         "students": _("Students: {n} · points: {points}"),
         "not_drawn": _("The plot could not be drawn: {error}"),
+        "method": _("Method: {name}"),
+        "closed": _("The lecturer has closed this room."),
+        "frozen_link": _("Open the room's points as a scene"),
+        "removed": _("The lecturer has removed you from this room."),
     }
 
 
