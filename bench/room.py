@@ -229,6 +229,10 @@ def report(seated, refused_seats, final, drawn, cpu, elapsed, client_cpu, load_b
         else:
             latencies.append(when - started)
     polls = sum(s.polls for s in seated)
+    starts = [started for started, _v, _p in acks]
+    redraws = [t / 1000 for _v, t in drawn if starts and min(starts) <= t / 1000 <= max(starts)]
+    gaps = [b - a for a, b in zip(redraws, redraws[1:])]
+    span = max(max(starts, default=0) - min(starts, default=0), 1.0)
     result = {
         "students seated": len(seated),
         "students refused a seat": refused_seats,
@@ -242,6 +246,8 @@ def report(seated, refused_seats, final, drawn, cpu, elapsed, client_cpu, load_b
         "tap-to-projector median s": round(percentile(latencies, 50), 3),
         "p90 s": round(percentile(latencies, 90), 3),
         "max s": round(max(latencies, default=float("nan")), 3),
+        "projector redraws per second": round(len(redraws) / span, 2),
+        "projector redraw gap median s": round(percentile(gaps, 50), 3),
         "server cores on average": round(cpu / elapsed, 2),
         "server CPU ms per student per second": round(1000 * cpu / elapsed / max(len(seated), 1), 2),
         "students' own cores (the simulation)": round(client_cpu / elapsed, 2),
