@@ -38,12 +38,12 @@ from pathlib import Path
 from bench.keepalive import Connection
 from bench.load import loadavg, percentile
 from bench.server import ROOT, streamlit
-from tests.browser import CHROMIUM_ARGS, chromium_path, free_port
+from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, free_port
 from tests.redis_server import redis_server
 from ui.rooms.protocol import API
 
 POLL_SECONDS = 1.5  # the student page's poll
-KILLED_CPU = []  # CPU seconds of replicas killed during the run, read just before
+KILLED_CPU: list[float] = []  # CPU seconds of replicas killed during the run, read just before
 VERSION = re.compile(rb'^\{"version": ?(\d+)')
 CAPS_PATH = Path(__file__).resolve().parent / "room_caps"
 EVERY = 5.0
@@ -207,6 +207,8 @@ def measure(url, servers, n, seconds, kill=None, restart_redis=None):
         elapsed = time.monotonic() - wall
         cpu = sum(s.cpu_seconds() for s in servers if s.alive()) + sum(KILLED_CPU) - cpu_before
         drawn = page.evaluate("window.__pgRoomDrawn")
+        page.locator(".pg-projector").scroll_into_view_if_needed()
+        page.screenshot(path=ARTIFACTS / "room-bench-projector.png")  # the projector at the end, to look at
         browser.close()
     return report(seated, refused_seats, final, drawn, cpu, elapsed, client_cpu, load_before)
 
