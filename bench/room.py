@@ -1,63 +1,95 @@
-"""``python -m bench room``: a class room under a class.
+"""``python -m bench room``: a class room under a class (a lecture hall: ``--students 500``).
 
-One server (or, with ``--replicas``, two replicas behind Debian's nginx sharing a Redis, one of
-them killed halfway), the lecturer's real page in headless Chromium showing the room on the
-projector, and ``--students`` simulated students (HTTP clients speaking as the student page does:
-a join, an add every ``--every`` seconds with the student's own ``seq``, retried as the page
-retries, and a poll of the room's version every 1.5 s) for ``--seconds``.
+One server (or, with ``--replicas``, two replicas behind Debian's nginx sharing a Redis; one
+replica killed halfway and Redis restarted at three quarters), the lecturer's real page in
+headless Chromium showing the room on the projector, and ``--students`` simulated students: HTTP
+clients on one asyncio loop (a keep-alive connection each, ``bench.keepalive``; no thread per student) speaking as
+the student page does: a join (each from an address of its own, as a proxy reports a phone's, in
+``X-Forwarded-For``), then an add every ``--every`` seconds with the student's own ``seq``,
+retried as the page retries, and a poll of the room's state every 1.5 s (the whole answer read,
+as a phone reads it) for ``--seconds``. The joins happen before the clock starts.
 
-Reported: points acknowledged and lost (an acknowledged point missing from the room at the end),
-points the projector never drew, tap-to-projector (from the add request's start to the projector
-having drawn a version that holds it) median / p90 / max, and the servers' CPU (cores on average,
-their fitting workers included). Targets (not timed tests): 0 lost, every point drawn, p90 <= 1 s,
-<= 1 core on average.
+The room's seat and point caps are raised to ``--seats`` / ``--points`` through the settings
+``PLAYGROUND_ROOM_SEATS`` / ``PLAYGROUND_ROOM_POINTS`` (on a tree without them,
+``bench/room_caps/sitecustomize.py`` sets the module constants); ``--root`` runs another
+checkout's server (``--seats 0`` keeps its own caps: what a tree before does with 500).
+
+Reported: students seated and refused, points acknowledged, refused and lost (an acknowledged point
+missing from the room at the end), points the projector never drew, tap-to-projector (from the add
+request's start to the projector having drawn a version that holds it) median / p90 / max, the
+servers' CPU (cores on average, their fitting workers included, and per seated student), the
+simulated students' own CPU and the load average. Targets (not timed tests): 0 lost, every point
+drawn, p90 <= 1 s on one server, <= 0.5 s on two replicas.
 """
 
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
+import resource
 import tempfile
 import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
 
+from bench.keepalive import Connection
 from bench.load import loadavg, percentile
-from bench.server import streamlit
-from tests.browser import CHROMIUM_ARGS, chromium_path, free_port
+from bench.server import ROOT, streamlit
+from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, free_port
 from tests.redis_server import redis_server
+from ui.rooms.protocol import API
 
 POLL_SECONDS = 1.5  # the student page's poll
-KILLED_CPU = []  # CPU seconds of replicas killed during the run, read just before
+KILLED_CPU: list[float] = []  # CPU seconds of replicas killed during the run, read just before
 VERSION = re.compile(rb'^\{"version": ?(\d+)')
+CAPS_PATH = Path(__file__).resolve().parent / "room_caps"
+EVERY = 5.0
+
+
+def address(index):
+    """A phone's own address (as a proxy on this host reports it in ``X-Forwarded-For``)."""
+    return f"10.{index // 65536 % 256}.{index // 256 % 256}.{index % 256 + 1}"
 
 
 class Student:
-    def __init__(self, index, api, code, rng):
-        self.index, self.api, self.code, self.rng = index, api, code, rng
+    """One phone: its own keep-alive connection (``bench.keepalive``), from its own address."""
+
+    def __init__(self, index, url, code, rng):
+        self.index, self.code, self.rng = index, code, rng
+        self.connection = Connection(url, {"X-Forwarded-For": address(index)})
         self.sid = self.key = None
         self.seq = 0
         self.acks = []  # (start time, acknowledged version, pid)
+        self.refused = 0  # adds the room refused (409: paused, the student's or the room's cap)
         self.retries = 0
+        self.polls = 0
+        self.poll_bytes = 0
 
-    async def post(self, client, name, body):
+    async def post(self, name, body):
         """The answer of a request retried until it is answered (as the page retries)."""
         while True:
             try:
-                response = await client.post(f"{self.api}/{name}", json={"code": self.code, **body}, timeout=10)
-                if response.status_code not in (429, 502, 503, 504):
-                    return response.status_code, response.json()
-            except Exception:  # noqa: BLE001  (a connection refused by a dying replica: try again)
+                status, content = await self.connection.post(f"{API}/{name}", {"code": self.code, **body})
+                if status not in (429, 502, 503, 504):
+                    return status, json.loads(content)
+            except OSError:  # a connection refused by a dying replica, a timeout: try again
                 pass
             self.retries += 1
             await asyncio.sleep(1.0)
 
-    async def run(self, client, until):
-        status, answer = await self.post(client, "join", {"nick": f"student {self.index}"})
+    async def join(self):
+        """Whether the room seated this student (a full room answers 409)."""
+        status, answer = await self.post("join", {"nick": f"student {self.index}"})
+        if status != 200:
+            return False
         self.sid, self.key = answer["sid"], answer["key"]
-        poller = asyncio.create_task(self.poll(client, until))
+        return True
+
+    async def run(self, until):
+        poller = asyncio.create_task(self.poll(until))
         await asyncio.sleep(self.rng.uniform(0, EVERY))
         while time.time() < until:
             self.seq += 1
@@ -66,43 +98,62 @@ class Student:
             y = max(-2.9, min(4.5, self.rng.gauss(0.0, 1.3)))
             body = {"sid": self.sid, "key": self.key, "x": x, "y": y, "label": label, "seq": self.seq}
             started = time.time()
-            status, answer = await self.post(client, "add", body)
+            status, answer = await self.post("add", body)
             if status == 200:
                 self.acks.append((started, answer["version"], answer["pid"]))
+            else:
+                self.refused += 1
             await asyncio.sleep(max(0.0, started + EVERY - time.time()))
         await poller
 
-    async def poll(self, client, until):
+    async def poll(self, until):
+        """The page's poll: the state since the version it has, the whole answer read."""
         version = 0
+        await asyncio.sleep(self.rng.uniform(0, POLL_SECONDS))
         while time.time() < until:
             try:
-                response = await client.get(
-                    f"{self.api}/state", params={"c": self.code, "since": version, "sid": self.sid}, timeout=10
-                )
-                found = VERSION.match(response.content)
+                params = {"c": self.code, "since": version, "sid": self.sid, "lang": "en"}
+                _status, content = await self.connection.get(f"{API}/state", params)
+                self.polls += 1
+                self.poll_bytes += len(content)
+                found = VERSION.match(content)
                 version = int(found.group(1)) if found else version
-            except Exception:  # noqa: BLE001
+            except OSError:
                 pass
             await asyncio.sleep(POLL_SECONDS)
 
+    async def final_count(self):
+        while True:
+            try:
+                status, content = await self.connection.get(f"{API}/state", {"c": self.code, "sid": self.sid})
+                if status == 200:
+                    return json.loads(content)["me"]["count"]
+            except OSError:
+                pass
+            await asyncio.sleep(1.0)
 
-EVERY = 5.0
 
-
-async def students_run(api, code, n, seconds, seed=29):
-    import httpx
-
+async def students_run(url, code, n, seconds, joined, seed=29):
+    """(seated students, refused seats, {sid: final count}, the students' CPU seconds while timed);
+    ``joined`` (a ``threading.Event``) is set when the joins are over and the clock starts."""
     rng = random.Random(seed)
+    everyone = [Student(i, url, code, random.Random(rng.random())) for i in range(n)]
+    seated = []
+    for start in range(0, n, 50):  # a lecture hall joins within a minute or two, not in one instant
+        batch = everyone[start : start + 50]
+        answers = await asyncio.gather(*(s.join() for s in batch))
+        seated += [s for s, ok in zip(batch, answers) if ok]
+    joined.set()
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_before = cpu.ru_utime + cpu.ru_stime
     until = time.time() + seconds
-    limits = httpx.Limits(max_connections=n + 8, max_keepalive_connections=n + 8)
-    async with httpx.AsyncClient(limits=limits) as client:
-        students = [Student(i, api, code, random.Random(rng.random())) for i in range(n)]
-        await asyncio.gather(*(s.run(client, until) for s in students))
-        final = {}
-        for s in students:
-            response = await client.get(f"{api}/state", params={"c": code, "sid": s.sid}, timeout=30)
-            final[s.sid] = response.json()["me"]["count"]
-    return students, final
+    await asyncio.gather(*(s.run(until) for s in seated))
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    own_cpu = cpu.ru_utime + cpu.ru_stime - cpu_before
+    final = {s.sid: await s.final_count() for s in seated}
+    for s in everyone:
+        s.connection.close()
+    return seated, n - len(seated), final, own_cpu
 
 
 def open_projector(page, url):
@@ -116,10 +167,11 @@ def open_projector(page, url):
     return code
 
 
-def measure(url, servers, n, seconds, kill=None):
+def measure(url, servers, n, seconds, kill=None, restart_redis=None):
     from playwright.sync_api import sync_playwright
 
     api = url + "/api/room"
+    load_before = loadavg()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
@@ -129,25 +181,36 @@ def measure(url, servers, n, seconds, kill=None):
             if time.time() > deadline:
                 raise RuntimeError("the per-student limit did not change")
             time.sleep(0.2)
+        # The students' event loop in a thread of its own: Playwright's sync API holds this one's.
+        outcome = []
+        started = threading.Event()
+
+        def students():
+            outcome.append(asyncio.run(students_run(url, code, n, seconds, started)))
+
+        runner = threading.Thread(target=students)
+        runner.start()
+        while runner.is_alive() and not started.is_set():  # the clock starts once the joins are over
+            page.wait_for_timeout(500)
         cpu_before = sum(s.cpu_seconds() for s in servers)
         wall = time.monotonic()
         if kill:  # the replica that does not serve the lecturer's page (its route cookie) dies halfway
             serving = page.request.get(f"{url}/_stcore/health").headers.get("x-playground-replica", "")
             threading.Timer(seconds / 2, kill, (serving,)).start()
-        # The students' event loop in a thread of its own: Playwright's sync API holds this one's.
-        outcome = []
-        runner = threading.Thread(target=lambda: outcome.append(asyncio.run(students_run(api, code, n, seconds))))
-        runner.start()
+        if restart_redis:  # Redis killed and started again from its append-only file
+            threading.Timer(seconds * 3 / 4, restart_redis, (lambda: time.sleep(1.0),)).start()
         while runner.is_alive():
             page.wait_for_timeout(500)  # the projector page lives on meanwhile
-        students, final = outcome[0]
-        top = max((v for s in students for _, v, _ in s.acks), default=0)
-        page.wait_for_function(f"+document.querySelector('.pg-projector').dataset.version >= {top}", timeout=30_000)
+        seated, refused_seats, final, client_cpu = outcome[0]
+        top = max((v for s in seated for _, v, _ in s.acks), default=0)
+        page.wait_for_function(f"+document.querySelector('.pg-projector').dataset.version >= {top}", timeout=60_000)
         elapsed = time.monotonic() - wall
         cpu = sum(s.cpu_seconds() for s in servers if s.alive()) + sum(KILLED_CPU) - cpu_before
         drawn = page.evaluate("window.__pgRoomDrawn")
+        page.locator(".pg-projector").scroll_into_view_if_needed()
+        page.screenshot(path=ARTIFACTS / "room-bench-projector.png")  # the projector at the end, to look at
         browser.close()
-    return report(students, final, drawn, cpu, elapsed)
+    return report(seated, refused_seats, final, drawn, cpu, elapsed, client_cpu, load_before)
 
 
 def _get(url):
@@ -157,9 +220,9 @@ def _get(url):
         return response.read()
 
 
-def report(students, final, drawn, cpu, elapsed):
-    acks = [a for s in students for a in s.acks]
-    lost = sum(max(0, len(s.acks) - final.get(s.sid, 0)) for s in students)
+def report(seated, refused_seats, final, drawn, cpu, elapsed, client_cpu, load_before):
+    acks = [a for s in seated for a in s.acks]
+    lost = sum(max(0, len(s.acks) - final.get(s.sid, 0)) for s in seated)
     latencies, never = [], 0
     for started, version, _pid in acks:
         when = next((t / 1000 for v, t in drawn if v >= version), None)
@@ -167,35 +230,61 @@ def report(students, final, drawn, cpu, elapsed):
             never += 1
         else:
             latencies.append(when - started)
+    polls = sum(s.polls for s in seated)
+    starts = [started for started, _v, _p in acks]
+    redraws = [t / 1000 for _v, t in drawn if starts and min(starts) <= t / 1000 <= max(starts)]
+    gaps = [b - a for a, b in zip(redraws, redraws[1:])]
+    span = max(max(starts, default=0) - min(starts, default=0), 1.0)
     result = {
-        "students": len(students),
+        "students seated": len(seated),
+        "students refused a seat": refused_seats,
         "acknowledged": len(acks),
+        "adds refused": sum(s.refused for s in seated),
         "lost": lost,
         "never drawn": never,
-        "retries": sum(s.retries for s in students),
+        "retries": sum(s.retries for s in seated),
+        "polls": polls,
+        "poll answer KiB on average": round(sum(s.poll_bytes for s in seated) / max(polls, 1) / 1024, 1),
         "tap-to-projector median s": round(percentile(latencies, 50), 3),
         "p90 s": round(percentile(latencies, 90), 3),
         "max s": round(max(latencies, default=float("nan")), 3),
+        "projector redraws per second": round(len(redraws) / span, 2),
+        "projector redraw gap median s": round(percentile(gaps, 50), 3),
         "server cores on average": round(cpu / elapsed, 2),
+        "server CPU ms per student per second": round(1000 * cpu / elapsed / max(len(seated), 1), 2),
+        "students' own cores (the simulation)": round(client_cpu / elapsed, 2),
         "seconds": round(elapsed, 1),
+        "load average before / after": f"{load_before} | {loadavg()}",
     }
     print(json.dumps(result, indent=1))
     return result
 
 
-def run_one(n, seconds):
-    with streamlit() as server:
+def caps_env(seats, points):
+    """The environment raising a server's room caps (see the module's rules); none for ``seats`` 0."""
+    if not seats:
+        return {}
+    path = os.pathsep.join([str(CAPS_PATH)] + [p for p in [os.environ.get("PYTHONPATH", "")] if p])
+    return {"PLAYGROUND_ROOM_SEATS": str(seats), "PLAYGROUND_ROOM_POINTS": str(points), "PYTHONPATH": path}
+
+
+def run_one(n, seconds, root, seats, points):
+    with streamlit(root, env=caps_env(seats, points)) as server:
         return measure(server.url, [server], n, seconds)
 
 
-def run_replicas(n, seconds):
+def run_replicas(n, seconds, root, seats, points):
     from tests.test_replicas import BASE, start_nginx
 
     args = (f"--server.baseUrlPath={BASE}",)
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
-        redis_url, _restart = stack.enter_context(redis_server(Path(tmp) / "redis"))
-        env = {"PLAYGROUND_REDIS_URL": redis_url, "STREAMLIT_SERVER_COOKIE_SECRET": "bench-room-secret"}
-        replicas = [stack.enter_context(streamlit(env=env, args=args)) for _ in range(2)]
+        redis_url, restart = stack.enter_context(redis_server(Path(tmp) / "redis"))
+        env = {
+            "PLAYGROUND_REDIS_URL": redis_url,
+            "STREAMLIT_SERVER_COOKIE_SECRET": "bench-room-secret",
+            **caps_env(seats, points),
+        }
+        replicas = [stack.enter_context(streamlit(root, env=env, args=args)) for _ in range(2)]
         ports = [int(r.url.split(":")[2].split("/")[0]) for r in replicas]
         nginx, url = start_nginx(Path(tmp) / "nginx", free_port(), ports)
         stack.callback(nginx.wait, 10)
@@ -208,7 +297,11 @@ def run_replicas(n, seconds):
             victim.process.kill()
             print(f"killed the replica on port {port} (the lecturer's page is on {serving})")
 
-        return measure(url, replicas, n, seconds, kill=kill)
+        def restart_redis(between):
+            restart(between)
+            print("Redis killed and started again")
+
+        return measure(url, replicas, n, seconds, kill=kill, restart_redis=restart_redis)
 
 
 def main(argv=None):
@@ -218,9 +311,14 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--every", type=float, default=5.0, help="seconds between a student's points")
     parser.add_argument("--replicas", action="store_true", help="two replicas behind nginx sharing Redis, one killed")
+    parser.add_argument("--root", default=str(ROOT), help="the checkout whose server runs (default: this one)")
+    parser.add_argument("--seats", type=int, default=500, help="the room's seat cap (0: the tree's own caps)")
+    parser.add_argument("--points", type=int, default=15_000, help="the room's point cap")
     args = parser.parse_args(argv)
     EVERY = args.every
     where = "two replicas behind nginx, Redis" if args.replicas else "one server, in-process rooms"
     every = f"a point every {args.every:g} s for {args.seconds:g} s"
-    print(f"Room: {args.students} students, {every} ({where}; load {loadavg()})")
-    return (run_replicas if args.replicas else run_one)(args.students, args.seconds)
+    caps = f"caps {args.seats} seats / {args.points} points" if args.seats else "the tree's own caps"
+    print(f"Room: {args.students} students, {every} ({where}; {args.root}; {caps}; load {loadavg()})")
+    run = run_replicas if args.replicas else run_one
+    return run(args.students, args.seconds, args.root, args.seats, args.points)

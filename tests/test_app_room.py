@@ -75,7 +75,10 @@ def test_open_run_and_freeze_a_room(room_store):
     _button(at, "Clear the room's points").click().run()
     assert room_store.get(code)["points"] == []
     _button(at, "Close the room").click().run()
-    assert room_store.get(code) is None and ROOM_KEY not in at.session_state
+    closed = room_store.get(code)  # kept, closed and emptied, so its students are told (and shown the link)
+    assert closed["closed"] and closed["points"] == [] and closed["students"] == {}
+    assert decode_scene(closed["frozen"])[0].points.X.tobytes() == expected.X.tobytes()
+    assert ROOM_KEY not in at.session_state
 
 
 def _keys(at, kind):

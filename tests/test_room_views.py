@@ -45,8 +45,9 @@ def test_one_build_per_interval_whatever_the_polls():
     clock.now += views.MIN_INTERVAL
     assert cache.snapshot("ABCDEFGH", room["version"], "en", load).version == room["version"]
     assert loads == [1, 2]
-    cache.snapshot("ABCDEFGH", room["version"], "ja", load)  # each language once
-    assert loads == [1, 2, 2]
+    japanese = cache.snapshot("ABCDEFGH", room["version"], "ja", load)  # each language its own figure ...
+    assert japanese.version == room["version"] and japanese.figure != first.figure
+    assert loads == [1, 2]  # ... from the one room loaded for this version
 
 
 def test_a_hidden_room_shows_its_points_alone():

@@ -115,6 +115,22 @@ def frozen_query(room):
     return encode_scene(scene_of(room))
 
 
+def freeze(room, now):
+    """``frozen_query(room)``, kept in the room too: its students are shown the link once it closes."""
+    query = frozen_query(room)
+    if room.get("frozen") != query:
+        room["frozen"] = query
+        _changed(room, now)
+    return query
+
+
+def close(room, now):
+    """The lecturer closed the room: its points and students go; what stays until it expires is
+    that it closed and the frozen link's query, if the lecturer froze it (what students are shown)."""
+    room.update(closed=True, points=[], students={}, locked=True)
+    _changed(room, now)
+
+
 def settings(room):
     return RoomSettings(
         locked=room["locked"],
@@ -157,6 +173,8 @@ def join(room, nick, sid, key, now, admit_new=True):
     ``admit_new`` is false: a client out of guesses may only come back)."""
     if isinstance(sid, str) and sid in room["students"] and matches(key, room["students"][sid]["key"]):
         return sid, key
+    if room.get("closed"):
+        raise RoomError(410, N_("The lecturer has closed this room."))
     if not admit_new:
         raise RoomError(429, N_("Too many attempts; wait a minute and try again."))
     if len(room["students"]) >= MAX_STUDENTS:

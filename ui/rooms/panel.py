@@ -343,17 +343,21 @@ def _room_actions(code, token, room):
         st.button(_("Clear the room's points"), key="room_clear", on_click=_act, args=(code, token, "clear"))
     with second:
         if st.button(_("Freeze into a scene and link"), key="room_freeze", type="primary"):
-            try:
+            try:  # the frozen link is kept in the room: its students are shown it once it closes
                 model.check_token(room, token)
+                query = room_store().update(code, lambda fresh: model.freeze(fresh, time.time()))
             except model.RoomError as err:
                 st.error(_(err.sentence))
                 return
-            scene, messages = decode_scene(model.frozen_query(room))
+            scene, messages = decode_scene(query)
             loading.load_scene(scene, messages, source=SOURCE)
             st.session_state[ROOM_KEY]["shown"] = False
             st.rerun()
     with third:
         if st.button(_("Close the room"), key="room_close"):
-            room_store().delete(code)
+            try:  # the room stays, closed, so its students are told (and shown a frozen link)
+                room_store().update(code, lambda fresh: model.close(fresh, time.time()))
+            except (model.RoomError, *UNREACHABLE):
+                pass  # gone already, or Redis away: it expires
             st.session_state.pop(ROOM_KEY, None)
             st.rerun()

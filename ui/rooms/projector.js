@@ -4,6 +4,7 @@
 // plotRoot, observeWidth, fill, themed). One poll loop per element: the function runs again on
 // every data change, and the loop stops once its element has left the page.
 const POLL_MS = 250;
+const GL_POINTS = 1500; // more points than this: drawn with WebGL (see poll)
 
 export default function (component) {
   const {data, parentElement} = component;
@@ -43,6 +44,11 @@ async function poll(Plotly, root, status, state) {
     } else if (answer.figure) {
       state.version = answer.version;
       const figure = JSON.parse(themed(JSON.stringify(answer.figure), state.dark));
+      // A lecture hall's thousands of points drawn by WebGL: redrawing them all as SVG markers
+      // took 0.6-1 s a poll at 12,000 (bench/room.py), longer than the students wait for.
+      if (answer.points > GL_POINTS) {
+        figure.data.forEach((trace) => { if (trace.meta === 'points' && trace.type === 'scatter') trace.type = 'scattergl'; });
+      }
       await Plotly.react(root, figure.data, {...figure.layout, autosize: true},
         {displaylogo: false, responsive: true, modeBarButtonsToRemove: ['select2d', 'lasso2d']});
       root.dataset.version = String(answer.version);

@@ -117,8 +117,11 @@ class StateResponse(TypedDict):
     settings: NotRequired[RoomSettings]
     students: NotRequired[int]
     points: NotRequired[int]
-    me: NotRequired[StudentView]
+    me: NotRequired[StudentView]  # absent for a sid the room no longer holds (the lecturer removed them)
     error: NotRequired[str]
+    method_name: NotRequired[str]  # the method as the lecturer's page names it, in the asked language
+    closed: NotRequired[bool]  # the lecturer closed the room: nothing more is added or drawn
+    frozen: NotRequired[str]  # the query of the link the lecturer froze the room into, if they did
 
 
 def text(value, limit):

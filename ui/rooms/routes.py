@@ -42,7 +42,6 @@ from .protocol import (
     FreezeResponse,
     JoinResponse,
     OpenResponse,
-    StateResponse,
     text,
 )
 from .store import UNREACHABLE, missing, room_store
@@ -237,12 +236,7 @@ async def state(request):
         return _refusal(err.status, err.sentence, language)
     except UNREACHABLE:
         return _refusal(503, N_("The room is not reachable just now; trying again."), language)
-    rest = StateResponse(version=snapshot.version, settings=snapshot.settings, students=snapshot.students)
-    rest["points"] = snapshot.points
-    me = snapshot.me.get(params.get("sid", ""))
-    if me is not None:
-        rest["me"] = me
-    body = json.dumps(rest)[:-1] + ',"figure":' + snapshot.figure + "}"
+    body = snapshot.body(params.get("sid", ""))  # a StateResponse, encoded once per version (views)
     return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
@@ -267,6 +261,10 @@ def student_texts():
         "offline": _("Connection lost; trying again…"),
         "students": _("Students: {n} · points: {points}"),
         "not_drawn": _("The plot could not be drawn: {error}"),
+        "method": _("Method: {name}"),
+        "closed": _("The lecturer has closed this room."),
+        "frozen_link": _("Open the room's points as a scene"),
+        "removed": _("The lecturer has removed you from this room."),
     }
 
 

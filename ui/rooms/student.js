@@ -1,9 +1,20 @@
 // The student page of a class room (ui/rooms/routes.py serves it; its texts come as JSON data in
-// the page, in the student's language). A tap on the plot adds a point of the student's class;
-// the point shows at once, marked as theirs, and is sent with the student's own counter (seq), so
-// a request retried after a blinking connection is added once. The room is polled cheaply: the
-// server answers with the version alone until something changed. Visitors' text (class names)
-// only ever goes through textContent.
+// the page, in the student's language). Rules that must hold:
+// - A tap on the plot adds a point of the student's class: the page reads pointerdown / pointerup
+//   itself (never the browser's click, which a touch does not always become) and turns the
+//   position into data coordinates through plotly's axes; a press that travels more than
+//   TAP_SLOP px is a scroll, not a tap (the page scrolls with a finger: touch-action pan-y);
+//   taps on one spot within QUICK_MS of each other are one point.
+// - The point shows at once, marked as theirs, and is sent with the student's own counter (seq),
+//   so a request retried after a blinking connection is added once.
+// - The page tells the room's state: the method's name; paused (a message at the top, the plot
+//   dimmed, taps not sent); closed (the plot and buttons replaced by a message, and the link the
+//   lecturer froze the room into); removed by the lecturer; a join refused (the room takes no new
+//   students, is full or closed). Every sentence comes from the server in the student's language.
+// - The plot shows exactly the room's window (what the projector shows), so every place on its
+//   drawing area can take a point; on a phone held upright it is stretched to be tall enough to tap.
+// - The room is polled cheaply: the server answers with the version alone until something changed.
+//   Visitors' text (class names) only ever goes through textContent.
 (function () {
   'use strict';
   const data = JSON.parse(document.getElementById('room-data').textContent);
@@ -12,9 +23,15 @@
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 1500;
   const RETRY_MS = 1000;
+  const TAP_SLOP = 10; // px a press may travel and still be a tap
+  const QUICK_MS = 700; // taps on one spot closer in time than this are one point ...
+  const SAME_SPOT = 24; // ... within this many px of each other
+  const MIN_TALL = 0.8; // the drawing area's height over its width, at least, where the screen allows
+  const FONT_PX = 14; // the plot's smallest type on a phone (the page's own is larger)
   const params = new URLSearchParams(location.search);
   let code = (params.get('c') || '').toUpperCase();
   let me = null; // {sid, key, seq}
+  let joinedVersion = 0; // the room's version when this student joined
   let version = 0;
   let settings = null;
   let figure = null;
@@ -23,6 +40,9 @@
   let label = 0;
   let sending = false;
   let plotly = null;
+  let ended = false; // closed, or the student removed: nothing more to poll or send
+  let press = null; // the pointer press under way: {id, x, y}
+  let lastTap = null; // {x, y, t} of the last tap that added a point (or was folded into it)
 
   function fill(template, values) {
     return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
@@ -33,9 +53,17 @@
     $('status').className = calm ? 'calm' : '';
   }
 
+  function notice(text) {
+    // The message at the top of the page (paused, closed, removed, refused); empty: hidden.
+    $('notice-text').textContent = text || '';
+    $('notice').hidden = !text;
+  }
+
   function storageKey() { return 'pg-room-' + code; }
 
   function save() { try { localStorage.setItem(storageKey(), JSON.stringify(me)); } catch (e) { /* private mode */ } }
+
+  function forget() { try { localStorage.removeItem(storageKey()); } catch (e) { /* private mode */ } }
 
   function load() {
     try { return JSON.parse(localStorage.getItem(storageKey()) || 'null'); } catch (e) { return null; }
@@ -52,9 +80,21 @@
 
   async function join(nick) {
     const saved = load() || {};
-    const {ok, answer} = await call('join', {code, nick, sid: saved.sid, key: saved.key});
-    if (!ok) { status(answer.error || T.offline); $('join').hidden = false; return false; }
+    const {ok, status: code_, answer} = await call('join', {code, nick, sid: saved.sid, key: saved.key});
+    if (!ok) {
+      if (code_ === 409 || code_ === 410 || code_ === 403) {
+        // The room takes no new students (its door closed, full, or closed): say so, no form.
+        $('join').hidden = true;
+        notice(answer.error || T.offline);
+        status('');
+      } else {
+        status(answer.error || T.offline);
+        $('join').hidden = false;
+      }
+      return false;
+    }
     code = answer.code;
+    joinedVersion = answer.version || 0;
     me = {sid: answer.sid, key: answer.key, seq: answer.sid === saved.sid ? (saved.seq || 0) : 0};
     save();
     history.replaceState(null, '', location.pathname + '?c=' + encodeURIComponent(code) + '&lang=' + data.lang);
@@ -106,44 +146,67 @@
   }
 
   let lastMe = {};
-  let lastShape = null;
   function mine() { return lastMe; }
 
   async function poll() {
+    if (ended) return;
     try {
-      // A phone held upright asks for the room's window grown in height (ui/rooms/views.py).
-      const shape = innerHeight > innerWidth ? 'tall' : 'room';
-      if (shape !== lastShape) { lastShape = shape; version = -1; }  // turned: the other figure
-      const query = new URLSearchParams({c: code, since: String(version), sid: me.sid, lang: data.lang, shape: shape});
+      const query = new URLSearchParams({c: code, since: String(version), sid: me.sid, lang: data.lang});
       const response = await fetch(api + '/state?' + query);
       const answer = await response.json();
-      if (!response.ok) {
+      if (response.status === 404) {
+        end(T.closed, null); // the room is gone (it expired, or closed on a server that deletes it)
+      } else if (!response.ok) {
         status(answer.error || T.offline);
+      } else if (answer.closed) {
+        end(T.closed, answer.frozen);
+      } else if (answer.figure && !answer.me && answer.version >= joinedVersion) {
+        forget();
+        end(T.removed, null);
       } else if (answer.figure) {
         version = answer.version;
         figure = answer.figure;
         settings = answer.settings;
-        lastMe = answer.me || {};
+        lastMe = answer.me || lastMe;
         own = lastMe.own || own;
+        $('method').textContent = fill(T.method, {name: answer.method_name || settings.method});
         $('people').textContent = fill(T.students, {n: answer.students, points: answer.points});
         showSettings();
         draw();
       } else if (!sending && pending.length === 0) {
-        status(settings && settings.locked ? T.locked : (settings && settings.hidden ? T.hidden : ''), true);
+        status(settings && settings.hidden && !settings.locked ? T.hidden : '', true);
       }
     } catch (e) {
       status(T.offline);
     }
-    setTimeout(poll, POLL_MS);
+    if (!ended) setTimeout(poll, POLL_MS);
+  }
+
+  function end(sentence, frozen) {
+    // Closed or removed: the plot, the class buttons and the hint give way to the message.
+    ended = true;
+    pending = [];
+    $('room').hidden = true;
+    $('people').hidden = true;
+    status('');
+    notice(sentence);
+    const link = $('frozen');
+    link.hidden = !frozen;
+    if (frozen) {
+      link.textContent = T.frozen_link;
+      link.href = data.base + '/?' + frozen + '&lang=' + encodeURIComponent(data.lang);
+    }
   }
 
   function showSettings() {
     classButtons();
     const count = (lastMe.count || 0);
     $('count').textContent = fill(T.count, {n: count + pending.length, limit: settings.limit});
-    if (settings.locked) status(T.locked, true);
-    else if (settings.hidden) status(T.hidden, true);
-    else status('', true);
+    const paused = !!settings.locked;
+    $('room').classList.toggle('paused', paused);
+    $('hint').hidden = paused;
+    notice(paused ? T.locked : '');
+    status(!paused && settings.hidden ? T.hidden : '', true);
   }
 
   function ownTrace() {
@@ -164,28 +227,50 @@
   }
 
   async function draw() {
-    if (!figure) return;
+    if (!figure || ended) return;
     try {
       plotly = plotly || await loadPlotly();
     } catch (e) {
       status(fill(T.not_drawn, {error: e.message}));
       return;
     }
-    const layout = {...figure.layout, dragmode: false, margin: {l: 36, r: 8, t: 40, b: 36}};
-    fitHeight(layout);
-    layout.legend = {...(layout.legend || {}), font: {size: 12}};
-    plotly.react($('plot'), figure.data.concat([pendingTrace(), ownTrace()]), layout,
+    const base = figure.layout;
+    const font = {...(base.font || {}), size: Math.max(FONT_PX, (base.font && base.font.size) || 0)};
+    // The room's window exactly, filling the drawing area (no equal-scale constraint shrinking
+    // it: every place drawn is a place a point can go); the height keeps equal scales where the
+    // screen allows (fitHeight).
+    const layout = {
+      ...base, height: undefined, width: undefined, autosize: true, dragmode: false, font, margin: {l: 44, r: 12, t: 12, b: 44, autoexpand: true},
+      xaxis: {...base.xaxis, constrain: undefined, fixedrange: true, tickfont: {size: FONT_PX}},
+      yaxis: {...base.yaxis, scaleanchor: undefined, scaleratio: undefined, constrain: undefined, constraintoward: undefined,
+        fixedrange: true, tickfont: {size: FONT_PX}},
+      // Below the plot: the legend's rows change (the student's first point, misclassified
+      // marks), and the drawing area must not move under the student's thumb when they do.
+      legend: {...(base.legend || {}), font: {...((base.legend || {}).font || {}), size: FONT_PX},
+        orientation: 'h', x: 0, xanchor: 'left', yref: 'container', y: 0, yanchor: 'bottom'},
+    };
+    const gd = $('plot');
+    await plotly.react(gd, figure.data.concat([pendingTrace(), ownTrace()]), layout,
       {staticPlot: true, responsive: true, displayModeBar: false});
+    if (fitHeight(gd)) await plotly.Plots.resize(gd);
+    gd.dataset.version = String(version);
+    gd.dataset.pending = String(pending.length); // taps not yet acknowledged (the tests wait on it)
   }
 
-  function fitHeight(layout) {
-    // The plot keeps equal scales: as tall as the room's window at this width (a phone upright
-    // gets a taller window from the server), plus the legend band and the axes (a phone's legend
-    // takes up to three rows), at most most of the screen.
-    const x = layout.xaxis.range, y = layout.yaxis.range;
-    const width = $('plot').clientWidth - 44;
-    const height = width * (y[1] - y[0]) / (x[1] - x[0]) + 115;
-    $('plot').style.height = Math.round(Math.min(Math.max(height, 240), innerHeight * 0.75)) + 'px';
+  function fitHeight(gd) {
+    // The div as tall as the drawing area should be (equal scales, at least MIN_TALL of its width,
+    // at most most of the screen) plus what plotly put around it (the legend's rows, the axes).
+    // Whether the height changed (then plotly draws again at the new size).
+    const full = gd._fullLayout;
+    if (!full) return false;
+    const x = full.xaxis.range, y = full.yaxis.range;
+    const width = full._size.w;
+    const around = full._size.t + full._size.b;
+    const wanted = Math.max(width * Math.abs((y[1] - y[0]) / (x[1] - x[0])), width * MIN_TALL);
+    const height = Math.round(Math.min(wanted, Math.max(innerHeight * 0.75 - around, 160)) + around);
+    if (Math.abs(gd.clientHeight - height) < 2) return false;
+    gd.style.height = height + 'px';
+    return true;
   }
 
   function loadPlotly() {
@@ -199,23 +284,42 @@
     });
   }
 
-  function dataPoint(event) {
-    // The tap in data coordinates, from plotly's axes (the plot is static: no zoom to confuse it).
+  function dataPoint(clientX, clientY) {
+    // The position in data coordinates, from plotly's axes (the plot is static: no zoom), measured
+    // from plotly's own drawing (not the div, whose border would shift it); null outside the axes.
     const gd = $('plot');
     const full = gd._fullLayout;
-    if (!full) return null;
+    const svg = gd.querySelector('.main-svg');
+    if (!full || !svg) return null;
     const xa = full.xaxis, ya = full.yaxis;
-    const rect = gd.getBoundingClientRect();
-    const px = event.clientX - rect.left - xa._offset;
-    const py = event.clientY - rect.top - ya._offset;
+    const rect = svg.getBoundingClientRect();
+    const px = clientX - rect.left - xa._offset;
+    const py = clientY - rect.top - ya._offset;
     if (px < 0 || py < 0 || px > xa._length || py > ya._length) return null;
-    return {x: xa.p2d(px), y: ya.p2d(py)};
+    const clamp = (v, range) => Math.min(Math.max(v, Math.min(...range)), Math.max(...range));
+    return {x: clamp(xa.p2d(px), xa.range), y: clamp(ya.p2d(py), ya.range)};
   }
 
-  function tap(event) {
-    if (!me || !settings || settings.locked) return;
-    const point = dataPoint(event);
+  function pressDown(event) {
+    if (!event.isPrimary || (event.pointerType === 'mouse' && event.button !== 0)) return;
+    press = {id: event.pointerId, x: event.clientX, y: event.clientY};
+  }
+
+  function pressUp(event) {
+    const started = press;
+    press = null;
+    if (!started || started.id !== event.pointerId) return;
+    if (Math.hypot(event.clientX - started.x, event.clientY - started.y) > TAP_SLOP) return; // a scroll
+    tap(started.x, started.y, event.timeStamp);
+  }
+
+  function tap(clientX, clientY, when) {
+    if (!me || !settings || settings.locked || ended) return;
+    const quick = lastTap && when - lastTap.t < QUICK_MS && Math.hypot(clientX - lastTap.x, clientY - lastTap.y) < SAME_SPOT;
+    if (quick) { lastTap.t = when; return; } // a quick repeat on one spot: the point is already there
+    const point = dataPoint(clientX, clientY);
     if (!point) return;
+    lastTap = {x: clientX, y: clientY, t: when};
     if ((lastMe.count || 0) + pending.length >= settings.limit) {
       status(fill(T.count, {n: (lastMe.count || 0) + pending.length, limit: settings.limit}));
       return;
@@ -228,7 +332,7 @@
   }
 
   async function send() {
-    if (sending || pending.length === 0) return;
+    if (sending || pending.length === 0 || ended) return;
     sending = true;
     const next = pending[0];
     try {
@@ -239,11 +343,12 @@
         pending.shift();
         own.push([next.x, next.y]);
         lastMe.count = (lastMe.count || 0) + 1;
+        status('', true);
       } else if (code_ === 503 || code_ === 429) {
         status(answer.error || T.offline);
         await new Promise((r) => setTimeout(r, RETRY_MS));
       } else {
-        pending.shift(); // refused (locked, limit, outside): not added; say why
+        pending.shift(); // refused (paused, limit, outside): not added; say why
         status(answer.error || T.offline);
       }
     } catch (e) {
@@ -256,7 +361,7 @@
   }
 
   async function undo() {
-    if (!me) return;
+    if (!me || ended) return;
     const {ok, answer} = await call('undo', {code, sid: me.sid, key: me.key});
     if (!ok) { status(answer.error || T.offline); return; }
     version = 0; // fetch the room again: the point is gone from it
@@ -278,7 +383,10 @@
       code = $('code').value.toUpperCase().replace(/[\s-]/g, '');
       join($('nick').value);
     });
-    $('plot').addEventListener('click', tap);
+    const plot = $('plot');
+    plot.addEventListener('pointerdown', pressDown);
+    plot.addEventListener('pointerup', pressUp);
+    plot.addEventListener('pointercancel', () => { press = null; }); // the browser took it: a scroll
     $('undo').addEventListener('click', undo);
     if (code && load()) join('');
     else $('join').hidden = false;

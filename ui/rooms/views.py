@@ -1,20 +1,30 @@
-"""The figure a room draws, computed once per version and language in a process, not per viewer.
+"""The room's state answers, built once per room version and shared by every poller.
 
-Sixty students and a projector polling a room that changes a dozen times a second must not cost
-a fit per poll: ``RoomFigures.figure`` computes a room's figure at most once per
-``MIN_INTERVAL`` (one computation at a time per room, the others wait for it and share it) and
-hands a newer poll the figure of a slightly older version meanwhile, marked with that version,
-so the poller asks again; so the projector follows within ``MIN_INTERVAL`` plus its own poll.
-
-Rules: the fit runs under the live route's budget (``ui.server.live_route.LIVE_SECONDS``); a room whose
-boundary is hidden gets a figure of its points alone (no regions, boundary or misclassified
-marks: nothing to read the answer from); class names are escaped as the canvas's figure escapes
-them (``ui.plot.figures``).
+A lecture hall of 500 students and a projector polling a room that changes a hundred times a
+second must cost what a few pollers do. Rules that must hold:
+- ``RoomFigures.snapshot`` builds a variant's answer at most once per ``MIN_INTERVAL`` (one build
+  at a time per room, the others wait for it and share it) and hands a newer poll the answer of a
+  slightly older version meanwhile, marked with that version, so the poller asks again; so the
+  projector follows within ``MIN_INTERVAL`` plus its own poll.
+- What does not depend on the variant is built once per version (``RoomVersion``): the room parsed,
+  its scene, the fit for each window shape (a view holds no words: ``ui.plot.fitview``), and each
+  student's own part as JSON text, in one pass over the points (never one pass per student).
+- Variants are few: a language of ``LANGUAGES`` x a scale of ``SCALES`` x a shape of ``SHAPES``;
+  a poll answer is a few byte strings joined, the figure's JSON text encoded once per variant.
+- The cache is bounded whatever is polled: at most ``MAX_ENTRIES`` answers and ``MAX_BYTES`` bytes
+  of their text (the longest unused go first), and only the newest version of each room is kept.
+- The fit runs under the live route's budget (``ui.server.live_route.LIVE_SECONDS``); a room whose
+  boundary is hidden gets a figure of its points alone (no regions, boundary or misclassified
+  marks: nothing to read the answer from); class names are escaped as the canvas's figure escapes
+  them (``ui.plot.figures``).
 """
 
+import json
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from urllib.parse import urlencode
 
 import numpy as np
 
@@ -22,6 +32,7 @@ from playground import PlaygroundError
 from playground.budget import limited
 from playground.grid import Window
 from playground.registry import fitted_strategy
+from playground.scene import GRID_SCALE
 from ui.plot.canvas import figure_json
 from ui.plot.fitview import FitView, evaluate_view
 from ui.plot.theme import with_font
@@ -30,13 +41,17 @@ from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.session.workers import fit_scene
 from ui.text.i18n import speaking
 
-from .model import matches, scene_of, settings, student_view
+from .model import matches, scene_of, settings
+from .protocol import StateResponse
 
 SCALES = (1.0, 1.6)  # a figure's scale: the page's, or presentation mode's (``ui.app._scale``)
 SHAPES = ("room", "tall")  # the room's window, or grown in height for a phone held upright
 TALL_RATIO = 1.1  # the tall window's height over its width
-MIN_INTERVAL = 0.25  # seconds between two computations of one room's figure
-MAX_ENTRIES = 256
+MIN_INTERVAL = 0.25  # seconds between two builds of one room's answer
+MAX_ENTRIES = 64  # answers kept (a room polled in every variant holds 12)
+MAX_BYTES = 48 * 1024 * 1024  # of the answers kept, whatever the rooms and variants polled
+FIGURE_KEY = ',"figure":'
+VIEW_ARRAYS = ("classes", "predicted", "region_labels", "contour_field")
 
 
 def tall_window(window):
@@ -76,70 +91,203 @@ def _view(scene, window):
     return FitView() if view.error else view
 
 
-def room_figure_json(room, language, scale=1.0, shape="room"):
-    """The JSON text of the room's figure in ``language``, markers and type enlarged by ``scale``
-    (presentation mode's), in the room's window or its ``tall_window`` (see the module's rules)."""
-    from ui.plot.figures import scene_figure
+def own_parts(room):
+    """{sid: the JSON text of the student's ``StudentView``} for every student, in one pass."""
+    own: dict[str, list[list[float]]] = {sid: [] for sid in room["students"]}
+    for kx, ky, _label, owner, _pid in room["points"]:
+        if owner in own:
+            own[owner].append([kx / GRID_SCALE, ky / GRID_SCALE])
+    parts = {}
+    for sid, student in room["students"].items():
+        assigned = room["everyone"] if room["everyone"] is not None else student.get("class")
+        parts[sid] = json.dumps({"own": own[sid], "assigned": assigned, "count": len(own[sid])})
+    return parts
 
-    scene = scene_of(room)
-    window = tall_window(scene.window) if shape == "tall" else scene.window
-    with speaking(language, scene.class_names):
-        view = FitView() if room["hidden"] else _view(scene, window)
-        figure = scene_figure(scene.points, view, window, scene.view_revision, scale=scale)
-        figure["layout"] = with_font(figure["layout"], language)
-    return figure_json(figure)
 
+class RoomVersion:
+    """What every variant of one version shares: the counts, the settings, whether the room is
+    closed (and the frozen link's query, if the lecturer froze it), each student's own part, the
+    scene, and its fit for each window shape (built at the first variant that needs it)."""
 
-class Snapshot:
-    """What every poller of one version shares: the figure's JSON text, the settings, the counts,
-    and each student's own part (``StudentView``), so a poll parses no room."""
-
-    def __init__(self, room, language, scale=1.0, shape="room"):
+    def __init__(self, room):
         self.version = room["version"]
-        self.figure = room_figure_json(room, language, scale, shape)
         self.settings = settings(room)
         self.students = len(room["students"])
         self.points = len(room["points"])
-        self.me = {sid: student_view(room, sid) for sid in room["students"]}
+        self.closed = bool(room.get("closed"))
+        frozen = room.get("frozen")
+        self.frozen = urlencode(frozen) if isinstance(frozen, dict) else None
+        self.me = own_parts(room)
+        self.scene = scene_of(room)
+        self.hidden = bool(room["hidden"])
+        self._views: dict[str, FitView] = {}
         self._token = room["token"]  # its digest: the lecturer's page proves it holds the token
+        # Its memory, roughly and from above: the students' parts, the scene's points (tuples of
+        # floats, about 130 bytes each), and the views' arrays once built.
+        self._fixed = sum(len(part) + len(sid) + 100 for sid, part in self.me.items()) + 130 * self.points
+
+    @property
+    def size(self):
+        arrays = [getattr(view, name) for view in self._views.values() for name in VIEW_ARRAYS]
+        return self._fixed + sum(a.nbytes for a in arrays if a is not None)
+
+    def window(self, shape):
+        return tall_window(self.scene.window) if shape == "tall" else self.scene.window
+
+    def view(self, shape):
+        if shape not in self._views:
+            self._views[shape] = FitView() if self.hidden else _view(self.scene, self.window(shape))
+        return self._views[shape]
 
     def admits(self, sid, token):
         """Whether a request is a member's: a student of the room (``sid``) or its lecturer."""
         return (isinstance(sid, str) and sid in self.me) or matches(token, self._token)
 
 
-class RoomFigures:
-    """Cached snapshots: (code, language, scale, shape) -> (Snapshot, when computed)."""
+def method_name(method):
+    """The method as the lecturer's page names it ('Least squares (§4.1.3)'), in the speaking language."""
+    from ui.widgets.controls import method_label
 
-    def __init__(self, clock=time.monotonic):
+    return method_label(method)
+
+
+def room_figure_json(room, language, scale=1.0, shape="room"):
+    """The JSON text of the room's figure in ``language``, markers and type enlarged by ``scale``
+    (presentation mode's), in the room's window or its ``tall_window`` (see the module's rules)."""
+    return _figure_json(RoomVersion(room), language, scale, shape)
+
+
+def _figure_json(shared, language, scale, shape):
+    from ui.plot.figures import scene_figure
+
+    scene = shared.scene
+    view = shared.view(shape)
+    with speaking(language, scene.class_names):
+        figure = scene_figure(scene.points, view, shared.window(shape), scene.view_revision, scale=scale)
+        figure["layout"] = with_font(figure["layout"], language)
+    return figure_json(figure)
+
+
+class Snapshot:
+    """One variant's answer to every poller of a version: the shared ``RoomVersion`` and, encoded
+    once, the answer's head (a ``StateResponse`` without the student's part) and its figure."""
+
+    def __init__(self, shared, language, scale=1.0, shape="room"):
+        self.shared = shared
+        figure = _figure_json(shared, language, scale, shape)
+        with speaking(language):
+            name = method_name(shared.settings["method"])
+        head = StateResponse(
+            version=shared.version,
+            settings=shared.settings,
+            students=shared.students,
+            points=shared.points,
+            method_name=name,
+            closed=shared.closed,
+        )
+        if shared.frozen is not None:
+            head["frozen"] = shared.frozen
+        self._head = json.dumps(head)[:-1].encode()
+        self._tail = (FIGURE_KEY + figure + "}").encode()
+
+    @property
+    def figure(self):
+        """The figure's JSON text (kept once, inside the answer's encoded tail)."""
+        return self._tail[len(FIGURE_KEY) : -1].decode()
+
+    @property
+    def size(self):
+        """Bytes it holds, its shared part counted whole (each variant may hold another version's)."""
+        return len(self._head) + len(self._tail) + self.shared.size
+
+    @property
+    def version(self):
+        return self.shared.version
+
+    @property
+    def settings(self):
+        return self.shared.settings
+
+    @property
+    def students(self):
+        return self.shared.students
+
+    @property
+    def points(self):
+        return self.shared.points
+
+    @property
+    def me(self):
+        """{sid: StudentView} (parsed: for tests and the lecturer's tools; a poll uses ``body``)."""
+        return {sid: json.loads(part) for sid, part in self.shared.me.items()}
+
+    def admits(self, sid, token):
+        return self.shared.admits(sid, token)
+
+    def body(self, sid):
+        """The answer's bytes for the student ``sid`` (their own part included when a member)."""
+        part = self.shared.me.get(sid) if isinstance(sid, str) else None
+        return b"".join([self._head, b',"me":' + part.encode() if part else b"", self._tail])
+
+
+class RoomFigures:
+    """Cached answers: (code, language, scale, shape) -> (Snapshot, when built, size), bounded (see the
+    module's rules), and the newest ``RoomVersion`` of each room they share."""
+
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES
+    ) -> None:
         self.clock = clock
-        self._entries = OrderedDict()
-        self._locks = {}
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._entries: OrderedDict[tuple, tuple[Snapshot, float, int]] = OrderedDict()
+        self._shared: dict[str, RoomVersion] = {}
+        self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
+        self.bytes = 0  # held by the answers, as ``Snapshot.size`` counts them when stored
+
+    def __len__(self):
+        return len(self._entries)
 
     def _room_lock(self, code):
         with self._lock:
             return self._locks.setdefault(code, threading.Lock())
 
     def snapshot(self, code, version, language, load, scale=1.0, shape="room"):
-        """A ``Snapshot`` of ``version`` or, computed less than ``MIN_INTERVAL`` ago, of an older
-        one; ``load()`` gives the room (or None: no snapshot) when one must be computed."""
+        """A ``Snapshot`` of ``version`` or, built less than ``MIN_INTERVAL`` ago, of an older
+        one; ``load()`` gives the room (or None: no snapshot) when one must be built."""
         key = (code, language, scale, shape)
         with self._room_lock(code):
-            entry = self._entries.get(key)
+            with self._lock:
+                entry = self._entries.get(key)
+                if entry is not None:
+                    self._entries.move_to_end(key)
             if entry and (entry[0].version == version or self.clock() - entry[1] < MIN_INTERVAL):
                 return entry[0]
-            room = load()
-            if room is None:
-                return None
-            snapshot = Snapshot(room, language, scale, shape)
+            shared = self._shared.get(code)
+            if shared is None or shared.version != version:
+                room = load()
+                if room is None:
+                    return None
+                shared = RoomVersion(room)
+            snapshot = Snapshot(shared, language, scale, shape)
             with self._lock:
-                self._entries[key] = (snapshot, self.clock())
-                self._entries.move_to_end(key)
-                while len(self._entries) > MAX_ENTRIES:
-                    old, _ = self._entries.popitem(last=False)
-                    self._locks.pop(old[0], None)
+                self._store(code, key, shared, snapshot)
             return snapshot
+
+    def _store(self, code, key, shared, snapshot):
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        self._shared[code] = shared
+        size = snapshot.size
+        self._entries[key] = (snapshot, self.clock(), size)
+        self.bytes += size
+        while len(self._entries) > self.max_entries or (self.bytes > self.max_bytes and len(self._entries) > 1):
+            (gone, *_), (_dropped, _when, dropped_size) = self._entries.popitem(last=False)
+            self.bytes -= dropped_size
+            if not any(k[0] == gone for k in self._entries):  # the room's last answer: its shared part too
+                self._shared.pop(gone, None)
+                self._locks.pop(gone, None)
 
 
 SNAPSHOTS = RoomFigures()
