@@ -1,33 +1,30 @@
-"""Real-browser test of the dark theme (issue 18): with Streamlit's dark base, the canvas and the
-panel charts take the dark palette (background, text, region tints, light boundary and rims).
+"""Real-browser test of the dark theme (issues 18, 38): a browser whose system scheme is dark gets the
+dark theme (the page follows the system, and Streamlit's menu offers System / Light / Dark), and the
+canvas and the panel charts take the dark palette (background, text, region tints, light boundary
+and rims).
 
 It waits for states, never for fixed times; it leaves screenshots in test-artifacts/.
 """
 
-import os
-
 import pytest
 
-from tests.browser import ARTIFACTS, streamlit_server
-from tests.test_browser_canvas import close_page, open_page, wait_settled
+from tests.browser import ARTIFACTS
+from tests.test_browser_canvas import close_page, wait_settled
 from ui.plot.theme import DARK_BACKGROUND, DARK_REGION_COLOURS, LIGHT_LINES
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def dark_server():
-    """A server whose theme is Streamlit's dark base (as a viewer's settings or system would pick)."""
-    previous = os.environ.get("STREAMLIT_THEME_BASE")
-    os.environ["STREAMLIT_THEME_BASE"] = "dark"
-    try:
-        with streamlit_server() as url:
-            yield url
-    finally:
-        if previous is None:
-            os.environ.pop("STREAMLIT_THEME_BASE", None)
-        else:
-            os.environ["STREAMLIT_THEME_BASE"] = previous
+def open_dark_page(browser, url):
+    """The page in a browser whose system colour scheme is dark (as a viewer's system would have it)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="dark")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.goto(url)
+    page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+    wait_settled(page)
+    return page
 
 
 CANVAS_COLOURS_JS = """() => { const root = document.querySelector('.pg-canvas'); const l = root._fullLayout;
@@ -37,8 +34,11 @@ CANVAS_COLOURS_JS = """() => { const root = document.querySelector('.pg-canvas')
           boundary: boundary ? boundary.line.color : null}; }"""
 
 
-def test_the_canvas_and_charts_follow_the_dark_theme(browser, dark_server):
-    page = open_page(browser, dark_server)
+def test_the_canvas_and_charts_follow_the_dark_theme(browser, server):
+    page = open_dark_page(browser, server)
+    # The page itself is dark, in the canvas's background colour.
+    background = page.evaluate("() => getComputedStyle(document.querySelector('.stApp')).backgroundColor")
+    assert background == "rgb(14, 17, 23)", background
     colours = page.evaluate(CANVAS_COLOURS_JS)
     assert colours["paper"].lower() == DARK_BACKGROUND.lower(), colours
     assert colours["font"].lower() == "#fafafa", colours

@@ -103,6 +103,15 @@ LAYOUT_CSS = """
 .pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
 .pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
+/* Code (a link, a formula's source) wraps instead of scrolling: a scrolled box a keyboard cannot
+   reach hides its end from whoever does not use a mouse (WCAG 2.1.1). */
+[data-testid="stCode"] pre { overflow: visible; white-space: pre-wrap; overflow-wrap: anywhere; }
+/* A segmented control's chosen item in the text colour (its border and tint, in the primary colour,
+   mark it): no primary colour reads both as text on the dark page and under the white text of
+   primary buttons and chips (WCAG 1.4.3 in the dark theme). */
+button[data-variant="segmented_control"] { color: inherit !important; }
+/* plotly's toolbar buttons at least 24 px square (WCAG 2.5.8 target size; plotly's are 24 x 22). */
+.modebar-btn { min-height: 24px; min-width: 24px; box-sizing: border-box; }
 </style>
 """
 
