@@ -173,6 +173,8 @@ def comparison_canvases(scene, methods, presenting=False):
             canvas_options.scene_canvas(  # item.scene: the shared scene's points and window, its method
                 item.scene,
                 figure,
+                model=None if item.view.error else scene_model(item.scene),
+                error=item.view.error,
                 height=COMPARE_MIN_HEIGHT if presenting else int(400 * scale),
                 fill_screen=(rows - index // 2) if presenting else 0,
                 fit=fit if index == 0 else None,
