@@ -9,7 +9,7 @@ It waits for states, never for fixed times; it leaves screenshots in test-artifa
 import pytest
 
 from tests.browser import ARTIFACTS
-from tests.test_browser_canvas import close_page, wait_settled
+from tests.test_browser_canvas import close_page, open_page, wait_settled
 from ui.plot.theme import DARK_BACKGROUND, DARK_REGION_COLOURS, LIGHT_LINES
 
 pytestmark = pytest.mark.browser
@@ -54,4 +54,25 @@ def test_the_canvas_and_charts_follow_the_dark_theme(browser, server):
     page.set_viewport_size({"width": 800, "height": 1000})
     wait_settled(page)
     page.screenshot(path=ARTIFACTS / "dark-800.png")
+    close_page(page)
+
+
+def test_dark_picked_in_the_menu_darkens_the_page_and_the_next_redraw(browser, server):
+    """Issue 38: Streamlit's ⋮ menu offers System / Light / Dark (the config no longer pins light);
+    Dark darkens the page at once and the canvas at its next redraw (a click), as the README says."""
+    page = open_page(browser, server)
+    assert page.evaluate("() => document.querySelector('.pg-canvas')._fullLayout.paper_bgcolor") == "white"
+    page.get_by_test_id("stMainMenu").click()
+    page.get_by_role("menuitemradio", name="Dark").click()
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor === 'rgb(14, 17, 23)'"
+    )
+    page.keyboard.press("Escape")
+    box = page.locator(".pg-canvas .nsewdrag").first.bounding_box()
+    page.mouse.click(box["x"] + 8, box["y"] + 8)
+    page.wait_for_function(
+        "(dark) => document.querySelector('.pg-canvas')._fullLayout.paper_bgcolor.toLowerCase() === dark",
+        arg=DARK_BACKGROUND.lower(),
+        timeout=30_000,
+    )
     close_page(page)
