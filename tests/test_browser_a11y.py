@@ -2,10 +2,10 @@
 state a person meets, with no violation of impact serious or critical.
 
 The states: the default page (1400x1000) in English, Japanese and Chinese, in the light theme and
-the dark one (the system's scheme, which the page follows); presentation at 1280x720; the
-comparison of methods; every panel tab that any method opens (the set of titles audited must be
-every panel's); the lecturer's page with a class room open, the projector (the room in
-presentation), and the student page before and after joining.
+the dark one (the system's scheme, which the page follows), and a panel with a player in the dark;
+presentation at 1280x720; the comparison of methods; every panel tab that any method opens (the
+set of titles audited must be every panel's); the lecturer's page with a class room open, the
+projector (the room in presentation), and the student page before and after joining.
 
 One server and one browser for the module; a page is reused from one state to the next where a
 person would get there by a click. The tests wait for states (the canvas drawn and quiet, a tab
@@ -89,6 +89,13 @@ def test_the_default_page_in_every_language_and_both_themes(browser, server):
     page = _dark_page(browser, server)
     problems += audit(page, "default page, dark theme")
     page.screenshot(path=ARTIFACTS / "a11y-dark-1400.png")
+    # A panel with a player and sliders in the dark theme too (their colours are the page's own).
+    page.goto(link(server, _scene(2, "perceptron")))
+    page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+    page.get_by_role("tab", name="Perceptron playback (fig. 4.7)").click()
+    page.wait_for_selector(".pg-player-play")
+    _wait_idle(page)
+    problems += audit(page, "perceptron playback panel, dark theme")
     page.context.close()
     assert not problems, "\n".join(problems)
 

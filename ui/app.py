@@ -106,10 +106,11 @@ LAYOUT_CSS = """
 /* Code (a link, a formula's source) wraps instead of scrolling: a scrolled box a keyboard cannot
    reach hides its end from whoever does not use a mouse (WCAG 2.1.1). */
 [data-testid="stCode"] pre { overflow: visible; white-space: pre-wrap; overflow-wrap: anywhere; }
-/* A segmented control's chosen item in the text colour (its border and tint, in the primary colour,
-   mark it): no primary colour reads both as text on the dark page and under the white text of
-   primary buttons and chips (WCAG 1.4.3 in the dark theme). */
+/* A segmented control's chosen item (its border and tint, in the primary colour, mark it) and a
+   slider's value above its thumb in the text colour: no primary colour reads both as text on the
+   dark page and under the white text of primary buttons and chips (WCAG 1.4.3, dark theme). */
 button[data-variant="segmented_control"] { color: inherit !important; }
+[data-testid="stSliderThumbValue"] { color: inherit !important; }
 /* KaTeX's glyphs overhang a formula's box by 2 px, which made every formula a scrolling box that no
    key reaches (WCAG 2.1.1): room for the overhang. */
 .katex-display { padding: 0 3px; }
