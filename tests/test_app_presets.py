@@ -58,3 +58,16 @@ def test_close_hides_the_explanation_and_undo_brings_the_points_back():
     assert not _explanations(at) and "active_preset" not in at.session_state
     next(b for b in at.button if b.label == "↶ Undo").click().run()
     assert at.session_state.scene.points == before
+
+
+def test_changing_the_compared_methods_starts_the_comparison():
+    """Issue 38: the methods field is never disabled (a disabled one's text was too pale to read);
+    changing it while one method is shown starts the comparison with those methods."""
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert at.session_state["view_mode"] == "single"
+    field = next(m for m in at.multiselect if m.key == "compare_methods")
+    assert not field.disabled
+    field.set_value(["least_squares", "logistic"]).run()
+    assert not at.exception
+    assert at.session_state["view_mode"] == "compare"
+    assert at.session_state["compare_methods"] == ["least_squares", "logistic"]

@@ -4,6 +4,7 @@ marker against its own region; every dark-theme swap names a colour the figures 
 
 import itertools
 
+import numpy as np
 import pytest
 
 from tests.conftest import component_json
@@ -92,3 +93,29 @@ def test_the_status_line_colours_the_symbols_and_writes_the_names_in_the_text_co
     # As text, orange and sky blue fall below 3:1 on white, and blue on the dark background.
     assert f"<span style='color:{theme.CLASS_COLOURS[1]}'>{theme.SYMBOL_GLYPHS[1]}</span> class 2: 2" in line
     assert f"<span style='color:{theme.CLASS_COLOURS[0]}'>{theme.SYMBOL_GLYPHS[0]}</span> class 1: 1" in line
+
+
+def test_no_figure_tells_classes_apart_by_colour_alone():
+    """Issue 38: where a figure cannot draw the class's own marker, a pattern (Fisher's histograms)
+    or a 3-D symbol (the posterior surface's points) differs per class besides the colour."""
+    import plotly.graph_objects as go
+
+    from playground import make_model
+    from playground.grid import Window
+    from playground.scene import PointSet
+    from tests.conftest import clusters
+    from ui.panels import fisher, posterior
+
+    X, y = clusters(3, 20)
+    model = make_model("fisher").fit(X, y)
+    direction = np.array([1.0, 0.0])
+    bars = [t for t in go.Figure(fisher.projection_figure(model, X, y, direction, 0.0, "")).data if t.type == "bar"]
+    patterns = [bar.marker.pattern.shape or "" for bar in bars]
+    assert len(bars) == 3 and len(set(patterns)) == 3, patterns
+
+    softmax = make_model("softmax").fit(X, y)
+    window = Window(-5, 5, -5, 5)
+    figure = posterior.surface_figure(softmax, window, 0, points=PointSet.from_arrays(X, y))
+    scatter = figure.data[1]
+    symbols = {(int(label), symbol) for label, symbol in zip(y, scatter.marker.symbol)}
+    assert len(symbols) == 3 and len({symbol for _label, symbol in symbols}) == 3, symbols

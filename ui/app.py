@@ -114,6 +114,19 @@ LAYOUT_CSS = """
   .block-container { padding-top: 3.25rem; }
   .block-container h1 { font-size: 1.4rem; }
 }
+/* Code (a link, a formula's source) wraps instead of scrolling: a scrolled box a keyboard cannot
+   reach hides its end from whoever does not use a mouse (WCAG 2.1.1). */
+[data-testid="stCode"] pre { overflow: visible; white-space: pre-wrap; overflow-wrap: anywhere; }
+/* A segmented control's chosen item (its border and tint, in the primary colour, mark it) and a
+   slider's value above its thumb in the text colour: no primary colour reads both as text on the
+   dark page and under the white text of primary buttons and chips (WCAG 1.4.3, dark theme). */
+button[data-variant="segmented_control"] { color: inherit !important; }
+[data-testid="stSliderThumbValue"] { color: inherit !important; }
+/* KaTeX's glyphs overhang a formula's box by 2 px, which made every formula a scrolling box that no
+   key reaches (WCAG 2.1.1): room for the overhang. */
+.katex-display { padding: 0 3px; }
+/* plotly's toolbar buttons at least 24 px square (WCAG 2.5.8 target size; plotly's are 24 x 22). */
+.modebar-btn { min-height: 24px; min-width: 24px; box-sizing: border-box; }
 </style>
 """
 
@@ -369,6 +382,8 @@ def _canvas_view():
                 figure,
                 painted=any(trace.get("meta") == "posterior" for trace in figure["data"]),
                 caption_room=caption_room,
+                model=model,
+                error=view.error,
             )
         with _boundary(N_("the status line")):
             _status_region(scene, model, view, test_predicted)
@@ -424,10 +439,12 @@ def _status_region(scene: Scene, model: object, view: FitView, test_predicted: o
     )
 
 
-def _draw_canvas(scene, figure, painted=False, caption_room=0):
+def _draw_canvas(scene, figure, painted=False, caption_room=0, model=None, error=None):
     canvas_options.scene_canvas(
         scene,
         figure,
+        model=model,
+        error=error,
         height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT + caption_room,  # the plot keeps its size
         fill_screen=_presenting(),
         within_window=FIRST_SCREEN_MIN_HEIGHT,  # the whole plot on a laptop's first screen

@@ -13,7 +13,7 @@ import streamlit as st
 from playground.geometry import boundary_segments
 from playground.presets import elongated_points
 from ui.plot.chart import chart
-from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
+from ui.plot.theme import CLASS_COLOURS, CLASS_PATTERNS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.names import class_name_html
@@ -101,7 +101,10 @@ def projection_figure(model, X, y, direction, threshold, title, height=260):
                 x=centres.astype(np.float32),
                 y=counts.astype(np.uint16),
                 width=width,
-                marker=dict(color=CLASS_COLOURS[int(label)], line=dict(width=0)),
+                # A fill pattern per class besides the colour (the bars overlap; greyscale reads).
+                marker=dict(
+                    color=CLASS_COLOURS[int(label)], line=dict(width=0), pattern=dict(shape=CLASS_PATTERNS[int(label)])
+                ),
                 opacity=0.6,
                 name=class_name_html(int(label)),
                 hovertemplate=_("{name}: {count} points near {value}").format(

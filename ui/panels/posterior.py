@@ -15,7 +15,7 @@ import streamlit as st
 from playground import BayesianLogisticRegression, LogisticRegression, ProbitRegression, evaluate_grid
 from playground.basis import features_estimator
 from ui.plot.chart import chart
-from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE
+from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS_3D, TEMPLATE
 from ui.text.convention import book_decision, book_line, book_roles
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
@@ -304,7 +304,11 @@ def surface_figure(model, window, class_position=0, resolution=SURFACE_RESOLUTIO
                 y=X[:, 1],
                 z=(y == k).astype(float),
                 mode="markers",
-                marker=dict(size=3, color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in y]),
+                marker=dict(
+                    size=3,
+                    color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in y],
+                    symbol=[CLASS_SYMBOLS_3D[int(c) % len(CLASS_SYMBOLS_3D)] for c in y],  # not colour alone
+                ),
                 hoverinfo="skip",
                 name=_("training points at t = 0 or 1"),
             )

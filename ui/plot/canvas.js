@@ -215,6 +215,7 @@ export default function (component) {
   // may never have left, so it sends what is still unacknowledged.
   if (fresh && window.__pgQueue.length) setTimeout(() => commit(root), 0);
   toolbar(root, parentElement, data.texts);
+  kbSetUp(root, parentElement);
   root.__pgFileName = data.file_name;
   window.__pgKeyRoot = root;
   bindKeys();
@@ -256,6 +257,7 @@ export default function (component) {
       root.dataset.renderMs = (performance.now() - started).toFixed(1);
       fitToPlotArea(root, Plotly, data);
       dragAfterDraw(root, data);
+      kbAfterDraw(root, data);
       requestLive(root);  // edits made since this figure was asked for: their boundary at once
       status.textContent = '';
       // Now that the new scene is on screen, the panels below catch up (follow_canvas).

@@ -31,8 +31,16 @@ _HERE = Path(__file__).resolve().parent
 PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
 
 # One module, its parts joined in this order (they share one scope): a drag's frames patched in
-# place, the gestures (pointer; touch, wheel and keys; a drag and the live route), the element.
-_PARTS = ("canvas_patch.js", "canvas_gestures.js", "canvas_touch_wheel_keys.js", "canvas_drag_live.js", "canvas.js")
+# place, the gestures (pointer; touch, wheel and keys; a drag and the live route; the keyboard's
+# cursor), the element.
+_PARTS = (
+    "canvas_patch.js",
+    "canvas_gestures.js",
+    "canvas_touch_wheel_keys.js",
+    "canvas_drag_live.js",
+    "canvas_keyboard.js",
+    "canvas.js",
+)
 _JS = PLOTLY_SHARED_JS + "".join((_HERE / name).read_text(encoding="utf-8") for name in _PARTS)
 
 _CSS = (_HERE / "canvas.css").read_text(encoding="utf-8")
@@ -88,6 +96,26 @@ def canvas_texts():
         "wheel_hint": _("Use Ctrl + scroll (⌘ + scroll on a Mac) to zoom the plot; two fingers on a touch screen"),
         "live_status": _("Training accuracy {accuracy} ({wrong} misclassified)"),
         "live_off": _("Live updates are off ({reason}); the plot is updated when you let go."),
+        # The plot by keyboard (canvas_keyboard.js), said in a live region.
+        "kb_role": _("interactive plot"),
+        "kb_label": _(
+            "Plot of the points. Keys: arrows move a cursor; Enter adds a point of the current class there; "
+            "Tab chooses the points one by one, arrows then move the chosen point and Delete erases it; "
+            "Esc lets it go."
+        ),
+        "kb_cursor": _("Cursor at ({x}, {y})"),
+        "kb_chosen": _(
+            "Point {n}, {name}, at ({x}, {y}): {index} of {total} in view. Arrows move it, Delete erases it."
+        ),
+        "kb_released": _("No point chosen: arrows move the cursor, Tab leaves the plot."),
+        "kb_added": _("Added {name} at ({x}, {y})"),
+        "kb_moved": _("Moved point {n} to ({x}, {y})"),
+        "kb_moved_many": _("Moved {count} points"),
+        "kb_erased": _("Erased point {n}"),
+        "kb_erased_many": _("Erased {count} points"),
+        "kb_undone": _("Undone"),
+        "kb_redone": _("Redone"),
+        "kb_then": _("{action}. {boundary}"),
     }
 
 
@@ -243,6 +271,7 @@ def canvas(
     new_point=None,
     live=None,
     click_switches=False,
+    spoken=None,
 ):
     """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``;
     return the component result.
@@ -268,6 +297,9 @@ def canvas(
     A drag of points sends {"type": "move", "drag": id, "revision", "ids", "dx", "dy",
     "final"}: the offset since the press of the points named as in ``revision``; moves of one
     drag replace each other while unacknowledged, and the final one ends the drag.
+    ``spoken``: what the keyboard's announcements name ({"boundary": the fitted boundary in words,
+    "classes": the classes' names, "symbols": their marker symbols, "add_as": the class a new point
+    gets}), or None.
     """
     data = {
         **_drawing(figure, config),
@@ -285,6 +317,7 @@ def canvas(
         "new_point": new_point,
         "live": live,
         "click_switches": click_switches,
+        "spoken": spoken,
         "texts": canvas_texts(),
     }
     # The element takes the height the script gives the plot (in presentation, the window's).

@@ -79,7 +79,15 @@ function markSelection(root) {
   // its own drag (undo, a removal, a new scene) is dropped.
   const selection = root.__pgSelection;
   if (!selection) { root.dataset.selected = '0'; return; }
-  if (!root.__pgDrag) {
+  if (selection.awaiting && !root.__pgDrag) {
+    // Moved by the keyboard (canvas_keyboard.js): kept until the session's figure shows the move,
+    // then held at the points' new places.
+    if ((window.__pgAck || 0) >= selection.awaiting) {
+      const shown = shownPoints(root);
+      selection.awaiting = 0;
+      selection.at = new Map(selection.ids.filter((id) => shown.has(id)).map((id) => [id, shown.get(id)]));
+    }
+  } else if (!root.__pgDrag) {
     const shown = shownPoints(root);
     const same = selection.ids.every((id) => {
       const now = shown.get(id), then = selection.at.get(id);

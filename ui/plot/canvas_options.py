@@ -25,6 +25,8 @@ from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
 from ui.server.live_route import live_path
 from ui.session import edits, state
 from ui.text import i18n
+from ui.text.accessible import boundary_sentence
+from ui.text.names import class_name
 from ui.widgets import heldout
 
 FIT_COUNT_KEY = "fit_count"  # session state: the last fit token handed to a canvas
@@ -94,10 +96,22 @@ def strategy_words(scene: Scene) -> str | None:
     return {"ovr": "one-versus-rest", "ovo": "one-versus-one"}.get(scene.multiclass)
 
 
-def scene_canvas(scene: Scene, figure: Any, **options: Any) -> None:
-    """The canvas drawing ``figure`` of ``scene``: remembered under the scene's revision (the
-    canvas's events name points as this drawing showed them), over the scene's window and points,
-    acknowledging the last event applied; ``options`` are the canvas's own (height, key, ...)."""
+def spoken(model: object, error: object = None) -> dict[str, Any]:
+    """What the keyboard's announcements name (``ui.plot.canvas.canvas``'s ``spoken``): the boundary
+    of ``model`` in words, the classes' names and symbols, the class a new point gets."""
+    return {
+        "boundary": boundary_sentence(model, error),
+        "classes": [class_name(k) for k in range(len(CLASS_COLOURS))],
+        "symbols": list(CLASS_SYMBOLS),
+        "add_as": int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS),
+    }
+
+
+def scene_canvas(scene: Scene, figure: Any, model: object = None, error: object = None, **options: Any) -> None:
+    """The canvas drawing ``figure`` of ``scene`` (fitted as ``model``, or failed with ``error``):
+    remembered under the scene's revision (the canvas's events name points as this drawing showed
+    them), over the scene's window and points, acknowledging the last event applied; ``options``
+    are the canvas's own (height, key, ...)."""
     revision = str(hash(scene))  # text: a 64-bit integer would lose digits as a JavaScript number
     edits.record_drawn(revision, scene)
     canvas(
@@ -107,5 +121,6 @@ def scene_canvas(scene: Scene, figure: Any, **options: Any) -> None:
         revision=revision,
         n_points=len(scene.points),
         ack=st.session_state.last_event_nonce,
+        spoken=spoken(model, error),
         **options,
     )

@@ -60,6 +60,10 @@ class Compared:
 VIEW_MODES = {"single": N_("One method"), "compare": N_("Compare methods")}
 
 
+def _start_comparing():
+    st.session_state[MODE_KEY] = "compare"
+
+
 def view_mode_picker(mode_col, methods_col):
     """'single' or 'compare', and the methods to compare (2-4) when comparing (in two columns)."""
     mode = mode_col.segmented_control(
@@ -72,15 +76,16 @@ def view_mode_picker(mode_col, methods_col):
     )
     comparing = mode == "compare"
     st.session_state.setdefault(METHODS_KEY, list(DEFAULT_COMPARED))
-    # Always drawn (disabled for one method): a multiselect first mounted by a preset's callback
-    # showed no chips in the browser, though Python had its value.
+    # Always drawn: a multiselect first mounted by a preset's callback showed no chips in the
+    # browser, though Python had its value. Never disabled (a disabled one's text is too pale to
+    # read, 2.1:1): changing the methods while one method is shown starts the comparison.
     methods = methods_col.multiselect(
         _("Methods to compare"),
         list(MODELS),
         format_func=lambda name: _(MODELS[name].display_name),
         key=METHODS_KEY,
         max_selections=MAX_COMPARED,
-        disabled=not comparing,
+        on_change=_start_comparing,
         wrap=True,  # every chosen method readable, never a scrolled-away chip
         help=_("The method chosen in the sidebar keeps its settings; the others use their defaults."),
     )
@@ -168,6 +173,8 @@ def comparison_canvases(scene, methods, presenting=False):
             canvas_options.scene_canvas(  # item.scene: the shared scene's points and window, its method
                 item.scene,
                 figure,
+                model=None if item.view.error else scene_model(item.scene),
+                error=item.view.error,
                 height=COMPARE_MIN_HEIGHT if presenting else int(400 * scale),
                 fill_screen=(rows - index // 2) if presenting else 0,
                 fit=fit if index == 0 else None,

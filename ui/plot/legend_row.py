@@ -11,7 +11,7 @@ Rules that hold:
 from ui.text.i18n import _
 from ui.text.names import class_name, markdown_html_text
 
-from .theme import BOUNDARY_COLOUR, CLASS_COLOURS, SYMBOL_GLYPHS
+from .theme import CLASS_COLOURS, SYMBOL_GLYPHS
 
 TEST_GLYPHS = ("○", "□", "◇", "△", "✛", "☆")  # hollow versions of SYMBOL_GLYPHS (test points)
 
@@ -27,8 +27,9 @@ def legend_row(points):
     if not present:
         return ""
     entries = [_entry(SYMBOL_GLYPHS[k], CLASS_COLOURS[k], markdown_html_text(class_name(k))) for k in present]
-    entries.append(_entry("━", BOUNDARY_COLOUR, _("decision boundary")))
-    entries.append(_entry("◯", BOUNDARY_COLOUR, _("misclassified")))
+    # In the text colour, as the canvases draw them: dark on the light theme, light on the dark one.
+    entries.append(_entry("━", "currentColor", _("decision boundary")))
+    entries.append(_entry("◯", "currentColor", _("misclassified")))
     if points.n_test:
         first = present[0]
         entries.append(_entry(TEST_GLYPHS[first], CLASS_COLOURS[first], _("test (hollow)")))

@@ -76,3 +76,9 @@ DARK_SWAPS = {
     "rgba(255, 255, 255, 0.7)": "rgba(14, 17, 23, 0.7)",  # the hollow test markers' fill
     **dict(zip(REGION_COLOURS, DARK_REGION_COLOURS, strict=True)),
 }
+
+# Where a figure cannot draw a class's own marker, it still never tells classes apart by colour
+# alone: histogram bars take a fill pattern per class, and 3-D scatter plots (whose symbols are
+# fewer) a 3-D symbol per class.
+CLASS_PATTERNS = ("", "/", "\\", "x", "-", ".")
+CLASS_SYMBOLS_3D = ("circle", "square", "diamond", "x", "cross", "circle-open")

@@ -137,7 +137,7 @@ def projector_view(scale=1.0, in_bar=False):
     with right:
         link = join_link(code)
         st.markdown(_("**Join the class room**"))
-        st.image(qr_png(link), width="stretch")
+        st.image(qr_png(link), width="stretch", alt=_("QR code of the join link {link}").format(link=link))
         # The code is CODE_ALPHABET's letters and digits only (``model.clean_code``): no markup possible.
         st.markdown(f"<div style='{CODE_STYLE}'>{model.clean_code(code)}</div>", unsafe_allow_html=True)
         st.code(link, language=None, wrap_lines=True)

@@ -20,26 +20,25 @@ def canvas_description(scene, model, error=None):
     """One or two plain sentences about the plot for a screen reader, escaped for Markdown with HTML."""
     method = _(MODELS[scene.method].display_name) if scene.method in MODELS else scene.method
     parts = [_("Plot of the points with the decision regions of {method}.").format(method=method)]
+    parts.append(boundary_sentence(model, error))
+    return markdown_html_text(" ".join(parts))
+
+
+def boundary_sentence(model, error=None):
+    """Where the fitted boundary lies, as one plain sentence (raw text: escape it where it goes)."""
     if error or model is None:
-        parts.append(_("No boundary is drawn: the method could not be fitted."))
-        return markdown_html_text(" ".join(parts))
+        return _("No boundary is drawn: the method could not be fitted.")
     line = book_line(model)
     if line is not None and len(line.w) == 2:
-        parts.append(
-            _("Boundary: y(x) = {w1}·x₁ {w2}·x₂ {w0} = 0; {c1} where y(x) ≥ 0, else {c2}.").format(
-                w1=f"{line.w[0]:.3g}",
-                w2=_signed(line.w[1]),
-                w0=_signed(line.w0),
-                c1=class_name(line.c1),
-                c2=class_name(line.c2),
-            )
+        return _("Boundary: y(x) = {w1}·x₁ {w2}·x₂ {w0} = 0; {c1} where y(x) ≥ 0, else {c2}.").format(
+            w1=f"{line.w[0]:.3g}",
+            w2=_signed(line.w[1]),
+            w0=_signed(line.w0),
+            c1=class_name(line.c1),
+            c2=class_name(line.c2),
         )
-    elif len(getattr(model, "classes_", ())) > 2:
-        parts.append(
-            _("{n} classes: each location goes to the class whose discriminant is largest.").format(
-                n=len(model.classes_)
-            )
+    if len(getattr(model, "classes_", ())) > 2:
+        return _("{n} classes: each location goes to the class whose discriminant is largest.").format(
+            n=len(model.classes_)
         )
-    else:
-        parts.append(_("The boundary is curved (a basis function or a quadratic model)."))
-    return markdown_html_text(" ".join(parts))
+    return _("The boundary is curved (a basis function or a quadratic model).")

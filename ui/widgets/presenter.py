@@ -210,11 +210,16 @@ def _key_data():
             "title": _("Keyboard shortcuts"),
             "close": _("Close (Esc)"),
             "rows": [
-                ["← →", _("previous / next figure")],
+                ["← →", _("previous / next figure (not while the plot has the keys)")],
                 [_("space"), _("play / pause the playback (when the open tab has a player)")],
                 ["1 – 6", _("the class of new points")],
                 ["Z", _("undo (Ctrl+Shift+Z or Ctrl+Y redoes)")],
                 ["A M E S", _("the plot's tools: add, move, erase, select")],
+                ["Tab", _("to the plot; there: Tab / Shift+Tab choose the points one by one")],
+                ["← ↑ → ↓", _("on the plot: move the cursor, or the chosen point (Shift: five steps)")],
+                [_("Enter"), _("on the plot: add a point of the current class at the cursor (also space or A)")],
+                [_("Delete"), _("on the plot: erase the chosen point")],
+                ["Esc", _("on the plot: let the chosen point go (Tab then leaves the plot)")],
                 ["?", _("show or hide this list")],
             ],
         }

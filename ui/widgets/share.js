@@ -51,7 +51,8 @@ export default function (component) {
     box = document.createElement('div');
     box.className = 'pg-share';
     box.innerHTML = '<button type="button" class="pg-copy"></button><span class="pg-copy-note"></span>' +
-      '<pre class="pg-link"></pre><p class="pg-link-caption"><span class="pg-link-length"></span>' +
+      // Focusable: a long link scrolls in its box, and the keys must reach what is scrolled away.
+      '<pre class="pg-link" tabindex="0"></pre><p class="pg-link-caption"><span class="pg-link-length"></span>' +
       '<span class="pg-link-help"></span></p>';
     parentElement.appendChild(box);
     watchAddressBar();

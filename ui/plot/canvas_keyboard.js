@@ -1,0 +1,271 @@
+// The canvas by keyboard (see canvas_gestures.js, whose rules hold here too).
+//
+// Rules that must hold:
+// - The plot is one stop of the page's Tab order (a focus ring shows it). Its keys act only while
+//   it has the focus from the keyboard: focused by a click, the page's keys (the presenter's ← →,
+//   space) stay what they were.
+// - Arrows move a cursor on a grid of round numbers (a step of 1, 2, 2.5 or 5 times a power of ten,
+//   about a fortieth of the view's width; Shift: five steps). Enter, space or A add a point of the
+//   current class at the cursor (A also picks the Add tool, as everywhere). Tab / Shift+Tab choose
+//   the points in view one by one, in the order they were added (the chosen point wears the
+//   selection's rim); past the last one, or after Esc, Tab leaves the plot (no keyboard trap).
+//   While a point (or a selection) is chosen, arrows move it and Delete / Backspace erase it.
+// - Every edit goes the pointer's way: ``send`` (queued, acknowledged, one undo step each: a move
+//   is a drag with a single, final move). Ctrl/⌘+Z undoes as anywhere on the page.
+// - Every action is said in words in a live region, in the session's language; an edit is said
+//   once the session has applied it, with the boundary it now has (the server's sentence).
+
+const KB_STEPS = [1, 2, 2.5, 5];
+const KB_CELLS = 40;  // about this many steps across the view's width
+const KB_BIG = 5;  // Shift + arrow: this many steps
+
+function kbStep(root) {
+  const xr = root._fullLayout.xaxis.range, raw = Math.abs(xr[1] - xr[0]) / KB_CELLS;
+  const power = Math.pow(10, Math.floor(Math.log10(raw)));
+  let step = power;
+  KB_STEPS.forEach((m) => { if (m * power <= raw * (1 + 1e-9)) step = m * power; });
+  return step;
+}
+
+function kbRound(value, step) {
+  // The nearest multiple of ``step``, without a binary fraction's tail (0.30000000000000004).
+  return Number((Math.round(value / step) * step).toPrecision(12));
+}
+
+function kbNumber(value, step) {
+  // A coordinate as a person reads it: the step's decimals and one more, a true minus sign.
+  const decimals = Math.min(8, Math.max(0, Math.ceil(-Math.log10(step)) + 1));
+  const text = String(Number(value.toFixed(decimals)));
+  return text.replace('-', '\u2212');
+}
+
+function kbSay(root, text) {
+  const region = root.__pgKbRegion;
+  if (!region) return;
+  // The same words twice in a row are still said: the region is emptied first.
+  region.textContent = '';
+  setTimeout(() => { region.textContent = text; }, 30);
+  root.dataset.said = text;
+}
+
+function kbTexts(root) {
+  return root.__pgData.texts;
+}
+
+function kbClassName(root, k) {
+  const spoken = root.__pgData.spoken;
+  return spoken && spoken.classes ? spoken.classes[k] : String(k + 1);
+}
+
+function kbPointClass(root, id) {
+  // A point's class from its trace: each class has its own symbol (ui/plot/theme.py CLASS_SYMBOLS).
+  const symbols = (root.__pgData.spoken || {}).symbols || [];
+  const trace = (root._fullData || []).find((t) => t.meta === 'points' && Array.from(t.customdata || []).includes(id));
+  return trace ? symbols.indexOf(trace.marker.symbol) : -1;
+}
+
+function kbInView(root) {
+  // The ids of the points inside the view, in the order they were added.
+  const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range, ids = [];
+  shownPoints(root).forEach(([x, y], id) => {
+    if (x >= Math.min(...xr) && x <= Math.max(...xr) && y >= Math.min(...yr) && y <= Math.max(...yr)) ids.push(id);
+  });
+  return ids.sort((a, b) => a - b);
+}
+
+function kbCursor(root) {
+  // The cursor, kept inside the view (a zoom or pan may have left it outside): else the view's centre.
+  const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range, step = kbStep(root);
+  const at = root.__pgKbAt;
+  const inside = at && at[0] >= Math.min(...xr) && at[0] <= Math.max(...xr) && at[1] >= Math.min(...yr) && at[1] <= Math.max(...yr);
+  if (!inside) root.__pgKbAt = [kbRound((xr[0] + xr[1]) / 2, step), kbRound((yr[0] + yr[1]) / 2, step)];
+  return root.__pgKbAt;
+}
+
+function kbPlace(root) {
+  // The cursor's mark over the plot (after every draw: a zoom moves it on the screen).
+  const mark = root.__pgKbMark, layout = root._fullLayout;
+  if (!mark || !layout || !layout.xaxis || !layout.xaxis.l2p) return;
+  const [x, y] = kbCursor(root);
+  mark.style.left = (layout.xaxis._offset + layout.xaxis.l2p(x)) + 'px';
+  mark.style.top = (layout.yaxis._offset + layout.yaxis.l2p(y)) + 'px';
+  root.dataset.cursor = `${x} ${y}`;
+}
+
+function kbWhere(root, x, y) {
+  const step = kbStep(root);
+  return {x: kbNumber(x, step), y: kbNumber(y, step)};
+}
+
+function kbAfterApplied(root, nonce, action) {
+  // Said once the session has applied the edit, with the boundary it then has.
+  root.__pgKbPending = (root.__pgKbPending || []).concat([{nonce: nonce, action: action}]);
+}
+
+function kbMoveCursor(root, dx, dy) {
+  const step = kbStep(root), [x, y] = kbCursor(root);
+  root.__pgKbAt = [kbRound(x + dx * step, step), kbRound(y + dy * step, step)];
+  kbPlace(root);
+  const at = root.__pgKbAt;
+  kbSay(root, fill(kbTexts(root).kb_cursor, kbWhere(root, at[0], at[1])));
+}
+
+function kbAdd(root) {
+  const [x, y] = kbCursor(root), spoken = root.__pgData.spoken || {};
+  const nonce = send(root, {type: 'add', x: x, y: y});
+  kbAfterApplied(root, nonce, fill(kbTexts(root).kb_added, Object.assign(
+    {name: kbClassName(root, spoken.add_as || 0)}, kbWhere(root, x, y))));
+}
+
+function kbChoose(root, id, total, index) {
+  const shown = shownPoints(root).get(id);
+  root.__pgKbChosen = id;
+  root.__pgKbAt = [shown[0], shown[1]];
+  select(root, [id], false);
+  kbPlace(root);
+  kbSay(root, fill(kbTexts(root).kb_chosen, Object.assign({
+    n: id + 1, index: index + 1, total: total, name: kbClassName(root, kbPointClass(root, id)),
+  }, kbWhere(root, shown[0], shown[1]))));
+}
+
+function kbTab(root, back) {
+  // The next (previous) point in view; false when there is none: the focus then leaves the plot.
+  const ids = kbInView(root), selection = root.__pgSelection;
+  const current = selection && selection.ids.length ? (selection.ids.includes(root.__pgKbChosen) ? root.__pgKbChosen : selection.ids[0]) : null;
+  let index;
+  if (current === null) index = back ? ids.length - 1 : 0;
+  else {
+    const at = ids.indexOf(current);
+    index = at < 0 ? (back ? ids.filter((i) => i < current).length - 1 : ids.filter((i) => i < current).length) : at + (back ? -1 : 1);
+  }
+  if (index < 0 || index >= ids.length) {
+    if (selection) select(root, [], false);
+    root.__pgKbChosen = null;
+    return false;
+  }
+  kbChoose(root, ids[index], ids.length, index);
+  return true;
+}
+
+function kbMoveChosen(root, dx, dy) {
+  // The chosen points, one step (to the grid's next line along that axis), as a drag of one move.
+  const selection = root.__pgSelection, shown = shownPoints(root), step = kbStep(root);
+  const anchorId = selection.ids.includes(root.__pgKbChosen) ? root.__pgKbChosen : selection.ids[0];
+  const anchor = shown.get(anchorId);
+  if (!anchor) return;
+  const tx = dx ? kbRound(anchor[0] + dx * step, step) : anchor[0], ty = dy ? kbRound(anchor[1] + dy * step, step) : anchor[1];
+  window.__pgDragCount = (window.__pgDragCount || 0) + 1;
+  const nonce = send(root, {
+    type: 'move', drag: `kb-${Date.now()}-${window.__pgDragCount}`, revision: root.dataset.revision,
+    ids: selection.ids.slice(), dx: tx - anchor[0], dy: ty - anchor[1], final: true,
+  });
+  selection.awaiting = nonce;  // its points move by this edit: the selection stays (markSelection)
+  root.__pgKbAt = [tx, ty];
+  kbPlace(root);
+  const texts = kbTexts(root);
+  const action = selection.ids.length > 1
+    ? fill(texts.kb_moved_many, {count: selection.ids.length})
+    : fill(texts.kb_moved, Object.assign({n: anchorId + 1}, kbWhere(root, tx, ty)));
+  kbAfterApplied(root, nonce, action);
+}
+
+function kbErase(root) {
+  const ids = root.__pgSelection.ids.slice(), texts = kbTexts(root);
+  root.__pgSelection = null;
+  root.__pgKbChosen = null;
+  const nonce = send(root, {type: 'remove', ids: ids});
+  kbAfterApplied(root, nonce, ids.length > 1 ? fill(texts.kb_erased_many, {count: ids.length}) : fill(texts.kb_erased, {n: ids[0] + 1}));
+}
+
+const KB_ARROWS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1]};
+
+function kbKey(root, e) {
+  // true: the key was the plot's (the page's own handlers do not see it).
+  if (!root.__pgKbActive || e.target !== root || e.altKey || !root._fullLayout) return false;
+  const key = e.key, texts = kbTexts(root), chosen = root.__pgSelection;
+  if (e.ctrlKey || e.metaKey) {
+    const lower = (key || '').toLowerCase();
+    const action = lower === 'z' ? (e.shiftKey ? 'redo' : 'undo') : (lower === 'y' && !e.shiftKey ? 'redo' : null);
+    if (!action || e.repeat) return false;
+    kbAfterApplied(root, send(root, {type: action}), action === 'undo' ? texts.kb_undone : texts.kb_redone);
+    return true;
+  }
+  if (KB_ARROWS[key]) {
+    const [dx, dy] = KB_ARROWS[key], times = e.shiftKey ? KB_BIG : 1;
+    if (chosen) { if (!e.repeat) kbMoveChosen(root, dx * times, dy * times); } else kbMoveCursor(root, dx * times, dy * times);
+    return true;
+  }
+  if (key === 'Enter' || key === ' ' || key === 'a' || key === 'A') {
+    if (!e.repeat) kbAdd(root);
+    return key !== 'a' && key !== 'A';  // A goes on to the page's tool key (the Add tool)
+  }
+  if (key === 'Tab') {
+    if (root.__pgKbReleased) return false;
+    if (kbTab(root, e.shiftKey)) return true;
+    root.__pgKbReleased = true;
+    return false;
+  }
+  if ((key === 'Delete' || key === 'Backspace') && chosen) {
+    if (!e.repeat) kbErase(root);
+    return true;
+  }
+  if (key === 'Escape') {
+    root.__pgKbReleased = true;
+    root.__pgKbChosen = null;
+    if (chosen) select(root, [], false);
+    kbSay(root, texts.kb_released);
+    return false;  // the page's Esc clears the other canvases' selections too
+  }
+  return false;
+}
+
+function kbSetUp(root, parentElement) {
+  // Once per element: the focus stop, the cursor's mark, the live region, the keys.
+  const texts = kbTexts(root);
+  root.setAttribute('aria-label', texts.kb_label);
+  root.setAttribute('aria-roledescription', texts.kb_role);
+  if (root.__pgKbBound) return;
+  root.__pgKbBound = true;
+  root.tabIndex = 0;
+  root.setAttribute('role', 'application');  // a screen reader hands the arrows to the plot
+  const mark = document.createElement('div');
+  mark.className = 'pg-kb-cursor';
+  mark.setAttribute('aria-hidden', 'true');
+  root.appendChild(mark);
+  root.__pgKbMark = mark;
+  const region = document.createElement('div');
+  region.className = 'pg-kb-say pg-sr-only';
+  region.setAttribute('aria-live', 'polite');
+  region.setAttribute('aria-atomic', 'true');
+  parentElement.appendChild(region);
+  root.__pgKbRegion = region;
+  const pointer = () => { root.__pgKbPointer = true; root.__pgKbActive = false; root.classList.remove('pg-kb'); };
+  root.addEventListener('mousedown', pointer, true);
+  root.addEventListener('touchstart', pointer, {capture: true, passive: true});
+  root.addEventListener('focus', () => {
+    root.__pgKbActive = !root.__pgKbPointer;
+    root.__pgKbPointer = false;
+    root.__pgKbReleased = false;
+    root.classList.toggle('pg-kb', root.__pgKbActive);
+    if (root.__pgKbActive && root._fullLayout) kbPlace(root);
+  });
+  root.addEventListener('blur', () => { root.__pgKbActive = false; root.__pgKbPointer = false; root.classList.remove('pg-kb'); });
+  root.addEventListener('keydown', (e) => {
+    if (kbKey(root, e)) { e.preventDefault(); e.stopPropagation(); }
+  });
+}
+
+function kbAfterDraw(root, data) {
+  // After a figure from the session: the cursor in its place, and the edits it applied said.
+  if (!root.__pgKbPlotBound && root.on) {
+    root.__pgKbPlotBound = true;
+    root.on('plotly_afterplot', () => kbPlace(root));
+  }
+  kbPlace(root);
+  const pending = root.__pgKbPending || [], ack = data.ack || 0;
+  const done = pending.filter((p) => p.nonce <= ack);
+  if (!done.length) return;
+  root.__pgKbPending = pending.filter((p) => p.nonce > ack);
+  const action = done[done.length - 1].action, spoken = data.spoken || {};
+  kbSay(root, spoken.boundary ? fill(kbTexts(root).kb_then, {action: action, boundary: spoken.boundary}) : action);
+}
