@@ -109,7 +109,6 @@ LAYOUT_CSS = """
   white-space: nowrap; }
 .block-container { padding-top: 3.75rem; }
 .block-container h1 { font-size: 2rem; padding: 0.25rem 0 0 0; }
-.st-key-compare_methods:has(label[disabled]) { display: none; }
 @media (max-width: 640px) {
   .block-container { padding-top: 3.25rem; }
   .block-container h1 { font-size: 1.4rem; }
@@ -539,8 +538,17 @@ def _view_controls():
         rooms_panel.open_room_button(state.scene(), row, key="room_bar")
     else:
         rooms_panel.open_room_button(state.scene(), stack, key="room_bar")
-    st.markdown(LAYOUT_CSS + (PRESENTER_CSS if presenting else ""), unsafe_allow_html=True)
+    folded = "" if mode == "compare" else ONE_METHOD_CSS
+    st.markdown(LAYOUT_CSS + folded + (PRESENTER_CSS if presenting else ""), unsafe_allow_html=True)
     return mode, methods
+
+
+# One method shown: the methods field (always drawn, see view_mode_picker) is folded away, so the
+# whole plot is on a laptop's first screen and starts on a phone's; "Compare methods" brings it back.
+ONE_METHOD_CSS = """<style>
+.st-key-compare_methods { display: none; }
+</style>
+"""
 
 
 def _presenting():
