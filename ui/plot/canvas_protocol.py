@@ -130,7 +130,10 @@ def number(value: object, default: float | None = None) -> float | None:
     """A finite float from a browser's value, or ``default`` (booleans are not numbers)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return default
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # a whole number of hundreds of digits (JSON allows it)
+        return default
     return value if value == value and abs(value) != float("inf") else default
 
 

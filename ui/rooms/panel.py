@@ -8,6 +8,12 @@ Rules that must hold:
 - The projector follows the room by itself (``projector.js`` polls the state route): no rerun
   of this page per student's point. The controls are one fragment: a control reruns only it.
 - Students' nicknames are shown as text (``st.text`` / escaped options), never as Markdown.
+- Opening goes through ``ui.rooms.routes.open_room`` as the open route does: an open token this
+  session mints, and one of the opens of the session's address (as the trusted proxies report it).
+- The join link breaks only at "/" or "?", never inside the host or the port; a loopback host
+  (phones cannot reach it) is said so, and the lecturer may give the address phones use
+  (``clean_host``: host[:port] only), which the link and the QR code then follow.
+- Closing a room that holds points asks first (and offers to freeze it into the scene).
 """
 
 import io
@@ -18,17 +24,19 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from playground import MODELS
-from playground.link import decode_scene, encode_scene
+from playground.link import encode_scene
 from ui.plot.canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts, static_module
 from ui.plot.theme import DARK_SWAPS
+from ui.server.clients import client_address
 from ui.session import loading
 from ui.text.i18n import N_, _, current_language
 from ui.text.names import class_label
 from ui.widgets.controls import method_label
 
-from . import model
+from . import guard, model
+from .joinlink import clean_host, is_loopback, link_html
 from .protocol import API, MAX_PER_STUDENT, ROOM_PAGE
-from .routes import _base
+from .routes import _base, open_room
 from .store import UNREACHABLE, room_store
 
 LARGE_QR = "room_large_qr"
@@ -44,6 +52,8 @@ _projector = st.components.v2.component(
 SOURCE = N_("the class room")
 CONTROLS_EVERY = 5  # seconds: the controls fragment looks at the room again (new students)
 CODE_STYLE = "font-size: 2.2rem; font-weight: 700; letter-spacing: 0.08em; text-align: center; white-space: nowrap"
+HOST_KEY = "room_phone_host"  # the address phones use, as the lecturer typed it
+CONFIRM_CLOSE = "room_confirm_close"
 
 
 def is_open():
@@ -73,10 +83,16 @@ def open_room_button(scene, where=None, key="room_share"):
         _open(scene)
 
 
+def session_client():
+    """This session's address key for the limits, as the trusted proxies report it."""
+    forwarded = st.context.headers.get("X-Forwarded-For") or ""
+    scope = {"client": (st.context.ip_address or "", 0), "headers": [(b"x-forwarded-for", forwarded.encode())]}
+    return guard.address_key(client_address(scope))
+
+
 def _open(scene):
     try:
-        opened, token = model.new_room(encode_scene(scene), time.time())
-        code = room_store().create(opened)
+        code, token = open_room(encode_scene(scene), session_client(), guard.open_token(), time.time())
     except model.RoomError as err:
         st.error(_(err.sentence))
         return
@@ -87,11 +103,43 @@ def _open(scene):
     st.rerun()
 
 
-def join_link(code):
-    """The students' link: this page's address with the student page's path and the code alone."""
+def join_origin():
+    """(scheme, netloc) the students' link uses: the address the lecturer gave, else this page's."""
     parts = urlsplit(st.context.url or "")
-    origin = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+    given = clean_host(st.session_state.get(HOST_KEY, ""))
+    if given:
+        return given[0] or parts.scheme or "http", given[1]
+    return parts.scheme, parts.netloc
+
+
+def join_link(code):
+    """The students' link: this page's address (or the one phones use) with the student page's path
+    and the code alone."""
+    scheme, netloc = join_origin()
+    origin = f"{scheme}://{netloc}" if netloc else ""
     return f"{origin}{_base()}{ROOM_PAGE}?c={code}"
+
+
+def _phone_address(link):
+    """A warning when phones cannot reach the link's host, and the field for the address they use."""
+    hostname = urlsplit(link).hostname
+    given = st.session_state.get(HOST_KEY, "")
+    if is_loopback(hostname):
+        st.warning(
+            _(
+                "Phones cannot reach {host}: it is this computer's own name. Give the address the students'"
+                " phones use (this computer's on the classroom's network) below."
+            ).format(host=hostname)
+        )
+    if given or is_loopback(hostname):
+        st.text_input(
+            _("Address phones use (host or host:port)"),
+            key=HOST_KEY,
+            placeholder="192.168.1.20:8501",
+            help=_("The join link and the QR code use this address instead of this page's."),
+        )
+        if given and clean_host(given) is None:
+            st.error(_("That is not a host or host:port (for example 192.168.1.20:8501 or class.example.org)."))
 
 
 def qr_png(link):
@@ -140,7 +188,10 @@ def projector_view(scale=1.0, in_bar=False):
         st.image(qr_png(link), width="stretch")
         # The code is CODE_ALPHABET's letters and digits only (``model.clean_code``): no markup possible.
         st.markdown(f"<div style='{CODE_STYLE}'>{model.clean_code(code)}</div>", unsafe_allow_html=True)
-        st.code(link, language=None, wrap_lines=True)
+        st.markdown(
+            link_html(link, _base() + ROOM_PAGE), unsafe_allow_html=True
+        )  # escaped: its host may be the browser's Host
+        _phone_address(link)
         st.toggle(_("Large QR code"), key=LARGE_QR)
     controls(code, info["token"], in_bar)
 
@@ -259,6 +310,8 @@ def _pause_and_hide(code, token, settings, on_bar=False):
     """Pause adding points, and hide the boundary (predict, then reveal); ``on_bar``: the bar's own."""
     prefix = "pbr" if on_bar else "room"
     _widget(st.toggle, _("Pause adding points"), f"{prefix}_lock", settings["locked"], code, token, "lock")
+    if not on_bar:
+        _widget(st.toggle, _("Close the door to new students"), "room_door", settings["closed"], code, token, "door")
     label = _("Hide the boundary") if on_bar else _("Hide the boundary (predict, then reveal)")
     _widget(st.toggle, label, f"{prefix}_hide", settings["hidden"], code, token, "hide")
 
@@ -320,6 +373,15 @@ def _students(code, token, room):
         args=(code, token, "remove_student"),
         kwargs={"sid": sid},
     )
+    with_points = st.checkbox(_("and their points"), key="room_expel_points")
+    st.button(
+        _("Remove this student from the room"),
+        key="room_expel",
+        on_click=_act,
+        args=(code, token, "expel", with_points),
+        kwargs={"sid": sid},
+        help=_("Their page can no longer add points; with the door open they may join again as a new student."),
+    )
     options = [CHOOSE, *range(room["classes"])]
     assigned = _option(room["students"].get(sid, {}).get("class"))
     _widget(
@@ -343,17 +405,58 @@ def _room_actions(code, token, room):
         st.button(_("Clear the room's points"), key="room_clear", on_click=_act, args=(code, token, "clear"))
     with second:
         if st.button(_("Freeze into a scene and link"), key="room_freeze", type="primary"):
-            try:
-                model.check_token(room, token)
-            except model.RoomError as err:
-                st.error(_(err.sentence))
-                return
-            scene, messages = decode_scene(model.frozen_query(room))
-            loading.load_scene(scene, messages, source=SOURCE)
-            st.session_state[ROOM_KEY]["shown"] = False
-            st.rerun()
+            _freeze(room, token)
     with third:
         if st.button(_("Close the room"), key="room_close"):
-            room_store().delete(code)
-            st.session_state.pop(ROOM_KEY, None)
-            st.rerun()
+            if room["points"]:
+                st.session_state[CONFIRM_CLOSE] = True
+            else:
+                _close(code)
+    if st.session_state.get(CONFIRM_CLOSE):
+        _confirm_close(code, token, room)
+
+
+def _freeze(room, token, then_close=None):
+    """The room's points (all of them, exactly) become this session's scene, with its link."""
+    try:
+        model.check_token(room, token)
+    except model.RoomError as err:
+        st.error(_(err.sentence))
+        return
+    loading.load_scene(model.scene_of(room), [], source=SOURCE)
+    st.session_state[ROOM_KEY]["shown"] = False
+    if then_close:
+        _close(then_close)
+    st.rerun(scope="app")
+
+
+def _close(code):
+    st.session_state.pop(CONFIRM_CLOSE, None)
+    try:
+        room_store().delete(code)
+    except UNREACHABLE:
+        st.error(_("The room is not reachable just now; trying again."))
+        return
+    st.session_state.pop(ROOM_KEY, None)
+    st.rerun(scope="app")
+
+
+def _confirm_close(code, token, room):
+    """Closing a room with points loses them unless frozen first: ask, and offer to freeze."""
+    with st.container(border=True, key="room_close_confirm"):
+        st.warning(
+            _("The room holds {n} points. Closing it loses them unless you freeze it into a scene first.").format(
+                n=len(room["points"])
+            )
+        )
+        first, second, third = st.columns(3)
+        with first:
+            if st.button(_("Freeze, then close"), key="room_close_freeze", type="primary"):
+                _freeze(room, token, then_close=code)
+        with second:
+            if st.button(_("Close without freezing"), key="room_close_anyway"):
+                _close(code)
+        with third:
+            if st.button(_("Keep the room open"), key="room_close_cancel"):
+                st.session_state.pop(CONFIRM_CLOSE, None)
+                st.rerun(scope="fragment")
