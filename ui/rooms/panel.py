@@ -17,6 +17,7 @@ Rules that must hold:
 """
 
 import io
+import secrets
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -49,6 +50,30 @@ _CSS = ".pg-projector { width: 100%; } .pg-projector-status { font-size: 1.1rem;
 _projector = st.components.v2.component(
     "playground_room_projector", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False
 )
+# After a freeze the page starts again at its top (the bar, the plot, its caption), not scrolled
+# down to where the room's controls were; held there while the scene's panels arrive, until the
+# lecturer scrolls or presses a key (at most 3 s).
+_SCROLL_TOP_JS = """
+export default function ({data, parentElement}) {
+  if (parentElement.__pgTop === data) return;
+  parentElement.__pgTop = data;
+  const top = () => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (main) main.scrollTop = 0;
+    window.scrollTo(0, 0);
+  };
+  let left = 30;
+  const timer = setInterval(() => { top(); if (--left <= 0) stop(); }, 100);
+  const stop = () => {
+    clearInterval(timer);
+    for (const name of ['wheel', 'touchstart', 'keydown', 'mousedown']) removeEventListener(name, stop, true);
+  };
+  for (const name of ['wheel', 'touchstart', 'keydown', 'mousedown']) addEventListener(name, stop, true);
+  top();
+}
+"""
+_scroll_top = st.components.v2.component("playground_room_scroll_top", js=_SCROLL_TOP_JS, isolate_styles=False)
+SCROLL_TOP = "room_scroll_top"  # set by a freeze: the next run starts the page at its top
 SOURCE = N_("the class room")
 CONTROLS_EVERY = 5  # seconds: the controls fragment looks at the room again (new students)
 CODE_STYLE = "font-size: 2.2rem; font-weight: 700; letter-spacing: 0.08em; text-align: center; white-space: nowrap"
@@ -66,6 +91,10 @@ def open_room_button(scene, where=None, key="room_share"):
     """A button in ``where`` (the share area, the presenter bar): open a room of ``scene``, go back
     to the room this session opened, or from the projector back to the scene."""
     where = where or st
+    nonce = st.session_state.pop(SCROLL_TOP, None)
+    if nonce:
+        with where:
+            _scroll_top(data=nonce, key=f"{key}_scroll_top", height=0)
     room = st.session_state.get(ROOM_KEY)
     if room and room.get("shown"):
         if where.button(_("Back to my scene"), key=f"{key}_hide"):
@@ -425,6 +454,7 @@ def _freeze(room, token, then_close=None):
         return
     loading.load_scene(model.scene_of(room), [], source=SOURCE)
     st.session_state[ROOM_KEY]["shown"] = False
+    st.session_state[SCROLL_TOP] = secrets.token_hex(4)
     if then_close:
         _close(then_close)
     st.rerun(scope="app")
@@ -457,6 +487,8 @@ def _confirm_close(code, token, room):
             if st.button(_("Close without freezing"), key="room_close_anyway"):
                 _close(code)
         with third:
-            if st.button(_("Keep the room open"), key="room_close_cancel"):
-                st.session_state.pop(CONFIRM_CLOSE, None)
-                st.rerun(scope="fragment")
+            st.button(
+                _("Keep the room open"),
+                key="room_close_cancel",
+                on_click=lambda: st.session_state.pop(CONFIRM_CLOSE, None),
+            )
