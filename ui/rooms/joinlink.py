@@ -6,16 +6,16 @@ Rules that must hold:
   port 1-65535 and an optional leading "http://" or "https://"; nothing else (no path, no user, no
   spaces), so what the lecturer types can only change where the link points, never its shape.
 - ``link_html`` escapes every part (the page's own host comes from the browser's Host header) and
-  lets the browser break the line only between the origin, the path and the query.
+  lets the browser break the line only between the origin and the path.
 """
 
 import html
 import ipaddress
 import re
 
-# The join link: a break only where a <wbr> is (after the origin, before "?"), never in the host.
+# The join link: a break only where the <wbr> is (after the origin), never in the host or port.
 LINK_STYLE = (
-    "font-family: monospace; font-size: 0.95rem; overflow-wrap: normal; word-break: keep-all;"
+    "font-family: monospace; font-size: 0.85rem; overflow-wrap: normal; word-break: keep-all; overflow-x: auto;"
     " background: rgba(128, 128, 128, 0.12); border-radius: 6px; padding: 6px 8px; margin-bottom: 8px"
 )
 _LABEL = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
@@ -53,11 +53,10 @@ def is_loopback(hostname):
 
 
 def link_html(link, page):
-    """The join link as HTML that wraps only after the origin and before the query."""
-    origin, _, rest = link.partition(page) if "://" in link else ("", "", link)
-    path, _, query = (page + rest).partition("?") if origin else (rest, "", "")
-    parts = [f"<span style='white-space: nowrap'>{html.escape(origin)}</span>"] if origin else []
-    parts.append(f"<span style='white-space: nowrap'>{html.escape(path)}</span>")
-    if query:
-        parts.append(f"<span style='white-space: nowrap'>?{html.escape(query)}</span>")
+    """The join link as HTML that wraps only between the origin and the page's path (the path and
+    the code, ``/room?c=CODE``, stay together, as they are short)."""
+    origin, found, rest = link.partition(page)
+    if not found or "://" not in origin:
+        origin, rest, page = "", "", link
+    parts = [f"<span style='white-space: nowrap'>{html.escape(text)}</span>" for text in (origin, page + rest) if text]
     return f"<div class='pg-join-link' style='{LINK_STYLE}'>{'<wbr>'.join(parts)}</div>"

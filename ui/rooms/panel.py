@@ -155,10 +155,9 @@ def _phone_address(link):
     given = st.session_state.get(HOST_KEY, "")
     if is_loopback(hostname):
         st.warning(
-            _(
-                "Phones cannot reach {host}: it is this computer's own name. Give the address the students'"
-                " phones use (this computer's on the classroom's network) below."
-            ).format(host=hostname)
+            _("Phones cannot reach {host} (this computer's own name): give the address they use below.").format(
+                host=hostname
+            )
         )
     if given or is_loopback(hostname):
         st.text_input(
