@@ -24,7 +24,7 @@ _HOST = re.compile(
 )
 
 
-def clean_host(value):
+def clean_host(value: object) -> tuple[str, str] | None:
     """(scheme or "", "host[:port]") of what the lecturer typed, or None if it is not one (a name or
     an address, an IPv6 address in brackets, a port 1-65535; "http://" or "https://" may lead)."""
     found = _HOST.fullmatch(value.strip()) if isinstance(value, str) and len(value) <= 300 else None
@@ -41,7 +41,7 @@ def clean_host(value):
     return found["scheme"] or "", host + (f":{int(port)}" if port else "")
 
 
-def is_loopback(hostname):
+def is_loopback(hostname: str | None) -> bool:
     """Whether a phone cannot reach ``hostname``: localhost or a loopback address."""
     name = (hostname or "").strip("[]").lower()
     if name == "localhost" or name.endswith(".localhost"):
@@ -52,7 +52,7 @@ def is_loopback(hostname):
         return False
 
 
-def link_html(link, page):
+def link_html(link: str, page: str) -> str:
     """The join link as HTML that wraps only between the origin and the page's path (the path and
     the code, ``/room?c=CODE``, stay together, as they are short)."""
     origin, found, rest = link.partition(page)

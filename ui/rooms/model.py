@@ -193,7 +193,8 @@ def join(room, nick, sid, key, now, admit_new=True, seen=None, take_seat=lambda:
     if room.get("closed"):
         raise RoomError(409, N_("The lecturer has closed this room to new students."))
     before = len(room["students"])
-    if reclaim(room, seen or {}, now) >= MAX_STUDENTS:
+    # Seats held never outnumber the students: only a room with as many looks closer (reclaim).
+    if before >= MAX_STUDENTS and reclaim(room, seen or {}, now) >= MAX_STUDENTS:
         if len(room["students"]) != before:
             _changed(room, now)
         raise RoomError(409, N_("This room is full."))
