@@ -4,15 +4,21 @@ the room limits are one allowance for every replica (misses spent through one ar
 the other), as is the open token's secret.
 """
 
+import json
 import threading
 import time
+import urllib.error
+import urllib.request
+from contextlib import ExitStack
 
 import pytest
 import redis
 
+from bench.server import streamlit
 from playground.link import encode_scene
 from tests.redis_server import redis_server
 from ui.rooms import guard, model
+from ui.rooms.protocol import API
 from ui.rooms.store import RedisStore
 from ui.server import limits
 from ui.server.limits import RedisTokenBuckets
@@ -83,3 +89,44 @@ def test_the_limits_of_a_redis_deployment_are_shared_buckets(redis_url, monkeypa
     token = guard.open_token()
     monkeypatch.setattr(guard, "_SECRET", {})  # another replica: it reads the secret from Redis
     assert guard.valid_open_token(token)
+
+
+def _call(base, name, body, address):
+    request = urllib.request.Request(
+        f"{base}{API}/{name}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-Forwarded-For": address},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_two_replicas_share_the_room_limits_and_the_open_secret(redis_url):
+    """Two servers on one Redis: a room opened through A with a token minted by the deployment's
+    secret is joined through B; an address's misses spent half on A and half on B exhaust it on
+    both; another address is not touched."""
+    redis.Redis.from_url(redis_url).flushdb()
+    env = {"PLAYGROUND_REDIS_URL": redis_url, "PLAYGROUND_SECRET": "replicas-test-secret"}
+    with ExitStack() as stack:
+        a, b = (stack.enter_context(streamlit(env=env)) for _ in range(2))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("PLAYGROUND_SECRET", "replicas-test-secret")
+            session = guard.open_token()
+        status, opened = _call(
+            a.url, "open", {"scene": encode_scene(default_scene()), "session": session}, "198.51.100.1"
+        )
+        assert status == 200, opened
+        assert _call(b.url, "join", {"code": opened["code"]}, "198.51.100.2")[0] == 200
+        assert _call(b.url, "open", {"scene": {}, "session": "0.forged"}, "198.51.100.1")[0] == 403
+        misses = int(guard.MISS_LIMIT[1])
+        codes = iter(model.new_code() for _ in range(misses))
+        spent = [
+            _call(server.url, "join", {"code": next(codes)}, "203.0.113.9")[0] for server in (a, b) * (misses // 2)
+        ]
+        assert spent.count(404) >= misses - 2  # (about one miss a second comes back meanwhile)
+        exhausted = [_call(server.url, "join", {"code": model.new_code()}, "203.0.113.9")[0] for server in (a, b) * 3]
+        assert exhausted.count(429) >= 4, exhausted  # on both replicas, not only the one that counted
+        assert _call(a.url, "join", {"code": model.new_code()}, "203.0.113.10")[0] == 404
