@@ -11,8 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from playground.link import decode_scene
-from ui.rooms import model, store
+from ui.rooms import guard, model, store
 from ui.rooms.panel import ROOM_KEY
+from ui.server.limits import TokenBuckets
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 
@@ -42,7 +43,7 @@ def test_open_run_and_freeze_a_room(room_store):
     room = room_store.get(code)
     assert room["token"] == model.digest(token)
     assert len(room["points"]) == len(scene.points)
-    assert any(code in c.value for c in at.code)  # the join link holds the code ...
+    assert any(f"?c={code}" in m.value for m in at.markdown)  # the join link holds the code ...
     assert not any(token in c.value for c in at.code) and not any(token in m.value for m in at.markdown)
 
     # A student joins and adds a point (as the routes do).
@@ -114,3 +115,42 @@ def test_in_presentation_the_bar_runs_the_room_on_the_projector(room_store):
     _button(at, f"Back to the class room {code}").click().run()
     at.toggle(key="presentation").set_value(False).run()
     assert {"room_method", "room_everyone"} <= _keys(at, "selectbox") and "pbr_method" not in _keys(at, "selectbox")
+
+
+def test_closing_with_points_asks_and_the_door_and_removal_act(room_store, monkeypatch):
+    monkeypatch.setattr(guard, "LIMITS", guard.Limits(lambda _name, rate, burst: TokenBuckets(rate, burst)))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    code, token = _opened(at)
+    sid, key = room_store.update(code, lambda r: model.join(r, "ann", None, None, time.time()))
+    room_store.update(code, lambda r: model.add_point(r, sid, key, 0.5, 0.5, 0, 0, time.time()))
+    at.run()
+    at.toggle(key="room_door").set_value(True).run()
+    assert model.settings(room_store.get(code))["door_closed"]
+    at.checkbox(key="room_expel_points").check().run()
+    _button(at, "Remove this student from the room").click().run()
+    room = room_store.get(code)
+    assert sid not in room["students"] and all(p[3] != sid for p in room["points"])
+
+    _button(at, "Close the room").click().run()
+    assert not room_store.get(code).get("closed")  # the room holds the lecturer's points: it asks first
+    assert any("Closing it loses them" in w.value for w in at.warning)
+    _button(at, "Keep the room open").click().run()
+    assert not room_store.get(code).get("closed") and not any("Closing it loses them" in w.value for w in at.warning)
+    _button(at, "Close the room").click().run()
+    points = len(room_store.get(code)["points"])
+    _button(at, "Freeze, then close").click().run()
+    closed = room_store.get(code)  # kept, closed and emptied, with the link it was frozen into, for its students
+    assert closed["closed"] and closed["points"] == [] and closed["frozen"] and ROOM_KEY not in at.session_state
+    assert len(at.session_state.scene.points) == points  # frozen into the scene first
+
+
+def test_the_page_opens_rooms_within_its_addresses_allowance(room_store, monkeypatch):
+    monkeypatch.setattr(
+        guard, "LIMITS", guard.Limits(lambda _name, rate, burst: TokenBuckets(rate, burst, clock=lambda: 0.0))
+    )
+    for _ in range(int(guard.OPEN_LIMIT[1])):
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        _opened(at)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    _button(at, "Open a class room").click().run()
+    assert ROOM_KEY not in at.session_state and any("Too many attempts" in e.value for e in at.error)

@@ -14,8 +14,9 @@ from starlette.applications import Starlette
 from playground.link import decode_scene, encode_scene
 from playground.scene import snap
 from tests.redis_server import redis_server
-from ui.rooms import model, routes, store, views
+from ui.rooms import guard, model, routes, store, views
 from ui.rooms.protocol import API, MAX_STUDENTS
+from ui.server.limits import TokenBuckets
 from ui.session.state import default_scene
 
 with warnings.catch_warnings():
@@ -35,10 +36,16 @@ def client(request, redis_url, monkeypatch):
     monkeypatch.setattr(store, "_STORE", kind)
     monkeypatch.setattr(views, "SNAPSHOTS", views.RoomFigures())
     monkeypatch.setattr(routes, "SNAPSHOTS", views.SNAPSHOTS)
-    for name in ("GUESSES", "JOINS", "OPENS", "STUDENT_ACTIONS"):
-        old = getattr(routes, name)
-        monkeypatch.setattr(routes, name, type(old)(rate=old.rate, burst=old.burst))
+    # Fresh allowances in this process, on a clock that stands still: no refill during a test.
+    monkeypatch.setattr(
+        guard, "LIMITS", guard.Limits(lambda _name, rate, burst: TokenBuckets(rate, burst, clock=STILL))
+    )
+    monkeypatch.setattr(guard, "PRESENCE", guard.Presence())
     return TestClient(Starlette(routes=routes.room_routes()))
+
+
+def STILL():
+    return 0.0
 
 
 def post(client, name, **body):
@@ -46,7 +53,7 @@ def post(client, name, **body):
 
 
 def opened(client, scene=None):
-    answer = post(client, "open", scene=encode_scene(scene or default_scene())).json()
+    answer = post(client, "open", scene=encode_scene(scene or default_scene()), session=guard.open_token()).json()
     return answer["code"], answer["token"]
 
 
@@ -240,7 +247,7 @@ def test_freeze_is_an_ordinary_link_bit_exact(client):
 def test_enumeration_is_rate_limited(client):
     code, token = opened(client)
     student = joined(client, code)
-    for _ in range(routes.GUESSES.burst):
+    for _ in range(int(guard.MISS_LIMIT[1])):
         assert post(client, "join", code=model.new_code()).status_code == 404
     # Out of guesses, every answer about a room the client is not in is the same refusal ...
     assert post(client, "join", code=model.new_code()).status_code == 429

@@ -9,8 +9,14 @@ Rules that must hold:
 - The control token and the students' keys are kept only as SHA-256 digests and compared with
   ``hmac.compare_digest``; every lecturer action needs the token, every student action the
   student's own key, and a student acts only on their own points.
-- A room is bounded: ``MAX_STUDENTS`` students, ``MAX_POINTS`` points, ``limit`` points per
+- A room is bounded: ``MAX_STUDENTS`` seats, ``MAX_POINTS`` points, ``limit`` points per
   student; a student's ``seq`` makes a retried add count once (its answer is the first one's).
+- Seats come back (``reclaim``): a student holds a seat while they poll or act (``IDLE_SECONDS``)
+  and for ``SEAT_GRACE_SECONDS`` after joining; one who left without a point is forgotten, one who
+  left with points keeps them (and their key) without holding a seat. The lecturer can remove a
+  student (``expel``, their points too if they choose) and close the door to new joiners.
+- Every number from a request is read through ``number`` / ``_whole``: a value of any type or size
+  (a 400-digit integer) is a 400, never a server error.
 - Nicknames are visitors' text, cleaned like class names (``playground.scene.clean_class_name``)
   and shown as text only. Nothing personal is kept: a nickname, a count, a digest.
 - Every sentence is a message for the catalogs (``N_``), translated where it is shown.
@@ -33,9 +39,11 @@ from .protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
     DEFAULT_PER_STUDENT,
+    IDLE_SECONDS,
     MAX_PER_STUDENT,
     MAX_POINTS,
     MAX_STUDENTS,
+    SEAT_GRACE_SECONDS,
     RoomSettings,
     StudentView,
     text,
@@ -91,6 +99,7 @@ def new_room(query, now):
         "students": {},
         "locked": False,
         "hidden": False,
+        "door_closed": False,
         "limit": DEFAULT_PER_STUDENT,
         "classes": max(2, min(MAX_CLASSES, max(labels, default=0) + 1)),
         "everyone": None,
@@ -140,6 +149,7 @@ def settings(room):
         everyone=room["everyone"],
         method=room["scene"].get("m", "least_squares"),
         names=list(decode_scene({"names": room["scene"]["names"]})[0].class_names) if "names" in room["scene"] else [],
+        door_closed=room.get("door_closed", False),
     )
 
 
@@ -161,35 +171,73 @@ def _changed(room, now):
     room["touched"] = now
 
 
-def _student(room, sid, key):
+def check_student(room, sid, key):
+    """The student ``sid`` of the room, their ``key`` proved (else a 403)."""
     student = room["students"].get(sid) if isinstance(sid, str) else None
     if student is None or not matches(key, student["key"]):
         raise RoomError(403, N_("You are not in this room; join it again."))
     return student
 
 
-def join(room, nick, sid, key, now, admit_new=True):
-    """(sid, key): the student coming back with their sid and key, or a new one (unless
-    ``admit_new`` is false: a client out of guesses may only come back)."""
+def _holds_seat(student, seen, now):
+    last = max(student.get("seen", 0.0), seen or 0.0)
+    return now - last < IDLE_SECONDS or now - student.get("joined", 0.0) < SEAT_GRACE_SECONDS
+
+
+def reclaim(room, seen, now):
+    """The number of seats taken, after forgetting the students who left without a point.
+    ``seen``: {sid: when that student last polled} (the store's ``presence``)."""
+    owners = {p[3] for p in room["points"]}
+    taken = 0
+    for sid in list(room["students"]):
+        if _holds_seat(room["students"][sid], seen.get(sid), now):
+            taken += 1
+        elif sid not in owners:
+            del room["students"][sid]  # left, or never added: the seat (and the record) goes
+    return taken
+
+
+def join(room, nick, sid, key, now, admit_new=True, seen=None, take_seat=lambda: True):
+    """(sid, key): the student coming back with their sid and key, or a new one, unless
+    ``admit_new`` is false (a client out of guesses may only come back), the door is closed, the
+    seats are taken (after ``reclaim``) or ``take_seat()`` (the address's allowance) says no."""
     if isinstance(sid, str) and sid in room["students"] and matches(key, room["students"][sid]["key"]):
+        room["students"][sid]["seen"] = now  # not a change: written with the next one
         return sid, key
     if room.get("closed"):
         raise RoomError(410, N_("The lecturer has closed this room."))
     if not admit_new:
         raise RoomError(429, N_("Too many attempts; wait a minute and try again."))
-    if len(room["students"]) >= MAX_STUDENTS:
+    if room.get("door_closed"):
+        raise RoomError(409, N_("The lecturer has closed this room to new students."))
+    before = len(room["students"])
+    # Seats held never outnumber the students: only a room with as many looks closer (reclaim).
+    if before >= MAX_STUDENTS and reclaim(room, seen or {}, now) >= MAX_STUDENTS:
+        if len(room["students"]) != before:
+            _changed(room, now)
         raise RoomError(409, N_("This room is full."))
+    if not take_seat():
+        raise RoomError(429, N_("Many students joined from your network just now; try again in a moment."))
     name, _problem = clean_class_name(text(nick, 200))
     sid = secrets.token_urlsafe(9)
     key = secrets.token_urlsafe(18)
-    room["students"][sid] = {"nick": name, "key": digest(key), "seq": -1, "pid": None, "class": None}
+    room["students"][sid] = {
+        "nick": name,
+        "key": digest(key),
+        "seq": -1,
+        "pid": None,
+        "class": None,
+        "joined": now,
+        "seen": now,
+    }
     _changed(room, now)
     return sid, key
 
 
 def add_point(room, sid, key, x, y, label, seq, now):
     """The new point's id; a request with a ``seq`` already seen gets that request's answer."""
-    student = _student(room, sid, key)
+    student = check_student(room, sid, key)
+    student["seen"] = now
     seq = number(seq)
     if seq is None or seq != int(seq) or not 0 <= seq < 2**53:
         raise RoomError(400, N_("The request was not understood."))
@@ -227,7 +275,7 @@ def _class_of(room, student, label):
 
 def undo(room, sid, key, now):
     """The id of the student's newest point, now removed (None if they had none)."""
-    _student(room, sid, key)
+    check_student(room, sid, key)["seen"] = now
     for index in range(len(room["points"]) - 1, -1, -1):
         if room["points"][index][3] == sid:
             pid = room["points"].pop(index)[4]
@@ -294,6 +342,17 @@ def _remove_student(room, _value, sid):
     room["points"] = [p for p in room["points"] if p[3] != sid]
 
 
+def _expel(room, value, sid):
+    """The student leaves the room (their key no longer acts); ``value`` true: their points too."""
+    if not isinstance(value, bool):
+        raise RoomError(400, N_("The request was not understood."))
+    if not isinstance(sid, str) or sid not in room["students"]:
+        raise RoomError(404, N_("There is no such student in this room."))
+    del room["students"][sid]
+    if value:
+        room["points"] = [p for p in room["points"] if p[3] != sid]
+
+
 def _clear(room, _value, _sid):
     room["points"] = []
 
@@ -313,6 +372,8 @@ CONTROLS = {
     "limit": _limit,
     "classes": _classes,
     "remove_student": _remove_student,
+    "expel": _expel,
+    "door": _flag("door_closed"),
     "clear": _clear,
     "method": _method,
 }

@@ -8,9 +8,16 @@ Rules that must hold:
 - The projector follows the room by itself (``projector.js`` polls the state route): no rerun
   of this page per student's point. The controls are one fragment: a control reruns only it.
 - Students' nicknames are shown as text (``st.text`` / escaped options), never as Markdown.
+- Opening goes through ``ui.rooms.routes.open_room`` as the open route does: an open token this
+  session mints, and one of the opens of the session's address (as the trusted proxies report it).
+- The join link breaks only at "/" or "?", never inside the host or the port; a loopback host
+  (phones cannot reach it) is said so, and the lecturer may give the address phones use
+  (``clean_host``: host[:port] only), which the link and the QR code then follow.
+- Closing a room that holds points asks first (and offers to freeze it into the scene).
 """
 
 import io
+import secrets
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,17 +25,19 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from playground import MODELS
-from playground.link import decode_scene, encode_scene
+from playground.link import encode_scene
 from ui.plot.canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts, static_module
 from ui.plot.theme import DARK_SWAPS
+from ui.server.clients import client_address
 from ui.session import loading
 from ui.text.i18n import N_, _, current_language
 from ui.text.names import class_label
 from ui.widgets.controls import method_label
 
-from . import model
+from . import guard, model
+from .joinlink import clean_host, is_loopback, link_html
 from .protocol import API, MAX_PER_STUDENT, ROOM_PAGE
-from .routes import _base
+from .routes import _base, open_room
 from .store import UNREACHABLE, room_store
 
 LARGE_QR = "room_large_qr"
@@ -41,9 +50,35 @@ _CSS = ".pg-projector { width: 100%; } .pg-projector-status { font-size: 1.1rem;
 _projector = st.components.v2.component(
     "playground_room_projector", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False
 )
+# After a freeze the page starts again at its top (the bar, the plot, its caption), not scrolled
+# down to where the room's controls were; held there while the scene's panels arrive, until the
+# lecturer scrolls or presses a key (at most 3 s).
+_SCROLL_TOP_JS = """
+export default function ({data, parentElement}) {
+  if (parentElement.__pgTop === data) return;
+  parentElement.__pgTop = data;
+  const top = () => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (main) main.scrollTop = 0;
+    window.scrollTo(0, 0);
+  };
+  let left = 30;
+  const timer = setInterval(() => { top(); if (--left <= 0) stop(); }, 100);
+  const stop = () => {
+    clearInterval(timer);
+    for (const name of ['wheel', 'touchstart', 'keydown', 'mousedown']) removeEventListener(name, stop, true);
+  };
+  for (const name of ['wheel', 'touchstart', 'keydown', 'mousedown']) addEventListener(name, stop, true);
+  top();
+}
+"""
+_scroll_top = st.components.v2.component("playground_room_scroll_top", js=_SCROLL_TOP_JS, isolate_styles=False)
+SCROLL_TOP = "room_scroll_top"  # set by a freeze: the next run starts the page at its top
 SOURCE = N_("the class room")
 CONTROLS_EVERY = 5  # seconds: the controls fragment looks at the room again (new students)
 CODE_STYLE = "font-size: 2.2rem; font-weight: 700; letter-spacing: 0.08em; text-align: center; white-space: nowrap"
+HOST_KEY = "room_phone_host"  # the address phones use, as the lecturer typed it
+CONFIRM_CLOSE = "room_confirm_close"
 
 
 def is_open():
@@ -56,6 +91,10 @@ def open_room_button(scene, where=None, key="room_share"):
     """A button in ``where`` (the share area, the presenter bar): open a room of ``scene``, go back
     to the room this session opened, or from the projector back to the scene."""
     where = where or st
+    nonce = st.session_state.pop(SCROLL_TOP, None)
+    if nonce:
+        with where:
+            _scroll_top(data=nonce, key=f"{key}_scroll_top", height=0)
     room = st.session_state.get(ROOM_KEY)
     if room and room.get("shown"):
         if where.button(_("Back to my scene"), key=f"{key}_hide"):
@@ -73,10 +112,16 @@ def open_room_button(scene, where=None, key="room_share"):
         _open(scene)
 
 
+def session_client():
+    """This session's address key for the limits, as the trusted proxies report it."""
+    forwarded = st.context.headers.get("X-Forwarded-For") or ""
+    scope = {"client": (st.context.ip_address or "", 0), "headers": [(b"x-forwarded-for", forwarded.encode())]}
+    return guard.address_key(client_address(scope))
+
+
 def _open(scene):
     try:
-        opened, token = model.new_room(encode_scene(scene), time.time())
-        code = room_store().create(opened)
+        code, token = open_room(encode_scene(scene), session_client(), guard.open_token(), time.time())
     except model.RoomError as err:
         st.error(_(err.sentence))
         return
@@ -87,11 +132,42 @@ def _open(scene):
     st.rerun()
 
 
-def join_link(code):
-    """The students' link: this page's address with the student page's path and the code alone."""
+def join_origin():
+    """(scheme, netloc) the students' link uses: the address the lecturer gave, else this page's."""
     parts = urlsplit(st.context.url or "")
-    origin = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+    given = clean_host(st.session_state.get(HOST_KEY, ""))
+    if given:
+        return given[0] or parts.scheme or "http", given[1]
+    return parts.scheme, parts.netloc
+
+
+def join_link(code):
+    """The students' link: this page's address (or the one phones use) with the student page's path
+    and the code alone."""
+    scheme, netloc = join_origin()
+    origin = f"{scheme}://{netloc}" if netloc else ""
     return f"{origin}{_base()}{ROOM_PAGE}?c={code}"
+
+
+def _phone_address(link):
+    """A warning when phones cannot reach the link's host, and the field for the address they use."""
+    hostname = urlsplit(link).hostname
+    given = st.session_state.get(HOST_KEY, "")
+    if is_loopback(hostname):
+        st.warning(
+            _("Phones cannot reach {host} (this computer's own name): give the address they use below.").format(
+                host=hostname
+            )
+        )
+    if given or is_loopback(hostname):
+        st.text_input(
+            _("Address phones use (host or host:port)"),
+            key=HOST_KEY,
+            placeholder="192.168.1.20:8501",
+            help=_("The join link and the QR code use this address instead of this page's."),
+        )
+        if given and clean_host(given) is None:
+            st.error(_("That is not a host or host:port (for example 192.168.1.20:8501 or class.example.org)."))
 
 
 def qr_png(link):
@@ -140,7 +216,10 @@ def projector_view(scale=1.0, in_bar=False):
         st.image(qr_png(link), width="stretch", alt=_("QR code of the join link {link}").format(link=link))
         # The code is CODE_ALPHABET's letters and digits only (``model.clean_code``): no markup possible.
         st.markdown(f"<div style='{CODE_STYLE}'>{model.clean_code(code)}</div>", unsafe_allow_html=True)
-        st.code(link, language=None, wrap_lines=True)
+        st.markdown(
+            link_html(link, _base() + ROOM_PAGE), unsafe_allow_html=True
+        )  # escaped: its host may be the browser's Host
+        _phone_address(link)
         st.toggle(_("Large QR code"), key=LARGE_QR)
     controls(code, info["token"], in_bar)
 
@@ -259,6 +338,10 @@ def _pause_and_hide(code, token, settings, on_bar=False):
     """Pause adding points, and hide the boundary (predict, then reveal); ``on_bar``: the bar's own."""
     prefix = "pbr" if on_bar else "room"
     _widget(st.toggle, _("Pause adding points"), f"{prefix}_lock", settings["locked"], code, token, "lock")
+    if not on_bar:
+        _widget(
+            st.toggle, _("Close the door to new students"), "room_door", settings["door_closed"], code, token, "door"
+        )
     label = _("Hide the boundary") if on_bar else _("Hide the boundary (predict, then reveal)")
     _widget(st.toggle, label, f"{prefix}_hide", settings["hidden"], code, token, "hide")
 
@@ -320,6 +403,15 @@ def _students(code, token, room):
         args=(code, token, "remove_student"),
         kwargs={"sid": sid},
     )
+    with_points = st.checkbox(_("and their points"), key="room_expel_points")
+    st.button(
+        _("Remove this student from the room"),
+        key="room_expel",
+        on_click=_act,
+        args=(code, token, "expel", with_points),
+        kwargs={"sid": sid},
+        help=_("Their page can no longer add points; with the door open they may join again as a new student."),
+    )
     options = [CHOOSE, *range(room["classes"])]
     assigned = _option(room["students"].get(sid, {}).get("class"))
     _widget(
@@ -343,21 +435,69 @@ def _room_actions(code, token, room):
         st.button(_("Clear the room's points"), key="room_clear", on_click=_act, args=(code, token, "clear"))
     with second:
         if st.button(_("Freeze into a scene and link"), key="room_freeze", type="primary"):
-            try:  # the frozen link is kept in the room: its students are shown it once it closes
-                model.check_token(room, token)
-                query = room_store().update(code, lambda fresh: model.freeze(fresh, time.time()))
-            except model.RoomError as err:
-                st.error(_(err.sentence))
-                return
-            scene, messages = decode_scene(query)
-            loading.load_scene(scene, messages, source=SOURCE)
-            st.session_state[ROOM_KEY]["shown"] = False
-            st.rerun()
+            _freeze(code, room, token)
     with third:
         if st.button(_("Close the room"), key="room_close"):
-            try:  # the room stays, closed, so its students are told (and shown a frozen link)
-                room_store().update(code, lambda fresh: model.close(fresh, time.time()))
-            except (model.RoomError, *UNREACHABLE):
-                pass  # gone already, or Redis away: it expires
-            st.session_state.pop(ROOM_KEY, None)
-            st.rerun()
+            if room["points"]:
+                st.session_state[CONFIRM_CLOSE] = True
+            else:
+                _close(code)
+    if st.session_state.get(CONFIRM_CLOSE):
+        _confirm_close(code, token, room)
+
+
+def _freeze(code, room, token, then_close=False):
+    """The room's points (all of them, exactly) become this session's scene, with its link."""
+    try:  # the frozen link is kept in the room too: its students are shown it once it closes
+        model.check_token(room, token)
+        room_store().update(code, lambda fresh: model.freeze(fresh, time.time()))
+    except model.RoomError as err:
+        st.error(_(err.sentence))
+        return
+    except UNREACHABLE:
+        st.error(_("The room is not reachable just now; trying again."))
+        return
+    loading.load_scene(model.scene_of(room), [], source=SOURCE)
+    st.session_state[ROOM_KEY]["shown"] = False
+    st.session_state[SCROLL_TOP] = secrets.token_hex(4)
+    if then_close:
+        _close(code)
+    st.rerun(scope="app")
+
+
+def _close(code):
+    """The room stays, closed and emptied, until it expires: its students are told (and shown the
+    frozen link, if the lecturer froze it)."""
+    st.session_state.pop(CONFIRM_CLOSE, None)
+    try:
+        room_store().update(code, lambda fresh: model.close(fresh, time.time()))
+    except model.RoomError:
+        pass  # gone already
+    except UNREACHABLE:
+        st.error(_("The room is not reachable just now; trying again."))
+        return
+    st.session_state.pop(ROOM_KEY, None)
+    st.rerun(scope="app")
+
+
+def _confirm_close(code, token, room):
+    """Closing a room with points loses them unless frozen first: ask, and offer to freeze."""
+    with st.container(border=True, key="room_close_confirm"):
+        st.warning(
+            _("The room holds {n} points. Closing it loses them unless you freeze it into a scene first.").format(
+                n=len(room["points"])
+            )
+        )
+        first, second, third = st.columns(3)
+        with first:
+            if st.button(_("Freeze, then close"), key="room_close_freeze", type="primary"):
+                _freeze(code, room, token, then_close=True)
+        with second:
+            if st.button(_("Close without freezing"), key="room_close_anyway"):
+                _close(code)
+        with third:
+            st.button(
+                _("Keep the room open"),
+                key="room_close_cancel",
+                on_click=lambda: st.session_state.pop(CONFIRM_CLOSE, None),
+            )

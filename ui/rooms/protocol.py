@@ -5,32 +5,47 @@ Every value in a request is hostile until validated: ``ui.rooms.model`` reads ea
 server's base URL path (behind nginx) as well as at the root, like the live route.
 """
 
+import os
 from typing import Literal, NotRequired, TypedDict
 
 ROOM_PAGE = "/room"  # the student page: ``/room?c=CODE``
 ROOM_ASSETS = "/room/assets"  # the student page's script and style (``/room/assets/student.js``)
 API = "/api/room"  # + "/open", "/join", "/add", "/undo", "/state", "/control"
 
-# Bounds of one room and of the server.
-MAX_STUDENTS = 200
-MAX_POINTS = 2_000
+
+def setting(name: str, default: int, low: int, high: int) -> int:
+    """A whole number from the environment within [low, high], else ``default`` (a typo never
+    opens the server wider than its highest bound)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        return default
+    return min(high, max(low, int(raw)))
+
+
+# Bounds of one room and of the server, settings: the defaults hold a lecture hall of 500
+# students each adding the default allowance of 20 points (a scene holds at most 20,000).
+MAX_STUDENTS = setting("PLAYGROUND_ROOM_SEATS", 600, 1, 5_000)  # seats taken at once (see model.reclaim)
+MAX_POINTS = setting("PLAYGROUND_ROOM_POINTS", 12_000, 100, 20_000)
 DEFAULT_PER_STUDENT = 20  # points a student may add until the lecturer changes it
 MAX_PER_STUDENT = 200
-MAX_ROOMS = 500  # rooms at once in one store
+MAX_ROOMS = setting("PLAYGROUND_MAX_ROOMS", 500, 1, 100_000)  # rooms at once in one store (all replicas)
+SEAT_GRACE_SECONDS = 120  # a new seat is kept this long, used or not ...
+IDLE_SECONDS = 90  # ... then only while its student polls or acts (the page polls every 1.5 s)
 EXPIRY_SECONDS = 4 * 3600  # after the last activity (any change)
 MAX_NICK_CHARS = 24
 MAX_BODY_BYTES = 16 * 1024  # a room request is a few fields (the open request: a link's scene)
 MAX_OPEN_BODY_BYTES = 200 * 1024
 
 # Join codes: 8 symbols of a 31-symbol alphabet without look-alikes (0/O, 1/I/L), 39.6 bits; with
-# joins (and any request naming an unknown room) rate-limited per client, guessing one of even
-# MAX_ROOMS rooms takes decades.
+# misses (a request naming an unknown room) rate-limited per address (ui.rooms.guard), guessing
+# one of even MAX_ROOMS rooms takes decades (guard.guess_years).
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
 
 
 class OpenRequest(TypedDict):
     scene: dict[str, str]  # the lecturer's scene as its link query (``playground.link.encode_scene``)
+    session: str  # an open token a session of the app minted (``ui.rooms.guard.open_token``)
 
 
 class OpenResponse(TypedDict):
@@ -84,7 +99,7 @@ class UndoRequest(TypedDict):
 class ControlRequest(TypedDict):
     code: str
     token: str
-    action: Literal["lock", "hide", "assign", "limit", "classes", "remove_student", "clear", "method"]
+    action: Literal["lock", "hide", "assign", "limit", "classes", "remove_student", "expel", "door", "clear", "method"]
     value: NotRequired[object]  # the action's argument (checked per action)
     sid: NotRequired[str]  # the student an action is about
 
@@ -97,6 +112,7 @@ class RoomSettings(TypedDict):
     everyone: int | None  # the class every student adds, if the lecturer set one
     method: str
     names: list[str]  # the classes' names ("" for "class k"): visitors' text, shown as text only
+    door_closed: bool  # the door is closed: no new student may join (those in the room carry on)
 
 
 class StudentView(TypedDict):

@@ -3,15 +3,17 @@
 Mounted beside the live route (``room_routes()`` in ``streamlit_app.py``'s list), at the root and
 under the server's base URL path. Rules that must hold, since every route is public:
 - Bodies are read up to ``MAX_BODY_BYTES`` (the open request: ``MAX_OPEN_BODY_BYTES``) and parsed
-  as JSON; every field is checked in ``ui.rooms.model``; a join code is cleaned (``clean_code``)
-  before the store sees it.
-- Enumeration: any request naming a room that does not exist spends one of the client's
-  ``GUESSES`` (a burst of 20, then one every 5 s), and a client out of them is refused (429)
-  whatever the code; joins and opens have their own per-client limits, adds and undos a limit
-  per student. A client is its address; behind a proxy on this host (or one named in
-  ``PLAYGROUND_TRUSTED_PROXIES``) the address that proxy saw, from ``X-Forwarded-For``.
-- Lecturer actions need the room's control token (compared in constant time, ``model``), which
-  only the open request's answer carries; student actions need the student's key.
+  as JSON; every field is checked in ``ui.rooms.model`` (any type, any size: a 4xx, never a 5xx);
+  a join code is cleaned (``clean_code``) before the store sees it.
+- The limits are ``ui.rooms.guard``'s, keyed on the client's address (``guard.address_key``) or on
+  a student id the room issued and the request proved, shared across replicas through Redis:
+  a miss (no such room, an unknown student or key, a wrong control token) spends one of the
+  address's misses; an address out of them is refused (429) wherever it is not a member, alike
+  whether the room exists, while its members (a student's key, the lecturer's token) carry on;
+  a join that takes a seat spends one of the address's seats; adds and undos one of the student's.
+- Opening a room needs an open token a session of the app minted (``guard.open_token``) and one
+  of the address's opens. Lecturer actions need the room's control token (compared in constant
+  time, ``model``), which only the lecturer's session holds; student actions the student's key.
 - Answers are JSON (the student page: HTML whose texts are JSON data, never markup); sentences
   are in the request's language.
 """
@@ -26,11 +28,10 @@ from starlette.routing import Route
 
 from ui.plot.theme import CLASS_COLOURS, SYMBOL_GLYPHS
 from ui.server.clients import client_address
-from ui.server.live_route import RateLimit
 from ui.text.i18n import LANGUAGES, N_, initial_language, speaking
 from ui.text.names import phrased
 
-from . import model
+from . import guard, model
 from .protocol import (
     API,
     MAX_BODY_BYTES,
@@ -42,26 +43,11 @@ from .protocol import (
     FreezeResponse,
     JoinResponse,
     OpenResponse,
-    text,
 )
 from .store import UNREACHABLE, missing, room_store
 from .views import SCALES, SHAPES, SNAPSHOTS
 
-
-class GuessLimit(RateLimit):
-    """The live route's token bucket, plus a look that spends nothing: is the client out of guesses?"""
-
-    def exhausted(self, client):
-        with self._lock:
-            tokens, then = self._buckets.get(client, (self.burst, self.clock()))
-            return min(self.burst, tokens + (self.clock() - then) * self.rate) < 1.0
-
-
 TOO_MANY = N_("Too many attempts; wait a minute and try again.")
-GUESSES = GuessLimit(rate=0.2, burst=20)  # requests naming no room, per client
-JOINS = RateLimit(rate=1.0, burst=120)  # a class behind one school router joins at once
-OPENS = RateLimit(rate=0.1, burst=5)
-STUDENT_ACTIONS = RateLimit(rate=2.0, burst=10)  # per student: adds and undos
 _HERE = Path(__file__).resolve().parent
 ASSETS = {"student.js": "text/javascript", "student.css": "text/css"}
 
@@ -69,6 +55,14 @@ ASSETS = {"student.js": "text/javascript", "student.css": "text/css"}
 def client_of(request):
     """The client's address as the trusted proxies report it (``ui.server.clients``)."""
     return client_address(request.scope)
+
+
+def _limit_key(request):
+    return guard.address_key(client_of(request))
+
+
+def _miss(client):
+    guard.LIMITS.misses.allow(client)
 
 
 def _refusal(status, sentence, language="en"):
@@ -98,13 +92,13 @@ def _language(value):
 async def _in_room(client, code, action):
     """``action`` applied to the room ``code`` in the store; a missing room spends a guess."""
     if not code:
-        GUESSES.allow(client)
+        _miss(client)
         raise model.RoomError(404, N_("There is no room with this code (it may have closed)."))
     try:
         return await run_in_threadpool(room_store().update, code, action)
     except model.RoomError as err:
-        if err.status == 404:
-            GUESSES.allow(client)
+        if err.status in (403, 404):  # no such room, or not its member: a miss
+            _miss(client)
         raise
 
 
@@ -116,12 +110,12 @@ def _answer(handler):
     school's one router) is locked out of a room they are in."""
 
     async def route(request):
-        client = client_of(request)
+        client = _limit_key(request)
         language = "en"
         try:
             body = await _body(request, MAX_OPEN_BODY_BYTES if handler is _open else MAX_BODY_BYTES)
             language = _language(body.get("lang"))
-            exhausted = handler is not _open and GUESSES.exhausted(client)
+            exhausted = handler is not _open and guard.LIMITS.misses.exhausted(client)
             try:
                 result = await handler(request, client, body, exhausted)
             except model.RoomError as err:
@@ -137,52 +131,73 @@ def _answer(handler):
     return route
 
 
-async def _open(request, client, body, exhausted):
-    if not OPENS.allow(client):
+def open_room(query, client, session, now):
+    """(code, token) of a new room of the scene ``query`` (a link's), for the address key
+    ``client``: the lecturer's page and the open route both come here. ``session`` must be an
+    open token (``guard.open_token``); each open spends one of the address's opens."""
+    if not guard.valid_open_token(session, now):
+        raise model.RoomError(403, N_("Open the room from the app's page."))
+    if not guard.LIMITS.opens.allow(client):
         raise model.RoomError(429, TOO_MANY)
-    room, token = model.new_room(body.get("scene"), time.time())
-    code = await run_in_threadpool(room_store().create, room)
+    room, token = model.new_room(query, now)
+    return room_store().create(room), token
+
+
+async def _open(request, client, body, exhausted):
+    code, token = await run_in_threadpool(open_room, body.get("scene"), client, body.get("session"), time.time())
     return OpenResponse(code=code, token=token)
 
 
 async def _join(request, client, body, exhausted):
-    if not JOINS.allow(client):
-        raise model.RoomError(429, TOO_MANY)
     code = model.clean_code(body.get("code"))
+    store = room_store()
+    seen = await run_in_threadpool(store.presence, code) if code else {}
 
     def action(room):
-        joined = model.join(room, body.get("nick"), body.get("sid"), body.get("key"), time.time(), not exhausted)
+        spent = []  # the store may run the action again (Redis, on a conflict): one seat spent
+
+        def take_seat():
+            if not spent:
+                spent.append(guard.LIMITS.seats.allow(client))
+            return spent[0]
+
+        now = time.time()
+        joined = model.join(
+            room, body.get("nick"), body.get("sid"), body.get("key"), now, not exhausted, seen, take_seat
+        )
         return joined + (room["version"],)
 
     sid, key, version = await _in_room(client, code, action)
     return JoinResponse(code=code, sid=sid, key=key, version=version)
 
 
-def _student_limited(code, body):
-    if not STUDENT_ACTIONS.allow(f"{code}/{text(body.get('sid'), 40)}"):
-        raise model.RoomError(429, N_("Slow down a little: one point at a time."))
+def _student_action(code, body, act):
+    """``act(room)`` for the student ``body`` names, once their key is proved, under their limit."""
+    spent = []
+
+    def action(room):
+        model.check_student(room, body.get("sid"), body.get("key"))
+        if not spent:
+            spent.append(guard.LIMITS.students.allow(f"{code}/{body['sid']}"))
+        if not spent[0]:
+            raise model.RoomError(429, N_("Slow down a little: one point at a time."))
+        return act(room), room["version"]
+
+    return action
 
 
 async def _add(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
-    _student_limited(code, body)
     fields = [body.get(name) for name in ("sid", "key", "x", "y", "label", "seq")]
-
-    def action(room):
-        return model.add_point(room, *fields, time.time()), room["version"]
-
-    pid, version = await _in_room(client, code, action)
+    act = lambda room: model.add_point(room, *fields, time.time())  # noqa: E731
+    pid, version = await _in_room(client, code, _student_action(code, body, act))
     return AddResponse(pid=pid, version=version)
 
 
 async def _undo(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
-    _student_limited(code, body)
-
-    def action(room):
-        return model.undo(room, body.get("sid"), body.get("key"), time.time()), room["version"]
-
-    pid, version = await _in_room(client, code, action)
+    act = lambda room: model.undo(room, body.get("sid"), body.get("key"), time.time())  # noqa: E731
+    pid, version = await _in_room(client, code, _student_action(code, body, act))
     return AddResponse(pid=pid, version=version)
 
 
@@ -207,22 +222,29 @@ async def _freeze(request, client, body, exhausted):
     return FreezeResponse(query=await _in_room(client, code, action))
 
 
+def _since(params):
+    """The ``since`` parameter as a version, or None (ASCII digits only: ``"²".isdigit()``)."""
+    since = params.get("since", "")
+    return int(since) if since.isascii() and since.isdigit() and len(since) <= 18 else None
+
+
 async def state(request):
-    """GET ``API/state``: see ``ui.rooms.protocol.StateResponse``; a client out of guesses is
-    answered only in a room it is a member of (its ``sid``, or the lecturer's ``X-Room-Token``)."""
-    client = client_of(request)
+    """GET ``API/state``: see ``ui.rooms.protocol.StateResponse``; a client out of misses is
+    answered only in a room it is a member of (its ``sid``, or the lecturer's ``X-Room-Token``).
+    A student's poll notes that they are there (``store.seen``): their seat stays theirs."""
+    client = _limit_key(request)
     params = request.query_params
     language = _language(params.get("lang"))
-    exhausted = GUESSES.exhausted(client)
+    exhausted = guard.LIMITS.misses.exhausted(client)
     code = model.clean_code(params.get("c"))
+    sid = params.get("sid", "")
     store = room_store()
     try:
         version = await run_in_threadpool(store.version, code) if code else None
         if version is None:
-            GUESSES.allow(client)
+            _miss(client)
             raise model.RoomError(429, TOO_MANY) if exhausted else missing()
-        since = params.get("since", "")
-        if not exhausted and since.isdigit() and int(since) == version:
+        if not exhausted and _since(params) == version:
             return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
         scale = next((v for v in SCALES if params.get("scale") == str(v)), 1.0)  # one of a few: each is cached
         shape = next((v for v in SHAPES if params.get("shape") == v), SHAPES[0])
@@ -230,13 +252,16 @@ async def state(request):
         snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, load, scale, shape)
         if snapshot is None:
             raise missing()
-        if exhausted and not snapshot.admits(params.get("sid"), request.headers.get("x-room-token")):
+        if exhausted and not snapshot.admits(sid, request.headers.get("x-room-token")):
             raise model.RoomError(429, TOO_MANY)
+        now = time.time()
+        if sid in snapshot.me and guard.PRESENCE.due(code, sid, now):
+            await run_in_threadpool(store.seen, code, sid, now)
     except model.RoomError as err:
         return _refusal(err.status, err.sentence, language)
     except UNREACHABLE:
         return _refusal(503, N_("The room is not reachable just now; trying again."), language)
-    body = snapshot.body(params.get("sid", ""))  # a StateResponse, encoded once per version (views)
+    body = snapshot.body(sid)  # a StateResponse, encoded once per version (views)
     return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 

@@ -11,6 +11,10 @@ Rules that must hold, for both (the same tests run against each, ``tests/test_ro
   conflict) and the room is written only if the action changed its ``version``.
 - A room expires ``ttl`` seconds after its last change; at most ``MAX_ROOMS`` rooms at once.
 - ``version(code)`` is cheap (no room is parsed): what a projector or a student polls.
+- The room cap holds under concurrent creates on every replica: ``RedisStore.create`` is one Lua
+  script (drop the expired, count, claim a fresh code, index it) run atomically by Redis.
+- ``seen(code, sid, when)`` / ``presence(code)``: when each student last polled, kept beside the
+  room (never in it: a poll writes no room), bounded by the room's students, expiring with it.
 - What an action or a reader sees is a copy, never shared state (Redis: the JSON text it keeps;
   memory: ``copied``).
 """
@@ -59,6 +63,7 @@ class MemoryStore:
     def __init__(self, ttl=EXPIRY_SECONDS, max_rooms=MAX_ROOMS, clock=time.monotonic):
         self.ttl, self.max_rooms, self.clock = ttl, max_rooms, clock
         self._rooms = {}
+        self._seen = {}  # code -> {sid: when}
         self._lock = threading.Lock()
 
     def _live(self, code):
@@ -105,6 +110,30 @@ class MemoryStore:
     def delete(self, code):
         with self._lock:
             self._rooms.pop(code, None)
+            self._seen.pop(code, None)
+
+    def seen(self, code, sid, when):
+        with self._lock:
+            if self._live(code) is not None:
+                self._seen.setdefault(code, {})[sid] = when
+            for gone in [c for c in self._seen if c not in self._rooms]:
+                del self._seen[gone]
+
+    def presence(self, code):
+        with self._lock:
+            return dict(self._seen.get(code, {}))
+
+
+# KEYS: the index, the room's key, its version's key; ARGV: now, expiry, cap, code, room, version,
+# ttl in ms. One atomic step: no two replicas both see 499 rooms and both create the 500th.
+_CREATE_SCRIPT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+if not redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[7], 'NX') then return -1 end
+redis.call('SET', KEYS[3], ARGV[6], 'PX', ARGV[7])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+return 1
+"""
 
 
 class RedisStore:
@@ -120,6 +149,7 @@ class RedisStore:
         self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=3, decode_responses=True)
         self._watch_error = redis.WatchError
         self.ttl, self.max_rooms = ttl, max_rooms
+        self._create = self.redis.register_script(_CREATE_SCRIPT)
 
     def _keys(self, code):
         return self.PREFIX + code, self.PREFIX + code + ":v"
@@ -132,17 +162,21 @@ class RedisStore:
         pipe.zadd(self.INDEX, {code: time.time() + self.ttl})
 
     def create(self, room):
-        self.redis.zremrangebyscore(self.INDEX, "-inf", time.time())
-        if self.redis.zcard(self.INDEX) >= self.max_rooms:
-            raise RoomError(503, N_("The server holds as many rooms as it can; try again later."))
+        text = json.dumps(room)
+        ms = int(self.ttl * 1000)
         while True:
             code = new_code()
-            key, _vkey = self._keys(code)
-            if self.redis.set(key, json.dumps(room), px=int(self.ttl * 1000), nx=True):
-                with self.redis.pipeline() as pipe:
-                    self._write(pipe, code, room)
-                    pipe.execute()
+            key, vkey = self._keys(code)
+            now = time.time()
+            created = self._create(
+                keys=[self.INDEX, key, vkey],
+                args=[now, now + self.ttl, self.max_rooms, code, text, room["version"], ms],
+            )
+            if int(created) == 0:
+                raise RoomError(503, N_("The server holds as many rooms as it can; try again later."))
+            if int(created) == 1:
                 return code
+            # -1: the code is taken (one chance in billions): draw another
 
     def get(self, code):
         text = self.redis.get(self._keys(code)[0])
@@ -175,8 +209,18 @@ class RedisStore:
                     continue  # another replica changed the room meanwhile: apply the action again
 
     def delete(self, code):
-        self.redis.delete(*self._keys(code))
+        self.redis.delete(*self._keys(code), self.PREFIX + code + ":seen")
         self.redis.zrem(self.INDEX, code)
+
+    def seen(self, code, sid, when):
+        key = self.PREFIX + code + ":seen"
+        with self.redis.pipeline() as pipe:  # kept as long as the room may be (its ttl from now)
+            pipe.hset(key, sid, when)
+            pipe.pexpire(key, int(self.ttl * 1000))
+            pipe.execute()
+
+    def presence(self, code):
+        return {sid: float(when) for sid, when in self.redis.hgetall(self.PREFIX + code + ":seen").items()}
 
 
 def _unreachable():
