@@ -14,6 +14,10 @@ from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, streamlit_ser
 
 # In CI the property tests draw the same examples every run, so a submission cannot fail on a
 # lucky draw; locally they stay random and keep exploring.
+# The servers the browser tests start share the test process's room-open secret, so a test can
+# open a room through the route as the lecturer's page does (ui.rooms.guard.open_token).
+os.environ.setdefault("PLAYGROUND_SECRET", "browser-tests-room-open-secret")
+
 settings.register_profile("ci", derandomize=True, deadline=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")

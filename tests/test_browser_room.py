@@ -86,7 +86,7 @@ def test_a_student_on_one_replica_the_projector_on_another(replicas):
         box = student.evaluate(PLOT_AREA)
         for fx, fy in ((0.7, 0.3), (0.8, 0.6)):
             student.touchscreen.tap(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
-        student.wait_for_function("document.getElementById('count').textContent.startsWith('You added 2 ')")
+        student.wait_for_function("() => document.getElementById('count').textContent.startsWith('You added 2 ')")
         lecturer.wait_for_function(f"+document.querySelector('.pg-projector').dataset.points === {start + 2}")
         student.tap("#undo")
         lecturer.wait_for_function(f"+document.querySelector('.pg-projector').dataset.points === {start + 1}")
@@ -95,7 +95,7 @@ def test_a_student_on_one_replica_the_projector_on_another(replicas):
         assert student.locator("img[src=x]").count() == 0
 
         # The student's key is no control token, on either replica.
-        saved = json.loads(student.evaluate(f"localStorage.getItem('pg-room-{code}')"))
+        saved = json.loads(student.evaluate(f"() => localStorage.getItem('pg-room-{code}')"))
         for base in (a.url, b.url):
             status, _ = post(base, "control", code=code, token=saved["key"], action="clear")
             assert status == 403
@@ -105,10 +105,10 @@ def test_a_student_on_one_replica_the_projector_on_another(replicas):
         # (the same seq) until Redis, back from its append-only file, acknowledges it, once.
         def tap_while_redis_is_down():
             student.touchscreen.tap(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.7)
-            student.wait_for_function("document.getElementById('status').textContent.includes('not reachable')")
+            student.wait_for_function("() => document.getElementById('status').textContent.includes('not reachable')")
 
         restart_redis(between=tap_while_redis_is_down)
-        student.wait_for_function("document.getElementById('count').textContent.startsWith('You added 2 ')")
+        student.wait_for_function("() => document.getElementById('count').textContent.startsWith('You added 2 ')")
         lecturer.wait_for_function(f"+document.querySelector('.pg-projector').dataset.points === {start + 2}")
 
         # Replica B dies; the student's page comes back through A with their point.
@@ -120,6 +120,6 @@ def test_a_student_on_one_replica_the_projector_on_another(replicas):
         # student's saved credentials, as the browser would hold them.
         again.evaluate("([key, value]) => localStorage.setItem(key, value)", [f"pg-room-{code}", json.dumps(saved)])
         again.goto(f"{a.url}/room?c={code}&lang=en")
-        again.wait_for_function("document.getElementById('count').textContent.startsWith('You added 2 ')")
-        assert json.loads(again.evaluate(f"localStorage.getItem('pg-room-{code}')"))["sid"] == saved["sid"]
+        again.wait_for_function("() => document.getElementById('count').textContent.startsWith('You added 2 ')")
+        assert json.loads(again.evaluate(f"() => localStorage.getItem('pg-room-{code}')"))["sid"] == saved["sid"]
         browser.close()

@@ -25,7 +25,7 @@ from bench.server import streamlit
 from playground.link import encode_scene
 from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path
 from tests.redis_server import redis_server
-from ui.rooms import model, views
+from ui.rooms import guard, model, views
 from ui.rooms.protocol import API, MAX_STUDENTS
 from ui.rooms.store import RedisStore
 from ui.session.state import default_scene
@@ -76,7 +76,7 @@ def post(base, name, **body):
 
 
 def open_room(base):
-    status, answer = post(base, "open", scene=encode_scene(default_scene()))
+    status, answer = post(base, "open", scene=encode_scene(default_scene()), session=guard.open_token())
     assert status == 200, answer
     code, token = answer["code"], answer["token"]
     assert post(base, "control", code=code, token=token, action="limit", value=200)[0] == 200
@@ -96,8 +96,8 @@ def fresh_student(browser, base, code, lang="en"):
 def own_points(base, code, page):
     """The student's points as the room holds them, once every acknowledged add is in the answer
     (an answer may be one built less than ``MIN_INTERVAL`` before the last add: ask again)."""
-    sid = json.loads(page.evaluate(f"localStorage.getItem('pg-room-{code}')"))["sid"]
-    acknowledged = int(page.evaluate("document.getElementById('count').textContent.match(/\\d+/)[0]"))
+    sid = json.loads(page.evaluate(f"() => localStorage.getItem('pg-room-{code}')"))["sid"]
+    acknowledged = int(page.evaluate("() => document.getElementById('count').textContent.match(/\\d+/)[0]"))
     for _ in range(50):
         with urllib.request.urlopen(f"{base}{API}/state?c={code}&sid={sid}", timeout=10) as response:
             own = json.loads(response.read())["me"]["own"]
@@ -140,17 +140,17 @@ def test_quick_taps_on_one_spot_are_one_point_and_a_moving_finger_scrolls(server
         page.touchscreen.tap(*spot)
     # A finger moving up over the plot: the page scrolls, no point is added (the page made taller
     # than the screen first, as on a smaller phone).
-    page.evaluate("document.querySelector('main').style.paddingBottom = '1200px'")
+    page.evaluate("() => document.querySelector('main').style.paddingBottom = '1200px'")
     cdp = context.new_cdp_session(page)
     x, y = area["x"] + area["width"] * 0.7, area["y"] + area["height"] * 0.8
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     for step in range(1, 11):
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 20 * step}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    page.wait_for_function("window.scrollY > 0")
+    page.wait_for_function("() => window.scrollY > 0")
     # Then one tap elsewhere: once it is acknowledged, everything sent before it is in the room.
-    page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_function("window.scrollY === 0")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_function("() => window.scrollY === 0")
     area = page.evaluate(PLOT_AREA)
     page.touchscreen.tap(area["x"] + area["width"] * 0.8, area["y"] + area["height"] * 0.2)
     page.wait_for_function(COUNT_IS, arg=2)
@@ -184,15 +184,15 @@ def test_the_student_page_tells_the_rooms_state(server, browser):
 
     # Paused: a message at the top, no tap hint, the plot dimmed, a tap sends nothing.
     assert post(app.url, "control", code=code, token=token, action="lock", value=True)[0] == 200
-    page.wait_for_function("document.getElementById('notice-text').textContent.includes('paused')")
+    page.wait_for_function("() => document.getElementById('notice-text').textContent.includes('paused')")
     assert shown(page, "#notice") and not shown(page, "#hint")
     assert page.locator("#notice").bounding_box()["y"] < page.locator("#plot").bounding_box()["y"]
-    assert float(page.evaluate("getComputedStyle(document.getElementById('plot')).opacity")) < 0.6
+    assert float(page.evaluate("() => getComputedStyle(document.getElementById('plot')).opacity")) < 0.6
     page.screenshot(path=ARTIFACTS / "student-paused.png")
     area = page.evaluate(PLOT_AREA)
     page.touchscreen.tap(area["x"] + area["width"] * 0.5, area["y"] + area["height"] * 0.5)
     assert post(app.url, "control", code=code, token=token, action="lock", value=False)[0] == 200
-    page.wait_for_function("document.getElementById('notice').hidden")
+    page.wait_for_function("() => document.getElementById('notice').hidden")
     assert shown(page, "#hint")
     page.touchscreen.tap(area["x"] + area["width"] * 0.2, area["y"] + area["height"] * 0.2)
     page.wait_for_function(COUNT_IS, arg=1)
@@ -201,7 +201,7 @@ def test_the_student_page_tells_the_rooms_state(server, browser):
     # Closed after a freeze: the plot and buttons give way to a message and the frozen link.
     query = store.update(code, lambda room: model.freeze(room, time.time()))
     store.update(code, lambda room: model.close(room, time.time()))
-    page.wait_for_function("document.getElementById('notice-text').textContent.includes('closed')")
+    page.wait_for_function("() => document.getElementById('notice-text').textContent.includes('closed')")
     for gone in ("#plot", "#classes", "#undo", "#hint"):
         assert not shown(page, gone), gone
     link = page.locator("#frozen")
@@ -216,14 +216,14 @@ def test_a_removed_student_and_a_room_that_takes_no_new_students_are_told(server
     app, store = server
     code, _token = open_room(app.url)
     context, page = fresh_student(browser, app.url, code)
-    sid = json.loads(page.evaluate(f"localStorage.getItem('pg-room-{code}')"))["sid"]
+    sid = json.loads(page.evaluate(f"() => localStorage.getItem('pg-room-{code}')"))["sid"]
 
     def remove(room):  # the lecturer removes the student: the room no longer holds them
         del room["students"][sid]
         room["version"] += 1
 
     store.update(code, remove)
-    page.wait_for_function("document.getElementById('notice-text').textContent.includes('removed you')")
+    page.wait_for_function("() => document.getElementById('notice-text').textContent.includes('removed you')")
     assert not shown(page, "#plot") and not shown(page, "#undo")
     page.screenshot(path=ARTIFACTS / "student-removed.png")
     context.close()
@@ -236,7 +236,7 @@ def test_a_removed_student_and_a_room_that_takes_no_new_students_are_told(server
     late = browser.new_context(**PHONE).new_page()
     late.goto(f"{app.url}/room?c={code}&lang=en")
     late.tap("#join-button")
-    late.wait_for_function("!document.getElementById('notice').hidden")
+    late.wait_for_function("() => !document.getElementById('notice').hidden")
     assert late.locator("#notice-text").text_content() == "This room is full."
     assert not shown(late, "#join") and not shown(late, "#plot")
     late.screenshot(path=ARTIFACTS / "student-refused.png")
