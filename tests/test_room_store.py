@@ -160,3 +160,23 @@ def test_acknowledged_points_survive_a_redis_restart(redis_url):
                 raise
             time.sleep(0.1)
     assert [p[4] for p in room["points"] if p[3] == sid] == acknowledged
+
+
+def test_a_closed_room_is_kept_only_long_enough_to_tell_its_students(redis_url):
+    """A room the lecturer closed stays to tell its students (and give the frozen link), not for
+    the open room's four hours: it would hold one of the server's rooms all that time."""
+    from ui.rooms.protocol import CLOSED_EXPIRY_SECONDS, EXPIRY_SECONDS
+
+    clock = Clock()
+    store = MemoryStore(clock=clock)
+    code = store.create(_room()[0])
+    store.update(code, lambda room: model.close(room, time.time()))
+    clock.now += CLOSED_EXPIRY_SECONDS + 1
+    assert store.version(code) is None and CLOSED_EXPIRY_SECONDS < EXPIRY_SECONDS
+
+    redis_store = RedisStore(redis_url[0])
+    code = redis_store.create(_room()[0])
+    assert redis_store.redis.pttl(redis_store.PREFIX + code) > CLOSED_EXPIRY_SECONDS * 1000
+    redis_store.update(code, lambda room: model.close(room, time.time()))
+    assert 0 < redis_store.redis.pttl(redis_store.PREFIX + code) <= CLOSED_EXPIRY_SECONDS * 1000
+    assert redis_store.redis.zscore(redis_store.INDEX, code) <= time.time() + CLOSED_EXPIRY_SECONDS

@@ -32,6 +32,7 @@ MAX_ROOMS = setting("PLAYGROUND_MAX_ROOMS", 500, 1, 100_000)  # rooms at once in
 SEAT_GRACE_SECONDS = 120  # a new seat is kept this long, used or not ...
 IDLE_SECONDS = 90  # ... then only while its student polls or acts (the page polls every 1.5 s)
 EXPIRY_SECONDS = 4 * 3600  # after the last activity (any change)
+CLOSED_EXPIRY_SECONDS = 30 * 60  # a closed room, kept to tell its students (and give the frozen link)
 MAX_NICK_CHARS = 24
 MAX_BODY_BYTES = 16 * 1024  # a room request is a few fields (the open request: a link's scene)
 MAX_OPEN_BODY_BYTES = 200 * 1024

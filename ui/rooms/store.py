@@ -9,7 +9,8 @@ Rules that must hold, for both (the same tests run against each, ``tests/test_ro
 - ``update(code, action)`` applies ``action`` (a function of the room dict, see ``ui.rooms.model``)
   atomically: no two updates of a room interleave (a lock here; WATCH/MULTI in Redis, retried on
   conflict) and the room is written only if the action changed its ``version``.
-- A room expires ``ttl`` seconds after its last change; at most ``MAX_ROOMS`` rooms at once.
+- A room expires ``ttl`` seconds after its last change (a room the lecturer closed, kept only to
+  tell its students, ``CLOSED_EXPIRY_SECONDS`` at most); at most ``MAX_ROOMS`` rooms at once.
 - ``version(code)`` is cheap (no room is parsed): what a projector or a student polls.
 - The room cap holds under concurrent creates on every replica: ``RedisStore.create`` is one Lua
   script (drop the expired, count, claim a fresh code, index it) run atomically by Redis.
@@ -27,9 +28,14 @@ import time
 from ui.text.i18n import N_
 
 from .model import RoomError, new_code
-from .protocol import EXPIRY_SECONDS, MAX_ROOMS
+from .protocol import CLOSED_EXPIRY_SECONDS, EXPIRY_SECONDS, MAX_ROOMS
 
 _NO_ROOM = N_("There is no room with this code (it may have closed).")
+
+
+def lifetime(room, ttl):
+    """Seconds the room is kept after this change: a closed room only long enough to tell its students."""
+    return min(ttl, CLOSED_EXPIRY_SECONDS) if room.get("closed") else ttl
 
 
 def missing():
@@ -104,7 +110,7 @@ class MemoryStore:
             room = copied(entry[0], rows=False)
             result = action(room)
             if room["version"] != entry[1]:
-                self._rooms[code] = [room, room["version"], self.clock() + self.ttl]
+                self._rooms[code] = [room, room["version"], self.clock() + lifetime(room, self.ttl)]
             return result
 
     def delete(self, code):
@@ -156,10 +162,11 @@ class RedisStore:
 
     def _write(self, pipe, code, room):
         key, vkey = self._keys(code)
-        ms = int(self.ttl * 1000)
+        ttl = lifetime(room, self.ttl)
+        ms = int(ttl * 1000)
         pipe.set(key, json.dumps(room), px=ms)
         pipe.set(vkey, room["version"], px=ms)
-        pipe.zadd(self.INDEX, {code: time.time() + self.ttl})
+        pipe.zadd(self.INDEX, {code: time.time() + ttl})
 
     def create(self, room):
         text = json.dumps(room)
