@@ -63,7 +63,7 @@ function shownFigure(figure, level, legendX) {
     return names[i] ? Object.assign({}, trace, {name: names[i]}) : trace;
   });
   const size = ((figure.layout.legend || {}).font || {}).size || (figure.layout.font || {}).size || 13;
-  const font = {size: level >= 2 ? Math.max(0.8 * size, Math.min(size, LEGIBLE_PX)) : size};
+  const font = {size: level >= 2 && size < LEGIBLE_PX ? 0.8 * size : size};  // presentation's stays
   Object.assign(layout.legend, {
     title: {text: figure.compact.legend_title, side: 'left', font: font}, font: font,
     itemwidth: level >= 2 ? 30 : undefined,
@@ -102,7 +102,7 @@ function captionTooWide(root, layout) {
   const room = root.clientWidth - ((layout.margin || {}).l || 0) - 36;  // the mode bar's column
   const width = node.getBBox().width, size = ((layout.annotations[index].font || {}).size) || 14;
   if (!width || width <= room) return false;
-  const least = Math.max(CAPTION_MIN_PX, Math.min(size, LEGIBLE_PX));
+  const least = size >= LEGIBLE_PX ? LEGIBLE_PX : CAPTION_MIN_PX;
   root.__pgCaptionFit = {key: key, size: Math.max(least, Math.floor(size * room / width))};
   return true;
 }
