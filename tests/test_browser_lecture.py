@@ -18,12 +18,17 @@ They wait for states, never for fixed times, and leave screenshots in test-artif
 """
 
 import re
+import time
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from playground.grid import Window
 from playground.presets import PRESETS
 from tests.browser import ARTIFACTS
 from tests.test_browser_canvas import close_page, open_page, wait_settled
+from ui.panels import number_text
+from ui.text.preset_numbers import corner_probabilities
 
 pytestmark = pytest.mark.browser
 
@@ -310,6 +315,8 @@ def test_the_cosmetics_a_class_notices(browser, server, width, height):
         mantissa, exponent = (number.split("e") + [""])[:2]
         digits = mantissa.replace("−", "").replace(".", "").strip("0")
         assert len(digits) == 4 if exponent else len(digits) <= 4, found.groups()
+    # ... and computed in the view shown (the link's window), which the canvas shaped after the load.
+    _text_follows_the_view(page)
     # No axis zero line running past a plot (a comparison's second plot showed it).
     _load(page, "fig4_5")
     assert page.evaluate("() => document.querySelectorAll('.pg-canvas .zerolinelayer path').length") == 0
@@ -323,3 +330,20 @@ def test_the_cosmetics_a_class_notices(browser, server, width, height):
     )
     assert frame == 0, frame
     close_page(page)
+
+
+def _text_follows_the_view(page):
+    """Until the drawer quotes the corner probabilities of the view the link names (a state the
+    page reaches once the canvas has shaped the window and the page has run again)."""
+    scene = PRESETS["bayes_predictive"].scene
+    deadline = time.monotonic() + 30
+    while True:
+        wait_settled(page)
+        window = Window(*(float(v) for v in parse_qs(urlparse(page.url).query)["w"][0].split(",")))
+        expected = "≈ {}, the predictive about {}.".format(
+            *(number_text(p, 4) for p in corner_probabilities(scene.with_window(window)))
+        )
+        text = page.locator(".st-key-pg_drawer").inner_text()
+        if expected in text:
+            return
+        assert time.monotonic() < deadline, (expected, text)

@@ -249,6 +249,7 @@ def main():
             if _presenting():
                 try_slot = drawer(comparing=mode == "compare")
             else:
+                st.session_state.pop(state.TEXT_FOLLOWS_WINDOW, None)
                 preset_explanation()
     generator, method_choice = _sidebar(try_slot)
     _apply(generator, method_choice)

@@ -139,11 +139,16 @@ def drawer(comparing=False):
     """Presentation: the drawer with the text of what is on screen; returns the slot below the text
     for the controls it asks for, or None while the drawer is closed."""
     if not st.session_state.get(DRAWER_OPEN_KEY):
+        st.session_state.pop(state.TEXT_FOLLOWS_WINDOW, None)
         return None
     scene = state.scene()
     method = st.session_state.get(SIDEBAR_METHOD_KEY, scene.method)  # the bar's pick, applied later this run
     preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
     title, text, notes = shown_text(preset, method, scene.window)
+    # The figure's numbers are computed in the view shown: the page reruns when the view changes.
+    st.session_state[state.TEXT_FOLLOWS_WINDOW] = bool(
+        preset is not None and numbers(preset.key) and title == heading(preset)
+    )
     with st.container(key=DRAWER_KEY):
         if comparing:
             st.container(key=OVERLAY_KEY)
