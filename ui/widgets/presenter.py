@@ -219,6 +219,7 @@ def _alpha_choice(row, scene):
 
 
 def _figure_buttons(row):
+    row = row.container(horizontal=True, gap="small", width="content", key="pb_figures")  # ◀ ▶ on one row
     for step, label, help_text, key in (
         (-1, _("◀ Figure"), _("The previous figure (←)"), "pb_prev"),
         (1, _("Figure ▶"), _("The next figure (→)"), "pb_next"),
