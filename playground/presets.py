@@ -136,6 +136,9 @@ class Preset:
     keep_window : bool
         Show the scene's own window instead of framing the points (the view must reach far
         beyond the data).
+    try_methods : tuple of str
+        Other methods the explanation's "Try:" switches to (registry names): the explanation
+        still describes the plot while one of them is shown.
     """
 
     key: str
@@ -149,6 +152,7 @@ class Preset:
     panel_options: dict[str, Any] | None = field(default=None, hash=False)
     about_notes: str = ""
     keep_window: bool = False
+    try_methods: tuple = ()
 
     @property
     def label(self) -> str:
@@ -369,6 +373,7 @@ def _presets() -> dict[str, Preset]:
             ),
             scene=_scene(overlapping_points(), "probit", PROBIT, seed=2),
             tab=PROBIT_TAB,
+            try_methods=("logistic",),
         ),
         Preset(
             key="fig4_10_11",
@@ -384,6 +389,7 @@ def _presets() -> dict[str, Preset]:
             ),
             scene=_scene(gaussian_points(), "gaussian_separate", GAUSSIAN, seed=7),
             tab=GAUSSIANS_TAB,
+            try_methods=("gaussian_shared",),
             panel_options={POSTERIOR_DISPLAY: "posterior"},
         ),
         Preset(
@@ -479,6 +485,7 @@ def _presets() -> dict[str, Preset]:
             ),
             scene=_scene(seed003_points(), "fisher", FISHER),
             tab=FISHER_TAB,
+            try_methods=("gaussian_shared", "perceptron", "logistic"),
         ),
     ]
     return {preset.key: preset for preset in presets}

@@ -7,6 +7,7 @@ from ui.plot.caption import LINE_CHARACTERS, caption_height, caption_lines, capt
 from ui.plot.figures import canvas_margin, scene_figure
 from ui.plot.projector_sizes import MIN_TICK_PX, room_data, room_layout
 from ui.session.compute import FitView
+from ui.session.state import default_scene
 from ui.text.preset_numbers import _fit
 
 
@@ -63,3 +64,34 @@ def test_the_lines_do_not_change_with_the_accuracy():
     short, full = "m" * 30 + " · training accuracy 9.5%", "m" * 30 + " · training accuracy 100.0%"
     assert len(caption_lines(short)) == len(caption_lines(full))
     assert len(caption_lines("m" * 34 + " · training accuracy 9.5%")) == 2  # counted as 100.0%: 61 > 60
+
+
+def test_presentation_floors_every_text_of_a_figure_at_18_px():
+    from ui.plot.projector_sizes import LEGIBLE_PX, legible
+
+    figure = {
+        "layout": {"font": {"size": 12}, "legend": {"font": {"size": 13}}, "annotations": [{"font": {"size": 10}}]},
+        "data": [
+            {"type": "scatter", "mode": "markers+text", "text": ["1 vs rest"], "textfont": {"size": 12}},
+            {"type": "scatter", "mode": "text", "text": ["w"]},
+            {"type": "contour", "contours": {"showlabels": True}},
+            {"type": "scatter", "hoverlabel": {"font": {"size": 12}}},
+        ],
+    }
+    floored = legible(figure)
+    assert floored["layout"]["font"]["size"] == LEGIBLE_PX == 18
+    assert (
+        floored["layout"]["legend"]["font"]["size"] == 18 and floored["layout"]["annotations"][0]["font"]["size"] == 18
+    )
+    assert [trace.get("textfont", {}).get("size") for trace in floored["data"][:2]] == [18, 18]
+    assert floored["data"][2]["contours"]["labelfont"]["size"] == 18
+    assert floored["data"][3]["hoverlabel"]["font"]["size"] == 12  # shown on demand, not on the plot
+    assert figure["layout"]["font"]["size"] == 12  # a copy: the figure given is unchanged
+
+
+def test_a_comparison_caption_in_presentation_breaks_before_a_parenthesis_never_inside():
+    text = caption_text(default_scene().with_method("softmax"))
+    layout = with_caption({"margin": {"t": 0}}, text, scale=1.6, narrow=True)
+    lines = layout["annotations"][-1]["text"].split("<br>")
+    assert lines[0] == "Softmax regression" and all(line.count("(") == line.count(")") for line in lines)
+    assert layout["annotations"][-1]["font"]["size"] >= 18

@@ -33,7 +33,7 @@ from ui.widgets.import_export import import_export_controls
 from ui.widgets.points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from ui.widgets.points_table import point_form, points_table
 from ui.widgets.presenter import PRESENTER_CSS, presenter_bar
-from ui.widgets.presets import preset_explanation, preset_picker
+from ui.widgets.presets import DRAWER_OPEN_KEY, drawer, preset_explanation, preset_picker
 from ui.widgets.share import address_bar_follows, share_controls, sync_address_bar
 
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
@@ -146,11 +146,12 @@ class SidebarChoices(NamedTuple):
     method: MethodChoice
 
 
-def _sidebar() -> SidebarChoices:
-    """The sidebar's widgets; on an unexpected error, once, their values are reset to the
+def _sidebar(settings_slot=None) -> SidebarChoices:
+    """The sidebar's widgets (the method's settings in ``settings_slot`` when given: the
+    presenter's drawer); on an unexpected error, once, their values are reset to the
     defaults and the page reruns (a value no widget can take must not keep the sidebar dead)."""
     try:
-        choices = _sidebar_widgets()
+        choices = _sidebar_widgets(settings_slot)
     except Exception as err:  # noqa: BLE001  (the page's edge)
         if not st.session_state.pop(SIDEBAR_RESET, False):
             st.session_state[SIDEBAR_RESET] = True
@@ -170,7 +171,7 @@ def _sidebar() -> SidebarChoices:
 SIDEBAR_RESET = "sidebar_reset"  # set while the page reruns after resetting the sidebar's widgets
 
 
-def _sidebar_widgets() -> SidebarChoices:
+def _sidebar_widgets(settings_slot=None) -> SidebarChoices:
     scene = state.scene()
     history = st.session_state.history
     with st.sidebar:
@@ -179,7 +180,10 @@ def _sidebar_widgets() -> SidebarChoices:
         st.header(_("Method"))
         method = controls.method_picker()
         present = [int(k) for k in range(6) if scene.training.points.counts()[k]]  # the classes a fit sees
-        params = controls.method_params(method, present)
+        # In presentation the sidebar is folded away: the method's settings (initial weights, η...)
+        # are drawn in the drawer beside its text instead, the same widgets under the same keys.
+        with settings_slot if settings_slot is not None else nullcontext():
+            params = controls.method_params(method, present)
         multiclass = controls.multiclass_picker(method, len(present))
         preset_picker()
         st.header(_("Points"))
@@ -261,14 +265,22 @@ def main():
     mode, compared_methods = _view_controls()  # first: they decide what the page below holds
     # Messages come and go above the canvas inside one container that is always there: an element
     # appearing before the canvas would re-create it, and clicks made meanwhile would be lost.
+    try_slot = None  # presentation: the drawer's place for the controls its text asks for
     with st.container():
         with _boundary(N_("the load report")):
             _load_report()
-            preset_explanation(_presenting())
+            if _presenting():
+                try_slot = drawer(comparing=mode == "compare")
+            else:
+                st.session_state.pop(state.TEXT_FOLLOWS_WINDOW, None)
+                preset_explanation()
         presentation_gate.gate()  # a link's presentation, where the window is wide enough
-    generator, method_choice = _sidebar()
+    generator, method_choice = _sidebar(try_slot)
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()
+    if try_slot is not None and mode != "compare" and not rooms_panel.is_open():
+        with _boundary(N_("the explanation's controls")):
+            _drawer_controls(try_slot)
     st.session_state[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
     try:
         if rooms_panel.is_open():
@@ -334,7 +346,24 @@ def _panel_context(scene, model):
         tab_title(st.session_state.get(TAB_KEY)),
         all_points=scene.points,
         live=_live_section,
+        controls_in_drawer=_controls_in_drawer(),
+        area=st.session_state.get(state.CANVAS_AREA),
     )
+
+
+def _controls_in_drawer():
+    """Presentation with the drawer open over one method: the panels' "Try:" controls are in it."""
+    return bool(_presenting() and st.session_state.get(DRAWER_OPEN_KEY) and not rooms_panel.is_open())
+
+
+def _drawer_controls(slot):
+    """The open drawer's controls that the panels' tabs would hold (``Panel.drawer``), under the
+    settings the sidebar put there: figure 4.6's angle slider and projection, the covariance switch."""
+    context = _fresh_panel_context()
+    with slot:
+        for panel in active_panels(context):
+            if panel.drawer is not None:
+                panel.drawer(context)
 
 
 def _fresh_panel_context():

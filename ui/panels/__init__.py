@@ -39,6 +39,11 @@ class PanelContext:
     all_points: object = None  # every point, training and test (``scene`` holds the training points)
     # How the app draws a panel's live section (``live_section``); None: drawn in place.
     live: Callable | None = None
+    # Presentation: the panel's ``drawer`` controls are in the explanation's drawer this run, so
+    # its tab leaves them out (one widget per key, one setting).
+    controls_in_drawer: bool = False
+    # The canvas's plot area in px (width, height) as last measured, or None: where a label fits.
+    area: tuple | None = None
 
 
 def live_section(ctx, function):
@@ -62,7 +67,8 @@ class Panel:
     """A named view of a fitted model.
 
     applies(ctx) -> bool; overlay(ctx) -> list of plotly traces drawn between the regions and
-    the points; render(ctx) draws Streamlit elements below the canvas; order sorts panels.
+    the points; render(ctx) draws Streamlit elements below the canvas; order sorts panels;
+    drawer(ctx) draws its "Try:" controls in the presenter's drawer.
     """
 
     title: str
@@ -72,6 +78,9 @@ class Panel:
     order: int = 100
     help: str = ""
     overlay_while_open: bool = False  # the overlay is drawn only while this panel's tab is open
+    # Presentation: draws the controls a figure's "Try:" asks for (with the tab's own keys) in the
+    # explanation's drawer, beside the text; the tab then leaves them out (``controls_in_drawer``).
+    drawer: Callable | None = None
 
 
 def _option_toggled(key, options, option):

@@ -228,12 +228,12 @@ def _criterion_layout(angle, centre, top):
     """The J(theta) chart's axes: half a turn around ``centre`` labelled mod 180, the slider's line."""
     return dict(
         template=TEMPLATE,
-        title=dict(
-            text=_("J(θ) as the direction rotates; slider at θ = {angle}°").format(angle=f"{angle:.1f}"),
+        title=dict(  # two lines: whole in a half-width column at a projector's type size
+            text=_("J(θ) as the direction rotates") + "<br>" + _("slider at θ = {angle}°").format(angle=f"{angle:.1f}"),
             font=dict(size=14),
         ),
         height=300,
-        margin=dict(l=10, r=10, t=50, b=30),
+        margin=dict(l=10, r=10, t=70, b=30),
         xaxis=dict(
             title=dict(text=_("direction θ, mod 180° (θ and θ + 180° are one line)")),
             range=[centre - 90.0, centre + 90.0],
@@ -405,14 +405,38 @@ def _two_projections(model, X, y):
 
 
 def _rotated_projection(ctx, model, X, y):
-    """The projection onto a direction the slider turns, with J(θ) beside it."""
-    means_dir, fisher_dir = means_direction(model), model.direction_
-    st.markdown(_("**Rotate the projection direction**"))
+    """The projection onto a direction the slider turns, with J(θ) beside it (in presentation the
+    slider, its two snap buttons and its histogram are in the drawer: ``drawer``)."""
+    if ctx.controls_in_drawer:
+        angle = current_angle(ctx, model)
+    else:
+        st.markdown(_("**Rotate the projection direction**"))
+        angle = _angle_controls(ctx, model)
+    option_checkbox(
+        _("Draw this direction (dotted) and its threshold (dash-dot, purple) on the plot"),
+        ctx,
+        SHOW_OPTION,
+        "fisher_show_direction",
+    )
+    left, right = st.columns(2)
+    chart(criterion_figure(model, angle), key="fisher_criterion", where=left)
+    if not ctx.controls_in_drawer:
+        _slider_histogram(model, X, y, angle, right)
+    st.caption(
+        _(
+            "J(θ) is the ratio of the between-class to the within-class variance of the projections; it peaks at "
+            "Fisher's direction (★) and is lower along the line joining the means (◆). The threshold for the "
+            "slider's direction is the midpoint of the projected means."
+        )
+    )
+
+
+def _angle_controls(ctx, model):
+    """The angle slider and its two snap buttons (their whole words on one row); returns the angle."""
     key = "fisher_angle_slider"
     angle = current_angle(ctx, model)
     st.session_state[key] = angle
-    slider_col, a_col, b_col = st.columns([6, 1.3, 1.3])
-    slider_col.slider(
+    st.slider(
         _("Direction angle θ (degrees from the x₁ axis)"),
         0.0,
         180.0,
@@ -421,29 +445,19 @@ def _rotated_projection(ctx, model, X, y):
         on_change=_slider_moved,
         args=(ctx.options, key),
     )
-    a_col.button(
-        _("Means line"),
-        key="fisher_snap_means",
-        on_click=_set_angle,
-        args=(ctx.options, angle_of(means_dir), key),
-        width="stretch",
-    )
-    b_col.button(
-        _("Fisher's w"),
-        key="fisher_snap_fisher",
-        on_click=_set_angle,
-        args=(ctx.options, angle_of(fisher_dir), key),
-        width="stretch",
-    )
-    option_checkbox(
-        _("Draw this direction (dotted) and its threshold (dash-dot, purple) on the plot"),
-        ctx,
-        SHOW_OPTION,
-        "fisher_show_direction",
-    )
+    row = st.container(horizontal=True, gap="small")
+    for label, direction, button_key in (
+        (_("Means line"), means_direction(model), "fisher_snap_means"),
+        (_("Fisher's w"), model.direction_, "fisher_snap_fisher"),
+    ):
+        row.button(
+            label, key=button_key, on_click=_set_angle, args=(ctx.options, angle_of(direction), key), width="content"
+        )
+    return angle
+
+
+def _slider_histogram(model, X, y, angle, where=None):
     direction = oriented(model, unit(angle))
-    left, right = st.columns(2)
-    chart(criterion_figure(model, angle), key="fisher_criterion", where=left)
     chart(
         projection_figure(
             model,
@@ -455,15 +469,18 @@ def _rotated_projection(ctx, model, X, y):
             height=300,
         ),
         key="fisher_hist_slider",
-        where=right,
+        where=where,
     )
-    st.caption(
-        _(
-            "J(θ) is the ratio of the between-class to the within-class variance of the projections; it peaks at "
-            "Fisher's direction (★) and is lower along the line joining the means (◆). The threshold for the "
-            "slider's direction is the midpoint of the projected means."
-        )
-    )
+
+
+def drawer(ctx):
+    """Presentation: figure 4.6's "Try:" beside its text: the angle slider, its snap buttons and the
+    projection it turns (J beside it), for two classes."""
+    model = fisher_model(ctx.model)
+    if model is None or model.classes_.size != 2:
+        return
+    angle = _angle_controls(ctx, model)
+    _slider_histogram(model, ctx.scene.points.X, ctx.scene.points.y, angle)
 
 
 def render(ctx):
@@ -504,6 +521,7 @@ PANELS = [
         applies=_applies,
         render=render,
         overlay=overlay,
+        drawer=drawer,
         order=30,
         help=(
             N_(

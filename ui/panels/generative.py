@@ -234,9 +234,8 @@ def _toggle_covariance():
     st.session_state["method"] = other
 
 
-def render(ctx):
-    model = ctx.shown_model
-    method = ctx.scene.method
+def _toggle_button(method):
+    """Figure 4.10-4.11's "Try:": share one covariance, or give each class its own."""
     if method in TOGGLE:
         to_separate = method == "gaussian_shared"
         st.button(
@@ -250,6 +249,18 @@ def render(ctx):
                 "per class (quadratic boundary, figure 4.11)."
             ),
         )
+
+
+def drawer(ctx):
+    """Presentation: the covariance switch beside the figure's text."""
+    _toggle_button(ctx.scene.method)
+
+
+def render(ctx):
+    model = ctx.shown_model
+    method = ctx.scene.method
+    if not ctx.controls_in_drawer:
+        _toggle_button(method)
     st.markdown(prior_note(model, method))
     st.caption(
         _(
@@ -267,6 +278,7 @@ PANELS = [
         applies=applies,
         render=render,
         overlay=overlay,
+        drawer=drawer,
         order=30,
         help=(
             N_(

@@ -82,6 +82,7 @@ def overlay(ctx):
     if step > 0:
         entry = model.history_[step - 1]
         x = ctx.scene.points.X[entry["index"]]
+        text = _("update {step}: x{index}").format(step=step, index=subscript(entry["index"] + 1))
         traces += _previous_boundary(model, step, ctx.window)
         traces.append(
             go.Scatter(
@@ -89,8 +90,10 @@ def overlay(ctx):
                 y=[float(x[1])],
                 mode="markers+text",
                 marker=dict(symbol="circle-open", size=26, color=USED_COLOUR, line=dict(width=3)),
-                text=[_("update {step}: x{index}").format(step=step, index=subscript(entry["index"] + 1))],
-                textposition=_label_position(x, ctx.window),
+                text=[text],
+                textposition=_label_off_markers(
+                    x, np.delete(ctx.scene.points.X, entry["index"], axis=0), ctx.window, ctx.area, len(text)
+                ),
                 textfont=dict(color=USED_COLOUR, size=12),
                 hoverinfo="skip",
                 name=_("misclassified point used for this update"),
@@ -241,6 +244,38 @@ def _label_position(x, window):
     fy = (x[1] - window.y_min) / (window.y_max - window.y_min)
     vertical = "top" if fy < 0.15 else "bottom"
     return vertical + (" right" if fx < 0.2 else " left" if fx > 0.8 else " center")
+
+
+LABEL_GAP, MARKER_RADIUS, LABEL_PX = 13, 9, 18  # px, as ui/plot/playback_frames.js's labelOffMarkers
+_PLACES = (
+    *("bottom center", "top center", "middle right", "middle left"),
+    *("bottom right", "bottom left", "top right", "top left"),
+)
+
+
+def _label_off_markers(x, others, window, area, n_characters):
+    """``_label_position``, or the first other place around the ring where the label covers no other
+    point's marker and stays in the plot (``area``: the plot area in px, None when not yet measured;
+    the label is taken at presentation's size, the larger)."""
+    first = _label_position(x, window)
+    if not area:
+        return first
+    sx, sy = area[0] / (window.x_max - window.x_min), area[1] / (window.y_max - window.y_min)
+    cx, cy = (x[0] - window.x_min) * sx, (window.y_max - x[1]) * sy
+    w, h = 0.58 * LABEL_PX * n_characters, 1.2 * LABEL_PX
+    bx, by = (others[:, 0] - window.x_min) * sx, (window.y_max - others[:, 1]) * sy
+
+    def fits(place):
+        vertical, horizontal = place.split(" ")
+        left = cx + LABEL_GAP if horizontal == "right" else cx - LABEL_GAP - w if horizontal == "left" else cx - w / 2
+        top = cy + LABEL_GAP if vertical == "bottom" else cy - LABEL_GAP - h if vertical == "top" else cy - h / 2
+        if left < 0 or top < 0 or left + w > area[0] or top + h > area[1]:
+            return False
+        hit = (bx + MARKER_RADIUS >= left) & (bx - MARKER_RADIUS <= left + w)
+        hit &= (by + MARKER_RADIUS >= top) & (by - MARKER_RADIUS <= top + h)
+        return not hit.any()
+
+    return next((place for place in (first, *_PLACES) if fits(place)), first)
 
 
 def step_marks(model, X, y):

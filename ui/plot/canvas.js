@@ -71,7 +71,7 @@ function shownFigure(figure, level, legendX) {
     return names[i] ? Object.assign({}, trace, {name: names[i]}) : trace;
   });
   const size = ((figure.layout.legend || {}).font || {}).size || (figure.layout.font || {}).size || 13;
-  const font = {size: level >= 2 ? 0.8 * size : size};
+  const font = {size: level >= 2 && size < LEGIBLE_PX ? 0.8 * size : size};  // presentation's stays
   Object.assign(layout.legend, {
     title: {text: figure.compact.legend_title, side: 'left', font: font}, font: font,
     itemwidth: level >= 2 ? 30 : undefined,
@@ -80,6 +80,9 @@ function shownFigure(figure, level, legendX) {
 }
 
 const CAPTION_MIN_PX = 9;  // a caption is never made smaller than this to fit a narrow canvas
+// Presentation's legibility floor (ui/plot/projector_sizes.py): a text sent at this size or more
+// is never made smaller than it to fit (the caption wraps instead, ui/plot/caption.py).
+const LEGIBLE_PX = 18;
 
 function captionKey(root) {
   // The caption as the server sent it (its text and type size) and the canvas's width.
@@ -107,7 +110,8 @@ function captionTooWide(root, layout) {
   const room = root.clientWidth - ((layout.margin || {}).l || 0) - 36;  // the mode bar's column
   const width = node.getBBox().width, size = ((layout.annotations[index].font || {}).size) || 14;
   if (!width || width <= room) return false;
-  root.__pgCaptionFit = {key: key, size: Math.max(CAPTION_MIN_PX, Math.floor(size * room / width))};
+  const least = size >= LEGIBLE_PX ? LEGIBLE_PX : CAPTION_MIN_PX;
+  root.__pgCaptionFit = {key: key, size: Math.max(least, Math.floor(size * room / width))};
   return true;
 }
 

@@ -22,6 +22,7 @@ from plotly.io.json import to_json_plotly
 
 from ui.text.i18n import _, current_language
 
+from .projector_sizes import PRESENTATION_KEY, legible
 from .theme import DARK_SWAPS, with_font
 
 STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
@@ -330,6 +331,8 @@ def _drawing(figure, config):
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
     figure = {**figure, "layout": with_font(figure["layout"], current_language())}
+    if st.session_state.get(PRESENTATION_KEY):  # no text on a projected plot below the floor
+        figure = legible(figure)
     return {
         "figure": figure_json(figure),
         "config": config,

@@ -10,6 +10,8 @@ Rules that hold:
   drag's live frames keep the committed figure's layout, caption included (the plot never moves
   while a drag redraws it). Its band is always there, with or without a fit, and its line breaks
   count every percentage as its longest.
+- In presentation (a comparison's canvas) a part longer than the canvas breaks before a
+  parenthesis, never inside one; the type is not made smaller (the legibility floor).
 - No visitor's text goes into it (no class names); what goes in is escaped for plotly's HTML-like
   labels anyway.
 """
@@ -78,17 +80,42 @@ def caption_lines(text: str, width: int = LINE_CHARACTERS) -> list[str]:
     return lines
 
 
-def _lines(text: str, narrow: bool) -> list[str]:
-    """The lines of the caption as drawn: one part a line on a narrow canvas."""
-    if narrow:
-        return caption_lines(text, 0)
-    return caption_lines(text, LINE_CHARACTERS)
+NARROW_PRESENTING_CHARACTERS = 36  # ~420 px at 18 px: a comparison's canvas in presentation
+
+
+def _lines(text: str, narrow: bool, scale: float = 1.0) -> list[str]:
+    """The lines of the caption as drawn: one part a line on a narrow canvas; in presentation
+    (``scale`` > 1) a longer part there breaks before its last parenthesis ("Softmax regression
+    (multiclass logistic)" / "(§4.3.4)"), never inside it, so the type keeps its size."""
+    if not narrow:
+        return caption_lines(text, LINE_CHARACTERS)
+    lines = caption_lines(text, 0)
+    if scale <= 1:
+        return lines
+    wrapped = []
+    for line in lines:
+        while _length(line) > NARROW_PRESENTING_CHARACTERS and " (" in line[1:]:
+            head, tail = _break(line)
+            if not head:
+                break
+            wrapped.append(head)
+            line = tail
+        wrapped.append(line)
+    return wrapped
+
+
+def _break(line: str) -> tuple[str, str]:
+    """``line`` cut before the last " (" that leaves a head within the narrow width (or the first)."""
+    cuts = [i for i in range(1, len(line)) if line.startswith(" (", i)]
+    fitting = [i for i in cuts if _length(line[:i]) <= NARROW_PRESENTING_CHARACTERS]
+    cut = fitting[-1] if fitting else cuts[0]
+    return line[:cut], line[cut + 1 :]
 
 
 def caption_height(text: str, scale: float = 1.0, narrow: bool = False) -> int:
     """The height in pixels ``text`` takes as the caption (``with_caption``): a canvas adds it to
     its own so that the plot area keeps its size."""
-    return caption_band(scale, len(_lines(text, narrow)))
+    return caption_band(scale, len(_lines(text, narrow, scale)))
 
 
 def caption_band(scale: float = 1.0, n_lines: int = 1) -> int:
@@ -102,7 +129,7 @@ def with_caption(layout: Mapping[str, Any], text: str, scale: float = 1.0, narro
 
     An annotation anchored at its bottom, not a title: a title of several lines anchored at its top
     is drawn partly above the figure."""
-    lines = _lines(text, narrow)
+    lines = _lines(text, narrow, scale)
     margin = dict(layout.get("margin") or {})
     below = margin.get("t", 0)  # the legend's band, between the caption and the plot area
     margin["t"] = below + caption_band(scale, len(lines))

@@ -23,11 +23,10 @@ from .canvas import (
     shared_texts,
     static_module,
 )
-from .projector_sizes import room_data, room_layout
+from .projector_sizes import PRESENTATION_KEY, legible, room_data, room_layout
 from .theme import DARK_SWAPS, with_font
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
-PRESENTATION_KEY = "presentation"  # ui.app's toggle (presentation mode)
 
 _JS = PLOTLY_SHARED_JS + (Path(__file__).resolve().parent / "chart.js").read_text(encoding="utf-8")
 
@@ -52,7 +51,8 @@ def chart(figure, *, key, config=None, where=None, name=None):
     layout = with_font(dict(figure["layout"]), current_language())  # a copy: the caller's figure stays
     if st.session_state.get(PRESENTATION_KEY):  # type and markers for a room (ui.plot.projector_sizes)
         layout = room_layout({"height": DEFAULT_HEIGHT, **layout})
-        figure = {**figure, "data": room_data(figure.get("data") or [])}
+        figure = legible({**figure, "layout": layout, "data": room_data(figure.get("data") or [])})
+        layout = figure["layout"]
     height = int(layout.get("height") or DEFAULT_HEIGHT)
     for axis in ("xaxis", "yaxis"):  # room for tick labels and titles (st.plotly_chart's theme gave it)
         layout[axis] = {"automargin": True, **(layout.get(axis) or {})}

@@ -19,6 +19,7 @@ from ui.text.names import N_CLASSES, class_name_html
 
 from .caption import with_caption
 from .fitview import FitView, Segment
+from .projector_sizes import LEGIBLE_PX
 from .theme import (
     BOUNDARY_COLOUR,
     CLASS_COLOURS,
@@ -201,6 +202,7 @@ def point_traces(points: PointSet, scale: float = 1.0, switching: bool = False) 
                 name=class_name_html(k),
                 legendrank=k + 1,  # the classes first in the legend, after its title
                 meta="points",
+                zorder=1,  # above the misclassified rings (a ring never hides a point, nor its neighbour)
                 hovertemplate=f"{class_name_html(k)}<br>(%{{x:.3g}}, %{{y:.3g}})<br>{hints[0]}<extra></extra>",
             )
             if test:
@@ -248,7 +250,9 @@ def misclassified_trace(
         hoverinfo="skip",
         name="misclassified",
         meta="marks",
-        marker=dict(symbol="circle-open", size=19 * scale, color=BOUNDARY_COLOUR, line=dict(width=2 * scale)),
+        # A thin ring, drawn below the points (their ``zorder``): in a dense cloud a neighbour's
+        # ring passes under a point, never over it.
+        marker=dict(symbol="circle-open", size=19 * scale, color=BOUNDARY_COLOUR, line=dict(width=2 * min(scale, 1.2))),
     )
 
 
@@ -339,6 +343,9 @@ def _canvas_layout(window, view_revision, scale, legend):
             constrain="domain",
             title=dict(text="x₁", standoff=4 * scale),
             automargin=True,
+            # Presentation: no axis zero lines, which ran on past the painted regions of a
+            # comparison's shorter plot (the boundary and the axes' frame say where the plot is).
+            **({"zeroline": False} if scale > 1 else {}),
         ),
         yaxis=dict(
             range=[window.y_min, window.y_max],
@@ -348,6 +355,7 @@ def _canvas_layout(window, view_revision, scale, legend):
             constraintoward="top",  # next to the legend band
             title=dict(text="x₂", standoff=4 * scale),
             automargin=True,
+            **({"zeroline": False} if scale > 1 else {}),
         ),
         uirevision=view_revision,  # keeps the user's zoom across reruns until the app moves the view
         dragmode="zoom",
@@ -397,7 +405,7 @@ def _compact_legend(traces, overlay_range):
 # hidden under a point and a ring is never taken for a misclassified mark.
 MARKED_OVERLAYS = frozenset({"chosen point", "centres", "rbf_centres"})
 LEGEND_RANK_OVERLAY = 2000
-OVER_POINTS = 10  # zorder of the marked overlays (the points keep plotly's 0)
+OVER_POINTS = 10  # zorder of the marked overlays (the points' is 1, the rings' plotly's 0)
 
 
 def _overlay_trace(trace):
@@ -425,8 +433,9 @@ def canvas_margin(scale: float = 1.0, legend: bool = True) -> dict[str, int]:
 
 
 def legend_scale(scale: float) -> float:
-    """The legend grows less than the rest in presentation (its band costs the plot's height)."""
-    return min(scale, 1.3)
+    """The legend grows less than the rest in presentation (its band costs the plot's height), but
+    never below the legibility floor there (13 px x this >= ``LEGIBLE_PX``)."""
+    return min(scale, 1.3) if scale <= 1 else max(min(scale, 1.3), LEGIBLE_PX / 13)
 
 
 def _meta(trace):

@@ -19,6 +19,7 @@ from ui.text.i18n import _, current_language
 from .canvas import MODULE_LOADER_JS, static_module
 from .figures import _discrete_colourscale
 from .playback_frames import MAX_FRAMES, playback_frames
+from .projector_sizes import LEGIBLE_PX, PRESENTATION_KEY
 from .theme import BOUNDARY_COLOUR, REGION_COLOURS
 
 # One module in two files (they share one scope): the player, then the frames' geometry and traces.
@@ -138,6 +139,8 @@ def playback_controls(model, n_steps, *, key, label="Step", points, window, read
             "region_colours": list(REGION_COLOURS),
             "colourscale": _discrete_colourscale(REGION_COLOURS),
             "boundary_colour": BOUNDARY_COLOUR,
+            # the label of the point a step used: the legibility floor in presentation
+            "label_px": LEGIBLE_PX if st.session_state.get(PRESENTATION_KEY) else 12,
         },
     }
     _player(

@@ -233,6 +233,31 @@ function labelPosition(point, win) {
   return vertical + (fx < 0.2 ? ' right' : fx > 0.8 ? ' left' : ' center');
 }
 
+const LABEL_GAP = 13;  // px from the ringed point's centre to its label (the ring's radius)
+const MARKER_RADIUS = 9;  // px: about a point marker's half size (presentation's is larger than this)
+
+function labelOffMarkers(point, win, root, text, size, points) {
+  // The label's place (as ``labelPosition``), or the first other place around the ring where it
+  // covers no point's marker and stays within the plot (a label on a marker hides that point).
+  const layout = root && root._fullLayout, first = labelPosition(point, win);
+  if (!layout || !layout.xaxis || !layout.xaxis._length) return first;
+  const [x0, x1, y0, y1] = win, sx = layout.xaxis._length / (x1 - x0), sy = layout.yaxis._length / (y1 - y0);
+  const px = (q) => [(q.x - x0) * sx, (y1 - q.y) * sy];
+  const [cx, cy] = px(point), w = 0.58 * size * String(text).length, h = size * 1.2;
+  const boxes = points.filter((q) => q && q !== point).map(px);
+  const fits = (position) => {
+    const [v, hz] = position.split(' ');
+    const left = hz === 'right' ? cx + LABEL_GAP : hz === 'left' ? cx - LABEL_GAP - w : cx - w / 2;
+    const top = v === 'bottom' ? cy + LABEL_GAP : v === 'top' ? cy - LABEL_GAP - h : cy - h / 2;
+    if (left < 0 || top < 0 || left + w > layout.xaxis._length || top + h > layout.yaxis._length) return false;
+    return boxes.every(([bx, by]) => bx + MARKER_RADIUS < left || bx - MARKER_RADIUS > left + w
+      || by + MARKER_RADIUS < top || by - MARKER_RADIUS > top + h);
+  };
+  const others = ['bottom center', 'top center', 'middle right', 'middle left', 'bottom right', 'bottom left',
+    'top right', 'top left'];
+  return [first, ...others].find(fits) || first;
+}
+
 function stepMarks(player, root, index, win) {
   // What the panel marks on the canvas at a step: a ringed point (the perceptron's), a pair of
   // points (SMO's), the boundary before the update, the margin lines y(x) = +-1.
@@ -258,8 +283,9 @@ function stepMarks(player, root, index, win) {
     const ids = marks.ring.ids, texts = marks.ring.texts, shown = ids.map((id) => points[id]).filter(Boolean);
     if (shown.length === ids.length) traces.push({type: 'scatter', x: shown.map((p) => p.x), y: shown.map((p) => p.y),
       mode: 'markers+text' + (ids.length > 1 ? '+lines' : ''), text: texts,
-      textposition: ids.length > 1 ? 'top center' : labelPosition(shown[0], win),
-      textfont: {color: marks.ring.colour, size: 12}, line: {color: marks.ring.colour, width: 1.5, dash: 'dot'},
+      textposition: ids.length > 1 ? 'top center'
+        : labelOffMarkers(shown[0], win, root, texts[0], style.label_px || 12, points),
+      textfont: {color: marks.ring.colour, size: style.label_px || 12}, line: {color: marks.ring.colour, width: 1.5, dash: 'dot'},
       marker: {symbol: 'circle-open', size: 26, color: marks.ring.colour, line: {width: 3}},
       hoverinfo: 'skip', showlegend: false, name: marks.ring.name, meta: 'playback'});
   }

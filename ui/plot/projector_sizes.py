@@ -8,6 +8,9 @@ Rules that hold:
   a column), with tick labels at least
   ``MIN_TICK_PX`` (the canvas's own grow with its scale); markers grow by ``MARKER_FACTOR`` and the
   chart's height by ``HEIGHT_FACTOR``, so the larger type keeps its room.
+- A legibility floor (``legible``): in presentation no text of a plot, the canvas's or a panel
+  chart's (tick labels, legends, titles, annotations, a trace's text, contour labels), is set
+  smaller than ``LEGIBLE_PX`` (18 px, what the back row of a lecture hall reads at 1280 x 720).
 - The layout given is never changed: a scaled copy is returned.
 """
 
@@ -18,6 +21,8 @@ TITLE_FACTOR = 1.15
 MARKER_FACTOR = 1.4
 HEIGHT_FACTOR = 1.3
 MIN_TICK_PX = 18
+PRESENTATION_KEY = "presentation"  # ui.app's toggle (presentation mode)
+LEGIBLE_PX = 18  # presentation: the least size of any text on a plot
 BASE_FONT_PX = 12  # plotly's default when a layout names none
 _AXIS = re.compile(r"^[xy]axis\d*$")
 
@@ -82,3 +87,46 @@ def room_data(data):
             trace["line"] = {**line, "width": line["width"] * MARKER_FACTOR}
         scaled.append(trace)
     return scaled
+
+
+# The keys under which plotly nests a font: a layout's, an axis's, a legend's, an annotation's, a
+# title's, a trace's text and a contour's labels.
+_FONT_KEYS = frozenset({"font", "tickfont", "textfont", "labelfont", "insidetextfont", "outsidetextfont"})
+_NOT_TEXT = frozenset({"hoverlabel"})  # a hover label shows on demand, close to the eye
+
+
+def _floored(value, floor):
+    """``value`` (any part of a plotly figure) with every font size in it at least ``floor``."""
+    if isinstance(value, list | tuple):
+        return [_floored(item, floor) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        if key in _NOT_TEXT:
+            out[key] = item
+        elif key in _FONT_KEYS and isinstance(item, dict):
+            size = item.get("size")
+            out[key] = {**item, "size": max(floor, size) if isinstance(size, int | float) else floor}
+        else:
+            out[key] = _floored(item, floor)
+    return out
+
+
+def legible(figure, floor=LEGIBLE_PX):
+    """A copy of ``figure`` (a dict {"data", "layout"}) whose every text is at least ``floor`` px:
+    the layout's base font and each font set anywhere in it or in a trace (a trace's ``textfont``
+    and a contour trace's ``labelfont`` are set when missing, as plotly's defaults are 12 px)."""
+    layout = _floored(dict(figure.get("layout") or {}), floor)
+    font = dict(layout.get("font") or {})
+    layout["font"] = {**font, "size": max(floor, font.get("size") or BASE_FONT_PX)}
+    data = []
+    for trace in figure.get("data") or []:
+        trace = _floored(dict(trace if isinstance(trace, dict) else trace.to_plotly_json()), floor)
+        if "text" in str(trace.get("mode", "")) and "textfont" not in trace:
+            trace["textfont"] = {"size": floor}
+        contours = trace.get("contours")
+        if isinstance(contours, dict) and contours.get("showlabels") and "labelfont" not in contours:
+            trace["contours"] = {**contours, "labelfont": {"size": floor}}
+        data.append(trace)
+    return {**figure, "layout": layout, "data": data}

@@ -115,6 +115,9 @@ SIDEBAR_SIGNATURE = "sidebar_signature"
 PENDING_LOAD = "pending_load"  # a scene to load at the start of the next run (``ui.session.loading``)
 
 
+TEXT_FOLLOWS_WINDOW = "text_follows_window"  # set while a text drawn outside the canvas quotes the view
+
+
 def sidebar_signature() -> tuple:
     """What the sidebar draws from the scene and the session, beyond its own widgets' values:
     undo / redo / clear availability, the classes present (prior sliders), the basis (the count of
@@ -131,6 +134,9 @@ def sidebar_signature() -> tuple:
         current.basis_params,
         st.session_state.get("method"),
         PENDING_LOAD in st.session_state,
+        # A text on the page whose numbers are computed in the view shown (the presenter's drawer):
+        # a zoom or the canvas's shaping of a loaded window reruns the page, so they follow it.
+        current.window if st.session_state.get(TEXT_FOLLOWS_WINDOW) else None,
     )
 
 

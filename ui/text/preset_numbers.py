@@ -123,7 +123,8 @@ def _bayes_predictive(scene):
     p_map, p_predictive = corner_probabilities(scene)
     return dict(
         alpha=number_text(scene.param_dict["alpha"]),
-        p_map=number_text(p_map, 2),
+        # As the panel's table writes both (one formatter, its four significant digits).
+        p_map=number_text(p_map, 4),
         p_predictive=number_text(p_predictive, 4),
     )
 

@@ -2,6 +2,12 @@
 // button (or the player's), so it does exactly what that button does; keys never act while a
 // text field, a select or the player's slider has the focus, nor with Ctrl / ⌘ / Alt held
 // (the canvas owns Ctrl+Z and its tool keys A M E S).
+//
+// Every press counts, in order, however quick: a press of a key or a click on one of the bar's
+// buttons that the server must apply is queued; the next one is sent only once the server's count
+// of applied actions (data.done, counted by the bar's callbacks) has moved past the one before, so
+// three quick → presses move three figures (a click sent while a run is busy would otherwise be
+// merged with the one before it). A press the page applies itself (play, ?) waits its turn too.
 
 function presenterButton(key, index) {
   // The visible ones: Streamlit keeps a hidden copy of a button, and a tooltip's target is one too.
@@ -52,12 +58,69 @@ function toggleOverlay(show) {
   if (shown) el.querySelector('button').focus();
 }
 
+const SENT_KEYS = ['pb_prev', 'pb_next', 'pb_undo', 'pb_redo', 'pb_class'];  // the server applies them
+const QUEUE = window.__pgPresenterQueue || (window.__pgPresenterQueue = {pending: [], awaited: null, done: 0, timer: null});
+const GIVE_UP_MS = 15000;  // a press the server never counted (an error) must not stop the queue for good
+
+function sendButton(key, index) {
+  // A press of one of the bar's buttons, found when its turn comes (the bar is drawn anew meanwhile).
+  return () => {
+    const button = presenterButton(key, index);
+    if (!button || button.disabled) return false;
+    button.__pgQueued = true;  // our own click: the capture below lets it through
+    try { button.click(); } finally { button.__pgQueued = false; }
+    return 'sent';
+  };
+}
+
+function pump() {
+  while (QUEUE.awaited === null && QUEUE.pending.length) {
+    if (QUEUE.pending.shift()() === 'sent') await_(QUEUE.done + 1);
+  }
+}
+
+function await_(count) {
+  QUEUE.awaited = count;
+  clearTimeout(QUEUE.timer);
+  QUEUE.timer = setTimeout(() => { QUEUE.awaited = null; pump(); }, GIVE_UP_MS);
+}
+
+function applied(done) {
+  // The bar was drawn with the server's count: the press awaited is applied, the next may go.
+  QUEUE.done = done;
+  if (QUEUE.awaited !== null && done >= QUEUE.awaited) {
+    QUEUE.awaited = null;
+    clearTimeout(QUEUE.timer);
+  }
+  pump();
+}
+
+function queue(action) {
+  QUEUE.pending.push(action);
+  pump();
+  return true;
+}
+
+function onBarClick(e) {
+  // A click on one of the bar's buttons while a press is still on its way waits its turn.
+  if (!e.isTrusted || !e.target.closest) return;
+  const button = e.target.closest('button');
+  const holder = button && SENT_KEYS.map((k) => button.closest('.st-key-' + k) && k).find(Boolean);
+  if (!holder || button.disabled || button.__pgQueued) return;
+  const index = Array.from(document.querySelectorAll('.st-key-' + holder + ' button'))
+    .filter((b) => b.offsetParent !== null).indexOf(button);
+  if (QUEUE.awaited === null && !QUEUE.pending.length) { await_(QUEUE.done + 1); return; }  // goes now
+  e.preventDefault();
+  e.stopPropagation();
+  queue(sendButton(holder, Math.max(0, index)));
+}
+
 const ACTIONS = {
-  ArrowLeft: () => clickEnabled(presenterButton('pb_prev')),
-  ArrowRight: () => clickEnabled(presenterButton('pb_next')),
-  ' ': () => clickEnabled(playerButton()),
-  z: () => clickEnabled(presenterButton('pb_undo')),
-  Z: () => clickEnabled(presenterButton('pb_undo')),
+  ArrowLeft: () => queue(sendButton('pb_prev')),
+  ArrowRight: () => queue(sendButton('pb_next')),
+  ' ': () => queue(() => clickEnabled(playerButton())),
+  z: () => queue(sendButton('pb_undo')),
+  Z: () => queue(sendButton('pb_undo')),
   '?': () => { toggleOverlay(); return true; },
 };
 
@@ -67,7 +130,7 @@ function onKey(e) {
   if (e.key === 'Escape') { toggleOverlay(false); return; }
   if (typing(e.target)) return;
   let done = false;
-  if (/^[1-6]$/.test(e.key)) done = clickEnabled(presenterButton('pb_class', Number(e.key) - 1));
+  if (/^[1-6]$/.test(e.key)) done = queue(sendButton('pb_class', Number(e.key) - 1));
   else if (ACTIONS[e.key]) done = ACTIONS[e.key]();
   if (done) e.preventDefault();
 }
@@ -144,5 +207,8 @@ export default function (component) {
     window.__pgPresenterKeys = true;
     document.addEventListener('keydown', onKey);
     document.addEventListener('click', releaseChoice, true);
+    window.addEventListener('click', onBarClick, true);
   }
+  document.documentElement.dataset.pgFigure = data.figure || '';
+  applied(Number(data.done) || 0);
 }

@@ -12,6 +12,10 @@ Rules that hold:
   been chosen there; one source of truth, the scene.
 - The keys and the "?" overlay live in ``ui/widgets/presenter.js`` (an element of this row); they click
   the bar's own buttons, so a key does what its button does, and never act while typing.
+- Every press counts, in order: each of the bar's callbacks counts itself in ``DONE_KEY``, which
+  the keys' element receives; the page queues presses (keys and clicks) and sends the next one only
+  once the count shows the one before it applied. ◀ / ▶ pick the neighbour of the figure shown when
+  their callback runs, not when the button was drawn.
 """
 
 from pathlib import Path
@@ -27,9 +31,9 @@ from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES
 
-from .controls import AUTO_OVR_KEY, MULTICLASS_KEY, MULTICLASS_LABELS, method_label
+from .controls import AUTO_OVR_KEY, MULTICLASS_KEY, MULTICLASS_LABELS
 from .keys import method_widget
-from .presets import ACTIVE_KEY, load_preset
+from .presets import ACTIVE_KEY, load_preset, reopen_button
 
 _HERE = Path(__file__).resolve().parent
 
@@ -46,6 +50,19 @@ METHOD_KEY, CLASS_KEY, STRATEGY_KEY = "pb_method", "pb_class", "pb_strategy"
 SIDEBAR_CLASS_KEY, SIDEBAR_METHOD_KEY = "active_class", "method"
 
 
+DONE_KEY = "pb_done"  # how many of the bar's actions the server has applied (the keys' queue waits on it)
+
+
+def _counted(callback):
+    """``callback`` that also counts itself as applied (the page's queue of presses follows the count)."""
+
+    def counted(*args, **kwargs):
+        st.session_state[DONE_KEY] = st.session_state.get(DONE_KEY, 0) + 1
+        return callback(*args, **kwargs)
+
+    return counted
+
+
 def _copy(source, target, fallback=None):
     """A sidebar widget's value to the bar's copy (before the copy is drawn); the scene's value
     ``fallback`` while the sidebar has not drawn that widget yet (a scene just loaded)."""
@@ -55,6 +72,7 @@ def _copy(source, target, fallback=None):
 
 
 def _write_back(target, source):
+    @_counted
     def write():
         value = st.session_state.get(source)
         if value is not None:  # a segmented control can be clicked off: the choice stays
@@ -65,9 +83,22 @@ def _write_back(target, source):
     return write
 
 
+def short_method_label(name):
+    """The method's name without its section (the caption on the plot gives it): the bar's box is
+    narrow, and a cut name ("… (Laplace) (§4.4") would read as a broken one."""
+    return _(MODELS[name].display_name)
+
+
 def class_label(k):
     """ "● 1": the class's symbol and number (the sidebar's radio names it in full)."""
     return f"{SYMBOL_GLYPHS[k]} {k + 1}"
+
+
+def step_figure(step):
+    """Load the figure ``step`` places after (+1) or before (-1) the one shown when this runs."""
+    target = neighbour_preset(step)
+    if target is not None:
+        load_preset(target)
 
 
 def neighbour_preset(step):
@@ -95,11 +126,11 @@ def presenter_bar(row):
     row.selectbox(
         _("Method"),
         list(MODELS),
-        format_func=method_label,
+        format_func=short_method_label,
         key=METHOD_KEY,
         on_change=_write_back(SIDEBAR_METHOD_KEY, METHOD_KEY),
         label_visibility="collapsed",
-        width=330,
+        width=340,
     )
     _copy(SIDEBAR_CLASS_KEY, CLASS_KEY, 0)
     row.segmented_control(
@@ -111,18 +142,19 @@ def presenter_bar(row):
         label_visibility="collapsed",
         help=_("Class of new points (keys 1-6)"),
     )
-    row.button(
+    pair = row.container(horizontal=True, gap="small", width="content", key="pb_undo_redo")  # one row, always
+    pair.button(
         "↶",
         key="pb_undo",
         disabled=not history.past,
-        on_click=state.guarded_callback("undo")(state.undo),
+        on_click=_counted(state.guarded_callback("undo")(state.undo)),
         help=_("Undo (Z)"),
     )
-    row.button(
+    pair.button(
         "↷",
         key="pb_redo",
         disabled=not history.future,
-        on_click=state.guarded_callback("redo")(state.redo),
+        on_click=_counted(state.guarded_callback("redo")(state.redo)),
         help=_("Redo"),
     )
     strategies = _strategies(scene)
@@ -141,6 +173,7 @@ def presenter_bar(row):
     _basis_choice(row, scene)
     _alpha_choice(row, scene)
     _figure_buttons(row)
+    reopen_button(row)
     with row:
         _keys(data=_key_data(), key="pb_keys")
 
@@ -186,17 +219,17 @@ def _alpha_choice(row, scene):
 
 
 def _figure_buttons(row):
+    row = row.container(horizontal=True, gap="small", width="content", key="pb_figures")  # ◀ ▶ on one row
     for step, label, help_text, key in (
         (-1, _("◀ Figure"), _("The previous figure (←)"), "pb_prev"),
         (1, _("Figure ▶"), _("The next figure (→)"), "pb_next"),
     ):
-        target = neighbour_preset(step)
         row.button(
             label,
             key=key,
-            disabled=target is None,
-            on_click=state.guarded_callback("that figure")(load_preset),
-            args=(target,),
+            disabled=neighbour_preset(step) is None,
+            on_click=_counted(state.guarded_callback("that figure")(step_figure)),
+            args=(step,),
             help=help_text,
         )
 
@@ -204,6 +237,8 @@ def _figure_buttons(row):
 def _key_data():
     """What the keys' element needs: its sentences in the session's language."""
     return {
+        "done": st.session_state.get(DONE_KEY, 0),
+        "figure": st.session_state.get(ACTIVE_KEY) or "",  # the page's data-pg-figure (tests wait on it)
         "texts": {
             "help_button": _("Keyboard shortcuts (?)"),
             "play_button": _("Play or pause the playback (space)"),
@@ -222,5 +257,5 @@ def _key_data():
                 ["Esc", _("on the plot: let the chosen point go (Tab then leaves the plot)")],
                 ["?", _("show or hide this list")],
             ],
-        }
+        },
     }

@@ -5,6 +5,16 @@ widgets, strategy, basis, view, panel options, open tab), so undo brings the pre
 and a shared link carries the result like any other scene. The preset's words are English in
 ``playground.presets`` (marked there with ``N_``) and shown here in the session's language, with
 their numbers filled in from the scene (``ui.text.preset_numbers``), never typed.
+
+In presentation the explanation is a drawer on the right (``drawer``) that follows what is on
+screen: the figure's text while its method (or a method its "Try:" switches to, or its
+comparison) is shown, else the shown method's own paragraph (``ui.text.method_about``). Its close
+button stays at its top, its text scrolls inside it (never taller than the window), and once
+closed the bar's "Explanation" button (``reopen_button``) opens it again. It holds a slot below the
+text where the page draws the settings and the panel's controls the text asks for (the same
+widgets, with the same keys, that the hidden sidebar and the tab would draw: one setting each).
+A comparison's figure starts with the drawer closed (its plots take the width); opened, the
+drawer lies over the plots.
 """
 
 import streamlit as st
@@ -12,9 +22,13 @@ import streamlit as st
 from playground.presets import PRESETS
 from ui.session import loading, state
 from ui.text.i18n import _
+from ui.text.method_about import METHOD_ABOUT
 from ui.text.preset_numbers import numbers
 
+from .controls import method_label
+
 ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
+DRAWER_OPEN_KEY = "pg_drawer_open"  # presentation: the drawer is open (a figure loaded opens it)
 
 
 def label(preset):
@@ -48,6 +62,10 @@ def explanation(preset, window=None):
 
 def load_preset(key):
     preset = PRESETS[key]
+    # The plot area last measured may be another view's (one canvas, or a comparison's half):
+    # framing the points for it made a comparison's clusters a clump. The canvas shown gives the
+    # framed window its own shape when it draws it.
+    st.session_state.pop(state.CANVAS_AREA, None)
     # Panel options left by an earlier scene (a rotated Fisher direction, the posterior display)
     # would change the figure, so a preset starts from its own, or from none.
     loading.load_scene(
@@ -60,6 +78,9 @@ def load_preset(key):
         fit="window" if preset.keep_window else True,
     )
     st.session_state[ACTIVE_KEY] = key
+    # Presentation: the figure's text opens beside one plot; a comparison's plots take the width,
+    # and the bar's "Explanation" opens the text over them.
+    st.session_state[DRAWER_OPEN_KEY] = not preset.compare
 
 
 def _close():
@@ -81,22 +102,76 @@ def preset_picker():
 
 
 DRAWER_KEY = "pg_drawer"  # presentation: the explanation's drawer, beside the plot (ui.app's CSS)
+OVERLAY_KEY = "pg_drawer_overlays"  # inside the drawer while it opens over a comparison (no room kept)
+SIDEBAR_METHOD_KEY = "method"  # the sidebar's method box: the method this run draws
 
 
-def preset_explanation(presenting=False):
-    """The active preset's figure, title and paragraph, with a button that closes it; in
-    presentation, in a drawer beside the plot that folds to its title (the plot stays whole)."""
+def _open_drawer():
+    st.session_state[DRAWER_OPEN_KEY] = True
+
+
+def _close_drawer():
+    st.session_state[DRAWER_OPEN_KEY] = False
+
+
+def reopen_button(row):
+    """The bar's "Explanation" button while the drawer is closed (appended to ``row``)."""
+    if st.session_state.get(DRAWER_OPEN_KEY):
+        return
+    row.button(
+        _("Explanation"),
+        key="pb_drawer",
+        icon=":material/menu_book:",
+        on_click=_open_drawer,
+        help=_("Show the explanation of what is on screen."),
+    )
+
+
+def shown_text(preset, method, window=None):
+    """(title, paragraph, small print) of what is on screen: ``preset``'s while its method, a method
+    its "Try:" switches to or its comparison is shown, else ``method``'s own paragraph."""
+    if preset is not None and (method in (preset.scene.method, *preset.try_methods) or preset.compare):
+        return heading(preset), explanation(preset, window), _(preset.about_notes) if preset.about_notes else ""
+    return method_label(method), _(METHOD_ABOUT[method]), ""
+
+
+def drawer(comparing=False):
+    """Presentation: the drawer with the text of what is on screen; returns the slot below the text
+    for the controls it asks for, or None while the drawer is closed."""
+    if not st.session_state.get(DRAWER_OPEN_KEY):
+        st.session_state.pop(state.TEXT_FOLLOWS_WINDOW, None)
+        return None
+    scene = state.scene()
+    method = st.session_state.get(SIDEBAR_METHOD_KEY, scene.method)  # the bar's pick, applied later this run
+    preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
+    title, text, notes = shown_text(preset, method, scene.window)
+    # The figure's numbers are computed in the view shown: the page reruns when the view changes.
+    st.session_state[state.TEXT_FOLLOWS_WINDOW] = bool(
+        preset is not None and numbers(preset.key) and title == heading(preset)
+    )
+    with st.container(key=DRAWER_KEY):
+        if comparing:
+            st.container(key=OVERLAY_KEY)
+        st.button(
+            _("close"),
+            key="preset_close",
+            icon=":material/close:",
+            on_click=_close_drawer,
+            help=_("Hide this explanation."),
+        )
+        with st.expander(title, expanded=True, icon=":material/menu_book:"):
+            st.markdown(text)
+            if notes:
+                st.caption(notes)
+            return st.container(key="pg_drawer_try")
+
+
+def preset_explanation():
+    """The active preset's figure, title and paragraph, with a button that closes it."""
     preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
     if preset is None:
         return
     text = explanation(preset, state.scene().window)
-    if presenting:
-        with st.container(key=DRAWER_KEY), st.expander(heading(preset), expanded=True, icon=":material/menu_book:"):
-            st.markdown(text)
-            if preset.about_notes:
-                st.caption(_(preset.about_notes))
-            st.button(_("close"), key="preset_close", on_click=_close, help=_("Hide this explanation."))
-        return
     # A row that gives the button the width of its word ("close" was cut to "cl…" in a narrow column).
     row = st.container(horizontal=True, vertical_alignment="top")
     with row.container(width="stretch"):
