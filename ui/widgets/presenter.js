@@ -59,23 +59,34 @@ function toggleOverlay(show) {
 }
 
 const SENT_KEYS = ['pb_prev', 'pb_next', 'pb_undo', 'pb_redo', 'pb_class'];  // the server applies them
-const QUEUE = window.__pgPresenterQueue || (window.__pgPresenterQueue = {pending: [], awaited: null, done: 0, timer: null});
+const QUEUE = window.__pgPresenterQueue || (window.__pgPresenterQueue = {pending: [], awaited: null, done: 0, timer: null, retry: null, since: 0});
 const GIVE_UP_MS = 15000;  // a press the server never counted (an error) must not stop the queue for good
 
 function sendButton(key, index) {
   // A press of one of the bar's buttons, found when its turn comes (the bar is drawn anew meanwhile).
   return () => {
     const button = presenterButton(key, index);
-    if (!button || button.disabled) return false;
+    if (!button) return 'wait';  // the bar is being drawn anew: the press keeps its place
+    if (button.disabled) return false;  // nothing to do there (no figure before the first)
     button.__pgQueued = true;  // our own click: the capture below lets it through
     try { button.click(); } finally { button.__pgQueued = false; }
     return 'sent';
   };
 }
 
+const RETRY_MS = 100;  // a press whose button is not there yet (the bar drawn anew) is tried again
+
 function pump() {
+  clearTimeout(QUEUE.retry);
   while (QUEUE.awaited === null && QUEUE.pending.length) {
-    if (QUEUE.pending.shift()() === 'sent') await_(QUEUE.done + 1);
+    const outcome = QUEUE.pending[0]();
+    if (outcome === 'wait' && Date.now() - (QUEUE.since || (QUEUE.since = Date.now())) < GIVE_UP_MS) {
+      QUEUE.retry = setTimeout(pump, RETRY_MS);
+      return;
+    }
+    QUEUE.pending.shift();
+    QUEUE.since = 0;
+    if (outcome === 'sent') await_(QUEUE.done + 1);
   }
 }
 
