@@ -56,7 +56,23 @@ ENGLISH_TOOLS = {
 }
 ENGLISH_CHART = {**ENGLISH_CANVAS, "chart_not_drawn": "The chart could not be drawn: {error}"}
 del ENGLISH_CHART["fit_view"]
-ENGLISH_CANVAS = {**ENGLISH_CANVAS, **ENGLISH_TOOLS}
+ENGLISH_KEYBOARD = {  # the plot by keyboard (canvas_keyboard.js), said in a live region
+    "kb_role": "interactive plot",
+    "kb_label": "Plot of the points. Keys: arrows move a cursor; Enter adds a point of the current class there; "
+    "Tab chooses the points one by one, arrows then move the chosen point and Delete erases it; Esc lets it go.",
+    "kb_cursor": "Cursor at ({x}, {y})",
+    "kb_chosen": "Point {n}, {name}, at ({x}, {y}): {index} of {total} in view. Arrows move it, Delete erases it.",
+    "kb_released": "No point chosen: arrows move the cursor, Tab leaves the plot.",
+    "kb_added": "Added {name} at ({x}, {y})",
+    "kb_moved": "Moved point {n} to ({x}, {y})",
+    "kb_moved_many": "Moved {count} points",
+    "kb_erased": "Erased point {n}",
+    "kb_erased_many": "Erased {count} points",
+    "kb_undone": "Undone",
+    "kb_redone": "Redone",
+    "kb_then": "{action}. {boundary}",
+}
+ENGLISH_CANVAS = {**ENGLISH_CANVAS, **ENGLISH_TOOLS, **ENGLISH_KEYBOARD}
 ENGLISH_PLAYER = {
     "play": "Play",
     "pause": "Pause",
