@@ -26,7 +26,8 @@ import pytest
 from playground.grid import Window
 from playground.presets import PRESETS
 from tests.browser import ARTIFACTS
-from tests.test_browser_canvas import close_page, open_page, wait_settled
+from tests.test_browser_canvas import close_page, wait_settled
+from tests.test_browser_presenter import _presenting  # the link's presentation, settled
 from ui.panels import number_text
 from ui.text.preset_numbers import corner_probabilities
 
@@ -37,16 +38,6 @@ from ui.text.preset_numbers import corner_probabilities
 pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=1)]
 
 SIZES = [(1280, 720), (1366, 768)]
-
-
-def _presenting(browser, server, width, height):
-    page = open_page(browser, f"{server}/?pm=1", width, height)
-    page.wait_for_selector(".st-key-pb_next button:visible")
-    # The link's presentation starts once the browser has said its window is wide enough, and the
-    # view is framed anew in the presentation plot's shape: wait for that drawing to settle.
-    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"] .pg-canvas')", timeout=30_000)
-    wait_settled(page)
-    return page
 
 
 def _settled_figure(page, key):
