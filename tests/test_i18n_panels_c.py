@@ -8,6 +8,7 @@ The English fragments below are taken from the panels' sources (words that only 
 sentences of them contain), so a string that escaped ``_()`` shows up as a failure here."""
 
 import functools
+import json
 import re
 from pathlib import Path
 
@@ -74,8 +75,24 @@ def _rendered_text(at, label):
     unescape = functools.partial(re.sub, r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)))
     charts = list(tab.get("bidi_component"))  # chart specs escape non-ASCII
     charts += [c for c in at.get("bidi_component") if c.proto.component_name.endswith("canvas")]
-    texts += [unescape(component_json(c.proto)) for c in charts]
+    # The values a page can show, not the data's keys (the canvas's "kb_moved" is a name, not a text).
+    texts += [unescape(value) for c in charts for value in _strings(json.loads(component_json(c.proto)))]
     return "\n".join(texts)
+
+
+def _strings(data):
+    """Every string value inside decoded JSON ``data`` (a string nested in JSON is decoded too)."""
+    if isinstance(data, dict):
+        return [s for value in data.values() for s in _strings(value)]
+    if isinstance(data, list):
+        return [s for value in data for s in _strings(value)]
+    if isinstance(data, str):
+        try:
+            nested = json.loads(data)
+        except ValueError:
+            return [data]
+        return _strings(nested) if isinstance(nested, (dict, list)) else [data]
+    return []
 
 
 def _check(language, at, tab, english, translated):

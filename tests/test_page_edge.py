@@ -75,11 +75,11 @@ def test_a_sidebar_that_fails_once_is_reset_and_the_page_drawn(monkeypatch):
     calls = []
     widgets = ui.app._sidebar_widgets
 
-    def fails_once():
+    def fails_once(*args, **kwargs):
         calls.append(1)
         if len(calls) == 1:
             raise Injected("once")
-        return widgets()
+        return widgets(*args, **kwargs)
 
     monkeypatch.setattr(ui.app, "_sidebar_widgets", fails_once)
     at.run()
