@@ -25,7 +25,7 @@ TRACES_JS = """() => (document.querySelector('.pg-canvas')._fullData || []).map(
 }))"""
 # Stroked paths on the plot: contour levels (the contour layer) and scatter lines, with their colour.
 PATHS_JS = """() => Array.from(document.querySelectorAll(
-    '.pg-canvas .contourlevel path, .pg-canvas .scatterlayer path.js-line'))
+    '.pg-canvas .contourlevel path, .pg-canvas [class^=scatterlayer] path.js-line'))
   .filter(p => (p.getAttribute('d') || '').length > 20)
   .map(p => ({stroke: getComputedStyle(p).stroke, layer: p.closest('.contourlevel') ? 'contour' : 'scatter'}))"""
 SAMPLES_X_JS = """() => JSON.stringify((document.querySelector('.pg-canvas')._fullData || [])

@@ -24,7 +24,7 @@ TRACES_JS = """() => (document.querySelector('.pg-canvas')._fullData || []).map(
   x: Array.from(t.x || []), y: Array.from(t.y || []),
 }))"""
 # Every text a trace draws on the plot area (not the legend, not the ticks): its string and page box.
-PLOT_TEXTS_JS = """() => Array.from(document.querySelectorAll('.pg-canvas .scatterlayer text'))
+PLOT_TEXTS_JS = """() => Array.from(document.querySelectorAll('.pg-canvas [class^=scatterlayer] text'))
   .map(e => ({text: e.textContent, box: e.getBoundingClientRect().toJSON()}))"""
 LEGEND_JS = """() => Array.from(document.querySelectorAll('.pg-canvas .legend text')).map(e => e.textContent)"""
 POINTS_PX_JS = """() => {

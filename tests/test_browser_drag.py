@@ -44,7 +44,7 @@ PAGE_TO_DATA_JS = """([px, py]) => {
 # The boundary as drawn (a drag's live frames rewrite plotly's paths, not its data: ui/plot/canvas_patch.js).
 BOUNDARY_JS = """() => {
   const root = document.querySelector('.pg-canvas');
-  return Array.from(root.querySelectorAll('.scatterlayer > .trace'))
+  return Array.from(root.querySelectorAll('[class^=scatterlayer] > .trace'))
     .filter((g) => g.__data__ && g.__data__[0] && g.__data__[0].trace.meta === 'boundary')
     .map((g) => Array.from(g.querySelectorAll('path.js-line')).map((p) => p.getAttribute('d')).join(' '))
     .join(';');
@@ -144,7 +144,7 @@ def test_a_dragged_point_follows_live_lands_where_dropped_and_one_undo_restores_
     page.screenshot(path=str(ARTIFACTS / "drag-mid-1400.png"))
     # plotly's own marker of the point is hidden meanwhile (no second copy left behind)
     hidden = page.evaluate(
-        "() => [...document.querySelectorAll('.pg-canvas .scatterlayer path.point')]"
+        "() => [...document.querySelectorAll('.pg-canvas [class^=scatterlayer] path.point')]"
         ".filter(n => n.style.visibility === 'hidden').length"
     )
     assert hidden == 1

@@ -40,10 +40,16 @@ def clear_all(page):
 
 
 def empty_grid(geo, n, gap):
-    """``n`` page positions inside the plot area, ``gap`` px apart, away from its edges."""
+    """``n`` page positions inside the plot area, ``gap`` px apart, away from its edges; whole
+    pixels, as a mouse gives them (Chromium hands a page whole-pixel mouse coordinates, so a click
+    at y = 380.78 arrives at 380, and the plot's top is at a fractional y when the text above it is)."""
     columns = max(1, int((geo["width"] - 60) // gap))
     return [
-        (geo["left"] + 30 + gap * (i % columns), geo["top"] + 30 + gap * (i // columns) + (i % 2) * 5) for i in range(n)
+        (
+            round(geo["left"] + 30 + gap * (i % columns)),
+            round(geo["top"] + 30 + gap * (i // columns) + (i % 2) * 5),
+        )
+        for i in range(n)
     ]
 
 
@@ -298,7 +304,7 @@ def test_the_tool_bar_and_its_keys(browser, server):
 # What plotly's nodes draw for every trace but the points: fill paths, line paths, ring positions.
 DRAWN_JS = """() => {
   const root = document.querySelector('.pg-canvas'), drawn = {};
-  root.querySelectorAll('.scatterlayer > .trace').forEach((group) => {
+  root.querySelectorAll('[class^=scatterlayer] > .trace').forEach((group) => {
     const trace = group.__data__ && group.__data__[0] && group.__data__[0].trace;
     if (!trace || trace.meta === 'points') return;
     const attributes = (selector, name) =>

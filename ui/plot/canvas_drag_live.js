@@ -6,8 +6,10 @@
 
 function markerNodes(root, ids) {
   // id -> the SVG marker node drawing that point (plotly binds each node to its calcdata entry).
+  // Traces with a zorder are drawn in layers of their own (scatterlayer2, ...): the points (zorder 1)
+  // are not in the first one.
   const nodes = new Map(), wanted = new Set(ids);
-  root.querySelectorAll('.scatterlayer .trace').forEach((group) => {
+  root.querySelectorAll('[class^=scatterlayer] .trace').forEach((group) => {
     const cd = group.__data__, trace = cd && cd[0] && cd[0].trace;
     if (!trace || trace.meta !== 'points' || !trace.customdata) return;
     const index = new Map(cd.map((entry, i) => [entry, i]));

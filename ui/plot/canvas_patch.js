@@ -115,7 +115,7 @@ function ringsPlan(group, runs) {
 
 function traceGroups(root) {
   const groups = new Map();
-  root.querySelectorAll('.scatterlayer > .trace').forEach((group) => {
+  root.querySelectorAll('[class^=scatterlayer] > .trace').forEach((group) => {
     const cd = group.__data__, trace = cd && cd[0] && cd[0].trace;
     if (trace) groups.set(trace.index, group);
   });
