@@ -31,11 +31,7 @@ from tests.test_browser_presenter import _presenting  # the link's presentation,
 from ui.panels import number_text
 from ui.text.preset_numbers import corner_probabilities
 
-# KNOWN FLAKE, to be found and fixed (not hidden): in a full run of this module, about one test in
-# fifteen waits in vain for a figure after a bar press (the press queued in ui/widgets/presenter.js
-# is sent but the server's count never moves); it never happened in 22 runs of the same presses on
-# a fresh server. A failed test is run once more (pytest-rerunfailures); two failures fail CI.
-pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=1)]
+pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 720), (1366, 768)]
 

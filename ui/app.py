@@ -553,7 +553,7 @@ def _view_controls():
     presenting = stack.toggle(
         _("Presentation"),
         key=PRESENTATION_KEY,
-        on_change=presentation_gate.chosen_by_hand,
+        on_change=presentation_gate.toggled,
         help=_("For a projector: bigger type and markers, the sidebar folded away, the plot filling the screen."),
     )
     if presenting and rooms_panel.is_open():  # the bar runs the room on the projector

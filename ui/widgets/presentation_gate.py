@@ -10,6 +10,10 @@ Rules that hold:
 - The decision is the browser's, from the window it has, so the link stays the same: while the
   request waits (a narrow window), the address bar still carries ``pm=1`` and the same link opens
   presentation on a projector. Switching the toggle by hand ends the request: the person chose.
+- The browser switches presentation on by switching the toggle itself, as a person would, never the
+  server by writing the toggle's value: a value the server writes into a widget is overwritten by
+  any request the page sent before it knew it (a fragment's rerun queued meanwhile carries the
+  toggle still off), and the presentation would end under the lecturer's first press.
 - A link without a window frames its points in the plot's shape: when presentation starts, the view
   is framed again in the presentation plot's shape, as if the link had opened there.
 """
@@ -41,24 +45,17 @@ def wanted() -> bool:
     return bool(st.session_state.get(WANTED_KEY))
 
 
-def chosen_by_hand() -> None:
-    """The toggle's callback: the person decided, the link's request is over."""
-    st.session_state.pop(WANTED_KEY, None)
-
-
-def _on_wide() -> None:
-    width = (st.session_state.get(_GATE_KEY) or {}).get("wide")
-    if not (isinstance(width, int | float) and width >= MIN_WIDTH):
-        return
+def toggled() -> None:
+    """The toggle's callback (switched by the person, or by the browser for a link's request): the
+    request is over; a link without a window is framed anew in the presentation plot's shape."""
     wanted = st.session_state.pop(WANTED_KEY, False)
-    if wanted:
-        st.session_state[PRESENTATION_KEY] = True
-    if wanted == "fit":  # framed anew in the presentation plot's shape, as the link opened there would be
+    if wanted == "fit" and st.session_state.get(PRESENTATION_KEY):
         st.session_state.pop(state.CANVAS_AREA, None)
         state.fit_view()
 
 
 def gate() -> None:
-    """While a link's request waits, an invisible element that answers when the window is wide."""
+    """While a link's request waits, an invisible element that switches the toggle on when the
+    window is wide."""
     if wanted():
-        _gate(data={"min_width": MIN_WIDTH}, key=_GATE_KEY, height=0, on_wide_change=_on_wide)
+        _gate(data={"min_width": MIN_WIDTH, "toggle": PRESENTATION_KEY}, key=_GATE_KEY, height=0)
