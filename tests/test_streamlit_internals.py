@@ -7,17 +7,36 @@ import logging
 
 import pytest
 
+from ui import streamlit_private
 from ui.server import forward_queue, runtime, watchdog
 
 
-@pytest.mark.parametrize("module, name", runtime.STREAMLIT_INTERNALS + watchdog.UVICORN_INTERNALS, ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    "module, name",
+    runtime.STREAMLIT_INTERNALS + watchdog.UVICORN_INTERNALS + streamlit_private.PRIVATE_NAMES,
+    ids=lambda v: str(v),
+)
 def test_each_private_name_the_app_relies_on_is_in_the_installed_streamlit(module, name):
     value = importlib.import_module(module)
     for part in name.split("."):
         assert hasattr(value, part), (
-            f"{module}.{name} is gone: update ui/server/runtime.py, forward_queue.py or watchdog.py"
+            f"{module}.{name} is gone: update ui/server/runtime.py, forward_queue.py, watchdog.py "
+            "or ui/streamlit_private.py"
         )
         value = getattr(value, part)
+
+
+def test_a_script_requests_object_keeps_its_queued_rerun_where_the_stop_button_looks():
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+
+    assert hasattr(ScriptRequests(), streamlit_private.QUEUED_RERUN_ATTRIBUTE)
+
+
+def test_outside_a_script_run_the_accessors_answer_nothing():
+    assert streamlit_private.run_context() is None
+    assert streamlit_private.session_id() is None
+    assert streamlit_private.captured_session_state() is None
+    assert streamlit_private.queued_widget_states() is None
 
 
 def test_the_queue_fix_knows_the_installed_signature():

@@ -3,8 +3,8 @@ in the presentation row. The files are made when a button is clicked (as ``ui.wi
 for its files), from the session as it is then, in the session's language."""
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from ui import streamlit_private
 from ui.panels import tab_title
 from ui.session.loading import link_query
 from ui.text.i18n import LANGUAGE_KEY, N_, _
@@ -25,7 +25,7 @@ def _files():
     session's own state object is captured instead, and the page's address now (st.context.url
     holds no query: the link back is made from the scene, as the address bar's is).
     """
-    session = get_script_run_ctx().session_state
+    session = streamlit_private.captured_session_state()
     base_url = st.context.url or ""
 
     def parts():

@@ -28,6 +28,7 @@ from playground import MODELS, Message, Window
 from playground.basis import BASES
 from playground.budget import limited
 from playground.scene import PointSet, Scene
+from ui import streamlit_private
 from ui.plot.fitview import FitView, evaluate_view
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
@@ -216,10 +217,7 @@ def prefetch(scenes: Iterable[Scene]) -> None:
 
 
 def _session_id():
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx is not None else None
+    return streamlit_private.session_id()
 
 
 def _keep_in_session(key, result, limit=3, store=STOPPED_FITS):
@@ -241,11 +239,7 @@ def _stop_pending(button_key):
     reruns), so the wait loop looks at the queued request itself. Reads a private part of
     Streamlit's script requests; without it only the page's own Stop (top right) stops a fit.
     """
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    pending = getattr(getattr(ctx, "script_requests", None), "_rerun_data", None)
-    states = getattr(pending, "widget_states", None)
+    states = streamlit_private.queued_widget_states()
     if states is None:
         return False
     suffix = f"-{button_key}"
@@ -278,8 +272,6 @@ def _fit_in_worker(pool, key, payload, view=None):
     lease lapses and the worker stops, unless another visitor waits for the same scene. Stop (this
     box's button, or the page's own) shows the state the fit has reached, to this visitor only.
     """
-    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
-
     waiter = _session_id()
     task = pool.submit(key, payload, waiter, view=view)
     what = _describe(payload[2], payload[4], payload[5], payload[6], len(payload[1]))
@@ -311,7 +303,7 @@ def _fit_in_worker(pool, key, payload, view=None):
                 pool.cancel(task)
             # Each update is a point where a rerun or a closed page ends this wait.
             bar.progress(*_progress_text(pool, task, what, stopping, waiter))
-    except StopException:  # the page's Stop, or the page closed: keep what the fit reached
+    except streamlit_private.StopException:  # the page's Stop, or the page closed: keep what the fit reached
         if not task.others_waiting(waiter):
             pool.cancel(task)
             if task.wait(1.0, waiter) and task.result is not None:

@@ -28,6 +28,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ui import streamlit_private
+
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 LANGUAGES = {"en": "English", "ja": "日本語", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
@@ -40,11 +42,7 @@ def N_(message: str) -> str:
 
 
 def _run_context() -> Any:
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
-    except ImportError:  # pragma: no cover - streamlit is a dependency of the app
-        return None
-    return get_script_run_ctx(suppress_warning=True)
+    return streamlit_private.run_context()
 
 
 # Outside a script run (the live route, ``ui.server.live_route``): the language and class names a request

@@ -11,12 +11,12 @@ kept in the session (``CLASS_LABELS_KEY``), and text labels become the class nam
 import logging
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from playground import Message, PlaygroundError
 from playground.fileio import MAX_UPLOAD_MB, points_to_csv, scene_from_json, scene_to_json
 from playground.points_csv import read_points_csv
 from playground.validation import MAX_POINTS
+from ui import streamlit_private
 from ui.export.buttons import download_buttons
 from ui.panels import tab_title
 from ui.session import loading, state
@@ -93,7 +93,7 @@ def _exports():
     script thread, where ``st.session_state`` is unavailable; the session's own thread-safe state
     object is captured instead. Making the files only on a click also spares every rerun the work.
     """
-    session = get_script_run_ctx().session_state
+    session = streamlit_private.captured_session_state()
 
     def points_csv():
         return points_to_csv(session["scene"].points)
