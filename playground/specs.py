@@ -4,7 +4,7 @@ A ``Spec`` gives a setting's kind, its range or options and its default. The wid
 ranges, options and defaults from here, and the link and file readers check every value against
 the same ``Spec``, so the two cannot drift: a value no widget can show never reaches one, and what
 a link holds is exactly what the widgets would return. Standard library only, plain data: the ui
-adds labels, help texts and the widgets' session keys (``ui.widgets.keys``).
+adds labels, help texts and the widgets' session keys (``ui.session.widget_keys``).
 
 >>> params, messages = clean_settings(METHOD_SPECS["svm"], {"C": 7.0}, "method parameter")
 >>> params, messages[0]

@@ -26,6 +26,7 @@ fi
 
 ruff check .
 ruff format --check .
+lint-imports --no-cache  # the layers of ui/ and the import rules (pyproject.toml [tool.importlinter])
 python -m mypy  # playground/ (every def typed, bodies checked) and the ui modules [tool.mypy] in pyproject.toml lists
 # Exit code 5 (no tests collected) fails like any other non-zero code. The slowest tests are listed
 # so that every CI log shows where its time goes.

@@ -9,8 +9,8 @@ from streamlit.testing.v1 import AppTest
 from playground.link import encode_scene
 from playground.scene import Scene
 from playground.specs import C_VALUES
+from ui.session.widget_values import widget_state
 from ui.text.markdown import unescape
-from ui.widgets.method_params import widget_state
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

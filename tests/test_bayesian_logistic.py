@@ -477,7 +477,7 @@ def test_the_app_fits_it_with_an_alpha_slider_that_a_link_carries():
 
     from streamlit.testing.v1 import AppTest
 
-    from ui.widgets.method_params import widget_state
+    from ui.session.widget_values import widget_state
 
     app_file = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
     at = AppTest.from_file(app_file, default_timeout=60).run()

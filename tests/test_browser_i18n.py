@@ -9,7 +9,7 @@ import pytest
 
 from tests.browser import ARTIFACTS
 from tests.test_browser_canvas import close_page, open_page, sidebar, state, wait_settled
-from ui.session.language import PICKER_LABEL
+from ui.widgets.language import PICKER_LABEL
 
 pytestmark = pytest.mark.browser
 

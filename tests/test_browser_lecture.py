@@ -29,7 +29,7 @@ from tests.browser import ARTIFACTS
 from tests.test_browser_canvas import close_page, wait_settled
 from tests.test_browser_presenter import _presenting  # the link's presentation, settled
 from ui.panels import number_text
-from ui.text.preset_numbers import corner_probabilities
+from ui.panels.preset_numbers import corner_probabilities
 
 pytestmark = pytest.mark.browser
 

@@ -30,7 +30,7 @@ from ui.rooms.protocol import API, MAX_STUDENTS
 from ui.rooms.store import RedisStore
 from ui.session.state import default_scene
 from ui.text.i18n import speaking
-from ui.widgets.controls import method_label
+from ui.text.labels import method_label
 
 pytestmark = pytest.mark.browser
 

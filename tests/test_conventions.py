@@ -17,9 +17,9 @@ from streamlit.testing.v1 import AppTest
 from playground import MODELS, PlaygroundError, make_model
 from playground.registry import TWO_CLASS_METHODS
 from tests.conftest import SEED003_CLASS, SEED003_X, clusters, component_json, show_step
+from ui.session.widget_values import widget_state
 from ui.text import convention
-from ui.widgets.controls import method_label
-from ui.widgets.method_params import widget_state
+from ui.text.labels import method_label
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 LINEAR_TWO_CLASS = ["least_squares", "fisher", "perceptron", "gaussian_shared", "logistic", "softmax", "svm"]

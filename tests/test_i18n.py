@@ -164,7 +164,7 @@ def test_panel_tabs_and_their_explanations_follow_the_language_and_links_keep_en
 
 
 def test_switching_language_keeps_the_open_tab():
-    from ui.session import language
+    from ui.widgets import language
 
     at = _run({"tab": "Posterior p(Cₖ|x)", "m": "logistic"})
     assert at.session_state["panel_tab"] == "Posterior p(Cₖ|x)"

@@ -16,8 +16,9 @@ from streamlit.testing.v1 import AppTest
 from playground.link import encode_scene
 from playground.presets import PRESETS
 from scripts import catalogs
-from ui.session import language
-from ui.text import i18n, preset_numbers
+from ui.panels import preset_numbers
+from ui.text import i18n
+from ui.widgets import language
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")

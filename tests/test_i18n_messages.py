@@ -22,8 +22,8 @@ from playground.link import encode_scene
 from playground.scene import PointSet, Scene
 from scripts import catalogs
 from tests.conftest import clusters
-from ui.session.language import PICKER_KEY
 from ui.text import i18n
+from ui.widgets.language import PICKER_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")

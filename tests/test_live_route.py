@@ -18,8 +18,8 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in time; httpx is w
 
 from playground.link import encode_scene
 from playground.scene import PointSet, Scene
+from ui.engine.fitview import evaluate_view
 from ui.plot.canvas_protocol import LIVE_PATH, indices, number
-from ui.plot.fitview import evaluate_view
 from ui.server import live_route
 from ui.server.limits import InFlight
 from ui.server.live_route import RateLimit, edited_points, live_answer

@@ -4,10 +4,10 @@ legend; the RBF centres in the legend and above the points; the comparison's one
 from playground.presets import PRESETS
 from ui.panels import PanelContext, iterations
 from ui.panels import basis as basis_panel
+from ui.panels.preset_numbers import _fit
 from ui.plot.figures import MARKED_OVERLAYS, scene_figure
 from ui.plot.legend_row import legend_row
 from ui.session.compute import FitView
-from ui.text.preset_numbers import _fit
 
 
 def _context(key, open_tab):

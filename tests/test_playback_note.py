@@ -4,7 +4,7 @@ method has no playback, and a tab says why; with two classes, or softmax regress
 from playground.presets import PRESETS, bars_points
 from ui.panels import PanelContext, active_panels
 from ui.panels.playback_note import TITLE
-from ui.text.preset_numbers import _fit
+from ui.panels.preset_numbers import _fit
 
 
 def _titles(scene):

@@ -3,12 +3,12 @@
 import numpy as np
 
 from playground.presets import PRESETS
+from ui.panels.preset_numbers import _fit
 from ui.plot.caption import LINE_CHARACTERS, caption_height, caption_lines, caption_text, with_caption
 from ui.plot.figures import canvas_margin, scene_figure
 from ui.plot.projector_sizes import MIN_TICK_PX, room_data, room_layout
 from ui.session.compute import FitView
 from ui.session.state import default_scene
-from ui.text.preset_numbers import _fit
 
 
 def _view(scene, model):

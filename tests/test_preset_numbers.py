@@ -1,4 +1,4 @@
-"""The numbers in the figure presets' explanations are the scene's (ui.text.preset_numbers): each text
+"""The numbers in the figure presets' explanations are the scene's (ui.panels.preset_numbers): each text
 is parsed and its numbers compared with the panel's own and with an oracle computed here from
 the points (closed forms, the estimators fitted directly, scipy's normal distribution)."""
 
@@ -13,12 +13,11 @@ from playground import Window, make_model
 from playground.basis import make_basis
 from playground.presets import OUTLIER_CENTRE, PRESETS
 from ui.equations import model_equations
-from ui.panels import number_text
+from ui.panels import number_text, preset_numbers
 from ui.panels.bayesian import predictive_at
 from ui.panels.fisher import _safe_j
 from ui.panels.least_squares import least_squares_model, output_grid
 from ui.panels.perceptron import errors_figure
-from ui.text import preset_numbers
 from ui.widgets.presets import explanation
 
 NUMBER = r"([−\-]?[0-9]+(?:\.[0-9]+)?(?:e[−\-]?[0-9]+)?)"

@@ -13,8 +13,8 @@ from playground.specs import PANEL_SPEC
 from tests.conftest import SEED003_CLASS, SEED003_X
 from ui.panels import all_panels
 from ui.panels.posterior import DISPLAY_KEY, DISPLAYS
+from ui.session.widget_values import widget_state
 from ui.widgets.basis_controls import WIDTHS
-from ui.widgets.method_params import widget_state
 from ui.widgets.presets import explanation
 
 GRID = 200
@@ -274,7 +274,7 @@ def _book_irls(X, t, w, steps):
 def test_seed003_explanation_quotes_the_book_convention_without_sign_flips():
     preset = PRESETS["seed003"]
     scene = preset.scene
-    text = explanation(preset)  # its numbers computed from the scene (ui.text.preset_numbers), checked here
+    text = explanation(preset)  # its numbers computed from the scene (ui.panels.preset_numbers), checked here
     X, y = scene.points.X, scene.points.y
     first = y == 0  # class 1 is the book's C1 (t = +1)
     assert "flip" not in text and "±" not in text

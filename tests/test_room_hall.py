@@ -19,7 +19,7 @@ from ui.rooms import model, store, views
 from ui.rooms.protocol import API
 from ui.session.state import default_scene
 from ui.text.i18n import speaking
-from ui.widgets.controls import method_label
+from ui.text.labels import method_label
 
 VARIANTS = [(lang, scale, shape) for lang in ("en", "ja", "zh") for scale in views.SCALES for shape in views.SHAPES]
 

@@ -11,7 +11,9 @@ def test_objects_are_frozen_once_and_later_objects_are_not():
     assert frozen > 0
     later = [[index] for index in range(1_000)]  # a session's objects, made after the first run
     runtime.freeze_long_lived_objects()
-    assert gc.get_freeze_count() == frozen
+    # Nothing more frozen (the count can fall meanwhile: a frozen object that another thread of the
+    # test process frees by reference counting leaves the permanent generation).
+    assert gc.get_freeze_count() <= frozen
     assert gc.is_tracked(later[0])
 
 

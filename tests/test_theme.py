@@ -49,8 +49,8 @@ def test_the_dark_swaps_name_colours_the_canvas_figure_uses():
 
     from playground.grid import Window
     from playground.scene import PointSet
+    from ui.engine.fitview import FitView
     from ui.plot.canvas import figure_json
-    from ui.plot.fitview import FitView
 
     points = PointSet.from_arrays([[0, 0], [1, 1]], [0, 1], [False, True])
     figure = figures.scene_figure(points, FitView(error="no fit"), Window(-2, 2, -2, 2), 0)

@@ -13,6 +13,7 @@ from playground.basis import RBFBasis
 from playground.presets import ring_points
 from playground.scene import PointSet, Scene
 from tests.conftest import clusters
+from ui.engine.fitview import playback_note
 from ui.panels import (
     PanelContext,
     count_axis,
@@ -29,7 +30,6 @@ from ui.panels import (
     model_equations as equations,
 )
 from ui.plot.figures import scene_figure
-from ui.plot.fitview import playback_note
 from ui.plot.theme import REGION_COLOURS
 from ui.session.compute import fit_view
 

@@ -1,7 +1,7 @@
-"""The widgets' session keys (ui/widgets/keys.py) against the settings' table (playground/specs.py)."""
+"""The widgets' session keys (ui/session/widget_keys.py) against the settings' table (playground/specs.py)."""
 
 from playground.specs import BASIS_SPECS, METHOD_SPECS
-from ui.widgets.keys import BASIS_KEYS, METHOD_KEYS
+from ui.session.widget_keys import BASIS_KEYS, METHOD_KEYS
 
 
 def test_every_setting_has_exactly_one_key_and_every_key_a_setting():

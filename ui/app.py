@@ -13,23 +13,22 @@ import streamlit as st
 
 from playground import MODELS
 from playground.scene import Scene
+from ui.engine.fitview import shown_model
 from ui.export.buttons import download_buttons
-from ui.plot import canvas_options
 from ui.plot.canvas import file_name, follow_canvas
 from ui.plot.caption import caption_height, caption_text
-from ui.plot.compare import comparison_canvases, view_mode_picker
 from ui.plot.figures import scene_figure
-from ui.plot.fitview import shown_model
 from ui.session.compute import FitView, scene_model, scene_view, view_is_quick
-from ui.session.language import init_language, language_picker
 from ui.text.accessible import canvas_description
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
-from ui.widgets import presentation_gate
+from ui.widgets import canvas_controller, presentation_gate
 from ui.widgets.basis_controls import basis_picker
 from ui.widgets.class_names import class_name_controls
+from ui.widgets.compare import comparison_canvases, view_mode_picker
 from ui.widgets.import_export import import_export_controls
+from ui.widgets.language import init_language, language_picker
 from ui.widgets.points_table import EXPANDER_KEY as POINTS_TABLE_OPEN
 from ui.widgets.points_table import point_form, points_table
 from ui.widgets.presenter import PRESENTER_CSS, presenter_bar
@@ -468,7 +467,7 @@ def _status_region(scene: Scene, model: object, view: FitView, test_predicted: o
 
 
 def _draw_canvas(scene, figure, painted=False, caption_room=0, model=None, error=None):
-    canvas_options.scene_canvas(
+    canvas_controller.scene_canvas(
         scene,
         figure,
         model=model,
@@ -476,14 +475,14 @@ def _draw_canvas(scene, figure, painted=False, caption_room=0, model=None, error
         height=PRESENTATION_MIN_HEIGHT if _presenting() else CANVAS_HEIGHT + caption_room,  # the plot keeps its size
         fill_screen=_presenting(),
         within_window=FIRST_SCREEN_MIN_HEIGHT,  # the whole plot on a laptop's first screen
-        fit=canvas_options.fit_token(),
-        file_name=file_name(MODELS[scene.method].display_name, canvas_options.strategy_words(scene)),
-        on_events=canvas_options.events_handler("canvas"),
+        fit=canvas_controller.fit_token(),
+        file_name=file_name(MODELS[scene.method].display_name, canvas_controller.strategy_words(scene)),
+        on_events=canvas_controller.events_handler("canvas"),
         # Only after a run of the canvas alone: when the whole page runs, the panels run too, and a
         # call from the canvas would race their update (sending back widget values not yet shown).
         panels_follow=None if st.session_state.get(WHOLE_RUN) else st.session_state[CANVAS_DRAWN],
-        new_point=canvas_options.new_point_marker(scene, _scale()),
-        live=canvas_options.live_settings(scene, painted, _scale()),
+        new_point=canvas_controller.new_point_marker(scene, _scale()),
+        live=canvas_controller.live_settings(scene, painted, _scale()),
         click_switches=heldout.click_mode() == "switch",
     )
 

@@ -25,11 +25,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from playground.scene import Scene
+from ui.engine.fitview import FitView
 from ui.text.i18n import _
-from ui.widgets.basis_controls import BASIS_LABELS
-from ui.widgets.controls import MULTICLASS_LABELS, method_label
-
-from .fitview import FitView
+from ui.text.labels import BASIS_LABELS, MULTICLASS_LABELS, method_label
 
 CAPTION_SIZE = 14  # px at scale 1 (presentation multiplies it, up to CAPTION_MAX_SCALE)
 CAPTION_MAX_SCALE = 1.3  # like the legend's: the band costs the plot's height
@@ -42,7 +40,7 @@ PERCENT = re.compile(r"\d{1,3}\.\d%")
 def caption_text(
     scene: Scene, view: FitView | None = None, test_predicted: NDArray[Any] | None = None, settings: bool = True
 ) -> str:
-    """The caption's words for ``scene`` and the fit drawn (``view``: ``ui.plot.fitview.FitView``);
+    """The caption's words for ``scene`` and the fit drawn (``view``: ``ui.engine.fitview.FitView``);
     ``settings`` False leaves out the strategy and the basis (a comparison's title names them)."""
     parts = [method_label(scene.method)] + (_settings(scene) if settings else [])
     if view is not None and view.accuracy is not None:

@@ -14,11 +14,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from playground import Window
 from playground.scene import PointSet
+from ui.engine.fitview import FitView, Segment
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name_html
 
 from .caption import with_caption
-from .fitview import FitView, Segment
 from .projector_sizes import LEGIBLE_PX
 from .theme import (
     BOUNDARY_COLOUR,

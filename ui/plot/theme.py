@@ -2,6 +2,8 @@
 
 import plotly.graph_objects as go
 
+from ui.text.names import SYMBOL_GLYPHS  # noqa: F401  (the words' glyphs of the symbols below)
+
 # Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
 CLASS_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9")
 # Tints of the same hues for the decision regions (points stay readable on them), at six different
@@ -13,7 +15,6 @@ REGION_COLOURS = ("#A4C7F0", "#FFE6BC", "#A5DEC5", "#E8A790", "#F8D2E8", "#DEFBF
 MARKER_OUTLINE = "#1A1A1A"
 # A different symbol per class, so the plot also reads in greyscale.
 CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "star")
-SYMBOL_GLYPHS = ("●", "■", "◆", "▲", "✚", "★")
 BOUNDARY_COLOUR = "#222222"
 
 # Streamlit's own font first, then CJK fonts for Japanese and Chinese labels (whichever the viewer's

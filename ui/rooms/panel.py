@@ -31,8 +31,8 @@ from ui.plot.theme import DARK_SWAPS
 from ui.server.clients import client_address
 from ui.session import loading
 from ui.text.i18n import N_, _, current_language
+from ui.text.labels import method_label
 from ui.text.names import class_label
-from ui.widgets.controls import method_label
 
 from . import guard, model
 from .joinlink import clean_host, is_loopback, link_html

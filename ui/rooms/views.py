@@ -7,7 +7,7 @@ second must cost what a few pollers do. Rules that must hold:
   slightly older version meanwhile, marked with that version, so the poller asks again; so the
   projector follows within ``MIN_INTERVAL`` plus its own poll.
 - What does not depend on the variant is built once per version (``RoomVersion``): the room parsed,
-  its scene, the fit for each window shape (a view holds no words: ``ui.plot.fitview``), and each
+  its scene, the fit for each window shape (a view holds no words: ``ui.engine.fitview``), and each
   student's own part as JSON text, in one pass over the points (never one pass per student).
 - Variants are few: a language of ``LANGUAGES`` x a scale of ``SCALES`` x a shape of ``SHAPES``;
   a poll answer is a few byte strings joined, the figure's JSON text encoded once per variant.
@@ -33,8 +33,8 @@ from playground.budget import limited
 from playground.grid import Window
 from playground.registry import fitted_strategy
 from playground.scene import GRID_SCALE
+from ui.engine.fitview import FitView, evaluate_view
 from ui.plot.canvas import figure_json
-from ui.plot.fitview import FitView, evaluate_view
 from ui.plot.theme import with_font
 from ui.server.live_route import LIVE_SECONDS
 from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
@@ -146,7 +146,7 @@ class RoomVersion:
 
 def method_name(method):
     """The method as the lecturer's page names it ('Least squares (§4.1.3)'), in the speaking language."""
-    from ui.widgets.controls import method_label
+    from ui.text.labels import method_label
 
     return method_label(method)
 

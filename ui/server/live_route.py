@@ -44,10 +44,10 @@ from playground import Classifier, Message, PlaygroundError, Window
 from playground.budget import limited
 from playground.link import decode_scene
 from playground.scene import PointSet, Scene
+from ui.engine.fitview import FitView, evaluate_view, shown_model
 from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
 from ui.plot.figures import SceneFigure, scene_figure  # at start: its import takes 0.4 s, a whole live budget
-from ui.plot.fitview import FitView, evaluate_view, shown_model
 from ui.plot.theme import with_font
 from ui.server.clients import client_address
 from ui.server.edge import Refusal as EdgeRefusal

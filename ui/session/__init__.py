@@ -1,8 +1,11 @@
-"""One visitor's session: the scene and its undo history, the language, and the fits.
+"""One visitor's session: the scene and its undo history, the widgets' keys and values, and the fits.
 
 Rules: the scene is an immutable value replaced whole by each edit (``state``); the canvas's edits
 are applied once each, in order (``edits``); whole scenes come in and go out through ``loading``
-(links, presets, files); fits are computed once per scene however many sessions ask (``compute``,
-sharing ``cache``), heavy ones in worker processes (``workers``). The only widgets drawn here are the
-language picker (``language``) and the progress box of a fit in a worker (``compute``).
+(links, presets, files), which sets the widgets' values (``widget_values``, under the keys of
+``widget_keys``) without drawing them; fits are computed once per scene however many sessions ask
+(``compute``, sharing ``cache``, evaluated on the view by ``ui.engine``), heavy ones in worker
+processes (``workers``). The only widget drawn here is the progress box of a fit in a worker
+(``compute``). Below the widgets, panels and plot in the layers (pyproject.toml
+``[tool.importlinter]``): nothing here imports them.
 """

@@ -29,7 +29,7 @@ from playground.basis import BASES
 from playground.budget import limited
 from playground.scene import PointSet, Scene
 from ui import streamlit_private
-from ui.plot.fitview import FitView, evaluate_view
+from ui.engine.fitview import FitView, evaluate_view
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
 

@@ -9,7 +9,7 @@ Rules that must hold:
   rest is loaded (``report_load_problems``); reading a link never raises.
 - The previous points stay one undo step away unless the load says otherwise (a session's first
   scene has nothing to go back to).
-- Every widget value set by a load goes through ``ui.widgets.method_params.widget_state``, the
+- Every widget value set by a load goes through ``ui.session.widget_values.widget_state``, the
   same check a link and a file get.
 """
 
@@ -30,10 +30,8 @@ from playground.link import (
     encode_scene,
 )
 from playground.scene import History, Scene
+from ui.session.widget_keys import BASIS_WIDGET_KEYS, setting_widget_keys
 from ui.text.i18n import N_, _
-from ui.widgets import presentation_gate
-from ui.widgets.keys import BASIS_WIDGET_KEYS, setting_widget_keys
-from ui.widgets.method_params import widget_state
 
 from .state import (
     CANVAS_AREA,
@@ -42,9 +40,11 @@ from .state import (
     default_scene,
     fitted_window,
     report_load_problems,
+    request_presentation,
     scene,
     set_scene,
 )
+from .widget_values import widget_state
 
 _LOG = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def init_state() -> None:
                 _LOG.error("A link could not be read", exc_info=err)
                 link_scene, messages, view = default_scene(), [_("The link could not be read at all.")], {}
             if view.pop("presentation", False):  # where the window is wide enough: the browser says
-                presentation_gate.request_presentation(fit=bool(view.get("fit")))
+                request_presentation(fit=bool(view.get("fit")))
             # The default scene was never on screen: nothing to undo back to.
             load_scene(link_scene, messages, source=N_("the link"), undoable=False, **view)
         else:

@@ -185,6 +185,26 @@ def fit_view() -> None:
 
 # ---- The view fitted to the points, in the shape of the plot ------------------------------------
 
+PRESENTATION_WANTED = "presentation_wanted"  # the session's link asked for presentation; the browser decides
+
+
+def request_presentation(fit: bool = False) -> None:
+    """The session's first link asks for presentation: the browser's width decides
+    (``ui.widgets.presentation_gate``). ``fit``: the link has no window, so the view frames the
+    points in the plot's shape, which presentation changes: it is fitted again when it starts."""
+    st.session_state[PRESENTATION_WANTED] = "fit" if fit else True
+
+
+def presentation_wanted() -> bool | str:
+    """A link's request for presentation still waits for a wide window ("fit": and a new frame)."""
+    return st.session_state.get(PRESENTATION_WANTED) or False
+
+
+def end_presentation_request() -> bool | str:
+    """The request is over (the toggle was switched); what it was."""
+    return st.session_state.pop(PRESENTATION_WANTED, False)
+
+
 FIT_PENDING = "fit_pending"  # the app has just fitted the view: the canvas matches it to its plot area
 CANVAS_AREA = "canvas_area"  # (width, height) in pixels of the canvas's plot area, as last reported
 

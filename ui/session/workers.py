@@ -382,7 +382,7 @@ def _worker_main(fd, nice):
                 result = fit_scene(*payload)
             view = None
             if view_args is not None and budget.stopped != "cancelled":
-                from ui.plot.fitview import evaluate_view
+                from ui.engine.fitview import evaluate_view
 
                 view = evaluate_view(result, payload[0], payload[1], *view_args)
             message = ("done", result, budget.stopped, view)

@@ -16,10 +16,13 @@ from collections.abc import Callable
 from typing import SupportsInt, overload
 
 from playground.errors import Message, PlaygroundError, phrase
-from ui.plot.theme import SYMBOL_GLYPHS
 
 from .i18n import _, _run_context, spoken_class_names
 from .markdown import plain
+
+# The class symbols of the plot (ui.plot.theme.CLASS_SYMBOLS: circle, square, diamond, triangle,
+# cross, star) as text glyphs, so a class named in words carries its marker too.
+SYMBOL_GLYPHS = ("●", "■", "◆", "▲", "✚", "★")
 
 N_CLASSES = 6  # the most classes the playground draws (one colour, symbol and name each)
 

@@ -6,23 +6,26 @@
 through ``state``); they are also remembered here, so switching to a grid or random centres and
 back, or changing the width, keeps them. Ranges, options and defaults come from
 ``playground.specs.BASIS_SPECS``, the table a link's basis parameters are checked against; the
-widgets' session keys from ``ui.widgets.keys``.
+widgets' session keys from ``ui.session.widget_keys``.
 """
 
 import streamlit as st
 
 from playground.specs import BASIS_SPECS, RBF_GRID_SIZES, RBF_WIDTHS, clean_settings
 from ui.session import state
+from ui.session.widget_keys import (
+    BASIS_KEY,
+    CLICK_MODE_KEY,
+    HAND_CENTRES_KEY,
+    LAST_PLACEMENT_KEY,
+    basis_key,
+    basis_widget,
+)
 from ui.text.i18n import N_, _
+from ui.text.labels import BASIS_LABELS
 
-from .keys import BASIS_KEY, CLICK_MODE_KEY, HAND_CENTRES_KEY, LAST_PLACEMENT_KEY, basis_key, basis_widget
 from .method_params import int_input, int_slider, radio, select_slider
 
-BASIS_LABELS = {
-    "identity": N_("none: φ(x) = x"),
-    "polynomial": N_("polynomial (all cross terms)"),
-    "rbf": N_("Gaussian radial basis functions"),
-}
 PLACEMENT_LABELS = {
     "grid": N_("on a regular grid"),
     "data": N_("at random data points"),

@@ -7,6 +7,7 @@ from playground import MODELS, ClusterSpec
 from playground.registry import TWO_CLASS_METHODS
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.text.i18n import N_, _
+from ui.text.labels import MULTICLASS_LABELS, method_label, method_section  # noqa: F401  (the words of these widgets)
 from ui.text.names import N_CLASSES, class_label_format
 
 from .heldout import generator_held_out
@@ -141,20 +142,6 @@ def cluster_generator():
     return action, specs, n_per_class, shared, int(seed)
 
 
-def method_section(name):
-    """The book's section of method ``name``: the registry's ``section`` where the estimator class
-    has one, else its ``book_section``."""
-    cls = MODELS[name]
-    return getattr(cls, "section", None) or getattr(cls, "book_section", "")
-
-
-def method_label(name):
-    """'Least squares (§4.1.3)': the method's name and the book's section."""
-    section = method_section(name)
-    name_text = _(MODELS[name].display_name)
-    return f"{name_text} (§{section})" if section else name_text
-
-
 def method_picker():
     """The method, from the back-end registry (in its order: the book's); returns its registry name."""
     return st.selectbox(_("Method"), list(MODELS), format_func=method_label, key="method")
@@ -166,11 +153,6 @@ def method_params(name, present_classes):
     return widget(present_classes) if widget else {}
 
 
-MULTICLASS_LABELS = {
-    "native": N_("K-class discriminant (eq. 4.9)"),
-    "ovr": N_("one-versus-rest"),
-    "ovo": N_("one-versus-one"),
-}
 MULTICLASS_KEY = "multiclass"
 AUTO_OVR_KEY = "multiclass_auto_ovr"  # set while one-versus-rest stands in for the K-class choice
 

@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 from playground import PlaygroundError
-from ui.plot.fitview import shown_model
+from ui.engine.fitview import shown_model
 from ui.plot.theme import CLASS_COLOURS, SYMBOL_GLYPHS
 from ui.session import state
 from ui.text.i18n import N_, _

@@ -3,10 +3,11 @@ constructor arguments (hashable values only: they become part of the scene).
 
 Every widget takes its range, options and default from ``playground.specs``, the table the link
 and file readers check values against, so a value a link may carry is always one a widget can
-show; its session key comes from ``ui.widgets.keys``. ``widget_state(method, params,
+show; its session key comes from ``ui.session.widget_keys``. ``widget_state(method, params,
 present_classes)`` is the inverse: the session-state values that make the widgets return
 ``params`` (used when a link, a preset or a file loads a scene), with a sentence for every value
-the widgets cannot show.
+the widgets cannot show; it lives in ``ui.session.widget_values``, below the widgets, and is
+imported here for the widgets' callers.
 """
 
 from collections.abc import Mapping
@@ -14,20 +15,14 @@ from typing import Any
 
 import streamlit as st
 
-from playground import Message
 from playground.specs import (
-    METHOD_SPECS,
     PRIOR_STEP,
-    SETTING_NOT_APPLYING,
-    SETTING_PROBLEM,
-    SETTING_UNKNOWN,
-    clean_settings,
 )
-from ui.text.convention import backend_w_init, book_w_init
+from ui.session.widget_keys import HARD_MARGIN_KEY, THRESHOLDS_KEY, Widget, method_widget
+from ui.session.widget_values import widget_state  # noqa: F401  (the widgets' inverse, for their callers)
+from ui.text.convention import backend_w_init
 from ui.text.i18n import N_, _
 from ui.text.names import class_label_markdown
-
-from .keys import HARD_MARGIN_KEY, THRESHOLDS_KEY, Widget, method_key, method_widget
 
 
 def widget_default(key, value):
@@ -275,95 +270,3 @@ PARAM_WIDGETS = {
     "bayesian_logistic": bayesian_logistic,
     "svm": svm,
 }
-
-
-# ---- The inverse: parameters -> widget values -------------------------------------------------
-
-
-def _priors_state(key, priors, present_classes, messages):
-    """The prior sliders' values (``key`` their prefix): one per class present, on the sliders' 0.01 steps."""
-    if priors is None:
-        return {f"{key}_set_priors": False}
-    if len(priors) != len(present_classes) or len(present_classes) < 2:
-        messages.append(
-            Message(
-                N_("The priors {priors} do not match the {n} classes present; Nₖ/N from the data is used."),
-                priors=_shown(priors),
-                n=len(present_classes),
-            )
-        )
-        return {f"{key}_set_priors": False}
-    sliders = [min(max(round(float(prior), 2), PRIOR_STEP), 1.0) for prior in priors]
-    total = sum(sliders)
-    if tuple(round(v / total, 6) for v in sliders) != tuple(priors):
-        messages.append(
-            Message(
-                N_("The priors {priors} were rounded to the sliders' steps of {step:g}: {rounded}."),
-                priors=_shown(priors),
-                step=PRIOR_STEP,
-                rounded=", ".join(f"{v:.2f}" for v in sliders),
-            )
-        )
-    state = {f"{key}_set_priors": True}
-    state.update({f"{key}_prior_{k}": value for k, value in zip(present_classes, sliders, strict=True)})
-    return state
-
-
-def _shown(values):
-    return "(" + ", ".join(f"{v:g}" for v in values) + ")"
-
-
-def _value_state(widget, value, present_classes, messages):
-    """Session-state values for one setting ``value`` (already checked against ``widget.spec``)."""
-    spec, key = widget
-    if spec.kind == "priors":
-        return _priors_state(key, value, present_classes, messages)
-    if spec.name == "C":
-        return {HARD_MARGIN_KEY: True} if value is None else {HARD_MARGIN_KEY: False, key: value}
-    if spec.name == "w_init":  # a text input in the book's sign (ui.text.convention): "5, -6, 1", blank for zeros
-        return {key: "" if value is None else ", ".join(f"{v:g}" for v in book_w_init(value))}
-    if spec.name == "thresholds":
-        return {THRESHOLDS_KEY: True, f"{key}1": value[0], f"{key}2": value[1]}
-    return {key: value}
-
-
-# The app's wording of a setting that cannot be used (see playground.specs), same arguments.
-_APP_WORDING = {
-    SETTING_PROBLEM: N_("Method parameter {name} = {value} is {problem}; the default ({default}) is used."),
-    SETTING_UNKNOWN: N_("Method parameter {name} is unknown and was ignored."),
-    SETTING_NOT_APPLYING: N_("Method parameter {name} does not apply to the other settings and was ignored."),
-}
-
-
-def _as_method_parameter(message):
-    template = _APP_WORDING.get(getattr(message, "template", None))
-    if template is None:
-        return message
-    args = dict(message.args)
-    name = str(args.get("name", ""))
-    if len(name) >= 2 and name[0] == name[-1] == "'":
-        args["name"] = name[1:-1]
-    return Message(template, **args)
-
-
-def widget_state(method, params, present_classes):
-    """Session-state values that make ``PARAM_WIDGETS[method]`` return ``params``.
-
-    Returns (values, messages). Every value is checked against the widget's own spec first (the
-    same check a link and a file get), so a value the widgets cannot show becomes the widget's
-    default, with a sentence.
-    """
-    specs = METHOD_SPECS.get(method, ())
-    messages = []
-    clean, _unused = clean_settings(specs, dict(params), "parameter", "scene", messages)
-    # "The scene's parameter 'C' = 7.0 is not ..." as the app's messages write parameters:
-    # "Method parameter C = 7.0 is not ...".
-    messages = [_as_method_parameter(message) for message in messages]
-    values = {}
-    for spec in specs:
-        key = method_key(method, spec)
-        if spec.name in clean and spec.applies(clean) and key:
-            values.update(_value_state(Widget(spec, key), clean[spec.name], list(present_classes), messages))
-    if method == "naive_bayes" and clean.get("variant") == "bernoulli" and "thresholds" not in clean:
-        values[THRESHOLDS_KEY] = False
-    return values, messages

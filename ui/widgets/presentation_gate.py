@@ -24,7 +24,6 @@ import streamlit as st
 
 from ui.session import state
 
-WANTED_KEY = "presentation_wanted"  # the session's link asked for presentation; the browser decides
 PRESENTATION_KEY = "presentation"  # ui.app's toggle
 MIN_WIDTH = 1000  # CSS px: presentation is laid out for 1280 x 720 and up (a narrow projector: 1024)
 _GATE_KEY = "presentation_gate"
@@ -33,22 +32,15 @@ _JS = (Path(__file__).resolve().parent / "presentation_gate.js").read_text(encod
 _gate = st.components.v2.component("playground_presentation_gate", js=_JS, isolate_styles=False)
 
 
-def request_presentation(fit: bool = False) -> None:
-    """The session's first link asks for presentation: the browser's width decides (``gate``).
-    ``fit``: the link has no window, so the view frames the points in the plot's shape, which
-    presentation changes: the view is fitted again when presentation starts."""
-    st.session_state[WANTED_KEY] = "fit" if fit else True
-
-
 def wanted() -> bool:
     """A link's request for presentation still waits for a wide window (the link keeps ``pm=1``)."""
-    return bool(st.session_state.get(WANTED_KEY))
+    return bool(state.presentation_wanted())
 
 
 def toggled() -> None:
     """The toggle's callback (switched by the person, or by the browser for a link's request): the
     request is over; a link without a window is framed anew in the presentation plot's shape."""
-    wanted = st.session_state.pop(WANTED_KEY, False)
+    wanted = state.end_presentation_request()
     if wanted == "fit" and st.session_state.get(PRESENTATION_KEY):
         st.session_state.pop(state.CANVAS_AREA, None)
         state.fit_view()

@@ -28,11 +28,12 @@ from playground.presets import PRESETS
 from playground.registry import TWO_CLASS_METHODS
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.session import state
+from ui.session.widget_keys import method_widget
 from ui.text.i18n import N_, _
+from ui.text.labels import MULTICLASS_LABELS
 from ui.text.names import N_CLASSES
 
-from .controls import AUTO_OVR_KEY, MULTICLASS_KEY, MULTICLASS_LABELS
-from .keys import method_widget
+from .controls import AUTO_OVR_KEY, MULTICLASS_KEY
 from .presets import ACTIVE_KEY, load_preset, reopen_button
 
 _HERE = Path(__file__).resolve().parent

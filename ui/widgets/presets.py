@@ -4,7 +4,7 @@ A button loads the preset's whole scene through ``loading.load_scene`` (points, 
 widgets, strategy, basis, view, panel options, open tab), so undo brings the previous points back
 and a shared link carries the result like any other scene. The preset's words are English in
 ``playground.presets`` (marked there with ``N_``) and shown here in the session's language, with
-their numbers filled in from the scene (``ui.text.preset_numbers``), never typed.
+their numbers filled in from the scene (``ui.panels.preset_numbers``), never typed.
 
 In presentation the explanation is a drawer on the right (``drawer``) that follows what is on
 screen: the figure's text while its method (or a method its "Try:" switches to, or its
@@ -20,12 +20,11 @@ drawer lies over the plots.
 import streamlit as st
 
 from playground.presets import PRESETS
+from ui.panels.preset_numbers import numbers
 from ui.session import loading, state
 from ui.text.i18n import _
+from ui.text.labels import method_label
 from ui.text.method_about import METHOD_ABOUT
-from ui.text.preset_numbers import numbers
-
-from .controls import method_label
 
 ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
 DRAWER_OPEN_KEY = "pg_drawer_open"  # presentation: the drawer is open (a figure loaded opens it)

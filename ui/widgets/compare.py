@@ -13,17 +13,16 @@ import streamlit as st
 from playground import MODELS
 from playground.link import MAX_COMPARED
 from playground.registry import fitted_strategy
+from ui.plot.canvas import file_name
+from ui.plot.caption import caption_text
+from ui.plot.figures import scene_figure
+from ui.plot.legend_row import legend_row
 from ui.session.compute import fitted_model, prefetch, scene_model, scene_view
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
+from ui.widgets import canvas_controller
 from ui.widgets.heldout import test_predictions
-
-from . import canvas_options
-from .canvas import file_name
-from .caption import caption_text
-from .figures import scene_figure
-from .legend_row import legend_row
 
 MODE_KEY = "view_mode"  # "single" or "compare"
 METHODS_KEY = "compare_methods"
@@ -150,7 +149,7 @@ def comparison_canvases(scene, methods, presenting=False):
     scale = 1.6 if presenting else 1.0  # as the page's (ui.app._scale)
     st.markdown(legend_row(scene.points), unsafe_allow_html=True)  # one legend for every canvas below
     columns = st.columns(2)
-    fit = canvas_options.fit_token()
+    fit = canvas_controller.fit_token()
     # Presentation: every canvas whole on the screen, one row of two or two rows sharing its height.
     rows = 2 if len(compared) > 2 else 1
     for index, item in enumerate(compared):
@@ -170,7 +169,7 @@ def comparison_canvases(scene, methods, presenting=False):
                 caption=caption_text(item.scene, item.view, item.test_predicted, settings=False),
             )
             key = f"canvas_compare_{index}"
-            canvas_options.scene_canvas(  # item.scene: the shared scene's points and window, its method
+            canvas_controller.scene_canvas(  # item.scene: the shared scene's points and window, its method
                 item.scene,
                 figure,
                 model=None if item.view.error else scene_model(item.scene),
@@ -180,9 +179,9 @@ def comparison_canvases(scene, methods, presenting=False):
                 fit=fit if index == 0 else None,
                 file_name=file_name(MODELS[item.method].display_name, item.strategy_note),
                 key=key,
-                on_events=canvas_options.events_handler(key, shared_view=True),
+                on_events=canvas_controller.events_handler(key, shared_view=True),
                 # A click or a drag in one of them is drawn live in that one (its method's fit);
                 # the others follow when the gesture is committed.
-                new_point=canvas_options.new_point_marker(scene, scale),
-                live=canvas_options.live_settings(item.scene, False, scale),
+                new_point=canvas_controller.new_point_marker(scene, scale),
+                live=canvas_controller.live_settings(item.scene, False, scale),
             )

@@ -27,8 +27,7 @@ from ui.panels.fisher import fisher_model, means_direction
 from ui.panels.least_squares import least_squares_model, output_grid
 from ui.panels.probit import figure_4_9
 from ui.session.workers import fit_scene
-
-from .convention import backend_w_init, book_weights_at
+from ui.text.convention import backend_w_init, book_weights_at
 
 
 def _fit(scene):
