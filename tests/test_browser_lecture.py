@@ -74,6 +74,19 @@ def _box(page, selector):
 # ---------------------------------------------------------------- 1. every "Try:" step at hand
 
 
+# Where the bottoms of figure 4.6's parts in the drawer are (px from the window's top), and how far
+# the drawer is scrolled: its text, the snap buttons, the histogram's plot area and axis numbers.
+DRAWER_PARTS_JS = """() => {
+  const d = document.querySelector('.st-key-pg_drawer');
+  const bottom = (sel) => Math.max(...Array.from(d.querySelectorAll(sel)).map(e => e.getBoundingClientRect().bottom));
+  const text = d.querySelector('[data-testid="stExpanderDetails"] [data-testid="stMarkdownContainer"]');
+  const chart = '.st-key-fisher_hist_slider ';
+  return {scrolled: d.scrollTop, text: text.getBoundingClientRect().bottom,
+          buttons: bottom('.st-key-pg_drawer_try button'),
+          bars: bottom(chart + '.bglayer rect, ' + chart + '.nsewdrag'), ticks: bottom(chart + '.xtick text')};
+}"""
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_the_try_steps_are_controls_in_the_drawer(browser, server, width, height):
     page = _presenting(browser, server, width, height)
@@ -109,6 +122,13 @@ def test_the_try_steps_are_controls_in_the_drawer(browser, server, width, height
     before = page.evaluate(title)
     drawer.get_by_role("button", name="Fisher's w").click()
     page.wait_for_function(f"(before) => ({title})() !== before", arg=before, timeout=30_000)
+    # The text, the slider, its buttons and the histogram they turn, all on the screen at once (the
+    # drawer not scrolled): the histogram's bars and its axis' numbers above the window's bottom.
+    on_screen = page.evaluate(DRAWER_PARTS_JS)
+    slider_box = slider.bounding_box()
+    on_screen["slider"] = slider_box["y"] + slider_box["height"]
+    assert on_screen["scrolled"] == 0, on_screen  # a new figure's text opens at its top
+    assert all(on_screen[part] <= height for part in ("text", "slider", "buttons", "bars", "ticks")), str(on_screen)
     for name in ("Means line", "Fisher's w"):  # whole words, not "Mean…" and "Fishe…"
         assert page.evaluate(
             "(name) => Array.from(document.querySelectorAll('button')).filter(b => b.offsetParent &&"

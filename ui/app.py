@@ -274,12 +274,12 @@ def main():
                 st.session_state.pop(state.TEXT_FOLLOWS_WINDOW, None)
                 preset_explanation()
         presentation_gate.gate()  # a link's presentation, where the window is wide enough
-    generator, method_choice = _sidebar(try_slot)
+    generator, method_choice = _sidebar(try_slot.settings if try_slot is not None else None)
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()
     if try_slot is not None and mode != "compare" and not rooms_panel.is_open():
         with _boundary(N_("the explanation's controls")):
-            _drawer_controls(try_slot)
+            _drawer_controls(try_slot.asked)
     st.session_state[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
     try:
         if rooms_panel.is_open():

@@ -456,7 +456,11 @@ def _angle_controls(ctx, model):
     return angle
 
 
-def _slider_histogram(model, X, y, angle, where=None):
+# In the drawer the histogram shares a 720 px screen with the figure's text and the slider above it.
+DRAWER_HISTOGRAM_HEIGHT = 128  # drawn 1.3 times taller in presentation (ui.plot.projector_sizes)
+
+
+def _slider_histogram(model, X, y, angle, where=None, height=300):
     direction = oriented(model, unit(angle))
     chart(
         projection_figure(
@@ -466,7 +470,7 @@ def _slider_histogram(model, X, y, angle, where=None):
             direction,
             midpoint_threshold(model, direction),
             _("onto θ = {angle}°: J = {value}").format(angle=f"{angle:.1f}", value=_safe_j(model.criterion(direction))),
-            height=300,
+            height=height,
         ),
         key="fisher_hist_slider",
         where=where,
@@ -480,7 +484,7 @@ def drawer(ctx):
     if model is None or model.classes_.size != 2:
         return
     angle = _angle_controls(ctx, model)
-    _slider_histogram(model, ctx.scene.points.X, ctx.scene.points.y, angle)
+    _slider_histogram(model, ctx.scene.points.X, ctx.scene.points.y, angle, height=DRAWER_HISTOGRAM_HEIGHT)
 
 
 def render(ctx):

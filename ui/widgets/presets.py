@@ -17,6 +17,8 @@ A comparison's figure starts with the drawer closed (its plots take the width); 
 drawer lies over the plots.
 """
 
+from typing import Any, NamedTuple
+
 import streamlit as st
 
 from playground.presets import PRESETS
@@ -134,9 +136,19 @@ def shown_text(preset, method, window=None):
     return method_label(method), _(METHOD_ABOUT[method]), ""
 
 
+class DrawerSlots(NamedTuple):
+    """The drawer's places below its text: ``asked``, the controls the text asks for and what they
+    turn (a panel's ``drawer``: figure 4.6's angle slider and its histogram), right under the text
+    so that both fit on a 720 px screen with it; then ``settings``, the method's settings the sidebar
+    would hold (initial weights, η, a threshold rule)."""
+
+    asked: Any
+    settings: Any
+
+
 def drawer(comparing=False):
-    """Presentation: the drawer with the text of what is on screen; returns the slot below the text
-    for the controls it asks for, or None while the drawer is closed."""
+    """Presentation: the drawer with the text of what is on screen; returns its ``DrawerSlots``, or
+    None while the drawer is closed."""
     if not st.session_state.get(DRAWER_OPEN_KEY):
         st.session_state.pop(state.TEXT_FOLLOWS_WINDOW, None)
         return None
@@ -160,9 +172,10 @@ def drawer(comparing=False):
         )
         with st.expander(title, expanded=True, icon=":material/menu_book:"):
             st.markdown(text)
-            if notes:
+            slots = DrawerSlots(st.container(key="pg_drawer_try"), st.container(key="pg_drawer_settings"))
+            if notes:  # about the source's misprints: after the controls the text asks for
                 st.caption(notes)
-            return st.container(key="pg_drawer_try")
+            return slots
 
 
 def preset_explanation():
