@@ -12,6 +12,7 @@ import re
 import urllib.request
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser import ARTIFACTS
 from tests.test_browser_canvas import close_page, open_page, wait_settled
@@ -126,6 +127,16 @@ def test_after_freezing_the_plot_fits_and_the_page_is_at_its_top(browser, server
         " return window.scrollY === 0 && (!s || s.scrollTop === 0); }",
         timeout=15_000,
     )
+    # The bar above takes its rows (the frozen scene's figure buttons, the way back to the room)
+    # after the plot was first drawn: the plot follows its new top (ui/plot/canvas.js watches the bar).
+    try:
+        page.wait_for_function(
+            "() => { const c = document.querySelector('.pg-canvas');"
+            " return c && c.getBoundingClientRect().bottom <= window.innerHeight; }",
+            timeout=15_000,
+        )
+    except PlaywrightTimeoutError:
+        pass  # the assertions below say what is where
     layout = page.evaluate(LAYOUT_JS)
     page.screenshot(path=ARTIFACTS / f"room-lecturer-frozen-{width}.png")
     win, bar, (canvas,) = layout["window"], layout["bar"], layout["canvases"]

@@ -248,12 +248,29 @@ export default function (component) {
         observeWidth(root, Plotly, () => redraw(root, Plotly, true));
         window.addEventListener('resize', () => { if (root.isConnected) redraw(root, Plotly, false); });
         // In presentation the room is the window below the canvas's top, and that top moves when
-        // elements above it change (a rerun's stale elements going away), with no resize event.
+        // elements above it change (a rerun's stale elements going away, the presenter bar taking
+        // a second row), with no resize event. The page's block may keep its size meanwhile (the
+        // canvas under the bar keeps its height), so the bar is watched too.
         const page = root.closest('[data-testid="stMainBlockContainer"]') || document.body;
-        new ResizeObserver(() => {
+        const follow = new ResizeObserver(() => {
           if (root.isConnected && root.__pgData.fill_screen && root.__pgFigure) redraw(root, Plotly, false);
-        }).observe(page);
+        });
+        follow.observe(page);
+        root.__pgFollow = follow;
         root.__pgBound = true;
+      }
+      const bar = document.querySelector('.st-key-pg_view_row');
+      if (bar && root.__pgFollowedBar !== bar) {  // the bar drawn anew is a new element to watch
+        root.__pgFollowedBar = bar;
+        root.__pgFollow.observe(bar);
+      }
+      if (data.fill_screen && !root.__pgTopWatch) {
+        // And a look twice a second: an element above can move the plot without any size the
+        // observers watch changing (a button wrapping to the bar's next row inside a fixed block).
+        root.__pgTopWatch = setInterval(() => {
+          if (!root.isConnected) { clearInterval(root.__pgTopWatch); return; }
+          if (root.__pgData.fill_screen && root.__pgFigure && !root.__pgDrag) redraw(root, Plotly, false);
+        }, 500);
       }
       applyTool(root);
       root.dataset.revision = data.revision;
