@@ -1,7 +1,9 @@
-"""A room as one JSON value, and every action on it: pure functions, no I/O.
+"""A room as one JSON-able dict, and every action on it: pure functions, no I/O.
 
-The store (``ui.rooms.store``) keeps a room as the JSON text of the dict ``new_room`` makes and
-applies one action at a time to it, atomically (a lock in the process, a transaction in Redis).
+The store (``ui.rooms.store``) keeps the dict ``new_room`` makes (Redis in parts, its points a
+list: ``ui.rooms.redis_store``) and applies one action at a time to it, atomically (a lock in the
+process, a lock and a transaction in Redis). A student's add in Redis is a script that checks what
+``add_point`` checks, in its order, with its refusals (``ADD_REFUSALS``).
 
 Rules that must hold:
 - Points are kept as their grid integers (``playground.scene.grid_integers``), so the room's

@@ -201,10 +201,11 @@ class RedisStore:
     def add(self, code, sid, key, x, y, label, seq, now, allow):
         """A student's add: (the point's id, the room's version), as ``model.adding`` gives it."""
         keys = self._keys(code)
-        header = self.redis.hmget(keys[0], ["version", "scene"])
+        with self.redis.pipeline(transaction=False) as pipe:  # one round trip
+            pipe.hmget(keys[0], ["version", "scene"]).hget(keys[1], sid if isinstance(sid, str) else "")
+            header, record = pipe.execute()
         if header[0] is None:
             raise missing()
-        record = self.redis.hget(keys[1], sid) if isinstance(sid, str) else None
         student = json.loads(record)[1] if record is not None else None
         check_student({"students": {sid: student} if student is not None else {}}, sid, key)
         if not allow():
