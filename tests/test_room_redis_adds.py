@@ -6,6 +6,8 @@
 - The store's ``add`` answers exactly as the in-process store (the model's ``add_point``: the
   oracle) through a scripted lesson of every refusal, retries, a lecturer's assignment, the
   point cap, an undo and an expel; the rooms they leave are the same.
+- A reader (the state route's) reads only the rows added since it last read, and reads the room
+  whole after an undo, a clear, an expel: what it returns is what a fresh replica reads.
 - Replicas adding at once while the lecturer acts lose nothing, and the per-student counts the
   script keeps stay right.
 Redis is Debian's ``redis-server`` started here (``tests/redis_server.py``).
@@ -183,3 +185,38 @@ def test_replicas_adding_at_once_lose_nothing(redis_url):
             rooms.add(code, sid, key, 0.5, 0.5, 0, 99, time.time(), lambda: True)
         assert err.value.sentence == model.ADD_REFUSALS["limit"][1]
         assert rooms.add(code, sid, key, 0.5, 0.5, 0, 14, time.time(), lambda: True)[0] == after["students"][sid]["pid"]
+
+
+def test_a_reader_reads_only_the_new_points(redis_url):
+    rooms, fresh_replica = RedisStore(redis_url), RedisStore(redis_url)
+    room, token = model.new_room(encode_scene(default_scene()), 1.0)
+    code = rooms.create(room)
+
+    def many(room):
+        room["points"] += [[i, i, 0, model.LECTURER, 10_000 + i] for i in range(3000)]
+        room["version"] += 1
+
+    rooms.update(code, many)
+    students = [rooms.update(code, lambda r, i=i: model.join(r, f"s{i}", None, None, 2.0)) for i in range(2)]
+    assert len(rooms.get(code)["points"]) > 3000
+    seq = iter(range(1000))
+
+    def add(student, x=0.5):
+        return rooms.add(code, *student, x, 0.5, 0, next(seq), 3.0, lambda: True)
+
+    add(students[0])
+    before = int(rooms.redis.info("stats")["total_net_output_bytes"])
+    read = rooms.get(code)
+    sent = int(rooms.redis.info("stats")["total_net_output_bytes"]) - before
+    assert sent < 5_000, sent  # the room's 3,000 rows are ~100 KB
+    assert read == fresh_replica.get(code)
+    undo = lambda r: model.undo(r, *students[0], 4.0)  # noqa: E731
+    control = lambda action, value=None, sid=None: (  # noqa: E731
+        lambda r: model.control(r, token, action, value, sid, 4.0)
+    )
+    for change in (undo, control("clear"), control("expel", True, students[1][0])):
+        add(students[0], 0.1), add(students[1], 0.2), add(students[0], 0.3)
+        rooms.get(code)  # the reader's rows are the room's ...
+        rooms.update(code, change)  # ... until this, which removes some
+        add(students[0], 0.4)
+        assert rooms.get(code) == RedisStore(redis_url).get(code)

@@ -23,13 +23,18 @@ Rules that must hold (the store's rules, ``ui.rooms.store``, hold too):
   RPUSH, one removed as LREM, else the list anew); the points are read only if the action looks
   at them (``_Room``). While the lock is held adds wait (the script answers ``busy``), so a
   lecturer's action is never starved by a hall's adds; a lock whose replica died lapses.
+- A reader (``get``) reads the points past those it read last (its replica's cache, parsed):
+  within one epoch of the points (the header's ``~points``, bumped by any write of the points
+  but appending) the list only grows; another epoch, or another room, is read whole.
 - Every write is a script or a MULTI/EXEC: with the append-only file fsynced on every write
   (``deploy/redis.conf``) an acknowledged point survives a replica dying or Redis restarting.
 """
 
 import json
 import secrets
+import threading
 import time
+from collections import OrderedDict
 
 from .model import SLOW_DOWN, RoomError, add_seq, check_student, chosen_label, new_code, placed, refused
 from .protocol import EXPIRY_SECONDS, MAX_POINTS, MAX_ROOMS
@@ -38,6 +43,8 @@ from .store import lifetime, missing, room_full
 _LOCK_MS = 5000  # a lock outlives any read-modify-write; one whose replica died lapses after it
 _WAIT_SECONDS = 10.0  # an add or an action waits this long for a lock, then the page retries
 _NO_STATE = [-1, None, 0.0, 0]
+_EPOCH = "~points"  # a header field, not the room's: bumped when the points change but by appending
+_CACHED_ROOMS = 32  # rooms whose parsed points a replica keeps (a 12,000-point room: ~3 MB)
 
 # KEYS: the index, the header, the points; ARGV: now, expiry, cap, code, ttl in ms, the number
 # of header fields, then field, value pairs, then the points' rows. No two replicas both see 499
@@ -144,6 +151,8 @@ class RedisStore:
         self._create = self.redis.register_script(_CREATE_SCRIPT)
         self._add = self.redis.register_script(_ADD_SCRIPT)
         self._unlock = self.redis.register_script(_UNLOCK_SCRIPT)
+        self._points = OrderedDict()  # code -> (token digest, epoch, rows): what get last read
+        self._points_lock = threading.Lock()
 
     def _keys(self, code):
         """header, students, add states, points, lock."""
@@ -171,7 +180,7 @@ class RedisStore:
 
     def _room(self, header, students, states, load_points):
         """The room dict the model knows, from the hashes' texts (``_Room``: points read lazily)."""
-        fields = {name: json.loads(text) for name, text in header.items()}
+        fields = {name: json.loads(text) for name, text in header.items() if name != _EPOCH}
         ordered = sorted((json.loads(text) + [sid] for sid, text in students.items()), key=lambda entry: entry[0])
         fields["students"] = {}
         for _ordinal, record, sid in ordered:
@@ -180,14 +189,32 @@ class RedisStore:
         return _Room(fields, load_points)
 
     def get(self, code):
+        """The room, its points read only from the row past those this replica read last (within
+        one epoch the list only grows: a room's hundred adds a second are rows appended)."""
         key, students, states, points, _lock = self._keys(code)
+        with self._points_lock:
+            cached = self._points.get(code)
+        start = len(cached[2]) if cached is not None else 0
         with self.redis.pipeline() as pipe:  # MULTI/EXEC: the parts of one version
-            pipe.hgetall(key).hgetall(students).hgetall(states).lrange(points, 0, -1)
+            pipe.hgetall(key).hgetall(students).hgetall(states).lrange(points, start, -1)
             header, student_texts, state_texts, point_texts = pipe.execute()
         if not header:
+            with self._points_lock:
+                self._points.pop(code, None)
             return None
+        known = (header.get("token"), header.get(_EPOCH, "0"))
+        if start and (cached is None or cached[:2] != known):
+            with self._points_lock:  # cleared, undone or another room: read them all
+                self._points.pop(code, None)
+            return self.get(code)
+        rows = (cached[2] if start and cached is not None else []) + [json.loads(text) for text in point_texts]
+        with self._points_lock:
+            self._points[code] = (*known, rows)
+            self._points.move_to_end(code)
+            while len(self._points) > _CACHED_ROOMS:
+                self._points.popitem(last=False)
         room = self._room(header, student_texts, state_texts, lambda: point_texts)
-        return dict(room, points=[json.loads(text) for text in point_texts])
+        return dict(room, points=[list(row) for row in rows])  # a copy: the cache's rows stay ours
 
     def version(self, code):
         value = self.redis.hget(self._keys(code)[0], "version")
@@ -267,8 +294,8 @@ class RedisStore:
         changed = {name: text for name, text in fresh.items() if header.get(name) != text}
         if changed:
             pipe.hset(key, mapping=changed)
-        if set(header) - set(fresh):
-            pipe.hdel(key, *(set(header) - set(fresh)))
+        if set(header) - set(fresh) - {_EPOCH}:
+            pipe.hdel(key, *(set(header) - set(fresh) - {_EPOCH}))
         counts = _counts(room["points"]) if "points" in room else None
         ordinals = [json.loads(text)[0] for text in student_texts.values()]
         next_ordinal = max(ordinals, default=-1) + 1
@@ -290,13 +317,13 @@ class RedisStore:
         if gone:
             pipe.hdel(students, *gone).hdel(states, *gone)
         if "points" in room:
-            self._write_points(pipe, points, room)
+            self._write_points(pipe, key, points, room)
         ms = int(lifetime(room, self.ttl) * 1000)
         for name in (key, students, states, points):
             pipe.pexpire(name, ms)
         pipe.zadd(self.INDEX, {code: time.time() + lifetime(room, self.ttl)})
 
-    def _write_points(self, pipe, points, room):
+    def _write_points(self, pipe, key, points, room):
         """Rows appended: RPUSH them; one row removed: LREM it; anything else: the list anew."""
         rows, read, texts = room["points"], room.points_read, room.point_texts
         if read is not None and rows == read:
@@ -307,9 +334,9 @@ class RedisStore:
         if read is not None and len(rows) == len(read) - 1:
             index = next((i for i, row in enumerate(rows) if row != read[i]), len(rows))
             if rows[index:] == read[index + 1 :]:
-                pipe.lrem(points, 1, texts[index])
+                pipe.lrem(points, 1, texts[index]).hincrby(key, _EPOCH, 1)
                 return
-        pipe.delete(points)
+        pipe.delete(points).hincrby(key, _EPOCH, 1)
         if rows:
             pipe.rpush(points, *(json.dumps(row) for row in rows))
 
