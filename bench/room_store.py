@@ -5,8 +5,9 @@ A room of ``--points`` points (the lecturer's, written once), ``--students`` stu
 one; on a tree before it, the route's action through ``update``), against Debian's redis-server
 started here with the deployment's durability (append-only file fsynced on every write).
 Reported: milliseconds per add (median and p90, the client's wall clock: Redis and Python) and the
-bytes Redis received per add. Run it from a checkout to measure that checkout's store
-(``cd CHECKOUT && python -m bench.room_store``, or ``PYTHONPATH=CHECKOUT``).
+bytes Redis received per add; then, after each add, the room read back by a replica's ``get`` (as the
+state route rebuilds a version's answer): milliseconds and the bytes Redis sent. Run it from a
+checkout to measure that checkout's store (``cd CHECKOUT && python -m bench.room_store``).
 """
 
 import argparse
@@ -43,7 +44,7 @@ def measure(points, students, adds):
         rooms.update(code, fill)
         join = lambda i: rooms.update(code, lambda r: model.join(r, f"s{i}", None, None, time.time()))  # noqa: E731
         seated = [join(i) for i in range(students)]
-        taken, sent = [], []
+        taken, sent, reading, read = [], [], [], []
         for n in range(adds):
             sid, key = seated[n % students]
             before = int(rooms.redis.info("stats")["total_net_input_bytes"])
@@ -51,13 +52,21 @@ def measure(points, students, adds):
             _add(rooms, code, sid, key, n)
             taken.append(time.perf_counter() - started)
             sent.append(int(rooms.redis.info("stats")["total_net_input_bytes"]) - before)
+            before = int(rooms.redis.info("stats")["total_net_output_bytes"])
+            started = time.perf_counter()
+            rooms.get(code)
+            reading.append(time.perf_counter() - started)
+            read.append(int(rooms.redis.info("stats")["total_net_output_bytes"]) - before)
         taken.sort()
+        reading.sort()
         return {
             "points in the room": points + len(default_scene().points.training.y),
             "adds": adds,
             "ms per add, median": round(1000 * taken[len(taken) // 2], 2),
             "ms per add, p90": round(1000 * taken[int(len(taken) * 0.9)], 2),
             "bytes Redis received per add, median": sorted(sent)[len(sent) // 2],
+            "ms per read after an add, median": round(1000 * reading[len(reading) // 2], 2),
+            "bytes Redis sent per read, median": sorted(read)[len(read) // 2],
         }
 
 
