@@ -1,7 +1,9 @@
-"""A room as one JSON value, and every action on it: pure functions, no I/O.
+"""A room as one JSON-able dict, and every action on it: pure functions, no I/O.
 
-The store (``ui.rooms.store``) keeps a room as the JSON text of the dict ``new_room`` makes and
-applies one action at a time to it, atomically (a lock in the process, a transaction in Redis).
+The store (``ui.rooms.store``) keeps the dict ``new_room`` makes (Redis in parts, its points a
+list: ``ui.rooms.redis_store``) and applies one action at a time to it, atomically (a lock in the
+process, a lock and a transaction in Redis). A student's add in Redis is a script that checks what
+``add_point`` checks, in its order, with its refusals (``ADD_REFUSALS``).
 
 Rules that must hold:
 - Points are kept as their grid integers (``playground.scene.grid_integers``), so the room's
@@ -234,43 +236,98 @@ def join(room, nick, sid, key, now, admit_new=True, seen=None, take_seat=lambda:
     return sid, key
 
 
+# Why an add is refused, past the student's key: shared by ``add_point`` and the Redis store's
+# script (``ui.rooms.store``), which checks the same in the same order.
+ADD_REFUSALS = {
+    "seq": (400, N_("The request was not understood.")),
+    "locked": (409, N_("The lecturer has paused adding points.")),
+    "limit": (409, N_("You have added as many points as this room allows ({limit}).")),
+    "full": (409, N_("This room holds as many points as it can.")),
+    "window": (400, N_("A point must lie inside the plot.")),
+    "label": (400, N_("Pick one of the room's classes.")),
+}
+SLOW_DOWN = N_("Slow down a little: one point at a time.")
+
+
+def refused(reason):
+    return RoomError(*ADD_REFUSALS[reason])
+
+
+def add_seq(seq):
+    """A request's ``seq`` as a whole number in [0, 2**53), else a 400."""
+    seq = number(seq)
+    if seq is None or seq != int(seq) or not 0 <= seq < 2**53:
+        raise refused("seq")
+    return int(seq)
+
+
+def placed(window_text, x, y):
+    """The grid integers [kx, ky] of the point (x, y) a browser sent, or None if it does not lie
+    inside the room's window (``window_text``: the scene's ``w``)."""
+    x, y = number(x), number(y)
+    window = Window(*[float(v) for v in window_text.split(",")])
+    if x is None or y is None or not (window.x_min <= x <= window.x_max and window.y_min <= y <= window.y_max):
+        return None
+    return grid_integers(snap([x, y])).tolist()
+
+
+def chosen_label(label):
+    """The class a browser chose as a whole number >= 0, or None (checked against the room's
+    ``classes`` where the room is at hand)."""
+    label = number(label)
+    return int(label) if label is not None and label == int(label) and label >= 0 else None
+
+
 def add_point(room, sid, key, x, y, label, seq, now):
     """The new point's id; a request with a ``seq`` already seen gets that request's answer."""
     student = check_student(room, sid, key)
     student["seen"] = now
-    seq = number(seq)
-    if seq is None or seq != int(seq) or not 0 <= seq < 2**53:
-        raise RoomError(400, N_("The request was not understood."))
+    seq = add_seq(seq)
     if seq <= student["seq"]:
         return student["pid"]  # a retry of an acknowledged add (or an older one): nothing new
     if room["locked"]:
-        raise RoomError(409, N_("The lecturer has paused adding points."))
+        raise refused("locked")
     if sum(1 for p in room["points"] if p[3] == sid) >= room["limit"]:
-        raise RoomError(409, N_("You have added as many points as this room allows ({limit})."))
+        raise refused("limit")
     if len(room["points"]) >= MAX_POINTS:
-        raise RoomError(409, N_("This room holds as many points as it can."))
-    x, y = number(x), number(y)
-    window = Window(*[float(v) for v in room["scene"]["w"].split(",")])
-    if x is None or y is None or not (window.x_min <= x <= window.x_max and window.y_min <= y <= window.y_max):
-        raise RoomError(400, N_("A point must lie inside the plot."))
+        raise refused("full")
+    where = placed(room["scene"]["w"], x, y)
+    if where is None:
+        raise refused("window")
     label = _class_of(room, student, label)
-    kx, ky = grid_integers(snap([x, y])).tolist()
     pid = room["next_pid"]
-    room["points"].append([kx, ky, label, sid, pid])
+    room["points"].append([where[0], where[1], label, sid, pid])
     room["next_pid"] += 1
-    student["seq"], student["pid"] = int(seq), pid
+    student["seq"], student["pid"] = seq, pid
     _changed(room, now)
     return pid
+
+
+def adding(sid, key, x, y, label, seq, now, allow):
+    """The action of a student's add: (the point's id, the room's version). ``allow()`` (the
+    student's rate limit) is asked once, after their key is proved, however often the store runs
+    the action."""
+    spent = []
+
+    def action(room):
+        check_student(room, sid, key)
+        if not spent:
+            spent.append(allow())
+        if not spent[0]:
+            raise RoomError(429, SLOW_DOWN)
+        return add_point(room, sid, key, x, y, label, seq, now), room["version"]
+
+    return action
 
 
 def _class_of(room, student, label):
     assigned = _assigned(room, student)
     if assigned is not None:
         return assigned
-    label = number(label)
-    if label is None or label != int(label) or not 0 <= label < room["classes"]:
-        raise RoomError(400, N_("Pick one of the room's classes."))
-    return int(label)
+    label = chosen_label(label)
+    if label is None or label >= room["classes"]:
+        raise refused("label")
+    return label
 
 
 def undo(room, sid, key, now):

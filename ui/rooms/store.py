@@ -1,22 +1,27 @@
 """Where rooms live: one small interface, two implementations.
 
 - ``MemoryStore`` (the default): in the server process, so one ``streamlit run`` serves a class.
-- ``RedisStore`` (``PLAYGROUND_REDIS_URL=redis://host:port/db``): in Redis, so the replicas behind
-  nginx share rooms; with Redis's append-only file fsynced on every write (``deploy/redis.conf``)
-  an acknowledged point survives a replica dying or Redis restarting.
+- ``RedisStore`` (``PLAYGROUND_REDIS_URL=redis://host:port/db``, ``ui.rooms.redis_store``): in
+  Redis, so the replicas behind nginx share rooms; with Redis's append-only file fsynced on every
+  write (``deploy/redis.conf``) an acknowledged point survives a replica dying or Redis restarting.
 
 Rules that must hold, for both (the same tests run against each, ``tests/test_room_store.py``):
 - ``update(code, action)`` applies ``action`` (a function of the room dict, see ``ui.rooms.model``)
-  atomically: no two updates of a room interleave (a lock here; WATCH/MULTI in Redis, retried on
-  conflict) and the room is written only if the action changed its ``version``.
+  atomically: no two updates of a room interleave (a lock here; a lock, WATCH and MULTI in Redis)
+  and the room is written only if the action changed its ``version``.
+- ``add(code, sid, key, x, y, label, seq, now, allow)`` is a student's add, exactly as the action
+  ``model.adding`` applies it (the same answers and refusals, ``allow()`` asked once after the key
+  is proved): here that action; in Redis one script that writes the new point alone.
 - A room expires ``ttl`` seconds after its last change (a room the lecturer closed, kept only to
   tell its students, ``CLOSED_EXPIRY_SECONDS`` at most); at most ``MAX_ROOMS`` rooms at once.
 - ``version(code)`` is cheap (no room is parsed): what a projector or a student polls.
 - The room cap holds under concurrent creates on every replica: ``RedisStore.create`` is one Lua
   script (drop the expired, count, claim a fresh code, index it) run atomically by Redis.
+- A room's points are its biggest part (12,000 rows): in Redis an add appends one row and an
+  action rewrites them only if it changed them (``ui.rooms.redis_store``).
 - ``seen(code, sid, when)`` / ``presence(code)``: when each student last polled, kept beside the
   room (never in it: a poll writes no room), bounded by the room's students, expiring with it.
-- What an action or a reader sees is a copy, never shared state (Redis: the JSON text it keeps;
+- What an action or a reader sees is a copy, never shared state (Redis: the JSON texts it keeps;
   memory: ``copied``).
 """
 
@@ -27,7 +32,7 @@ import time
 
 from ui.text.i18n import N_
 
-from .model import RoomError, new_code
+from .model import RoomError, adding, new_code
 from .protocol import CLOSED_EXPIRY_SECONDS, EXPIRY_SECONDS, MAX_ROOMS
 
 _NO_ROOM = N_("There is no room with this code (it may have closed).")
@@ -40,6 +45,10 @@ def lifetime(room, ttl):
 
 def missing():
     return RoomError(404, _NO_ROOM)
+
+
+def room_full():
+    return RoomError(503, N_("The server holds as many rooms as it can; try again later."))
 
 
 def copied(room, rows=True):
@@ -85,7 +94,7 @@ class MemoryStore:
             for code in [c for c, entry in self._rooms.items() if entry[2] <= now]:
                 del self._rooms[code]
             if len(self._rooms) >= self.max_rooms:
-                raise RoomError(503, N_("The server holds as many rooms as it can; try again later."))
+                raise room_full()
             code = new_code()
             while code in self._rooms:
                 code = new_code()
@@ -113,6 +122,9 @@ class MemoryStore:
                 self._rooms[code] = [room, room["version"], self.clock() + lifetime(room, self.ttl)]
             return result
 
+    def add(self, code, sid, key, x, y, label, seq, now, allow):
+        return self.update(code, adding(sid, key, x, y, label, seq, now, allow))
+
     def delete(self, code):
         with self._lock:
             self._rooms.pop(code, None)
@@ -130,104 +142,13 @@ class MemoryStore:
             return dict(self._seen.get(code, {}))
 
 
-# KEYS: the index, the room's key, its version's key; ARGV: now, expiry, cap, code, room, version,
-# ttl in ms. One atomic step: no two replicas both see 499 rooms and both create the 500th.
-_CREATE_SCRIPT = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
-if not redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[7], 'NX') then return -1 end
-redis.call('SET', KEYS[3], ARGV[6], 'PX', ARGV[7])
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
-return 1
-"""
+def __getattr__(name):
+    """``RedisStore`` from here too (it imports this module's helpers: loaded when first named)."""
+    if name == "RedisStore":
+        from .redis_store import RedisStore
 
-
-class RedisStore:
-    """Rooms in Redis: ``pg:room:CODE`` (the JSON text) and ``pg:room:CODE:v`` (its version),
-    both expiring together; ``pg:rooms`` (a sorted set: code -> expiry time) bounds their number."""
-
-    PREFIX = "pg:room:"
-    INDEX = "pg:rooms"
-
-    def __init__(self, url, ttl=EXPIRY_SECONDS, max_rooms=MAX_ROOMS):
-        import redis  # only when a Redis URL is configured
-
-        self.redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=3, decode_responses=True)
-        self._watch_error = redis.WatchError
-        self.ttl, self.max_rooms = ttl, max_rooms
-        self._create = self.redis.register_script(_CREATE_SCRIPT)
-
-    def _keys(self, code):
-        return self.PREFIX + code, self.PREFIX + code + ":v"
-
-    def _write(self, pipe, code, room):
-        key, vkey = self._keys(code)
-        ttl = lifetime(room, self.ttl)
-        ms = int(ttl * 1000)
-        pipe.set(key, json.dumps(room), px=ms)
-        pipe.set(vkey, room["version"], px=ms)
-        pipe.zadd(self.INDEX, {code: time.time() + ttl})
-
-    def create(self, room):
-        text = json.dumps(room)
-        ms = int(self.ttl * 1000)
-        while True:
-            code = new_code()
-            key, vkey = self._keys(code)
-            now = time.time()
-            created = self._create(
-                keys=[self.INDEX, key, vkey],
-                args=[now, now + self.ttl, self.max_rooms, code, text, room["version"], ms],
-            )
-            if int(created) == 0:
-                raise RoomError(503, N_("The server holds as many rooms as it can; try again later."))
-            if int(created) == 1:
-                return code
-            # -1: the code is taken (one chance in billions): draw another
-
-    def get(self, code):
-        text = self.redis.get(self._keys(code)[0])
-        return None if text is None else json.loads(text)
-
-    def version(self, code):
-        value = self.redis.get(self._keys(code)[1])
-        return None if value is None else int(value)
-
-    def update(self, code, action):
-        key, _vkey = self._keys(code)
-        with self.redis.pipeline() as pipe:
-            while True:
-                try:
-                    pipe.watch(key)
-                    text = pipe.get(key)
-                    if text is None:
-                        raise missing()
-                    room = json.loads(text)
-                    before = room["version"]
-                    result = action(room)
-                    if room["version"] == before:
-                        pipe.unwatch()
-                        return result
-                    pipe.multi()
-                    self._write(pipe, code, room)
-                    pipe.execute()
-                    return result
-                except self._watch_error:
-                    continue  # another replica changed the room meanwhile: apply the action again
-
-    def delete(self, code):
-        self.redis.delete(*self._keys(code), self.PREFIX + code + ":seen")
-        self.redis.zrem(self.INDEX, code)
-
-    def seen(self, code, sid, when):
-        key = self.PREFIX + code + ":seen"
-        with self.redis.pipeline() as pipe:  # kept as long as the room may be (its ttl from now)
-            pipe.hset(key, sid, when)
-            pipe.pexpire(key, int(self.ttl * 1000))
-            pipe.execute()
-
-    def presence(self, code):
-        return {sid: float(when) for sid, when in self.redis.hgetall(self.PREFIX + code + ":seen").items()}
+        return RedisStore
+    raise AttributeError(name)
 
 
 def _unreachable():
@@ -251,5 +172,10 @@ def room_store():
     with _STORE_LOCK:
         if _STORE is None:
             url = os.environ.get("PLAYGROUND_REDIS_URL", "").strip()
-            _STORE = RedisStore(url) if url else MemoryStore()
+            if url:
+                from .redis_store import RedisStore
+
+                _STORE = RedisStore(url)
+            else:
+                _STORE = MemoryStore()
         return _STORE
