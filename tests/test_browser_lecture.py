@@ -87,6 +87,14 @@ DRAWER_PARTS_JS = """() => {
 }"""
 
 
+def _on_screen_beside_the_text(page, field, height):
+    """``field`` is in the window with the drawer's text above it, the drawer not scrolled: the
+    six-point example's long text leaves room for the first setting only, which is the weights."""
+    box = field.bounding_box()
+    assert page.evaluate("() => document.querySelector('.st-key-pg_drawer').scrollTop") == 0
+    assert box is not None and box["y"] + box["height"] <= height, box
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_the_try_steps_are_controls_in_the_drawer(browser, server, width, height):
     page = _presenting(browser, server, width, height)
@@ -99,6 +107,7 @@ def test_the_try_steps_are_controls_in_the_drawer(browser, server, width, height
     assert "Six-point worked example" in drawer.locator("summary").inner_text()  # the text stays
     weights = drawer.locator("input[aria-label^='Initial weights']")
     assert weights.count() == 1 and "η" in drawer.inner_text()
+    _on_screen_beside_the_text(page, weights, height)
     weights.fill("5, -6, 1")
     weights.press("Enter")
     page.wait_for_function(
@@ -112,6 +121,7 @@ def test_the_try_steps_are_controls_in_the_drawer(browser, server, width, height
     wait_settled(page)
     weights = drawer.locator("input[aria-label^='Initial weights']")
     assert weights.count() == 1
+    _on_screen_beside_the_text(page, weights, height)
     page.screenshot(path=ARTIFACTS / f"lecture-try-seed003-{width}.png")
     # Figure 4.6: the angle slider, its snap buttons and the projection it turns, in the drawer.
     _load(page, "fig4_6")

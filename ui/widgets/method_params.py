@@ -168,13 +168,15 @@ def fisher(present_classes):
 
 
 def perceptron(present_classes):
+    # Where the run starts first: the worked examples' "Try:" asks for it, and in presentation these
+    # settings are drawn under a long text in the drawer, where the first one is the one on screen.
+    w_init = initial_weights("perceptron", present_classes)
     eta = select_slider(method_widget("perceptron", "eta"), N_("Learning rate η"))
     max_epochs = int_slider(method_widget("perceptron", "max_epochs"), N_("Maximum epochs"))
     shuffle = st.checkbox(_("Visit the points in a shuffled order"), key=method_widget("perceptron", "shuffle").key)
     seed = (
         int_input(method_widget("perceptron", "random_state", {"shuffle": True}), N_("Shuffle seed")) if shuffle else 0
     )
-    w_init = initial_weights("perceptron", present_classes)
     return {"eta": eta, "max_epochs": max_epochs, "shuffle": shuffle, "random_state": int(seed), "w_init": w_init}
 
 
@@ -214,6 +216,8 @@ def naive_bayes(present_classes):
 
 def _logistic(method):
     def widgets(present_classes):
+        # Where the run starts first (logistic regression's; see perceptron above).
+        w_init = initial_weights(method, present_classes) if method == "logistic" else None
         solver = radio(
             method_widget(method, "solver"),
             N_("Solver"),
@@ -229,7 +233,7 @@ def _logistic(method):
             params["learning_rate"] = select_slider(method_widget(method, "learning_rate", chosen), N_("Step size"))
         params["l2"] = select_slider(method_widget(method, "l2"), N_("L2 penalty λ (0 = maximum likelihood)"))
         if method == "logistic":
-            params["w_init"] = initial_weights(method, present_classes)
+            params["w_init"] = w_init
         return params
 
     return widgets
