@@ -45,7 +45,7 @@ def _failure_sentences(at):
     ("target", "part"),
     [
         ("scene_view", "the fit or the plot"),  # the fit
-        ("scene_figure", "the fit or the plot"),  # the canvas's figure
+        ("render_scene", "the fit or the plot"),  # the canvas's figure
         ("points_table", "the points table"),
         ("_render_panels", "the panel"),
         ("canvas_description", "the status line"),
@@ -62,7 +62,7 @@ def test_a_fault_is_one_sentence_the_scene_is_kept_and_the_session_recovers(monk
     assert len(sentences) == 1, _sentences(at)
     assert part in sentences[0] and "Injected" in sentences[0] and "secret" not in sentences[0]
     assert has_sidebar(at)
-    if target != "scene_figure":  # the figure itself failed: nothing to draw the points with
+    if target != "render_scene":  # the drawing itself failed: nothing to draw the points with
         assert has_canvas(at)
     assert at.query_params["p"] == LINK["p"]  # the scene is kept (the link still carries it)
     monkeypatch.undo()

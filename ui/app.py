@@ -7,7 +7,7 @@ kept, and the rest of the page is still drawn (``_boundary``); the details go to
 
 import logging
 from contextlib import contextmanager, nullcontext
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -17,7 +17,8 @@ from ui.engine.fitview import shown_model
 from ui.export.buttons import download_buttons
 from ui.plot.canvas import file_name, follow_canvas
 from ui.plot.caption import caption_height, caption_text
-from ui.plot.figures import scene_figure
+from ui.plot.figures import SceneFigure
+from ui.plot.render import Rendered, render_scene
 from ui.session.compute import FitView, scene_model, scene_view, view_is_quick
 from ui.text.accessible import canvas_description
 from ui.text.i18n import N_, _
@@ -398,8 +399,7 @@ def _canvas_view():
             view = scene_view(scene)
             model = scene_model(scene)
         _fit_message(view)
-        test_predicted = heldout.test_predictions(model, scene.step, scene.points) if not view.error else None
-        figure = _fitted_figure(scene, view, model, test_predicted)
+        figure, test_predicted = _fitted_figure(scene, view, model)
         caption_room = caption_height(caption_text(scene, view, test_predicted), _scale())
     st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
@@ -426,33 +426,24 @@ def _fit_message(view: FitView) -> None:
         st.info(plain(phrased(view.note, name=class_name)), icon="ℹ️")
 
 
-def _fitted_figure(scene: Scene, view: FitView, model: object, test_predicted: object) -> dict:
-    """The canvas's figure: the fit's regions and boundary, the open panels' overlays, the points."""
+def _fitted_figure(scene: Scene, view: FitView, model: Any) -> Rendered:
+    """The canvas's figure: the fit's regions and boundary, the open panels' overlays, the points;
+    and the fit's labels of the test points."""
     context = _panel_context(scene, model)
     overlays = [trace for panel in active_panels(context) if panel.overlay for trace in panel.overlay(context)]
-    return scene_figure(
-        scene.points,
+    return render_scene(
+        scene,
+        model,
         view,
-        scene.window,
-        scene.view_revision,
-        overlays,
+        overlays=overlays,
         scale=_scale(),
-        test_predicted=test_predicted,
         switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
-        caption=caption_text(scene, view, test_predicted),
     )
 
 
-def _points_figure(scene: Scene) -> dict:
+def _points_figure(scene: Scene) -> SceneFigure:
     """The points alone, still editable, when the fit or an overlay failed."""
-    return scene_figure(
-        scene.points,
-        FitView(error="no fit"),
-        scene.window,
-        scene.view_revision,
-        scale=_scale(),
-        caption=caption_text(scene),
-    )
+    return render_scene(scene, None, FitView(error="no fit"), scale=_scale()).figure
 
 
 def _status_region(scene: Scene, model: object, view: FitView, test_predicted: object) -> None:

@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from playground import Classifier, GridResult, Message, PlaygroundError, Window, evaluate_grid
 from playground.geometry import exact_regions
 from playground.i18n import N_
+from playground.scene import PointSet
 
 # An exact boundary segment: (class i, class j, start (2,), end (2,)) between the regions of i and j.
 Segment: TypeAlias = tuple[int, int, NDArray[np.float64], NDArray[np.float64]]
@@ -56,6 +57,17 @@ def shown_model(model: Classifier | None, step: int | None) -> Classifier | None
     if model is None or step is None or not hasattr(model, "at_step"):
         return model
     return model.at_step(step)
+
+
+def test_predictions(model: Classifier | None, step: int | None, points: PointSet) -> NDArray[np.int_] | None:
+    """The fitted model's labels (class indices) of the test points of ``points``, as shown at
+    playback ``step``, or None when there are no test points, no fit, or the model cannot say."""
+    if model is None or not points.test:
+        return None
+    try:
+        return np.asarray(shown_model(model, step).predict(points.testing.X)).astype(int)
+    except PlaygroundError:
+        return None
 
 
 def evaluate_view(

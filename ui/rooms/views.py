@@ -158,12 +158,13 @@ def room_figure_json(room, language, scale=1.0, shape="room"):
 
 
 def _figure_json(shared, language, scale, shape):
-    from ui.plot.figures import scene_figure
+    from ui.plot.render import render_scene
 
     scene = shared.scene
     view = shared.view(shape)
     with speaking(language, scene.class_names):
-        figure = scene_figure(scene.points, view, shared.window(shape), scene.view_revision, scale=scale)
+        # The room keeps the view, not the model: a room's points are all training points.
+        figure = render_scene(scene, None, view, window=shared.window(shape), scale=scale, caption=False).figure
         figure["layout"] = with_font(figure["layout"], language)
     return figure_json(figure)
 

@@ -44,10 +44,11 @@ from playground import Classifier, Message, PlaygroundError, Window
 from playground.budget import limited
 from playground.link import decode_scene
 from playground.scene import PointSet, Scene
-from ui.engine.fitview import FitView, evaluate_view, shown_model
+from ui.engine.fitview import FitView, evaluate_view
 from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
-from ui.plot.figures import SceneFigure, scene_figure  # at start: its import takes 0.4 s, a whole live budget
+from ui.plot.figures import SceneFigure  # at start: its import takes 0.4 s, a whole live budget
+from ui.plot.render import render_scene
 from ui.plot.theme import with_font
 from ui.server.clients import client_address
 from ui.server.edge import Refusal as EdgeRefusal
@@ -141,16 +142,6 @@ def _fitted_view(scene: Scene, clock: StageClock) -> tuple[Classifier | None, Fi
     return result[0], view
 
 
-def _test_predicted(model: Classifier | None, scene: Scene) -> NDArray[Any] | None:
-    points = scene.points
-    if model is None or not points.test:
-        return None
-    try:
-        return shown_model(model, scene.step).predict(points.testing.X).astype(int)
-    except PlaygroundError:
-        return None
-
-
 def live_answer(body: object, clock: StageClock | None = None) -> str:
     """The response text for a request body already parsed from JSON (raises ``Refused``)."""
     clock = clock or StageClock()
@@ -170,16 +161,7 @@ def live_answer(body: object, clock: StageClock | None = None) -> str:
             raise Refused(422, N_("There are no training points yet."))
         if view.error:
             raise Refused(422, view.error)
-        test_predicted = _test_predicted(model, scene)
-        figure = scene_figure(
-            scene.points,
-            view,
-            scene.window,
-            scene.view_revision,
-            scale=fields.scale,
-            test_predicted=test_predicted,
-            painted=fields.painted,
-        )
+        figure = render_scene(scene, model, view, scale=fields.scale, caption=False, painted=fields.painted).figure
         figure["layout"] = with_font(figure["layout"], language)
     _named_by_origin(figure, origins)
     wrong = int((view.predicted != scene.training.points.y).sum()) if view.predicted is not None else 0

@@ -13,16 +13,15 @@ import streamlit as st
 from playground import MODELS
 from playground.link import MAX_COMPARED
 from playground.registry import fitted_strategy
+from ui.engine.fitview import test_predictions
 from ui.plot.canvas import file_name
-from ui.plot.caption import caption_text
-from ui.plot.figures import scene_figure
 from ui.plot.legend_row import legend_row
+from ui.plot.render import render_scene
 from ui.session.compute import fitted_model, prefetch, scene_model, scene_view
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
 from ui.widgets import canvas_controller
-from ui.widgets.heldout import test_predictions
 
 MODE_KEY = "view_mode"  # "single" or "compare"
 METHODS_KEY = "compare_methods"
@@ -131,7 +130,7 @@ def comparison(scene, methods):
             continue
         sub_scene, note = compared_scene(scene, method)
         view = scene_view(sub_scene)
-        test_predicted = None if view.error else test_predictions(scene_model(sub_scene), None, scene.points)
+        test_predicted = None if view.error else test_predictions(scene_model(sub_scene), sub_scene.step, scene.points)
         compared.append(Compared(method, sub_scene, view, note, test_predicted))
     return compared
 
@@ -158,21 +157,14 @@ def comparison_canvases(scene, methods, presenting=False):
             if item.view.error:
                 st.warning(plain(phrased(item.view.error, name=class_name)), icon="⚠️")
             # No legend of its own: the row above is every canvas's, and the titles say which method is which.
-            figure = scene_figure(
-                scene.points,
-                item.view,
-                scene.window,
-                scene.view_revision,
-                scale=scale,
-                legend=False,
-                test_predicted=item.test_predicted,
-                caption=caption_text(item.scene, item.view, item.test_predicted, settings=False),
-            )
+            model = None if item.view.error else scene_model(item.scene)
+            drawn = render_scene(item.scene, model, item.view, scale=scale, legend=False, caption_settings=False)
+            figure = drawn.figure
             key = f"canvas_compare_{index}"
             canvas_controller.scene_canvas(  # item.scene: the shared scene's points and window, its method
                 item.scene,
                 figure,
-                model=None if item.view.error else scene_model(item.scene),
+                model=model,
                 error=item.view.error,
                 height=COMPARE_MIN_HEIGHT if presenting else int(400 * scale),
                 fill_screen=(rows - index // 2) if presenting else 0,

@@ -8,8 +8,7 @@ A test point is never fitted: ``ui.session.compute`` fits the scene's training p
 import numpy as np
 import streamlit as st
 
-from playground import PlaygroundError
-from ui.engine.fitview import shown_model
+from ui.engine.fitview import test_predictions  # noqa: F401  (the engine's, for the widgets' callers)
 from ui.plot.theme import CLASS_COLOURS, SYMBOL_GLYPHS
 from ui.session import state
 from ui.text.i18n import N_, _
@@ -112,17 +111,6 @@ def generator_held_out():
             "no fit uses them."
         ),
     )
-
-
-def test_predictions(model, step, points):
-    """The fitted model's labels (class indices) of the test points of ``points`` (as shown at
-    playback ``step``), or None when there are no test points or no fit."""
-    if model is None or not points.test:
-        return None
-    try:
-        return np.asarray(shown_model(model, step).predict(points.testing.X)).astype(int)
-    except PlaygroundError:
-        return None
 
 
 def status_line(points, view=None, test_predicted=None):
