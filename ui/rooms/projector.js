@@ -1,10 +1,6 @@
 // The projector: the room's plot on the lecturer's page, following the room without a Streamlit
 // rerun. It polls the room's state route (an answer of the version alone while nothing changed)
-// and redraws with Plotly.react when the version moves. A poll starts POLL_MS after the last one
-// started, or at once when drawing took longer: a lecture hall's redraw of 12,000 markers takes
-// 0.4-2 s in a loaded headless Chromium, and waiting POLL_MS more after it only delayed the
-// students' points. Drawing only the new points would not help: plotly.js recomputes and redraws
-// every trace on any data change, Plotly.extendTraces included (bench/projector_draw.py). plotly_shared.js is prepended (loadPlotly,
+// and redraws with Plotly.react when the version moves. plotly_shared.js is prepended (loadPlotly,
 // plotRoot, observeWidth, fill, themed). One poll loop per element: the function runs again on
 // every data change, and the loop stops once its element has left the page.
 const POLL_MS = 250;
@@ -36,7 +32,6 @@ export default function (component) {
 
 async function poll(Plotly, root, status, state) {
   if (!root.isConnected) { state.running = false; return; }
-  const started = Date.now();
   try {
     const query = new URLSearchParams({c: state.code, since: String(state.version), lang: state.lang,
       scale: String(state.scale === 1 ? '1.0' : state.scale)});
@@ -70,6 +65,5 @@ async function poll(Plotly, root, status, state) {
   } catch (err) {
     status.textContent = state.texts.offline;
   }
-  // At most one poll per POLL_MS whatever the draw took (the server's load is the same).
-  setTimeout(() => poll(Plotly, root, status, state), Math.max(0, POLL_MS - (Date.now() - started)));
+  setTimeout(() => poll(Plotly, root, status, state), POLL_MS);
 }
