@@ -1,0 +1,143 @@
+"""``python -m bench.projector_draw [--points N] [--rounds R]``: what one projector draw costs in
+headless Chromium, by the way it is drawn (issue 38, "a lecture hall of 500").
+
+The room's figure (``ui.rooms.views.room_figure_json``, presentation's scale 1.6) of N points placed
+as ``bench/room.py``'s students place them, and the figures after 20, 40, ... more points; each
+round draws them in a fresh plot, for the room's points as SVG (``scatter``) and as WebGL
+(``scattergl``, the projector's past 1,500 points), four ways:
+
+- *new*: ``Plotly.newPlot`` of the first figure;
+- *react*: ``Plotly.react`` to the next figure (what the projector does every version);
+- *extend*: ``Plotly.extendTraces`` of 20 points into the two class traces, the other traces kept;
+- *restyle*: ``Plotly.restyle`` of the boundary trace alone.
+
+Each time runs to the next animation frame after the call's promise. It prints the median and
+the range per way, and the load average before and after (the machine is shared: the figures
+are for comparing the ways within one run, not absolute).
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from playground.link import encode_scene
+from playground.scene import GRID_SCALE
+from tests.browser import CHROMIUM_ARGS, chromium_path
+from ui.plot.canvas import STATIC_DIR, ensure_plotly_js
+from ui.rooms import model, views
+from ui.session.state import default_scene
+
+ADDED = 20  # points between two figures (a fifth of a second of a hall of 500)
+FIGURES = 4
+
+# Runs in the page: {way: [ms, ...]} for the figures given.
+DRAW_JS = """async ([figures, rounds]) => {
+  const gd = document.getElementById('plot');
+  const decode = (v) => {  // plotly's {dtype, bdata} to an array extendTraces can extend
+    if (!v || !v.bdata) return v;
+    const bytes = Uint8Array.from(atob(v.bdata), (c) => c.charCodeAt(0));
+    return Array.from(new ({f4: Float32Array, f8: Float64Array, i4: Int32Array}[v.dtype])(bytes.buffer));
+  };
+  const prepare = (figure, type) => {
+    const copy = JSON.parse(JSON.stringify(figure));
+    copy.data.forEach((t) => { if (t.meta === 'points') Object.assign(t, {type,
+      x: decode(t.x), y: decode(t.y), customdata: decode(t.customdata)}); });
+    return copy;
+  };
+  const times = {};
+  const time = async (way, draw) => {
+    const start = performance.now();
+    await draw();
+    await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    (times[way] = times[way] || []).push(performance.now() - start);
+  };
+  for (let round = 0; round < rounds; round++) {
+    for (const type of ['scatter', 'scattergl']) {
+      const drawn = figures.map((f) => prepare(f, type));
+      await Plotly.purge(gd);
+      await time(type + ' new', () => Plotly.newPlot(gd, drawn[0].data, drawn[0].layout));
+      for (const figure of drawn.slice(1)) {
+        await time(type + ' react', () => Plotly.react(gd, figure.data, figure.layout));
+      }
+      const classes = gd.data.map((t, i) => [t, i]).filter(([t]) => t.meta === 'points').map(([, i]) => i);
+      const each = __ADDED__ / classes.length;
+      const fresh = () => classes.map(() => Array.from({length: each}, () => Math.random() * 4 - 2));
+      for (let i = 0; i < 2; i++) {
+        const added = {x: fresh(), y: fresh(), customdata: fresh()};
+        await time(type + ' extend', () => Plotly.extendTraces(gd, added, classes));
+      }
+      const boundary = gd.data.findIndex((t) => t.meta === 'boundary');
+      for (let i = 0; i < 2; i++) {
+        const line = {x: [[-3, 3 + i / 10]], y: [[-3, 3]]};
+        await time(type + ' restyle', () => Plotly.restyle(gd, line, [boundary]));
+      }
+    }
+  }
+  return times;
+}"""
+
+
+def room_figures(points, seed=1):
+    """The room's figures (JSON) at ``points``, then ``ADDED`` more each, ``FIGURES`` in all."""
+    room, _token = model.new_room(encode_scene(default_scene()), time.time())
+    rng = random.Random(seed)
+
+    def add():
+        label = rng.randrange(2)
+        x = max(-4.9, min(4.9, rng.gauss(-2.0 if label == 0 else 2.0, 1.3)))
+        y = max(-2.9, min(4.5, rng.gauss(0.0, 1.3)))
+        room["points"].append([round(x * GRID_SCALE), round(y * GRID_SCALE), label, "bench", len(room["points"])])
+
+    for _ in range(points):
+        add()
+    figures = []
+    for _ in range(FIGURES):
+        room["version"] += 1
+        figures.append(json.loads(views.room_figure_json(room, "en", 1.6)))
+        for _ in range(ADDED):
+            add()
+    return figures
+
+
+def measure(points, rounds):
+    figures = room_figures(points)
+    plotly_js = STATIC_DIR / Path(ensure_plotly_js()).name
+    with tempfile.TemporaryDirectory() as folder:
+        page_file = Path(folder) / "projector.html"
+        page_file.write_text(
+            f'<html><body><div id="plot" style="width:1240px;height:600px"></div>'
+            f'<script src="{plotly_js.as_uri()}"></script></body></html>'
+        )
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(page_file.as_uri())
+            page.wait_for_function("() => window.Plotly")
+            times = page.evaluate(DRAW_JS.replace("__ADDED__", str(ADDED)), [figures, rounds])
+            browser.close()
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--points", type=int, default=12_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    load_before = os.getloadavg()
+    times = measure(args.points, args.rounds)
+    load_after = os.getloadavg()
+    print(f"{args.points:,} points, {args.rounds} rounds; load {load_before[0]:.1f} -> {load_after[0]:.1f}")
+    print("| way | draws | median ms | range ms |\n|---|---:|---:|---|")
+    for way, values in times.items():
+        print(f"| {way} | {len(values)} | {statistics.median(values):.0f} | {min(values):.0f}-{max(values):.0f} |")
+
+
+if __name__ == "__main__":
+    main()
