@@ -196,6 +196,10 @@ function fitToPlotArea(root, Plotly, data) {
   Plotly.relayout(root, {'xaxis.range': [cx - half[0], cx + half[0]], 'yaxis.range': [cy - half[1], cy + half[1]]});
 }
 
+function pageTop(root) {
+  return root.getBoundingClientRect().top + window.scrollY;
+}
+
 function redraw(root, Plotly, widthChanged) {
   // After a resize: the height the plot now needs (presentation: the window's); on a wider
   // canvas the full legend may fit again.
@@ -264,12 +268,17 @@ export default function (component) {
         root.__pgFollowedBar = bar;
         root.__pgFollow.observe(bar);
       }
+      root.__pgTop = pageTop(root);
       if (data.fill_screen && !root.__pgTopWatch) {
         // And a look twice a second: an element above can move the plot without any size the
         // observers watch changing (a button wrapping to the bar's next row inside a fixed block).
+        // Only a moved top redraws: a redraw at any other moment could catch a view being framed.
         root.__pgTopWatch = setInterval(() => {
           if (!root.isConnected) { clearInterval(root.__pgTopWatch); return; }
-          if (root.__pgData.fill_screen && root.__pgFigure && !root.__pgDrag) redraw(root, Plotly, false);
+          const top = pageTop(root);
+          if (Math.abs(top - root.__pgTop) <= 1 || !root.__pgData.fill_screen || !root.__pgFigure || root.__pgDrag) return;
+          root.__pgTop = top;
+          redraw(root, Plotly, false);
         }, 500);
       }
       applyTool(root);

@@ -220,11 +220,6 @@ export default function (component) {
     document.addEventListener('click', releaseChoice, true);
     window.addEventListener('click', onBarClick, true);
   }
-  if ((data.figure || '') !== (document.documentElement.dataset.pgFigure || '')) {
-    // A new figure's explanation opens at its top, not where the last one was scrolled to.
-    const drawer = document.querySelector('.st-key-pg_drawer');
-    if (drawer) drawer.scrollTop = 0;
-  }
   document.documentElement.dataset.pgFigure = data.figure || '';
   applied(Number(data.done) || 0);
 }
