@@ -35,6 +35,7 @@ from ui.widgets.points_table import point_form, points_table
 from ui.widgets.presenter import PRESENTER_CSS, presenter_bar
 from ui.widgets.presets import DRAWER_OPEN_KEY, drawer, preset_explanation, preset_picker
 from ui.widgets.share import address_bar_follows, share_controls, sync_address_bar
+from ui.widgets.tab_scroll import keep_page_scroll
 
 from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
 from .rooms import panel as rooms_panel
@@ -256,6 +257,7 @@ def main():
     i18n.begin_run()
     loading.init_state()
     loading.apply_pending_load()
+    keep_page_scroll()  # first, before any tabs: a run selecting another tab does not scroll the page
     # In front of a class (presenting, or a class room on the projector) the plot gets the room.
     if not st.session_state.get(PRESENTATION_KEY) and not rooms_panel.is_open():
         st.title(_("Linear classification playground"))
