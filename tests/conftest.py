@@ -11,6 +11,7 @@ from playwright.sync_api import sync_playwright
 
 from playground import ClusterSpec, PlaygroundError, make_clusters, make_model
 from tests.browser import ARTIFACTS, CHROMIUM_ARGS, chromium_path, streamlit_server
+from tests.redis_server import redis_server
 
 # In CI the property tests draw the same examples every run, so a submission cannot fail on a
 # lucky draw; locally they stay random and keep exploring.
@@ -28,6 +29,13 @@ def server():
     """A live Streamlit server on a free port, one per browser-test module."""
     ARTIFACTS.mkdir(exist_ok=True)
     with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    """A real Redis (Debian's redis-server, tests/redis_server.py) for one test module: its URL."""
+    with redis_server(tmp_path_factory.mktemp("redis")) as (url, _restart):
         yield url
 
 

@@ -3,8 +3,6 @@ tick even while the machine is busy; speed, step -1/+1 and the scrub slider work
 the step into the link, and a link with a step opens at that step. Waits are for states."""
 
 import re
-import subprocess
-import sys
 from urllib.parse import urlencode
 
 import numpy as np
@@ -14,7 +12,7 @@ from playground import Window, make_clusters, make_model
 from playground.link import encode_scene
 from playground.presets import close_points
 from playground.scene import PointSet
-from tests.browser import ARTIFACTS, wait_settled
+from tests.browser import ARTIFACTS, cpu_burners, wait_settled
 from ui.session.state import DEFAULT_CLUSTERS, default_scene
 from ui.text.convention import book_decision
 
@@ -106,8 +104,7 @@ def test_playback_takes_one_step_per_tick_on_a_busy_machine(browser, server):
     n = model.n_iter_
     errors = []
     context, page = _open(browser, _link(server, scene), errors)
-    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
-    try:
+    with cpu_burners(2):
         assert _step(page) == n  # the final fit until played
         page.select_option(f"{PLAYER} select[aria-label='Speed']", "2")
         # The page itself reads the step shown in the player's DOM whenever it changes, with the
@@ -122,10 +119,6 @@ def test_playback_takes_one_step_per_tick_on_a_busy_machine(browser, server):
         )
         observed = page.evaluate("() => window.__pgObserved")
         log = page.evaluate("() => window.__pgPlaybackLog")
-    finally:
-        for process in busy:
-            process.kill()
-            process.wait()
     seen = [entry["shown"] for entry in observed]
     seen = [step for i, step in enumerate(seen) if i == 0 or step != seen[i - 1]]
     assert seen == list(range(n + 1)), seen  # Play starts from 0 at the end; no jumps: one step per tick

@@ -3,9 +3,6 @@ in a real Redis shared by two "replicas" (two clients of one redis-server)."""
 
 import threading
 
-import pytest
-
-from tests.redis_server import redis_server
 from ui.server.clients import client_address, parse_networks
 from ui.server.limits import InFlight, RedisTokenBuckets, TokenBuckets
 
@@ -63,12 +60,6 @@ def test_in_flight_caps_a_key_and_the_process():
     for key in ("a", "b", "c"):
         flight.release(key)
     assert flight.running() == 0 and flight._counts == {}
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    with redis_server(tmp_path_factory.mktemp("redis-limits")) as (url, _restart):
-        yield url
 
 
 def test_replicas_share_one_allowance_in_redis(redis_url):

@@ -21,7 +21,6 @@ import pytest
 from starlette.applications import Starlette
 
 from playground.link import encode_scene
-from tests.redis_server import redis_server
 from ui.rooms import guard, model, routes, store, views
 from ui.rooms.protocol import API
 from ui.rooms.redis_store import RedisStore
@@ -31,12 +30,6 @@ from ui.session.state import default_scene
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    with redis_server(tmp_path_factory.mktemp("redis")) as (url, _restart):
-        yield url
 
 
 def _input_bytes(redis_store):

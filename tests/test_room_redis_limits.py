@@ -16,19 +16,12 @@ import redis
 
 from bench.server import streamlit
 from playground.link import encode_scene
-from tests.redis_server import redis_server
 from ui.rooms import guard, model
 from ui.rooms.protocol import API
 from ui.rooms.store import RedisStore
 from ui.server import limits
 from ui.server.limits import RedisTokenBuckets
 from ui.session.state import default_scene
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    with redis_server(tmp_path_factory.mktemp("redis")) as (url, _restart):
-        yield url
 
 
 def test_concurrent_opens_never_exceed_the_room_cap(redis_url):

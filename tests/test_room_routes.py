@@ -13,7 +13,6 @@ from starlette.applications import Starlette
 
 from playground.link import decode_scene, encode_scene
 from playground.scene import snap
-from tests.redis_server import redis_server
 from ui.rooms import guard, model, routes, store, views
 from ui.rooms.protocol import API, MAX_STUDENTS
 from ui.server.limits import TokenBuckets
@@ -22,12 +21,6 @@ from ui.session.state import default_scene
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    with redis_server(tmp_path_factory.mktemp("redis")) as (url, _restart):
-        yield url
 
 
 @pytest.fixture(params=["memory", "redis"])
