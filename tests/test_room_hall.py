@@ -14,7 +14,7 @@ import tracemalloc
 from urllib.parse import parse_qsl
 
 from playground.link import encode_scene
-from tests.test_room_routes import add, client, joined, opened, post, redis_url  # noqa: F401  (fixtures)
+from tests.test_room_routes import add, client, joined, opened, post  # noqa: F401  (fixtures)
 from ui.rooms import model, store, views
 from ui.rooms.protocol import API
 from ui.session.state import default_scene
