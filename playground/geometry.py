@@ -5,6 +5,10 @@ being traced from a grid: each is the set where two discriminants tie and beat a
 Strategies built from two-class linear classifiers (figure 4.2) are piecewise linear too: a
 one-versus-one vote is constant on each cell of the arrangement of their lines, so its regions
 and boundaries are exact polygons and segments as well (``exact_regions``).
+
+The browser repeats the clipping by half-planes for playback (ui/plot/playback_frames.js draws each
+tick's frame from the score rows without asking the server, so a busy server never slows the
+animation); a browser test checks its regions against ``exact_regions``.
 """
 
 from collections.abc import Callable

@@ -16,6 +16,9 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing 
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing="$missing redis-server"
 # Japanese and Chinese glyphs for the language tests' screenshots (test-artifacts/i18n-*.png).
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$missing fonts-noto-cjk"
+# Node.js and npm: the browser code's type check and linter (package.json), and a test running fill().
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if [ -n "$missing" ]; then
   echo "Installing Debian's$missing for the tests..."
   sudo_if_needed=""
@@ -24,9 +27,14 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_if_needed apt-get install -y -qq $missing >/dev/null
 fi
 
+# The checker and linter of the browser code, at the versions package-lock.json pins.
+npm ci --no-audit --no-fund --loglevel=error
+
 ruff check .
 ruff format --check .
 lint-imports --no-cache  # the layers of ui/ and the import rules (pyproject.toml [tool.importlinter])
+npx --no-install tsc -p tsconfig.json  # ui/**/*.js as ES modules, type-checked from their JSDoc (checkJs)
+npx --no-install eslint ui
 python -m mypy  # playground/ (every def typed, bodies checked) and the ui modules [tool.mypy] in pyproject.toml lists
 # Exit code 5 (no tests collected) fails like any other non-zero code. The slowest tests are listed
 # so that every CI log shows where its time goes.

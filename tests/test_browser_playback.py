@@ -13,6 +13,7 @@ from playground.link import encode_scene
 from playground.presets import close_points
 from playground.scene import PointSet
 from tests.browser import ARTIFACTS, cpu_burners, wait_settled
+from ui.plot.browser_modules import module_url
 from ui.session.state import DEFAULT_CLUSTERS, default_scene
 from ui.text.convention import book_decision
 
@@ -255,7 +256,6 @@ def test_the_browsers_regions_are_the_models_exact_regions(browser, server):
     exact regions of at_step(k), for softmax with three classes, class by class (areas)."""
     from playground.geometry import exact_regions, polygon_area
     from tests.conftest import clusters
-    from ui.plot.playback import PLAYER_JS
     from ui.plot.playback_frames import playback_frames
 
     X, y = clusters(3)
@@ -266,7 +266,7 @@ def test_the_browsers_regions_are_the_models_exact_regions(browser, server):
     errors = []
     scene, _ = _logistic_scene()
     context, page = _open(browser, _link(server, scene), errors)
-    url = _module_url(PLAYER_JS)
+    url = module_url("plot/playback_frames.js")
     win = [window.x_min, window.x_max, window.y_min, window.y_max]
     for index in (0, 1, 2, len(frames["steps"]) // 2, len(frames["steps"]) - 1):
         step = frames["steps"][index]
@@ -296,12 +296,6 @@ def test_the_browsers_regions_are_the_models_exact_regions(browser, server):
             assert got.get(k, 0.0) == pytest.approx(area, abs=1e-9 * total), (step, k)
     context.close()
     assert not errors, errors
-
-
-def _module_url(source):
-    from ui.plot.canvas import static_module
-
-    return static_module("playback", source)
 
 
 def test_a_long_run_plays_a_few_hundred_frames_and_says_so(browser, server):

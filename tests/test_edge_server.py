@@ -7,6 +7,7 @@ No timed assertion: each socket read has a generous bound so a hang fails instea
 """
 
 import json
+import re
 import socket
 import urllib.error
 import urllib.request
@@ -112,7 +113,9 @@ def test_cross_site_posts_are_refused(server, path):
 
 
 def test_every_route_sends_its_security_headers(server):
-    for path in ("/", "/room", "/room/assets/student.js", "/api/room/state?c=AAAAAAAA"):
+    with urllib.request.urlopen(server + "/room", timeout=BOUND) as response:  # the page names its module
+        (module,) = re.findall(r'<script type="module" src="([^"]+)"></script>', response.read().decode())
+    for path in ("/", "/room", "/room/assets/student.css", module, "/api/room/state?c=AAAAAAAA"):
         try:
             with urllib.request.urlopen(server + path, timeout=BOUND) as response:
                 headers = response.headers

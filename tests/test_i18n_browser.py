@@ -19,7 +19,6 @@ from playground import Window, make_model
 from playground.link import encode_scene
 from playground.scene import PointSet
 from tests.conftest import component_json, player_data
-from ui.plot import canvas, chart, playback
 from ui.session.state import default_scene
 from ui.text.i18n import translations
 
@@ -190,13 +189,12 @@ def _js_string_literals(source):
     return [m[1:-1] for m in re.findall(r"'(?:[^'\\\n]|\\.)*'", source)]
 
 
-@pytest.mark.parametrize(
-    "source",
-    [canvas._JS, chart._JS, canvas.MODULE_LOADER_JS, playback.PLAYER_JS],
-    ids=["canvas", "chart", "loader", "player"],
-)
-def test_the_javascript_holds_no_english_sentence(source):
-    literals = _js_string_literals(source)
+PLOT_MODULES = sorted((Path(__file__).resolve().parent.parent / "ui" / "plot").glob("*.js"))
+
+
+@pytest.mark.parametrize("module", PLOT_MODULES, ids=[path.name for path in PLOT_MODULES])
+def test_the_javascript_holds_no_english_sentence(module):
+    literals = _js_string_literals(module.read_text(encoding="utf-8"))
     assert len(literals) >= 1  # the collector finds the literals
     english = {*ENGLISH_CANVAS.values(), *ENGLISH_CHART.values(), *ENGLISH_PLAYER.values()}
     # Sentences without their placeholders, e.g. "The plot could not be drawn:", "of", "(end of the run)".
@@ -217,13 +215,10 @@ console.log(JSON.stringify([
 """
 
 
-def test_fill_puts_the_values_in_their_places_once(tmp_path):
-    """The JavaScript's fill() (the player's; the canvas's and chart's is the same function)."""
-    module = tmp_path / "player.mjs"
-    module.write_text(playback.PLAYER_JS, encoding="utf-8")
-    shared = tmp_path / "shared.mjs"
-    shared.write_text(canvas.PLOTLY_SHARED_JS + "\nexport { fill };\n", encoding="utf-8")
-    for path in (module, shared):
+def test_fill_puts_the_values_in_their_places_once():
+    """The JavaScript's fill() (ui/plot/plotly_shared.js's, which every plot module imports), run by Node."""
+    shared = Path(__file__).resolve().parent.parent / "ui" / "plot" / "plotly_shared.js"
+    for path in (shared,):
         script = FILL_JS.format(module=json.dumps(path.as_uri()))
         out = subprocess.run(
             ["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True

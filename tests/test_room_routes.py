@@ -5,6 +5,7 @@ tests run against the in-process store and Redis (``tests/redis_server.py``).
 """
 
 import json
+import re
 import warnings
 
 import numpy as np
@@ -13,6 +14,7 @@ from starlette.applications import Starlette
 
 from playground.link import decode_scene, encode_scene
 from playground.scene import snap
+from ui.plot import browser_modules
 from ui.rooms import guard, model, routes, store, views
 from ui.rooms.protocol import API, MAX_STUDENTS
 from ui.server.limits import TokenBuckets
@@ -321,7 +323,15 @@ def test_the_student_page_keeps_texts_as_data(client):
     assert page.status_code == 200 and 'lang="ja"' in page.text
     assert 'lang="zh"' in client.get("/room", headers={"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8"}).text
     assert 'lang="en"' in client.get("/room", headers={"Accept-Language": "<script>,fr"}).text
-    assert client.get("/room/assets/student.js").status_code == 200
+    assert client.get("/room/assets/student.css").status_code == 200
+    # The page's code is an ES module of the served tree (ui/plot/browser_modules.py), with what it imports.
+    (module,) = re.findall(r'<script type="module" src="([^"]+)"></script>', page.text)
+    served = browser_modules.STATIC_DIR / module.split("/app/static/", 1)[1]
+    assert module.endswith("/rooms/student.js") and served.is_file()
+    assert (served.parent / "student_taps.js").is_file() and (
+        served.parent.parent / "plot" / "plotly_shared.js"
+    ).is_file()
+    assert client.get("/room/assets/student.js").status_code == 404  # no classic script beside it
     assert client.get("/room/assets/..%2Fmodel.py").status_code == 404
 
 

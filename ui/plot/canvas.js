@@ -1,3 +1,12 @@
+// The canvas element: draws the scene's figure with plotly.js, fitted to its box, and binds the
+// gestures (canvas_gestures.js and the modules it names) once per plot. Loaded by module_loader.js.
+import { dragAfterDraw, requestLive, withAdded } from './canvas_drag_live.js';
+import { DRAGMODES, TOOL_DRAGMODES, applyTool, commit, currentTool, liveLine, plotArea, send, toolbar } from './canvas_gestures.js';
+import { kbAfterDraw, kbSetUp } from './canvas_keyboard.js';
+import { afterPatches } from './canvas_patch.js';
+import { bind, bindKeys } from './canvas_touch_wheel_keys.js';
+import { fill, loadPlotly, observeWidth, plotConfig, plotRoot, themed } from './plotly_shared.js';
+
 const MIN_HEIGHT = 240;  // px: the canvas never gets shorter than this to fit a wide window
 // 0 the full legend, 1 short names, 2 short names in a smaller font, 3 and on: without the
 // first, then the second, optional entry (the figure's compact.optional)
@@ -124,7 +133,7 @@ function plotStart(root, layout, window) {
   return Math.max(0, (1 - Math.min(1, (height * (x1 - x0)) / (y1 - y0) / width)) / 2);
 }
 
-function draw(root, Plotly) {
+export function draw(root, Plotly) {
   // One draw at a time per canvas: plotly.js fails (inside its own timers) when a Plotly.react starts
   // while another is under way. A draw asked for meanwhile runs once the current one is done, and
   // several such asks are one draw (of the newest figure).
@@ -175,7 +184,7 @@ function drawNow(root, Plotly, depth) {
   });
 }
 
-function liveFrame(root) {
+export function liveFrame(root) {
   // The live figure as drawNow would give it to plotly (the legend's level and place kept).
   const start = plotStart(root, root.__pgFigure.layout, root.__pgData.window);
   return withAdded(root, shownFigure(root.__pgLiveFigure, root.__pgLegendLevel || 0, start));

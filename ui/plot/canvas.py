@@ -7,12 +7,9 @@ Why a custom component: ``st.plotly_chart`` only reports clicks on existing mark
 
 import base64
 import functools
-import hashlib
 import json
-import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -22,33 +19,20 @@ from plotly.io.json import to_json_plotly
 
 from ui.text.i18n import _, current_language
 
+from . import browser_modules
+from .browser_modules import module_url, static_url, write_atomically
 from .projector_sizes import PRESENTATION_KEY, legible
 from .theme import DARK_SWAPS, with_font
 
-STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"
 
 _HERE = Path(__file__).resolve().parent
-PLOTLY_SHARED_JS = (_HERE / "plotly_shared.js").read_text(encoding="utf-8")
-
-# One module, its parts joined in this order (they share one scope): a drag's frames patched in
-# place, the gestures (pointer; touch, wheel and keys; a drag and the live route; the keyboard's
-# cursor), the element.
-_PARTS = (
-    "canvas_patch.js",
-    "canvas_gestures.js",
-    "canvas_touch_wheel_keys.js",
-    "canvas_drag_live.js",
-    "canvas_keyboard.js",
-    "canvas.js",
-)
-_JS = PLOTLY_SHARED_JS + "".join((_HERE / name).read_text(encoding="utf-8") for name in _PARTS)
 
 _CSS = (_HERE / "canvas.css").read_text(encoding="utf-8")
 
 # Streamlit sends an inline component's JavaScript with every update of the element, i.e. with
-# every click; the canvas's is ~15 KB. So the element's own JavaScript only imports the real
-# module, written to static/ once (see ``static_module``) and cached by the browser.
+# every click. So the element's own JavaScript only imports the real module (ui/plot/canvas.js and
+# what it imports), served from static/ (ui/plot/browser_modules.py) and cached by the browser.
 MODULE_LOADER_JS = (_HERE / "module_loader.js").read_text(encoding="utf-8")
 
 
@@ -123,59 +107,11 @@ def canvas_texts():
 _canvas = st.components.v2.component("playground_canvas", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
 
 
-def _static_url(filename):
-    base = st.get_option("server.baseUrlPath").strip("/")
-    return f"/{base}/app/static/{filename}" if base else f"/app/static/{filename}"
-
-
-@functools.lru_cache(maxsize=32)
-def _module_file_name(name, source):
-    # Cached: the source never changes, and hashing it again would be work on every click.
-    return f"pg-{name}-{hashlib.blake2b(source.encode(), digest_size=8).hexdigest()}.js"
-
-
 @functools.lru_cache(maxsize=1)
 def _plotly_source():
     """plotly.js in the installed plotly package, and its size (resolving the path costs a syscall per part)."""
     source = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
     return source, source.stat().st_size
-
-
-def static_module(name, source):
-    """The URL of JavaScript ``source`` served from static/, written there on first use under a
-    name carrying its digest (a changed module is a new file, never a stale cached one)."""
-    return _static_url(_write_static_module(name, source))
-
-
-@functools.lru_cache(maxsize=32)
-def _write_static_module(name, source):
-    # Once per process: looking for the file on every run cost two system calls a chart, and a
-    # click draws the canvas and a panel's charts.
-    filename = _module_file_name(name, source)
-    target = STATIC_DIR / filename
-    if not target.exists():
-        _write_atomically(target, lambda temporary: temporary.write_text(source, encoding="utf-8"))
-    return filename
-
-
-def _write_atomically(target, write):
-    """Write ``target`` through a temporary file of its own, then rename it into place.
-
-    The first visitors of a fresh server arrive together: every session thread (and any other
-    server process) writes its own temporary file, so none renames away another's, and a reader
-    sees either no file or a whole one. (A cache does not stop the race: ``functools.cache`` runs
-    concurrent first calls side by side.)
-    """
-    STATIC_DIR.mkdir(exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=STATIC_DIR, prefix=f".{target.name}.", suffix=".tmp")
-    os.close(handle)
-    temporary = Path(temporary)
-    try:
-        write(temporary)
-        temporary.chmod(0o644)  # mkstemp's file is private; a served file is not
-        temporary.replace(target)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def ensure_plotly_js():
@@ -184,16 +120,16 @@ def ensure_plotly_js():
     The file name carries the version so browsers never keep a stale copy.
     """
     _copy_plotly_js()
-    return _static_url(PLOTLY_JS)
+    return static_url(PLOTLY_JS)
 
 
 @functools.cache
 def _copy_plotly_js():
-    # Once per process, for the same reason as ``_write_static_module``.
-    target = STATIC_DIR / PLOTLY_JS
+    # Once per process: looking for the file on every run cost two system calls a chart.
+    target = browser_modules.STATIC_DIR / PLOTLY_JS
     source, size = _plotly_source()
     if not target.exists() or target.stat().st_size != size:
-        _write_atomically(target, lambda temporary: shutil.copyfile(source, temporary))
+        write_atomically(target, lambda temporary: shutil.copyfile(source, temporary))
 
 
 # plotly.js typed arrays ("bdata"): base64 of the raw bytes, a third of the size of a JSON list.
@@ -338,7 +274,7 @@ def _drawing(figure, config):
         "config": config,
         "plotly_url": ensure_plotly_js(),
         "dark_swaps": DARK_SWAPS,
-        "module": static_module("canvas", _JS),
+        "module": module_url("plot/canvas.js"),
     }
 
 

@@ -1,6 +1,10 @@
 // The canvas's gestures, continued (see canvas_gestures.js, whose rules hold here): a drag of
 // points drawn in the browser, the live route that redraws the regions under it, and the points
 // a click added, drawn before the session's figure arrives.
+import { draw, liveFrame } from './canvas.js';
+import { commit, liveAvailable, liveLine, shownPoints } from './canvas_gestures.js';
+import { patchFrame } from './canvas_patch.js';
+import { fill } from './plotly_shared.js';
 
 // ---- Dragging points --------------------------------------------------------------------------
 
@@ -50,7 +54,7 @@ function hideDragged(root, drag, hidden) {
   markerNodes(root, drag.ids).forEach((node) => { node.style.visibility = hidden ? 'hidden' : ''; });
 }
 
-function placeDragged(root) {
+export function placeDragged(root) {
   // Draw the dragged points where the pointer has taken them (once per frame, and after each draw).
   const drag = root.__pgDrag;
   if (!drag || !root._fullLayout) return;
@@ -76,7 +80,7 @@ function endDrag(root, drag) {
   if (root.__pgLiveLine) liveLine(root, null);
 }
 
-function markSelection(root) {
+export function markSelection(root) {
   // Selected points wear a heavy dark rim; a selection whose points were changed by anything but
   // its own drag (undo, a removal, a new scene) is dropped.
   const selection = root.__pgSelection;
@@ -105,14 +109,14 @@ function markSelection(root) {
   root.dataset.selected = String(selection.ids.length);
 }
 
-function select(root, ids, add) {
+export function select(root, ids, add) {
   const shown = shownPoints(root), previous = add && root.__pgSelection ? root.__pgSelection.ids : [];
   const all = Array.from(new Set(previous.concat(ids))).filter((id) => shown.has(id));
   root.__pgSelection = all.length ? {ids: all, at: new Map(all.map((id) => [id, shown.get(id)]))} : null;
   return draw(root, window.Plotly);  // a fresh draw clears the old rims; markSelection draws the new ones
 }
 
-function startDrag(root, press) {
+export function startDrag(root, press) {
   const shown = shownPoints(root);
   window.__pgDragCount = (window.__pgDragCount || 0) + 1;
   root.__pgDrag = {
@@ -129,7 +133,7 @@ function startDrag(root, press) {
   if (root._fullLayout) delete root._fullLayout._rehover;
 }
 
-function dragAfterDraw(root, data) {
+export function dragAfterDraw(root, data) {
   // After a figure from the session is drawn: the drag ends once its final move is on screen.
   const drag = root.__pgDrag;
   if (!drag || !drag.finalNonce || (data.ack || 0) < drag.finalNonce) return;
@@ -169,7 +173,7 @@ function pendingEdits(root) {
   return edits;
 }
 
-function requestLive(root) {
+export function requestLive(root) {
   // One request in flight per canvas; a newer state asked for meanwhile is sent when it answers.
   const live = root.__pgData && root.__pgData.live;
   if (!live || root.__pgLiveOff) return;
@@ -241,7 +245,7 @@ function drawLive(root, answer) {
 
 // ---- Pending points ---------------------------------------------------------------------------
 
-function withAdded(root, figure) {
+export function withAdded(root, figure) {
   // Points clicked in and not yet in a figure from the server, drawn at once in the active class's
   // marker (the live route's figure, then the session's, draw them with the refit).
   const marker = root.__pgData && root.__pgData.new_point;
@@ -256,7 +260,7 @@ function withAdded(root, figure) {
 
 const ADDED_WAIT_MS = 40;  // a new point waits this long for its live figure before it is drawn alone
 
-function showAdded(root, event) {
+export function showAdded(root, event) {
   if (event.type === 'retract') {
     root.__pgAdded = (root.__pgAdded || []).filter((p) => p.nonce !== event.of);
   } else {
@@ -278,3 +282,4 @@ function drawAdded(root) {
   root.__pgAddedTimer = 0;
   return draw(root, window.Plotly);
 }
+

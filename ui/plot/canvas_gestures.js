@@ -1,7 +1,7 @@
 // The canvas's gestures: tools, clicks and presses (this file); touch, the wheel, plotly's own
 // events and the keys (canvas_touch_wheel_keys.js); a drag of points and the live route
-// (canvas_drag_live.js). They are one module: ui/plot/canvas.py joins them in that order, so
-// they share their functions and constants; the rules below hold for all of them.
+// (canvas_drag_live.js). Each is an ES module importing what it uses from the others (served as
+// files by ui/plot/browser_modules.py); the rules below hold for all of them.
 //
 // Rules that must hold (a lecturer in front of a class relies on them):
 // - A gesture does what its tool says, nothing else. add (the default): a click on empty space adds
@@ -19,6 +19,8 @@
 //   boundary come from the live route (ui/server/live_route.py, no Streamlit rerun), one request in flight
 //   at a time, the latest position always asked for next. The session hears of the drag once, at
 //   the release (one undo step). Without the route the drag still commits, and a line says so.
+import { placeDragged, requestLive, select, showAdded, startDrag } from './canvas_drag_live.js';
+import { keyRoot, touchEnd, touchMove, touchStart, wheel } from './canvas_touch_wheel_keys.js';
 
 const DOUBLE_CLICK_SLOP = 8;  // px: two clicks further apart are two clicks, however quick
 const DOUBLE_CLICK_MS = 500;  // the longest double-click interval systems allow by default
@@ -27,28 +29,28 @@ const TAP_SLOP = 10;  // px: a touch that moves less is a tap
 const HIT_SLACK = 3;  // px beyond a marker's radius that still press it
 const ERASE_SLACK = 6;  // px: the erase tool is a little more generous
 const TOOLS = ['add', 'move', 'erase', 'select'];
-const TOOL_KEYS = {a: 'add', m: 'move', e: 'erase', s: 'select'};
-const DRAGMODES = {add: 'zoom', move: 'pan', erase: 'select', select: 'select'};  // each tool's own
+export const TOOL_KEYS = {a: 'add', m: 'move', e: 'erase', s: 'select'};
+export const DRAGMODES = {add: 'zoom', move: 'pan', erase: 'select', select: 'select'};  // each tool's own
 // What a drag on empty space may do in each tool (plotly's toolbar picks among these).
-const TOOL_DRAGMODES = {add: ['zoom', 'pan'], move: ['pan', 'zoom'], erase: ['select', 'lasso'], select: ['select', 'lasso']};
-const VIEW_SETTLE_MS = 350;  // a wheel or pinch zoom is reported once the hand has stopped
-const WHEEL_HINT_MS = 1600;
+export const TOOL_DRAGMODES = {add: ['zoom', 'pan'], move: ['pan', 'zoom'], erase: ['select', 'lasso'], select: ['select', 'lasso']};
+export const VIEW_SETTLE_MS = 350;  // a wheel or pinch zoom is reported once the hand has stopped
+export const WHEEL_HINT_MS = 1600;
 
-function currentTool() {
+export function currentTool() {
   if (!window.__pgTool) {
-    let saved = null;
-    try { saved = window.sessionStorage.getItem('pg-tool'); } catch (err) { saved = null; }
+    let saved;
+    try { saved = window.sessionStorage.getItem('pg-tool'); } catch (err) { saved = null; }  // private mode
     window.__pgTool = TOOLS.includes(saved) ? saved : 'add';
   }
   return window.__pgTool;
 }
 
-function pointIds(points) {
+export function pointIds(points) {
   // Only markers of the data-point traces carry an index in customdata.
   return (points || []).filter(p => p.data && p.data.meta === 'points' && p.customdata >= 0).map(p => p.customdata);
 }
 
-function plotArea(root) {
+export function plotArea(root) {
   // The room inside the margins, which the equal-scale plot area fits into (at the canvas's full
   // height, should it have shrunk to a wide window).
   const layout = root._fullLayout, size = layout && layout._size;
@@ -56,7 +58,7 @@ function plotArea(root) {
   return [Math.round(size.w), Math.round(size.h + Math.max(0, (root.__pgRoom || 0) - layout.height))];
 }
 
-function send(root, event) {
+export function send(root, event) {
   // Two triggers in one tick overwrite each other, so every send carries all events Python
   // has not acknowledged yet. Nonce and queue are page-wide: a re-created canvas (or another
   // canvas of the comparison) sends the edits still on their way too, in the order they were made.
@@ -86,7 +88,7 @@ function send(root, event) {
 
 const COMMIT_WAIT_MS = 80;  // the longest a click's commit waits for its live figure
 
-function commit(root) {
+export function commit(root) {
   // Send the session every event not yet acknowledged (each is applied once, in order), through
   // this canvas or, should a rerun have re-created it meanwhile, the one that took its place.
   clearTimeout(root.__pgCommitTimer);
@@ -95,31 +97,31 @@ function commit(root) {
   if (target) target.__pgSend('events', window.__pgQueue);
 }
 
-function liveAvailable(root) {
+export function liveAvailable(root) {
   return !!(root.__pgData && root.__pgData.live) && !root.__pgLiveOff && !root.__pgDrag;
 }
 
 // ---- Where the pointer is -----------------------------------------------------------------
 
-function plotPixel(root, clientX, clientY) {
+export function plotPixel(root, clientX, clientY) {
   // Client coordinates -> pixels within the plot area (the axes' own pixel frame).
   const layout = root._fullLayout, box = root.getBoundingClientRect();
   return [clientX - box.left - layout.xaxis._offset, clientY - box.top - layout.yaxis._offset];
 }
 
-function inPlotArea(root, clientX, clientY) {
+export function inPlotArea(root, clientX, clientY) {
   const layout = root._fullLayout;
   if (!layout || !layout.xaxis || !layout.xaxis.l2p) return false;
   const [px, py] = plotPixel(root, clientX, clientY);
   return px >= 0 && py >= 0 && px <= layout.xaxis._length && py <= layout.yaxis._length;
 }
 
-function toData(root, clientX, clientY) {
+export function toData(root, clientX, clientY) {
   const layout = root._fullLayout, [px, py] = plotPixel(root, clientX, clientY);
   return [layout.xaxis.p2l(px), layout.yaxis.p2l(py)];
 }
 
-function shownPoints(root, meta) {
+export function shownPoints(root, meta) {
   // id -> [x, y, marker size] of the markers of traces with this meta (visible ones only).
   const shown = new Map();
   (root._fullData || []).forEach((trace) => {
@@ -151,15 +153,15 @@ function pointAt(root, clientX, clientY, slack) {
 
 // ---- Tools ------------------------------------------------------------------------------------
 
-function setTool(tool) {
+export function setTool(tool) {
   if (!TOOLS.includes(tool)) return;
   window.__pgTool = tool;
-  document.querySelectorAll('.pg-canvas').forEach((root) => { root.__pgLastClick = null; });  // no double-click across tools
+  /** @type {NodeListOf<PlotRoot>} */ (document.querySelectorAll('.pg-canvas')).forEach((root) => { root.__pgLastClick = null; });  // no double-click across tools
   try { window.sessionStorage.setItem('pg-tool', tool); } catch (err) { /* private mode: not kept */ }
-  document.querySelectorAll('.pg-canvas').forEach((root) => { if (root.__pgData) applyTool(root); });
+  /** @type {NodeListOf<PlotRoot>} */ (document.querySelectorAll('.pg-canvas')).forEach((root) => { if (root.__pgData) applyTool(root); });
 }
 
-function applyTool(root) {
+export function applyTool(root) {
   // The tool bar's state, the hint line, the cursor, plotly's drag mode and what a finger does.
   const tool = currentTool(), texts = root.__pgData.texts;
   const bar = root.__pgToolbar;
@@ -181,7 +183,7 @@ function applyTool(root) {
   }
 }
 
-function toolbar(root, parentElement, texts) {
+export function toolbar(root, parentElement, texts) {
   // A small bar above the plot (its height never changes, so the plot never moves under the pointer).
   let bar = parentElement.querySelector('.pg-tools');
   if (!bar) {
@@ -212,7 +214,7 @@ function toolbar(root, parentElement, texts) {
   return bar;
 }
 
-function liveLine(root, text) {
+export function liveLine(root, text) {
   // A line in the tool bar about live updates (off, or what a drag shows); null restores the hint.
   root.__pgLiveLine = text;
   const hint = root.__pgToolbar && root.__pgToolbar.querySelector('.pg-hint');
@@ -264,7 +266,7 @@ function click(root, press) {
 
 // ---- Presses: mouse and touch alike --------------------------------------------------------------
 
-function pressStart(root, at, touch) {
+export function pressStart(root, at, touch) {
   // A press in the plot area. Returns true when the canvas takes the gesture from plotly.
   if (root.__pgDrag || !inPlotArea(root, at.clientX, at.clientY)) return false;
   const tool = currentTool();
@@ -284,7 +286,7 @@ function pressStart(root, at, touch) {
   return id !== null || (touch && tool === 'add');
 }
 
-function pressMove(root, at) {
+export function pressMove(root, at) {
   const press = root.__pgPress;
   if (!press) return false;
   const travel = Math.hypot(at.clientX - press.x, at.clientY - press.y);
@@ -304,7 +306,7 @@ function pressMove(root, at) {
   return true;
 }
 
-function pressEnd(root, at) {
+export function pressEnd(root, at) {
   const press = root.__pgPress;
   window.__pgPressRoot = null;
   root.__pgPress = null;
@@ -326,7 +328,7 @@ function pressEnd(root, at) {
   return true;
 }
 
-function bindPresses(root) {
+export function bindPresses(root) {
   // Capture phase on the canvas: a press the canvas takes never reaches plotly's drag layer.
   root.addEventListener('mousedown', (e) => {
     if (e.button !== 0 || e.target.closest('.modebar')) return;
@@ -359,3 +361,4 @@ function bindPresses(root) {
     if (root) { root.__pgPress = null; window.__pgPressRoot = null; }
   }, true);
 }
+

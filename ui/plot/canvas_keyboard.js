@@ -14,6 +14,9 @@
 //   is a drag with a single, final move). Ctrl/⌘+Z undoes as anywhere on the page.
 // - Every action is said in words in a live region, in the session's language; an edit is said
 //   once the session has applied it, with the boundary it now has (the server's sentence).
+import { select } from './canvas_drag_live.js';
+import { send, shownPoints } from './canvas_gestures.js';
+import { fill } from './plotly_shared.js';
 
 const KB_STEPS = [1, 2, 2.5, 5];
 const KB_CELLS = 40;  // about this many steps across the view's width
@@ -219,7 +222,7 @@ function kbKey(root, e) {
   return false;
 }
 
-function kbSetUp(root, parentElement) {
+export function kbSetUp(root, parentElement) {
   // Once per element: the focus stop, the cursor's mark, the live region, the keys.
   const texts = kbTexts(root);
   root.setAttribute('aria-label', texts.kb_label);
@@ -255,7 +258,7 @@ function kbSetUp(root, parentElement) {
   });
 }
 
-function kbAfterDraw(root, data) {
+export function kbAfterDraw(root, data) {
   // After a figure from the session: the cursor in its place, and the edits it applied said.
   if (!root.__pgKbPlotBound && root.on) {
     root.__pgKbPlotBound = true;
@@ -269,3 +272,4 @@ function kbAfterDraw(root, data) {
   const action = done[done.length - 1].action, spoken = data.spoken || {};
   kbSay(root, spoken.boundary ? fill(kbTexts(root).kb_then, {action: action, boundary: spoken.boundary}) : action);
 }
+

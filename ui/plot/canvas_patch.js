@@ -145,7 +145,7 @@ function patchPlan(root, figure) {
   return plan;
 }
 
-function patchFrame(root, figure) {
+export function patchFrame(root, figure) {
   // Draw a drag's live ``figure`` in place; false when it has to go through Plotly.react.
   if (root.__pgDrawing || !root.__pgDrag) return false;
   const plan = patchPlan(root, figure);
@@ -156,10 +156,11 @@ function patchFrame(root, figure) {
   return true;
 }
 
-function afterPatches(layout, root) {
+export function afterPatches(layout, root) {
   // The layout of the next Plotly.react: after patched frames, every trace is drawn anew.
   if (!root.__pgPatched) return layout;
   root.__pgPatched = false;
   root.__pgDataRevision = (root.__pgDataRevision || 0) + 1;
   return Object.assign({}, layout, {datarevision: 'pg-' + root.__pgDataRevision});
 }
+

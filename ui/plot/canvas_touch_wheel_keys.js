@@ -1,9 +1,11 @@
 // The canvas's gestures, continued (see canvas_gestures.js, whose rules hold here): touch, the
 // wheel, plotly's own zoom, pan, box and lasso events, and the keys.
+import { markSelection, placeDragged, select } from './canvas_drag_live.js';
+import { TOOL_KEYS, VIEW_SETTLE_MS, WHEEL_HINT_MS, bindPresses, currentTool, inPlotArea, plotPixel, pointIds, pressEnd, pressMove, pressStart, send, setTool, toData } from './canvas_gestures.js';
 
 // ---- Touch: taps, one-finger scrolling, two-finger pan and zoom ----------------------------------
 
-function touchStart(root, e) {
+export function touchStart(root, e) {
   if (e.touches.length >= 2) {
     // Two fingers: pan and zoom the view (never plotly's one-finger drag, never the page's zoom).
     root.__pgPress = null;
@@ -20,7 +22,7 @@ function touchStart(root, e) {
   }
 }
 
-function touchMove(e) {
+export function touchMove(e) {
   const pinchRoot = window.__pgPinchRoot;
   if (pinchRoot && e.touches.length >= 2) {
     pinchMove(pinchRoot, e.touches[0], e.touches[1]);
@@ -34,7 +36,7 @@ function touchMove(e) {
   if (pressMove(root, {clientX: t.clientX, clientY: t.clientY})) { e.stopPropagation(); e.preventDefault(); }
 }
 
-function touchEnd(e) {
+export function touchEnd(e) {
   const pinchRoot = window.__pgPinchRoot;
   if (pinchRoot) {
     if (e.touches.length < 2) pinchEnd(pinchRoot);
@@ -88,7 +90,7 @@ function pinchEnd(root) {
 
 // ---- The wheel: the page scrolls; Ctrl/⌘ + wheel (or a trackpad pinch) zooms ---------------------
 
-function wheel(root, e) {
+export function wheel(root, e) {
   if (!inPlotArea(root, e.clientX, e.clientY)) return;
   e.stopPropagation();  // plotly's own wheel zoom is off (scrollZoom false); nothing else of it runs
   if (!(e.ctrlKey || e.metaKey)) { wheelHint(root); return; }
@@ -135,7 +137,7 @@ function settleView(root, delay) {
 
 // ---- Plotly's own events: zoom boxes, pans, box and lasso ------------------------------------------
 
-function bind(root) {
+export function bind(root) {
   // The component's function runs on every data change; handlers are bound once.
   root.on('plotly_selected', (ev) => {
     // plotly reports an empty selection as a box starts (and again when its outline is cleared):
@@ -144,7 +146,7 @@ function bind(root) {
     const ids = pointIds(ev && ev.points), tool = currentTool(), shift = !!root.__pgShiftGesture;
     if (!ids.length) return;
     setTimeout(() => {
-      Promise.resolve(Plotly.relayout(root, {selections: []})).finally(() => {  // the next box starts fresh
+      Promise.resolve(window.Plotly.relayout(root, {selections: []})).finally(() => {  // the next box starts fresh
         if (tool === 'select') select(root, ids, shift);
         else if (tool === 'erase') send(root, {type: 'remove', ids: ids});
       });
@@ -179,12 +181,12 @@ function isTextField(element) {
   return !notText.includes((element.type || '').toLowerCase());
 }
 
-function keyRoot() {
+export function keyRoot() {
   return [window.__pgKeyRoot].concat(Array.from(document.querySelectorAll('.pg-canvas')))
     .find(r => r && r.isConnected && r.__pgSend);
 }
 
-function bindKeys() {
+export function bindKeys() {
   // Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo; A, M, E, S pick a tool; Delete erases the
   // selection; Esc clears it. Anywhere on the page but in a text field (which keeps its own keys).
   if (window.__pgKeysBound) return;
@@ -206,7 +208,8 @@ function bindKeys() {
       root.__pgSelection = null;
       send(root, {type: 'remove', ids: ids});
     } else if (key === 'escape') {
-      document.querySelectorAll('.pg-canvas').forEach((r) => { if (r.__pgSelection) select(r, [], false); });
+      /** @type {NodeListOf<PlotRoot>} */ (document.querySelectorAll('.pg-canvas')).forEach((r) => { if (r.__pgSelection) select(r, [], false); });
     }
   });
 }
+

@@ -1,3 +1,5 @@
+// A panel's chart: a plotly figure drawn across its column, with the PNG / SVG downloads.
+import { fill, loadPlotly, observeWidth, plotConfig, plotRoot, themed } from './plotly_shared.js';
 
 export default function (component) {
   const { data, parentElement } = component;

@@ -6,29 +6,25 @@ can draw; this element's work is short and comes after the canvas.
 """
 
 from contextlib import nullcontext
-from pathlib import Path
 
 import streamlit as st
 
 from playground import MODELS
 from ui.text.i18n import _, current_language
 
+from .browser_modules import module_url
 from .canvas import (
     MODULE_LOADER_JS,
-    PLOTLY_SHARED_JS,
     component_data,
     ensure_plotly_js,
     figure_json,
     file_name,
     shared_texts,
-    static_module,
 )
 from .projector_sizes import PRESENTATION_KEY, legible, room_data, room_layout
 from .theme import DARK_SWAPS, with_font
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default
-
-_JS = PLOTLY_SHARED_JS + (Path(__file__).resolve().parent / "chart.js").read_text(encoding="utf-8")
 
 _CSS = ".pg-chart { width: 100%; }"
 
@@ -61,7 +57,7 @@ def chart(figure, *, key, config=None, where=None, name=None):
         "config": {**CONFIG, **(config or {})},
         "plotly_url": ensure_plotly_js(),
         "dark_swaps": DARK_SWAPS,
-        "module": static_module("chart", _JS),
+        "module": module_url("plot/chart.js"),
         "height": height,
         "file_name": file_name(*(name,) if name else _default_name(key)),
         "key": key,

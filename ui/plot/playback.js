@@ -1,6 +1,6 @@
 // Playback of an iterative fit, in the browser (served from static/ by ui/plot/playback.py).
-// One module in two files, joined in this order by ui/plot/playback.py: the player and its drawing
-// on the canvas (this file), then the frames' geometry and traces (playback_frames.js).
+// The player and its drawing on the canvas (this module); the frames' geometry and traces are
+// playback_frames.js's.
 //
 // The server sends every frame of the run once (ui/plot/playback_frames.py): per frame one affine
 // score row per class in the book's convention, and the step's readout. Here a timer shows one
@@ -8,6 +8,8 @@
 // canvas (the element with class pg-canvas) from the rows, clipped to the plot window. When
 // playback pauses, or a scrub is let go, the shown step goes to the server once: it then draws
 // that step itself (panels, link) and the canvas is its again.
+import { frameTraces, pointsOf, unpack } from './playback_frames.js';
+import { fill } from './plotly_shared.js';
 
 const BASE_INTERVAL_MS = 700;  // one frame per tick at 1x
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
@@ -21,13 +23,10 @@ const KEEP_META = new Set(['points', 'chosen point', 'centres', 'rbf_centres']);
 // Every sentence the player shows comes translated in data.texts (ui/plot/playback.py player_texts),
 // whole, with {named} places that fill() puts the numbers in.
 
-export function fill(template, values) {
-  // One pass: a value's own braces stay as they are.
-  return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-}
 
 // -- drawing on the canvas -------------------------------------------------------------------------
 
+/** @returns {PlotRoot | null} */
 function canvasRoot() {
   return document.querySelector('.pg-canvas');
 }
@@ -39,7 +38,10 @@ function drawFrame(player) {
   const base = root.__pgPlaybackBase;
   const {regions, lines, marks, wrong} = frameTraces(player, root, player.index);
   const kept = [];
-  let boundaryStyle = null, marksStyle = null;
+  /** @type {any} */
+  let boundaryStyle = null;
+  /** @type {any} */
+  let marksStyle = null;
   base.forEach((trace) => {
     if (trace.meta === 'boundary' && !boundaryStyle) boundaryStyle = trace;
     if (trace.meta === 'marks') marksStyle = trace;
@@ -50,7 +52,8 @@ function drawFrame(player) {
     Object.assign(lines[0], {showlegend: boundaryStyle.showlegend !== false, name: boundaryStyle.name,
       legendrank: boundaryStyle.legendrank});
   }
-  const traces = regions.concat(lines, kept, marks);
+  /** @type {Array<Record<string, any>>} */
+  const traces = [...regions, ...lines, ...kept, ...marks];
   if (wrong.x.length || marksStyle) {  // kept (maybe empty) where the legend lists it
     const size = marksStyle ? marksStyle.marker.size : 19 * (player.data.style.scale || 1);
     traces.push({type: 'scatter', x: wrong.x, y: wrong.y, mode: 'markers', hoverinfo: 'skip',
@@ -146,7 +149,7 @@ function show(player) {
   player.root.dataset.step = String(step);
   if (!between) moveChartMarkers(data.marks[index]);
   // The panel's details (metrics, text, tables) are the server's step: dimmed while another shows.
-  document.querySelectorAll('[class*="st-key-' + data.detail + '"]').forEach((el) => {
+  document.querySelectorAll('[class*="st-key-' + data.detail + '"]').forEach((/** @type {HTMLElement} */ el) => {
     const other = step !== serverStep;
     el.style.opacity = other ? '0.35' : '';
     el.style.transition = 'opacity 0.2s';
@@ -247,7 +250,7 @@ function moveChartMarkers(marks) {
   // The open panel's charts mark the shown step too: {key, trace, x, y, title} per chart.
   if (!window.Plotly) return;
   ((marks && marks.charts) || []).forEach((chart) => {
-    const el = document.querySelector('.pg-chart[data-chart-key="' + chart.key + '"]');
+    const el = /** @type {PlotRoot | null} */ (document.querySelector('.pg-chart[data-chart-key="' + chart.key + '"]'));
     if (!el || !el._fullLayout || !el.data || el.data.length <= chart.trace) return;
     // One update (a restyle and a relayout would draw the chart twice).
     window.Plotly.update(el, {x: [[chart.x]], y: [[chart.y]]}, chart.title ? {'title.text': chart.title} : {}, [chart.trace]);

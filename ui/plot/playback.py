@@ -16,17 +16,12 @@ import streamlit as st
 from ui.session import state
 from ui.text.i18n import _, current_language
 
-from .canvas import MODULE_LOADER_JS, static_module
+from .browser_modules import module_url
+from .canvas import MODULE_LOADER_JS
 from .figures import _discrete_colourscale
 from .playback_frames import MAX_FRAMES, playback_frames
 from .projector_sizes import LEGIBLE_PX, PRESENTATION_KEY
 from .theme import BOUNDARY_COLOUR, REGION_COLOURS
-
-# One module in two files (they share one scope): the player, then the frames' geometry and traces.
-PLAYER_JS = "".join(
-    (Path(__file__).resolve().parent / name).read_text(encoding="utf-8")
-    for name in ("playback.js", "playback_frames.js")
-)
 
 _CSS = (Path(__file__).resolve().parent / "playback.css").read_text(encoding="utf-8")
 
@@ -128,7 +123,7 @@ def playback_controls(model, n_steps, *, key, label="Step", points, window, read
     frames = _frames(model, n_steps, window, key, readout, marks)
     data = {
         **frames,
-        "module": static_module("playback", PLAYER_JS),
+        "module": module_url("plot/playback.js"),
         "label": label,
         "player_key": key,
         "detail": detail_key(key),

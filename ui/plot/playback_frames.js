@@ -1,8 +1,12 @@
-// Playback's frames, continued from playback.js (one module: ui/plot/playback.py joins them): the
+// Playback's frames, for the player (playback.js): the
 // regions and boundary of a frame's score rows clipped to the plot window, and the traces and
 // marks of a frame drawn on the canvas.
 
 // -- geometry: regions of the largest score, clipped to the window ------------------------------
+// This repeats playground/geometry.py's clipping of the plane by half-planes, on purpose: playback
+// draws each tick's frame in the browser, with no round trip, so that a busy server never slows
+// the animation (the server sends the frames' score rows once). tests/test_browser_playback.py
+// checks these regions against geometry's exact ones, class by class.
 
 function decode(base64, Type) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -95,7 +99,7 @@ export function lineSegment(w0, w1, w2, win) {
 
 // -- the frames -----------------------------------------------------------------------------------
 
-function unpack(data) {
+export function unpack(data) {
   const [F, K, P] = data.shape;
   const flat = decode(data.rows, Float64Array);
   const frames = [];
@@ -130,7 +134,7 @@ function windowOf(root) {
   return [x0 - padX, x1 + padX, y0 - padY, y1 + padY];
 }
 
-function pointsOf(base) {
+export function pointsOf(base) {
   // [{x, y, label index (trace order), trace}] of the canvas's data points, by their index.
   const points = [];
   base.forEach((trace) => {
@@ -141,7 +145,7 @@ function pointsOf(base) {
   return points;
 }
 
-function frameTraces(player, root, index) {
+export function frameTraces(player, root, index) {
   // The traces of frame ``index``: regions (below everything), the boundary, the step's marks.
   const data = player.data, rows = player.unpacked.frames[index], style = data.style, texts = data.texts;
   const win = windowOf(root);

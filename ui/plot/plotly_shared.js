@@ -1,6 +1,6 @@
 // Shared by every plotly element's module (the canvas, the panels' charts): loading plotly.js
-// once, the dark theme, the PNG / SVG downloads. Prepended to each module's own file.
-function fill(template, values) {
+// once, the dark theme, the PNG / SVG downloads. Each imports what it uses from here.
+export function fill(template, values) {
   // A sentence the server translated, its {named} places filled (one pass: a value's own braces stay).
   return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
@@ -12,14 +12,14 @@ function darkPage() {
   return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] < 128;
 }
 
-function themed(json, swaps) {
+export function themed(json, swaps) {
   // The figure's light colours exchanged for the dark theme's (ui/plot/theme.py DARK_SWAPS).
   if (!swaps || !darkPage()) return json;
   for (const [light, dark] of Object.entries(swaps)) json = json.split('"' + light + '"').join('"' + dark + '"');
   return json;
 }
 
-function loadPlotly(url) {
+export function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__pgPlotlyLoading) {
     window.__pgPlotlyLoading = new Promise((resolve, reject) => {
@@ -36,7 +36,7 @@ function loadPlotly(url) {
   return window.__pgPlotlyLoading;
 }
 
-function plotRoot(parentElement, className) {
+export function plotRoot(parentElement, className) {
   // The component's function runs again on every data change: reuse the element it made.
   let root = parentElement.querySelector('.' + className);
   if (!root) {
@@ -47,7 +47,7 @@ function plotRoot(parentElement, className) {
   return root;
 }
 
-function observeWidth(root, Plotly, onResize) {
+export function observeWidth(root, Plotly, onResize) {
   // Columns change width with the window, and the sidebar folding away (presentation mode)
   // widens a plot without a window resize; plotly notices neither by itself.
   let lastWidth = root.clientWidth;
@@ -74,7 +74,7 @@ function downloadFigure(Plotly, gd, format, name) {
   });
 }
 
-function plotConfig(Plotly, root, config, buttons, texts) {
+export function plotConfig(Plotly, root, config, buttons, texts) {
   // The config with PNG / SVG buttons (functions, so added here rather than sent from Python),
   // made once per config and language (``texts``, the buttons' titles): Plotly.react redraws the
   // whole plot, even its drag layers, when the config changes, and new functions would change it
@@ -93,3 +93,4 @@ function plotConfig(Plotly, root, config, buttons, texts) {
   }
   return root.__pgConfig;
 }
+

@@ -19,14 +19,14 @@ Rules that must hold:
 import io
 import secrets
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import streamlit as st
 
 from playground import MODELS
 from playground.link import encode_scene
-from ui.plot.canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts, static_module
+from ui.plot.browser_modules import module_url
+from ui.plot.canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts
 from ui.plot.theme import DARK_SWAPS
 from ui.server.clients import client_address
 from ui.session import loading
@@ -42,10 +42,6 @@ from .store import UNREACHABLE, room_store
 
 LARGE_QR = "room_large_qr"
 ROOM_KEY = "class_room"  # {"code", "token", "shown"} of the room this session opened
-_HERE = Path(__file__).resolve().parent
-_JS = (_HERE.parent / "plot" / "plotly_shared.js").read_text(encoding="utf-8") + (_HERE / "projector.js").read_text(
-    encoding="utf-8"
-)
 _CSS = ".pg-projector { width: 100%; } .pg-projector-status { font-size: 1.1rem; opacity: 0.8; margin: 4px 0; }"
 _projector = st.components.v2.component(
     "playground_room_projector", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False
@@ -198,7 +194,7 @@ def projector_view(scale=1.0, in_bar=False):
     left, right = st.columns([1, 1] if st.session_state.get(LARGE_QR) else [3, 1], gap="medium")
     with left:
         data = {
-            "module": static_module("room_projector", _JS),
+            "module": module_url("rooms/projector.js"),
             "plotly_url": ensure_plotly_js(),
             "api": _base() + API,
             "code": code,

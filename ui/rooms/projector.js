@@ -1,8 +1,10 @@
 // The projector: the room's plot on the lecturer's page, following the room without a Streamlit
 // rerun. It polls the room's state route (an answer of the version alone while nothing changed)
-// and redraws with Plotly.react when the version moves. plotly_shared.js is prepended (loadPlotly,
-// plotRoot, observeWidth, fill, themed). One poll loop per element: the function runs again on
+// and redraws with Plotly.react when the version moves (loadPlotly, plotRoot, observeWidth, fill
+// and themed are ui/plot/plotly_shared.js's). One poll loop per element: the function runs again on
 // every data change, and the loop stops once its element has left the page.
+import { fill, loadPlotly, observeWidth, plotRoot, themed } from '../plot/plotly_shared.js';
+
 const POLL_MS = 250;
 const GL_POINTS = 1500; // more points than this: drawn with WebGL (see poll)
 

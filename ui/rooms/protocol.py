@@ -9,7 +9,7 @@ import os
 from typing import Literal, NotRequired, TypedDict
 
 ROOM_PAGE = "/room"  # the student page: ``/room?c=CODE``
-ROOM_ASSETS = "/room/assets"  # the student page's script and style (``/room/assets/student.js``)
+ROOM_ASSETS = "/room/assets"  # the student page's style (``/room/assets/student.css``); its modules are static
 API = "/api/room"  # + "/open", "/join", "/add", "/undo", "/state", "/control"
 
 

@@ -49,7 +49,7 @@ from .views import SCALES, SHAPES, SNAPSHOTS
 
 TOO_MANY = N_("Too many attempts; wait a minute and try again.")
 _HERE = Path(__file__).resolve().parent
-ASSETS = {"student.js": "text/javascript", "student.css": "text/css"}
+ASSETS = {"student.css": "text/css"}  # the page's modules are ui/plot/browser_modules.py's
 
 
 def client_of(request):
@@ -307,6 +307,7 @@ def _base():
 
 async def student_page(request):
     """GET ``ROOM_PAGE``: the student page, in the ``lang`` parameter's or the browser's language."""
+    from ui.plot.browser_modules import module_url
     from ui.plot.canvas import ensure_plotly_js
 
     preferred = request.headers.get("accept-language", "")[:200].split(",")[0].split(";")[0]  # "ja-JP,en;q=0.8"
@@ -326,6 +327,7 @@ async def student_page(request):
     payload = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
     page = (_HERE / "student.html").read_text(encoding="utf-8")
     page = page.replace("{{lang}}", language).replace("{{base}}", _base()).replace("{{data}}", payload)
+    page = page.replace("{{module}}", module_url("rooms/student.js"))
     page = page.replace("{{title}}", texts["title"].replace("&", "&amp;").replace("<", "&lt;"))
     return HTMLResponse(page, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 

@@ -4,6 +4,7 @@
 // keeps the normal page (no rerun, no flash of the presenter bar).
 const GIVE_UP_MS = 20000;  // the toggle is drawn before this element; a page that never shows it gives up
 
+/** @returns {HTMLInputElement | null} */
 function toggleInput(key) {
   return document.querySelector(`.st-key-${key} input[type="checkbox"]`);
 }

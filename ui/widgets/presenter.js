@@ -11,7 +11,7 @@
 
 function presenterButton(key, index) {
   // The visible ones: Streamlit keeps a hidden copy of a button, and a tooltip's target is one too.
-  const buttons = Array.from(document.querySelectorAll('.st-key-' + key + ' button'));
+  const buttons = Array.from(document.querySelectorAll(/** @type {'button'} */ ('.st-key-' + key + ' button')));
   return buttons.filter((b) => b.offsetParent !== null)[index || 0] || null;
 }
 
@@ -23,7 +23,7 @@ function clickEnabled(button) {
 
 function playerButton() {
   // The player of the open tab (ui/plot/playback.js), wherever it is on the page.
-  const buttons = Array.from(document.querySelectorAll('.pg-player-play'));
+  const buttons = Array.from(document.querySelectorAll(/** @type {'button'} */ ('.pg-player-play')));
   return buttons.find((b) => b.offsetParent !== null) || null;
 }
 
@@ -42,7 +42,7 @@ function releaseChoice(e) {
   if (!e.target.closest || !e.target.closest('[role="option"]')) return;
   setTimeout(() => {
     const active = document.activeElement;
-    if (active && active.closest && active.closest('.st-key-pg_view_row')) active.blur();
+    if (active && active.closest && active.closest('.st-key-pg_view_row')) /** @type {HTMLElement} */ (active).blur();
   }, 0);
 }
 
@@ -118,7 +118,7 @@ function onBarClick(e) {
   const button = e.target.closest('button');
   const holder = button && SENT_KEYS.map((k) => button.closest('.st-key-' + k) && k).find(Boolean);
   if (!holder || button.disabled || button.__pgQueued) return;
-  const index = Array.from(document.querySelectorAll('.st-key-' + holder + ' button'))
+  const index = Array.from(document.querySelectorAll(/** @type {'button'} */ ('.st-key-' + holder + ' button')))
     .filter((b) => b.offsetParent !== null).indexOf(button);
   if (QUEUE.awaited === null && !QUEUE.pending.length) { await_(QUEUE.done + 1); return; }  // goes now
   e.preventDefault();
@@ -190,7 +190,7 @@ function smallButton(text, title, onClick) {
 
 function followBar() {
   // The drawer (ui/widgets/presenter.py's CSS) starts under the bar, whose height depends on the window.
-  const bar = document.querySelector('.st-key-pg_view_row');
+  const bar = /** @type {HTMLElement | null} */ (document.querySelector('.st-key-pg_view_row'));
   if (!bar || bar.__pgFollowed) return;
   bar.__pgFollowed = true;
   const set = () => document.documentElement.style.setProperty(
