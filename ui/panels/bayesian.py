@@ -19,7 +19,7 @@ import streamlit as st
 
 from playground import BayesianLogisticRegression
 from playground.basis import BasisModel, IdentityBasis
-from playground.bayesian_logistic import moderation
+from playground.bayesian_logistic import PosteriorLine, moderation
 from playground.geometry import boundary_segments
 from playground.grid import Window
 from playground.multiclass import OneVsOne, OneVsRest
@@ -386,7 +386,7 @@ def chosen_pair(options: dict[str, Any], size: int) -> tuple[int, int]:
     return pair
 
 
-def line_figure(model: object, X: FloatArray, y: LabelArray) -> tuple[dict[str, Any], dict[str, Any]]:
+def line_figure(model: object, X: FloatArray, y: LabelArray) -> tuple[dict[str, Any], PosteriorLine]:
     """The exact posterior and its Laplace approximation along the leading eigenvector of S_N,
     densities relative to the mode (left of figure 4.14) and their negative logs (right)."""
     estimator, features = laplace_model(model)

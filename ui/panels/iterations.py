@@ -18,6 +18,7 @@ from plotly.basedatatypes import BaseTraceType
 
 from playground import LogisticRegression, ProbitRegression, SoftmaxRegression
 from playground.base import Classifier, sigmoid
+from playground.newton import NewtonStep
 from playground.normal import normal_cdf
 from playground.validation import FloatArray
 from ui.plot.chart import chart
@@ -76,7 +77,7 @@ def chosen_point(ctx: PanelContext) -> int | None:
     return int(index)
 
 
-def log_likelihood_figure(history: Sequence[dict[str, Any]], step: int) -> dict[str, Any]:
+def log_likelihood_figure(history: Sequence[NewtonStep], step: int) -> dict[str, Any]:
     """ln p(t|w) against the iteration, the current step marked: a plotly.js figure dict (this panel
     redraws on every click, and plotly's validating objects cost more than the rest of it)."""
     iterations = np.array([h["iteration"] for h in history], dtype=float)

@@ -65,7 +65,7 @@ def _layout(title, x_title, y_title, y_range=None):
     )
 
 
-def figure_4_9() -> tuple[dict[str, Any], dict[str, Any]]:
+def figure_4_9() -> tuple[dict[str, Any], dict[str, Any], float]:
     """sigma(a) (red) and Phi(lambda a) (blue, dashed) over [-6, 6], and their difference."""
     a = np.linspace(-REACH, REACH, CURVE_POINTS)
     logistic, probit = probit_curves(a)
