@@ -29,7 +29,7 @@ import hmac
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 import numpy as np
 
@@ -80,7 +80,7 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def matches(secret: object, stored: str) -> bool:
+def matches(secret: object, stored: str) -> TypeGuard[str]:  # true only for a str
     # Digest both sides first: compare_digest is constant-time for equal lengths.
     return isinstance(secret, str) and hmac.compare_digest(digest(secret[:100]), stored)
 
@@ -323,7 +323,7 @@ def adding(
     """The action of a student's add: (the point's id, the room's version). ``allow()`` (the
     student's rate limit) is asked once, after their key is proved, however often the store runs
     the action."""
-    spent = []
+    spent: list[bool] = []
 
     def action(room: Room) -> tuple[int, int]:
         check_student(room, sid, key)
@@ -454,7 +454,7 @@ CONTROLS = {
 
 def roster(room: Room) -> list[tuple[str, str, int]]:
     """[(sid, nickname, points)] of the room's students, in the order they joined (for the lecturer)."""
-    counts = {}
+    counts: dict[str, int] = {}
     for point in room["points"]:
         counts[point[3]] = counts.get(point[3], 0) + 1
     return [(sid, student["nick"], counts.get(sid, 0)) for sid, student in room["students"].items()]

@@ -110,7 +110,7 @@ class RoomVersion:
     closed (and the frozen link's query, if the lecturer froze it), each student's own part, the
     scene, and its fit for each window shape (built at the first variant that needs it)."""
 
-    def __init__(self, room):
+    def __init__(self, room: Room) -> None:
         self.version = room["version"]
         self.settings = settings(room)
         self.students = len(room["students"])
@@ -174,7 +174,7 @@ class Snapshot:
     """One variant's answer to every poller of a version: the shared ``RoomVersion`` and, encoded
     once, the answer's head (a ``StateResponse`` without the student's part) and its figure."""
 
-    def __init__(self, shared, language, scale=1.0, shape="room"):
+    def __init__(self, shared: RoomVersion, language: str, scale: float = 1.0, shape: str = "room") -> None:
         self.shared = shared
         figure = _figure_json(shared, language, scale, shape)
         with speaking(language):
