@@ -54,7 +54,7 @@ _OPTION_NAMES = frozenset({"midpoint", "gaussian", "irls", "gd", "one_of_k", "fi
 
 def pep8_spacing(code: str) -> str:
     """Two blank lines before a top-level ``def`` and after a function's body, never more."""
-    out = []
+    out: list[str] = []
     for line in code.strip("\n").split("\n"):
         top_level = line[:1] not in ("", " ", ")", "]", "}", "#")
         previous = next((earlier for earlier in reversed(out) if earlier), "")
