@@ -83,6 +83,9 @@ class Classifier:
     # Fitted attributes every model sets in fit (declared for the type checker, not given here).
     classes_: LabelArray
     n_features_in_: int
+    # A note on the fit (a ``Message``), set by the models that have one and by the server's
+    # fit for a multi-class fit stopped early (``ui.session.workers``); absent otherwise.
+    fit_message_: str | None
 
     #: Name shown in the app's method list.
     display_name = N_("classifier")

@@ -251,7 +251,7 @@ def _load_report():
         st.button(_("Dismiss"), key="dismiss_load_messages", on_click=_dismiss_load_messages)
 
 
-def main():
+def main() -> None:
     forward_queue.keep_finished_runs()  # before this run's messages can meet a fragment run's start
     init_language()
     i18n.begin_run()
@@ -392,7 +392,7 @@ def _canvas_view():
     figure, view, test_predicted, model = None, FitView(), None, None
     caption_room = caption_height(caption_text(scene), _scale())  # the caption's band above the plot
 
-    def points_alone():  # the fit or an overlay failed: the points are still drawn and editable
+    def points_alone() -> None:  # the fit or an overlay failed: the points are still drawn and editable
         nonlocal figure
         figure = _points_figure(scene)
 

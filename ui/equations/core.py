@@ -3,9 +3,12 @@ class symbols, the feature space's names, and the ``Equation`` a panel shows.
 """
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Self
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from playground import (
     PlaygroundError,
@@ -78,7 +81,7 @@ class Equation:
     note: str | None = None
 
 
-def number(value):
+def number(value: float) -> str:
     """``value`` with 4 significant digits: "0.1235", "-12.5", "1.2\\times 10^{-7}", "\\infty"."""
     value = float(value)
     if np.isnan(value):
@@ -102,7 +105,7 @@ def _more(hidden, terms=False):
     return r"\;" + latex_text(text.format(n=hidden))
 
 
-def vector(values, limit=MAX_ENTRIES):
+def vector(values: ArrayLike, limit: int = MAX_ENTRIES) -> str:
     """A column vector (up to 3 entries) or a transposed row, the first ``limit`` entries of a long one."""
     values = np.ravel(np.asarray(values, dtype=float))
     shown, hidden = values[:limit], max(values.size - limit, 0)
@@ -112,7 +115,7 @@ def vector(values, limit=MAX_ENTRIES):
     return r"\begin{pmatrix}" + entries + r"\end{pmatrix}" + T + _more(hidden)
 
 
-def matrix(values, limit=MAX_ROWS):
+def matrix(values: ArrayLike, limit: int = MAX_ROWS) -> str:
     """A pmatrix; beyond ``limit`` rows or columns the rest is dots and a count."""
     values = np.atleast_2d(np.asarray(values, dtype=float))
     n_rows, n_cols = values.shape
@@ -134,7 +137,7 @@ def _plus(value):
     return (" - " if value < 0 else " + ") + number(abs(value))
 
 
-def aligned(lines, gap=""):
+def aligned(lines: Sequence[str], gap: str = "") -> str:
     """Lines aligned at their first ``&``; ``gap`` (e.g. "6pt") spaces tall lines apart."""
     lines = list(lines)
     if len(lines) == 1:
@@ -143,19 +146,19 @@ def aligned(lines, gap=""):
     return r"\begin{aligned}" + separator.join(lines) + r"\end{aligned}"
 
 
-def side_by_side(items, per_line=PER_LINE):
+def side_by_side(items: Iterable[str], per_line: int = PER_LINE) -> str:
     """Short formulas, ``per_line`` to a line, separated by quads."""
     items = list(items)
     lines = [r",\quad ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
     return lines[0] if len(lines) == 1 else r"\begin{gathered}" + r" \\ ".join(lines) + r"\end{gathered}"
 
 
-def class_number(label):
+def class_number(label: int) -> int:
     """The app's number of a class: global index k is class k + 1."""
     return int(label) + 1
 
 
-def cls(label):
+def cls(label: int) -> str:
     """``\\mathcal{C}_{k}`` for class label (global index) ``label``."""
     return rf"\mathcal{{C}}_{{{class_number(label)}}}"
 
@@ -168,25 +171,27 @@ class Space:
     names: tuple
 
     @classmethod
-    def inputs(cls, dim):
+    def inputs(cls, dim: int) -> Self:
         return cls(r"\mathbf{x}", tuple(f"x_{{{d + 1}}}" for d in range(dim)))
 
-    def name(self, i):
+    def name(self, i: int) -> str:
         return self.names[i] if i < len(self.names) else rf"\phi_{{{i + 1}}}"
 
     @property
-    def is_inputs(self):
+    def is_inputs(self) -> bool:
         return self.vector == r"\mathbf{x}"
 
 
-def visible_length(latex):
+def visible_length(latex: str) -> int:
     """A rough count of the characters ``latex`` shows, to keep a long sum within the panel."""
     text = latex.replace(r"\times", "x")
     text = re.sub(r"\\[A-Za-z]+", "", text)  # \mathbf, \, and the like show nothing of their own
     return len(re.sub(r"[{}^_\\\s]", "", text))
 
 
-def affine(bias, weights, space, limit=MAX_TERMS, budget=SUM_BUDGET):
+def affine(
+    bias: float | None, weights: ArrayLike, space: Space, limit: int = MAX_TERMS, budget: int = SUM_BUDGET
+) -> str:
     """``w0 + w1 x_1 - w2 x_2 ...`` (bias omitted when None).
 
     A long sum shows its first terms, at most ``limit`` of them and (after the first) no more than
@@ -212,7 +217,7 @@ def affine(bias, weights, space, limit=MAX_TERMS, budget=SUM_BUDGET):
     return " ".join(terms) if terms else "0"
 
 
-def text_around(sentence, symbol):
+def text_around(sentence: str, symbol: str) -> str:
     """``sentence`` (one placeholder ``{class}``) as LaTeX: its words in ``\\text{}``, ``symbol`` in math.
 
     The placeholder may stand anywhere, as word order differs between languages.

@@ -3,7 +3,9 @@ in the presentation row. The files are made when a button is clicked (as ``ui.wi
 for its files), from the session as it is then, in the session's language."""
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
+from playground.scene import Scene
 from ui import streamlit_private
 from ui.panels import tab_title
 from ui.session.loading import link_query
@@ -28,7 +30,7 @@ def _files():
     session = streamlit_private.captured_session_state()
     base_url = st.context.url or ""
 
-    def parts():
+    def parts() -> tuple[Scene, str, str]:
         scene = session["scene"]
         language = session[LANGUAGE_KEY] if LANGUAGE_KEY in session else "en"
         tab = tab_title(session["panel_tab"]) if "panel_tab" in session else None
@@ -38,12 +40,12 @@ def _files():
     return (lambda: scene_notebook(*parts())), (lambda: scene_script(*parts()))
 
 
-def exportable(scene):
+def exportable(scene: Scene) -> bool:
     """Whether the scene can be fitted: two classes among its training points at least."""
     return len(set(scene.points.training.labels)) >= 2
 
 
-def download_buttons(scene, where=None, key="export"):
+def download_buttons(scene: Scene, where: DeltaGenerator | None = None, key: str = "export") -> None:
     """The two buttons, in ``where`` (a container; the current one if None)."""
     where = where or st
     notebook, script = _files()

@@ -16,8 +16,12 @@ Rules:
 - A figure's axes are the scene's window exactly (equal scales shrink the plot area instead).
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from playground.i18n import N_
 from playground.registry import MODELS, fitted_strategy
+from playground.scene import Scene
 from playground.specs import BASIS_SPECS, METHOD_SPECS, clean_settings
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS
 from ui.text.convention import book_w_init
@@ -27,13 +31,13 @@ from .numpy_cells import METHOD_TEXT, literal, numpy_code
 from .sklearn_cells import DIFFERENCES, NO_COUNTERPART, sklearn_code
 
 
-def settings_of(scene):
+def settings_of(scene: Scene) -> dict[str, Any]:
     """The method's settings, complete (defaults filled in as the app's widgets would)."""
     values, _unused = clean_settings(METHOD_SPECS[scene.method], scene.param_dict, "method parameter", "scene")
     return values
 
 
-def strategy_of(scene, n_classes):
+def strategy_of(scene: Scene, n_classes: int) -> str:
     """ "native", "ovr" or "ovo" as the fit runs it (a two-class method meets K > 2 classes with OvR)."""
     return "native" if n_classes <= 2 else fitted_strategy(scene.method, scene.multiclass, n_classes)
 
@@ -61,13 +65,15 @@ WORDS = {
 }
 
 
-def words_literal(gettext):
+def words_literal(gettext: Callable[[str], str]) -> str:
     """``WORDS`` translated, as a Python dict literal, one entry a line."""
     lines = [f"    {key!r}: {gettext(message)!r}," for key, message in WORDS.items()]
     return "{\n" + "\n".join(lines) + "\n}"
 
 
-def data_code(scene, class_name, gettext=lambda message: message):
+def data_code(
+    scene: Scene, class_name: Callable[[int], str], gettext: Callable[[str], str] = lambda message: message
+) -> str:
     points = scene.points
     train = [(xy, label + 1) for xy, label, test in points.rows() if not test]
     test = [(xy, label + 1) for xy, label, test in points.rows() if test]
@@ -118,7 +124,7 @@ def points_figure(title):
 '''
 
 
-def basis_code(scene):
+def basis_code(scene: Scene) -> str:
     values, _unused = clean_settings(BASIS_SPECS[scene.basis], scene.basis_param_dict, "basis parameter", "scene")
     if scene.basis == "polynomial":
         return f'''from itertools import combinations_with_replacement
@@ -182,7 +188,7 @@ def book_weights(model):
 '''
 
 
-def native_code(w_init):
+def native_code(w_init: str) -> str:
     """One model of all the classes; the largest discriminant wins."""
     return f"""
 model = fit(Phi, k, w_init={w_init})
@@ -196,7 +202,7 @@ fitted_weights = book_weights(model)
 """
 
 
-def one_versus_rest_code(w_init):
+def one_versus_rest_code(w_init: str) -> str:
     """A model per class against the others, class j as its C1. The app's one-versus-rest models
     take the back-end's ``w_init`` (``ui.text.convention``) with the class picked out as their
     positive class, so in the book's sign each starts from ``w_init`` negated."""
@@ -215,7 +221,7 @@ fitted_weights = [book_weights(m) for m in models]
 """
 
 
-def one_versus_one_code(w_init):
+def one_versus_one_code(w_init: str) -> str:
     """A model per pair of classes and a majority vote, ties broken by the summed confidence."""
     return f"""
 # One-versus-one (section 4.1.2, figure 4.2 right): a model per pair i < j, class i as C1.
@@ -245,7 +251,7 @@ fitted_weights = [book_weights(m) for m in models]
 STRATEGY_CODE = {"native": native_code, "ovr": one_versus_rest_code, "ovo": one_versus_one_code}
 
 
-def strategy_code(strategy, w_init):
+def strategy_code(strategy: str, w_init: str) -> str:
     """The cell that fits the model(s) and defines ``predict``."""
     return STRATEGY_PREAMBLE + STRATEGY_CODE.get(strategy, one_versus_one_code)(w_init)
 
@@ -264,7 +270,7 @@ if fitted_weights is not None:
 """
 
 
-def sklearn_run_code(strategy):
+def sklearn_run_code(strategy: str) -> str:
     wrap = (
         "from sklearn.multiclass import OneVsRestClassifier\n\nestimator = OneVsRestClassifier(estimator)\n"
         if strategy == "ovr"
@@ -355,7 +361,9 @@ AT_A_STEP = N_(
 )
 
 
-def scene_cells(scene, gettext, link, class_name):
+def scene_cells(
+    scene: Scene, gettext: Callable[[str], str], link: str, class_name: Callable[[int], str]
+) -> list[tuple[str, str]]:
     """[(kind, source)]: the notebook of ``scene`` with Markdown in the language of ``gettext``.
 
     ``class_name(label)``: the name of the app's class label 0..5 (the user's or the default).
@@ -375,7 +383,9 @@ def scene_cells(scene, gettext, link, class_name):
     )
 
 
-def introduction_cells(scene, _, method_name, class_name):
+def introduction_cells(
+    scene: Scene, _: Callable[[str], str], method_name: str, class_name: Callable[[int], str]
+) -> list[tuple[str, str]]:
     """The title, and what the notebook reproduces: the points, the classes, the method."""
     present = sorted(set(scene.points.labels))
     names = ", ".join(class_name(label) for label in present)
@@ -396,7 +406,7 @@ def introduction_cells(scene, _, method_name, class_name):
     ]
 
 
-def data_cells(scene, _, class_name):
+def data_cells(scene: Scene, _: Callable[[str], str], class_name: Callable[[int], str]) -> list[tuple[str, str]]:
     """Section 1: the points as numpy arrays, and their figure."""
     return [
         ("markdown", "## 1. " + plain(_("The data"))),
@@ -405,7 +415,9 @@ def data_cells(scene, _, class_name):
     ]
 
 
-def method_cells(scene, _, settings, strategy):
+def method_cells(
+    scene: Scene, _: Callable[[str], str], settings: dict[str, Any], strategy: str
+) -> list[tuple[str, str]]:
     """Section 2: the basis, the method in numpy, the multi-class strategy and the accuracies."""
     method = scene.method
     w_init = settings.get("w_init")
@@ -433,7 +445,9 @@ def method_cells(scene, _, settings, strategy):
     ]
 
 
-def scikit_learn_cells(_, method, settings, strategy, n_classes):
+def scikit_learn_cells(
+    _: Callable[[str], str], method: str, settings: dict[str, Any], strategy: str, n_classes: int
+) -> list[tuple[str, str]]:
     """Section 3: scikit-learn's counterpart and the comparison, or why there is none."""
     cells = [("markdown", "## 3. " + plain(_("The same with scikit-learn")))]
     sklearn = None if strategy == "ovo" else sklearn_code(method, settings, n_classes)
@@ -446,7 +460,7 @@ def scikit_learn_cells(_, method, settings, strategy, n_classes):
     return cells + [("code", code + f"SAME_WEIGHTS = {same!r}\n"), ("code", sklearn_run_code(strategy))]
 
 
-def closing_cells(_, method_name, link):
+def closing_cells(_: Callable[[str], str], method_name: str, link: str) -> list[tuple[str, str]]:
     """Sections 4 and 5: the regions' figure, the summary line for programs, the link back."""
     return [
         ("markdown", "## 4. " + plain(_("The regions, the boundary and the misclassified points"))),

@@ -3,6 +3,8 @@ Jupytext read them as cells), its Markdown as comments. ``python scene.py`` prin
 and saves the figures as HTML files beside the script instead of opening a browser (small files
 that load plotly.js from its CDN when opened)."""
 
+from collections.abc import Iterable
+
 SHOW = ".show()"
 
 
@@ -23,7 +25,7 @@ def _for_a_script(code, figure_number):
     return "\n".join(lines)
 
 
-def script_text(cells):
+def script_text(cells: Iterable[tuple[str, str]]) -> str:
     parts = [
         '"""A scene of the linear-classification playground, as a script: python scene.py"""\n\n'
         "from pathlib import Path\n"

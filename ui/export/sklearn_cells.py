@@ -8,6 +8,8 @@ Every cell defines ``estimator`` (unfitted) and ``SAME_WEIGHTS`` (whether its we
 numpy part's, so the check compares them); settings enter as literals (``numpy_cells.literal``).
 """
 
+from typing import Any
+
 from playground.i18n import N_
 
 from .numpy_cells import literal
@@ -62,7 +64,7 @@ DIFFERENCES = {
 }
 
 
-def sklearn_code(method, settings, n_classes):
+def sklearn_code(method: str, settings: dict[str, Any], n_classes: int) -> tuple[str, bool] | None:
     """(code, same_weights) of the scikit-learn cell, or None where there is no counterpart."""
     if method in NO_COUNTERPART:
         return None

@@ -8,12 +8,14 @@ next script run, so the canvas drawn above already shows their effect.
 """
 
 import functools
+import gettext
 import html
 import importlib
 import pkgutil
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import streamlit as st
 
@@ -46,7 +48,7 @@ class PanelContext:
     area: tuple | None = None
 
 
-def live_section(ctx, function):
+def live_section(ctx: PanelContext, function: Callable[[PanelContext], None]) -> None:
     """Draw ``function(ctx)``, the part of a panel that changes with the points (a chart, figures).
 
     After a click on the canvas, the panels follow it one round trip later; a panel whose other
@@ -87,7 +89,7 @@ def _option_toggled(key, options, option):
     options[option] = bool(st.session_state[key])
 
 
-def option_checkbox(label, ctx, option, key, default=True):
+def option_checkbox(label: str, ctx: PanelContext, option: str, key: str, default: bool = True) -> bool:
     """A checkbox bound to ``ctx.options[option]`` (which a link carries); returns its value.
 
     The options, not the widget, hold the value: the widget is re-seeded from them on every run,
@@ -100,23 +102,23 @@ def option_checkbox(label, ctx, option, key, default=True):
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
-def subscript(number):
+def subscript(number: int) -> str:
     """'₁₂' for 12: point and class numbers written as the book writes x₁, C₂."""
     return str(int(number)).translate(_SUBSCRIPTS)
 
 
-def number_text(value, digits=4):
+def number_text(value: float, digits: int = 4) -> str:
     """A number as a person reads it: ``digits`` significant digits and a true minus sign."""
     text = f"{float(value):.{digits}g}"
     return "0" if text in ("0", "-0") else text.replace("-", "−")
 
 
-def vector_text(values, digits=4):
+def vector_text(values: Iterable[float], digits: int = 4) -> str:
     """'(5, −6, 3)': a vector written out in full."""
     return "(" + ", ".join(number_text(v, digits) for v in values) + ")"
 
 
-def figures_row(figures):
+def figures_row(figures: Iterable[tuple[str, str, str | None]]) -> None:
     """A row of figures, each a big number under its label, like ``st.metric`` (``ui.app``'s
     styles), as one element: a panel that redraws its figures after every click sends one element
     instead of a row and three metrics (every element costs the server time, on every click).
@@ -146,7 +148,7 @@ def _attribute(value):
     return _text(value).replace('"', "&quot;").replace("'", "&#39;")
 
 
-def join_sentences(*sentences):
+def join_sentences(*sentences: str) -> str:
     """Whole translated sentences run together as a paragraph: a space after an English one,
     none after a Japanese or Chinese one (their full stop 。 already ends it)."""
     text = ""
@@ -158,7 +160,7 @@ def join_sentences(*sentences):
     return text
 
 
-def count_axis(largest, title=None, *, most_ticks=6, **extra):
+def count_axis(largest: int, title: str | None = None, *, most_ticks: int = 6, **extra: Any) -> dict[str, Any]:
     """A plotly axis for whole numbers (counts, steps, epochs) up to ``largest``: ticks only at
     integers, at most about ``most_ticks`` of them (1, 2, 5, 10, 20, 50, ... apart)."""
     largest = max(int(largest), 1)
@@ -181,7 +183,7 @@ def count_axis(largest, title=None, *, most_ticks=6, **extra):
 SURFACE_MARGIN = dict(l=0, r=0, t=10, b=10)
 
 
-def surface_scene(window, z_axis):
+def surface_scene(window: Window, z_axis: dict[str, Any]) -> dict[str, Any]:
     """The 3-D scene of a surface over the view (least squares' outputs, the posteriors): x and y
     to scale with the longer side 1.3 and the height 0.75, seen from the lower right. Small enough
     that the box, its ticks and titles fit a half-width column (about 450 px) without clipping."""
@@ -200,7 +202,7 @@ def surface_scene(window, z_axis):
 
 
 @functools.cache
-def all_panels():
+def all_panels() -> tuple[Panel, ...]:
     """Every PANELS entry of every module in this package, in ``order``: a tuple of frozen panels,
     the same for every visitor, found once per process (listing the package's modules is file
     system work that every click would otherwise repeat)."""
@@ -211,12 +213,12 @@ def all_panels():
     return tuple(sorted(panels, key=lambda panel: (panel.order, panel.title)))
 
 
-def active_panels(ctx):
+def active_panels(ctx: PanelContext) -> list[Panel]:
     """The panels that apply to this context; a panel whose test fails is left out."""
     return [panel for panel in all_panels() if ctx.model is not None and panel.applies(ctx)]
 
 
-def is_open(ctx, title):
+def is_open(ctx: PanelContext, title: str) -> bool:
     """Whether the panel ``title`` is the open tab (no tab chosen yet: the first that applies)."""
     if ctx.open_tab is not None:
         return ctx.open_tab == title
@@ -224,18 +226,18 @@ def is_open(ctx, title):
     return bool(shown) and shown[0] == title
 
 
-def open_tab_signature(open_tab):
+def open_tab_signature(open_tab: str | None) -> str | None:
     """What the canvas's overlays depend on of the open tab: its title when that panel draws its
     overlay only while open (the canvas must redraw when it opens or closes), else None."""
     return open_tab if open_tab in {panel.title for panel in all_panels() if panel.overlay_while_open} else None
 
 
-def tab_label(title, translations=None):
+def tab_label(title: str, translations: gettext.NullTranslations | None = None) -> str:
     """A panel's tab label: its title in the session's language (or in ``translations``')."""
     return (translations or active_translations()).gettext(title)
 
 
-def tab_title(label, translations=None):
+def tab_title(label: str, translations: gettext.NullTranslations | None = None) -> str | None:
     """The panel title (English, as links and the code name panels) of a tab ``label`` shown in the
     session's language (or in ``translations``'); a label no panel has is returned unchanged."""
     if label is None:

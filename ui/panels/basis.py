@@ -8,19 +8,24 @@ phi_i, phi_j, where the model's boundary is the straight line of ``BasisModel.fe
 training means), beside the curved boundary it makes in x.
 """
 
+from collections.abc import Iterable
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from numpy.typing import ArrayLike
+from plotly.basedatatypes import BaseTraceType
 
 from playground import PlaygroundError, Window, boundary_segments, evaluate_grid
-from playground.basis import BasisModel, RBFBasis
+from playground.basis import BasisModel, FeatureLine, RBFBasis
+from playground.validation import FloatArray, IndexArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.figures import region_trace
 from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name_html, class_name_markdown, phrased
 
-from . import Panel, join_sentences
+from . import Panel, PanelContext, join_sentences
 
 CENTRE_COLOUR = "#5B2C6F"
 CHOSEN_COLOUR = "#C0392B"
@@ -29,17 +34,19 @@ SMALL_RESOLUTION = 120
 SUPERSCRIPTS = {"^2": "²", "^3": "³", "^4": "⁴", "^5": "⁵", "^6": "⁶"}
 
 
-def basis_model(model):
+def basis_model(model: object) -> BasisModel | None:
     return model if isinstance(model, BasisModel) and hasattr(model, "basis_") else None
 
 
-def rbf_basis(model):
+def rbf_basis(model: object) -> RBFBasis | None:
     """The fitted RBFBasis of a model on Gaussian basis functions, or None."""
     model = basis_model(model)
     return model.basis_ if model is not None and isinstance(model.basis_, RBFBasis) else None
 
 
-def circle_path(centres, radius, sides=CIRCLE_SIDES):
+def circle_path(
+    centres: ArrayLike, radius: float, sides: int = CIRCLE_SIDES
+) -> tuple[list[float | None], list[float | None]]:
     """x, y lists tracing a circle of ``radius`` around every centre, None between circles."""
     angles = np.linspace(0.0, 2.0 * np.pi, sides + 1)
     xs, ys = [], []
@@ -49,7 +56,7 @@ def circle_path(centres, radius, sides=CIRCLE_SIDES):
     return xs, ys
 
 
-def centre_traces(basis, *, editable):
+def centre_traces(basis: RBFBasis, *, editable: bool) -> list[BaseTraceType]:
     """The RBF centres c_j and circles of radius s; editable centres carry meta="centres"."""
     centres = np.asarray(basis.centres_, dtype=float)
     xs, ys = circle_path(centres, float(basis.width))
@@ -76,14 +83,14 @@ def centre_traces(basis, *, editable):
     return [circles, markers]
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     basis = rbf_basis(ctx.model)
     if basis is None:
         return []
     return centre_traces(basis, editable=basis._placement() == "given")
 
 
-def pretty_name(model, index):
+def pretty_name(model: BasisModel, index: int) -> str:
     """A readable label for feature ``index``: 'φ3: Gaussian at (0.5, -1)' or 'x₁ x₂²'."""
     names = model.feature_names()
     basis = model.basis_
@@ -115,7 +122,7 @@ def _feature_scores(model, features):
     return spread * weight
 
 
-def default_pair(model, X=None):
+def default_pair(model: BasisModel, X: FloatArray | None = None) -> tuple[int, int]:
     """The two features whose plane shows the data best.
 
     Among the features that vary most on the points ``X`` and weigh most in the model, the pair
@@ -152,7 +159,9 @@ def default_pair(model, X=None):
     return best
 
 
-def feature_space(model, X, i, j):
+def feature_space(
+    model: BasisModel, X: FloatArray, i: int, j: int
+) -> tuple[FloatArray, Window, FeatureLine | None, str | None]:
     """Features i, j of the points, the model's line there (or None and why) and its window."""
     features = model.features(X)[:, [i, j]]
     window = Window.around(features, margin=0.12, minimum_size=0.2)
@@ -163,7 +172,7 @@ def feature_space(model, X, i, j):
     return features, window, line, None
 
 
-def line_side(line, features):
+def line_side(line: FeatureLine, features: FloatArray) -> IndexArray:
     """Class index (into ``classes_``) each feature point gets from the line: argmax / sign."""
     scores = features @ line["coef"].T + line["intercept"]
     if scores.shape[1] == 1:
@@ -194,7 +203,7 @@ def _point_scatter(xy, y, *, size=8):
     return traces
 
 
-def feature_space_figure(model, X, y, i, j):
+def feature_space_figure(model: BasisModel, X: FloatArray, y: LabelArray, i: int, j: int) -> go.Figure:
     features, window, line, _unused = feature_space(model, X, i, j)
     traces = []
     if line is not None:
@@ -225,7 +234,7 @@ def feature_space_figure(model, X, y, i, j):
     )
 
 
-def covering_window(window, widest=1.7, tallest=1 / 0.8):
+def covering_window(window: Window, widest: float = 1.7, tallest: float = 1 / 0.8) -> Window:
     """The view widened so that it covers whatever plotly shows of it at any plot shape from
     width / height = 0.8 to 1.7: under the equal-aspect lock plotly extends one axis's range to fill
     the plot, and the regions must reach the edges instead of leaving white bands."""
@@ -235,7 +244,9 @@ def covering_window(window, widest=1.7, tallest=1 / 0.8):
     return Window(cx - width / 2, cx + width / 2, cy - height / 2, cy + height / 2)
 
 
-def input_space_figure(model, X, y, window, chosen):
+def input_space_figure(
+    model: BasisModel, X: FloatArray, y: LabelArray, window: Window, chosen: Iterable[int]
+) -> go.Figure:
     """A small copy of the plane: regions, the curved boundary, the chosen Gaussians' centres."""
     cover = covering_window(window)
     grid = evaluate_grid(model, cover, SMALL_RESOLUTION)
@@ -344,7 +355,7 @@ def _explanation(model, line, error, features, predicted, i, j):
     return join_sentences(*sentences)
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     model = basis_model(ctx.model)
     X, y = ctx.scene.points.X, ctx.scene.points.y
     n_features = len(model.feature_names())

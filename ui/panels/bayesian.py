@@ -10,16 +10,21 @@ marginal ellipses over two chosen weights with the drawn samples. Everything a p
 the book's sign (``ui.text.convention``): C1 = classes_[0], w = -(the back-end's w_MAP).
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from playground import BayesianLogisticRegression
 from playground.basis import BasisModel, IdentityBasis
-from playground.bayesian_logistic import moderation
+from playground.bayesian_logistic import PosteriorLine, moderation
 from playground.geometry import boundary_segments
+from playground.grid import Window
 from playground.multiclass import OneVsOne, OneVsRest
 from playground.specs import PANEL_SPEC
+from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.figures import gapped_paths
 from ui.plot.theme import BOUNDARY_COLOUR, TEMPLATE_JSON
@@ -27,7 +32,7 @@ from ui.text.convention import book_classes, book_weights, is_two_class
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_name_markdown
 
-from . import Panel, number_text, subscript
+from . import Panel, PanelContext, number_text, subscript
 from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes
 
 CONTOURS_KEY = "bayes_contours"  # panel options (playground.specs.PANEL_SPECS)
@@ -52,7 +57,7 @@ LINE_POINTS = 201  # the 1-D cut through w_MAP
 # -- the model, whatever wraps it ---------------------------------------------------------------
 
 
-def laplace_model(model):
+def laplace_model(model: object) -> tuple[BayesianLogisticRegression, Callable[[FloatArray], FloatArray]] | None:
     """(estimator, features) of a two-class Bayesian logistic regression: the fitted
     ``BayesianLogisticRegression`` and the map x -> phi(x) it works on; None for anything else.
 
@@ -70,17 +75,17 @@ def laplace_model(model):
     return inner, features
 
 
-def applies(ctx):
+def applies(ctx: PanelContext) -> bool:
     return laplace_model(ctx.shown_model) is not None
 
 
-def option(options, name):
+def option(options: dict[str, Any], name: str) -> Any:
     """A panel option, checked against its Spec (a hand-edited session value must not reach numpy)."""
     value, problem = PANEL_SPEC[name].clean(options.get(name, PANEL_SPEC[name].default))
     return PANEL_SPEC[name].default if problem or value is None else value
 
 
-def grid_points(window, resolution):
+def grid_points(window: Window, resolution: int) -> tuple[FloatArray, dict[str, float]]:
     """The cell centres of a resolution^2 grid over the window, (resolution^2, 2), rows along x."""
     axes = grid_axes(window, resolution)
     xs = axes["x0"] + axes["dx"] * np.arange(resolution)
@@ -89,7 +94,9 @@ def grid_points(window, resolution):
     return np.column_stack([gx.ravel(), gy.ravel()]), axes
 
 
-def c1_fields(model, window, resolution=CONTOUR_RESOLUTION):
+def c1_fields(
+    model: object, window: Window, resolution: int = CONTOUR_RESOLUTION
+) -> tuple[FloatArray, FloatArray, dict[str, float]]:
     """(predictive, MAP) p(C1|x) on the grid, each (resolution, resolution) float64, and the axes."""
     estimator, features = laplace_model(model)
     X, axes = grid_points(window, resolution)
@@ -100,7 +107,7 @@ def c1_fields(model, window, resolution=CONTOUR_RESOLUTION):
     return predictive.reshape(shape), map_.reshape(shape), axes
 
 
-def sampled_weights(model, n_samples, seed):
+def sampled_weights(model: object, n_samples: int, seed: int) -> FloatArray:
     """Weights drawn from N(w_MAP, S_N) in the back-end's sign, (n_samples, M + 1); (0, M + 1) for none."""
     estimator, _unused = laplace_model(model)
     if n_samples <= 0:
@@ -125,7 +132,7 @@ def _contour(field, axes, colour, dash, name, meta, labels=True):
     )
 
 
-def shading_trace(model, window, choice, resolution=HEATMAP_RESOLUTION):
+def shading_trace(model: object, window: Window, choice: str, resolution: int = HEATMAP_RESOLUTION) -> dict[str, Any]:
     """p(C1|x) as shading between the class colours (white at 0.5), the predictive unless only
     the MAP contours are shown: a uint8 heatmap (round(250 p)) with meta "posterior", which
     stands in for the region polygons (plotly draws contours below filled scatters, so the
@@ -148,7 +155,7 @@ def shading_trace(model, window, choice, resolution=HEATMAP_RESOLUTION):
     )
 
 
-def contour_traces(model, window, choice):
+def contour_traces(model: object, window: Window, choice: str) -> list[dict[str, Any]]:
     """The shading, then the predictive (solid) and MAP (dashed) contours at p(C1|x) = 0.1, 0.5, 0.9."""
     if choice == "none":
         return []
@@ -172,7 +179,7 @@ def contour_traces(model, window, choice):
     return traces
 
 
-def sample_traces(model, window, n_samples, seed):
+def sample_traces(model: object, window: Window, n_samples: int, seed: int) -> list[dict[str, Any]]:
     """The boundaries w^T phi(x) = 0 of ``n_samples`` posterior draws: exact segments on the
     inputs (one trace with gaps), zero contours on a basis (one trace per draw)."""
     weights = sampled_weights(model, n_samples, seed)
@@ -225,7 +232,7 @@ def sample_traces(model, window, n_samples, seed):
     ]
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[dict[str, Any]]:
     model = ctx.shown_model
     if laplace_model(model) is None:
         return []
@@ -237,7 +244,7 @@ def overlay(ctx):
 # -- the numbers at a point ----------------------------------------------------------------------
 
 
-def predictive_at(model, X):
+def predictive_at(model: object, X: FloatArray) -> dict[str, FloatArray]:
     """A table of the predictive's parts at the rows of X (eq. 4.149-4.155), book's sign:
     mu_a = w_MAP^T phi for C1, sigma_a^2, kappa, the MAP and the moderated p(C1|x)."""
     estimator, features = laplace_model(model)
@@ -293,7 +300,7 @@ def _resample():
     options[SEED_KEY] = (option(options, SEED_KEY) + 1) % (int(PANEL_SPEC[SEED_KEY].high) + 1)
 
 
-def render_predictive(ctx):
+def render_predictive(ctx: PanelContext) -> None:
     model = ctx.shown_model
     estimator, _unused = laplace_model(model)
     first, second = book_classes(model)
@@ -366,12 +373,12 @@ def _predictive_controls(options, c1):
 # -- the Laplace approximation (figure 4.14) ---------------------------------------------------
 
 
-def weight_names(estimator, model):
+def weight_names(estimator: BayesianLogisticRegression, model: object) -> list[str]:
     """'w₀ (bias)', 'w₁', ...: the weights of phi = (1, x) or (1, phi_1(x), ...)."""
     return [_("w₀ (bias)")] + [f"w{subscript(j)}" for j in range(1, estimator.coef_.shape[1] + 1)]
 
 
-def chosen_pair(options, size):
+def chosen_pair(options: dict[str, Any], size: int) -> tuple[int, int]:
     """The two weight indices of the ellipse: the options when both exist and differ, else (1, 2)."""
     pair = tuple(option(options, key) for key in PAIR_KEYS)
     if pair[0] == pair[1] or max(pair) >= size:
@@ -379,7 +386,7 @@ def chosen_pair(options, size):
     return pair
 
 
-def line_figure(model, X, y):
+def line_figure(model: object, X: FloatArray, y: LabelArray) -> tuple[dict[str, Any], PosteriorLine]:
     """The exact posterior and its Laplace approximation along the leading eigenvector of S_N,
     densities relative to the mode (left of figure 4.14) and their negative logs (right)."""
     estimator, features = laplace_model(model)
@@ -443,7 +450,7 @@ def _tails(cut):
     ).format(below=ratios[0], above=ratios[1])
 
 
-def ellipse_figure(model, pair, names, samples):
+def ellipse_figure(model: object, pair: tuple[int, int], names: list[str], samples: FloatArray) -> dict[str, Any]:
     """The 1, 2 and 3 standard-deviation ellipses of the marginal over weights ``pair`` (the
     book's sign), w_MAP, and the drawn samples (the canvas's thin boundaries)."""
     estimator, _unused = laplace_model(model)
@@ -508,7 +515,7 @@ def _pair_changed():
         options[key] = int(st.session_state[f"{key}_select"])
 
 
-def render_laplace(ctx):
+def render_laplace(ctx: PanelContext) -> None:
     model = ctx.shown_model
     estimator, _unused = laplace_model(model)
     points = ctx.scene.points

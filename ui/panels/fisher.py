@@ -6,19 +6,24 @@ with the curve J(theta) whose maximum sits at Fisher's direction, and the slider
 its threshold drawn on the plane. K classes: the points in the (K-1)-dimensional Fisher space.
 """
 
+from typing import Any
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.basedatatypes import BaseTraceType
 
+from playground.fisher import FisherDiscriminant
 from playground.geometry import boundary_segments
 from playground.presets import elongated_points
+from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.theme import CLASS_COLOURS, CLASS_PATTERNS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.names import class_name_html
 
-from . import Panel, count_axis, join_sentences, option_checkbox
+from . import Panel, PanelContext, count_axis, join_sentences, option_checkbox
 
 ANGLE_OPTION = "fisher_angle"  # ctx.options key: the slider's projection angle in degrees
 SHOW_OPTION = "fisher_show_direction"  # ctx.options key: draw the slider direction on the plane
@@ -27,7 +32,7 @@ N_BINS = 24
 ANGLE_STEP = 0.5
 
 
-def fisher_model(model):
+def fisher_model(model: object) -> FisherDiscriminant | None:
     """The fitted FisherDiscriminant behind ``model`` (a wrapper of two classes is unwrapped), or None."""
     estimators = getattr(model, "estimators_", None)
     if estimators is not None and len(estimators) == 1:
@@ -37,38 +42,38 @@ def fisher_model(model):
     return model if is_fisher and np.shape(model.means_)[-1] == 2 else None
 
 
-def unit(angle_deg):
+def unit(angle_deg: float) -> FloatArray:
     theta = np.deg2rad(angle_deg)
     return np.array([np.cos(theta), np.sin(theta)])
 
 
-def angle_of(direction):
+def angle_of(direction: FloatArray) -> float:
     """The angle in [0, 180) of a direction (J(w) does not depend on the sign of w)."""
     return float(np.rad2deg(np.arctan2(direction[1], direction[0])) % 180.0)
 
 
-def means_direction(model):
+def means_direction(model: FisherDiscriminant) -> FloatArray:
     difference = model.means_[1] - model.means_[0]
     return difference / np.linalg.norm(difference)
 
 
-def oriented(model, direction):
+def oriented(model: FisherDiscriminant, direction: FloatArray) -> FloatArray:
     """``direction`` turned (if needed) to point from class 0's mean towards class 1's."""
     return direction if (model.means_[1] - model.means_[0]) @ direction >= 0 else -direction
 
 
-def midpoint_threshold(model, direction):
+def midpoint_threshold(model: FisherDiscriminant, direction: FloatArray) -> float:
     """Halfway between the projected class means along ``direction``."""
     return float((model.means_[0] + model.means_[1]) @ direction / 2)
 
 
-def current_angle(ctx, model):
+def current_angle(ctx: PanelContext, model: FisherDiscriminant) -> float:
     """The slider's angle: the stored option, or the line joining the means to begin with."""
     angle = ctx.options.get(ANGLE_OPTION)
     return angle_of(means_direction(model)) if angle is None else float(angle) % 180.0
 
 
-def criterion_curve(model, step=ANGLE_STEP):
+def criterion_curve(model: FisherDiscriminant, step: float = ANGLE_STEP) -> tuple[FloatArray, FloatArray]:
     """(angles in degrees over [0, 180], J at each): Fisher's criterion as the direction rotates."""
     angles = np.arange(0.0, 180.0 + step / 2, step)
     values = model.criterion(np.column_stack([np.cos(np.deg2rad(angles)), np.sin(np.deg2rad(angles))]))
@@ -79,12 +84,20 @@ def _safe_j(value):
     return "∞" if not np.isfinite(value) else f"{value:.3g}"
 
 
-def vline(x, line):
+def vline(x: float, line: dict[str, Any]) -> dict[str, Any]:
     """A vertical line across the plot at x, as ``figure.add_vline`` would draw it."""
     return dict(type="line", x0=x, x1=x, xref="x", y0=0, y1=1, yref="y domain", line=line)
 
 
-def projection_figure(model, X, y, direction, threshold, title, height=260):
+def projection_figure(
+    model: FisherDiscriminant,
+    X: FloatArray,
+    y: LabelArray,
+    direction: FloatArray,
+    threshold: float,
+    title: str,
+    height: int = 260,
+) -> go.Figure:
     """Histograms of each class's projections w^T x on a shared set of bins, and the threshold."""
     values = X @ direction
     low, high = float(values.min()), float(values.max())
@@ -148,13 +161,13 @@ def _label_side(position, centre, vertical):
     return f"{vertical} {horizontal}"
 
 
-def wrapped(angle, centre):
+def wrapped(angle: float, centre: float) -> float:
     """``angle`` (degrees) moved by a multiple of 180 into [centre - 90, centre + 90): directions
     that differ by 180 degrees are the same line, so the axis wraps around Fisher's direction."""
     return centre + (float(angle) - centre + 90.0) % 180.0 - 90.0
 
 
-def wrapped_ticks(centre, step=30):
+def wrapped_ticks(centre: float, step: int = 30) -> dict[str, Any]:
     """Tick positions every ``step`` degrees across [centre - 90, centre + 90], labelled mod 180."""
     first = np.ceil((centre - 90.0) / step) * step
     values = np.arange(first, centre + 90.0 + 1e-9, step)
@@ -166,7 +179,7 @@ def _load_elongated():
     state.notify(_("Loaded two elongated classes (figure 4.6); undo (↶) brings your points back."))
 
 
-def criterion_figure(model, angle):
+def criterion_figure(model: FisherDiscriminant, angle: float) -> go.Figure:
     """J(theta) over half a turn centred on Fisher's direction, with the means line and the slider.
 
     A direction and its opposite are the same line (J(w) = J(-w)), so the angle axis wraps: it runs
@@ -245,7 +258,7 @@ def _criterion_layout(angle, centre, top):
     )
 
 
-def fisher_space_figure(model, X, y):
+def fisher_space_figure(model: FisherDiscriminant, X: FloatArray, y: LabelArray) -> go.Figure:
     """K classes: the points in the Fisher space y = W^T x (1-D strip or 2-D scatter)."""
     Z = model.transform(X)
     two_d = Z.shape[1] >= 2
@@ -301,7 +314,7 @@ def _applies(ctx):
     return ctx.scene.method == "fisher" and fisher_model(ctx.model) is not None
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     """Two classes: the slider's projection direction through the data mean, and its threshold line."""
     model = fisher_model(ctx.model)
     if model is None or model.classes_.size != 2 or not ctx.options.get(SHOW_OPTION, True):
@@ -477,7 +490,7 @@ def _slider_histogram(model, X, y, angle, where=None, height=300):
     )
 
 
-def drawer(ctx):
+def drawer(ctx: PanelContext) -> None:
     """Presentation: figure 4.6's "Try:" beside its text: the angle slider, its snap buttons and the
     projection it turns (J beside it), for two classes."""
     model = fisher_model(ctx.model)
@@ -487,7 +500,7 @@ def drawer(ctx):
     _slider_histogram(model, ctx.scene.points.X, ctx.scene.points.y, angle, height=DRAWER_HISTOGRAM_HEIGHT)
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     model = fisher_model(ctx.model)
     X, y = ctx.scene.points.X, ctx.scene.points.y
     if model.classes_.size == 2:

@@ -8,14 +8,19 @@ priors do to the boundary, and a button that swaps shared and separate covarianc
 import numpy as np
 import pandas as pd
 import streamlit as st
+from numpy.typing import ArrayLike
+from plotly.basedatatypes import BaseTraceType
 
+from playground.gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
+from playground.naive_bayes import NaiveBayes
+from playground.validation import FloatArray
 from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_line
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name, class_name_html
 
-from . import Panel, join_sentences
+from . import Panel, PanelContext, join_sentences
 from .posterior import class_symbol
 
 HALO_COLOUR = "rgba(255,255,255,0.85)"  # under the ellipses, so they read on any region or posterior colour
@@ -28,7 +33,7 @@ ELLIPSE_RADII = (1.0, 2.0)
 ELLIPSE_POINTS = 72
 
 
-def class_covariances(model):
+def class_covariances(model: object) -> FloatArray | None:
     """The (K, D, D) covariance of each class: shared, separate, or diagonal (naive Bayes); None otherwise."""
     if not hasattr(model, "means_"):
         return None
@@ -42,7 +47,7 @@ def class_covariances(model):
     return None
 
 
-def applies(ctx):
+def applies(ctx: PanelContext) -> bool:
     model = ctx.model
     return (
         ctx.scene.method in GENERATIVE_METHODS
@@ -53,7 +58,7 @@ def applies(ctx):
     )
 
 
-def ellipse(mean, cov, radius, n=ELLIPSE_POINTS):
+def ellipse(mean: ArrayLike, cov: FloatArray, radius: float, n: int = ELLIPSE_POINTS) -> FloatArray:
     """Points (n + 1, 2) on {x : (x - mean)^T cov^-1 (x - mean) = radius^2}, closed.
 
     Its semi-axes lie along the eigenvectors of cov with lengths radius * sqrt(eigenvalue).
@@ -65,7 +70,7 @@ def ellipse(mean, cov, radius, n=ELLIPSE_POINTS):
     return np.asarray(mean, dtype=float) + (vectors @ (radius * np.sqrt(values)[:, None] * unit)).T
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     """Each class's 1σ (solid) and 2σ (dashed) ellipses and its mean ✕.
 
     Every line has a white halo and every mean a dark outline under its class colour: on the
@@ -151,7 +156,7 @@ def _mean_traces(classes, means):
     return [outline, mean]
 
 
-def parameter_table(model):
+def parameter_table(model: SharedCovarianceGaussian | SeparateCovarianceGaussian | NaiveBayes) -> pd.DataFrame:
     """Priors, means and covariances as a small table, one row per class."""
     covariances = class_covariances(model)
     rows = []
@@ -171,7 +176,7 @@ def parameter_table(model):
     return pd.DataFrame(rows).set_index(_("class"))
 
 
-def prior_note(model, method):
+def prior_note(model: SharedCovarianceGaussian | SeparateCovarianceGaussian | NaiveBayes, method: str) -> str:
     """What the priors do to the boundary for this model (markdown)."""
     if method == "gaussian_shared":
         text = _(
@@ -251,12 +256,12 @@ def _toggle_button(method):
         )
 
 
-def drawer(ctx):
+def drawer(ctx: PanelContext) -> None:
     """Presentation: the covariance switch beside the figure's text."""
     _toggle_button(ctx.scene.method)
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     model = ctx.shown_model
     method = ctx.scene.method
     if not ctx.controls_in_drawer:

@@ -12,13 +12,16 @@ plane through a coarse invisible heatmap.
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from numpy.typing import ArrayLike
+from plotly.basedatatypes import BaseTraceType
 
-from playground.grid import grid_axes
-from ui.text.convention import book_line
+from playground.grid import Window, grid_axes
+from playground.validation import FloatArray
+from ui.text.convention import BookLine, book_line
 from ui.text.i18n import N_, _
 from ui.text.names import class_name_html, class_name_markdown
 
-from . import Panel, join_sentences, number_text, option_checkbox, vector_text
+from . import Panel, PanelContext, join_sentences, number_text, option_checkbox, vector_text
 
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)
 HOVER_RESOLUTION = 40  # 40 x 40 cells; z and customdata float32 for both halves: about 26 KB
@@ -32,7 +35,7 @@ def _inside(point, window, margin=0.0):
     return (window.x_min + dx <= point[0] <= window.x_max - dx) and (window.y_min + dy <= point[1] <= window.y_max - dy)
 
 
-def arrow_anchor(w, w0, window):
+def arrow_anchor(w: FloatArray, w0: float, window: Window) -> FloatArray:
     """Where the w arrow stands: the boundary point nearest the origin, -w0 w / ||w||^2, when it is
     in view; otherwise the boundary point nearest the window's centre (or the centre itself when
     the boundary is out of view)."""
@@ -44,7 +47,17 @@ def arrow_anchor(w, w0, window):
     return nearest if _inside(nearest, window) else centre
 
 
-def arrow_trace(start, end, *, colour, name, width=3, dash=None, text=None, legend=True):
+def arrow_trace(
+    start: ArrayLike,
+    end: ArrayLike,
+    *,
+    colour: str,
+    name: str,
+    width: float = 3,
+    dash: str | None = None,
+    text: str | None = None,
+    legend: bool = True,
+) -> BaseTraceType:
     """A straight arrow from ``start`` to ``end`` (a line with an arrow-head marker), optionally labelled at the tip."""
     return go.Scatter(
         x=[float(start[0]), float(end[0])],
@@ -64,7 +77,7 @@ def arrow_trace(start, end, *, colour, name, width=3, dash=None, text=None, lege
 W_NAME = N_("w (into C₁, orthogonal to the boundary)")
 
 
-def weight_arrow_traces(line, window, *, name=W_NAME):
+def weight_arrow_traces(line: BookLine, window: Window, *, name: str = W_NAME) -> list[BaseTraceType]:
     """Figure 4.1's w: an arrow from the boundary, pointing into C₁'s region, where y(x) > 0."""
     length = ARROW_FRACTION * min(window.x_max - window.x_min, window.y_max - window.y_min)
     start = arrow_anchor(line.w, line.w0, window)
@@ -72,12 +85,12 @@ def weight_arrow_traces(line, window, *, name=W_NAME):
     return [arrow_trace(start, end, colour=W_COLOUR, name=_(name), text="<b>w</b>")]
 
 
-def distance_name(line):
+def distance_name(line: BookLine) -> str:
     """The distance segment's name, with its value (eq. 4.5); the panel's text states the value."""
     return _("−w₀/‖w‖ = {value} (dashed)").format(value=number_text(line.distance_from_origin, 3))
 
 
-def distance_traces(line):
+def distance_traces(line: BookLine) -> list[BaseTraceType]:
     """The dashed segment from the origin to the boundary, of signed length -w0 / ||w|| (eq. 4.5).
 
     Its value is in the panel's text, never written on the plot, so it never covers a point or w
@@ -98,7 +111,7 @@ def distance_traces(line):
     ]
 
 
-def hover_traces(line, window, resolution=HOVER_RESOLUTION):
+def hover_traces(line: BookLine, window: Window, resolution: int = HOVER_RESOLUTION) -> list[BaseTraceType]:
     """Two invisible heatmaps (one per side of the boundary) whose hover gives y(x), r and the class.
 
     z = y(x) and customdata = r = y(x) / ||w||, float32 at the cell centres, in the book's sign
@@ -136,7 +149,7 @@ def hover_traces(line, window, resolution=HOVER_RESOLUTION):
     return traces
 
 
-def enabled(ctx):
+def enabled(ctx: PanelContext) -> bool:
     return bool(ctx.options.get(OPTION, True))
 
 
@@ -144,7 +157,7 @@ def _applies(ctx):
     return book_line(ctx.shown_model) is not None
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     line = book_line(ctx.shown_model)
     if line is None or not enabled(ctx):
         return []
@@ -155,7 +168,7 @@ def overlay(ctx):
     return hover + distance_traces(line) + weight_arrow_traces(line, ctx.window)
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     key = "geometry_show"
     option_checkbox(_("Draw w, the distance from the origin and the hover read-out on the plot"), ctx, OPTION, key)
     line = book_line(ctx.shown_model)

@@ -7,14 +7,20 @@ regression is shown in the book's parameterisation (``ui.text.convention``): p(C
 with C1 the first class present, t = 1 for C1 and 0 for C2. Points are numbered from 1.
 """
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.basedatatypes import BaseTraceType
 
 from playground import LogisticRegression, ProbitRegression, SoftmaxRegression
-from playground.base import sigmoid
+from playground.base import Classifier, sigmoid
+from playground.newton import NewtonStep
 from playground.normal import normal_cdf
+from playground.validation import FloatArray
 from ui.plot.chart import chart
 from ui.plot.playback import detail_key, playback_controls
 from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
@@ -22,7 +28,7 @@ from ui.text.convention import book_classes, book_decision, book_weights_at
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_name_markdown
 
-from . import Panel, count_axis, is_open, join_sentences, number_text, subscript
+from . import Panel, PanelContext, count_axis, is_open, join_sentences, number_text, subscript
 from .posterior import class_symbol
 
 PLAYBACK_KEY = "irls"
@@ -31,7 +37,7 @@ NUMBER_KEY = "sigmoid_point_number"  # the widget: the point's number, 1 to N
 SIGMOID_REACH = 40.0  # the sigmoid chart spans at most a in [-40, 40]; beyond, sigma is 0 or 1 to 17 digits
 
 
-def unwrap(model):
+def unwrap(model: object) -> LogisticRegression | ProbitRegression | SoftmaxRegression | None:
     """The logistic / probit / softmax estimator itself, also inside a basis-function wrapper (whose
     ``estimator_`` works on phi(x)); None for anything else."""
     inner = model.__dict__.get("estimator_", model) if model is not None else None
@@ -41,26 +47,26 @@ def unwrap(model):
 TWO_CLASS = LogisticRegression | ProbitRegression  # one weight vector, p(C1|phi) = f(w^T phi)
 
 
-def link_function(model):
+def link_function(model: object) -> tuple[Callable[[FloatArray], FloatArray], str]:
     """(f, its name) with p(C1|phi) = f(a): the sigmoid (eq. 4.59) or the probit Phi (eq. 4.114)."""
     if isinstance(unwrap(model), ProbitRegression):
         return normal_cdf, "Φ"
     return sigmoid, "σ"
 
 
-def applies(ctx):
+def applies(ctx: PanelContext) -> bool:
     inner = unwrap(ctx.model)
     return inner is not None and len(getattr(inner, "history_", ())) > 0
 
 
-def current_step(ctx):
+def current_step(ctx: PanelContext) -> int:
     """The step the canvas shows (0..n_iter_), the final one when not replaying."""
     step = ctx.scene.step
     n = ctx.model.n_iter_
     return n if step is None else int(min(max(step, 0), n))
 
 
-def chosen_point(ctx):
+def chosen_point(ctx: PanelContext) -> int | None:
     """Index of the point whose sigmoid is plotted: the panel option, else the last point; None if none."""
     n_points = len(ctx.scene.points)
     if n_points == 0:
@@ -71,7 +77,7 @@ def chosen_point(ctx):
     return int(index)
 
 
-def log_likelihood_figure(history, step):
+def log_likelihood_figure(history: Sequence[NewtonStep], step: int) -> dict[str, Any]:
     """ln p(t|w) against the iteration, the current step marked: a plotly.js figure dict (this panel
     redraws on every click, and plotly's validating objects cost more than the rest of it)."""
     iterations = np.array([h["iteration"] for h in history], dtype=float)
@@ -104,7 +110,7 @@ def log_likelihood_figure(history, step):
     return dict(data=[curve, marker], layout=layout)
 
 
-def log_likelihood_title(step, value):
+def log_likelihood_title(step: int, value: float) -> str:
     """The log-likelihood chart's title at ``step``."""
     return _("Log-likelihood ln p(t|w), step {step}: {value}").format(step=step, value=f"{value:.5g}")
 
@@ -123,7 +129,7 @@ def _small_layout(title, xaxis, yaxis):
     )
 
 
-def weights_table(model, step):
+def weights_table(model: object, step: int) -> pd.DataFrame:
     """The book's weights [w0, w1, ..., wM] (one row per class for softmax) at ``step``."""
     inner = unwrap(model)
     w = np.atleast_2d(book_weights_at(inner, step))
@@ -137,7 +143,7 @@ def weights_table(model, step):
     return pd.DataFrame(w, index=index, columns=columns)
 
 
-def point_activation(model, x, label):
+def point_activation(model: object, x: FloatArray, label: int) -> tuple[float, float, int]:
     """(a, p, class k) for point x: p(C_k|x) = sigma(a) for the class k whose posterior is shown.
 
     Logistic regression: the book's a = w^T phi(x) and k = C1, the first class present (eq. 4.87).
@@ -160,7 +166,9 @@ def point_activation(model, x, label):
     return a, float(np.asarray(model.predict_proba(X))[0, position]), int(classes[position])
 
 
-def sigmoid_figure(a, p, k, point_number, link=(sigmoid, "σ")):
+def sigmoid_figure(
+    a: float, p: float, k: int, point_number: int, link: tuple[Callable[[FloatArray], FloatArray], str] = (sigmoid, "σ")
+) -> dict[str, Any]:
     """sigma(a) over a range holding a, with the point's (a, p) marked (figure 4.9); a figure dict.
 
     The range grows with |a| up to [-40, 40]; a point beyond it is drawn as an arrow head at the
@@ -214,7 +222,7 @@ def sigmoid_figure(a, p, k, point_number, link=(sigmoid, "σ")):
     return dict(data=[curve, guides, point], layout=layout)
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     """A ring around the point whose sigmoid is plotted, while this tab is open (named in the legend)."""
     index = chosen_point(ctx) if is_open(ctx, TITLE) else None
     if index is None:
@@ -264,11 +272,11 @@ def _point_picker(ctx):
     return index
 
 
-def step_readout(model):
+def step_readout(model: object) -> Callable[[int, Classifier], str]:
     """The player's line per step: the log-likelihood and (logistic regression) the book's w."""
     inner = unwrap(model)
 
-    def readout(step, shown):
+    def readout(step: int, shown: Classifier) -> str:
         entry = inner.history_[min(step, len(inner.history_) - 1)]
         value = number_text(entry["log_likelihood"], 6)
         weights = np.asarray(book_weights_at(inner, step))
@@ -286,11 +294,11 @@ def step_readout(model):
     return readout
 
 
-def chart_marks(model):
+def chart_marks(model: object) -> Callable[[int, Classifier], dict[str, Any]]:
     """Where the log-likelihood chart marks each step while the browser plays."""
     history = unwrap(model).history_
 
-    def marks(step, shown):
+    def marks(step: int, shown: Classifier) -> dict[str, Any]:
         entry = history[int(min(max(step, 0), len(history) - 1))]
         value = float(entry["log_likelihood"])
         title = log_likelihood_title(step, value)
@@ -300,7 +308,7 @@ def chart_marks(model):
     return marks
 
 
-def squashing_text(model):
+def squashing_text(model: object) -> str:
     """How the model turns its activation into the posterior drawn in the sigmoid chart."""
     if isinstance(model, ProbitRegression):
         return _(
@@ -312,7 +320,7 @@ def squashing_text(model):
     return _("For softmax, p(Cₖ|x) = σ(a) with a = aₖ − ln Σⱼ≠ₖ exp(aⱼ) (eq. 4.104).")
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     model = unwrap(ctx.model)
     n_steps = model.n_iter_
     if model.solver == "irls":

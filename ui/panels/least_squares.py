@@ -8,12 +8,19 @@ With the targets of section 4.1.5 the single output is shown in the book's conve
 (``ui.text.convention``): t = N/N1 for C1, the first class present, and -N/N2 for C2, so y(x) >= 0 is C1.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import streamlit as st
+from numpy.typing import NDArray
 
 from playground import ClusterSpec, PlaygroundError, make_clusters, make_model
-from playground.grid import grid_axes
+from playground.base import Classifier
+from playground.grid import Window, grid_axes
+from playground.least_squares import LeastSquaresClassifier
 from playground.scene import PointSet
+from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
 from ui.session import state
@@ -25,6 +32,7 @@ from ui.text.names import class_name, class_name_format, class_name_html, class_
 from . import (
     SURFACE_MARGIN,
     Panel,
+    PanelContext,
     figures_row,
     join_sentences,
     live_section,
@@ -48,23 +56,23 @@ ALIGNED_CLUSTERS = (
 )
 
 
-def least_squares_model(model):
+def least_squares_model(model: object) -> LeastSquaresClassifier | None:
     return model if model is not None and hasattr(model, "class_outputs") else None
 
 
-def has_fisher_targets(model):
+def has_fisher_targets(model: LeastSquaresClassifier) -> bool:
     """True for the single output of section 4.1.5's targets N/N1, -N/N2 (two classes)."""
     return model.weights_.shape[1] == 1
 
 
-def output_symbol(model, k):
+def output_symbol(model: LeastSquaresClassifier, k: int) -> str:
     """The symbol of the book's output ``k``: y(x) for section 4.1.5's targets, else y_k(x)."""
     if has_fisher_targets(model):
         return "y(x)"
     return f"y{subscript(int(model.classes_[k]) + 1)}(x)"
 
 
-def output_names(model, markdown=False):
+def output_names(model: LeastSquaresClassifier, markdown: bool = False) -> list[str]:
     """One name per column of the book's outputs (``book_least_squares_outputs``); ``markdown``: the
     classes' names escaped for a widget whose options render Markdown."""
     name = class_name_markdown if markdown else class_name
@@ -74,7 +82,9 @@ def output_names(model, markdown=False):
     return [_("y{index}(x) for {name}").format(index=subscript(int(c) + 1), name=name(int(c))) for c in model.classes_]
 
 
-def output_grid(model, window, resolution=SURFACE_RESOLUTION):
+def output_grid(
+    model: LeastSquaresClassifier, window: Window, resolution: int = SURFACE_RESOLUTION
+) -> tuple[FloatArray, FloatArray, NDArray[np.float32]]:
     """(xs, ys, Y) with Y (resolution, resolution, K) float32: the book's y_k at the cell centres."""
     xs, ys = grid_axes(window, resolution)
     gx, gy = np.meshgrid(xs, ys)
@@ -82,7 +92,7 @@ def output_grid(model, window, resolution=SURFACE_RESOLUTION):
     return xs, ys, Y.reshape(resolution, resolution, -1).astype(np.float32)
 
 
-def outside_colourscale(zmin, zmax):
+def outside_colourscale(zmin: float, zmax: float) -> list[list[float | str]]:
     """White -> blue inside [0, 1]; reds below 0 and purples above 1, with a jump at 0 and at 1."""
     span = zmax - zmin
     p0, p1 = (0.0 - zmin) / span, (1.0 - zmin) / span
@@ -96,7 +106,7 @@ def outside_colourscale(zmin, zmax):
     ]
 
 
-def sign_colourscale(model, zmin, zmax):
+def sign_colourscale(model: LeastSquaresClassifier, zmin: float, zmax: float) -> list[list[float | str]]:
     """Section 4.1.5's output: C2's colour below 0, white at 0, C1's colour above (y >= 0 is C1)."""
     first, second = book_classes(model)
     zero = (0.0 - zmin) / (zmax - zmin)
@@ -122,7 +132,14 @@ def _surface_style(model, z, points):
     return zmin, zmax, outside_colourscale(zmin, zmax), colourbar, ((0.0, "#C0392B"), (1.0, "#6C3483"))
 
 
-def surface_figure(model, points, window, k, kind="heatmap", grid=None):
+def surface_figure(
+    model: LeastSquaresClassifier,
+    points: PointSet,
+    window: Window,
+    k: int,
+    kind: str = "heatmap",
+    grid: tuple[FloatArray, FloatArray, NDArray[np.float32]] | None = None,
+) -> dict[str, Any]:
     """y_k(x) over the view: a heatmap with its level contours, or a 3-D plane with its levels as
     translucent planes (the slab [0, 1]; for section 4.1.5's output 0 and the two targets).
 
@@ -248,7 +265,15 @@ def _class_markers(points):
     return traces
 
 
-def far_points(X, y, label, fit, *, n=N_FAR_POINTS, seed=0):
+def far_points(
+    X: FloatArray,
+    y: LabelArray,
+    label: int,
+    fit: Callable[[FloatArray, LabelArray], Classifier],
+    *,
+    n: int = N_FAR_POINTS,
+    seed: int = 0,
+) -> FloatArray:
     """A tight group of ``n`` points of class ``label``, far on its own side (figure 4.4).
 
     The group sits 2.5 times the distance between the class's mean and the others' mean beyond
@@ -281,7 +306,7 @@ def far_points(X, y, label, fit, *, n=N_FAR_POINTS, seed=0):
     return best
 
 
-def aligned_points(n_per_class=30, seed=3):
+def aligned_points(n_per_class: int = 30, seed: int = 3) -> PointSet:
     """Figure 4.5's three classes along a diagonal line."""
     X, y = make_clusters(ALIGNED_CLUSTERS, n_per_class, seed=seed)
     return PointSet.from_arrays(X, y)
@@ -293,7 +318,7 @@ def _add_far_points(label):
     training = points.training  # test points take part in no fit
     X, y = training.X, training.y
 
-    def fit(X_, y_):
+    def fit(X_: FloatArray, y_: LabelArray) -> Classifier:
         return make_model(scene.method, multiclass=scene.multiclass, **scene.param_dict).fit(X_, y_)
 
     try:
@@ -327,7 +352,7 @@ def _applies(ctx):
     return ctx.scene.method == "least_squares" and least_squares_model(ctx.model) is not None
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     model = least_squares_model(ctx.model)
     names = output_names(model, markdown=True)  # segmented control options render Markdown
     # Segmented controls, not a select box and radio buttons: Streamlit's select box and radio copy

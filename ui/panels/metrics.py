@@ -10,26 +10,30 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from numpy.typing import ArrayLike, NDArray
 
 from playground import PlaygroundError
-from playground.metrics import score
+from playground.base import FittedClassifier
+from playground.metrics import Scores, score
+from playground.scene import PointSet
+from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.theme import TEMPLATE
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_name, phrased
 
-from . import Panel, number_text, subscript
+from . import Panel, PanelContext, number_text, subscript
 
 TITLE = N_("Metrics")
 MATRIX_HEIGHT = 300
 OVERFIT_GAP = 0.15  # training accuracy this far above test accuracy is called over-fitting
 
 
-def applies(ctx):
+def applies(ctx: PanelContext) -> bool:
     return ctx.shown_model is not None
 
 
-def predictions(model, points):
+def predictions(model: FittedClassifier, points: PointSet) -> tuple[LabelArray, FloatArray | None]:
     """(predicted labels, probabilities or None) of ``model`` on ``points``."""
     if not len(points):
         return np.zeros(0, dtype=int), None
@@ -43,13 +47,13 @@ def predictions(model, points):
     return predicted, proba
 
 
-def scores(model, points, labels):
+def scores(model: FittedClassifier, points: PointSet, labels: ArrayLike) -> Scores:
     """The ``playground.metrics.Scores`` of ``model`` on ``points`` over the classes ``labels``."""
     predicted, proba = predictions(model, points)
     return score(points.y, predicted, labels, proba, np.asarray(model.classes_))
 
 
-def counted_classes(model, *point_sets):
+def counted_classes(model: FittedClassifier, *point_sets: PointSet) -> NDArray[np.int_]:
     """The classes a matrix shows: those the model knows and those of the points, sorted."""
     labels = {int(c) for c in np.asarray(model.classes_)}
     for points in point_sets:
@@ -61,7 +65,7 @@ def _class(label):
     return class_name(int(label))  # "class k + 1": numbered from 1, as the book counts
 
 
-def matrix_figure(scores):
+def matrix_figure(scores: Scores) -> go.Figure:
     """The confusion matrix as a heatmap with its counts written in: rows true, columns predicted."""
     # The book's C₁, C₂, ...: short enough for six classes in a half-width column at 800 px.
     names = [f"C{subscript(int(label) + 1)}" for label in scores.labels]
@@ -96,7 +100,7 @@ def _share(value):
     return "—" if value is None or not np.isfinite(value) else f"{value:.1%}"
 
 
-def class_table(scores):
+def class_table(scores: Scores) -> pd.DataFrame:
     """Precision, recall and the number of points of each class (— where undefined)."""
     return pd.DataFrame(
         {
@@ -152,7 +156,7 @@ def _column(where, scores, what, key):
         st.dataframe(class_table(scores), hide_index=True, width="stretch")
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     points = ctx.all_points if ctx.all_points is not None else ctx.scene.points
     model = ctx.shown_model
     training, testing = points.training, points.testing

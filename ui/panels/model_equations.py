@@ -7,15 +7,17 @@ options (so a link carries it).
 """
 
 import math
+from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.basedatatypes import BaseTraceType
 
 from ui.equations import model_equations
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain as plain_text
 
-from . import Panel, is_open
+from . import Panel, PanelContext, is_open
 
 TITLE = N_("Equations")
 MARK_COLOUR = "#111111"
@@ -24,13 +26,13 @@ POINT_OPTION = "equation_point"  # ctx.options: [x1, x2] typed by hand; absent =
 INPUT_KEYS = ("equation_x1", "equation_x2")
 
 
-def plain(text):
+def plain(text: str) -> str:
     """Plain text for a Markdown element: "S_W ... S_B" must not turn into italics, and a class's
     name (a visitor's text, in a note) must not turn into anything (``ui.text.markdown.plain``)."""
     return plain_text(text)
 
 
-def typed_point(options):
+def typed_point(options: dict[str, Any]) -> tuple[float, float] | None:
     """The hand-typed evaluation point (x1, x2) from the options, or None (also when malformed)."""
     value = options.get(POINT_OPTION)
     if not isinstance(value, list | tuple) or len(value) != 2:
@@ -42,7 +44,7 @@ def typed_point(options):
     return point if all(math.isfinite(v) for v in point) else None
 
 
-def evaluation_point(ctx):
+def evaluation_point(ctx: PanelContext) -> tuple[float, ...] | None:
     """Where the model is evaluated: the typed point, else the scene's last point, else None."""
     point = typed_point(ctx.options)
     if point is not None:
@@ -91,7 +93,7 @@ def _point_inputs(ctx):
     return point
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     model = ctx.shown_model
     point = _point_inputs(ctx)
     following = typed_point(ctx.options) is None
@@ -125,7 +127,7 @@ def render(ctx):
             st.caption(plain(caption))
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     """While the tab is open: the point the equations are evaluated at, marked on the canvas."""
     point = evaluation_point(ctx)
     if point is None or not is_open(ctx, TITLE):

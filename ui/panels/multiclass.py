@@ -11,19 +11,24 @@ convex cells on which every sub-classifier's sign, hence ambiguity, is constant;
 tested at its centroid. Otherwise a coarse uint8 grid is drawn.
 """
 
+from typing import Any
+
 import numpy as np
 import streamlit as st
+from numpy.typing import NDArray
 
 from playground.geometry import arrangement_cells, boundary_segments, polygon_area
-from playground.grid import grid_axes
+from playground.grid import Window, grid_axes
+from playground.multiclass import OneVsOne, OneVsRest
 from playground.registry import TWO_CLASS_METHODS
+from playground.validation import FloatArray
 from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_sub_classifiers
 from ui.text.i18n import N_, _
 from ui.text.names import class_name_html
 
-from . import Panel, option_checkbox
+from . import Panel, PanelContext, option_checkbox
 
 OPTION = "multiclass_overlay"  # ctx.options key: draw the overlay (default True)
 GRID_RESOLUTION = 120
@@ -34,7 +39,7 @@ LABEL_HALF_SIZE = (0.065, 0.025)
 GREY_MASK = [[0, "rgba(0,0,0,0)"], [0.5, "rgba(0,0,0,0)"], [0.5, "rgba(70,70,70,0.4)"], [1, "rgba(70,70,70,0.4)"]]
 
 
-def strategy_model(ctx):
+def strategy_model(ctx: PanelContext) -> OneVsRest | OneVsOne | None:
     """The one-versus-rest / one-versus-one model of more than two classes, or None."""
     model = ctx.model
     if ctx.scene.multiclass not in ("ovr", "ovo") or model is None or not hasattr(model, "ambiguous"):
@@ -42,7 +47,7 @@ def strategy_model(ctx):
     return model if np.size(model.classes_) > 2 else None
 
 
-def sub_classifier_names(model):
+def sub_classifier_names(model: OneVsRest | OneVsOne) -> list[str]:
     """'1 vs rest' per one-versus-rest classifier, '1 vs 2' per one-versus-one pair (1-based class numbers)."""
     classes = [int(c) + 1 for c in model.classes_]
     if hasattr(model, "pairs_"):
@@ -50,7 +55,7 @@ def sub_classifier_names(model):
     return [_("{number} vs rest").format(number=c) for c in classes]
 
 
-def ambiguous_polygons(model, window):
+def ambiguous_polygons(model: OneVsRest | OneVsOne, window: Window) -> list[FloatArray] | None:
     """Exact ambiguous polygons for linear sub-classifiers (None when they are not linear)."""
     if getattr(model, "coefs_", None) is None:
         return None
@@ -62,7 +67,9 @@ def ambiguous_polygons(model, window):
     return [cell for cell, flag in zip(cells, flags) if flag]
 
 
-def ambiguous_grid(model, window, resolution=GRID_RESOLUTION):
+def ambiguous_grid(
+    model: OneVsRest | OneVsOne, window: Window, resolution: int = GRID_RESOLUTION
+) -> tuple[FloatArray, FloatArray, NDArray[np.uint8]]:
     """(xs, ys, mask) with mask (resolution, resolution) uint8: 1 where the strategy is ambiguous."""
     xs, ys = grid_axes(window, resolution)
     gx, gy = np.meshgrid(xs, ys)
@@ -70,7 +77,7 @@ def ambiguous_grid(model, window, resolution=GRID_RESOLUTION):
     return xs, ys, mask.reshape(resolution, resolution)
 
 
-def ambiguous_share(model, window):
+def ambiguous_share(model: OneVsRest | OneVsOne, window: Window) -> float:
     """Fraction of the window's area that is ambiguous (exact for linear sub-classifiers)."""
     polygons = ambiguous_polygons(model, window)
     if polygons is None:
@@ -79,7 +86,7 @@ def ambiguous_share(model, window):
     return float(sum(polygon_area(polygon) for polygon in polygons) / total)
 
 
-def ambiguous_traces(model, window):
+def ambiguous_traces(model: OneVsRest | OneVsOne, window: Window) -> list[dict[str, Any]]:
     polygons = ambiguous_polygons(model, window)
     if polygons is not None:
         xs, ys = gapped_paths((np.vstack([polygon, polygon[:1]]) for polygon in polygons), digits=6)
@@ -147,7 +154,9 @@ def _label_position(start, end, preferred, window, avoid, placed):
     return spots[best]
 
 
-def sub_classifier_traces(model, window, points=None):
+def sub_classifier_traces(
+    model: OneVsRest | OneVsOne, window: Window, points: FloatArray | None = None
+) -> list[dict[str, Any]]:
     """Each two-class classifier's line, thin and dashed, with a label placed along it where it
     covers none of ``points`` (n, 2) when it can: a label never hides a point."""
     avoid = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
@@ -227,7 +236,7 @@ def _line_labels(labels):
     )
 
 
-def enabled(ctx):
+def enabled(ctx: PanelContext) -> bool:
     return bool(ctx.options.get(OPTION, True))
 
 
@@ -235,7 +244,7 @@ def _applies(ctx):
     return strategy_model(ctx) is not None
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[dict[str, Any]]:
     model = strategy_model(ctx)
     if model is None or not enabled(ctx):
         return []
@@ -243,7 +252,7 @@ def overlay(ctx):
     return ambiguous_traces(model, ctx.window) + sub_classifier_traces(model, ctx.window, shown.X)
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     model = strategy_model(ctx)
     key = "multiclass_overlay_show"
     option_checkbox(_("Hatch the ambiguous regions and draw every two-class classifier's line"), ctx, OPTION, key)

@@ -7,12 +7,19 @@ are the book's (``ui.text.convention``): t = +1 for C1, the first class present,
 Points are numbered from 1, as x_1, ..., x_N in the book.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.basedatatypes import BaseTraceType
 
+from playground.base import Classifier
 from playground.geometry import boundary_segments
+from playground.perceptron import Perceptron
 from playground.presets import close_points
+from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.playback import detail_key, playback_controls
 from ui.plot.theme import TEMPLATE
@@ -22,7 +29,7 @@ from ui.text.i18n import N_, _, ngettext
 from ui.text.markdown import plain
 from ui.text.names import class_name, class_name_markdown
 
-from . import Panel, count_axis, join_sentences, number_text, subscript, vector_text
+from . import Panel, PanelContext, count_axis, join_sentences, number_text, subscript, vector_text
 from .geometry import enabled as geometry_enabled
 from .geometry import weight_arrow_traces
 
@@ -36,17 +43,17 @@ def _load_close():
     state.notify(_("Loaded two close, separable classes (figure 4.7); undo (↶) brings your points back."))
 
 
-def perceptron_model(model):
+def perceptron_model(model: object) -> Perceptron | None:
     return model if hasattr(model, "weights_at") and hasattr(model, "errors_per_epoch_") else None
 
 
-def shown_step(ctx, model):
+def shown_step(ctx: PanelContext, model: Perceptron) -> int:
     """The step on the canvas: 0..n_iter_ (the final fit when the scene has no step)."""
     step = ctx.scene.step
     return model.n_iter_ if step is None else max(0, min(int(step), model.n_iter_))
 
 
-def errors_at(model, X, y, step):
+def errors_at(model: Perceptron, X: FloatArray, y: LabelArray, step: int) -> int:
     """Misclassified training points (t y(x) <= 0) with the weights after ``step`` updates."""
     if step > 0:
         return int(model.history_[step - 1]["errors"])
@@ -73,7 +80,7 @@ def _previous_boundary(model, step, window):
     ]
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     model = perceptron_model(ctx.model)
     if model is None:
         return []
@@ -106,7 +113,7 @@ def overlay(ctx):
     return traces
 
 
-def errors_figure(model, step):
+def errors_figure(model: Perceptron, step: int) -> go.Figure:
     """Mistakes (= updates) per epoch, the epoch of the shown step highlighted."""
     counts = np.asarray(model.errors_per_epoch_, dtype=np.int64)
     epochs = np.arange(1, counts.size + 1)
@@ -134,7 +141,7 @@ def errors_figure(model, step):
     )
 
 
-def errors_by_step_figure(model, X, y, step):
+def errors_by_step_figure(model: Perceptron, X: FloatArray, y: LabelArray, step: int) -> go.Figure:
     """Training errors after each update, the shown step marked."""
     errors = [errors_at(model, X, y, 0)] + [int(h["errors"]) for h in model.history_]
     steps = np.arange(len(errors))
@@ -168,7 +175,7 @@ def _applies(ctx):
     return ctx.scene.method == "perceptron" and perceptron_model(ctx.model) is not None
 
 
-def update_text(model, X, y, step, eta):
+def update_text(model: Perceptron, X: FloatArray, y: LabelArray, step: int, eta: float) -> str:
     """What update ``step`` did, in the book's convention, with its numbers (eq. 4.55)."""
     entry = model.history_[step - 1]
     n = int(entry["index"])
@@ -202,10 +209,10 @@ def update_text(model, X, y, step, eta):
     )
 
 
-def step_readout(model, X, y):
+def step_readout(model: Perceptron, X: FloatArray, y: LabelArray) -> Callable[[int, Classifier], str]:
     """The player's line per step (book's convention): the update's point, its t, w after it."""
 
-    def readout(step, shown):
+    def readout(step: int, shown: Classifier) -> str:
         w = vector_text(book_weights_at(model, step))
         if step == 0:
             errors = errors_at(model, X, y, 0)
@@ -265,7 +272,7 @@ def _label_off_markers(x, others, window, area, n_characters):
     w, h = 0.58 * LABEL_PX * n_characters, 1.2 * LABEL_PX
     bx, by = (others[:, 0] - window.x_min) * sx, (window.y_max - others[:, 1]) * sy
 
-    def fits(place):
+    def fits(place: str) -> bool:
         vertical, horizontal = place.split(" ")
         left = cx + LABEL_GAP if horizontal == "right" else cx - LABEL_GAP - w if horizontal == "left" else cx - w / 2
         top = cy + LABEL_GAP if vertical == "bottom" else cy - LABEL_GAP - h if vertical == "top" else cy - h / 2
@@ -278,11 +285,11 @@ def _label_off_markers(x, others, window, area, n_characters):
     return next((place for place in (first, *_PLACES) if fits(place)), first)
 
 
-def step_marks(model, X, y):
+def step_marks(model: Perceptron, X: FloatArray, y: LabelArray) -> Callable[[int, Classifier], dict[str, Any]]:
     """What the canvas marks at a step while the browser plays (the point used, the boundary
     before it) and where the errors chart marks it."""
 
-    def marks(step, shown):
+    def marks(step: int, shown: Classifier) -> dict[str, Any]:
         errors = int(model.history_[step - 1]["errors"]) if step else errors_at(model, X, y, 0)
         charts = [dict(key="perceptron_errors_step", trace=1, x=step, y=errors)]
         if step == 0:
@@ -295,7 +302,7 @@ def step_marks(model, X, y):
     return marks
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     model = perceptron_model(ctx.model)
     X, y = ctx.scene.points.X, ctx.scene.points.y
     step = playback_controls(

@@ -14,7 +14,7 @@ import streamlit as st
 from playground import MODELS
 from ui.text.i18n import N_, _
 
-from . import Panel
+from . import Panel, PanelContext
 
 ITERATIVE_TWO_CLASS = frozenset({"perceptron", "logistic", "probit", "bayesian_logistic", "svm"})
 TITLE = N_("Playback")
@@ -30,7 +30,7 @@ def _applies(ctx):
     return ctx.scene.method in ITERATIVE_TWO_CLASS and _runs(ctx) > 0
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     n_classes = int((ctx.scene.points.counts() > 0).sum())
     strategy = _("one-versus-rest") if ctx.scene.multiclass == "ovr" else _("one-versus-one")
     st.info(

@@ -8,19 +8,27 @@ invisible coarse heatmap gives a hover read-out of a_k(x) and every p(C_k|x) any
 plane. Below the canvas: the display choice and a 3-D surface of p(C_k|x).
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from numpy.typing import ArrayLike, NDArray
+from plotly.basedatatypes import BaseTraceType
 
 from playground import BayesianLogisticRegression, LogisticRegression, ProbitRegression, evaluate_grid
 from playground.basis import features_estimator
+from playground.grid import Window
+from playground.scene import PointSet
+from playground.validation import FloatArray
 from ui.plot.chart import chart
 from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS_3D, TEMPLATE
 from ui.text.convention import book_decision, book_line, book_roles
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 
-from . import SURFACE_MARGIN, Panel, join_sentences, surface_scene
+from . import SURFACE_MARGIN, Panel, PanelContext, join_sentences, surface_scene
 
 DISPLAY_KEY = "posterior_display"  # st.session_state.panel_options[DISPLAY_KEY]: "regions" or "posterior"
 DISPLAYS = {"regions": N_("decision regions"), "posterior": N_("posterior p(Cₖ|x)")}
@@ -44,38 +52,38 @@ SURFACE_FLOOR = "#C8CDD2"  # the 3-D surface's colour where p(C_k|x) = 0
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
-def class_symbol(k):
+def class_symbol(k: int) -> str:
     """'C₁' for global class index 0."""
     return "C" + str(k + 1).translate(_SUBSCRIPTS)
 
 
-def is_probabilistic(model):
+def is_probabilistic(model: object) -> bool:
     return model is not None and bool(getattr(model, "is_probabilistic", False)) and hasattr(model, "predict_proba")
 
 
-def display_choice(options):
+def display_choice(options: dict[str, Any]) -> str:
     value = options.get(DISPLAY_KEY, "regions")
     return value if value in DISPLAYS else "regions"
 
 
-def hex_to_rgb(colour):
+def hex_to_rgb(colour: str) -> FloatArray:
     colour = colour.lstrip("#")
     return np.array([int(colour[i : i + 2], 16) for i in (0, 2, 4)], dtype=float)
 
 
-def class_colours(classes):
+def class_colours(classes: Iterable[int]) -> FloatArray:
     """The (K, 3) RGB colours (0-255 floats) of the global class indices ``classes``."""
     return np.array([hex_to_rgb(CLASS_COLOURS[int(c) % len(CLASS_COLOURS)]) for c in classes])
 
 
-def grid_axes(window, resolution):
+def grid_axes(window: Window, resolution: int) -> dict[str, float]:
     """x0, dx, y0, dy of the cell centres of a resolution^2 grid over ``window`` (as evaluate_grid)."""
     dx = (window.x_max - window.x_min) / resolution
     dy = (window.y_max - window.y_min) / resolution
     return dict(x0=window.x_min + dx / 2, dx=dx, y0=window.y_min + dy / 2, dy=dy)
 
 
-def posterior_grid(model, window, resolution):
+def posterior_grid(model: object, window: Window, resolution: int) -> FloatArray:
     """p(C_k|x) at the cell centres, shape (rows = y, cols = x, K), float64."""
     grid = evaluate_grid(model, window, resolution)
     if grid.proba is not None:
@@ -85,7 +93,7 @@ def posterior_grid(model, window, resolution):
     return proba.reshape(xs.shape + (-1,))
 
 
-def mix_colours(proba, classes, strength=MIX_STRENGTH):
+def mix_colours(proba: FloatArray, classes: Iterable[int], strength: float = MIX_STRENGTH) -> NDArray[np.uint8]:
     """Each pixel's colour sum_k p(C_k|x) colour_k (figure 4.11), (rows, cols, 3) uint8.
 
     The mix is then blended with white, ``strength`` of the mix and the rest white, so points and
@@ -108,7 +116,9 @@ def _diverging_scale(classes):
     return [[0.0, second], [0.5, "#FFFFFF"], [1.0, first]]
 
 
-def two_class_traces(model, window, resolution=HEATMAP_RESOLUTION, contour_resolution=CONTOUR_RESOLUTION):
+def two_class_traces(
+    model: object, window: Window, resolution: int = HEATMAP_RESOLUTION, contour_resolution: int = CONTOUR_RESOLUTION
+) -> list[BaseTraceType]:
     """p(C1|x) as a uint8 heatmap (round(250 p)) and contour lines at 0.1, 0.5, 0.9 (float32 field)."""
     classes = np.asarray(model.classes_)
     p1 = posterior_grid(model, window, resolution)[..., 0]
@@ -146,7 +156,7 @@ def two_class_traces(model, window, resolution=HEATMAP_RESOLUTION, contour_resol
     return [heatmap, contours]
 
 
-def palette_indices(colours, max_colours=MAX_PALETTE):
+def palette_indices(colours: ArrayLike, max_colours: int = MAX_PALETTE) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
     """Quantise (rows, cols, 3) colours to a palette: (indices uint8 (rows, cols), palette (P, 3) uint8).
 
     Colours are rounded on a grid of ``step`` levels per channel, the finest of STEPS that leaves
@@ -172,7 +182,7 @@ def _palette_scale(palette):
     return scale if len(palette) > 1 else [[0, scale[0][1]], [1, scale[0][1]]]
 
 
-def mixed_colour_trace(model, window, resolution=IMAGE_RESOLUTION):
+def mixed_colour_trace(model: object, window: Window, resolution: int = IMAGE_RESOLUTION) -> BaseTraceType:
     """The RGB mixing of figure 4.11 as a heatmap of palette indices (uint8) with a flat colourscale.
 
     A heatmap, not an image trace: plotly draws every image below every heatmap, so an image
@@ -194,7 +204,7 @@ def mixed_colour_trace(model, window, resolution=IMAGE_RESOLUTION):
     )
 
 
-def hover_fields(model, X):
+def hover_fields(model: object, X: FloatArray) -> tuple[list[str], FloatArray]:
     """(labels, values (N, M)) read out on hover: the activations a_k(x), then every p(C_k|x).
 
     Logistic regression: the book's single activation a = w^T phi with p(C1|x) = sigma(a). For a
@@ -227,7 +237,7 @@ def hover_fields(model, X):
     return labels, np.column_stack(columns)
 
 
-def hover_trace(model, window, resolution=HOVER_RESOLUTION):
+def hover_trace(model: object, window: Window, resolution: int = HOVER_RESOLUTION) -> BaseTraceType:
     """An invisible coarse heatmap whose hover shows a_k(x) and p(C_k|x); customdata float32."""
     axes = grid_axes(window, resolution)
     xs = axes["x0"] + axes["dx"] * np.arange(resolution)
@@ -253,7 +263,7 @@ def hover_trace(model, window, resolution=HOVER_RESOLUTION):
     )
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     model = ctx.shown_model
     if not is_probabilistic(model):
         return []
@@ -267,7 +277,13 @@ def overlay(ctx):
     return traces
 
 
-def surface_figure(model, window, class_position=0, resolution=SURFACE_RESOLUTION, points=None):
+def surface_figure(
+    model: object,
+    window: Window,
+    class_position: int = 0,
+    resolution: int = SURFACE_RESOLUTION,
+    points: PointSet | None = None,
+) -> go.Figure:
     """A 3-D surface of p(C_k|x) over the window (k = classes_[class_position]); training points
     drawn at height 1 (in class k) or 0 (not), as the targets t_n."""
     classes = np.asarray(model.classes_)
@@ -403,7 +419,7 @@ def _describe(model, display):
     )
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     options = ctx.options
     st.session_state[DISPLAY_KEY] = display_choice(options)
     st.radio(

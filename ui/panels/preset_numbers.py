@@ -16,12 +16,16 @@ Rules that hold:
 """
 
 import functools
+from typing import Any
 
 import numpy as np
 
 from playground import PlaygroundError
 from playground.bayesian_logistic import PROBIT_LAMBDA
+from playground.fisher import FisherDiscriminant
+from playground.grid import Window
 from playground.presets import LOGISTIC, OUTLIER_CENTRE, PERCEPTRON, PRESETS
+from playground.scene import Scene
 from ui.panels import number_text, subscript
 from ui.panels.fisher import fisher_model, means_direction
 from ui.panels.least_squares import least_squares_model, output_grid
@@ -74,7 +78,7 @@ def _fig4_5(scene):
     return dict(level=number_text(outputs.mean(), 3))
 
 
-def fisher_angle_and_ratio(model):
+def fisher_angle_and_ratio(model: FisherDiscriminant) -> tuple[float, float]:
     """(degrees between the means line and Fisher's direction, J along Fisher's / J along the means')."""
     means, fisher = means_direction(model), model.direction_
     cosine = min(abs(float(means @ fisher)) / (np.linalg.norm(means) * np.linalg.norm(fisher)), 1.0)
@@ -93,7 +97,7 @@ def _fig4_7(scene):
     return dict(updates=str(model.n_iter_), epochs=str(with_updates))
 
 
-def weight_ratio(scene):
+def weight_ratio(scene: Scene) -> float:
     """‖w‖ of logistic regression over ‖w‖ of probit regression on the same points."""
     probit = _fit(scene)
     logistic = _fit(scene.with_method("logistic", LOGISTIC))
@@ -109,7 +113,7 @@ def _fig4_9(scene):
     )
 
 
-def corner_probabilities(scene):
+def corner_probabilities(scene: Scene) -> tuple[float, float]:
     """(MAP, predictive) p(C1|x) at the view's top-right corner, as the panel's table gives them."""
     from ui.panels.bayesian import predictive_at
 
@@ -128,7 +132,7 @@ def _bayes_predictive(scene):
     )
 
 
-def overfit_figures(scene):
+def overfit_figures(scene: Scene) -> dict[str, Any]:
     """The over-fitting preset's counts and accuracies, on its basis and with none."""
     model, line = _fit(scene), _fit(scene.with_basis("identity", {}))
     training, testing = scene.points.training, scene.points.testing
@@ -239,7 +243,7 @@ COMPUTE = {
 
 
 @functools.lru_cache(maxsize=64)  # a page run asks again for the same view; no text in it
-def numbers(key, window=None):
+def numbers(key: str, window: Window | None = None) -> dict[str, str]:
     """{placeholder: text} for preset ``key``'s explanation, from its scene seen in ``window``
     (default: the preset's own); {} for a preset without numbers."""
     preset = PRESETS[key]

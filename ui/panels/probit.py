@@ -6,17 +6,21 @@ with a Gaussian, integral sigma(a) N(a | mu, s^2) da, computed by Gauss-Hermite 
 against sigma(kappa(s^2) mu) of eq. 4.153, the closed form the Bayesian predictive (eq. 4.155) uses.
 """
 
+from typing import Any
+
 import numpy as np
 import streamlit as st
+from numpy.typing import ArrayLike
 
 from playground.base import sigmoid
 from playground.bayesian_logistic import PROBIT_LAMBDA, moderation
 from playground.normal import normal_cdf
+from playground.validation import FloatArray
 from ui.plot.chart import chart
 from ui.plot.theme import TEMPLATE_JSON
 from ui.text.i18n import N_, _
 
-from . import Panel, number_text
+from . import Panel, PanelContext, number_text
 
 METHODS = ("logistic", "probit", "bayesian_logistic")
 REACH = 6.0
@@ -26,13 +30,13 @@ VARIANCE_COLOURS = ("#222222", "#0072B2", "#009E73", "#CC79A7")
 HERMITE_NODES = 160  # 1e-9 of the exact integral for the variances drawn (160+ nodes: weights underflow)
 
 
-def probit_curves(a):
+def probit_curves(a: FloatArray) -> tuple[FloatArray, FloatArray]:
     """(sigma(a), Phi(lambda a)) at the points ``a`` (figure 4.9)."""
     a = np.asarray(a, dtype=float)
     return sigmoid(a.copy()), normal_cdf(PROBIT_LAMBDA * a)
 
 
-def convolved_sigmoid(mean, variance, nodes=HERMITE_NODES):
+def convolved_sigmoid(mean: ArrayLike, variance: float, nodes: int = HERMITE_NODES) -> FloatArray:
     """integral sigma(a) N(a | mean, variance) da by Gauss-Hermite quadrature (eq. 4.152), elementwise in mean."""
     x, w = np.polynomial.hermite.hermgauss(nodes)
     mean = np.asarray(mean, dtype=float)
@@ -40,7 +44,7 @@ def convolved_sigmoid(mean, variance, nodes=HERMITE_NODES):
     return sigmoid(a) @ w / np.sqrt(np.pi)
 
 
-def approximated_sigmoid(mean, variance):
+def approximated_sigmoid(mean: ArrayLike, variance: float) -> FloatArray:
     """sigma(kappa(variance) mean) (eq. 4.153-4.154)."""
     return sigmoid(moderation(variance) * np.asarray(mean, dtype=float))
 
@@ -61,7 +65,7 @@ def _layout(title, x_title, y_title, y_range=None):
     )
 
 
-def figure_4_9():
+def figure_4_9() -> tuple[dict[str, Any], dict[str, Any], float]:
     """sigma(a) (red) and Phi(lambda a) (blue, dashed) over [-6, 6], and their difference."""
     a = np.linspace(-REACH, REACH, CURVE_POINTS)
     logistic, probit = probit_curves(a)
@@ -91,7 +95,7 @@ def figure_4_9():
     )
 
 
-def convolution_figure():
+def convolution_figure() -> tuple[dict[str, Any], float]:
     """integral sigma(a) N(a|mu, s^2) da (solid) and sigma(kappa(s^2) mu) (dotted) against mu."""
     mu = np.linspace(-REACH, REACH, CURVE_POINTS)
     traces, worst = [], 0.0
@@ -115,7 +119,7 @@ def convolution_figure():
     return dict(data=traces, layout=layout), worst
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     left, right = st.columns(2)
     curves, difference, largest = figure_4_9()
     with left:

@@ -10,7 +10,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from playground import InvalidDataError, PlaygroundError, Window, boundary_segments, evaluate_grid
+from playground.base import LinearClassifier
 from playground.scene import PointSet
+from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.figures import point_traces, region_trace, segment_trace
 from ui.plot.theme import TEMPLATE
@@ -19,7 +21,7 @@ from ui.session.compute import fitted_model, scene_model
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_label_format, class_name
 
-from . import Panel
+from . import Panel, PanelContext
 
 N_OUTLIERS = 8
 OUTLIER_ANGLE_DEGREES = -25.0
@@ -29,12 +31,14 @@ FIGURE_ASPECT = 1.3  # width / height of a small figure's plot area
 OUTLIER_CLASS_KEY = "outlier_class"
 
 
-def applies(ctx):
+def applies(ctx: PanelContext) -> bool:
     model = ctx.model
     return ctx.scene.method == "logistic" and hasattr(model, "coef_") and np.asarray(model.classes_).size == 2
 
 
-def outlier_points(X, y, label, w=None, n=N_OUTLIERS, seed=0):
+def outlier_points(
+    X: FloatArray, y: LabelArray, label: int, w: FloatArray | None = None, n: int = N_OUTLIERS, seed: int = 0
+) -> FloatArray:
     """``n`` points of class ``label`` far beyond its own cluster, on its side of the boundary.
 
     They are centred at the class mean plus 1.5 times the data's extent along the direction
@@ -87,7 +91,7 @@ def _add_outliers():
     state.change_points(extended, refit_view=True)
 
 
-def framed_window(X, aspect=FIGURE_ASPECT):
+def framed_window(X: FloatArray, aspect: float = FIGURE_ASPECT) -> Window:
     """A window around the points widened along one axis to width / height = ``aspect``, so
     that both small figures show x and y to the same scale and fill their frame."""
     window = Window.around(X)
@@ -111,7 +115,7 @@ def _linear_fit_traces(model, points, window, resolution=REGION_RESOLUTION):
     return traces
 
 
-def comparison_figure(model, points, window, title):
+def comparison_figure(model: LinearClassifier, points: PointSet, window: Window, title: str) -> go.Figure:
     """A small figure: regions, boundary and points of a fitted linear model, on ``window``."""
     predicted = model.predict(points.X)
     wrong = int(np.sum(predicted != points.y))
@@ -135,7 +139,7 @@ def comparison_figure(model, points, window, title):
     )
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     points = ctx.scene.points
     classes = [int(c) for c in np.asarray(ctx.model.classes_)]
     if st.session_state.get(OUTLIER_CLASS_KEY) not in classes:

@@ -10,14 +10,21 @@ lines are drawn in the colour of the class it separates. Targets are the book's 
 t_n = +1 for C1, the first class present, and -1 for C2; points are numbered from 1.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from numpy.typing import ArrayLike
+from plotly.basedatatypes import BaseTraceType
 
+from playground.base import Classifier
 from playground.basis import features_estimator
 from playground.geometry import boundary_segments
-from playground.grid import grid_axes
+from playground.grid import Window, grid_axes
 from playground.svm import LinearSVM
+from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.figures import gapped_paths
 from ui.plot.playback import detail_key, playback_controls
@@ -27,7 +34,7 @@ from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, class_name_markdown, plotly_text
 
-from . import Panel, count_axis, join_sentences, number_text, subscript
+from . import Panel, PanelContext, count_axis, join_sentences, number_text, subscript
 
 MARGIN_COLOUR = "#444444"
 FREE_SV_COLOUR = "#6A3D9A"  # support vectors on the margin, 0 < a_n < C
@@ -36,7 +43,7 @@ PAIR_COLOUR = "#138D75"  # the two multipliers of the SMO step shown
 CONTOUR_RESOLUTION = 90  # margin curves on a basis: 90 x 90 float32 cells, about 32 KB
 
 
-def two_class_svm(model):
+def two_class_svm(model: object) -> LinearSVM | None:
     """The fitted two-class ``LinearSVM`` inside ``model`` (plain, on a basis, or the single
     sub-classifier of a two-class one-versus-rest / one-versus-one wrapper), or None."""
     if model is None:
@@ -50,7 +57,7 @@ def two_class_svm(model):
     return None
 
 
-def sub_svms(model):
+def sub_svms(model: object) -> list[tuple[LinearSVM, int, str]]:
     """[(LinearSVM, class it calls positive, description)] of a K > 2 ovr / ovo SVM, else [].
 
     The positive class is the book's (``ui.text.convention.book_sub_classifiers``): class k of
@@ -72,7 +79,9 @@ def sub_svms(model):
     return result
 
 
-def margin_segments(coef, intercept, window):
+def margin_segments(
+    coef: ArrayLike, intercept: ArrayLike, window: Window
+) -> list[tuple[float, FloatArray, FloatArray]]:
     """The exact pieces of w^T x + b = +1 and = -1 inside the window: [(level, start, end)]."""
     w = np.asarray(coef, dtype=float).reshape(1, -1)
     b = float(np.ravel(intercept)[0])
@@ -83,7 +92,15 @@ def margin_segments(coef, intercept, window):
     return pieces
 
 
-def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name=None, legend=True):
+def margin_line_trace(
+    coef: ArrayLike,
+    intercept: ArrayLike,
+    window: Window,
+    *,
+    colour: str = MARGIN_COLOUR,
+    name: str | None = None,
+    legend: bool = True,
+) -> BaseTraceType | None:
     """One dashed trace with both margin lines (None between them), or None when none is in view."""
     pieces = margin_segments(coef, intercept, window)
     if not pieces:
@@ -100,7 +117,7 @@ def margin_line_trace(coef, intercept, window, *, colour=MARGIN_COLOUR, name=Non
     )
 
 
-def margin_contour_trace(model, window):
+def margin_contour_trace(model: object, window: Window) -> BaseTraceType | None:
     """On a basis the margin is curved in x: the level curves y(x) = -1 and +1 of the model."""
     xs, ys = grid_axes(window, CONTOUR_RESOLUTION)
     gx, gy = np.meshgrid(xs, ys)
@@ -122,7 +139,7 @@ def margin_contour_trace(model, window):
     )
 
 
-def support_vector_traces(svm, X):
+def support_vector_traces(svm: LinearSVM, X: FloatArray) -> list[BaseTraceType]:
     """Rings around the support vectors: 0 < a_n < C (on the margin) and a_n = C (inside or wrong)."""
     category = np.asarray(svm.margin_category_)
     traces = []
@@ -147,7 +164,7 @@ def support_vector_traces(svm, X):
     return traces
 
 
-def pair_trace(X, pair, smo_step):
+def pair_trace(X: FloatArray, pair: tuple[int, int], smo_step: int) -> BaseTraceType:
     """The two points whose multipliers the SMO step changed, ringed and joined."""
     i, j = pair
     return go.Scatter(
@@ -164,7 +181,7 @@ def pair_trace(X, pair, smo_step):
     )
 
 
-def playback_position(ctx, svm):
+def playback_position(ctx: PanelContext, svm: LinearSVM) -> tuple[int, bool]:
     """(position shown 0..len(history_), whether it is the fitted model)."""
     n_entries = len(svm.history_)
     shown = two_class_svm(ctx.shown_model)
@@ -172,7 +189,7 @@ def playback_position(ctx, svm):
     return position, position >= n_entries
 
 
-def overlay(ctx):
+def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     model, shown_model = ctx.model, ctx.shown_model
     X = ctx.scene.points.X
     svm = two_class_svm(model)
@@ -213,7 +230,7 @@ def overlay(ctx):
     return traces
 
 
-def objective_figure(svm, position):
+def objective_figure(svm: LinearSVM, position: int) -> go.Figure:
     """The dual objective L~(a) after each recorded SMO step (0 at a = 0), the shown one marked."""
     steps = [0] + [int(entry["step"]) for entry in svm.history_]
     values = [0.0] + [float(entry["objective"]) for entry in svm.history_]
@@ -251,11 +268,11 @@ def _format_c(svm):
     return _("∞ (hard margin)") if svm.C is None else f"{svm.C:g}"
 
 
-def step_readout(svm, y):
+def step_readout(svm: LinearSVM, y: LabelArray) -> Callable[[int, Classifier], str]:
     """The player's line per recorded position: the SMO step, its pair, the dual and the margin."""
     n_entries = len(svm.history_)
 
-    def readout(position, shown):
+    def readout(position: int, shown: Classifier) -> str:
         shown = two_class_svm(shown) or shown
         if position == 0:
             return _("Start: every aₙ = 0, so w = 0 and there is no boundary yet.")
@@ -278,11 +295,11 @@ def step_readout(svm, y):
     return readout
 
 
-def step_marks(svm):
+def step_marks(svm: LinearSVM) -> Callable[[int, Classifier], dict[str, Any]]:
     """What the canvas marks at a position while the browser plays: the pair, the margins y(x) = ±1."""
     n_entries = len(svm.history_)
 
-    def marks(position, shown):
+    def marks(position: int, shown: Classifier) -> dict[str, Any]:
         shown = two_class_svm(shown) or shown
         value = float(shown.dual_objective_) if position else 0.0
         charts = [dict(key="smo_objective", trace=1, x=int(shown.smo_step_), y=value)]
@@ -436,7 +453,7 @@ def _applies(ctx):
     return ctx.scene.method == "svm" and (two_class_svm(ctx.model) is not None or bool(sub_svms(ctx.model)))
 
 
-def render(ctx):
+def render(ctx: PanelContext) -> None:
     svm = two_class_svm(ctx.model)
     if svm is not None:
         _render_two_class(ctx, svm)

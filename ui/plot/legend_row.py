@@ -8,6 +8,7 @@ Rules that hold:
 - The class names are visitors' text: escaped, never read as markdown or HTML.
 """
 
+from playground.scene import PointSet
 from ui.text.i18n import _
 from ui.text.names import class_name, markdown_html_text
 
@@ -20,7 +21,7 @@ def _entry(glyph, colour, text):
     return f"<span class='pg-legend-entry'><span style='color:{colour}'>{glyph}</span> {text}</span>"
 
 
-def legend_row(points):
+def legend_row(points: PointSet) -> str:
     """The row as HTML for ``st.markdown(..., unsafe_allow_html=True)``; "" with no points."""
     counts = points.counts()
     present = [k for k in range(len(counts)) if counts[k]]

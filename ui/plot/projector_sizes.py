@@ -15,6 +15,8 @@ Rules that hold:
 """
 
 import re
+from collections.abc import Iterable
+from typing import Any
 
 FONT_FACTOR = 1.5
 TITLE_FACTOR = 1.15
@@ -47,7 +49,7 @@ def _axis(axis, base):
     return axis
 
 
-def room_layout(layout):
+def room_layout(layout: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``layout`` (a plotly layout dict) with the room's sizes."""
     layout = dict(layout)
     base = (layout.get("font") or {}).get("size") or BASE_FONT_PX
@@ -74,7 +76,7 @@ def room_layout(layout):
     return layout
 
 
-def room_data(data):
+def room_data(data: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Copies of the traces with their markers (and lines) grown for the room."""
     scaled = []
     for trace in data:
@@ -113,7 +115,7 @@ def _floored(value, floor):
     return out
 
 
-def legible(figure, floor=LEGIBLE_PX):
+def legible(figure: dict[str, Any], floor: float = LEGIBLE_PX) -> dict[str, Any]:
     """A copy of ``figure`` (a dict {"data", "layout"}) whose every text is at least ``floor`` px:
     the layout's base font and each font set anywhere in it or in a trace (a trace's ``textfont``
     and a contour trace's ``labelfont`` are set when missing, as plotly's defaults are 12 px)."""

@@ -1,5 +1,7 @@
 """Colours, marker symbols and the plotly template: one place for how classes look."""
 
+from typing import Any
+
 import plotly.graph_objects as go
 
 from ui.text.names import SYMBOL_GLYPHS  # noqa: F401  (the words' glyphs of the symbols below)
@@ -27,12 +29,12 @@ FONT_FAMILY = f'"Source Sans Pro", Arial, {_JAPANESE_FONTS}, {_CHINESE_FONTS}, s
 _FONT_FAMILIES = {"zh": f'"Source Sans Pro", Arial, {_CHINESE_FONTS}, {_JAPANESE_FONTS}, sans-serif'}
 
 
-def font_family(language):
+def font_family(language: str) -> str:
     """The figures' font list for a language code ("en", "ja", "zh")."""
     return _FONT_FAMILIES.get(language, FONT_FAMILY)
 
 
-def with_font(layout, language):
+def with_font(layout: dict[str, Any], language: str) -> dict[str, Any]:
     """A copy of a plotly.js ``layout`` dict whose font list is the language's (other font
     settings, e.g. size, stay as the layout or the template give them)."""
     font = layout.get("font") or {}

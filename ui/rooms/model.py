@@ -27,13 +27,15 @@ Rules that must hold:
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any, TypeAlias, TypeGuard
 
 import numpy as np
 
 from playground import MODELS, Window
 from playground.link import decode_scene, encode_scene
-from playground.scene import GRID_SCALE, MAX_CLASSES, PointSet, clean_class_name, grid_integers, snap
+from playground.scene import GRID_SCALE, MAX_CLASSES, PointSet, Scene, clean_class_name, grid_integers, snap
 from ui.plot.canvas_protocol import number
 from ui.text.i18n import N_
 
@@ -51,6 +53,7 @@ from .protocol import (
     text,
 )
 
+Room: TypeAlias = dict[str, Any]  # a room's record as the store keeps it (JSON: the fields ``new_room`` sets)
 LECTURER = ""  # the owner of the points the lecturer's scene brought into the room
 _SCENE_FIELDS = ("v", "m", "mp", "mc", "b", "bp", "w", "seed", "names")  # the room keeps all but points and step
 
@@ -63,26 +66,26 @@ class RoomError(Exception):
         self.status, self.sentence = status, sentence
 
 
-def new_code():
+def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def clean_code(value):
+def clean_code(value: object) -> str:
     """A join code from a browser (any case, spaces and dashes ignored), or "" if it cannot be one."""
     code = "".join(c for c in text(value, 40).upper() if c not in " -")
     return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else ""
 
 
-def digest(secret):
+def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def matches(secret, stored):
+def matches(secret: object, stored: str) -> TypeGuard[str]:  # true only for a str
     # Digest both sides first: compare_digest is constant-time for equal lengths.
     return isinstance(secret, str) and hmac.compare_digest(digest(secret[:100]), stored)
 
 
-def new_room(query, now):
+def new_room(query: object, now: float) -> tuple[Room, str]:
     """(room, token): a room of the lecturer's scene (a link query), its points the lecturer's."""
     scene, _messages = decode_scene(query if isinstance(query, dict) else {})
     if not isinstance(scene.window, Window):
@@ -111,7 +114,7 @@ def new_room(query, now):
     return room, token
 
 
-def scene_of(room):
+def scene_of(room: Room) -> Scene:
     """The room's scene: its settings and all its points, exactly."""
     scene, _messages = decode_scene(room["scene"])
     if not room["points"]:
@@ -121,12 +124,12 @@ def scene_of(room):
     return scene.with_points(PointSet.from_arrays(X, rows[:, 2]))
 
 
-def frozen_query(room):
+def frozen_query(room: Room) -> dict[str, str]:
     """The room as an ordinary link's query (its points exact): what "freeze" gives the lecturer."""
     return encode_scene(scene_of(room))
 
 
-def freeze(room, now):
+def freeze(room: Room, now: float) -> dict[str, str]:
     """``frozen_query(room)``, kept in the room too: its students are shown the link once it closes."""
     query = frozen_query(room)
     if room.get("frozen") != query:
@@ -135,14 +138,14 @@ def freeze(room, now):
     return query
 
 
-def close(room, now):
+def close(room: Room, now: float) -> None:
     """The lecturer closed the room: its points and students go; what stays until it expires is
     that it closed and the frozen link's query, if the lecturer froze it (what students are shown)."""
     room.update(closed=True, points=[], students={}, locked=True)
     _changed(room, now)
 
 
-def settings(room):
+def settings(room: Room) -> RoomSettings:
     return RoomSettings(
         locked=room["locked"],
         hidden=room["hidden"],
@@ -155,7 +158,7 @@ def settings(room):
     )
 
 
-def student_view(room, sid):
+def student_view(room: Room, sid: object) -> StudentView | None:
     """The student's own points ([x, y], oldest first), their assigned class and their count."""
     student = room["students"].get(sid) if isinstance(sid, str) else None
     if student is None:
@@ -173,7 +176,7 @@ def _changed(room, now):
     room["touched"] = now
 
 
-def check_student(room, sid, key):
+def check_student(room: Room, sid: object, key: object) -> dict[str, Any]:
     """The student ``sid`` of the room, their ``key`` proved (else a 403)."""
     student = room["students"].get(sid) if isinstance(sid, str) else None
     if student is None or not matches(key, student["key"]):
@@ -186,7 +189,7 @@ def _holds_seat(student, seen, now):
     return now - last < IDLE_SECONDS or now - student.get("joined", 0.0) < SEAT_GRACE_SECONDS
 
 
-def reclaim(room, seen, now):
+def reclaim(room: Room, seen: Mapping[str, float], now: float) -> int:
     """The number of seats taken, after forgetting the students who left without a point.
     ``seen``: {sid: when that student last polled} (the store's ``presence``)."""
     owners = {p[3] for p in room["points"]}
@@ -199,7 +202,16 @@ def reclaim(room, seen, now):
     return taken
 
 
-def join(room, nick, sid, key, now, admit_new=True, seen=None, take_seat=lambda: True):
+def join(
+    room: Room,
+    nick: object,
+    sid: object,
+    key: object,
+    now: float,
+    admit_new: bool = True,
+    seen: Mapping[str, float] | None = None,
+    take_seat: Callable[[], bool] = lambda: True,
+) -> tuple[str, str]:
     """(sid, key): the student coming back with their sid and key, or a new one, unless
     ``admit_new`` is false (a client out of guesses may only come back), the door is closed, the
     seats are taken (after ``reclaim``) or ``take_seat()`` (the address's allowance) says no."""
@@ -249,11 +261,11 @@ ADD_REFUSALS = {
 SLOW_DOWN = N_("Slow down a little: one point at a time.")
 
 
-def refused(reason):
+def refused(reason: str) -> RoomError:
     return RoomError(*ADD_REFUSALS[reason])
 
 
-def add_seq(seq):
+def add_seq(seq: object) -> int:
     """A request's ``seq`` as a whole number in [0, 2**53), else a 400."""
     seq = number(seq)
     if seq is None or seq != int(seq) or not 0 <= seq < 2**53:
@@ -261,7 +273,7 @@ def add_seq(seq):
     return int(seq)
 
 
-def placed(window_text, x, y):
+def placed(window_text: str, x: object, y: object) -> list[int] | None:
     """The grid integers [kx, ky] of the point (x, y) a browser sent, or None if it does not lie
     inside the room's window (``window_text``: the scene's ``w``)."""
     x, y = number(x), number(y)
@@ -271,14 +283,16 @@ def placed(window_text, x, y):
     return grid_integers(snap([x, y])).tolist()
 
 
-def chosen_label(label):
+def chosen_label(label: object) -> int | None:
     """The class a browser chose as a whole number >= 0, or None (checked against the room's
     ``classes`` where the room is at hand)."""
     label = number(label)
     return int(label) if label is not None and label == int(label) and label >= 0 else None
 
 
-def add_point(room, sid, key, x, y, label, seq, now):
+def add_point(
+    room: Room, sid: object, key: object, x: object, y: object, label: object, seq: object, now: float
+) -> int:
     """The new point's id; a request with a ``seq`` already seen gets that request's answer."""
     student = check_student(room, sid, key)
     student["seen"] = now
@@ -303,13 +317,15 @@ def add_point(room, sid, key, x, y, label, seq, now):
     return pid
 
 
-def adding(sid, key, x, y, label, seq, now, allow):
+def adding(
+    sid: object, key: object, x: object, y: object, label: object, seq: object, now: float, allow: Callable[[], bool]
+) -> Callable[[Room], tuple[int, int]]:
     """The action of a student's add: (the point's id, the room's version). ``allow()`` (the
     student's rate limit) is asked once, after their key is proved, however often the store runs
     the action."""
-    spent = []
+    spent: list[bool] = []
 
-    def action(room):
+    def action(room: Room) -> tuple[int, int]:
         check_student(room, sid, key)
         if not spent:
             spent.append(allow())
@@ -330,7 +346,7 @@ def _class_of(room, student, label):
     return label
 
 
-def undo(room, sid, key, now):
+def undo(room: Room, sid: object, key: object, now: float) -> int | None:
     """The id of the student's newest point, now removed (None if they had none)."""
     check_student(room, sid, key)["seen"] = now
     for index in range(len(room["points"]) - 1, -1, -1):
@@ -341,12 +357,12 @@ def undo(room, sid, key, now):
     return None
 
 
-def check_token(room, token):
+def check_token(room: Room, token: object) -> None:
     if not matches(token, room["token"]):
         raise RoomError(403, N_("Only the lecturer can do this."))
 
 
-def control(room, token, action, value, sid, now):
+def control(room: Room, token: object, action: object, value: object, sid: object, now: float) -> None:
     """A lecturer's action (the token checked first); raises ``RoomError`` for a bad one."""
     check_token(room, token)
     handler = CONTROLS.get(action) if isinstance(action, str) else None
@@ -357,7 +373,7 @@ def control(room, token, action, value, sid, now):
 
 
 def _flag(name):
-    def set_flag(room, value, _sid):
+    def set_flag(room: Room, value: object, _sid: object) -> None:
         if not isinstance(value, bool):
             raise RoomError(400, N_("The request was not understood."))
         room[name] = value
@@ -436,9 +452,9 @@ CONTROLS = {
 }
 
 
-def roster(room):
+def roster(room: Room) -> list[tuple[str, str, int]]:
     """[(sid, nickname, points)] of the room's students, in the order they joined (for the lecturer)."""
-    counts = {}
+    counts: dict[str, int] = {}
     for point in room["points"]:
         counts[point[3]] = counts.get(point[3], 0) + 1
     return [(sid, student["nick"], counts.get(sid, 0)) for sid, student in room["students"].items()]

@@ -141,6 +141,6 @@ class StateResponse(TypedDict):
     frozen: NotRequired[str]  # the query of the link the lecturer froze the room into, if they did
 
 
-def text(value, limit):
+def text(value: object, limit: int) -> str:
     """A browser's string, cut to ``limit`` characters, or "" (anything else)."""
     return value[:limit] if isinstance(value, str) else ""

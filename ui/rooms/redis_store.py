@@ -35,10 +35,14 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeVar
 
-from .model import SLOW_DOWN, RoomError, add_seq, check_student, chosen_label, new_code, placed, refused
+from .model import SLOW_DOWN, Room, RoomError, add_seq, check_student, chosen_label, new_code, placed, refused
 from .protocol import EXPIRY_SECONDS, MAX_POINTS, MAX_ROOMS
 from .store import lifetime, missing, room_full
+
+Result = TypeVar("Result")  # what a store's ``update`` action returns
 
 _LOCK_MS = 5000  # a lock outlives any read-modify-write; one whose replica died lapses after it
 _WAIT_SECONDS = 10.0  # an add or an action waits this long for a lock, then the page retries
@@ -159,7 +163,7 @@ class RedisStore:
         key = self.PREFIX + code
         return key, key + ":s", key + ":a", key + ":p", key + ":lock"
 
-    def create(self, room):
+    def create(self, room: Room) -> str:
         header = [part for name, value in room.items() if name not in ("points", "students") for part in (name, value)]
         header = [text if i % 2 == 0 else json.dumps(text) for i, text in enumerate(header)]
         rows = [json.dumps(point) for point in room["points"]]
@@ -188,7 +192,7 @@ class RedisStore:
             fields["students"][sid] = {**record, "seq": seq, "pid": pid, "seen": seen}
         return _Room(fields, load_points)
 
-    def get(self, code):
+    def get(self, code: str) -> Room | None:
         """The room, its points read only from the row past those this replica read last (within
         one epoch the list only grows: a room's hundred adds a second are rows appended)."""
         key, students, states, points, _lock = self._keys(code)
@@ -216,7 +220,7 @@ class RedisStore:
         room = self._room(header, student_texts, state_texts, lambda: point_texts)
         return dict(room, points=[list(row) for row in rows])  # a copy: the cache's rows stay ours
 
-    def version(self, code):
+    def version(self, code: str) -> int | None:
         value = self.redis.hget(self._keys(code)[0], "version")
         return None if value is None else int(value)
 
@@ -225,7 +229,18 @@ class RedisStore:
             raise ConnectionError("the room stayed locked")  # store.UNREACHABLE: the page retries
         time.sleep(0.002 + secrets.randbelow(4) / 1000)
 
-    def add(self, code, sid, key, x, y, label, seq, now, allow):
+    def add(
+        self,
+        code: str,
+        sid: object,
+        key: object,
+        x: object,
+        y: object,
+        label: object,
+        seq: object,
+        now: float,
+        allow: Callable[[], bool],
+    ) -> tuple[int, int]:
         """A student's add: (the point's id, the room's version), as ``model.adding`` gives it."""
         keys = self._keys(code)
         with self.redis.pipeline(transaction=False) as pipe:  # one round trip
@@ -257,7 +272,7 @@ class RedisStore:
             return json.loads(answer[1]), int(answer[2])
         raise refused(answer[0])
 
-    def update(self, code, action):
+    def update(self, code: str, action: Callable[[Room], Result]) -> Result:
         key, students, states, points, lock = self._keys(code)
         token = secrets.token_hex(8)
         deadline = time.monotonic() + _WAIT_SECONDS
@@ -340,16 +355,16 @@ class RedisStore:
         if rows:
             pipe.rpush(points, *(json.dumps(row) for row in rows))
 
-    def delete(self, code):
+    def delete(self, code: str) -> None:
         self.redis.delete(*self._keys(code), self.PREFIX + code + ":seen")
         self.redis.zrem(self.INDEX, code)
 
-    def seen(self, code, sid, when):
+    def seen(self, code: str, sid: object, when: float) -> None:
         key = self.PREFIX + code + ":seen"
         with self.redis.pipeline() as pipe:  # kept as long as the room may be (its ttl from now)
             pipe.hset(key, sid, when)
             pipe.pexpire(key, int(self.ttl * 1000))
             pipe.execute()
 
-    def presence(self, code):
+    def presence(self, code: str) -> dict[str, float]:
         return {sid: float(when) for sid, when in self.redis.hgetall(self.PREFIX + code + ":seen").items()}

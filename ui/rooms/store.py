@@ -29,36 +29,43 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from ui.text.i18n import N_
 
-from .model import RoomError, adding, new_code
+from .model import Room, RoomError, adding, new_code
 from .protocol import CLOSED_EXPIRY_SECONDS, EXPIRY_SECONDS, MAX_ROOMS
+
+if TYPE_CHECKING:  # imported by room_store only when Redis is configured
+    from .redis_store import RedisStore
+
+Result = TypeVar("Result")  # what a store's ``update`` action returns
 
 _NO_ROOM = N_("There is no room with this code (it may have closed).")
 
 
-def lifetime(room, ttl):
+def lifetime(room: Room, ttl: float) -> float:
     """Seconds the room is kept after this change: a closed room only long enough to tell its students."""
     return min(ttl, CLOSED_EXPIRY_SECONDS) if room.get("closed") else ttl
 
 
-def missing():
+def missing() -> RoomError:
     return RoomError(404, _NO_ROOM)
 
 
-def room_full():
+def room_full() -> RoomError:
     return RoomError(503, N_("The server holds as many rooms as it can; try again later."))
 
 
-def copied(room, rows=True):
+def copied(room: Room, rows: bool = True) -> Room:
     """A copy of a room that shares nothing that can change with it: the students' records copied
     one level down (they hold numbers and text), any other list or dict through JSON, and the
     points' rows copied too unless ``rows`` is false: an action's copy shares the rows, which no
     action changes in place (``ui.rooms.model`` appends, removes and replaces whole rows). For a
     room of 12,000 points well under a millisecond, where a JSON round trip takes 17 ms: what keeps
     a lecture hall's hundred adds a second within a core."""
-    copy = {}
+    copy: Room = {}
     for name, value in room.items():
         if name == "points":
             copy[name] = [list(point) for point in value] if rows else list(value)
@@ -88,7 +95,7 @@ class MemoryStore:
             return None
         return entry
 
-    def create(self, room):
+    def create(self, room: Room) -> str:
         with self._lock:
             now = self.clock()
             for code in [c for c, entry in self._rooms.items() if entry[2] <= now]:
@@ -101,17 +108,17 @@ class MemoryStore:
             self._rooms[code] = [json.loads(json.dumps(room)), room["version"], now + self.ttl]
             return code
 
-    def get(self, code):
+    def get(self, code: str) -> Room | None:
         with self._lock:
             entry = self._live(code)
             return None if entry is None else copied(entry[0])
 
-    def version(self, code):
+    def version(self, code: str) -> int | None:
         with self._lock:
             entry = self._live(code)
             return None if entry is None else entry[1]
 
-    def update(self, code, action):
+    def update(self, code: str, action: Callable[[Room], Result]) -> Result:
         with self._lock:
             entry = self._live(code)
             if entry is None:
@@ -122,22 +129,33 @@ class MemoryStore:
                 self._rooms[code] = [room, room["version"], self.clock() + lifetime(room, self.ttl)]
             return result
 
-    def add(self, code, sid, key, x, y, label, seq, now, allow):
+    def add(
+        self,
+        code: str,
+        sid: object,
+        key: object,
+        x: object,
+        y: object,
+        label: object,
+        seq: object,
+        now: float,
+        allow: Callable[[], bool],
+    ) -> tuple[int, int]:
         return self.update(code, adding(sid, key, x, y, label, seq, now, allow))
 
-    def delete(self, code):
+    def delete(self, code: str) -> None:
         with self._lock:
             self._rooms.pop(code, None)
             self._seen.pop(code, None)
 
-    def seen(self, code, sid, when):
+    def seen(self, code: str, sid: object, when: float) -> None:
         with self._lock:
             if self._live(code) is not None:
                 self._seen.setdefault(code, {})[sid] = when
             for gone in [c for c in self._seen if c not in self._rooms]:
                 del self._seen[gone]
 
-    def presence(self, code):
+    def presence(self, code: str) -> dict[str, float]:
         with self._lock:
             return dict(self._seen.get(code, {}))
 
@@ -162,11 +180,11 @@ def _unreachable():
 
 
 UNREACHABLE = _unreachable()
-_STORE = None
+_STORE: "MemoryStore | RedisStore | None" = None
 _STORE_LOCK = threading.Lock()
 
 
-def room_store():
+def room_store() -> "MemoryStore | RedisStore":
     """The process's store: Redis when ``PLAYGROUND_REDIS_URL`` is set, else this process's memory."""
     global _STORE
     with _STORE_LOCK:

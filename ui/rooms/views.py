@@ -32,16 +32,17 @@ from playground import PlaygroundError
 from playground.budget import limited
 from playground.grid import Window
 from playground.registry import fitted_strategy
-from playground.scene import GRID_SCALE
+from playground.scene import GRID_SCALE, PointSet, Scene
 from ui.engine.fitview import FitView, evaluate_view
 from ui.plot.canvas import figure_json
 from ui.plot.theme import with_font
+from ui.rooms.protocol import RoomSettings, StudentView
 from ui.server.live_route import LIVE_SECONDS
 from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.session.workers import fit_scene
 from ui.text.i18n import speaking
 
-from .model import matches, scene_of, settings
+from .model import Room, matches, scene_of, settings
 from .protocol import StateResponse
 
 SCALES = (1.0, 1.6)  # a figure's scale: the page's, or presentation mode's (``ui.app._scale``)
@@ -54,7 +55,7 @@ FIGURE_KEY = ',"figure":'
 VIEW_ARRAYS = ("classes", "predicted", "region_labels", "contour_field")
 
 
-def tall_window(window):
+def tall_window(window: Window) -> Window:
     """``window`` grown about its centre to at least ``TALL_RATIO`` times as high as it is wide: a
     student's phone held upright gets a plot to tap on, not a strip of the projector's wide window."""
     height = (window.x_max - window.x_min) * TALL_RATIO
@@ -64,7 +65,7 @@ def tall_window(window):
     return Window(window.x_min, window.x_max, centre - height / 2, centre + height / 2)
 
 
-def strategy(scene, points):
+def strategy(scene: Scene, points: PointSet) -> str:
     """The room's multi-class strategy (``playground.registry.fitted_strategy``): students adding
     a third class to a two-class method's room never leave the projector without a boundary."""
     return fitted_strategy(scene.method, scene.multiclass, len(np.unique(points.y)))
@@ -91,7 +92,7 @@ def _view(scene, window):
     return FitView() if view.error else view
 
 
-def own_parts(room):
+def own_parts(room: Room) -> dict[str, str]:
     """{sid: the JSON text of the student's ``StudentView``} for every student, in one pass."""
     own: dict[str, list[list[float]]] = {sid: [] for sid in room["students"]}
     for kx, ky, _label, owner, _pid in room["points"]:
@@ -109,7 +110,7 @@ class RoomVersion:
     closed (and the frozen link's query, if the lecturer froze it), each student's own part, the
     scene, and its fit for each window shape (built at the first variant that needs it)."""
 
-    def __init__(self, room):
+    def __init__(self, room: Room) -> None:
         self.version = room["version"]
         self.settings = settings(room)
         self.students = len(room["students"])
@@ -127,31 +128,31 @@ class RoomVersion:
         self._fixed = sum(len(part) + len(sid) + 100 for sid, part in self.me.items()) + 130 * self.points
 
     @property
-    def size(self):
+    def size(self) -> int:
         arrays = [getattr(view, name) for view in self._views.values() for name in VIEW_ARRAYS]
         return self._fixed + sum(a.nbytes for a in arrays if a is not None)
 
-    def window(self, shape):
+    def window(self, shape: str) -> Window:
         return tall_window(self.scene.window) if shape == "tall" else self.scene.window
 
-    def view(self, shape):
+    def view(self, shape: str) -> FitView:
         if shape not in self._views:
             self._views[shape] = FitView() if self.hidden else _view(self.scene, self.window(shape))
         return self._views[shape]
 
-    def admits(self, sid, token):
+    def admits(self, sid: object, token: object) -> bool:
         """Whether a request is a member's: a student of the room (``sid``) or its lecturer."""
         return (isinstance(sid, str) and sid in self.me) or matches(token, self._token)
 
 
-def method_name(method):
+def method_name(method: str) -> str:
     """The method as the lecturer's page names it ('Least squares (§4.1.3)'), in the speaking language."""
     from ui.text.labels import method_label
 
     return method_label(method)
 
 
-def room_figure_json(room, language, scale=1.0, shape="room"):
+def room_figure_json(room: Room, language: str, scale: float = 1.0, shape: str = "room") -> str:
     """The JSON text of the room's figure in ``language``, markers and type enlarged by ``scale``
     (presentation mode's), in the room's window or its ``tall_window`` (see the module's rules)."""
     return _figure_json(RoomVersion(room), language, scale, shape)
@@ -173,7 +174,7 @@ class Snapshot:
     """One variant's answer to every poller of a version: the shared ``RoomVersion`` and, encoded
     once, the answer's head (a ``StateResponse`` without the student's part) and its figure."""
 
-    def __init__(self, shared, language, scale=1.0, shape="room"):
+    def __init__(self, shared: RoomVersion, language: str, scale: float = 1.0, shape: str = "room") -> None:
         self.shared = shared
         figure = _figure_json(shared, language, scale, shape)
         with speaking(language):
@@ -192,40 +193,40 @@ class Snapshot:
         self._tail = (FIGURE_KEY + figure + "}").encode()
 
     @property
-    def figure(self):
+    def figure(self) -> str:
         """The figure's JSON text (kept once, inside the answer's encoded tail)."""
         return self._tail[len(FIGURE_KEY) : -1].decode()
 
     @property
-    def size(self):
+    def size(self) -> int:
         """Bytes it holds, its shared part counted whole (each variant may hold another version's)."""
         return len(self._head) + len(self._tail) + self.shared.size
 
     @property
-    def version(self):
+    def version(self) -> int:
         return self.shared.version
 
     @property
-    def settings(self):
+    def settings(self) -> RoomSettings:
         return self.shared.settings
 
     @property
-    def students(self):
+    def students(self) -> int:
         return self.shared.students
 
     @property
-    def points(self):
+    def points(self) -> int:
         return self.shared.points
 
     @property
-    def me(self):
+    def me(self) -> dict[str, StudentView]:
         """{sid: StudentView} (parsed: for tests and the lecturer's tools; a poll uses ``body``)."""
         return {sid: json.loads(part) for sid, part in self.shared.me.items()}
 
-    def admits(self, sid, token):
+    def admits(self, sid: object, token: object) -> bool:
         return self.shared.admits(sid, token)
 
-    def body(self, sid):
+    def body(self, sid: object) -> bytes:
         """The answer's bytes for the student ``sid`` (their own part included when a member)."""
         part = self.shared.me.get(sid) if isinstance(sid, str) else None
         return b"".join([self._head, b',"me":' + part.encode() if part else b"", self._tail])
@@ -253,7 +254,15 @@ class RoomFigures:
         with self._lock:
             return self._locks.setdefault(code, threading.Lock())
 
-    def snapshot(self, code, version, language, load, scale=1.0, shape="room"):
+    def snapshot(
+        self,
+        code: str,
+        version: int,
+        language: str,
+        load: Callable[[], Room | None],
+        scale: float = 1.0,
+        shape: str = "room",
+    ) -> Snapshot | None:
         """A ``Snapshot`` of ``version`` or, built less than ``MIN_INTERVAL`` ago, of an older
         one; ``load()`` gives the room (or None: no snapshot) when one must be built."""
         key = (code, language, scale, shape)

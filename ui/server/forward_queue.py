@@ -20,8 +20,12 @@ redraws the same blocks, in order, after them.
 import functools
 import inspect
 import logging
+from typing import TYPE_CHECKING
 
 _LOG = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+
 _PATCHED = "_pg_keeps_finished_runs"
 
 
@@ -39,7 +43,9 @@ def _finished_whole_run_end(queue):
 
 def _keeping_finished_runs(clear):
     @functools.wraps(clear)
-    def clear_after_finished_runs(self, retain_lifecycle_msgs=False, fragment_ids_this_run=None):
+    def clear_after_finished_runs(
+        self: "ForwardMsgQueue", retain_lifecycle_msgs: bool = False, fragment_ids_this_run: list[str] | None = None
+    ) -> None:
         end = _finished_whole_run_end(self._queue) if retain_lifecycle_msgs and fragment_ids_this_run else 0
         if not end:
             return clear(self, retain_lifecycle_msgs, fragment_ids_this_run)
@@ -53,7 +59,7 @@ def _keeping_finished_runs(clear):
 
 
 @functools.cache
-def keep_finished_runs():
+def keep_finished_runs() -> None:
     """Install the rule above on Streamlit's outgoing queue, once per process.
 
     A Streamlit whose queue has no such ``clear`` keeps its own, with a warning in the log (the

@@ -9,6 +9,7 @@ lists the names; tests/test_streamlit_internals.py fails when one disappears).
 import functools
 import gc
 import logging
+from typing import Any
 
 _LOG = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ YOUNG_COLLECTION_THRESHOLD = 10_000
 
 
 @functools.cache
-def freeze_long_lived_objects():
+def freeze_long_lived_objects() -> None:
     """Take the objects alive now out of the cyclic garbage collector's scans, once per process.
 
     Streamlit collects all three generations after every script run (``runner.postScriptGC``),
@@ -64,7 +65,7 @@ CONFIG_POLL_SECONDS = 5.0
 
 
 @functools.cache
-def slow_config_polling():
+def slow_config_polling() -> None:
     """Poll watched configuration files every ``CONFIG_POLL_SECONDS`` instead of every 0.2 s.
 
     Streamlit's polling watcher reads the module constant at every look, so setting it once per
@@ -82,7 +83,7 @@ def slow_config_polling():
 
 
 @functools.cache
-def index_config_sections():
+def index_config_sections() -> None:
     """Make Streamlit's ``config.get_options_for_section`` read its section's options from an index.
 
     Streamlit describes the theme to the page at the start of every script run, fragment runs
@@ -105,7 +106,7 @@ def index_config_sections():
         return
     index = {"options": None, "size": -1, "sections": {}}  # the process's configuration, not a session's
 
-    def get_options_for_section(section):
+    def get_options_for_section(section: str) -> dict[str, Any]:
         with lock:
             options = config.get_config_options()
             if index["options"] is not options or index["size"] != len(options):

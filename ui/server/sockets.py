@@ -16,6 +16,7 @@ socket is left alone.
 
 import os
 import socket
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 TCP_FAMILIES = (socket.AF_INET, socket.AF_INET6)
@@ -32,7 +33,7 @@ def _is_listening_tcp(sock):
         return False
 
 
-def no_delay_on_listening_sockets(fd_dir="/proc/self/fd"):
+def no_delay_on_listening_sockets(fd_dir: str = "/proc/self/fd") -> int:
     """Set TCP_NODELAY on every listening TCP socket of this process; returns how many. Elsewhere
     than Linux (no ``fd_dir``) nothing is done."""
     changed = 0
@@ -53,7 +54,7 @@ def no_delay_on_listening_sockets(fd_dir="/proc/self/fd"):
 
 
 @asynccontextmanager
-async def lifespan(app):
+async def lifespan(app: object) -> AsyncIterator[None]:
     """``st.App``'s start-up hook: the listening socket is bound and listening by then, and no
     connection has been accepted yet; connections stuck before their headers get a deadline too
     (``ui.server.watchdog``)."""

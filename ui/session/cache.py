@@ -173,11 +173,11 @@ class _Flight:
         self._outcome = MISSING  # (value, shared) once computed; MISSING when stopped or failed
         self._error = None
 
-    def finish(self, outcome, error):
+    def finish(self, outcome: object, error: BaseException | None) -> None:
         self._outcome, self._error = outcome, error
         self._done.set()
 
-    def result(self):
+    def result(self) -> Any:  # (value, shared), or the MISSING sentinel: object() has no type of its own
         """Wait for the flight: (value, shared), or MISSING when its leader was stopped; raises
         the computation's exception when it failed."""
         self._done.wait()

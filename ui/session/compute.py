@@ -433,7 +433,7 @@ def _fit_view(points, method, params, multiclass, window, step, resolution, basi
     if view is not MISSING:
         return view
 
-    def evaluate():
+    def evaluate() -> tuple[FitView, int]:
         view = evaluate_view(result, points.X, points.y, window, step, resolution)
         return view, approx_bytes(view)
 

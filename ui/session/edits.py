@@ -18,7 +18,7 @@ Rules that must hold:
 
 import functools
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -139,7 +139,7 @@ def _refusing(handler):
     """An edit handler whose bad values (a hostile or stale event) become one notice, not an error."""
 
     @functools.wraps(handler)
-    def handle(event, active_class, shared_view):
+    def handle(event: dict[str, Any], active_class: int, shared_view: bool) -> None:
         try:
             handler(event, active_class, shared_view)
         except (InvalidDataError, KeyError, TypeError, ValueError, OverflowError) as err:
@@ -152,7 +152,7 @@ def _refusing(handler):
 def _click(handler):
     """A click's edit: remembered so that a double-click's second click can take it back."""
 
-    def handle(event, active_class, shared_view):
+    def handle(event: dict[str, Any], active_class: int, shared_view: bool) -> None:
         before = (scene(), st.session_state.history)
         handler(event, active_class, shared_view)
         st.session_state[LAST_CLICK] = (event["nonce"], *before, scene())

@@ -81,9 +81,9 @@ def guarded_callback(what: str) -> Callable[[Callable[..., Any]], Callable[..., 
     """Decorate a widget callback: an unexpected exception becomes a notice, never a dead page
     (a callback's exception would stop the whole run before anything is drawn)."""
 
-    def decorate(callback):
+    def decorate(callback: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(callback)
-        def guarded(*args, **kwargs):
+        def guarded(*args: Any, **kwargs: Any) -> Any:
             try:
                 return callback(*args, **kwargs)
             except Exception as err:  # noqa: BLE001  (the page's edge, for callbacks)

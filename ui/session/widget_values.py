@@ -8,6 +8,9 @@ and a file get), so a value the widgets cannot show becomes the widget's default
 session's loading can call it).
 """
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from playground import Message
 from playground.specs import (
     METHOD_SPECS,
@@ -89,7 +92,9 @@ def _as_method_parameter(message):
     return Message(template, **args)
 
 
-def widget_state(method, params, present_classes):
+def widget_state(
+    method: str, params: Mapping[str, Any], present_classes: Sequence[int]
+) -> tuple[dict[str, Any], list[Message]]:
     """Session-state values that make ``PARAM_WIDGETS[method]`` return ``params``.
 
     Returns (values, messages). Every value is checked against the widget's own spec first (the
@@ -97,7 +102,7 @@ def widget_state(method, params, present_classes):
     default, with a sentence.
     """
     specs = METHOD_SPECS.get(method, ())
-    messages = []
+    messages: list[Message] = []
     clean, _unused = clean_settings(specs, dict(params), "parameter", "scene", messages)
     # "The scene's parameter 'C' = 7.0 is not ..." as the app's messages write parameters:
     # "Method parameter C = 7.0 is not ...".

@@ -26,8 +26,16 @@ import threading
 import time
 import traceback
 from collections import deque
+from collections.abc import Hashable
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
+
+from playground.base import Classifier
+from playground.budget import Budget
+from playground.errors import Message
+from playground.scene import Settings
+from playground.validation import FloatArray, LabelArray
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE_SECONDS = 1.5  # a task nobody waited for this long is cancelled
@@ -38,7 +46,9 @@ WORKER_NICE = 10  # the server process keeps priority over the workers
 TASKS_PER_WORKER = 500  # then the worker is replaced (returns the memory a long life may hold)
 
 
-def fit_scene(X, y, method, params, multiclass, basis, basis_params):
+def fit_scene(
+    X: FloatArray, y: LabelArray, method: str, params: Settings, multiclass: str, basis: str, basis_params: Settings
+) -> tuple[Classifier | None, Message | None]:
     """(model, error): the scene's method fitted on (X, y), or None and the PlaygroundError's
     ``Message`` (no language is known here: the session phrases it where it is shown).
 
@@ -75,7 +85,7 @@ def _count_fit(method, n_points):
             log.write(f"{time.time():.3f} {os.getpid()} {method} {n_points}\n")
 
 
-def budget_summary(budget):
+def budget_summary(budget: Budget) -> Message:
     """One sentence (a ``Message``) for a multi-class fit some of whose sub-problems were stopped early."""
     from playground import Message
     from playground.i18n import N_
@@ -127,30 +137,37 @@ class Task:
         self._done = threading.Event()
 
     @property
-    def done(self):
+    def done(self) -> bool:
         return self._done.is_set()
 
     @property
-    def last_wanted(self):
+    def last_wanted(self) -> float:
         return max(list(self.waiters.values()), default=self.created)
 
-    def want(self, waiter=None):
+    def want(self, waiter: str | None = None) -> None:
         """Renew the lease: ``waiter`` (a session id) still waits for this task."""
         self.waiters[waiter] = time.monotonic()
 
-    def leave(self, waiter=None):
+    def leave(self, waiter: str | None = None) -> None:
         self.waiters.pop(waiter, None)
 
-    def others_waiting(self, waiter=None):
+    def others_waiting(self, waiter: str | None = None) -> bool:
         """Whether anyone but ``waiter`` has waited for this task within the lease."""
         now = time.monotonic()
         return any(now - when <= LEASE_SECONDS for who, when in list(self.waiters.items()) if who != waiter)
 
-    def wait(self, seconds, waiter=None):
+    def wait(self, seconds: float, waiter: str | None = None) -> bool:
         self.want(waiter)
         return self._done.wait(seconds)
 
-    def finish(self, result=None, *, nbytes=0, stopped=None, failure=None):
+    def finish(
+        self,
+        result: tuple[Classifier | None, Message | None] | None = None,
+        *,
+        nbytes: int = 0,
+        stopped: str | None = None,
+        failure: str | None = None,
+    ) -> None:
         self.result, self.result_bytes, self.stopped, self.failure = result, nbytes, stopped, failure
         self._done.set()
 
@@ -257,7 +274,9 @@ class WorkerPool:
         self._closed = False
         self._workers = [_Worker(self, index) for index in range(self.size)]
 
-    def submit(self, key, payload, waiter=None, view=None):
+    def submit(
+        self, key: Hashable, payload: tuple[Any, ...], waiter: str | None = None, view: tuple[Any, ...] | None = None
+    ) -> Task:
         """The task fitting ``payload`` (the arguments of ``fit_scene``): the one in flight for
         ``key`` if any (queued or running, and not being cancelled), else a new one queued for the
         next free worker, owned by ``waiter``. Single flight: however many ask for a key at once,
@@ -273,11 +292,11 @@ class WorkerPool:
             task.want(waiter)
             return task
 
-    def find(self, key):
+    def find(self, key: Hashable) -> Task | None:
         with self._lock:
             return self._tasks.get(key)
 
-    def position(self, task):
+    def position(self, task: Task) -> int:
         """How many tasks are queued before ``task`` (0 when it runs or is next)."""
         with self._lock:
             try:
@@ -285,7 +304,7 @@ class WorkerPool:
             except ValueError:
                 return 0
 
-    def cancel(self, task):
+    def cancel(self, task: Task) -> None:
         """Stop the task: dropped if still queued, else its worker stops and returns what it reached."""
         with self._lock:
             task.cancel_requested = True
@@ -294,7 +313,7 @@ class WorkerPool:
                 self._tasks.pop(task.key, None)
                 task.finish(stopped="cancelled")
 
-    def in_flight(self):
+    def in_flight(self) -> int:
         with self._lock:
             return len(self._tasks)
 
@@ -323,7 +342,7 @@ class WorkerPool:
             if self._tasks.get(task.key) is task:
                 del self._tasks[task.key]
 
-    def close(self):
+    def close(self) -> None:
         with self._lock:
             self._closed = True
             self._lock.notify_all()
@@ -348,7 +367,7 @@ def _worker_main(fd, nice):
     connection = Connection(fd)
     send_lock = threading.Lock()
 
-    def send(message):
+    def send(message: tuple[Any, ...]) -> None:
         with send_lock:
             connection.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
 
@@ -363,7 +382,7 @@ def _worker_main(fd, nice):
         budget = Budget(seconds, max_steps)
         finished = threading.Event()
 
-        def report(budget=budget, finished=finished):
+        def report(budget: Budget = budget, finished: threading.Event = finished) -> None:
             # Progress out, a cancel in; if the server is gone, stop the fit.
             while not finished.wait(PROGRESS_SECONDS):
                 try:

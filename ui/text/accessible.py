@@ -6,6 +6,8 @@ person reads off the plot: which method, and where the boundary lies (in the boo
 """
 
 from playground import MODELS
+from playground.base import Classifier
+from playground.scene import Scene
 
 from .convention import book_line
 from .i18n import _
@@ -16,7 +18,7 @@ def _signed(value):
     return f"− {abs(value):.3g}" if value < 0 else f"+ {value:.3g}"
 
 
-def canvas_description(scene, model, error=None):
+def canvas_description(scene: Scene, model: Classifier | None, error: str | None = None) -> str:
     """One or two plain sentences about the plot for a screen reader, escaped for Markdown with HTML."""
     method = _(MODELS[scene.method].display_name) if scene.method in MODELS else scene.method
     parts = [_("Plot of the points with the decision regions of {method}.").format(method=method)]
@@ -24,7 +26,7 @@ def canvas_description(scene, model, error=None):
     return markdown_html_text(" ".join(parts))
 
 
-def boundary_sentence(model, error=None):
+def boundary_sentence(model: Classifier | None, error: str | None = None) -> str:
     """Where the fitted boundary lies, as one plain sentence (raw text: escape it where it goes)."""
     if error or model is None:
         return _("No boundary is drawn: the method could not be fitted.")

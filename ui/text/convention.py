@@ -19,7 +19,7 @@ and never negate anything themselves.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -282,6 +282,10 @@ def point_target(model: Fitted, label: int) -> int:
 # -- initial weights a person types -------------------------------------------------------------------
 
 
+@overload
+def backend_w_init(book_w: None) -> None: ...
+@overload
+def backend_w_init(book_w: Sequence[float]) -> tuple[float, ...]: ...
 def backend_w_init(book_w: Sequence[float] | None) -> tuple[float, ...] | None:
     """Initial weights typed in the book's convention (w points into C1, the first class present)
     -> the ``w_init`` the back-end wants (whose positive class is the second): every sign flips.
@@ -293,6 +297,10 @@ def backend_w_init(book_w: Sequence[float] | None) -> tuple[float, ...] | None:
     return tuple(0.0 - float(v) for v in book_w)  # 0.0 - v: no "-0.0" in a link
 
 
+@overload
+def book_w_init(backend_w: None) -> None: ...
+@overload
+def book_w_init(backend_w: Sequence[float]) -> tuple[float, ...]: ...
 def book_w_init(backend_w: Sequence[float] | None) -> tuple[float, ...] | None:
     """The inverse of ``backend_w_init``: a stored ``w_init`` as the person typed it."""
     return backend_w_init(backend_w)

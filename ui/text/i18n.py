@@ -171,7 +171,7 @@ def unquote(token: str) -> str:
     if len(token) < 2 or token[0] != '"' or token[-1] != '"':
         raise ValueError(f"not a PO string: {token[:40]!r}")
 
-    def replace(match):
+    def replace(match: re.Match[str]) -> str:
         octal, hexadecimal, other = match.groups()
         if octal:
             return chr(int(octal, 8))

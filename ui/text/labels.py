@@ -3,6 +3,8 @@ multi-class strategy, a basis. Words only (English marked with ``N_``, translate
 widgets that pick these settings and the captions and panels that name them read them here.
 """
 
+from typing import cast
+
 from playground import MODELS
 
 from .i18n import N_, _
@@ -20,14 +22,14 @@ BASIS_LABELS = {
 }
 
 
-def method_section(name):
+def method_section(name: str) -> str:
     """The book's section of method ``name``: the registry's ``section`` where the estimator class
     has one, else its ``book_section``."""
     cls = MODELS[name]
-    return getattr(cls, "section", None) or getattr(cls, "book_section", "")
+    return cast(str, getattr(cls, "section", None) or getattr(cls, "book_section", ""))
 
 
-def method_label(name):
+def method_label(name: str) -> str:
     """'Least squares (§4.1.3)': the method's name and the book's section."""
     section = method_section(name)
     name_text = _(MODELS[name].display_name)

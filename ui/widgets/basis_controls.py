@@ -9,8 +9,11 @@ back, or changing the width, keeps them. Ranges, options and defaults come from
 widgets' session keys from ``ui.session.widget_keys``.
 """
 
+from typing import Any
+
 import streamlit as st
 
+from playground.scene import Scene
 from playground.specs import BASIS_SPECS, RBF_GRID_SIZES, RBF_WIDTHS, clean_settings
 from ui.session import state
 from ui.session.widget_keys import (
@@ -106,7 +109,7 @@ def _rbf_params(scene):
     return params
 
 
-def basis_picker(scene):
+def basis_picker(scene: Scene) -> tuple[str, dict[str, Any]]:
     """The basis-function widgets; returns (name, params) for ``make_basis``."""
     _init_from_scene(scene)
     name = st.selectbox(

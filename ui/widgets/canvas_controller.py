@@ -12,6 +12,7 @@ Rules that must hold:
   point (filled for training, hollow for test) at the page's ``scale``.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,11 +33,11 @@ from ui.widgets import heldout
 FIT_COUNT_KEY = "fit_count"  # session state: the last fit token handed to a canvas
 
 
-def events_handler(key, *, shared_view=False):
+def events_handler(key: str, *, shared_view: bool = False) -> Callable[[], None]:
     """The callback of the canvas under ``key``: apply its new events to the scene."""
 
     @state.guarded_callback("that edit on the plot")
-    def on_events():
+    def on_events() -> None:
         result = st.session_state.get(key)
         events = result.get("events") if result is not None else None
         edits.apply_canvas_events(events, st.session_state.get("active_class_index", 0), shared_view=shared_view)

@@ -7,7 +7,7 @@ scene holds, so a name survives every rerun and a loaded link or file refills th
 
 import streamlit as st
 
-from playground.scene import MAX_NAME_CHARS
+from playground.scene import MAX_NAME_CHARS, Scene
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.session import state
 from ui.text.i18n import _
@@ -16,7 +16,7 @@ from ui.text.names import N_CLASSES, default_class_name
 KEY_PREFIX = "class_name_"  # + the class index 0..5
 
 
-def field_key(k):
+def field_key(k: int) -> str:
     return f"{KEY_PREFIX}{k}"
 
 
@@ -30,13 +30,13 @@ def _rename(k):
     state.set_scene(current.with_class_names(names))
 
 
-def shown_classes(current):
+def shown_classes(current: Scene) -> list[int]:
     """The classes that get a field: those with points, and those with a name."""
     counts = current.points.counts()
     return [k for k in range(N_CLASSES) if counts[k] or current.class_name_of(k)]
 
 
-def class_name_controls(current):
+def class_name_controls(current: Scene) -> None:
     """Sidebar expander: rename the classes present. Empty field: the default "class k"."""
     with st.expander(_("Class names"), key="class_names_expander"):
         classes = shown_classes(current)

@@ -5,14 +5,17 @@ its accuracy. The method chosen in the sidebar keeps its sidebar parameters; the
 with their defaults, and a two-class method facing more classes runs one-versus-rest.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from playground import MODELS
 from playground.link import MAX_COMPARED
 from playground.registry import fitted_strategy
+from playground.scene import Scene
 from ui.engine.fitview import test_predictions
 from ui.plot.canvas import file_name
 from ui.plot.legend_row import legend_row
@@ -39,7 +42,7 @@ class Compared:
     test_predicted: object = None  # the fit's labels of the scene's test points, or None
 
     @property
-    def title(self):
+    def title(self) -> str:
         name, note = _(MODELS[self.method].display_name), self.strategy_note
         if self.view.error:
             return _("**{method}**{note} — no fit").format(method=name, note=note)
@@ -62,7 +65,7 @@ def _start_comparing():
     st.session_state[MODE_KEY] = "compare"
 
 
-def view_mode_picker(mode_col, methods_col):
+def view_mode_picker(mode_col: DeltaGenerator, methods_col: DeltaGenerator) -> tuple[str, tuple[str, ...]]:
     """'single' or 'compare', and the methods to compare (2-4) when comparing (in two columns)."""
     mode = mode_col.segmented_control(
         _("View"),
@@ -90,7 +93,7 @@ def view_mode_picker(mode_col, methods_col):
     return ("compare", tuple(methods)) if comparing else ("single", ())
 
 
-def compared_scene(scene, method):
+def compared_scene(scene: Scene, method: str) -> tuple[Scene, str]:
     """The scene as ``method`` sees it: the sidebar's parameters for the sidebar's method,
     defaults otherwise, and one-versus-rest when a two-class method meets more classes."""
     if method == scene.method:
@@ -121,7 +124,7 @@ def _likely_scenes(scene, methods):
     ]
 
 
-def comparison(scene, methods):
+def comparison(scene: Scene, methods: Sequence[str]) -> list[Compared]:
     """The compared methods in order, each fitted and evaluated over the shared window."""
     compared = []
     prefetch(_likely_scenes(scene, methods))  # slow fits start together in the worker processes
@@ -138,7 +141,7 @@ def comparison(scene, methods):
 COMPARE_MIN_HEIGHT = 320  # px: a comparison's canvas in presentation (two rows share the screen if both get it)
 
 
-def comparison_canvases(scene, methods, presenting=False):
+def comparison_canvases(scene: Scene, methods: Sequence[str], presenting: bool = False) -> None:
     """Two to four methods side by side, each on its own canvas over the shared window; in
     ``presenting`` mode, enlarged and every canvas whole on the screen."""
     compared = comparison(scene, methods)

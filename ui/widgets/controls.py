@@ -1,5 +1,8 @@
 """Sidebar widgets. Each function draws widgets and returns their values; none computes."""
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -38,7 +41,7 @@ GENERATOR_INDEX_WIDTH, GENERATOR_COLUMN_WIDTH = 40, 52  # pixels: three columns 
 GENERATOR_TABLES = (("means", ("mean x", "mean y")), ("shapes", ("spread 1", "spread 2", "angle (deg)")))
 
 
-def class_picker():
+def class_picker() -> int:
     """The class that clicks on empty space add; returns its index 0..5."""
     return st.radio(
         _("Class of new points"),
@@ -50,7 +53,16 @@ def class_picker():
     )
 
 
-def edit_buttons(can_undo, can_redo, has_points, *, on_undo, on_redo, on_clear, on_fit_view):
+def edit_buttons(
+    can_undo: bool,
+    can_redo: bool,
+    has_points: bool,
+    *,
+    on_undo: Callable[[], None],
+    on_redo: Callable[[], None],
+    on_clear: Callable[[], None],
+    on_fit_view: Callable[[], None],
+) -> None:
     """Undo / redo / clear / fit view; the callbacks run before the next script run."""
     undo_col, redo_col = st.columns(2)
     clear_col, view_col = st.columns(2)
@@ -89,7 +101,7 @@ def edit_buttons(can_undo, can_redo, has_points, *, on_undo, on_redo, on_clear, 
     )
 
 
-def cluster_generator():
+def cluster_generator() -> tuple[str | None, list[ClusterSpec], int, bool, int]:
     """Gaussian cluster settings; returns (action, specs, n_per_class, shared, seed), action None until pressed."""
     with st.expander(_("Generate Gaussian clusters"), expanded=False):
         n_classes = st.slider(_("Classes"), 1, N_CLASSES, 3, key="gen_classes")
@@ -142,12 +154,12 @@ def cluster_generator():
     return action, specs, n_per_class, shared, int(seed)
 
 
-def method_picker():
+def method_picker() -> str:
     """The method, from the back-end registry (in its order: the book's); returns its registry name."""
     return st.selectbox(_("Method"), list(MODELS), format_func=method_label, key="method")
 
 
-def method_params(name, present_classes):
+def method_params(name: str, present_classes: Sequence[int]) -> dict[str, Any]:
     """The method's hyper-parameter widgets; returns the chosen parameters as a dict."""
     widget = PARAM_WIDGETS.get(name)
     return widget(present_classes) if widget else {}
@@ -161,7 +173,7 @@ def _strategy_chosen():
     st.session_state.pop(AUTO_OVR_KEY, None)  # the person picked a strategy: it is theirs now
 
 
-def multiclass_picker(method=None, n_classes=0):
+def multiclass_picker(method: str | None = None, n_classes: int = 0) -> str:
     """How a method handles more than two classes (figure 4.2); returns the strategy name.
 
     A two-class method (the perceptron, logistic regression, the SVM) facing three or more

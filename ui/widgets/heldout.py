@@ -8,7 +8,12 @@ A test point is never fitted: ``ui.session.compute`` fits the scene's training p
 import numpy as np
 import streamlit as st
 
-from ui.engine.fitview import test_predictions  # noqa: F401  (the engine's, for the widgets' callers)
+from playground.scene import PointSet
+from playground.validation import LabelArray
+from ui.engine.fitview import (
+    FitView,
+    test_predictions,  # noqa: F401  (the engine's, for the widgets' callers)
+)
 from ui.plot.theme import CLASS_COLOURS, SYMBOL_GLYPHS
 from ui.session import state
 from ui.text.i18n import N_, _
@@ -24,12 +29,12 @@ SPLIT_FRACTION_KEY = "split_fraction"
 SPLIT_SEED_KEY = "split_seed"
 
 
-def click_mode():
+def click_mode() -> str:
     """'train', 'test' or 'switch' (see CLICK_MODES)."""
     return state.point_set_mode()
 
 
-def point_set_picker():
+def point_set_picker() -> str:
     """Sidebar: whether a click adds training points, test points, or switches a point's set."""
     mode = st.radio(
         _("Clicks on the plot"),
@@ -48,7 +53,7 @@ def point_set_picker():
     return mode
 
 
-def split_controls(points):
+def split_controls(points: PointSet) -> None:
     """Sidebar expander: hold out a random share of the points, or make every point a training point."""
     with st.expander(_("Train / test split"), expanded=False):
         st.caption(
@@ -88,16 +93,16 @@ def split_controls(points):
         )
 
 
-def hold_out(fraction, seed):
+def hold_out(fraction: float, seed: int) -> None:
     state.change_points(state.scene().points.held_out(fraction, seed))
 
 
-def all_training():
+def all_training() -> None:
     points = state.scene().points
     state.change_points(points.with_test(range(len(points)), False))
 
 
-def generator_held_out():
+def generator_held_out() -> int:
     """Sidebar, in the cluster generator: the percent of the new points held out as test points."""
     return st.slider(
         _("Held out as test points (%)"),
@@ -113,7 +118,7 @@ def generator_held_out():
     )
 
 
-def status_line(points, view=None, test_predicted=None):
+def status_line(points: PointSet, view: FitView | None = None, test_predicted: LabelArray | None = None) -> str:
     """Counts per class (training, and test points apart), training and test accuracy (markdown)."""
     counts, test_counts = points.training.counts(), points.testing.counts()
     parts = [

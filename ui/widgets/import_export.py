@@ -95,10 +95,10 @@ def _exports():
     """
     session = streamlit_private.captured_session_state()
 
-    def points_csv():
+    def points_csv() -> str:
         return points_to_csv(session["scene"].points)
 
-    def scene_json():
+    def scene_json() -> str:
         view = {
             "panel_options": session["panel_options"],
             "tab": tab_title(session["panel_tab"]) if "panel_tab" in session else None,
@@ -113,7 +113,7 @@ def _dismiss_error():
     st.session_state.pop(NOTE_KEY, None)
 
 
-def import_export_controls():
+def import_export_controls() -> None:
     """Download the points (CSV) or the scene (JSON); upload either to load it."""
     points_csv, scene_json = _exports()
     error = st.session_state.get(ERROR_KEY)

@@ -12,7 +12,7 @@ TAB_KEY = "panel_tab"  # the open panel tab's label (ui/app.py)
 PICKER_LABEL = "Language · 言語 · 语言"
 
 
-def init_language():
+def init_language() -> None:
     """Set the session's language once: from ``?lang=``, else the browser's, else English."""
     if LANGUAGE_KEY in st.session_state:
         return
@@ -36,7 +36,7 @@ def _picked():
     st.session_state[LANGUAGE_KEY] = chosen
 
 
-def language_picker():
+def language_picker() -> None:
     """English / 日本語 / 简体中文. Its value lives apart from the widget's, so that a run that does
     not draw the sidebar (presentation mode) does not forget the language."""
     if st.session_state.get(PICKER_KEY) != st.session_state[LANGUAGE_KEY]:

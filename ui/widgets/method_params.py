@@ -10,7 +10,7 @@ the widgets cannot show; it lives in ``ui.session.widget_values``, below the wid
 imported here for the widgets' callers.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -25,7 +25,7 @@ from ui.text.i18n import N_, _
 from ui.text.names import class_label_markdown
 
 
-def widget_default(key, value):
+def widget_default(key: str, value: Any) -> Any:
     """The widget's default, or None when a loaded scene already put a value under ``key``
     (Streamlit warns when a widget gets both)."""
     return None if key in st.session_state else value
@@ -117,7 +117,7 @@ def _priors(prefix, present_classes):
     return tuple(round(v / total, 6) for v in values)
 
 
-def initial_weights(method, present_classes):
+def initial_weights(method: str, present_classes: Sequence[int]) -> tuple[float, ...] | None:
     """The initial weights w₀, w₁, w₂ as the book writes them (y(x) = w₀ + w₁x₁ + w₂x₂ >= 0 assigns
     C₁, the first class present); returns the back-end's ``w_init`` (``ui.text.convention``) or None."""
     text = st.text_input(
@@ -142,7 +142,7 @@ def initial_weights(method, present_classes):
     return backend_w_init(w_init)
 
 
-def least_squares(present_classes):
+def least_squares(present_classes: Sequence[int]) -> dict[str, Any]:
     if len(present_classes) > 2:
         # Section 4.1.5's targets exist for two classes only: not offered with more.
         st.caption(_("Targets: 1-of-K (eq. 4.15). The N/N₁, −N/N₂ targets of section 4.1.5 need two classes."))
@@ -157,7 +157,7 @@ def least_squares(present_classes):
     return {"targets": targets}
 
 
-def fisher(present_classes):
+def fisher(present_classes: Sequence[int]) -> dict[str, Any]:
     threshold = radio(
         method_widget("fisher", "threshold"),
         N_("Threshold on the projection"),
@@ -167,7 +167,7 @@ def fisher(present_classes):
     return {"threshold": threshold}
 
 
-def perceptron(present_classes):
+def perceptron(present_classes: Sequence[int]) -> dict[str, Any]:
     # Where the run starts first: the worked examples' "Try:" asks for it, and in presentation these
     # settings are drawn under a long text in the drawer, where the first one is the one on screen.
     w_init = initial_weights("perceptron", present_classes)
@@ -181,13 +181,13 @@ def perceptron(present_classes):
 
 
 def _gaussian(method):
-    def widgets(present_classes):
+    def widgets(present_classes: Sequence[int]) -> dict[str, Any]:
         return {"priors": _priors(method_widget(method, "priors").key, present_classes)}
 
     return widgets
 
 
-def naive_bayes(present_classes):
+def naive_bayes(present_classes: Sequence[int]) -> dict[str, Any]:
     variant = radio(
         method_widget("naive_bayes", "variant"),
         N_("Features"),
@@ -215,7 +215,7 @@ def naive_bayes(present_classes):
 
 
 def _logistic(method):
-    def widgets(present_classes):
+    def widgets(present_classes: Sequence[int]) -> dict[str, Any]:
         # Where the run starts first (logistic regression's; see perceptron above).
         w_init = initial_weights(method, present_classes) if method == "logistic" else None
         solver = radio(
@@ -239,7 +239,7 @@ def _logistic(method):
     return widgets
 
 
-def bayesian_logistic(present_classes):
+def bayesian_logistic(present_classes: Sequence[int]) -> dict[str, Any]:
     alpha = select_slider(
         method_widget("bayesian_logistic", "alpha"),
         N_("Prior precision α (log scale)"),
@@ -251,7 +251,7 @@ def bayesian_logistic(present_classes):
     return {"alpha": alpha}
 
 
-def svm(present_classes):
+def svm(present_classes: Sequence[int]) -> dict[str, Any]:
     widget = method_widget("svm", "C")
     hard = st.checkbox(
         _("Hard margin (C = ∞)"), key=HARD_MARGIN_KEY, help=_("Fails with a message when the classes overlap.")

@@ -10,6 +10,8 @@ again.
 """
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -35,7 +37,7 @@ def _cell_text(number):
     return text.removesuffix(".0")
 
 
-def points_frame(points):
+def points_frame(points: PointSet) -> pd.DataFrame:
     """The points as rows of text cells: x₁, x₂, class number (1-6, as the book counts) and the
     test flag. Text, not number columns: a number column clamps, rounds and re-reads what is
     typed or pasted in the browser, so the table would change a value before it is checked."""
@@ -92,7 +94,7 @@ def _row_values(row, number):
     return values["x1"], values["x2"], values["class"] - 1, bool(row.get("test") or False)
 
 
-def incomplete_rows(points, edits):
+def incomplete_rows(points: PointSet, edits: Mapping[str, Any]) -> list[int]:
     """The numbers of the rows still being typed: some of x₁, x₂ and class empty."""
     rows = _rows(points, edits)
     return [number for number, row in enumerate(rows, start=1) if any(_blank(row.get(c)) for c in COLUMNS[:3])]
@@ -107,7 +109,7 @@ def _rows(points, edits):
     return kept + [dict(row) for row in edits.get("added_rows") or ()]
 
 
-def edited_points(points, edits):
+def edited_points(points: PointSet, edits: Mapping[str, Any]) -> PointSet | None:
     """The points after a data editor's ``edits`` (edited, added and deleted rows) of
     ``points_frame(points)``, or None while a row is being typed (a blank x₁, x₂ or class).
 
@@ -145,7 +147,7 @@ def _dismiss():
     st.session_state.pop(ERROR_KEY, None)
 
 
-def points_table(points):
+def points_table(points: PointSet) -> None:
     """An expander with the points' table; its editor is built only while the expander is open."""
     expander = st.expander(_("Table of points (type, edit or paste rows)"), key=EXPANDER_KEY, on_change="rerun")
     if not expander.open:
@@ -228,7 +230,7 @@ def _add_typed_point():
     state.change_points(new_points)  # one undo step
 
 
-def point_form():
+def point_form() -> None:
     """A keyboard way to add a point: x₁, x₂ and the class, then Enter (or the button)."""
     with st.expander(_("Add a point by typing its coordinates")):
         with st.form(FORM_KEY, border=False, enter_to_submit=True):

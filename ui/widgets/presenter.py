@@ -19,9 +19,11 @@ Rules that hold:
 """
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from playground import MODELS
 from playground.presets import PRESETS
@@ -57,7 +59,7 @@ DONE_KEY = "pb_done"  # how many of the bar's actions the server has applied (th
 def _counted(callback):
     """``callback`` that also counts itself as applied (the page's queue of presses follows the count)."""
 
-    def counted(*args, **kwargs):
+    def counted(*args: Any, **kwargs: Any) -> Any:
         st.session_state[DONE_KEY] = st.session_state.get(DONE_KEY, 0) + 1
         return callback(*args, **kwargs)
 
@@ -74,7 +76,7 @@ def _copy(source, target, fallback=None):
 
 def _write_back(target, source):
     @_counted
-    def write():
+    def write() -> None:
         value = st.session_state.get(source)
         if value is not None:  # a segmented control can be clicked off: the choice stays
             st.session_state[target] = value
@@ -84,25 +86,25 @@ def _write_back(target, source):
     return write
 
 
-def short_method_label(name):
+def short_method_label(name: str) -> str:
     """The method's name without its section (the caption on the plot gives it): the bar's box is
     narrow, and a cut name ("… (Laplace) (§4.4") would read as a broken one."""
     return _(MODELS[name].display_name)
 
 
-def class_label(k):
+def class_label(k: int) -> str:
     """ "● 1": the class's symbol and number (the sidebar's radio names it in full)."""
     return f"{SYMBOL_GLYPHS[k]} {k + 1}"
 
 
-def step_figure(step):
+def step_figure(step: int) -> None:
     """Load the figure ``step`` places after (+1) or before (-1) the one shown when this runs."""
     target = neighbour_preset(step)
     if target is not None:
         load_preset(target)
 
 
-def neighbour_preset(step):
+def neighbour_preset(step: int) -> str | None:
     """The preset ``step`` places after (+1) or before (-1) the one shown; the first one when none is."""
     keys = list(PRESETS)
     active = st.session_state.get(ACTIVE_KEY)
@@ -120,7 +122,7 @@ def _strategies(scene):
     return ("ovr", "ovo") if scene.method in TWO_CLASS_METHODS else tuple(MULTICLASS_LABELS)
 
 
-def presenter_bar(row):
+def presenter_bar(row: DeltaGenerator) -> None:
     """The bar's widgets, appended to ``row`` (a horizontal container)."""
     scene, history = state.scene(), st.session_state.history
     _copy(SIDEBAR_METHOD_KEY, METHOD_KEY, scene.method)

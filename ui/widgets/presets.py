@@ -20,8 +20,10 @@ drawer lies over the plots.
 from typing import Any, NamedTuple
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from playground.presets import PRESETS
+from playground.grid import Window
+from playground.presets import PRESETS, Preset
 from ui.panels.preset_numbers import numbers
 from ui.session import loading, state
 from ui.text.i18n import _
@@ -32,21 +34,21 @@ ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
 DRAWER_OPEN_KEY = "pg_drawer_open"  # presentation: the drawer is open (a figure loaded opens it)
 
 
-def label(preset):
+def label(preset: Preset) -> str:
     """The button's text, e.g. "Fig. 4.6 — Fisher vs mean difference", in the session's language."""
     if not preset.figure:
         return _(preset.title)
     return _("Fig. {figure} — {title}").format(figure=preset.figure, title=_(preset.title))
 
 
-def heading(preset):
+def heading(preset: Preset) -> str:
     """The explanation box's title, e.g. "Figure 4.6 — Fisher vs mean difference"."""
     if not preset.figure:
         return _(preset.title)
     return _("Figure {figure} — {title}").format(figure=preset.figure, title=_(preset.title))
 
 
-def source(preset):
+def source(preset: Preset) -> str:
     """What was loaded, for the "Loaded ..." message: "figure 4.6", or the preset's title."""
     if preset.figure:
         return _("figure {figure}").format(figure=preset.figure)
@@ -54,14 +56,14 @@ def source(preset):
     return preset.source if title == preset.title else title  # English keeps the title in lower case
 
 
-def explanation(preset, window=None):
+def explanation(preset: Preset, window: Window | None = None) -> str:
     """The preset's paragraph in the session's language, its numbers computed from its scene in
     ``window`` (the view the canvas shows; default: the preset's own)."""
     found = numbers(preset.key, window)
     return _(preset.explanation).format(**found) if found else _(preset.explanation)
 
 
-def load_preset(key):
+def load_preset(key: str) -> None:
     preset = PRESETS[key]
     # The plot area last measured may be another view's (one canvas, or a comparison's half):
     # framing the points for it made a comparison's clusters a clump. The canvas shown gives the
@@ -88,7 +90,7 @@ def _close():
     st.session_state.pop(ACTIVE_KEY, None)
 
 
-def preset_picker():
+def preset_picker() -> None:
     """Sidebar: an expander with one button per preset."""
     with st.expander(_("Figures from chapter 4"), expanded=False):
         for key, preset in PRESETS.items():
@@ -115,7 +117,7 @@ def _close_drawer():
     st.session_state[DRAWER_OPEN_KEY] = False
 
 
-def reopen_button(row):
+def reopen_button(row: DeltaGenerator) -> None:
     """The bar's "Explanation" button while the drawer is closed (appended to ``row``)."""
     if st.session_state.get(DRAWER_OPEN_KEY):
         return
@@ -128,7 +130,7 @@ def reopen_button(row):
     )
 
 
-def shown_text(preset, method, window=None):
+def shown_text(preset: Preset | None, method: str, window: Window | None = None) -> tuple[str, str, str]:
     """(title, paragraph, small print) of what is on screen: ``preset``'s while its method, a method
     its "Try:" switches to or its comparison is shown, else ``method``'s own paragraph."""
     if preset is not None and (method in (preset.scene.method, *preset.try_methods) or preset.compare):
@@ -146,7 +148,7 @@ class DrawerSlots(NamedTuple):
     settings: Any
 
 
-def drawer(comparing=False):
+def drawer(comparing: bool = False) -> DrawerSlots | None:
     """Presentation: the drawer with the text of what is on screen; returns its ``DrawerSlots``, or
     None while the drawer is closed."""
     if not st.session_state.get(DRAWER_OPEN_KEY):
@@ -178,7 +180,7 @@ def drawer(comparing=False):
             return slots
 
 
-def preset_explanation():
+def preset_explanation() -> None:
     """The active preset's figure, title and paragraph, with a button that closes it."""
     preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
     if preset is None:

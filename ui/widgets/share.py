@@ -38,7 +38,7 @@ HELP = N_(
 ADDRESS_FOLLOWS = "address_follows"  # the session's first run is over: the address bar follows the scene
 
 
-def sync_address_bar(query):
+def sync_address_bar(query: dict[str, str]) -> None:
     """Make the browser's query parameters equal ``query`` (only when they differ), from the
     session's second run on: the first run shows what the opened link says, so the link as opened
     stays in the address bar (it reproduces the page), and the browser's history gets no entry
@@ -47,7 +47,7 @@ def sync_address_bar(query):
         st.query_params.from_dict(query)
 
 
-def address_bar_follows():
+def address_bar_follows() -> None:
     """Call at the end of a whole run: from the next run on, the address bar follows the scene."""
     st.session_state[ADDRESS_FOLLOWS] = True
 
@@ -74,7 +74,7 @@ def _on_oversized():
 SHARE_KEY = "share_link"
 
 
-def share_controls(note=None):
+def share_controls(note: str | None = None) -> None:
     """A "copy link" button and the link itself (selectable when the clipboard is blocked), both
     read from the address bar in the browser. ``note``: what the link leaves out, if anything."""
     _share_box(

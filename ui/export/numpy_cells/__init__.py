@@ -19,6 +19,8 @@ module per method family as ``ui.equations`` has them (``discriminants``, ``gene
 ``TEXT`` (the Markdown before the cell); here the dispatch over the families.
 """
 
+from typing import Any
+
 from . import discriminants, generative, probabilistic, svm
 from .core import literal, pep8_spacing
 
@@ -33,7 +35,7 @@ _CODE = {method: code for family in FAMILIES for method, code in family.CODE.ite
 METHOD_TEXT = {method: text for family in FAMILIES for method, text in family.TEXT.items()}
 
 
-def numpy_code(method, settings):
+def numpy_code(method: str, settings: dict[str, Any]) -> str:
     """The numpy cell of ``method`` with ``settings`` (the method's parameters, complete), laid out
     as PEP 8 has it (two blank lines before a function)."""
     s = {name: literal(value) for name, value in settings.items()}  # every setting checked, used or not

@@ -35,7 +35,7 @@ def sigmoid(a):
 '''
 
 
-def literal(value):
+def literal(value: object) -> str:
     """A setting as Python source: numbers, booleans, None and tuples of them only (never text
     but the fixed option names the spec table allows, checked here)."""
     if value is None or isinstance(value, bool | int | float):
@@ -52,9 +52,9 @@ def literal(value):
 _OPTION_NAMES = frozenset({"midpoint", "gaussian", "irls", "gd", "one_of_k", "fisher", "bernoulli"})
 
 
-def pep8_spacing(code):
+def pep8_spacing(code: str) -> str:
     """Two blank lines before a top-level ``def`` and after a function's body, never more."""
-    out = []
+    out: list[str] = []
     for line in code.strip("\n").split("\n"):
         top_level = line[:1] not in ("", " ", ")", "]", "}", "#")
         previous = next((earlier for earlier in reversed(out) if earlier), "")

@@ -6,6 +6,7 @@ Each template follows the package's rules (``ui.export.numpy_cells``): it define
 """
 
 from string import Template
+from typing import Any
 
 from playground.i18n import N_
 
@@ -154,16 +155,16 @@ posteriors = None
 )
 
 
-def least_squares_code(settings, s):
+def least_squares_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     template = LEAST_SQUARES_FISHER_TARGETS if settings.get("targets") == "fisher" else LEAST_SQUARES
     return template.substitute()
 
 
-def fisher_code(settings, s):
+def fisher_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return FISHER.substitute(threshold=s["threshold"])
 
 
-def perceptron_code(settings, s):
+def perceptron_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return PERCEPTRON.substitute(
         eta=s["eta"], max_epochs=s["max_epochs"], shuffle=s["shuffle"], seed=s.get("random_state", "0")
     )

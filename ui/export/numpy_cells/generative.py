@@ -7,6 +7,7 @@ Each template follows the package's rules (``ui.export.numpy_cells``): it define
 """
 
 from string import Template
+from typing import Any
 
 from playground.i18n import N_
 
@@ -146,15 +147,15 @@ def posteriors(model, Phi):
 )
 
 
-def gaussian_shared_code(settings, s):
+def gaussian_shared_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return GAUSSIAN_SHARED.substitute(priors=s.get("priors", "None"))
 
 
-def gaussian_separate_code(settings, s):
+def gaussian_separate_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return GAUSSIAN_SEPARATE.substitute(priors=s.get("priors", "None"))
 
 
-def naive_bayes_code(settings, s):
+def naive_bayes_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     if settings.get("variant") == "bernoulli":
         return NAIVE_BAYES_BERNOULLI.substitute(priors=s.get("priors", "None"), thresholds=s.get("thresholds", "None"))
     return NAIVE_BAYES_GAUSSIAN.substitute(priors=s.get("priors", "None"))

@@ -6,7 +6,9 @@ Each template follows the package's rules (``ui.export.numpy_cells``): it define
 ``discriminants``, ``weights`` and ``posteriors``, and takes its settings as ``literal`` text only.
 """
 
+from collections.abc import Callable
 from string import Template
+from typing import Any
 
 from playground.i18n import N_
 
@@ -214,10 +216,10 @@ def posteriors(model, Phi):
 )
 
 
-def iterative_code(template):
+def iterative_code(template: Template) -> Callable[[dict[str, Any], dict[str, str]], str]:
     """The code function of a method fitted by ``minimise``: its solver's settings filled in."""
 
-    def code(settings, s):
+    def code(settings: dict[str, Any], s: dict[str, str]) -> str:
         return template.substitute(
             solver=s["solver"], max_iter=s["max_iter"], learning_rate=s.get("learning_rate", "0.1"), l2=s["l2"]
         )
@@ -225,7 +227,7 @@ def iterative_code(template):
     return code
 
 
-def bayesian_logistic_code(settings, s):
+def bayesian_logistic_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return BAYESIAN_LOGISTIC.substitute(alpha=s["alpha"])
 
 

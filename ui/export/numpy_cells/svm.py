@@ -6,6 +6,7 @@ The template follows the package's rules (``ui.export.numpy_cells``): it defines
 """
 
 from string import Template
+from typing import Any
 
 from playground.i18n import N_
 
@@ -71,7 +72,7 @@ posteriors = None
 )
 
 
-def svm_code(settings, s):
+def svm_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return SVM.substitute(C="np.inf" if settings.get("C") is None else s["C"])  # None: a hard margin
 
 
