@@ -10,13 +10,17 @@ import functools
 import json
 import re
 import shutil
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import plotly
 import streamlit as st
+from plotly.basedatatypes import BaseFigure
 from plotly.io.json import to_json_plotly
 
+from playground.grid import Window
 from ui.text.i18n import _, current_language
 
 from . import browser_modules
@@ -36,7 +40,7 @@ _CSS = (_HERE / "canvas.css").read_text(encoding="utf-8")
 MODULE_LOADER_JS = (_HERE / "module_loader.js").read_text(encoding="utf-8")
 
 
-def component_data(payload):
+def component_data(payload: dict[str, Any]) -> bytes:
     """The data of an element whose JavaScript is ``MODULE_LOADER_JS``, as the bytes of one JSON text
     (the text Streamlit itself would have made of ``payload``).
 
@@ -48,7 +52,7 @@ def component_data(payload):
     return json.dumps(payload).encode()
 
 
-def shared_texts():
+def shared_texts() -> dict[str, str]:
     """The sentences every plotly element's JavaScript shows, in the session's language: the
     download buttons' titles and the message of a module that did not load ({error}: why)."""
     return {
@@ -58,7 +62,7 @@ def shared_texts():
     }
 
 
-def canvas_texts():
+def canvas_texts() -> dict[str, str]:
     """The canvas's sentences (its JavaScript holds none), in the session's language."""
     return {
         **shared_texts(),
@@ -114,7 +118,7 @@ def _plotly_source():
     return source, source.stat().st_size
 
 
-def ensure_plotly_js():
+def ensure_plotly_js() -> str:
     """Copy plotly.js from the plotly package into static/ (served by Streamlit as app/static/).
 
     The file name carries the version so browsers never keep a stale copy.
@@ -171,7 +175,7 @@ def _plain_number(value):
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
-def figure_json(figure):
+def figure_json(figure: Mapping[str, object] | BaseFigure) -> str:
     """The JSON text of a figure: a dict {"data", "layout"} (see ``figures``) or a plotly Figure.
 
     After ``_typed_arrays`` a figure is plain lists, dicts, strings and numbers, which the standard
@@ -179,7 +183,7 @@ def figure_json(figure):
     null) and escapes characters for HTML the canvas does not embed in: three times the work on
     every click. A figure holding NaN or infinity still goes through plotly's encoder.
     """
-    if not isinstance(figure, dict):
+    if isinstance(figure, BaseFigure):
         figure = figure.to_plotly_json()
     figure = _typed_arrays(figure)
     try:
@@ -190,26 +194,26 @@ def figure_json(figure):
 
 
 def canvas(
-    figure,
+    figure: Mapping[str, object] | BaseFigure,
     *,
-    config,
-    window,
-    revision,
-    n_points,
-    ack,
-    height=560,
-    fill_screen=False,
-    within_window=0,
-    fit=None,
-    file_name="playground",
-    key="canvas",
-    on_events=None,
-    panels_follow=None,
-    new_point=None,
-    live=None,
-    click_switches=False,
-    spoken=None,
-):
+    config: dict[str, Any],
+    window: Window,
+    revision: str,
+    n_points: int,
+    ack: int | None,
+    height: int = 560,
+    fill_screen: bool | int = False,
+    within_window: int = 0,
+    fit: object = None,
+    file_name: str = "playground",
+    key: str = "canvas",
+    on_events: Callable[[], None] | None = None,
+    panels_follow: str | None = None,
+    new_point: dict[str, Any] | None = None,
+    live: dict[str, Any] | None = None,
+    click_switches: bool = False,
+    spoken: dict[str, Any] | None = None,
+) -> Any:
     """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``;
     return the component result.
 
@@ -278,7 +282,7 @@ def _drawing(figure, config):
     }
 
 
-def file_name(*parts):
+def file_name(*parts: str) -> str:
     """A download's file name from words, e.g. ("Least squares", "one-versus-one") ->
     "least-squares-one-versus-one" (the canvas adds the date and the extension)."""
     text = " ".join(str(part) for part in parts if part).lower().replace("'", "").replace("’", "")
@@ -292,7 +296,7 @@ _FOLLOW_JS = (_HERE / "follow_canvas.js").read_text(encoding="utf-8")
 _follow = st.components.v2.component("playground_follow_canvas", js=_FOLLOW_JS, isolate_styles=False)
 
 
-def follow_canvas(drawn_for, key="follow_canvas"):
+def follow_canvas(drawn_for: str | None, key: str = "follow_canvas") -> None:
     """An invisible element that reruns its fragment when the canvas has drawn something other
     than ``drawn_for`` (the canvas's ``panels_follow`` key this fragment last ran for)."""
     _follow(data={"drawn_for": drawn_for}, key=key, height=0, on_refresh_change=lambda: None)

@@ -6,6 +6,7 @@ can draw; this element's work is short and comes after the canvas.
 """
 
 from contextlib import nullcontext
+from typing import Any
 
 import streamlit as st
 
@@ -35,7 +36,14 @@ _chart = st.components.v2.component("playground_chart", js=MODULE_LOADER_JS, css
 CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["toImage", "sendChartToCloud"]}
 
 
-def chart(figure, *, key, config=None, where=None, name=None):
+def chart(
+    figure: Any,
+    *,
+    key: str,
+    config: dict[str, Any] | None = None,
+    where: Any = None,
+    name: str | None = None,
+) -> None:
     """Draw a plotly ``figure`` (a Figure or a dict {"data", "layout"}) across the width of ``where``
     (a column or other container; the current one by default).
 

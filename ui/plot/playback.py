@@ -8,11 +8,14 @@ pauses or a scrub is let go, the browser sends the shown step once and the serve
 """
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import streamlit as st
 
+from playground.grid import Window
 from ui.session import state
 from ui.text.i18n import _, current_language
 
@@ -67,14 +70,14 @@ def _frames(model, n_steps, window, key, readout, marks):
     return frames
 
 
-def detail_key(key):
+def detail_key(key: str) -> str:
     """The key of the container(s) that show the server's step in detail (a panel's metrics, text,
     tables): the player dims them while it shows another step. Several containers may use
     ``detail_key(key) + "_" + anything``."""
     return f"{key}_detail"
 
 
-def thinning_note(n_steps, n_frames):
+def thinning_note(n_steps: int, n_frames: int) -> str:
     """What the player says when it shows only some of the steps."""
     if n_frames >= n_steps + 1:
         return ""
@@ -84,7 +87,7 @@ def thinning_note(n_steps, n_frames):
     ).format(shown=f"{n_frames:,}", total=f"{n_steps + 1:,}")
 
 
-def player_texts():
+def player_texts() -> dict[str, str]:
     """Every sentence the player's JavaScript shows (it holds none), in the session's language;
     {named} places are filled in the browser: {label} the panel's name for a step (e.g.
     "Update"), {step} and {n} step numbers, {count} a number of points."""
@@ -114,7 +117,17 @@ def player_texts():
     }
 
 
-def playback_controls(model, n_steps, *, key, label="Step", points, window, readout=None, marks=None):
+def playback_controls(
+    model: Any,
+    n_steps: int,
+    *,
+    key: str,
+    label: str = "Step",
+    points: Any,
+    window: Window,
+    readout: Callable[[int, Any], str] | None = None,
+    marks: Callable[[int, Any], Any] | None = None,
+) -> int:
     """The player for steps 0..n_steps of ``model`` (``model.at_step(k)``); returns the step the
     server shows (n_steps for the final fit). ``readout(step, shown)``: a line of text per step;
     ``marks(step, shown)``: what the canvas marks at a step (see ``ui/plot/playback.js``)."""

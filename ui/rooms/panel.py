@@ -19,12 +19,15 @@ Rules that must hold:
 import io
 import secrets
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from playground import MODELS
 from playground.link import encode_scene
+from playground.scene import Scene
 from ui.plot.browser_modules import module_url
 from ui.plot.canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts
 from ui.plot.theme import DARK_SWAPS
@@ -77,13 +80,13 @@ HOST_KEY = "room_phone_host"  # the address phones use, as the lecturer typed it
 CONFIRM_CLOSE = "room_confirm_close"
 
 
-def is_open():
+def is_open() -> bool:
     """Whether this session shows its room on the projector (instead of the canvas)."""
     room = st.session_state.get(ROOM_KEY)
     return bool(room and room.get("shown"))
 
 
-def open_room_button(scene, where=None, key="room_share"):
+def open_room_button(scene: Scene, where: Any = None, key: str = "room_share") -> None:
     """A button in ``where`` (the share area, the presenter bar): open a room of ``scene``, go back
     to the room this session opened, or from the projector back to the scene."""
     where = where or st
@@ -108,7 +111,7 @@ def open_room_button(scene, where=None, key="room_share"):
         _open(scene)
 
 
-def session_client():
+def session_client() -> str:
     """This session's address key for the limits, as the trusted proxies report it."""
     forwarded = st.context.headers.get("X-Forwarded-For") or ""
     scope = {"client": (st.context.ip_address or "", 0), "headers": [(b"x-forwarded-for", forwarded.encode())]}
@@ -128,7 +131,7 @@ def _open(scene):
     st.rerun()
 
 
-def join_origin():
+def join_origin() -> tuple[str, str]:
     """(scheme, netloc) the students' link uses: the address the lecturer gave, else this page's."""
     parts = urlsplit(st.context.url or "")
     given = clean_host(st.session_state.get(HOST_KEY, ""))
@@ -137,7 +140,7 @@ def join_origin():
     return parts.scheme, parts.netloc
 
 
-def join_link(code):
+def join_link(code: str) -> str:
     """The students' link: this page's address (or the one phones use) with the student page's path
     and the code alone."""
     scheme, netloc = join_origin()
@@ -166,7 +169,7 @@ def _phone_address(link):
             st.error(_("That is not a host or host:port (for example 192.168.1.20:8501 or class.example.org)."))
 
 
-def qr_png(link):
+def qr_png(link: str) -> bytes:
     import segno
 
     buffer = io.BytesIO()
@@ -174,7 +177,7 @@ def qr_png(link):
     return buffer.getvalue()
 
 
-def projector_texts():
+def projector_texts() -> dict[str, str]:
     return {
         **shared_texts(),
         "students": _("Students: {n} · points: {points}"),
@@ -184,7 +187,7 @@ def projector_texts():
     }
 
 
-def projector_view(scale=1.0, in_bar=False):
+def projector_view(scale: float = 1.0, in_bar: bool = False) -> None:
     """The room on the projector: its plot (following by itself; markers and type enlarged by
     ``scale`` in presentation mode), how to join, the controls (``in_bar``: those the presenter
     bar holds, ``bar_controls``, are left out below)."""
@@ -242,7 +245,7 @@ def _widget(kind, label, key, current, code, token, action, convert=lambda v: v,
     )
 
 
-def bar_controls(row):
+def bar_controls(row: DeltaGenerator) -> None:
     """In presentation, the presenter bar's controls while the room is on the projector: the
     room's method, the class the students add, pause and hide, acting on the room. (The bar's
     scene controls would change the lecturer's own scene, out of sight behind the projector.)
@@ -268,7 +271,7 @@ def _bar_class_label(k):
 
 
 @st.fragment(run_every=CONTROLS_EVERY)
-def controls(code, token, in_bar=False):
+def controls(code: str, token: str, in_bar: bool = False) -> None:
     """The lecturer's controls: one fragment (a control reruns it alone; it also looks at the
     room every ``CONTROLS_EVERY`` seconds, for the students who joined). ``in_bar``: the method,
     the students' class, pause and hide are on the presenter bar (``bar_controls``), not here."""

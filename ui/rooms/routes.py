@@ -21,8 +21,10 @@ under the server's base URL path. Rules that must hold, since every route is pub
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -52,7 +54,7 @@ _HERE = Path(__file__).resolve().parent
 ASSETS = {"student.css": "text/css"}  # the page's modules are ui/plot/browser_modules.py's
 
 
-def client_of(request):
+def client_of(request: Request) -> str:
     """The client's address as the trusted proxies report it (``ui.server.clients``)."""
     return client_address(request.scope)
 
@@ -112,7 +114,7 @@ def _answer(handler):
     what it is told says nothing about which rooms exist; nobody else behind its address (a
     school's one router) is locked out of a room they are in."""
 
-    async def route(request):
+    async def route(request: Request) -> Response:
         client = _limit_key(request)
         language = "en"
         try:
@@ -134,7 +136,7 @@ def _answer(handler):
     return route
 
 
-def open_room(query, client, session, now):
+def open_room(query: object, client: str, session: object, now: float) -> tuple[str, str]:
     """(code, token) of a new room of the scene ``query`` (a link's), for the address key
     ``client``: the lecturer's page and the open route both come here. ``session`` must be an
     open token (``guard.open_token``); each open spends one of the address's opens."""
@@ -156,10 +158,10 @@ async def _join(request, client, body, exhausted):
     store = room_store()
     seen = await run_in_threadpool(store.presence, code) if code else {}
 
-    def action(room):
+    def action(room: model.Room) -> Any:
         spent = []  # the store may run the action again (Redis, on a conflict): one seat spent
 
-        def take_seat():
+        def take_seat() -> bool:
             if not spent:
                 spent.append(guard.LIMITS.seats.allow(client))
             return spent[0]
@@ -178,7 +180,7 @@ def _student_action(code, body, act):
     """``act(room)`` for the student ``body`` names, once their key is proved, under their limit."""
     spent = []
 
-    def action(room):
+    def action(room: model.Room) -> Any:
         model.check_student(room, body.get("sid"), body.get("key"))
         if not spent:
             spent.append(guard.LIMITS.students.allow(f"{code}/{body['sid']}"))
@@ -210,7 +212,7 @@ async def _control(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
     sid = body.get("sid")
 
-    def action(room):
+    def action(room: model.Room) -> Any:
         model.control(room, body.get("token"), body.get("action"), body.get("value"), sid, time.time())
         return room["version"]
 
@@ -220,7 +222,7 @@ async def _control(request, client, body, exhausted):
 async def _freeze(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
 
-    def action(room):
+    def action(room: model.Room) -> Any:
         model.check_token(room, body.get("token"))
         return model.frozen_query(room)
 
@@ -233,7 +235,7 @@ def _since(params):
     return int(since) if since.isascii() and since.isdigit() and len(since) <= 18 else None
 
 
-async def state(request):
+async def state(request: Request) -> Response:
     """GET ``API/state``: see ``ui.rooms.protocol.StateResponse``; a client out of misses is
     answered only in a room it is a member of (its ``sid``, or the lecturer's ``X-Room-Token``).
     A student's poll notes that they are there (``store.seen``): their seat stays theirs."""
@@ -270,7 +272,7 @@ async def state(request):
     return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
-def student_texts():
+def student_texts() -> dict[str, str]:
     """The student page's sentences (its script holds none), in the speaking language."""
     from ui.text.i18n import _
 
@@ -305,7 +307,7 @@ def _base():
     return f"/{base}" if base else ""
 
 
-async def student_page(request):
+async def student_page(request: Request) -> HTMLResponse:
     """GET ``ROOM_PAGE``: the student page, in the ``lang`` parameter's or the browser's language."""
     from ui.plot.browser_modules import module_url
     from ui.plot.canvas import ensure_plotly_js
@@ -332,14 +334,14 @@ async def student_page(request):
     return HTMLResponse(page, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
-async def asset(request):
+async def asset(request: Request) -> Response:
     name = request.path_params["name"]
     if name not in ASSETS:
         return Response("", status_code=404)
     return Response((_HERE / name).read_text(encoding="utf-8"), media_type=ASSETS[name])
 
 
-def room_routes():
+def room_routes() -> list[Route]:
     """The routes ``st.App`` serves beside the page, at the root and under the base URL path."""
     handlers = {"open": _open, "join": _join, "add": _add, "undo": _undo, "control": _control, "freeze": _freeze}
     routes = []
