@@ -7,7 +7,7 @@ kept, and the rest of the page is still drawn (``_boundary``); the details go to
 
 import logging
 from contextlib import contextmanager, nullcontext
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import streamlit as st
 
@@ -24,6 +24,7 @@ from ui.text.accessible import canvas_description
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
+from ui.visitor import visitor
 from ui.widgets import canvas_controller, presentation_gate
 from ui.widgets.basis_controls import basis_picker
 from ui.widgets.class_names import class_name_controls
@@ -46,8 +47,8 @@ from .widgets import controls, heldout
 
 _LOG = logging.getLogger(__name__)
 
-PRESENTATION_KEY = "presentation"
-TAB_KEY = "panel_tab"  # the open panel tab's label, in the session's language (links carry its title)
+PRESENTATION_KEY: Final = "presentation"
+TAB_KEY: Final = "panel_tab"  # the open panel tab's label, in the session's language (links carry its title)
 EXPLANATION = N_(
     "**What is drawn:** shading = the class the model assigns to each location; solid line = the "
     "decision boundary, where two classes' discriminants tie; rings = points the model misclassifies; "
@@ -154,8 +155,8 @@ def _sidebar(settings_slot=None) -> SidebarChoices:
     try:
         choices = _sidebar_widgets(settings_slot)
     except Exception as err:  # noqa: BLE001  (the page's edge)
-        if not st.session_state.pop(SIDEBAR_RESET, False):
-            st.session_state[SIDEBAR_RESET] = True
+        if not visitor().pop(SIDEBAR_RESET, False):
+            visitor()[SIDEBAR_RESET] = True
             loading.reset_setting_widgets()
             state.notify(_failure(N_("the sidebar"), err) + " " + _("Its settings were reset to the defaults."))
             st.rerun()
@@ -165,16 +166,16 @@ def _sidebar(settings_slot=None) -> SidebarChoices:
         return SidebarChoices(
             (None, (), 0, False, 0), MethodChoice(current.method, current.param_dict, current.multiclass, None)
         )
-    st.session_state.pop(SIDEBAR_RESET, None)
+    visitor().pop(SIDEBAR_RESET, None)
     return choices
 
 
-SIDEBAR_RESET = "sidebar_reset"  # set while the page reruns after resetting the sidebar's widgets
+SIDEBAR_RESET: Final = "sidebar_reset"  # set while the page reruns after resetting the sidebar's widgets
 
 
 def _sidebar_widgets(settings_slot=None) -> SidebarChoices:
     scene = state.scene()
-    history = st.session_state.history
+    history = visitor()["history"]
     with st.sidebar:
         language_picker()
         # The method first: the choice a lecture and a visitor make most (its name wraps, whole).
@@ -189,7 +190,7 @@ def _sidebar_widgets(settings_slot=None) -> SidebarChoices:
         preset_picker()
         st.header(_("Points"))
         # Canvas callbacks read this: inside them the radio's session value is its label.
-        st.session_state.active_class_index = controls.class_picker()
+        visitor()["active_class_index"] = controls.class_picker()
         heldout.point_set_picker()
         controls.edit_buttons(
             bool(history.past),
@@ -229,12 +230,12 @@ def _apply(generator: tuple, method_choice: MethodChoice) -> None:
 
 
 def _dismiss_load_messages():
-    st.session_state.pop("load_messages", None)
+    visitor().pop("load_messages", None)
 
 
 def _load_report():
     """What a loaded link, preset or file could not use, until dismissed."""
-    source, problems = st.session_state.get("load_messages", (None, ()))
+    source, problems = visitor().get("load_messages", (None, ()))
     if not problems:
         if source:
             if not _presenting():  # on a projected screen the toast would cover the plot's corner
@@ -259,7 +260,7 @@ def main() -> None:
     loading.apply_pending_load()
     keep_page_scroll()  # first, before any tabs: a run selecting another tab does not scroll the page
     # In front of a class (presenting, or a class room on the projector) the plot gets the room.
-    if not st.session_state.get(PRESENTATION_KEY) and not rooms_panel.is_open():
+    if not visitor().get(PRESENTATION_KEY) and not rooms_panel.is_open():
         st.title(_("Linear classification playground"))
         st.caption(
             _("Bishop, *Pattern Recognition and Machine Learning*, chapter 4: click points, pick a method, watch.")
@@ -274,7 +275,7 @@ def main() -> None:
             if _presenting():
                 try_slot = drawer(comparing=mode == "compare")
             else:
-                st.session_state.pop(state.TEXT_FOLLOWS_WINDOW, None)
+                visitor().pop(state.TEXT_FOLLOWS_WINDOW, None)
                 preset_explanation()
         presentation_gate.gate()  # a link's presentation, where the window is wide enough
     generator, method_choice = _sidebar(try_slot.settings if try_slot is not None else None)
@@ -283,7 +284,7 @@ def main() -> None:
     if try_slot is not None and mode != "compare" and not rooms_panel.is_open():
         with _boundary(N_("the explanation's controls")):
             _drawer_controls(try_slot.asked)
-    st.session_state[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
+    visitor()[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
     try:
         if rooms_panel.is_open():
             rooms_panel.projector_view(_scale(), in_bar=_presenting())
@@ -296,7 +297,7 @@ def main() -> None:
             st.caption(_(EXPLANATION))
             _panel_view()
     finally:  # also when the run is cut short (a rerun), so a later canvas-only run calls its panels
-        st.session_state[WHOLE_RUN] = False
+        visitor()[WHOLE_RUN] = False
     address_bar_follows()  # the first run over, the address bar follows the scene (share.js is in the page)
     runtime.freeze_long_lived_objects()
     runtime.slow_config_polling()
@@ -308,17 +309,17 @@ def main() -> None:
 # when it has drawn, see ``panels_follow``). The sidebar alone is dozens of widgets to re-send, so
 # neither reruns the page unless an edit changed what the sidebar shows (undo becomes possible, a
 # class appears, a panel switches the method) or a panel widget changed what the canvas shows.
-CANVAS_DRAWN = "canvas_drawn"  # what the canvas last drew: the panels follow it
-WHOLE_RUN = "whole_run"  # True while the whole page runs (not one fragment)
-LIVE_FOLLOWS = "live_follows"  # this run, the open panel's live section holds the follow element
-OPEN_PANEL = "open_panel"  # the open panel's title, as the panels last drew it (the link carries it)
+CANVAS_DRAWN: Final = "canvas_drawn"  # what the canvas last drew: the panels follow it
+WHOLE_RUN: Final = "whole_run"  # True while the whole page runs (not one fragment)
+LIVE_FOLLOWS: Final = "live_follows"  # this run, the open panel's live section holds the follow element
+OPEN_PANEL: Final = "open_panel"  # the open panel's title, as the panels last drew it (the link carries it)
 
 
 def _canvas_key(scene):
     """What the canvas draws: the scene, the panel options (overlays such as a projection) and the
     open tab when an overlay shows only while its tab is open."""
-    options = repr(sorted(st.session_state.panel_options.items()))
-    return f"{hash(scene)}/{hash(options)}/{open_tab_signature(tab_title(st.session_state.get(TAB_KEY)))}"
+    options = repr(sorted(visitor()["panel_options"].items()))
+    return f"{hash(scene)}/{hash(options)}/{open_tab_signature(tab_title(visitor().get(TAB_KEY)))}"
 
 
 def _sync_link(compared_methods=()):
@@ -326,10 +327,10 @@ def _sync_link(compared_methods=()):
     sync_address_bar(
         loading.link_query(
             state.scene(),
-            st.session_state.panel_options,
-            st.session_state.get(OPEN_PANEL) if not compared_methods else None,
+            visitor()["panel_options"],
+            visitor().get(OPEN_PANEL) if not compared_methods else None,
             compared_methods,
-            st.session_state.get(PRESENTATION_KEY, False) or presentation_gate.wanted(),
+            visitor().get(PRESENTATION_KEY, False) or presentation_gate.wanted(),
             i18n.current_language(),
         )
     )
@@ -344,18 +345,18 @@ def _panel_context(scene, model):
         model,
         shown_model(model, scene.step),
         scene.window,
-        st.session_state.panel_options,
-        tab_title(st.session_state.get(TAB_KEY)),
+        visitor()["panel_options"],
+        tab_title(visitor().get(TAB_KEY)),
         all_points=scene.points,
         live=_live_section,
         controls_in_drawer=_controls_in_drawer(),
-        area=st.session_state.get(state.CANVAS_AREA),
+        area=visitor().get(state.CANVAS_AREA),
     )
 
 
 def _controls_in_drawer():
     """Presentation with the drawer open over one method: the panels' "Try:" controls are in it."""
-    return bool(_presenting() and st.session_state.get(DRAWER_OPEN_KEY) and not rooms_panel.is_open())
+    return bool(_presenting() and visitor().get(DRAWER_OPEN_KEY) and not rooms_panel.is_open())
 
 
 def _drawer_controls(slot):
@@ -403,7 +404,7 @@ def _canvas_view():
         _fit_message(view)
         figure, test_predicted = _fitted_figure(scene, view, model)
         caption_room = caption_height(caption_text(scene, view, test_predicted), _scale())
-    st.session_state[CANVAS_DRAWN] = _canvas_key(scene)
+    visitor()[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
         if figure is not None:
             _draw_canvas(
@@ -473,7 +474,7 @@ def _draw_canvas(scene, figure, painted=False, caption_room=0, model=None, error
         on_events=canvas_controller.events_handler("canvas"),
         # Only after a run of the canvas alone: when the whole page runs, the panels run too, and a
         # call from the canvas would race their update (sending back widget values not yet shown).
-        panels_follow=None if st.session_state.get(WHOLE_RUN) else st.session_state[CANVAS_DRAWN],
+        panels_follow=None if visitor().get(WHOLE_RUN) else visitor()[CANVAS_DRAWN],
         new_point=canvas_controller.new_point_marker(scene, _scale()),
         live=canvas_controller.live_settings(scene, painted, _scale()),
         click_switches=heldout.click_mode() == "switch",
@@ -486,21 +487,21 @@ def _panel_view():
     if _panels_outdated():
         st.rerun(scope="app")  # a panel widget changed the canvas: the step, a projection, an overlay
     scene = state.scene()
-    previous = st.session_state.get(OPEN_PANEL)
-    st.session_state[LIVE_FOLLOWS] = False
+    previous = visitor().get(OPEN_PANEL)
+    visitor()[LIVE_FOLLOWS] = False
     with _boundary(N_("the points table")):
         points_table(scene.points)
     with _boundary(N_("the panel")):
         context = _panel_context(scene, scene_model(scene))
-        st.session_state[OPEN_PANEL] = _render_panels(active_panels(context), context)
-    if not st.session_state[LIVE_FOLLOWS]:
-        follow_canvas(st.session_state[CANVAS_DRAWN])
-    if st.session_state.get(OPEN_PANEL) != previous:  # the rest of the link is the canvas's to keep
+        visitor()[OPEN_PANEL] = _render_panels(active_panels(context), context)
+    if not visitor()[LIVE_FOLLOWS]:
+        follow_canvas(visitor()[CANVAS_DRAWN])
+    if visitor().get(OPEN_PANEL) != previous:  # the rest of the link is the canvas's to keep
         _sync_link()
 
 
 def _panels_outdated():
-    return state.sidebar_outdated() or st.session_state.get(CANVAS_DRAWN) != _canvas_key(state.scene())
+    return state.sidebar_outdated() or visitor().get(CANVAS_DRAWN) != _canvas_key(state.scene())
 
 
 @st.fragment
@@ -516,9 +517,9 @@ def _live_section(function):
         st.rerun(scope="app")
     with _boundary(N_("the panel")):
         function(_fresh_panel_context())
-    if not st.session_state.get(POINTS_TABLE_OPEN):
-        st.session_state[LIVE_FOLLOWS] = True
-        follow_canvas(st.session_state[CANVAS_DRAWN])
+    if not visitor().get(POINTS_TABLE_OPEN):
+        visitor()[LIVE_FOLLOWS] = True
+        follow_canvas(visitor()[CANVAS_DRAWN])
 
 
 @st.fragment
@@ -573,7 +574,7 @@ ONE_METHOD_CSS = """<style>
 
 
 def _presenting():
-    return bool(st.session_state.get(PRESENTATION_KEY))
+    return bool(visitor().get(PRESENTATION_KEY))
 
 
 def _scale():
@@ -592,8 +593,8 @@ def _render_panels(panels, context):
         return None
     titles = [panel.title for panel in shown]
     labels = [tab_label(title) for title in titles]  # the session holds the open tab's label
-    if st.session_state.get(TAB_KEY) not in labels:
-        st.session_state.pop(TAB_KEY, None)  # e.g. a panel of the previous method
+    if visitor().get(TAB_KEY) not in labels:
+        visitor().pop(TAB_KEY, None)  # e.g. a panel of the previous method
     tabs = st.tabs(labels, key=TAB_KEY, on_change="rerun")
     for tab, panel in zip(tabs, shown):
         if tab.open is False:
@@ -602,4 +603,4 @@ def _render_panels(panels, context):
             if panel.help:
                 st.caption(_("**What am I looking at?** {help}").format(help=_(panel.help)))
             panel.render(context)
-    return tab_title(st.session_state.get(TAB_KEY)) or titles[0]
+    return tab_title(visitor().get(TAB_KEY)) or titles[0]

@@ -23,7 +23,7 @@ SCRIPT_HELP = N_("The same as a Python script (# %% cells): python scene.py prin
 def _files():
     """(notebook, script): functions making the files from the session at the moment of a click.
 
-    A click is served outside the script thread, where ``st.session_state`` is unavailable; the
+    A click is served outside the script thread, where ``visitor()`` is unavailable; the
     session's own state object is captured instead, and the page's address now (st.context.url
     holds no query: the link back is made from the scene, as the address bar's is).
     """

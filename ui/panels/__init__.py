@@ -22,6 +22,7 @@ import streamlit as st
 from playground.grid import Window
 from playground.scene import Scene
 from ui.text.i18n import active_translations
+from ui.visitor import widget_values
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class PanelContext:
     model: object  # the final fitted estimator, or None when the fit failed
     shown_model: object  # the estimator drawn on the canvas (a playback step, or the final fit)
     window: Window
-    options: dict = field(default_factory=dict)  # per-session panel options (st.session_state)
+    options: dict = field(default_factory=dict)  # the visitor's panel options (ui/visitor.py)
     open_tab: str | None = None  # the title of the panel whose tab is open (None: the first)
     all_points: object = None  # every point, training and test (``scene`` holds the training points)
     # How the app draws a panel's live section (``live_section``); None: drawn in place.
@@ -86,7 +87,7 @@ class Panel:
 
 
 def _option_toggled(key, options, option):
-    options[option] = bool(st.session_state[key])
+    options[option] = bool(widget_values()[key])
 
 
 def option_checkbox(label: str, ctx: PanelContext, option: str, key: str, default: bool = True) -> bool:
@@ -95,7 +96,7 @@ def option_checkbox(label: str, ctx: PanelContext, option: str, key: str, defaul
     The options, not the widget, hold the value: the widget is re-seeded from them on every run,
     so a loaded link or preset shows its own setting.
     """
-    st.session_state[key] = bool(ctx.options.get(option, default))
+    widget_values()[key] = bool(ctx.options.get(option, default))
     return st.checkbox(label, key=key, on_change=_option_toggled, args=(key, ctx.options, option))
 
 

@@ -24,6 +24,7 @@ from ui.plot.figures import region_trace
 from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name_html, class_name_markdown, phrased
+from ui.visitor import visitor
 
 from . import Panel, PanelContext, join_sentences
 
@@ -307,9 +308,9 @@ def _choose_features(model, X):
     """Two selectboxes over the features; returns (i, j)."""
     n_features = len(model.feature_names())
     signature = (type(model.basis_).__name__, n_features, tuple(model.feature_names()))
-    if st.session_state.get("fs_signature") != signature:
-        st.session_state.fs_signature = signature
-        st.session_state.fs_i, st.session_state.fs_j = default_pair(model, X)
+    if visitor().get("fs_signature") != signature:
+        visitor()["fs_signature"] = signature
+        visitor()["fs_i"], visitor()["fs_j"] = default_pair(model, X)
     options = list(range(n_features))
     left, right = st.columns(2)
     i = left.selectbox(_("Horizontal axis"), options, format_func=lambda k: pretty_name(model, k), key="fs_i")

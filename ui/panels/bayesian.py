@@ -31,6 +31,7 @@ from ui.plot.theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from ui.text.convention import book_classes, book_weights, is_two_class
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_name_markdown
+from ui.visitor import visitor, widget_values
 
 from . import Panel, PanelContext, number_text, subscript
 from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes
@@ -292,11 +293,11 @@ def _point_table(ctx, model):
 
 
 def _set_option(name, key, convert=lambda value: value):
-    st.session_state.panel_options[name] = convert(st.session_state[key])
+    visitor()["panel_options"][name] = convert(widget_values()[key])
 
 
 def _resample():
-    options = st.session_state.panel_options
+    options = visitor()["panel_options"]
     options[SEED_KEY] = (option(options, SEED_KEY) + 1) % (int(PANEL_SPEC[SEED_KEY].high) + 1)
 
 
@@ -335,9 +336,9 @@ def _predictive_controls(options, c1):
     """The contours' choice, the number of posterior boundaries and their seed, seeded from the
     panel ``options`` (which a link carries) and written back to them on change."""
     contour_key, samples_key, seed_key = "bayes_contours_radio", "bayes_samples_slider", "bayes_seed_input"
-    st.session_state[contour_key] = option(options, CONTOURS_KEY)
-    st.session_state[samples_key] = option(options, SAMPLES_KEY)
-    st.session_state[seed_key] = option(options, SEED_KEY)
+    widget_values()[contour_key] = option(options, CONTOURS_KEY)
+    widget_values()[samples_key] = option(options, SAMPLES_KEY)
+    widget_values()[seed_key] = option(options, SEED_KEY)
     st.radio(
         _("Contours of p({c1}|x) on the canvas").format(c1=c1),
         list(CONTOUR_CHOICES),
@@ -510,9 +511,9 @@ def ellipse_figure(model: object, pair: tuple[int, int], names: list[str], sampl
 
 
 def _pair_changed():
-    options = st.session_state.panel_options
+    options = visitor()["panel_options"]
     for key in PAIR_KEYS:
-        options[key] = int(st.session_state[f"{key}_select"])
+        options[key] = int(widget_values()[f"{key}_select"])
 
 
 def render_laplace(ctx: PanelContext) -> None:
@@ -542,7 +543,7 @@ def render_laplace(ctx: PanelContext) -> None:
             ).format(last=f"w{subscript(size - 1)}", first=names[pair[0]], second=names[pair[1]])
         )
     for key, value in zip(PAIR_KEYS, pair):
-        st.session_state[f"{key}_select"] = value
+        widget_values()[f"{key}_select"] = value
     left, right = st.columns(2)
     for column, key, label in ((left, PAIR_KEYS[0], _("Horizontal axis")), (right, PAIR_KEYS[1], _("Vertical axis"))):
         column.selectbox(

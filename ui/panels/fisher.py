@@ -22,6 +22,7 @@ from ui.plot.theme import CLASS_COLOURS, CLASS_PATTERNS, CLASS_SYMBOLS, MARKER_O
 from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.names import class_name_html
+from ui.visitor import widget_values
 
 from . import Panel, PanelContext, count_axis, join_sentences, option_checkbox
 
@@ -352,11 +353,11 @@ def overlay(ctx: PanelContext) -> list[BaseTraceType]:
 
 def _set_angle(options, angle, key):
     options[ANGLE_OPTION] = float(angle) % 180.0
-    st.session_state[key] = options[ANGLE_OPTION]
+    widget_values()[key] = options[ANGLE_OPTION]
 
 
 def _slider_moved(options, key):
-    options[ANGLE_OPTION] = float(st.session_state[key])
+    options[ANGLE_OPTION] = float(widget_values()[key])
 
 
 def _render_two_classes(ctx, model, X, y):
@@ -448,7 +449,7 @@ def _angle_controls(ctx, model):
     """The angle slider and its two snap buttons (their whole words on one row); returns the angle."""
     key = "fisher_angle_slider"
     angle = current_angle(ctx, model)
-    st.session_state[key] = angle
+    widget_values()[key] = angle
     st.slider(
         _("Direction angle θ (degrees from the x₁ axis)"),
         0.0,

@@ -19,6 +19,7 @@ from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_line
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name, class_name_html
+from ui.visitor import visitor, widget_values
 
 from . import Panel, PanelContext, join_sentences
 from .posterior import class_symbol
@@ -228,15 +229,15 @@ def prior_note(model: SharedCovarianceGaussian | SeparateCovarianceGaussian | Na
 
 def _toggle_covariance():
     """Swap shared and separate covariances, carrying the hand-set priors across."""
-    current = st.session_state.get("method")
+    current = visitor().get("method")
     other = TOGGLE.get(current)
     if other is None:
         return
     source, target = PRIOR_PREFIX[current], PRIOR_PREFIX[other]
     for key in [f"{source}_set_priors"] + [f"{source}_prior_{k}" for k in range(N_CLASSES)]:
-        if key in st.session_state:
-            st.session_state[target + key[len(source) :]] = st.session_state[key]
-    st.session_state["method"] = other
+        if key in widget_values():
+            widget_values()[target + key[len(source) :]] = widget_values()[key]
+    visitor()["method"] = other
 
 
 def _toggle_button(method):

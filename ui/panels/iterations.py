@@ -8,7 +8,7 @@ with C1 the first class present, t = 1 for C1 and 0 for C2. Points are numbered 
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pandas as pd
@@ -27,13 +27,14 @@ from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
 from ui.text.convention import book_classes, book_decision, book_weights_at
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_name_markdown
+from ui.visitor import visitor
 
 from . import Panel, PanelContext, count_axis, is_open, join_sentences, number_text, subscript
 from .posterior import class_symbol
 
 PLAYBACK_KEY = "irls"
 POINT_KEY = "sigmoid_point"  # panel option: the chosen point's index (0-based), or None for the last point
-NUMBER_KEY = "sigmoid_point_number"  # the widget: the point's number, 1 to N
+NUMBER_KEY: Final = "sigmoid_point_number"  # the widget: the point's number, 1 to N
 SIGMOID_REACH = 40.0  # the sigmoid chart spans at most a in [-40, 40]; beyond, sigma is 0 or 1 to 17 digits
 
 
@@ -242,11 +243,11 @@ def overlay(ctx: PanelContext) -> list[BaseTraceType]:
 
 
 def _point_changed():
-    options = st.session_state.panel_options
-    if st.session_state.get("sigmoid_follow_last", True):
+    options = visitor()["panel_options"]
+    if visitor().get("sigmoid_follow_last", True):
         options[POINT_KEY] = None
     else:
-        options[POINT_KEY] = int(st.session_state.get(NUMBER_KEY, 1)) - 1
+        options[POINT_KEY] = int(visitor().get(NUMBER_KEY, 1)) - 1
 
 
 def _point_picker(ctx):
@@ -259,7 +260,7 @@ def _point_picker(ctx):
         key="sigmoid_follow_last",
         on_change=_point_changed,
     )
-    st.session_state[NUMBER_KEY] = index + 1
+    visitor()[NUMBER_KEY] = index + 1
     index_col.number_input(
         _("Point number (1 to {n})").format(n=n_points),
         min_value=1,

@@ -9,7 +9,7 @@ With the targets of section 4.1.5 the single output is shown in the book's conve
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import streamlit as st
@@ -28,6 +28,7 @@ from ui.text.convention import book_classes, book_least_squares_outputs, book_ro
 from ui.text.i18n import N_, _, ngettext
 from ui.text.markdown import plain
 from ui.text.names import class_name, class_name_format, class_name_html, class_name_markdown
+from ui.visitor import visitor
 
 from . import (
     SURFACE_MARGIN,
@@ -46,7 +47,8 @@ from . import (
 # sent after every click.
 SURFACE_RESOLUTION = 40
 N_FAR_POINTS = 15
-OUTPUT_KEY, KIND_KEY = "ls_surface_output", "ls_surface_kind"  # the pickers' session-state keys
+OUTPUT_KEY: Final = "ls_surface_output"  # the pickers' keys
+KIND_KEY: Final = "ls_surface_kind"
 SURFACE_KINDS = {"heatmap": N_("map"), "3d": N_("3-D surface")}  # how the output is drawn
 # Figure 4.5: three classes along a line; the middle one gets (almost) no region.
 ALIGNED_CLUSTERS = (
@@ -410,9 +412,9 @@ def _outputs(ctx):
     points = ctx.scene.points
     at_points = book_least_squares_outputs(model, points.X)  # (N, number of outputs)
     n_outputs = at_points.shape[1]
-    k = st.session_state.get(OUTPUT_KEY) if n_outputs > 1 else 0
+    k = visitor().get(OUTPUT_KEY) if n_outputs > 1 else 0
     k = min(int(k if k is not None else 0), n_outputs - 1)
-    kind = st.session_state.get(KIND_KEY)
+    kind = visitor().get(KIND_KEY)
     kind = kind if kind in SURFACE_KINDS else "heatmap"
     grid = output_grid(model, ctx.window)
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind, grid=grid), key="ls_surface")

@@ -16,6 +16,7 @@ from plotly.basedatatypes import BaseTraceType
 from ui.equations import model_equations
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain as plain_text
+from ui.visitor import widget_values
 
 from . import Panel, PanelContext, is_open
 
@@ -56,7 +57,7 @@ def evaluation_point(ctx: PanelContext) -> tuple[float, ...] | None:
 def _typed(options, shown):
     """Keep a typed point. Streamlit may also call this on a rerun when the inputs merely show
     the followed point again (their state was dropped while the tab was closed): ignore that."""
-    typed = [float(st.session_state.get(key, value)) for key, value in zip(INPUT_KEYS, shown)]
+    typed = [float(widget_values().get(key, value)) for key, value in zip(INPUT_KEYS, shown)]
     if typed != list(shown):
         options[POINT_OPTION] = typed
 
@@ -70,7 +71,7 @@ def _point_inputs(ctx):
     if point is None:
         return None
     for key, value in zip(INPUT_KEYS, point):
-        st.session_state[key] = value  # the inputs show the point in use, typed or followed
+        widget_values()[key] = value  # the inputs show the point in use, typed or followed
     first, second, follow = st.columns([2, 2, 3], vertical_alignment="bottom")
     for column, key, label in ((first, INPUT_KEYS[0], "x₁"), (second, INPUT_KEYS[1], "x₂")):
         column.number_input(

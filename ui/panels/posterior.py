@@ -9,7 +9,7 @@ plane. Below the canvas: the display choice and a 3-D surface of p(C_k|x).
 """
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import plotly.graph_objects as go
@@ -27,12 +27,13 @@ from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS_3D, TEMP
 from ui.text.convention import book_decision, book_line, book_roles
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
+from ui.visitor import visitor
 
 from . import SURFACE_MARGIN, Panel, PanelContext, join_sentences, surface_scene
 
-DISPLAY_KEY = "posterior_display"  # st.session_state.panel_options[DISPLAY_KEY]: "regions" or "posterior"
+DISPLAY_KEY: Final = "posterior_display"  # visitor()["panel_options"][DISPLAY_KEY]: "regions" or "posterior"
 DISPLAYS = {"regions": N_("decision regions"), "posterior": N_("posterior p(Cₖ|x)")}
-SURFACE_CLASS_KEY = "posterior_surface_class"
+SURFACE_CLASS_KEY: Final = "posterior_surface_class"
 HEATMAP_RESOLUTION = 200
 IMAGE_RESOLUTION = 200
 MAX_PALETTE = 250
@@ -342,7 +343,7 @@ def surface_figure(
 
 
 def _display_changed():
-    st.session_state.panel_options[DISPLAY_KEY] = st.session_state[DISPLAY_KEY]
+    visitor()["panel_options"][DISPLAY_KEY] = visitor()[DISPLAY_KEY]
 
 
 def _two_class_estimator(model):
@@ -421,7 +422,7 @@ def _describe(model, display):
 
 def render(ctx: PanelContext) -> None:
     options = ctx.options
-    st.session_state[DISPLAY_KEY] = display_choice(options)
+    visitor()[DISPLAY_KEY] = display_choice(options)
     st.radio(
         _("Canvas shows"),
         list(DISPLAYS),
@@ -436,8 +437,8 @@ def render(ctx: PanelContext) -> None:
     position = 0
     if classes.size > 2:
         labels = {i: f"p({class_symbol(c)}|x)" for i, c in enumerate(classes)}
-        if st.session_state.get(SURFACE_CLASS_KEY, 0) not in labels:
-            st.session_state[SURFACE_CLASS_KEY] = 0
+        if visitor().get(SURFACE_CLASS_KEY, 0) not in labels:
+            visitor()[SURFACE_CLASS_KEY] = 0
         position = st.radio(
             _("Surface of"), list(labels), format_func=labels.get, key=SURFACE_CLASS_KEY, horizontal=True
         )

@@ -5,6 +5,8 @@ so a group of distant, correctly labelled points drags its boundary; logistic re
 cross-entropy hardly notices them. The button adds such a group (undoable).
 """
 
+from typing import Final
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
@@ -20,6 +22,7 @@ from ui.session import state
 from ui.session.compute import fitted_model, scene_model
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_label_format, class_name
+from ui.visitor import visitor
 
 from . import Panel, PanelContext
 
@@ -28,7 +31,7 @@ OUTLIER_ANGLE_DEGREES = -25.0
 REGION_RESOLUTION = 80
 FIGURE_HEIGHT = 380
 FIGURE_ASPECT = 1.3  # width / height of a small figure's plot area
-OUTLIER_CLASS_KEY = "outlier_class"
+OUTLIER_CLASS_KEY: Final = "outlier_class"
 
 
 def applies(ctx: PanelContext) -> bool:
@@ -78,7 +81,7 @@ def _add_outliers():
     training = points.training  # the outliers go where the fit (to the training points) puts them
     model = scene_model(scene)
     present = [int(c) for c in np.unique(training.y)]
-    label = st.session_state.get(OUTLIER_CLASS_KEY)
+    label = visitor().get(OUTLIER_CLASS_KEY)
     if label not in present:
         label = present[-1] if present else 0
     w = np.asarray(model.coef_)[0] if model is not None and hasattr(model, "coef_") else None
@@ -142,8 +145,8 @@ def comparison_figure(model: LinearClassifier, points: PointSet, window: Window,
 def render(ctx: PanelContext) -> None:
     points = ctx.scene.points
     classes = [int(c) for c in np.asarray(ctx.model.classes_)]
-    if st.session_state.get(OUTLIER_CLASS_KEY) not in classes:
-        st.session_state[OUTLIER_CLASS_KEY] = classes[-1]
+    if visitor().get(OUTLIER_CLASS_KEY) not in classes:
+        visitor()[OUTLIER_CLASS_KEY] = classes[-1]
     pick_col, button_col = st.columns([2, 1])
     pick_col.radio(
         _("Outliers of"),

@@ -22,6 +22,7 @@ from plotly.io.json import to_json_plotly
 
 from playground.grid import Window
 from ui.text.i18n import _, current_language
+from ui.visitor import visitor
 
 from . import browser_modules
 from .browser_modules import module_url, static_url, write_atomically
@@ -271,7 +272,7 @@ def _drawing(figure, config):
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
     figure = {**figure, "layout": with_font(figure["layout"], current_language())}
-    if st.session_state.get(PRESENTATION_KEY):  # no text on a projected plot below the floor
+    if visitor().get(PRESENTATION_KEY):  # no text on a projected plot below the floor
         figure = legible(figure)
     return {
         "figure": figure_json(figure),

@@ -12,6 +12,7 @@ import streamlit as st
 
 from playground import MODELS
 from ui.text.i18n import _, current_language
+from ui.visitor import visitor
 
 from .browser_modules import module_url
 from .canvas import (
@@ -53,7 +54,7 @@ def chart(
     if not isinstance(figure, dict):
         figure = figure.to_plotly_json()
     layout = with_font(dict(figure["layout"]), current_language())  # a copy: the caller's figure stays
-    if st.session_state.get(PRESENTATION_KEY):  # type and markers for a room (ui.plot.projector_sizes)
+    if visitor().get(PRESENTATION_KEY):  # type and markers for a room (ui.plot.projector_sizes)
         layout = room_layout({"height": DEFAULT_HEIGHT, **layout})
         figure = legible({**figure, "layout": layout, "data": room_data(figure.get("data") or [])})
         layout = figure["layout"]
@@ -77,6 +78,6 @@ def chart(
 
 def _default_name(key):
     """The scene's method and the chart's key, e.g. ("Logistic regression", "irls_log_likelihood")."""
-    scene = st.session_state.get("scene")
+    scene = visitor().get("scene")
     method = MODELS[scene.method].display_name if scene is not None and scene.method in MODELS else None
     return (method, key.replace("_", " "))

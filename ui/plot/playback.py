@@ -10,7 +10,7 @@ pauses or a scrub is let go, the browser sends the shown step once and the serve
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import streamlit as st
@@ -18,6 +18,7 @@ import streamlit as st
 from playground.grid import Window
 from ui.session import state
 from ui.text.i18n import _, current_language
+from ui.visitor import visitor, widget_values
 
 from .browser_modules import module_url
 from .canvas import MODULE_LOADER_JS
@@ -30,12 +31,12 @@ _CSS = (Path(__file__).resolve().parent / "playback.css").read_text(encoding="ut
 
 _player = st.components.v2.component("playground_playback", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
 
-FRAMES_CACHE = "playback_frames"  # per key: (what the frames were made of, the frames)
+FRAMES_CACHE: Final = "playback_frames"  # per key: (what the frames were made of, the frames)
 
 
 def _step_sent(key, n_steps):
     """The browser paused (or a scrub was let go): show that step on the server, in the link."""
-    value = (st.session_state.get(key) or {}).get("step")
+    value = (widget_values().get(key) or {}).get("step")
     step = value.get("step") if isinstance(value, dict) else None
     if step is None:
         state.set_step(None)
@@ -52,7 +53,7 @@ def _frames(model, n_steps, window, key, readout, marks):
     scene = state.scene()
     language = current_language()
     what = (id(model), n_steps, window if on_basis else None, hash(scene.points), scene.class_names, language)
-    cache = st.session_state.setdefault(FRAMES_CACHE, {})
+    cache = visitor().setdefault(FRAMES_CACHE, {})
     cached = cache.get(key)
     if cached is not None and cached[0] == what and cached[1] is model:
         return cached[2]
@@ -148,7 +149,7 @@ def playback_controls(
             "colourscale": _discrete_colourscale(REGION_COLOURS),
             "boundary_colour": BOUNDARY_COLOUR,
             # the label of the point a step used: the legibility floor in presentation
-            "label_px": LEGIBLE_PX if st.session_state.get(PRESENTATION_KEY) else 12,
+            "label_px": LEGIBLE_PX if visitor().get(PRESENTATION_KEY) else 12,
         },
     }
     _player(

@@ -19,7 +19,7 @@ Rules that must hold:
 import io
 import secrets
 import time
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -36,6 +36,7 @@ from ui.session import loading
 from ui.text.i18n import N_, _, current_language
 from ui.text.labels import method_label
 from ui.text.names import class_label
+from ui.visitor import visitor, widget_values
 
 from . import guard, model
 from .joinlink import clean_host, is_loopback, link_html
@@ -43,8 +44,8 @@ from .protocol import API, MAX_PER_STUDENT, ROOM_PAGE
 from .routes import _base, open_room
 from .store import UNREACHABLE, room_store
 
-LARGE_QR = "room_large_qr"
-ROOM_KEY = "class_room"  # {"code", "token", "shown"} of the room this session opened
+LARGE_QR: Final = "room_large_qr"
+ROOM_KEY: Final = "class_room"  # {"code", "token", "shown"} of the room this session opened
 _CSS = ".pg-projector { width: 100%; } .pg-projector-status { font-size: 1.1rem; opacity: 0.8; margin: 4px 0; }"
 _projector = st.components.v2.component(
     "playground_room_projector", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False
@@ -72,17 +73,17 @@ export default function ({data, parentElement}) {
 }
 """
 _scroll_top = st.components.v2.component("playground_room_scroll_top", js=_SCROLL_TOP_JS, isolate_styles=False)
-SCROLL_TOP = "room_scroll_top"  # set by a freeze: the next run starts the page at its top
+SCROLL_TOP: Final = "room_scroll_top"  # set by a freeze: the next run starts the page at its top
 SOURCE = N_("the class room")
 CONTROLS_EVERY = 5  # seconds: the controls fragment looks at the room again (new students)
 CODE_STYLE = "font-size: 2.2rem; font-weight: 700; letter-spacing: 0.08em; text-align: center; white-space: nowrap"
-HOST_KEY = "room_phone_host"  # the address phones use, as the lecturer typed it
-CONFIRM_CLOSE = "room_confirm_close"
+HOST_KEY: Final = "room_phone_host"  # the address phones use, as the lecturer typed it
+CONFIRM_CLOSE: Final = "room_confirm_close"
 
 
 def is_open() -> bool:
     """Whether this session shows its room on the projector (instead of the canvas)."""
-    room = st.session_state.get(ROOM_KEY)
+    room = visitor().get(ROOM_KEY)
     return bool(room and room.get("shown"))
 
 
@@ -90,11 +91,11 @@ def open_room_button(scene: Scene, where: Any = None, key: str = "room_share") -
     """A button in ``where`` (the share area, the presenter bar): open a room of ``scene``, go back
     to the room this session opened, or from the projector back to the scene."""
     where = where or st
-    nonce = st.session_state.pop(SCROLL_TOP, None)
+    nonce = visitor().pop(SCROLL_TOP, None)
     if nonce:
         with where:
             _scroll_top(data=nonce, key=f"{key}_scroll_top", height=0)
-    room = st.session_state.get(ROOM_KEY)
+    room = visitor().get(ROOM_KEY)
     if room and room.get("shown"):
         if where.button(_("Back to my scene"), key=f"{key}_hide"):
             room["shown"] = False
@@ -127,14 +128,14 @@ def _open(scene):
     except UNREACHABLE:
         st.error(_("The room is not reachable just now; trying again."))
         return
-    st.session_state[ROOM_KEY] = {"code": code, "token": token, "shown": True}
+    visitor()[ROOM_KEY] = {"code": code, "token": token, "shown": True}
     st.rerun()
 
 
 def join_origin() -> tuple[str, str]:
     """(scheme, netloc) the students' link uses: the address the lecturer gave, else this page's."""
     parts = urlsplit(st.context.url or "")
-    given = clean_host(st.session_state.get(HOST_KEY, ""))
+    given = clean_host(visitor().get(HOST_KEY, ""))
     if given:
         return given[0] or parts.scheme or "http", given[1]
     return parts.scheme, parts.netloc
@@ -151,7 +152,7 @@ def join_link(code: str) -> str:
 def _phone_address(link):
     """A warning when phones cannot reach the link's host, and the field for the address they use."""
     hostname = urlsplit(link).hostname
-    given = st.session_state.get(HOST_KEY, "")
+    given = visitor().get(HOST_KEY, "")
     if is_loopback(hostname):
         st.warning(
             _("Phones cannot reach {host} (this computer's own name): give the address they use below.").format(
@@ -191,10 +192,10 @@ def projector_view(scale: float = 1.0, in_bar: bool = False) -> None:
     """The room on the projector: its plot (following by itself; markers and type enlarged by
     ``scale`` in presentation mode), how to join, the controls (``in_bar``: those the presenter
     bar holds, ``bar_controls``, are left out below)."""
-    info = st.session_state[ROOM_KEY]
+    info = visitor()[ROOM_KEY]
     code = info["code"]
     # The QR code as large as half the page, for the back of a lecture hall, or a quarter of it.
-    left, right = st.columns([1, 1] if st.session_state.get(LARGE_QR) else [3, 1], gap="medium")
+    left, right = st.columns([1, 1] if visitor().get(LARGE_QR) else [3, 1], gap="medium")
     with left:
         data = {
             "module": module_url("rooms/projector.js"),
@@ -235,12 +236,12 @@ def _act(code, token, action, value=None, sid=None):
 def _widget(kind, label, key, current, code, token, action, convert=lambda v: v, sid=None, **options):
     """A control widget showing the room's ``current`` value; changing it acts on the room (in its
     callback, so the change is made before this run reads the room again)."""
-    if st.session_state.get(key) != current:  # the room changed otherwise (the widget's own change is in it)
-        st.session_state[key] = current
+    if widget_values().get(key) != current:  # the room changed otherwise (the widget's own change is in it)
+        widget_values()[key] = current
     return kind(
         label,
         key=key,
-        on_change=lambda: _act(code, token, action, convert(st.session_state[key]), sid),
+        on_change=lambda: _act(code, token, action, convert(widget_values()[key]), sid),
         **options,
     )
 
@@ -250,7 +251,7 @@ def bar_controls(row: DeltaGenerator) -> None:
     room's method, the class the students add, pause and hide, acting on the room. (The bar's
     scene controls would change the lecturer's own scene, out of sight behind the projector.)
     ``controls`` then leaves these four out, so each is in one place."""
-    info = st.session_state[ROOM_KEY]
+    info = visitor()[ROOM_KEY]
     code, token = info["code"], info["token"]
     try:
         room = room_store().get(code)
@@ -283,7 +284,7 @@ def controls(code: str, token: str, in_bar: bool = False) -> None:
     if room is None:
         st.warning(_("There is no room with this code (it may have closed)."))
         if st.button(_("Leave the room"), key="room_leave_gone"):
-            st.session_state.pop(ROOM_KEY, None)
+            visitor().pop(ROOM_KEY, None)
             st.rerun()
         return
     settings = model.settings(room)
@@ -438,10 +439,10 @@ def _room_actions(code, token, room):
     with third:
         if st.button(_("Close the room"), key="room_close"):
             if room["points"]:
-                st.session_state[CONFIRM_CLOSE] = True
+                visitor()[CONFIRM_CLOSE] = True
             else:
                 _close(code)
-    if st.session_state.get(CONFIRM_CLOSE):
+    if visitor().get(CONFIRM_CLOSE):
         _confirm_close(code, token, room)
 
 
@@ -457,8 +458,8 @@ def _freeze(code, room, token, then_close=False):
         st.error(_("The room is not reachable just now; trying again."))
         return
     loading.load_scene(model.scene_of(room), [], source=SOURCE)
-    st.session_state[ROOM_KEY]["shown"] = False
-    st.session_state[SCROLL_TOP] = secrets.token_hex(4)
+    visitor()[ROOM_KEY]["shown"] = False
+    visitor()[SCROLL_TOP] = secrets.token_hex(4)
     if then_close:
         _close(code)
     st.rerun(scope="app")
@@ -467,7 +468,7 @@ def _freeze(code, room, token, then_close=False):
 def _close(code):
     """The room stays, closed and emptied, until it expires: its students are told (and shown the
     frozen link, if the lecturer froze it)."""
-    st.session_state.pop(CONFIRM_CLOSE, None)
+    visitor().pop(CONFIRM_CLOSE, None)
     try:
         room_store().update(code, lambda fresh: model.close(fresh, time.time()))
     except model.RoomError:
@@ -475,7 +476,7 @@ def _close(code):
     except UNREACHABLE:
         st.error(_("The room is not reachable just now; trying again."))
         return
-    st.session_state.pop(ROOM_KEY, None)
+    visitor().pop(ROOM_KEY, None)
     st.rerun(scope="app")
 
 
@@ -498,5 +499,5 @@ def _confirm_close(code, token, room):
             st.button(
                 _("Keep the room open"),
                 key="room_close_cancel",
-                on_click=lambda: st.session_state.pop(CONFIRM_CLOSE, None),
+                on_click=lambda: visitor().pop(CONFIRM_CLOSE, None),
             )

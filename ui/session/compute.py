@@ -19,7 +19,7 @@
 import os
 import time
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -32,6 +32,7 @@ from ui import streamlit_private
 from ui.engine.fitview import FitView, evaluate_view
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
+from ui.visitor import visitor, widget_values
 
 from .cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache, setting
 from .workers import WorkerPool, fit_scene
@@ -41,9 +42,9 @@ FIT_SECONDS = setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a wor
 INLINE_SECONDS = 0.15  # a fit is tried in the server process for this long first
 MAX_RECORDED_STEPS = 50_000  # steps one fit may keep for playback, in all its sub-problems
 FIT_WORKERS = setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int)  # 0: fit in the server
-STOPPED_FITS = "stopped_fits"  # session state: fits the visitor stopped (never shared)
-STOP_REQUESTS = "stop_fit_requests"  # session state: keys of fits the visitor asked to stop
-SESSION_VIEWS = "session_views"  # session state: views of the fits in STOPPED_FITS
+STOPPED_FITS: Final = "stopped_fits"  # session state: fits the visitor stopped (never shared)
+STOP_REQUESTS: Final = "stop_fit_requests"  # session state: keys of fits the visitor asked to stop
+SESSION_VIEWS: Final = "session_views"  # session state: views of the fits in STOPPED_FITS
 
 
 class FitResult(NamedTuple):
@@ -89,8 +90,8 @@ def fitted_model(
     cache = result_cache()
     found = cache.get(key)
     if found is MISSING:
-        found = st.session_state.get(STOPPED_FITS, {}).get(key, MISSING)
-        st.session_state.get(STOP_REQUESTS, set()).discard(key)  # a press queued while it was stopping
+        found = visitor().get(STOPPED_FITS, {}).get(key, MISSING)
+        visitor().get(STOP_REQUESTS, set()).discard(key)  # a press queued while it was stopping
     if found is not MISSING:
         return FitResult(*found)
     payload = (points.X, points.y, method, params, multiclass, basis, basis_params)
@@ -222,14 +223,14 @@ def _session_id():
 
 def _keep_in_session(key, result, limit=3, store=STOPPED_FITS):
     """A result this session alone sees (stopped by the visitor, or too large to share)."""
-    kept = st.session_state.setdefault(store, {})
+    kept = widget_values().setdefault(store, {})
     kept[key] = result
     while len(kept) > limit:
         kept.pop(next(iter(kept)))
 
 
 def _request_stop(key):
-    st.session_state.setdefault(STOP_REQUESTS, set()).add(key)
+    visitor().setdefault(STOP_REQUESTS, set()).add(key)
 
 
 def _stop_pending(button_key):
@@ -276,8 +277,8 @@ def _fit_in_worker(pool, key, payload, view=None):
     task = pool.submit(key, payload, waiter, view=view)
     what = _describe(payload[2], payload[4], payload[5], payload[6], len(payload[1]))
     # One key per wait (a run may wait for the same scene twice when the first wait was cut short).
-    serial = st.session_state.get("fit_wait_serial", 0) + 1
-    st.session_state["fit_wait_serial"] = serial
+    serial = visitor().get("fit_wait_serial", 0) + 1
+    visitor()["fit_wait_serial"] = serial
     button_key = f"stop_fit_{serial}"
     box = st.empty()
     with box.container(border=True):
@@ -292,7 +293,7 @@ def _fit_in_worker(pool, key, payload, view=None):
     stopping = False
     try:
         while not task.wait(0.2, waiter):
-            if not stopping and (key in st.session_state.get(STOP_REQUESTS, ()) or _stop_pending(button_key)):
+            if not stopping and (key in visitor().get(STOP_REQUESTS, ()) or _stop_pending(button_key)):
                 stopping = True
                 if task.others_waiting(waiter):
                     task.leave(waiter)
@@ -312,7 +313,7 @@ def _fit_in_worker(pool, key, payload, view=None):
     finally:
         task.leave(waiter)
     box.empty()
-    st.session_state.get(STOP_REQUESTS, set()).discard(key)
+    visitor().get(STOP_REQUESTS, set()).discard(key)
     if task.failure:
         if task.stopped == "cancelled":
             return None, Message(N_("The fit was stopped before it could return a result."))
@@ -408,7 +409,7 @@ def fit_view(
     cache = result_cache()
     view = cache.get(key)
     if view is MISSING:
-        view = st.session_state.get(SESSION_VIEWS, {}).get(key, MISSING)
+        view = visitor().get(SESSION_VIEWS, {}).get(key, MISSING)
     if view is MISSING:
         view = _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params)
     return view

@@ -13,19 +13,18 @@ Rules that must hold:
   type is ignored.
 - A double-click's second click takes the first one back (``retract``) and leaves no undo step; a
   drag is one undo step however many moves it sent.
-- Everything lives in ``st.session_state``; the scene changes only through ``ui.session.state``.
+- Everything lives in ``visitor()``; the scene changes only through ``ui.session.state``.
 """
 
 import functools
 from dataclasses import replace
-from typing import Any, NamedTuple
-
-import streamlit as st
+from typing import Any, Final, NamedTuple
 
 from playground import InvalidDataError, Message, PlaygroundError, Window
 from playground.scene import MAX_COORDINATE, MIN_VIEW, PointSet, Scene
 from playground.specs import MAX_RBF_CENTRES
 from ui.text.i18n import N_, _
+from ui.visitor import visitor
 
 from .state import (
     CANVAS_AREA,
@@ -54,7 +53,7 @@ def _switched(points, clicked):
     return PointSet(points.xy, points.labels, tuple(flags.tolist()))
 
 
-DRAWN_KEY = "drawn_scenes"  # canvas revision -> the points and centres it showed
+DRAWN_KEY: Final = "drawn_scenes"  # canvas revision -> the points and centres it showed
 MAX_DRAWN = 8
 
 
@@ -66,7 +65,7 @@ def _editable(current):
 def record_drawn(revision: str, current: Scene) -> None:
     """Remember what the canvas drawn as ``revision`` showed: a removal clicked on it names points
     by their place there, and may arrive after other edits (a busy server, quick clicks)."""
-    drawn = st.session_state.setdefault(DRAWN_KEY, {})
+    drawn = visitor().setdefault(DRAWN_KEY, {})
     drawn.pop(str(revision), None)
     drawn[str(revision)] = _editable(current)
     while len(drawn) > MAX_DRAWN:
@@ -86,10 +85,10 @@ def apply_canvas_events(events: object, active_class: int, *, shared_view: bool 
         return
     valid = [e for e in events if isinstance(e, dict) and isinstance(e.get("nonce"), int | float)]
     for event in sorted(valid, key=lambda e: e["nonce"]):
-        last = st.session_state.get("last_event_nonce")
+        last = visitor().get("last_event_nonce")
         if last is not None and event["nonce"] <= last:
             continue
-        st.session_state.last_event_nonce = event["nonce"]
+        visitor()["last_event_nonce"] = event["nonce"]
         _note_area(event.get("area"))
         _apply_event(event, active_class, shared_view)
 
@@ -98,7 +97,7 @@ def _clicked(event, which):
     """The points (which=0) or centres (which=1) a removal clicked, as the canvas showed them;
     None when that drawing is no longer known."""
     if "revision" in event:
-        drawn = st.session_state.get(DRAWN_KEY, {}).get(str(event["revision"]))
+        drawn = visitor().get(DRAWN_KEY, {}).get(str(event["revision"]))
         if drawn is None:
             return None
         shown = drawn[which]
@@ -120,19 +119,19 @@ def _without(items, clicked):
 
 # A double-click resets the view and changes nothing else: its first click was applied at once,
 # so the second one takes it back (``retract``), history included.
-LAST_CLICK = "last_click"  # (nonce, scene before, history before, scene after) of the last click
+LAST_CLICK: Final = "last_click"  # (nonce, scene before, history before, scene after) of the last click
 
 
 def _retract(nonce):
     """Undo the click with this nonce if nothing but the view changed since; leave no trace in undo."""
-    last = st.session_state.pop(LAST_CLICK, None)
+    last = visitor().pop(LAST_CLICK, None)
     if last is None or last[0] != nonce:
         return
     _unused, before, history, after = last
     current = scene()
     if replace(current, window=after.window, view_revision=after.view_revision) == after:
         set_scene(replace(before, window=current.window, view_revision=current.view_revision))
-        st.session_state.history = history
+        visitor()["history"] = history
 
 
 def _refusing(handler):
@@ -153,15 +152,15 @@ def _click(handler):
     """A click's edit: remembered so that a double-click's second click can take it back."""
 
     def handle(event: dict[str, Any], active_class: int, shared_view: bool) -> None:
-        before = (scene(), st.session_state.history)
+        before = (scene(), visitor()["history"])
         handler(event, active_class, shared_view)
-        st.session_state[LAST_CLICK] = (event["nonce"], *before, scene())
+        visitor()[LAST_CLICK] = (event["nonce"], *before, scene())
 
     return handle
 
 
 def _placing_centres():
-    return st.session_state.get("click_mode") == "centres" and scene().basis == "rbf"
+    return visitor().get("click_mode") == "centres" and scene().basis == "rbf"
 
 
 @_refusing
@@ -234,7 +233,7 @@ def _apply_event(event, active_class, shared_view=False):
 # A drag sends moves while the pointer moves (each the whole offset since the press, so any of
 # them may be dropped) and a final one on release: the previews change the scene alone, the
 # final one records the points before the drag as ONE undo step.
-DRAG_KEY = "drag"  # (drag id, the points before the drag, the indices of the dragged points)
+DRAG_KEY: Final = "drag"  # (drag id, the points before the drag, the indices of the dragged points)
 
 
 def _move(event):
@@ -244,7 +243,7 @@ def _move(event):
         dx, dy = float(event["dx"]), float(event["dy"])
     except (KeyError, TypeError, ValueError):
         return
-    drag = st.session_state.get(DRAG_KEY)
+    drag = visitor().get(DRAG_KEY)
     if drag is None or drag[0] != event.get("drag"):
         before = scene().points
         clicked = _clicked(event, 0)
@@ -252,11 +251,11 @@ def _move(event):
             notify(_("The plot had changed a lot before that drag arrived, so nothing was moved; drag again."))
             clicked = []
         drag = (event.get("drag"), before, _places(before, clicked))
-        st.session_state[DRAG_KEY] = drag
+        visitor()[DRAG_KEY] = drag
     _unused, before, places = drag
     moved = before.moved(places, dx, dy)
     if event.get("final"):
-        st.session_state.pop(DRAG_KEY, None)
+        visitor().pop(DRAG_KEY, None)
         set_scene(scene().with_points(before))
         change_points(moved)  # one undo step back to where the points were before the drag
     elif moved != scene().points:
@@ -299,4 +298,4 @@ def _note_area(area):
         and len(area) == 2
         and all(isinstance(v, int | float) and 50 <= v <= 10_000 for v in area)
     ):
-        st.session_state[CANVAS_AREA] = (float(area[0]), float(area[1]))
+        visitor()[CANVAS_AREA] = (float(area[0]), float(area[1]))

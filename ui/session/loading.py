@@ -32,6 +32,7 @@ from playground.link import (
 from playground.scene import History, Scene
 from ui.session.widget_keys import BASIS_WIDGET_KEYS, setting_widget_keys
 from ui.text.i18n import N_, _
+from ui.visitor import visitor, widget_values
 
 from .state import (
     CANVAS_AREA,
@@ -50,8 +51,8 @@ _LOG = logging.getLogger(__name__)
 
 
 def init_state() -> None:
-    if "scene" not in st.session_state:
-        st.session_state.scene = default_scene()
+    if "scene" not in visitor():
+        visitor()["scene"] = default_scene()
         query = st.query_params.to_dict()
         if query:
             try:
@@ -64,17 +65,17 @@ def init_state() -> None:
             # The default scene was never on screen: nothing to undo back to.
             load_scene(link_scene, messages, source=N_("the link"), undoable=False, **view)
         else:
-            st.session_state[FIT_PENDING] = True  # the canvas gives the first view the plot's shape
-    st.session_state.setdefault("history", History())
-    st.session_state.setdefault("notices", [])
-    st.session_state.setdefault("last_event_nonce", None)
-    st.session_state.setdefault("panel_options", {})  # e.g. projection angle, surface kind
+            visitor()[FIT_PENDING] = True  # the canvas gives the first view the plot's shape
+    visitor().setdefault("history", History())
+    visitor().setdefault("notices", [])
+    visitor().setdefault("last_event_nonce", None)
+    visitor().setdefault("panel_options", {})  # e.g. projection angle, surface kind
 
 
 def reset_setting_widgets() -> None:
     """Back to the widgets' defaults (the page's edge, when the sidebar could not be drawn)."""
     for key in setting_widget_keys():
-        st.session_state.pop(key, None)
+        widget_values().pop(key, None)
 
 
 class LinkScene(NamedTuple):
@@ -178,12 +179,12 @@ def load_scene(
         "undoable": undoable,
         "fit": fit,
     }
-    st.session_state[PENDING_LOAD] = (new_scene, tuple(messages), source, view)
+    visitor()[PENDING_LOAD] = (new_scene, tuple(messages), source, view)
 
 
 def apply_pending_load() -> None:
     """Apply a ``load_scene``: points through the undo history, the view moved, widgets set."""
-    pending = st.session_state.pop(PENDING_LOAD, None)
+    pending = visitor().pop(PENDING_LOAD, None)
     if pending is None:
         return
     try:
@@ -198,29 +199,29 @@ def _apply_load(new_scene, messages, source, view):
     values, widget_messages = widget_state(new_scene.method, new_scene.params, present)
     current = scene()
     if view["undoable"] and new_scene.points != current.points:
-        st.session_state.history = st.session_state.history.pushed(current.points)
+        visitor()["history"] = visitor()["history"].pushed(current.points)
     # Bump the view revision so the canvas adopts the loaded window instead of keeping its zoom.
     set_scene(replace(new_scene, view_revision=current.view_revision + 1))
     if view.get("fit") == "window":  # the scene's own window, widened to the plot's shape
-        st.session_state[FIT_PENDING] = True
-        area = st.session_state.get(CANVAS_AREA)
+        visitor()[FIT_PENDING] = True
+        area = visitor().get(CANVAS_AREA)
         if area:
             set_scene(replace(scene(), window=window_with_aspect(new_scene.window, area[0] / area[1])))
     elif view.get("fit"):
         set_scene(replace(scene(), window=fitted_window(new_scene.points)))
     for key in BASIS_WIDGET_KEYS:
-        st.session_state.pop(key, None)
-    st.session_state.method = new_scene.method
-    st.session_state.multiclass = new_scene.multiclass
-    st.session_state.update(values)
+        widget_values().pop(key, None)
+    visitor()["method"] = new_scene.method
+    visitor()["multiclass"] = new_scene.multiclass
+    widget_values().update(values)
     if view["panel_options"] is not None:
-        st.session_state.panel_options = dict(view["panel_options"])
+        visitor()["panel_options"] = dict(view["panel_options"])
     if view["tab"] is not None:
-        st.session_state.panel_tab = _(view["tab"])  # the tab's label in the session's language
+        visitor()["panel_tab"] = _(view["tab"])  # the tab's label in the session's language
     if view["compare"] is not None:
-        st.session_state.view_mode = "compare" if view["compare"] else "single"
+        visitor()["view_mode"] = "compare" if view["compare"] else "single"
         if view["compare"]:
-            st.session_state.compare_methods = list(view["compare"])
+            visitor()["compare_methods"] = list(view["compare"])
     if view["presentation"] is not None:
-        st.session_state.presentation = bool(view["presentation"])
+        visitor()["presentation"] = bool(view["presentation"])
     report_load_problems(source, list(messages) + list(widget_messages))

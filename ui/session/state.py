@@ -2,7 +2,7 @@
 
 Rules that must hold:
 
-- Everything lives in ``st.session_state`` (one per browser session), never at module level, so
+- Everything lives in ``visitor()`` (one per browser session), never at module level, so
   visitors of a hosted app never see each other's points.
 - The scene is an immutable value, replaced whole by each edit (``set_scene``); an edit of the
   points goes through ``change_points``, which records the points before it for undo.
@@ -15,14 +15,13 @@ import functools
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
-
-import streamlit as st
+from typing import Any, Final
 
 from playground import ClusterSpec, Message, PlaygroundError, Window, make_clusters
 from playground.geometry import window_with_aspect
 from playground.scene import PointSet, Scene, snap
 from ui.text.i18n import _
+from ui.visitor import visitor
 
 _LOG = logging.getLogger(__name__)
 
@@ -41,11 +40,11 @@ def default_scene() -> Scene:
 
 
 def scene() -> Scene:
-    return st.session_state.scene
+    return visitor()["scene"]
 
 
 def set_scene(new_scene: Scene) -> None:
-    st.session_state.scene = new_scene
+    visitor()["scene"] = new_scene
 
 
 def set_basis(basis: str, params: Mapping[str, Any] | None = None) -> None:
@@ -74,7 +73,7 @@ def set_step(step: int | None) -> None:
 def notify(message: str | Message) -> None:
     """A message shown once on the next run (e.g. why an edit was refused): text in the session's
     language, or a back-end ``Message`` (phrased where it is shown)."""
-    st.session_state.setdefault("notices", []).append(message)
+    visitor().setdefault("notices", []).append(message)
 
 
 def guarded_callback(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -101,21 +100,21 @@ def guarded_callback(what: str) -> Callable[[Callable[..., Any]], Callable[..., 
 
 def report_load_problems(source: str, problems: Iterable[Any]) -> None:
     """Show ``problems`` in the load report box (until dismissed), as for a damaged link."""
-    st.session_state.load_messages = (source, list(problems))
+    visitor()["load_messages"] = (source, list(problems))
 
 
 def take_notices() -> list[str | Message]:
-    notices, st.session_state.notices = st.session_state.notices, []
+    notices, visitor()["notices"] = visitor()["notices"], []
     return notices
 
 
 # ---- What the sidebar shows of the scene --------------------------------------------------------
 
-SIDEBAR_SIGNATURE = "sidebar_signature"
-PENDING_LOAD = "pending_load"  # a scene to load at the start of the next run (``ui.session.loading``)
+SIDEBAR_SIGNATURE: Final = "sidebar_signature"
+PENDING_LOAD: Final = "pending_load"  # a scene to load at the start of the next run (``ui.session.loading``)
 
 
-TEXT_FOLLOWS_WINDOW = "text_follows_window"  # set while a text drawn outside the canvas quotes the view
+TEXT_FOLLOWS_WINDOW: Final = "text_follows_window"  # set while a text drawn outside the canvas quotes the view
 
 
 def sidebar_signature() -> tuple:
@@ -123,7 +122,7 @@ def sidebar_signature() -> tuple:
     undo / redo / clear availability, the classes present (prior sliders), the basis (the count of
     hand-placed RBF centres), the method chosen (a panel may switch it) and a pending load."""
     current = scene()
-    history = st.session_state.history
+    history = visitor()["history"]
     present = tuple(int(k) for k in current.training.points.counts().nonzero()[0])
     return (
         bool(current.points.test),  # the split's "All training" button
@@ -132,22 +131,22 @@ def sidebar_signature() -> tuple:
         present,
         current.basis,
         current.basis_params,
-        st.session_state.get("method"),
-        PENDING_LOAD in st.session_state,
+        visitor().get("method"),
+        PENDING_LOAD in visitor(),
         # A text on the page whose numbers are computed in the view shown (the presenter's drawer):
         # a zoom or the canvas's shaping of a loaded window reruns the page, so they follow it.
-        current.window if st.session_state.get(TEXT_FOLLOWS_WINDOW) else None,
+        current.window if visitor().get(TEXT_FOLLOWS_WINDOW) else None,
     )
 
 
 def mark_sidebar_drawn() -> None:
-    st.session_state[SIDEBAR_SIGNATURE] = sidebar_signature()
+    visitor()[SIDEBAR_SIGNATURE] = sidebar_signature()
 
 
 def sidebar_outdated() -> bool:
     """True when an edit made outside the sidebar (a canvas click, a panel button) changed what
     the sidebar shows: the canvas and panels rerun on their own, so the app must rerun whole."""
-    return st.session_state.get(SIDEBAR_SIGNATURE) != sidebar_signature()
+    return visitor().get(SIDEBAR_SIGNATURE) != sidebar_signature()
 
 
 def change_points(new_points: PointSet, *, refit_view: bool = False) -> None:
@@ -155,7 +154,7 @@ def change_points(new_points: PointSet, *, refit_view: bool = False) -> None:
     current = scene()
     if new_points == current.points:
         return
-    st.session_state.history = st.session_state.history.pushed(current.points)
+    visitor()["history"] = visitor()["history"].pushed(current.points)
     updated = current.with_points(new_points)
     if refit_view:
         updated = updated.with_window(fitted_window(new_points), by_app=True)
@@ -167,16 +166,16 @@ def _walk_history(step, nothing_message):
     if step is None:
         notify(nothing_message)
         return
-    st.session_state.history, points = step
+    visitor()["history"], points = step
     set_scene(scene().with_points(points))
 
 
 def undo() -> None:
-    _walk_history(st.session_state.history.undone(scene().points), _("Nothing to undo."))
+    _walk_history(visitor()["history"].undone(scene().points), _("Nothing to undo."))
 
 
 def redo() -> None:
-    _walk_history(st.session_state.history.redone(scene().points), _("Nothing to redo."))
+    _walk_history(visitor()["history"].redone(scene().points), _("Nothing to redo."))
 
 
 def fit_view() -> None:
@@ -185,42 +184,42 @@ def fit_view() -> None:
 
 # ---- The view fitted to the points, in the shape of the plot ------------------------------------
 
-PRESENTATION_WANTED = "presentation_wanted"  # the session's link asked for presentation; the browser decides
+PRESENTATION_WANTED: Final = "presentation_wanted"  # the session's link asked for presentation; the browser decides
 
 
 def request_presentation(fit: bool = False) -> None:
     """The session's first link asks for presentation: the browser's width decides
     (``ui.widgets.presentation_gate``). ``fit``: the link has no window, so the view frames the
     points in the plot's shape, which presentation changes: it is fitted again when it starts."""
-    st.session_state[PRESENTATION_WANTED] = "fit" if fit else True
+    visitor()[PRESENTATION_WANTED] = "fit" if fit else True
 
 
 def presentation_wanted() -> bool | str:
     """A link's request for presentation still waits for a wide window ("fit": and a new frame)."""
-    return st.session_state.get(PRESENTATION_WANTED) or False
+    return visitor().get(PRESENTATION_WANTED) or False
 
 
 def end_presentation_request() -> bool | str:
     """The request is over (the toggle was switched); what it was."""
-    return st.session_state.pop(PRESENTATION_WANTED, False)
+    return visitor().pop(PRESENTATION_WANTED, False)
 
 
-FIT_PENDING = "fit_pending"  # the app has just fitted the view: the canvas matches it to its plot area
-CANVAS_AREA = "canvas_area"  # (width, height) in pixels of the canvas's plot area, as last reported
+FIT_PENDING: Final = "fit_pending"  # the app has just fitted the view: the canvas matches it to its plot area
+CANVAS_AREA: Final = "canvas_area"  # (width, height) in pixels of the canvas's plot area, as last reported
 
 
 def fitted_window(points: PointSet) -> Window:
     """The window around the points (the default one without points), widened to the shape of
     the canvas's plot area when it is known; the canvas corrects the shape otherwise."""
     window = Window.around(points.X) if len(points) else Window()
-    st.session_state[FIT_PENDING] = True
-    area = st.session_state.get(CANVAS_AREA)
+    visitor()[FIT_PENDING] = True
+    area = visitor().get(CANVAS_AREA)
     return window_with_aspect(window, area[0] / area[1]) if area else window
 
 
 def take_fit_pending() -> bool:
     """True once after the app fitted the view (the canvas is told to match its shape, once)."""
-    return bool(st.session_state.pop(FIT_PENDING, False))
+    return bool(visitor().pop(FIT_PENDING, False))
 
 
 def clear_points() -> None:
@@ -253,14 +252,16 @@ def generate(
     set_scene(replace(scene(), seed=int(seed)))
 
 
-POINT_SET_MODE_KEY = "point_set_mode"  # a click adds training points ("train"), test points ("test"), or "switch"
-GENERATOR_HELD_OUT_KEY = "gen_held_out"  # percent of the generated points held out as test points
+POINT_SET_MODE_KEY: Final = (
+    "point_set_mode"  # a click adds training points ("train"), test points ("test"), or "switch"
+)
+GENERATOR_HELD_OUT_KEY: Final = "gen_held_out"  # percent of the generated points held out as test points
 MAX_HELD_OUT_PERCENT = 90
 
 
 def generator_held_out() -> float:
     """The cluster generator's held-out fraction (its slider's percent, bounded)."""
-    value = st.session_state.get(GENERATOR_HELD_OUT_KEY, 0)
+    value = visitor().get(GENERATOR_HELD_OUT_KEY, 0)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_HELD_OUT_PERCENT:
         return 0.0
     return float(value) / 100
@@ -268,5 +269,5 @@ def generator_held_out() -> float:
 
 def point_set_mode() -> str:
     """What a click does with points: 'train' (adds a training point), 'test' or 'switch'."""
-    mode = st.session_state.get(POINT_SET_MODE_KEY, "train")
+    mode = visitor().get(POINT_SET_MODE_KEY, "train")
     return mode if mode in ("train", "test", "switch") else "train"

@@ -14,16 +14,16 @@ which Streamlit widget shows it. Rules that must hold:
 """
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from playground.specs import BASIS_SPECS, METHOD_SPECS, Spec, spec_for
 
 HARD_MARGIN_KEY = "svm_hard"  # the SVM's "hard margin" checkbox (C = None)
 THRESHOLDS_KEY = "nb_set_thresholds"  # naive Bayes: thresholds set by hand
-BASIS_KEY = "basis"  # the basis picker
-CLICK_MODE_KEY = "click_mode"  # a click adds points or places RBF centres
-HAND_CENTRES_KEY = "rbf_hand_centres"  # the RBF centres last placed by hand
-LAST_PLACEMENT_KEY = "rbf_last_placement"  # the RBF placement chosen on the last run
+BASIS_KEY: Final = "basis"  # the basis picker
+CLICK_MODE_KEY: Final = "click_mode"  # a click adds points or places RBF centres
+HAND_CENTRES_KEY: Final = "rbf_hand_centres"  # the RBF centres last placed by hand
+LAST_PLACEMENT_KEY: Final = "rbf_last_placement"  # the RBF placement chosen on the last run
 
 _SOLVER_IRLS = (("solver", "irls"),)
 _SOLVER_GD = (("solver", "gd"),)

@@ -11,7 +11,7 @@ files are merged and compiled to gettext's binary form in memory, once per proce
 ``gettext.GNUTranslations``. English needs no translation: its catalog lists the messages with
 empty translations, and gettext then shows the message itself.
 
-The language belongs to the session (``st.session_state["lang"]``), never to the process: a
+The language belongs to the session (``visitor()["lang"]``), never to the process: a
 function cached across sessions (``st.cache_data``) that returns text must take the language as
 an argument, or its first caller's language would reach everyone.
 """
@@ -26,14 +26,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ui import streamlit_private
+from ui.visitor import visitor
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 LANGUAGES = {"en": "English", "ja": "日本語", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
-LANGUAGE_KEY = "lang"
+LANGUAGE_KEY: Final = "lang"
 
 
 def N_(message: str) -> str:
@@ -73,9 +74,8 @@ def current_language() -> str:
     if _run_context() is None:  # no runtime (a notebook, a bare test, the live route)
         spoken = _SPEAKING.get()
         return spoken[0] if spoken else DEFAULT_LANGUAGE
-    import streamlit as st
 
-    language = st.session_state.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
+    language = visitor().get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
     return language if isinstance(language, str) and language in LANGUAGES else DEFAULT_LANGUAGE
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import SupportsInt, overload
 
 from playground.errors import Message, PlaygroundError, phrase
+from ui.visitor import visitor
 
 from .i18n import _, _run_context, spoken_class_names
 from .markdown import plain
@@ -31,9 +32,8 @@ def scene_class_names() -> tuple[str, ...]:
     """The session's scene's class names (a tuple, "" for a default one); () outside a run."""
     if _run_context() is None:  # a notebook, a bare test, the live route (``ui.text.i18n.speaking``)
         return spoken_class_names()
-    import streamlit as st
 
-    names = getattr(st.session_state.get("scene"), "class_names", ())
+    names = getattr(visitor().get("scene"), "class_names", ())
     return names if isinstance(names, tuple) else ()
 
 

@@ -26,6 +26,7 @@ from ui.session.widget_keys import (
 )
 from ui.text.i18n import N_, _
 from ui.text.labels import BASIS_LABELS
+from ui.visitor import visitor, widget_values
 
 from .method_params import int_input, int_slider, radio, select_slider
 
@@ -42,26 +43,26 @@ GRID_SIZES = RBF_GRID_SIZES
 def _init_from_scene(scene):
     """First run (e.g. a shared link): start the widgets at the scene's basis. The values are
     checked against the widgets' specs once more (a scene may come from anywhere)."""
-    if BASIS_KEY in st.session_state:
+    if BASIS_KEY in visitor():
         return
     basis = scene.basis if scene.basis in BASIS_LABELS else "identity"
     params, _unused = clean_settings(BASIS_SPECS[basis], scene.basis_param_dict, "basis parameter", "scene")
-    st.session_state[BASIS_KEY] = basis
+    visitor()[BASIS_KEY] = basis
     for spec in BASIS_SPECS[basis]:
         key = basis_key(basis, spec)
         if key and spec.name in params and spec.applies(params):
-            st.session_state[key] = params[spec.name]
+            widget_values()[key] = params[spec.name]
     if basis == "rbf":
-        st.session_state[HAND_CENTRES_KEY] = tuple(params.get("centres") or ())
-        st.session_state[LAST_PLACEMENT_KEY] = params["placement"]
+        visitor()[HAND_CENTRES_KEY] = tuple(params.get("centres") or ())
+        visitor()[LAST_PLACEMENT_KEY] = params["placement"]
 
 
 def _hand_centres(scene):
     """The hand-placed centres: the scene's while "by hand" was chosen last run (clicks add and
     remove them), otherwise the ones remembered from then."""
-    if scene.basis == "rbf" and st.session_state.get(LAST_PLACEMENT_KEY) == "given":
-        st.session_state[HAND_CENTRES_KEY] = state.rbf_centres()
-    return tuple(st.session_state.get(HAND_CENTRES_KEY, ()))
+    if scene.basis == "rbf" and visitor().get(LAST_PLACEMENT_KEY) == "given":
+        visitor()[HAND_CENTRES_KEY] = state.rbf_centres()
+    return tuple(visitor().get(HAND_CENTRES_KEY, ()))
 
 
 def _rbf_params(scene):
@@ -72,7 +73,7 @@ def _rbf_params(scene):
         help=N_("Where the Gaussians φⱼ(x) = exp(−‖x − cⱼ‖² / 2s²) sit (eq. 3.4)."),
     )
     centres = _hand_centres(scene)
-    st.session_state[LAST_PLACEMENT_KEY] = placement
+    visitor()[LAST_PLACEMENT_KEY] = placement
     params = {"placement": placement}
     chosen = {"placement": placement}
     if placement == "grid":
@@ -130,5 +131,5 @@ def basis_picker(scene: Scene) -> tuple[str, dict[str, Any]]:
         params = {}
     if not (name == "rbf" and params.get("placement") == "given"):
         # Without the click-mode radio a stale "centres" value must not turn clicks into centres.
-        st.session_state.pop(CLICK_MODE_KEY, None)
+        visitor().pop(CLICK_MODE_KEY, None)
     return name, params

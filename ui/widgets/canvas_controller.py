@@ -13,10 +13,9 @@ Rules that must hold:
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
-import streamlit as st
 
 from playground.link import MAX_LINK_POINTS, encode_scene
 from playground.scene import Scene
@@ -28,9 +27,10 @@ from ui.session import edits, state
 from ui.text import i18n
 from ui.text.accessible import boundary_sentence
 from ui.text.names import class_name
+from ui.visitor import visitor, widget_values
 from ui.widgets import heldout
 
-FIT_COUNT_KEY = "fit_count"  # session state: the last fit token handed to a canvas
+FIT_COUNT_KEY: Final = "fit_count"  # session state: the last fit token handed to a canvas
 
 
 def events_handler(key: str, *, shared_view: bool = False) -> Callable[[], None]:
@@ -38,15 +38,15 @@ def events_handler(key: str, *, shared_view: bool = False) -> Callable[[], None]
 
     @state.guarded_callback("that edit on the plot")
     def on_events() -> None:
-        result = st.session_state.get(key)
+        result = widget_values().get(key)
         events = result.get("events") if result is not None else None
-        edits.apply_canvas_events(events, st.session_state.get("active_class_index", 0), shared_view=shared_view)
+        edits.apply_canvas_events(events, visitor().get("active_class_index", 0), shared_view=shared_view)
 
     return on_events
 
 
 def _placing_centres(scene: Scene) -> bool:
-    return st.session_state.get("click_mode") == "centres" and scene.basis == "rbf"
+    return visitor().get("click_mode") == "centres" and scene.basis == "rbf"
 
 
 def live_settings(scene: Scene, painted: bool, scale: float) -> dict[str, object] | None:
@@ -58,7 +58,7 @@ def live_settings(scene: Scene, painted: bool, scale: float) -> dict[str, object
     return {
         "url": live_path(),
         "scene": encode_scene(scene),
-        "add_as": int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS),
+        "add_as": int(visitor().get("active_class_index", 0)) % len(CLASS_COLOURS),
         "add_test": heldout.click_mode() == "test",
         "scale": scale,
         "language": i18n.current_language(),
@@ -74,7 +74,7 @@ def new_point_marker(scene: Scene, scale: float) -> dict | None:
     mode = heldout.click_mode()
     if mode == "switch":  # a click on empty space adds nothing then
         return None
-    k = int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS)
+    k = int(visitor().get("active_class_index", 0)) % len(CLASS_COLOURS)
     if mode == "test":  # hollow, as ui.plot.figures draws test points
         outline = dict(color=CLASS_COLOURS[k], width=2.5 * scale)
         return dict(color=TEST_FILL, symbol=CLASS_SYMBOLS[k], size=11 * scale, line=outline)
@@ -86,8 +86,8 @@ def fit_token() -> int | None:
     """A new token when the app has just fitted the view (the canvas gives it the plot's shape)."""
     if not state.take_fit_pending():
         return None
-    st.session_state[FIT_COUNT_KEY] = st.session_state.get(FIT_COUNT_KEY, 0) + 1
-    return st.session_state[FIT_COUNT_KEY]
+    visitor()[FIT_COUNT_KEY] = visitor().get(FIT_COUNT_KEY, 0) + 1
+    return visitor()[FIT_COUNT_KEY]
 
 
 def strategy_words(scene: Scene) -> str | None:
@@ -104,7 +104,7 @@ def spoken(model: object, error: object = None) -> dict[str, Any]:
         "boundary": boundary_sentence(model, error),
         "classes": [class_name(k) for k in range(len(CLASS_COLOURS))],
         "symbols": list(CLASS_SYMBOLS),
-        "add_as": int(st.session_state.get("active_class_index", 0)) % len(CLASS_COLOURS),
+        "add_as": int(visitor().get("active_class_index", 0)) % len(CLASS_COLOURS),
     }
 
 
@@ -121,7 +121,7 @@ def scene_canvas(scene: Scene, figure: Any, model: object = None, error: object 
         window=scene.window,
         revision=revision,
         n_points=len(scene.points),
-        ack=st.session_state.last_event_nonce,
+        ack=visitor()["last_event_nonce"],
         spoken=spoken(model, error),
         **options,
     )

@@ -12,6 +12,7 @@ from ui.plot.theme import SYMBOL_GLYPHS
 from ui.session import state
 from ui.text.i18n import _
 from ui.text.names import N_CLASSES, default_class_name
+from ui.visitor import widget_values
 
 KEY_PREFIX = "class_name_"  # + the class index 0..5
 
@@ -23,7 +24,7 @@ def field_key(k: int) -> str:
 @state.guarded_callback("a class name")
 def _rename(k):
     """The field of class index ``k`` changed: the scene takes its (cleaned) text as the name."""
-    value = st.session_state.get(field_key(k))
+    value = widget_values().get(field_key(k))
     current = state.scene()
     names = list(current.class_names) + [""] * (N_CLASSES - len(current.class_names))
     names[k] = value if isinstance(value, str) else ""
@@ -46,8 +47,8 @@ def class_name_controls(current: Scene) -> None:
         for k in classes:
             key = field_key(k)
             name = current.class_name_of(k) or ""
-            if st.session_state.get(key) != name:  # the scene changed elsewhere (a link, a file, a preset)
-                st.session_state[key] = name
+            if widget_values().get(key) != name:  # the scene changed elsewhere (a link, a file, a preset)
+                widget_values()[key] = name
             st.text_input(
                 _("{symbol} Name of class {number}").format(symbol=SYMBOL_GLYPHS[k], number=k + 1),
                 key=key,

@@ -7,6 +7,7 @@ with their defaults, and a two-class method facing more classes runs one-versus-
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
 import numpy as np
 import streamlit as st
@@ -24,10 +25,11 @@ from ui.session.compute import fitted_model, prefetch, scene_model, scene_view
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
+from ui.visitor import visitor
 from ui.widgets import canvas_controller
 
-MODE_KEY = "view_mode"  # "single" or "compare"
-METHODS_KEY = "compare_methods"
+MODE_KEY: Final = "view_mode"  # "single" or "compare"
+METHODS_KEY: Final = "compare_methods"
 DEFAULT_COMPARED = ("least_squares", "fisher", "logistic", "svm")
 
 
@@ -62,7 +64,7 @@ VIEW_MODES = {"single": N_("One method"), "compare": N_("Compare methods")}
 
 
 def _start_comparing():
-    st.session_state[MODE_KEY] = "compare"
+    visitor()[MODE_KEY] = "compare"
 
 
 def view_mode_picker(mode_col: DeltaGenerator, methods_col: DeltaGenerator) -> tuple[str, tuple[str, ...]]:
@@ -72,11 +74,11 @@ def view_mode_picker(mode_col: DeltaGenerator, methods_col: DeltaGenerator) -> t
         ["single", "compare"],
         format_func=lambda mode: _(VIEW_MODES[mode]),
         key=MODE_KEY,
-        default=None if MODE_KEY in st.session_state else "single",
+        default=None if MODE_KEY in visitor() else "single",
         help=_("Compare draws two to four methods side by side on the same points, with a shared view."),
     )
     comparing = mode == "compare"
-    st.session_state.setdefault(METHODS_KEY, list(DEFAULT_COMPARED))
+    visitor().setdefault(METHODS_KEY, list(DEFAULT_COMPARED))
     # Always drawn: a multiselect first mounted by a preset's callback showed no chips in the
     # browser, though Python had its value. Never disabled (a disabled one's text is too pale to
     # read, 2.1:1): changing the methods while one method is shown starts the comparison.

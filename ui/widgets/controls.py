@@ -1,7 +1,7 @@
 """Sidebar widgets. Each function draws widgets and returns their values; none computes."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 import streamlit as st
@@ -12,6 +12,7 @@ from ui.plot.theme import SYMBOL_GLYPHS
 from ui.text.i18n import N_, _
 from ui.text.labels import MULTICLASS_LABELS, method_label, method_section  # noqa: F401  (the words of these widgets)
 from ui.text.names import N_CLASSES, class_label_format
+from ui.visitor import visitor
 
 from .heldout import generator_held_out
 from .method_params import PARAM_WIDGETS
@@ -165,12 +166,12 @@ def method_params(name: str, present_classes: Sequence[int]) -> dict[str, Any]:
     return widget(present_classes) if widget else {}
 
 
-MULTICLASS_KEY = "multiclass"
-AUTO_OVR_KEY = "multiclass_auto_ovr"  # set while one-versus-rest stands in for the K-class choice
+MULTICLASS_KEY: Final = "multiclass"
+AUTO_OVR_KEY: Final = "multiclass_auto_ovr"  # set while one-versus-rest stands in for the K-class choice
 
 
 def _strategy_chosen():
-    st.session_state.pop(AUTO_OVR_KEY, None)  # the person picked a strategy: it is theirs now
+    visitor().pop(AUTO_OVR_KEY, None)  # the person picked a strategy: it is theirs now
 
 
 def multiclass_picker(method: str | None = None, n_classes: int = 0) -> str:
@@ -183,11 +184,11 @@ def multiclass_picker(method: str | None = None, n_classes: int = 0) -> str:
     """
     restricted = method in TWO_CLASS_METHODS and n_classes > 2
     options = ["ovr", "ovo"] if restricted else list(MULTICLASS_LABELS)
-    if restricted and st.session_state.get(MULTICLASS_KEY, "native") == "native":
-        st.session_state[MULTICLASS_KEY] = "ovr"
-        st.session_state[AUTO_OVR_KEY] = True
-    elif not restricted and st.session_state.pop(AUTO_OVR_KEY, False):
-        st.session_state[MULTICLASS_KEY] = "native"
+    if restricted and visitor().get(MULTICLASS_KEY, "native") == "native":
+        visitor()[MULTICLASS_KEY] = "ovr"
+        visitor()[AUTO_OVR_KEY] = True
+    elif not restricted and visitor().pop(AUTO_OVR_KEY, False):
+        visitor()[MULTICLASS_KEY] = "native"
     strategy = st.radio(
         _("With more than two classes"),
         options,

@@ -9,6 +9,7 @@ kept in the session (``CLASS_LABELS_KEY``), and text labels become the class nam
 """
 
 import logging
+from typing import Final
 
 import streamlit as st
 
@@ -23,14 +24,15 @@ from ui.session import loading, state
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
+from ui.visitor import visitor, widget_values
 
 # A new uploader key after every file empties the uploader, so the same file can be loaded again
 # (after an undo, say) and no stale file name stays on show.
 UPLOAD_KEY_PREFIX = "import_file"
-UPLOAD_COUNT_KEY = "import_file_count"
-ERROR_KEY = "import_error"
-NOTE_KEY = "import_note"  # how a CSV's labels were mapped to classes, shown until the next upload
-CLASS_LABELS_KEY = "class_labels"  # the last CSV's own label of each class (None: the class number)
+UPLOAD_COUNT_KEY: Final = "import_file_count"
+ERROR_KEY: Final = "import_error"
+NOTE_KEY: Final = "import_note"  # how a CSV's labels were mapped to classes, shown until the next upload
+CLASS_LABELS_KEY: Final = "class_labels"  # the last CSV's own label of each class (None: the class number)
 MAX_NAME_CHARS = 60
 _LOG = logging.getLogger(__name__)
 FORMATS = (
@@ -42,17 +44,17 @@ FORMATS = (
 
 
 def _upload_key():
-    return f"{UPLOAD_KEY_PREFIX}_{st.session_state.get(UPLOAD_COUNT_KEY, 0)}"
+    return f"{UPLOAD_KEY_PREFIX}_{visitor().get(UPLOAD_COUNT_KEY, 0)}"
 
 
 def _on_upload(key):
     """Load the file just uploaded under ``key``; on any problem keep everything as it is."""
-    uploaded = st.session_state.get(key)
+    uploaded = widget_values().get(key)
     if uploaded is None:  # the file was removed from the uploader
         return
-    st.session_state[UPLOAD_COUNT_KEY] = st.session_state.get(UPLOAD_COUNT_KEY, 0) + 1
-    st.session_state.pop(ERROR_KEY, None)
-    st.session_state.pop(NOTE_KEY, None)
+    visitor()[UPLOAD_COUNT_KEY] = visitor().get(UPLOAD_COUNT_KEY, 0) + 1
+    visitor().pop(ERROR_KEY, None)
+    visitor().pop(NOTE_KEY, None)
     name = "".join(c if c.isprintable() else "?" for c in uploaded.name[:MAX_NAME_CHARS])
     try:
         if name.lower().endswith(".json"):
@@ -61,11 +63,11 @@ def _on_upload(key):
         else:
             read = read_points_csv(uploaded.getvalue())
             state.change_points(read.points, refit_view=True)
-            st.session_state[CLASS_LABELS_KEY] = read.class_labels
+            visitor()[CLASS_LABELS_KEY] = read.class_labels
             if read.class_names:  # text labels ("setosa") name the classes; numbers keep the names
                 state.set_scene(state.scene().with_class_names(read.class_names))
             if read.message:
-                st.session_state[NOTE_KEY] = Message(N_("'{name}': {message}"), name=name, message=read.message)
+                visitor()[NOTE_KEY] = Message(N_("'{name}': {message}"), name=name, message=read.message)
                 loaded = _(
                     "Loaded {n:,} points from '{name}'. Its labels were mapped to classes (see Import / export). "
                     "Undo (↶) brings back the previous ones."
@@ -75,12 +77,12 @@ def _on_upload(key):
             state.notify(loaded.format(n=len(read.points), name=name))
     except PlaygroundError as err:
         # Kept as a Message: shown in the session's language whenever the box is drawn.
-        st.session_state[ERROR_KEY] = Message(
+        visitor()[ERROR_KEY] = Message(
             N_("'{name}' was not loaded: {error} The points and settings are unchanged."), name=name, error=err.message
         )
     except Exception as err:  # noqa: BLE001  (a file must never kill the page: the page's edge)
         _LOG.error("Unexpected error reading an uploaded file", exc_info=err)
-        st.session_state[ERROR_KEY] = _(
+        visitor()[ERROR_KEY] = _(
             "'{name}' was not loaded: it could not be read ({error}). The points and settings are unchanged."
         ).format(name=name, error=type(err).__name__)
 
@@ -90,7 +92,7 @@ def _exports():
 
     The sidebar is drawn before this run applies the method widgets and before the panels set
     their options, so data made here would lag one run behind. A click is served outside the
-    script thread, where ``st.session_state`` is unavailable; the session's own thread-safe state
+    script thread, where ``visitor()`` is unavailable; the session's own thread-safe state
     object is captured instead. Making the files only on a click also spares every rerun the work.
     """
     session = streamlit_private.captured_session_state()
@@ -109,16 +111,16 @@ def _exports():
 
 
 def _dismiss_error():
-    st.session_state.pop(ERROR_KEY, None)
-    st.session_state.pop(NOTE_KEY, None)
+    visitor().pop(ERROR_KEY, None)
+    visitor().pop(NOTE_KEY, None)
 
 
 def import_export_controls() -> None:
     """Download the points (CSV) or the scene (JSON); upload either to load it."""
     points_csv, scene_json = _exports()
-    error = st.session_state.get(ERROR_KEY)
+    error = visitor().get(ERROR_KEY)
     with st.expander(_("Import / export files"), key="import_export_expander"):
-        note = st.session_state.get(NOTE_KEY)
+        note = visitor().get(NOTE_KEY)
         if error:
             st.error(plain(phrased(error, name=class_name)), icon=":material/error:")
         elif note:

@@ -23,12 +23,13 @@ from ui.session.widget_values import widget_state  # noqa: F401  (the widgets' i
 from ui.text.convention import backend_w_init
 from ui.text.i18n import N_, _
 from ui.text.names import class_label_markdown
+from ui.visitor import visitor, widget_values
 
 
 def widget_default(key: str, value: Any) -> Any:
     """The widget's default, or None when a loaded scene already put a value under ``key``
     (Streamlit warns when a widget gets both)."""
-    return None if key in st.session_state else value
+    return None if key in widget_values() else value
 
 
 def _translated(label, kwargs):
@@ -133,7 +134,7 @@ def initial_weights(method: str, present_classes: Sequence[int]) -> tuple[float,
     if w_init is None:
         return None
     # The basis picker is drawn below; its session value is the basis this run will fit on.
-    basis = st.session_state.get("basis", getattr(st.session_state.get("scene"), "basis", "identity"))
+    basis = visitor().get("basis", getattr(visitor().get("scene"), "basis", "identity"))
     if basis != "identity":
         st.caption(_("Initial weights are for the input plane (no basis functions): this fit starts from zero."))
         return None

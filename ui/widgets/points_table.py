@@ -11,7 +11,7 @@ again.
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 import streamlit as st
@@ -23,10 +23,11 @@ from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import N_CLASSES, class_label_format, class_name, phrased
+from ui.visitor import visitor, widget_values
 
 EXPANDER_KEY = "points_table_open"
-NONCE_KEY = "points_table_nonce"  # a new editor after a refused edit (it shows the scene again)
-ERROR_KEY = "points_table_error"
+NONCE_KEY: Final = "points_table_nonce"  # a new editor after a refused edit (it shows the scene again)
+ERROR_KEY: Final = "points_table_error"
 MAX_EDITABLE = 2_000  # rows an editor handles smoothly in the browser; above, the table is read-only
 COLUMNS = ("x1", "x2", "class", "test")
 
@@ -128,15 +129,15 @@ def edited_points(points: PointSet, edits: Mapping[str, Any]) -> PointSet | None
 
 
 def _on_edit(key):
-    edits = st.session_state.get(key) or {}
+    edits = widget_values().get(key) or {}
     current = state.scene().points
     try:
         new_points = edited_points(current, edits)
     except PlaygroundError as err:
-        st.session_state[ERROR_KEY] = err.message  # phrased in the session's language where shown
-        st.session_state[NONCE_KEY] = st.session_state.get(NONCE_KEY, 0) + 1  # show the points again
+        visitor()[ERROR_KEY] = err.message  # phrased in the session's language where shown
+        visitor()[NONCE_KEY] = visitor().get(NONCE_KEY, 0) + 1  # show the points again
         return
-    st.session_state.pop(ERROR_KEY, None)
+    visitor().pop(ERROR_KEY, None)
     if new_points is None:
         return  # a row is being typed cell by cell: wait until it is whole (the editor keeps it)
     if new_points != current:
@@ -144,7 +145,7 @@ def _on_edit(key):
 
 
 def _dismiss():
-    st.session_state.pop(ERROR_KEY, None)
+    visitor().pop(ERROR_KEY, None)
 
 
 def points_table(points: PointSet) -> None:
@@ -153,7 +154,7 @@ def points_table(points: PointSet) -> None:
     if not expander.open:
         return
     with expander:
-        error = st.session_state.get(ERROR_KEY)
+        error = visitor().get(ERROR_KEY)
         if error:
             st.error(plain(phrased(error, name=class_name)) + " " + _("Nothing was changed."), icon=":material/error:")
             st.button(_("Dismiss"), key="points_table_dismiss", on_click=_dismiss, type="tertiary")
@@ -176,8 +177,8 @@ def points_table(points: PointSet) -> None:
             )
             st.dataframe(frame, column_config=columns, hide_index=True, height=300)
             return
-        key = f"points_table_{hash(points)}_{st.session_state.get(NONCE_KEY, 0)}"
-        waiting = incomplete_rows(points, st.session_state.get(key) or {})
+        key = f"points_table_{hash(points)}_{visitor().get(NONCE_KEY, 0)}"
+        waiting = incomplete_rows(points, widget_values().get(key) or {})
         if waiting:
             rows = ", ".join(str(number) for number in waiting[:5])
             st.caption(_("Row {rows}: fill in x₁, x₂ and the class to add or change the point.").format(rows=rows))
@@ -206,7 +207,7 @@ FORM_KEY = "add_point_form"
 def _typed_coordinate(key, title):
     """The form's field ``key`` read by the shared rules (playground.typed); a refusal names it."""
     try:
-        return coordinate(st.session_state.get(key) or "")
+        return coordinate(widget_values().get(key) or "")
     except TypedValueError as err:
         raise InvalidDataError(N_("Field {field}: {problem}"), field=title, problem=err.message) from None
 
@@ -214,10 +215,10 @@ def _typed_coordinate(key, title):
 def _add_typed_point():
     """Add the typed point (one undo step): both coordinates filled in and read as the table reads
     a cell; a refusal is a notice and nothing changes."""
-    label = st.session_state.get("typed_class", 0)
+    label = visitor().get("typed_class", 0)
     points = state.scene().points
     try:
-        if not (st.session_state.get("typed_x1") or "").strip() or not (st.session_state.get("typed_x2") or "").strip():
+        if not (visitor().get("typed_x1") or "").strip() or not (visitor().get("typed_x2") or "").strip():
             raise PlaygroundError(_("Type both coordinates, x₁ and x₂."))
         x1, x2 = _typed_coordinate("typed_x1", "x₁"), _typed_coordinate("typed_x2", "x₂")
         test = state.point_set_mode() == "test"  # as a click would: a test point in test mode

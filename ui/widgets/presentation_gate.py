@@ -19,12 +19,14 @@ Rules that hold:
 """
 
 from pathlib import Path
+from typing import Final
 
 import streamlit as st
 
 from ui.session import state
+from ui.visitor import visitor
 
-PRESENTATION_KEY = "presentation"  # ui.app's toggle
+PRESENTATION_KEY: Final = "presentation"  # ui.app's toggle
 MIN_WIDTH = 1000  # CSS px: presentation is laid out for 1280 x 720 and up (a narrow projector: 1024)
 _GATE_KEY = "presentation_gate"
 
@@ -41,8 +43,8 @@ def toggled() -> None:
     """The toggle's callback (switched by the person, or by the browser for a link's request): the
     request is over; a link without a window is framed anew in the presentation plot's shape."""
     wanted = state.end_presentation_request()
-    if wanted == "fit" and st.session_state.get(PRESENTATION_KEY):
-        st.session_state.pop(state.CANVAS_AREA, None)
+    if wanted == "fit" and visitor().get(PRESENTATION_KEY):
+        visitor().pop(state.CANVAS_AREA, None)
         state.fit_view()
 
 

@@ -19,7 +19,7 @@ Rules that hold:
 """
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import streamlit as st
@@ -34,6 +34,7 @@ from ui.session.widget_keys import method_widget
 from ui.text.i18n import N_, _
 from ui.text.labels import MULTICLASS_LABELS
 from ui.text.names import N_CLASSES
+from ui.visitor import visitor, widget_values
 
 from .controls import AUTO_OVR_KEY, MULTICLASS_KEY
 from .presets import ACTIVE_KEY, load_preset, reopen_button
@@ -49,18 +50,20 @@ PRESENTER_JS = (_HERE / "presenter.js").read_text(encoding="utf-8")
 _CSS = (_HERE / "presenter_keys.css").read_text(encoding="utf-8")
 _keys = st.components.v2.component("playground_presenter_keys", js=PRESENTER_JS, css=_CSS, isolate_styles=False)
 
-METHOD_KEY, CLASS_KEY, STRATEGY_KEY = "pb_method", "pb_class", "pb_strategy"
+METHOD_KEY: Final = "pb_method"
+CLASS_KEY: Final = "pb_class"
+STRATEGY_KEY: Final = "pb_strategy"
 SIDEBAR_CLASS_KEY, SIDEBAR_METHOD_KEY = "active_class", "method"
 
 
-DONE_KEY = "pb_done"  # how many of the bar's actions the server has applied (the keys' queue waits on it)
+DONE_KEY: Final = "pb_done"  # how many of the bar's actions the server has applied (the keys' queue waits on it)
 
 
 def _counted(callback):
     """``callback`` that also counts itself as applied (the page's queue of presses follows the count)."""
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        st.session_state[DONE_KEY] = st.session_state.get(DONE_KEY, 0) + 1
+        visitor()[DONE_KEY] = visitor().get(DONE_KEY, 0) + 1
         return callback(*args, **kwargs)
 
     return counted
@@ -69,19 +72,19 @@ def _counted(callback):
 def _copy(source, target, fallback=None):
     """A sidebar widget's value to the bar's copy (before the copy is drawn); the scene's value
     ``fallback`` while the sidebar has not drawn that widget yet (a scene just loaded)."""
-    value = st.session_state.get(source, fallback)
+    value = widget_values().get(source, fallback)
     if value is not None:
-        st.session_state[target] = value
+        widget_values()[target] = value
 
 
 def _write_back(target, source):
     @_counted
     def write() -> None:
-        value = st.session_state.get(source)
+        value = widget_values().get(source)
         if value is not None:  # a segmented control can be clicked off: the choice stays
-            st.session_state[target] = value
+            widget_values()[target] = value
         if target == MULTICLASS_KEY:
-            st.session_state.pop(AUTO_OVR_KEY, None)  # the person picked a strategy: it is theirs now
+            visitor().pop(AUTO_OVR_KEY, None)  # the person picked a strategy: it is theirs now
 
     return write
 
@@ -107,7 +110,7 @@ def step_figure(step: int) -> None:
 def neighbour_preset(step: int) -> str | None:
     """The preset ``step`` places after (+1) or before (-1) the one shown; the first one when none is."""
     keys = list(PRESETS)
-    active = st.session_state.get(ACTIVE_KEY)
+    active = visitor().get(ACTIVE_KEY)
     if active not in keys:
         return keys[0] if step > 0 else None
     index = keys.index(active) + step
@@ -124,7 +127,7 @@ def _strategies(scene):
 
 def presenter_bar(row: DeltaGenerator) -> None:
     """The bar's widgets, appended to ``row`` (a horizontal container)."""
-    scene, history = state.scene(), st.session_state.history
+    scene, history = state.scene(), visitor()["history"]
     _copy(SIDEBAR_METHOD_KEY, METHOD_KEY, scene.method)
     row.selectbox(
         _("Method"),
@@ -163,8 +166,8 @@ def presenter_bar(row: DeltaGenerator) -> None:
     strategies = _strategies(scene)
     if strategies:
         _copy(MULTICLASS_KEY, STRATEGY_KEY, scene.multiclass)
-        if st.session_state.get(STRATEGY_KEY) not in strategies:
-            st.session_state[STRATEGY_KEY] = strategies[0]
+        if visitor().get(STRATEGY_KEY) not in strategies:
+            visitor()[STRATEGY_KEY] = strategies[0]
         row.segmented_control(
             _("With more than two classes"),
             list(strategies),
@@ -181,14 +184,15 @@ def presenter_bar(row: DeltaGenerator) -> None:
         _keys(data=_key_data(), key="pb_keys")
 
 
-BASIS_KEY, ALPHA_KEY = "pb_basis", "pb_alpha"
+BASIS_KEY: Final = "pb_basis"
+ALPHA_KEY: Final = "pb_alpha"
 SHORT_BASIS_LABELS = {"identity": N_("φ: none"), "polynomial": N_("φ: polynomial"), "rbf": N_("φ: Gaussian RBF")}
 
 
 def _basis_choice(row, scene):
     """The basis functions (none, polynomial, RBF), while the scene or the figure shown has some:
     the figures on basis functions ask to switch them off and on again."""
-    preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
+    preset = PRESETS.get(visitor().get(ACTIVE_KEY))
     if scene.basis == "identity" and (preset is None or preset.scene.basis == "identity"):
         return
     _copy("basis", BASIS_KEY, scene.basis)
@@ -208,8 +212,8 @@ def _alpha_choice(row, scene):
         return
     spec, alpha_key = method_widget("bayesian_logistic", "alpha")
     _copy(alpha_key, ALPHA_KEY, scene.param_dict.get("alpha"))
-    if st.session_state.get(ALPHA_KEY) not in spec.options:
-        st.session_state[ALPHA_KEY] = spec.default
+    if visitor().get(ALPHA_KEY) not in spec.options:
+        visitor()[ALPHA_KEY] = spec.default
     row.selectbox(
         _("Prior precision α"),
         list(spec.options),
@@ -240,8 +244,8 @@ def _figure_buttons(row):
 def _key_data():
     """What the keys' element needs: its sentences in the session's language."""
     return {
-        "done": st.session_state.get(DONE_KEY, 0),
-        "figure": st.session_state.get(ACTIVE_KEY) or "",  # the page's data-pg-figure (tests wait on it)
+        "done": visitor().get(DONE_KEY, 0),
+        "figure": visitor().get(ACTIVE_KEY) or "",  # the page's data-pg-figure (tests wait on it)
         "texts": {
             "help_button": _("Keyboard shortcuts (?)"),
             "play_button": _("Play or pause the playback (space)"),

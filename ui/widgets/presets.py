@@ -17,7 +17,7 @@ A comparison's figure starts with the drawer closed (its plots take the width); 
 drawer lies over the plots.
 """
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -29,9 +29,10 @@ from ui.session import loading, state
 from ui.text.i18n import _
 from ui.text.labels import method_label
 from ui.text.method_about import METHOD_ABOUT
+from ui.visitor import visitor
 
-ACTIVE_KEY = "active_preset"  # the preset whose explanation is shown, or absent
-DRAWER_OPEN_KEY = "pg_drawer_open"  # presentation: the drawer is open (a figure loaded opens it)
+ACTIVE_KEY: Final = "active_preset"  # the preset whose explanation is shown, or absent
+DRAWER_OPEN_KEY: Final = "pg_drawer_open"  # presentation: the drawer is open (a figure loaded opens it)
 
 
 def label(preset: Preset) -> str:
@@ -68,7 +69,7 @@ def load_preset(key: str) -> None:
     # The plot area last measured may be another view's (one canvas, or a comparison's half):
     # framing the points for it made a comparison's clusters a clump. The canvas shown gives the
     # framed window its own shape when it draws it.
-    st.session_state.pop(state.CANVAS_AREA, None)
+    visitor().pop(state.CANVAS_AREA, None)
     # Panel options left by an earlier scene (a rotated Fisher direction, the posterior display)
     # would change the figure, so a preset starts from its own, or from none.
     loading.load_scene(
@@ -80,14 +81,14 @@ def load_preset(key: str) -> None:
         # The preset frames its points, or keeps its own window; either takes the plot's shape.
         fit="window" if preset.keep_window else True,
     )
-    st.session_state[ACTIVE_KEY] = key
+    visitor()[ACTIVE_KEY] = key
     # Presentation: the figure's text opens beside one plot; a comparison's plots take the width,
     # and the bar's "Explanation" opens the text over them.
-    st.session_state[DRAWER_OPEN_KEY] = not preset.compare
+    visitor()[DRAWER_OPEN_KEY] = not preset.compare
 
 
 def _close():
-    st.session_state.pop(ACTIVE_KEY, None)
+    visitor().pop(ACTIVE_KEY, None)
 
 
 def preset_picker() -> None:
@@ -106,20 +107,20 @@ def preset_picker() -> None:
 
 DRAWER_KEY = "pg_drawer"  # presentation: the explanation's drawer, beside the plot (ui.app's CSS)
 OVERLAY_KEY = "pg_drawer_overlays"  # inside the drawer while it opens over a comparison (no room kept)
-SIDEBAR_METHOD_KEY = "method"  # the sidebar's method box: the method this run draws
+SIDEBAR_METHOD_KEY: Final = "method"  # the sidebar's method box: the method this run draws
 
 
 def _open_drawer():
-    st.session_state[DRAWER_OPEN_KEY] = True
+    visitor()[DRAWER_OPEN_KEY] = True
 
 
 def _close_drawer():
-    st.session_state[DRAWER_OPEN_KEY] = False
+    visitor()[DRAWER_OPEN_KEY] = False
 
 
 def reopen_button(row: DeltaGenerator) -> None:
     """The bar's "Explanation" button while the drawer is closed (appended to ``row``)."""
-    if st.session_state.get(DRAWER_OPEN_KEY):
+    if visitor().get(DRAWER_OPEN_KEY):
         return
     row.button(
         _("Explanation"),
@@ -151,17 +152,15 @@ class DrawerSlots(NamedTuple):
 def drawer(comparing: bool = False) -> DrawerSlots | None:
     """Presentation: the drawer with the text of what is on screen; returns its ``DrawerSlots``, or
     None while the drawer is closed."""
-    if not st.session_state.get(DRAWER_OPEN_KEY):
-        st.session_state.pop(state.TEXT_FOLLOWS_WINDOW, None)
+    if not visitor().get(DRAWER_OPEN_KEY):
+        visitor().pop(state.TEXT_FOLLOWS_WINDOW, None)
         return None
     scene = state.scene()
-    method = st.session_state.get(SIDEBAR_METHOD_KEY, scene.method)  # the bar's pick, applied later this run
-    preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
+    method = visitor().get(SIDEBAR_METHOD_KEY, scene.method)  # the bar's pick, applied later this run
+    preset = PRESETS.get(visitor().get(ACTIVE_KEY))
     title, text, notes = shown_text(preset, method, scene.window)
     # The figure's numbers are computed in the view shown: the page reruns when the view changes.
-    st.session_state[state.TEXT_FOLLOWS_WINDOW] = bool(
-        preset is not None and numbers(preset.key) and title == heading(preset)
-    )
+    visitor()[state.TEXT_FOLLOWS_WINDOW] = bool(preset is not None and numbers(preset.key) and title == heading(preset))
     with st.container(key=DRAWER_KEY):
         if comparing:
             st.container(key=OVERLAY_KEY)
@@ -182,7 +181,7 @@ def drawer(comparing: bool = False) -> DrawerSlots | None:
 
 def preset_explanation() -> None:
     """The active preset's figure, title and paragraph, with a button that closes it."""
-    preset = PRESETS.get(st.session_state.get(ACTIVE_KEY))
+    preset = PRESETS.get(visitor().get(ACTIVE_KEY))
     if preset is None:
         return
     text = explanation(preset, state.scene().window)

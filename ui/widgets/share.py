@@ -14,6 +14,7 @@ with more than 1,000 parameters altogether, and only the browser can tell the vi
 """
 
 from pathlib import Path
+from typing import Final
 
 import streamlit as st
 
@@ -21,6 +22,7 @@ from playground import Message
 from playground.link import MAX_QUERY_PARAMETERS
 from ui.session import state
 from ui.text.i18n import N_, _
+from ui.visitor import visitor
 
 _JS = (Path(__file__).resolve().parent / "share.js").read_text(encoding="utf-8")
 
@@ -35,7 +37,7 @@ HELP = N_(
 )
 
 
-ADDRESS_FOLLOWS = "address_follows"  # the session's first run is over: the address bar follows the scene
+ADDRESS_FOLLOWS: Final = "address_follows"  # the session's first run is over: the address bar follows the scene
 
 
 def sync_address_bar(query: dict[str, str]) -> None:
@@ -43,18 +45,18 @@ def sync_address_bar(query: dict[str, str]) -> None:
     session's second run on: the first run shows what the opened link says, so the link as opened
     stays in the address bar (it reproduces the page), and the browser's history gets no entry
     before the share box can make Streamlit's ``pushState`` a ``replaceState`` (share.js)."""
-    if st.session_state.get(ADDRESS_FOLLOWS) and st.query_params.to_dict() != query:
+    if visitor().get(ADDRESS_FOLLOWS) and st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
 
 
 def address_bar_follows() -> None:
     """Call at the end of a whole run: from the next run on, the address bar follows the scene."""
-    st.session_state[ADDRESS_FOLLOWS] = True
+    visitor()[ADDRESS_FOLLOWS] = True
 
 
 @state.guarded_callback("reading the link")
 def _on_oversized():
-    count = (st.session_state.get(SHARE_KEY) or {}).get("oversized")
+    count = (visitor().get(SHARE_KEY) or {}).get("oversized")
     if isinstance(count, int) and count > MAX_QUERY_PARAMETERS:
         state.report_load_problems(
             "the link",
@@ -71,7 +73,7 @@ def _on_oversized():
         )
 
 
-SHARE_KEY = "share_link"
+SHARE_KEY: Final = "share_link"
 
 
 def share_controls(note: str | None = None) -> None:
