@@ -50,7 +50,9 @@ def _keys_read_by_name(path):
 
 
 def test_only_the_owner_reads_streamlits_session_state():
-    readers = [str(path.relative_to(UI)) for path in _modules() if "st.session_state" in path.read_text(encoding="utf-8")]
+    readers = [
+        str(path.relative_to(UI)) for path in _modules() if "st.session_state" in path.read_text(encoding="utf-8")
+    ]
     assert set(readers) <= OWNERS, readers
 
 

@@ -2,6 +2,8 @@
 in the presentation row. The files are made when a button is clicked (as ``ui.widgets.import_export`` does
 for its files), from the session as it is then, in the session's language."""
 
+from typing import Any
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -47,10 +49,11 @@ def exportable(scene: Scene) -> bool:
 
 def download_buttons(scene: Scene, where: DeltaGenerator | None = None, key: str = "export") -> None:
     """The two buttons, in ``where`` (a container; the current one if None)."""
-    where = where or st
+    # A container, or the current one: the streamlit module's own functions write there.
+    target: Any = where if where is not None else st
     notebook, script = _files()
     disabled = not exportable(scene)
-    where.download_button(
+    target.download_button(
         _("Download as notebook (.ipynb)"),
         notebook,
         NOTEBOOK_NAME,
@@ -62,7 +65,7 @@ def download_buttons(scene: Scene, where: DeltaGenerator | None = None, key: str
         width="stretch",
         help=_(NOTEBOOK_HELP),
     )
-    where.download_button(
+    target.download_button(
         _("Download as Python script (.py)"),
         script,
         SCRIPT_NAME,

@@ -250,6 +250,7 @@ class RedisStore:
             raise missing()
         student = json.loads(record)[1] if record is not None else None
         check_student({"students": {sid: student} if student is not None else {}}, sid, key)
+        assert student is not None  # check_student refused a student the room does not hold
         if not allow():
             raise RoomError(429, SLOW_DOWN)
         seq = add_seq(seq)

@@ -7,6 +7,6 @@ are applied once each, in order (``edits``); whole scenes come in and go out thr
 (``compute``, sharing ``cache``, evaluated on the view by ``ui.engine``), heavy ones in worker
 processes (``workers``). The only widget drawn here is the progress box of a fit in a worker
 (``compute``). What the session keeps between runs is read and written through ``ui.visitor``
-(its keys declared and typed there), never Streamlit's session state directly. Below the widgets, panels and plot in the layers (pyproject.toml
-``[tool.importlinter]``): nothing here imports them.
+(its keys declared and typed there), never Streamlit's session state directly. Below the widgets,
+panels and plot in the layers (pyproject.toml ``[tool.importlinter]``): nothing here imports them.
 """
