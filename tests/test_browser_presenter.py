@@ -273,3 +273,20 @@ def test_a_links_presentation_outlasts_the_requests_the_page_sent_before_it(brow
                 assert _bar_button(page, "pb_next").count() == 1, "the presenter bar is gone"
             finally:
                 close_page(page)
+
+
+def test_the_next_figures_explanation_starts_at_its_top(browser, server):
+    """The drawer scrolled down through one figure's text shows the next figure's from its start."""
+    page = _presenting(browser, server, 1280, 720)
+    for _ in range(4):  # figure 4.6: a text, its controls and a histogram, taller than the drawer
+        page.keyboard.press("ArrowRight")
+    _wait_for_figure(page, PRESETS["fig4_6"])
+    scrolled = page.evaluate(
+        "() => { const d = document.querySelector('.st-key-pg_drawer');"
+        " d.scrollTop = d.scrollHeight; return d.scrollTop; }"
+    )
+    assert scrolled > 0  # the drawer does scroll (otherwise the test shows nothing)
+    page.keyboard.press("ArrowRight")
+    _wait_for_figure(page, PRESETS["fig4_7"])
+    assert page.evaluate("() => document.querySelector('.st-key-pg_drawer').scrollTop") == 0
+    close_page(page)

@@ -258,7 +258,6 @@ def main() -> None:
     i18n.begin_run()
     loading.init_state()
     loading.apply_pending_load()
-    keep_page_scroll()  # first, before any tabs: a run selecting another tab does not scroll the page
     # In front of a class (presenting, or a class room on the projector) the plot gets the room.
     if not visitor().get(PRESENTATION_KEY) and not rooms_panel.is_open():
         st.title(_("Linear classification playground"))
@@ -278,6 +277,9 @@ def main() -> None:
                 visitor().pop(state.TEXT_FOLLOWS_WINDOW, None)
                 preset_explanation()
         presentation_gate.gate()  # a link's presentation, where the window is wide enough
+        # Before any tabs: a run selecting another tab does not scroll the page. Not the page's
+        # first element, which presentation's layout keeps as wide as the window (the bar's row).
+        keep_page_scroll()
     generator, method_choice = _sidebar(try_slot.settings if try_slot is not None else None)
     _apply(generator, method_choice)
     state.mark_sidebar_drawn()

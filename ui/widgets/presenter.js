@@ -220,6 +220,12 @@ export default function (component) {
     document.addEventListener('click', releaseChoice, true);
     window.addEventListener('click', onBarClick, true);
   }
-  document.documentElement.dataset.pgFigure = data.figure || '';
+  const figure = data.figure || '';
+  if (document.documentElement.dataset.pgFigure !== figure) {
+    // A new figure's explanation is read from its start: the drawer kept the last one's scroll.
+    const drawer = document.querySelector('.st-key-pg_drawer');
+    if (drawer) drawer.scrollTop = 0;
+  }
+  document.documentElement.dataset.pgFigure = figure;
   applied(Number(data.done) || 0);
 }
