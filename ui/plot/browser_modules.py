@@ -35,10 +35,17 @@ def static_url(filename: str) -> str:
 
 def module_url(relative: str) -> str:
     """The URL of the module ``ui/<relative>`` (e.g. ``"plot/canvas.js"``), written on first use."""
+    return static_url(f"{write_module_tree()}/{_checked(relative)}")
+
+
+@functools.lru_cache(maxsize=64)
+def _checked(relative: str) -> str:
+    # Once per module and process: the canvas asks on every click, and a look at the disk costs
+    # system calls (the names are the code's own constants, a handful).
     path = (UI_DIR / relative).resolve()
     if not path.is_file() or path.suffix != ".js" or not path.is_relative_to(UI_DIR):
         raise ValueError(f"no browser module ui/{relative}")
-    return static_url(f"{write_module_tree()}/{relative}")
+    return relative
 
 
 def _sources() -> dict[str, str]:
