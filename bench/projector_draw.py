@@ -4,12 +4,17 @@ headless Chromium, by the way it is drawn (issue 38, "a lecture hall of 500").
 The room's figure (``ui.rooms.views.room_figure_json``, presentation's scale 1.6) of N points placed
 as ``bench/room.py``'s students place them, and the figures after 20, 40, ... more points; each
 round draws them in a fresh plot, for the room's points as SVG (``scatter``) and as WebGL
-(``scattergl``, the projector's past 1,500 points), four ways:
+(``scattergl``, the projector's past 1,500 points before the canvas layer), four ways:
 
 - *new*: ``Plotly.newPlot`` of the first figure;
 - *react*: ``Plotly.react`` to the next figure (what the projector does every version);
 - *extend*: ``Plotly.extendTraces`` of 20 points into the two class traces, the other traces kept;
-- *restyle*: ``Plotly.restyle`` of the boundary trace alone.
+- *restyle*: ``Plotly.restyle`` of the boundary trace alone;
+
+and the projector's way since the canvas layer (``ui/rooms/projector_points.js``, *layer new* and
+*layer react*): the points taken out of the figure, plotly drawing the rest, the points drawn on
+the canvas over it. ``--shots DIR`` leaves a PNG of the last figure drawn each way (SVG markers
+and the canvas layer) to compare by eye.
 
 Each time runs to the next animation frame after the call's promise. It prints the median and
 the range per way, and the load average before and after (the machine is shared: the figures
@@ -30,7 +35,8 @@ from playwright.sync_api import sync_playwright
 from playground.link import encode_scene
 from playground.scene import GRID_SCALE
 from tests.browser import CHROMIUM_ARGS, chromium_path
-from ui.plot.canvas import STATIC_DIR, ensure_plotly_js
+from ui.plot.browser_modules import STATIC_DIR
+from ui.plot.canvas import ensure_plotly_js
 from ui.rooms import model, views
 from ui.session.state import default_scene
 
@@ -59,6 +65,23 @@ DRAW_JS = """async ([figures, rounds]) => {
     (times[way] = times[way] || []).push(performance.now() - start);
   };
   for (let round = 0; round < rounds; round++) {
+    const layered = figures.map((f) => {
+      const copy = JSON.parse(JSON.stringify(f));
+      return [copy, window.pgPoints.takePoints(copy)];
+    });
+    await Plotly.purge(gd);
+    const [first, firstLayers] = layered[0];
+    await time('layer new', async () => {
+      await Plotly.newPlot(gd, first.data, first.layout);
+      window.pgPoints.drawPoints(gd, firstLayers);
+    });
+    for (const [figure, layers] of layered.slice(1)) {
+      await time('layer react', async () => {
+        await Plotly.react(gd, figure.data, figure.layout);
+        window.pgPoints.drawPoints(gd, layers);
+      });
+    }
+    gd.querySelectorAll('canvas.pg-points-layer').forEach((c) => c.remove());
     for (const type of ['scatter', 'scattergl']) {
       const drawn = figures.map((f) => prepare(f, type));
       await Plotly.purge(gd);
@@ -106,7 +129,19 @@ def room_figures(points, seed=1):
     return figures
 
 
-def measure(points, rounds):
+SHOT_JS = """async ([figure, layered]) => {
+  const gd = document.getElementById('plot');
+  await Plotly.purge(gd);
+  gd.querySelectorAll('canvas.pg-points-layer').forEach((c) => c.remove());
+  const copy = JSON.parse(JSON.stringify(figure));
+  const layers = layered ? window.pgPoints.takePoints(copy) : [];
+  await Plotly.newPlot(gd, copy.data, copy.layout);
+  if (layered) window.pgPoints.drawPoints(gd, layers);
+}"""
+POINTS_MODULE = Path(__file__).resolve().parents[1] / "ui" / "rooms" / "projector_points.js"
+
+
+def measure(points, rounds, shots=None):
     figures = room_figures(points)
     plotly_js = STATIC_DIR / Path(ensure_plotly_js()).name
     with tempfile.TemporaryDirectory() as folder:
@@ -120,7 +155,14 @@ def measure(points, rounds):
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.goto(page_file.as_uri())
             page.wait_for_function("() => window.Plotly")
+            # The projector's module as a classic script (a file page cannot import modules).
+            module = POINTS_MODULE.read_text(encoding="utf-8").replace("export function", "function")
+            page.add_script_tag(content=module + "\nwindow.pgPoints = {takePoints, drawPoints};")
             times = page.evaluate(DRAW_JS.replace("__ADDED__", str(ADDED)), [figures, rounds])
+            if shots:
+                for layered, name in ((False, "svg"), (True, "layer")):
+                    page.evaluate(SHOT_JS, [figures[-1], layered])
+                    page.locator("#plot").screenshot(path=Path(shots) / f"projector-{points}-{name}.png")
             browser.close()
     return times
 
@@ -129,9 +171,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--points", type=int, default=12_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--shots", help="a folder for a PNG of the last figure, as SVG markers and on the layer")
     args = parser.parse_args()
     load_before = os.getloadavg()
-    times = measure(args.points, args.rounds)
+    times = measure(args.points, args.rounds, args.shots)
     load_after = os.getloadavg()
     print(f"{args.points:,} points, {args.rounds} rounds; load {load_before[0]:.1f} -> {load_after[0]:.1f}")
     print("| way | draws | median ms | range ms |\n|---|---:|---:|---|")

@@ -35,6 +35,9 @@ interface PlotRoot extends HTMLElement {
   __pgFitted?: any;
   __pgFollow?: any;
   __pgFollowedBar?: any;
+  /** The projector's points, drawn on their own canvas (rooms/projector_points.js). */
+  __pgPointLayers?: import('./rooms/projector_points.js').PointLayer[];
+  __pgPointsFollow?: boolean;
   __pgHoverFrame?: any;
   __pgKbActive?: any;
   __pgKbAt?: any;

@@ -2,11 +2,12 @@
 // rerun. It polls the room's state route (an answer of the version alone while nothing changed)
 // and redraws with Plotly.react when the version moves (loadPlotly, plotRoot, observeWidth, fill
 // and themed are ui/plot/plotly_shared.js's). One poll loop per element: the function runs again on
-// every data change, and the loop stops once its element has left the page.
+// every data change, and the loop stops once its element has left the page. The points are drawn on
+// a canvas layer of their own (projector_points.js): plotly draws the rest.
 import { fill, loadPlotly, observeWidth, plotRoot, themed } from '../plot/plotly_shared.js';
+import { drawPoints, takePoints } from './projector_points.js';
 
 const POLL_MS = 250;
-const GL_POINTS = 1500; // more points than this: drawn with WebGL (see poll)
 
 export default function (component) {
   const {data, parentElement} = component;
@@ -46,13 +47,14 @@ async function poll(Plotly, root, status, state) {
     } else if (answer.figure) {
       state.version = answer.version;
       const figure = JSON.parse(themed(JSON.stringify(answer.figure), state.dark));
-      // A lecture hall's thousands of points drawn by WebGL: redrawing them all as SVG markers
-      // took 0.6-1 s a poll at 12,000 (bench/room.py), longer than the students wait for.
-      if (answer.points > GL_POINTS) {
-        figure.data.forEach((trace) => { if (trace.meta === 'points' && trace.type === 'scatter') trace.type = 'scattergl'; });
-      }
+      root.__pgPointLayers = takePoints(figure);
       await Plotly.react(root, figure.data, {...figure.layout, autosize: true},
         {displaylogo: false, responsive: true, modeBarButtonsToRemove: ['select2d', 'lasso2d']});
+      drawPoints(root, root.__pgPointLayers);
+      if (!root.__pgPointsFollow) {  // a resize or a zoom redraws the plot: the points follow its axes
+        root.__pgPointsFollow = true;
+        root.on('plotly_afterplot', () => drawPoints(root, root.__pgPointLayers || []));
+      }
       root.dataset.version = String(answer.version);
       // When each version was drawn (bench/room.py reads it: tap-to-projector), the last 20,000.
       const drawn = window.__pgRoomDrawn || (window.__pgRoomDrawn = []);
