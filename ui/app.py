@@ -24,7 +24,7 @@ from ui.text.accessible import canvas_description
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
-from ui.visitor import visitor
+from ui.visitor import PRESENTATION_KEY, TAB_KEY, visitor
 from ui.widgets import canvas_controller, presentation_gate
 from ui.widgets.basis_controls import basis_picker
 from ui.widgets.class_names import class_name_controls
@@ -47,8 +47,6 @@ from .widgets import controls, heldout
 
 _LOG = logging.getLogger(__name__)
 
-PRESENTATION_KEY: Final = "presentation"
-TAB_KEY: Final = "panel_tab"  # the open panel tab's label, in the session's language (links carry its title)
 EXPLANATION = N_(
     "**What is drawn:** shading = the class the model assigns to each location; solid line = the "
     "decision boundary, where two classes' discriminants tie; rings = points the model misclassifies; "

@@ -21,12 +21,16 @@ words (``ui/text``) read the visitor's language and class names from it, and eve
 """
 
 from collections.abc import MutableMapping
-from typing import Any, TypedDict, cast
+from typing import Any, Final, TypedDict, cast
 
 import streamlit as st
 
 from playground import Message
 from playground.scene import History, Scene
+
+# The keys more than one module reads by name (the widgets' own keys live with their widgets).
+PRESENTATION_KEY: Final = "presentation"  # ui.app's toggle: presentation mode
+TAB_KEY: Final = "panel_tab"  # the open panel tab's label, in the session's language (links carry its title)
 
 
 class VisitorState(TypedDict, total=False):

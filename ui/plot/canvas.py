@@ -22,11 +22,11 @@ from plotly.io.json import to_json_plotly
 
 from playground.grid import Window
 from ui.text.i18n import _, current_language
-from ui.visitor import visitor
+from ui.visitor import PRESENTATION_KEY, visitor
 
 from . import browser_modules
 from .browser_modules import module_url, static_url, write_atomically
-from .projector_sizes import PRESENTATION_KEY, legible
+from .projector_sizes import legible
 from .theme import DARK_SWAPS, with_font
 
 PLOTLY_JS = f"plotly-{plotly.__version__}.min.js"

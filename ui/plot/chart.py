@@ -12,7 +12,7 @@ import streamlit as st
 
 from playground import MODELS
 from ui.text.i18n import _, current_language
-from ui.visitor import visitor
+from ui.visitor import PRESENTATION_KEY, visitor
 
 from .browser_modules import module_url
 from .canvas import (
@@ -23,7 +23,7 @@ from .canvas import (
     file_name,
     shared_texts,
 )
-from .projector_sizes import PRESENTATION_KEY, legible, room_data, room_layout
+from .projector_sizes import legible, room_data, room_layout
 from .theme import DARK_SWAPS, with_font
 
 DEFAULT_HEIGHT = 450  # plotly.js's own default

@@ -18,13 +18,13 @@ import streamlit as st
 from playground.grid import Window
 from ui.session import state
 from ui.text.i18n import _, current_language
-from ui.visitor import visitor, widget_values
+from ui.visitor import PRESENTATION_KEY, visitor, widget_values
 
 from .browser_modules import module_url
 from .canvas import MODULE_LOADER_JS
 from .figures import _discrete_colourscale
 from .playback_frames import MAX_FRAMES, playback_frames
-from .projector_sizes import LEGIBLE_PX, PRESENTATION_KEY
+from .projector_sizes import LEGIBLE_PX
 from .theme import BOUNDARY_COLOUR, REGION_COLOURS
 
 _CSS = (Path(__file__).resolve().parent / "playback.css").read_text(encoding="utf-8")

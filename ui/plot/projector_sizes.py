@@ -16,14 +16,13 @@ Rules that hold:
 
 import re
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any
 
 FONT_FACTOR = 1.5
 TITLE_FACTOR = 1.15
 MARKER_FACTOR = 1.4
 HEIGHT_FACTOR = 1.3
 MIN_TICK_PX = 18
-PRESENTATION_KEY: Final = "presentation"  # ui.app's toggle (presentation mode)
 LEGIBLE_PX = 18  # presentation: the least size of any text on a plot
 BASE_FONT_PX = 12  # plotly's default when a layout names none
 _AXIS = re.compile(r"^[xy]axis\d*$")

@@ -6,10 +6,9 @@ import streamlit as st
 
 from ui.panels import tab_label, tab_title
 from ui.text.i18n import LANGUAGE_KEY, LANGUAGES, initial_language, translations
-from ui.visitor import visitor
+from ui.visitor import TAB_KEY, visitor
 
 PICKER_KEY: Final = "language_picker"
-TAB_KEY: Final = "panel_tab"  # the open panel tab's label (ui/app.py)
 # The picker's label is in all three languages, so that someone who cannot read the current
 # language still finds it.
 PICKER_LABEL = "Language · 言語 · 语言"

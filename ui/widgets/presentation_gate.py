@@ -19,14 +19,12 @@ Rules that hold:
 """
 
 from pathlib import Path
-from typing import Final
 
 import streamlit as st
 
 from ui.session import state
-from ui.visitor import visitor
+from ui.visitor import PRESENTATION_KEY, visitor
 
-PRESENTATION_KEY: Final = "presentation"  # ui.app's toggle
 MIN_WIDTH = 1000  # CSS px: presentation is laid out for 1280 x 720 and up (a narrow projector: 1024)
 _GATE_KEY = "presentation_gate"
 
