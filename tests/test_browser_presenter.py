@@ -281,11 +281,17 @@ def test_the_next_figures_explanation_starts_at_its_top(browser, server):
     for _ in range(4):  # figure 4.6: a text, its controls and a histogram, taller than the drawer
         page.keyboard.press("ArrowRight")
     _wait_for_figure(page, PRESETS["fig4_6"])
+    # The drawer's text, controls and histogram all drawn: it scrolls (otherwise the test shows nothing).
+    page.wait_for_function(
+        "() => { const d = document.querySelector('.st-key-pg_drawer');"
+        " return d && d.querySelector('.js-plotly-plot') && d.scrollHeight > d.clientHeight + 40; }",
+        timeout=30_000,
+    )
     scrolled = page.evaluate(
         "() => { const d = document.querySelector('.st-key-pg_drawer');"
         " d.scrollTop = d.scrollHeight; return d.scrollTop; }"
     )
-    assert scrolled > 0  # the drawer does scroll (otherwise the test shows nothing)
+    assert scrolled > 0
     page.keyboard.press("ArrowRight")
     _wait_for_figure(page, PRESETS["fig4_7"])
     assert page.evaluate("() => document.querySelector('.st-key-pg_drawer').scrollTop") == 0

@@ -117,20 +117,15 @@ interface Window {
   __pgPlaybackTimes?: number[];
   /** The projector's room plots drawn (read by tests). */
   __pgRoomDrawn?: any[];
-  /** The presenter's keys: bound once, and the presses the server has not applied yet. */
+  /** The presenter's keys: bound once, and the presses waiting for the server. */
   __pgPresenterKeys?: boolean;
   __pgPresenterQueue?: {
-    /** The last number given to a press on this page. */
-    number: number;
-    /** The numbered presses sent and not yet applied (ui/widgets/presenter.py's ``valid_presses``). */
-    unapplied: Array<{ seq: number; action: string; arg: number }>;
-    /** The page's own presses (play), each after the numbered presses before it. */
-    local: Array<{ after: number; since: number; run: () => unknown }>;
-    /** The last number the server applied. */
+    pending: Array<() => string | boolean>;
+    awaited: number | null;
     done: number;
-    send: ((name: string, value: unknown) => void) | null;
-    timer: number | undefined;
-    resend: number | undefined;
+    timer: ReturnType<typeof setTimeout> | null;
+    retry: ReturnType<typeof setTimeout> | null;
+    since: number;
   };
   /** Once-per-page installs: the address bar's watch, the link's first check, the presentation
    * gate, the tab scroll keeper. */

@@ -3,13 +3,17 @@
 // text field, a select or the player's slider has the focus, nor with Ctrl / ⌘ / Alt held
 // (the canvas owns Ctrl+Z and its tool keys A M E S).
 //
-// Every press counts, in order, however quick (ui/widgets/presenter.py applies them): each press of
-// a key or of the bar's ◀ ▶ ↶ ↷ and class buttons gets the next number and joins the list of presses
-// the server has not applied yet; the whole list is the element's state, sent again with every
-// change. The server applies each number once, in order, and sends back the last one applied
-// (data.done), which takes those presses off the list. Streamlit's own button clicks are not used
-// for this: one made while a run is busy can be merged with the one before it or not sent at all.
-// A press the page applies itself (play, ?) waits until the presses before it are applied.
+// Every press counts, in order, however quick: a press of a key or a click on one of the bar's
+// buttons that the server must apply is queued; the next one is sent only once the server's count
+// of applied actions (data.done, counted by the bar's callbacks) has moved past the one before, so
+// three quick → presses move three figures (a click sent while a run is busy would otherwise be
+// merged with the one before it). A press the page applies itself (play, ?) waits its turn too.
+
+function presenterButton(key, index) {
+  // The visible ones: Streamlit keeps a hidden copy of a button, and a tooltip's target is one too.
+  const buttons = Array.from(document.querySelectorAll(/** @type {'button'} */ ('.st-key-' + key + ' button')));
+  return buttons.filter((b) => b.offsetParent !== null)[index || 0] || null;
+}
 
 function clickEnabled(button) {
   if (!button || button.disabled) return false;
@@ -54,81 +58,80 @@ function toggleOverlay(show) {
   if (shown) el.querySelector('button').focus();
 }
 
-/** The bar's buttons whose presses the server applies, and the press each one makes. */
-const SENT_BUTTONS = {pb_prev: 'prev', pb_next: 'next', pb_undo: 'undo', pb_redo: 'redo', pb_class: 'class'};
-const QUEUE = window.__pgPresenterQueue || (window.__pgPresenterQueue = {
-  number: 0, unapplied: [], local: [], done: 0, send: null, timer: undefined, resend: undefined,
-});
-const GIVE_UP_MS = 15000;  // a press of the page's own waits no longer for presses the server never applied
-const RESEND_MS = 3000;  // a list the server has not answered is sent again (a message lost on the way)
-const MAX_UNAPPLIED = 50;  // the server reads at most 100; a page past this is cut off from its server
+const SENT_KEYS = ['pb_prev', 'pb_next', 'pb_undo', 'pb_redo', 'pb_class'];  // the server applies them
+const QUEUE = window.__pgPresenterQueue || (window.__pgPresenterQueue = {pending: [], awaited: null, done: 0, timer: null, retry: null, since: 0});
+const GIVE_UP_MS = 15000;  // a press the server never counted (an error) must not stop the queue for good
 
-function sendList() {
-  clearTimeout(QUEUE.resend);
-  if (!QUEUE.unapplied.length || !QUEUE.send) return;
-  QUEUE.send('presses', QUEUE.unapplied.slice());
-  QUEUE.resend = window.setTimeout(sendList, RESEND_MS);
+function sendButton(key, index) {
+  // A press of one of the bar's buttons, found when its turn comes (the bar is drawn anew meanwhile).
+  return () => {
+    const button = presenterButton(key, index);
+    if (!button) return 'wait';  // the bar is being drawn anew: the press keeps its place
+    if (button.disabled) return false;  // nothing to do there (no figure before the first)
+    button.__pgQueued = true;  // our own click: the capture below lets it through
+    try { button.click(); } finally { button.__pgQueued = false; }
+    return 'sent';
+  };
 }
 
-function sendPress(action, arg) {
-  if (QUEUE.unapplied.length >= MAX_UNAPPLIED) return true;
-  QUEUE.number = Math.max(QUEUE.number, QUEUE.done) + 1;
-  QUEUE.unapplied.push({seq: QUEUE.number, action, arg: arg || 0});
-  sendList();
-  return true;
-}
+const RETRY_MS = 100;  // a press whose button is not there yet (the bar drawn anew) is tried again
 
-function runLocal() {
-  // The page's own presses whose turn has come: every press before them is applied (or given up on).
-  clearTimeout(QUEUE.timer);
-  while (QUEUE.local.length) {
-    const next = QUEUE.local[0];
-    if (QUEUE.done < next.after && Date.now() - next.since < GIVE_UP_MS) {
-      QUEUE.timer = window.setTimeout(runLocal, GIVE_UP_MS);
+function pump() {
+  clearTimeout(QUEUE.retry);
+  while (QUEUE.awaited === null && QUEUE.pending.length) {
+    const outcome = QUEUE.pending[0]();
+    if (outcome === 'wait' && Date.now() - (QUEUE.since || (QUEUE.since = Date.now())) < GIVE_UP_MS) {
+      QUEUE.retry = setTimeout(pump, RETRY_MS);
       return;
     }
-    QUEUE.local.shift();
-    next.run();
+    QUEUE.pending.shift();
+    QUEUE.since = 0;
+    if (outcome === 'sent') await_(QUEUE.done + 1);
   }
 }
 
-function queueLocal(run) {
-  QUEUE.local.push({after: QUEUE.number, since: Date.now(), run});
-  runLocal();
+function await_(count) {
+  QUEUE.awaited = count;
+  clearTimeout(QUEUE.timer);
+  QUEUE.timer = setTimeout(() => { QUEUE.awaited = null; pump(); }, GIVE_UP_MS);
+}
+
+function applied(done) {
+  // The bar was drawn with the server's count: the press awaited is applied, the next may go.
+  QUEUE.done = done;
+  if (QUEUE.awaited !== null && done >= QUEUE.awaited) {
+    QUEUE.awaited = null;
+    clearTimeout(QUEUE.timer);
+  }
+  pump();
+}
+
+function queue(action) {
+  QUEUE.pending.push(action);
+  pump();
   return true;
-}
-
-function applied(done, send) {
-  // The bar was drawn with the number of the last press the server applied.
-  QUEUE.send = send;
-  QUEUE.done = Math.max(QUEUE.done, done);
-  const left = QUEUE.unapplied.filter((press) => press.seq > QUEUE.done);
-  if (left.length !== QUEUE.unapplied.length) {
-    QUEUE.unapplied = left;
-    if (!left.length) clearTimeout(QUEUE.resend);
-  }
-  runLocal();
 }
 
 function onBarClick(e) {
-  // A click on one of the bar's buttons (or Enter / space on it) is a numbered press, in its turn.
-  if (!e.target.closest) return;
+  // A click on one of the bar's buttons while a press is still on its way waits its turn.
+  if (!e.isTrusted || !e.target.closest) return;
   const button = e.target.closest('button');
-  const holder = button && Object.keys(SENT_BUTTONS).find((k) => button.closest('.st-key-' + k));
-  if (!holder || button.disabled || !QUEUE.send) return;
-  e.preventDefault();
-  e.stopPropagation();
+  const holder = button && SENT_KEYS.map((k) => button.closest('.st-key-' + k) && k).find(Boolean);
+  if (!holder || button.disabled || button.__pgQueued) return;
   const index = Array.from(document.querySelectorAll(/** @type {'button'} */ ('.st-key-' + holder + ' button')))
     .filter((b) => b.offsetParent !== null).indexOf(button);
-  sendPress(SENT_BUTTONS[holder], Math.max(0, index));
+  if (QUEUE.awaited === null && !QUEUE.pending.length) { await_(QUEUE.done + 1); return; }  // goes now
+  e.preventDefault();
+  e.stopPropagation();
+  queue(sendButton(holder, Math.max(0, index)));
 }
 
 const ACTIONS = {
-  ArrowLeft: () => sendPress('prev'),
-  ArrowRight: () => sendPress('next'),
-  ' ': () => queueLocal(() => clickEnabled(playerButton())),
-  z: () => sendPress('undo'),
-  Z: () => sendPress('undo'),
+  ArrowLeft: () => queue(sendButton('pb_prev')),
+  ArrowRight: () => queue(sendButton('pb_next')),
+  ' ': () => queue(() => clickEnabled(playerButton())),
+  z: () => queue(sendButton('pb_undo')),
+  Z: () => queue(sendButton('pb_undo')),
   '?': () => { toggleOverlay(); return true; },
 };
 
@@ -138,7 +141,7 @@ function onKey(e) {
   if (e.key === 'Escape') { toggleOverlay(false); return; }
   if (typing(e.target)) return;
   let done = false;
-  if (/^[1-6]$/.test(e.key)) done = sendPress('class', Number(e.key) - 1);
+  if (/^[1-6]$/.test(e.key)) done = queue(sendButton('pb_class', Number(e.key) - 1));
   else if (ACTIONS[e.key]) done = ACTIONS[e.key]();
   if (done) e.preventDefault();
 }
@@ -197,7 +200,7 @@ function followBar() {
 }
 
 export default function (component) {
-  const { data, parentElement, setStateValue } = component;
+  const { data, parentElement } = component;
   const texts = data.texts;
   let root = parentElement.querySelector('.pg-presenter-keys');
   if (!root) {
@@ -224,5 +227,5 @@ export default function (component) {
     if (drawer) drawer.scrollTop = 0;
   }
   document.documentElement.dataset.pgFigure = figure;
-  applied(Number(data.done) || 0, setStateValue);
+  applied(Number(data.done) || 0);
 }

@@ -10,21 +10,16 @@ Rules that hold:
   widget's value before it is drawn, and writes its choice back to that widget's key in its
   callback, so the sidebar (which runs later in the same run) applies it exactly as if it had
   been chosen there; one source of truth, the scene.
-- The keys and the "?" overlay live in ``ui/widgets/presenter.js`` (an element of this row); a key
-  does what the bar's button of the same name does, and never acts while typing.
-- Every press counts, in order, however quick: the page numbers each press of a key or of the
-  bar's ◀ ▶ ↶ ↷ and class buttons and keeps every press the server has not yet applied in the
-  element's state (a list, sent whole each time). The server applies, in order, each press numbered
-  above the last one it applied (``DONE_KEY``), once, and tells the page that number. A list sent
-  again, or merged with a later one while a run was busy, applies nothing twice and loses nothing
-  (a click on a Streamlit button during a busy run could be merged with the one before it, or not
-  sent at all). ◀ / ▶ pick the neighbour of the figure shown when the press is applied.
+- The keys and the "?" overlay live in ``ui/widgets/presenter.js`` (an element of this row); they click
+  the bar's own buttons, so a key does what its button does, and never act while typing.
+- Every press counts, in order: each of the bar's callbacks counts itself in ``DONE_KEY``, which
+  the keys' element receives; the page queues presses (keys and clicks) and sends the next one only
+  once the count shows the one before it applied. ◀ / ▶ pick the neighbour of the figure shown when
+  their callback runs, not when the button was drawn.
 """
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import streamlit as st
@@ -61,66 +56,17 @@ STRATEGY_KEY: Final = "pb_strategy"
 SIDEBAR_CLASS_KEY, SIDEBAR_METHOD_KEY = "active_class", "method"
 
 
-DONE_KEY: Final = "pb_done"  # the number of the last press the server applied (the page's list follows it)
-KEYS_KEY: Final = "pb_keys"  # the keys' element; its state "presses" holds the presses not yet applied
-PRESS_ACTIONS: Final = ("prev", "next", "undo", "redo", "class")
-MAX_PRESSES: Final = 100  # a page holds fewer than this between two runs; more is not a page of ours
-MAX_PRESS_NUMBER: Final = 2**53  # JavaScript's exact integers
+DONE_KEY: Final = "pb_done"  # how many of the bar's actions the server has applied (the keys' queue waits on it)
 
 
-@dataclass(frozen=True)
-class Press:
-    """One press of a key or of the bar's buttons, numbered by the page (1, 2, 3, ...)."""
+def _counted(callback):
+    """``callback`` that also counts itself as applied (the page's queue of presses follows the count)."""
 
-    number: int
-    action: str  # one of PRESS_ACTIONS
-    argument: int = 0  # the class (0-5) for "class"
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        visitor()[DONE_KEY] = visitor().get(DONE_KEY, 0) + 1
+        return callback(*args, **kwargs)
 
-
-def valid_presses(value: object) -> list[Press]:
-    """The presses in the element's state ``value``, checked (a page's state is a client's word):
-    anything not a list of small records of a known action, a whole number and, for a class, a
-    class that exists, is left out; the presses are returned in their numbers' order."""
-    if not isinstance(value, list) or len(value) > MAX_PRESSES:
-        return []
-    presses = []
-    for item in value:
-        if not isinstance(item, dict):
-            continue
-        number, action, argument = item.get("seq"), item.get("action"), item.get("arg", 0)
-        if type(number) is not int or not 0 < number <= MAX_PRESS_NUMBER or action not in PRESS_ACTIONS:
-            continue
-        if type(argument) is not int or not 0 <= argument < (N_CLASSES if action == "class" else 1):
-            continue
-        presses.append(Press(number, str(action), argument))
-    return sorted(presses, key=lambda press: press.number)
-
-
-def apply_presses() -> None:
-    """The keys' element sent its list: apply, in order, each press the server has not applied yet."""
-    state_value = widget_values().get(KEYS_KEY)
-    presses = state_value.get("presses") if isinstance(state_value, Mapping) else None
-    for press in valid_presses(presses):
-        if press.number <= visitor().get(DONE_KEY, 0):
-            continue  # applied before: the page sent its list again
-        # The effect first: a run stopped inside it (a newer request arrived) leaves the number
-        # unapplied, and the next run applies the press again from the start.
-        _PRESS_EFFECTS[press.action](press.argument)
-        visitor()[DONE_KEY] = press.number
-
-
-def _set_class(k: int) -> None:
-    widget_values()[SIDEBAR_CLASS_KEY] = k
-    widget_values()[CLASS_KEY] = k
-
-
-_PRESS_EFFECTS: Final[dict[str, Callable[[int], None]]] = {
-    "prev": state.guarded_callback("that figure")(lambda _argument: step_figure(-1)),
-    "next": state.guarded_callback("that figure")(lambda _argument: step_figure(1)),
-    "undo": state.guarded_callback("undo")(lambda _argument: state.undo()),
-    "redo": state.guarded_callback("redo")(lambda _argument: state.redo()),
-    "class": state.guarded_callback("the class")(_set_class),
-}
+    return counted
 
 
 def _copy(source, target, fallback=None):
@@ -132,6 +78,7 @@ def _copy(source, target, fallback=None):
 
 
 def _write_back(target, source):
+    @_counted
     def write() -> None:
         value = widget_values().get(source)
         if value is not None:  # a segmented control can be clicked off: the choice stays
@@ -209,14 +156,14 @@ def presenter_bar(row: DeltaGenerator) -> None:
         "↶",
         key="pb_undo",
         disabled=not history.past,
-        on_click=state.guarded_callback("undo")(state.undo),
+        on_click=_counted(state.guarded_callback("undo")(state.undo)),
         help=_("Undo (Z)"),
     )
     pair.button(
         "↷",
         key="pb_redo",
         disabled=not history.future,
-        on_click=state.guarded_callback("redo")(state.redo),
+        on_click=_counted(state.guarded_callback("redo")(state.redo)),
         help=_("Redo"),
     )
     strategies = _strategies(scene)
@@ -236,7 +183,7 @@ def presenter_bar(row: DeltaGenerator) -> None:
     _alpha_choice(row, scene)
     reopen_button(row)
     with row:
-        _keys(data=_key_data(), key=KEYS_KEY, on_presses_change=apply_presses)
+        _keys(data=_key_data(), key="pb_keys")
 
 
 BASIS_KEY: Final = "pb_basis"
@@ -290,7 +237,7 @@ def _figure_buttons(row):
             label,
             key=key,
             disabled=neighbour_preset(step) is None,
-            on_click=state.guarded_callback("that figure")(step_figure),
+            on_click=_counted(state.guarded_callback("that figure")(step_figure)),
             args=(step,),
             help=help_text,
         )
