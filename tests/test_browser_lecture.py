@@ -277,7 +277,8 @@ def test_quick_presses_each_move_a_figure(browser, server, width, height):
         )
         page.mouse.click(*centre)
     _settled_figure(page, keys[4])
-    assert button.bounding_box() == box
+    after = button.bounding_box()
+    assert all(abs(after[k] - box[k]) < 1 for k in box), (box, after)  # where the pointer left it
     close_page(page)
 
 
