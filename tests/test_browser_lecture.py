@@ -282,6 +282,34 @@ def test_quick_presses_each_move_a_figure(browser, server, width, height):
     close_page(page)
 
 
+DROP_SENDS_JS = """(n) => {
+  // Streamlit dropping the page's first n requests of a press (as it can when they meet a busy run).
+  const queue = window.__pgPresenterQueue;
+  let real = queue.send;
+  let dropped = 0;
+  window.__pgDroppedSends = () => dropped;
+  Object.defineProperty(queue, 'send', {
+    configurable: true,
+    get() { return (name, value) => { if (dropped < n) { dropped += 1; return; } real(name, value); }; },
+    set(send) { real = send; },
+  });
+}"""
+
+
+def test_a_press_streamlit_dropped_is_sent_again_and_applied_once(browser, server):
+    page = _presenting(browser, server, 1280, 720)
+    keys = list(PRESETS)
+    page.evaluate(DROP_SENDS_JS, 2)
+    page.keyboard.press("ArrowRight")
+    _settled_figure(page, keys[0])
+    assert page.evaluate("window.__pgDroppedSends()") == 2
+    page.keyboard.press("ArrowRight")
+    _settled_figure(page, keys[1])
+    page.wait_for_function("() => window.__pgPresenterQueue.awaited === null", timeout=30_000)
+    assert len(page.evaluate("window.__pgPresenterQueue.applied")) == 2  # two presses, each applied once
+    close_page(page)
+
+
 # ---------------------------------------------------------------- 5. the drawer follows the scene
 
 

@@ -82,10 +82,17 @@ interface PlotRoot extends HTMLElement {
 }
 
 interface HTMLElement {
-  /** The presenter bar's own click on one of its buttons (ui/widgets/presenter.js lets it through). */
-  __pgQueued?: boolean;
   /** The presenter bar is watched for its height (the drawer starts under it). */
   __pgFollowed?: boolean;
+}
+
+/** One press of the presenter bar, as the page queues and sends it (ui/widgets/presenter.js). */
+interface PresenterPress {
+  button: string;
+  index: number;
+  id?: string;
+  firstSent?: number;
+  lastSent?: number;
 }
 
 interface Window {
@@ -120,13 +127,16 @@ interface Window {
   /** The presenter's keys: bound once, and the presses waiting for the server. */
   __pgPresenterKeys?: boolean;
   __pgPresenterQueue?: {
-    pending: Array<() => string | boolean>;
-    awaited: number | null;
-    done: number;
-    timer: ReturnType<typeof setTimeout> | null;
-    retry: ReturnType<typeof setTimeout> | null;
-    since: number;
+    pending: Array<PresenterPress | (() => unknown)>;
+    awaited: PresenterPress | null;
+    applied: string[];
+    send: ((name: string, value: unknown) => void) | null;
+    watch: ReturnType<typeof setTimeout> | null;
+    idleSince: number;
+    serial: number;
+    page: string;
   };
+
   /** Once-per-page installs: the address bar's watch, the link's first check, the presentation
    * gate, the tab scroll keeper. */
   __pgHistoryWrapped?: boolean;

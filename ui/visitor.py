@@ -77,7 +77,7 @@ class VisitorState(TypedDict, total=False):
     # ---- Presentation, the drawer, the presenter bar (ui/widgets/presenter.py, presets.py) ----
     active_preset: str  # the figure whose explanation is shown
     pg_drawer_open: bool  # presentation: the explanation's drawer is open
-    pb_done: int  # how many of the bar's actions the server has applied
+    pb_presses: tuple[str, ...]  # the ids of the last presses of the bar applied (the page waits on them)
 
     # ---- Points, files and the share box (ui/widgets/) ----
     points_table_nonce: int  # a new editor after a refused edit

@@ -1,19 +1,15 @@
-// The presenter bar's keys and its "?" overlay (ui/widgets/presenter.py). A key clicks the bar's own
+// The presenter bar's keys and its "?" overlay (ui/widgets/presenter.py). A key presses the bar's own
 // button (or the player's), so it does exactly what that button does; keys never act while a
 // text field, a select or the player's slider has the focus, nor with Ctrl / ⌘ / Alt held
 // (the canvas owns Ctrl+Z and its tool keys A M E S).
 //
-// Every press counts, in order, however quick: a press of a key or a click on one of the bar's
-// buttons that the server must apply is queued; the next one is sent only once the server's count
-// of applied actions (data.done, counted by the bar's callbacks) has moved past the one before, so
-// three quick → presses move three figures (a click sent while a run is busy would otherwise be
-// merged with the one before it). A press the page applies itself (play, ?) waits its turn too.
-
-function presenterButton(key, index) {
-  // The visible ones: Streamlit keeps a hidden copy of a button, and a tooltip's target is one too.
-  const buttons = Array.from(document.querySelectorAll(/** @type {'button'} */ ('.st-key-' + key + ' button')));
-  return buttons.filter((b) => b.offsetParent !== null)[index || 0] || null;
-}
+// Every press counts once, in order, however quick: a key or a click on one of the bar's buttons
+// (◀ ▶ ↶ ↷, a class) is a press with its own id, queued and sent through this element; the next
+// one goes only once the bar is drawn with that id among the applied ones (data.applied), so three
+// quick → presses move three figures. Streamlit can drop a request that meets a busy run (or one
+// flushed with a fragment's update), so a press still not applied once the page has been idle a
+// moment is sent again: the server (receive_press) applies an id once. A press the page applies
+// itself (play) waits its turn too.
 
 function clickEnabled(button) {
   if (!button || button.disabled) return false;
@@ -59,49 +55,66 @@ function toggleOverlay(show) {
 }
 
 const SENT_KEYS = ['pb_prev', 'pb_next', 'pb_undo', 'pb_redo', 'pb_class'];  // the server applies them
-const QUEUE = window.__pgPresenterQueue || (window.__pgPresenterQueue = {pending: [], awaited: null, done: 0, timer: null, retry: null, since: 0});
-const GIVE_UP_MS = 15000;  // a press the server never counted (an error) must not stop the queue for good
+const QUEUE = window.__pgPresenterQueue || (window.__pgPresenterQueue = {
+  pending: [], awaited: null, applied: [], send: null, watch: null, idleSince: 0, serial: 0,
+  page: Math.random().toString(36).slice(2, 10),
+});
+const GIVE_UP_MS = 15000;  // a press the server never applies (the connection lost) must not stop the queue for good
+const RESEND_IDLE_MS = 600;  // the page idle this long and the press still not applied: the server never ran it
+const WATCH_MS = 100;
 
-function sendButton(key, index) {
-  // A press of one of the bar's buttons, found when its turn comes (the bar is drawn anew meanwhile).
-  return () => {
-    const button = presenterButton(key, index);
-    if (!button) return 'wait';  // the bar is being drawn anew: the press keeps its place
-    if (button.disabled) return false;  // nothing to do there (no figure before the first)
-    button.__pgQueued = true;  // our own click: the capture below lets it through
-    try { button.click(); } finally { button.__pgQueued = false; }
-    return 'sent';
-  };
+function scriptRunning() {
+  // Streamlit marks its root with the state of the script's run (running, notRunning, ...).
+  const app = document.querySelector('.stApp');
+  const runState = app ? app.getAttribute('data-test-script-state') : null;
+  return runState === 'running' || runState === 'rerunRequested';
 }
 
-const RETRY_MS = 100;  // a press whose button is not there yet (the bar drawn anew) is tried again
+function send(press) {
+  press.lastSent = Date.now();
+  if (QUEUE.send) QUEUE.send('press', { id: press.id, button: press.button, index: press.index });
+}
+
+function watch() {
+  // While a press is awaited: once every run has ended and the page stayed idle a moment without
+  // the bar showing it applied, Streamlit dropped it (a request that met a busy run, or one sent
+  // with a fragment's update): send it again; the server applies an id only once.
+  clearTimeout(QUEUE.watch);
+  const press = QUEUE.awaited;
+  if (!press) return;
+  const now = Date.now();
+  if (now - press.firstSent > GIVE_UP_MS) {
+    QUEUE.awaited = null;
+    pump();
+    return;
+  }
+  if (scriptRunning()) QUEUE.idleSince = 0;
+  else if (!QUEUE.idleSince) QUEUE.idleSince = now;
+  if (QUEUE.idleSince && now - QUEUE.idleSince >= RESEND_IDLE_MS && now - press.lastSent >= RESEND_IDLE_MS) send(press);
+  QUEUE.watch = setTimeout(watch, WATCH_MS);
+}
 
 function pump() {
-  clearTimeout(QUEUE.retry);
+  // The next press goes once the one before it is applied; the page's own (play) at once in turn.
   while (QUEUE.awaited === null && QUEUE.pending.length) {
-    const outcome = QUEUE.pending[0]();
-    if (outcome === 'wait' && Date.now() - (QUEUE.since || (QUEUE.since = Date.now())) < GIVE_UP_MS) {
-      QUEUE.retry = setTimeout(pump, RETRY_MS);
-      return;
-    }
-    QUEUE.pending.shift();
-    QUEUE.since = 0;
-    if (outcome === 'sent') await_(QUEUE.done + 1);
+    const next = QUEUE.pending.shift();
+    if (typeof next === 'function') { next(); continue; }
+    QUEUE.serial += 1;
+    next.id = QUEUE.page + '-' + QUEUE.serial;
+    next.firstSent = Date.now();
+    QUEUE.awaited = next;
+    QUEUE.idleSince = 0;
+    send(next);
+    watch();
   }
 }
 
-function await_(count) {
-  QUEUE.awaited = count;
-  clearTimeout(QUEUE.timer);
-  QUEUE.timer = setTimeout(() => { QUEUE.awaited = null; pump(); }, GIVE_UP_MS);
-}
-
-function applied(done) {
-  // The bar was drawn with the server's count: the press awaited is applied, the next may go.
-  QUEUE.done = done;
-  if (QUEUE.awaited !== null && done >= QUEUE.awaited) {
+function applied(ids) {
+  // The bar was drawn with the ids of the presses the server applied: the awaited one may be there.
+  QUEUE.applied = ids;
+  if (QUEUE.awaited !== null && ids.includes(QUEUE.awaited.id)) {
     QUEUE.awaited = null;
-    clearTimeout(QUEUE.timer);
+    clearTimeout(QUEUE.watch);
   }
   pump();
 }
@@ -112,26 +125,29 @@ function queue(action) {
   return true;
 }
 
+function press(button, index) {
+  return queue({ button, index: index || 0 });
+}
+
 function onBarClick(e) {
-  // A click on one of the bar's buttons while a press is still on its way waits its turn.
+  // A click on one of the bar's buttons is a press like a key's: queued, sent once, in turn.
   if (!e.isTrusted || !e.target.closest) return;
   const button = e.target.closest('button');
   const holder = button && SENT_KEYS.map((k) => button.closest('.st-key-' + k) && k).find(Boolean);
-  if (!holder || button.disabled || button.__pgQueued) return;
+  if (!holder || button.disabled) return;
   const index = Array.from(document.querySelectorAll(/** @type {'button'} */ ('.st-key-' + holder + ' button')))
     .filter((b) => b.offsetParent !== null).indexOf(button);
-  if (QUEUE.awaited === null && !QUEUE.pending.length) { await_(QUEUE.done + 1); return; }  // goes now
   e.preventDefault();
   e.stopPropagation();
-  queue(sendButton(holder, Math.max(0, index)));
+  press(holder, holder === 'pb_class' ? Math.max(0, index) : 0);
 }
 
 const ACTIONS = {
-  ArrowLeft: () => queue(sendButton('pb_prev')),
-  ArrowRight: () => queue(sendButton('pb_next')),
+  ArrowLeft: () => press('pb_prev'),
+  ArrowRight: () => press('pb_next'),
   ' ': () => queue(() => clickEnabled(playerButton())),
-  z: () => queue(sendButton('pb_undo')),
-  Z: () => queue(sendButton('pb_undo')),
+  z: () => press('pb_undo'),
+  Z: () => press('pb_undo'),
   '?': () => { toggleOverlay(); return true; },
 };
 
@@ -141,7 +157,7 @@ function onKey(e) {
   if (e.key === 'Escape') { toggleOverlay(false); return; }
   if (typing(e.target)) return;
   let done = false;
-  if (/^[1-6]$/.test(e.key)) done = queue(sendButton('pb_class', Number(e.key) - 1));
+  if (/^[1-6]$/.test(e.key)) done = press('pb_class', Number(e.key) - 1);
   else if (ACTIONS[e.key]) done = ACTIONS[e.key]();
   if (done) e.preventDefault();
 }
@@ -200,7 +216,8 @@ function followBar() {
 }
 
 export default function (component) {
-  const { data, parentElement } = component;
+  const { data, parentElement, setTriggerValue } = component;
+  QUEUE.send = setTriggerValue;  // the element drawn last sends the presses
   const texts = data.texts;
   let root = parentElement.querySelector('.pg-presenter-keys');
   if (!root) {
@@ -227,5 +244,5 @@ export default function (component) {
     if (drawer) drawer.scrollTop = 0;
   }
   document.documentElement.dataset.pgFigure = figure;
-  applied(Number(data.done) || 0);
+  applied(Array.isArray(data.applied) ? data.applied : []);
 }

@@ -10,16 +10,21 @@ Rules that hold:
   widget's value before it is drawn, and writes its choice back to that widget's key in its
   callback, so the sidebar (which runs later in the same run) applies it exactly as if it had
   been chosen there; one source of truth, the scene.
-- The keys and the "?" overlay live in ``ui/widgets/presenter.js`` (an element of this row); they click
-  the bar's own buttons, so a key does what its button does, and never act while typing.
-- Every press counts, in order: each of the bar's callbacks counts itself in ``DONE_KEY``, which
-  the keys' element receives; the page queues presses (keys and clicks) and sends the next one only
-  once the count shows the one before it applied. ◀ / ▶ pick the neighbour of the figure shown when
-  their callback runs, not when the button was drawn.
+- The keys and the "?" overlay live in ``ui/widgets/presenter.js`` (an element of this row); a key
+  and a click on one of the bar's buttons (◀ ▶ ↶ ↷, a class) become the same press, which does
+  what that button's callback does; keys never act while typing.
+- Every press counts once, in order, however quick: the page sends one press at a time through
+  the keys' element, each with its own id, and the next only once the bar comes back drawn with
+  that id among ``PRESSES_KEY``'s; a press the server never ran (Streamlit can drop or merge a
+  request that meets a busy run) is sent again once the page is idle, and applied only once
+  (``receive_press``). A press's value comes from the page, so it is checked like any input.
+  ◀ / ▶ pick the neighbour of the figure shown when the press is applied, not when it was sent.
 """
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import streamlit as st
@@ -56,17 +61,58 @@ STRATEGY_KEY: Final = "pb_strategy"
 SIDEBAR_CLASS_KEY, SIDEBAR_METHOD_KEY = "active_class", "method"
 
 
-DONE_KEY: Final = "pb_done"  # how many of the bar's actions the server has applied (the keys' queue waits on it)
+KEYS_KEY: Final = "pb_keys"
+PRESSES_KEY: Final = "pb_presses"  # the ids of the last presses applied, newest last (the page waits on them)
+PRESSES_KEPT: Final = 16
+_PRESS_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+PRESS_BUTTONS: Final = ("pb_prev", "pb_next", "pb_undo", "pb_redo", "pb_class")
 
 
-def _counted(callback):
-    """``callback`` that also counts itself as applied (the page's queue of presses follows the count)."""
+@dataclass(frozen=True)
+class Press:
+    """One press of the bar's keys or buttons, as the page sent it."""
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        visitor()[DONE_KEY] = visitor().get(DONE_KEY, 0) + 1
-        return callback(*args, **kwargs)
+    id: str
+    button: str  # one of PRESS_BUTTONS
+    index: int  # the class (0-based) for "pb_class"; 0 otherwise
 
-    return counted
+
+def parse_press(value: object) -> Press | None:
+    """The page's press, or None for anything else (a press's value comes from the page)."""
+    if not isinstance(value, dict):
+        return None
+    press_id, button, index = value.get("id"), value.get("button"), value.get("index", 0)
+    if not isinstance(press_id, str) or not _PRESS_ID.fullmatch(press_id) or button not in PRESS_BUTTONS:
+        return None
+    indices = N_CLASSES if button == "pb_class" else 1
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < indices:
+        return None
+    return Press(press_id, button, index)
+
+
+def _apply(press: Press) -> None:
+    """What the press's button does (◀ ▶ from the figure shown now; ↶ ↷ only with history)."""
+    history = visitor()["history"]
+    if press.button in ("pb_prev", "pb_next"):
+        state.guarded_callback("that figure")(step_figure)(-1 if press.button == "pb_prev" else 1)
+    elif press.button == "pb_undo" and history.past:
+        state.guarded_callback("undo")(state.undo)()
+    elif press.button == "pb_redo" and history.future:
+        state.guarded_callback("redo")(state.redo)()
+    elif press.button == "pb_class":
+        widget_values()[SIDEBAR_CLASS_KEY] = press.index
+
+
+def receive_press() -> None:
+    """The keys' element sent a press: apply it, once, however often the page sends it again."""
+    press = parse_press((widget_values().get(KEYS_KEY) or {}).get("press"))
+    if press is None:
+        return
+    applied = tuple(visitor().get(PRESSES_KEY, ()))
+    if press.id in applied:
+        return  # sent again before the bar showed it applied
+    visitor()[PRESSES_KEY] = (*applied, press.id)[-PRESSES_KEPT:]
+    _apply(press)
 
 
 def _copy(source, target, fallback=None):
@@ -78,7 +124,6 @@ def _copy(source, target, fallback=None):
 
 
 def _write_back(target, source):
-    @_counted
     def write() -> None:
         value = widget_values().get(source)
         if value is not None:  # a segmented control can be clicked off: the choice stays
@@ -156,14 +201,14 @@ def presenter_bar(row: DeltaGenerator) -> None:
         "↶",
         key="pb_undo",
         disabled=not history.past,
-        on_click=_counted(state.guarded_callback("undo")(state.undo)),
+        on_click=state.guarded_callback("undo")(state.undo),
         help=_("Undo (Z)"),
     )
     pair.button(
         "↷",
         key="pb_redo",
         disabled=not history.future,
-        on_click=_counted(state.guarded_callback("redo")(state.redo)),
+        on_click=state.guarded_callback("redo")(state.redo),
         help=_("Redo"),
     )
     strategies = _strategies(scene)
@@ -183,7 +228,7 @@ def presenter_bar(row: DeltaGenerator) -> None:
     _alpha_choice(row, scene)
     reopen_button(row)
     with row:
-        _keys(data=_key_data(), key="pb_keys")
+        _keys(data=_key_data(), key=KEYS_KEY, on_press_change=receive_press)
 
 
 BASIS_KEY: Final = "pb_basis"
@@ -237,7 +282,7 @@ def _figure_buttons(row):
             label,
             key=key,
             disabled=neighbour_preset(step) is None,
-            on_click=_counted(state.guarded_callback("that figure")(step_figure)),
+            on_click=state.guarded_callback("that figure")(step_figure),
             args=(step,),
             help=help_text,
         )
@@ -246,7 +291,7 @@ def _figure_buttons(row):
 def _key_data():
     """What the keys' element needs: its sentences in the session's language."""
     return {
-        "done": visitor().get(DONE_KEY, 0),
+        "applied": list(visitor().get(PRESSES_KEY, ())),
         "figure": visitor().get(ACTIVE_KEY) or "",  # the page's data-pg-figure (tests wait on it)
         "texts": {
             "help_button": _("Keyboard shortcuts (?)"),
