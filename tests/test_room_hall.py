@@ -121,6 +121,20 @@ def test_the_state_names_the_method_as_the_lecturers_page_does_in_the_asked_lang
     assert state(client, code, lang="ja")["method_name"] != state(client, code, lang="en")["method_name"]
 
 
+def test_a_poll_looks_its_student_up_without_parsing_every_students_part(client, monkeypatch):  # noqa: F811
+    # A hall's poll asked whether its student sat in the room by parsing all 500 students' parts
+    # (Snapshot.me): 27% of the server's time with 500 pollers, p90 9.4 s to the projector.
+    code, _token = opened(client)
+    sid, _key = joined(client, code)
+
+    def parsed(_snapshot):
+        raise AssertionError("a poll parsed every student's part")
+
+    monkeypatch.setattr(views.Snapshot, "me", property(parsed))
+    answer = state(client, code, sid=sid)
+    assert answer["me"]["count"] == 0 and "me" not in state(client, code, sid="nobody")
+
+
 def test_a_closed_room_says_so_with_the_link_it_was_frozen_into(client):  # noqa: F811
     code, _token = opened(client)
     student = joined(client, code)

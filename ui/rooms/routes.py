@@ -262,7 +262,7 @@ async def state(request: Request) -> Response:
         if exhausted and not snapshot.admits(sid, request.headers.get("x-room-token")):
             raise model.RoomError(429, TOO_MANY)
         now = time.time()
-        if sid in snapshot.me and guard.PRESENCE.due(code, sid, now):
+        if snapshot.seats(sid) and guard.PRESENCE.due(code, sid, now):  # not ``me``: 500 parts parsed a poll
             await run_in_threadpool(store.seen, code, sid, now)
     except model.RoomError as err:
         return _refusal(err.status, err.sentence, language)

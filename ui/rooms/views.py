@@ -226,6 +226,10 @@ class Snapshot:
     def admits(self, sid: object, token: object) -> bool:
         return self.shared.admits(sid, token)
 
+    def seats(self, sid: object) -> bool:
+        """Whether ``sid`` is one of the room's students (a dict lookup: ``me`` parses every part)."""
+        return isinstance(sid, str) and sid in self.shared.me
+
     def body(self, sid: object) -> bytes:
         """The answer's bytes for the student ``sid`` (their own part included when a member)."""
         part = self.shared.me.get(sid) if isinstance(sid, str) else None
