@@ -63,6 +63,7 @@ class Student:
         self.sid = self.key = None
         self.seq = 0
         self.acks = []  # (start time, acknowledged version, pid)
+        self.waits = []  # (start time, seconds until acknowledged)
         self.refused = 0  # adds the room refused (409: paused, the student's or the room's cap)
         self.retries = 0
         self.polls = 0
@@ -101,6 +102,7 @@ class Student:
             status, answer = await self.post("add", body)
             if status == 200:
                 self.acks.append((started, answer["version"], answer["pid"]))
+                self.waits.append((started, time.time() - started))
             else:
                 self.refused += 1
             await asyncio.sleep(max(0.0, started + EVERY - time.time()))
@@ -220,16 +222,29 @@ def _get(url):
         return response.read()
 
 
+def quarters(timed):
+    """p90 of the latencies in each quarter of the run, by the adds' start times."""
+    if not timed:
+        return []
+    first, last = min(t for t, _ in timed), max(t for t, _ in timed)
+    span = max(last - first, 1e-9)
+    parts = [
+        [lag for t, lag in timed if k <= 4 * (t - first) / span < k + 1 or (k == 3 and t == last)] for k in range(4)
+    ]
+    return [round(percentile(part, 90), 3) if part else None for part in parts]
+
+
 def report(seated, refused_seats, final, drawn, cpu, elapsed, client_cpu, load_before):
     acks = [a for s in seated for a in s.acks]
     lost = sum(max(0, len(s.acks) - final.get(s.sid, 0)) for s in seated)
-    latencies, never = [], 0
+    latencies, timed, never = [], [], 0
     for started, version, _pid in acks:
         when = next((t / 1000 for v, t in drawn if v >= version), None)
         if when is None:
             never += 1
         else:
             latencies.append(when - started)
+            timed.append((started, when - started))
     polls = sum(s.polls for s in seated)
     starts = [started for started, _v, _p in acks]
     redraws = [t / 1000 for _v, t in drawn if starts and min(starts) <= t / 1000 <= max(starts)]
@@ -248,6 +263,10 @@ def report(seated, refused_seats, final, drawn, cpu, elapsed, client_cpu, load_b
         "tap-to-projector median s": round(percentile(latencies, 50), 3),
         "p90 s": round(percentile(latencies, 90), 3),
         "max s": round(max(latencies, default=float("nan")), 3),
+        # The run in four quarters by when the add started (--replicas: a replica dies at the
+        # second's start, Redis restarts at the fourth's): where the tail comes from.
+        "p90 s by quarter": quarters(timed),
+        "p90 s to the add's answer, by quarter": quarters([w for s in seated for w in s.waits]),
         "projector redraws per second": round(len(redraws) / span, 2),
         "projector redraw gap median s": round(percentile(gaps, 50), 3),
         "server cores on average": round(cpu / elapsed, 2),

@@ -14,6 +14,7 @@ import secrets
 import shutil
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
@@ -177,3 +178,28 @@ def test_three_replicas_behind_nginx(tmp_path):
         fresh, _ = asyncio.run(use_sessions(url, 3, clicks=2))
         assert all(len(points) == 92 and not errors for points, _, errors in fresh)
         assert nginx.poll() is None
+
+
+def test_a_replicas_own_503_does_not_take_it_out_of_the_group(tmp_path):
+    """A 503 is the app's own answer (the rooms' Redis away for a moment, a live frame too heavy,
+    the process's bodies at their bound): nginx passes it on, and does not count it as the replica
+    failing. It did: with the other replica dead, every request got 502 for a while, and a hall's
+    adds waited 10 s (fail_timeout) after Redis restarted."""
+    from ui.rooms.model import new_code
+
+    env = {"PLAYGROUND_REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"}  # Redis away: the rooms answer 503
+    with streamlit(env=env, args=(f"--server.baseUrlPath={BASE}",)) as replica:
+        port = int(replica.url.split(":")[2].split("/")[0])
+        nginx, url = start_nginx(tmp_path / "nginx", free_port(), [port, free_port()])  # the second one is dead
+        try:
+            for _ in range(4):  # whichever way the hash sends them, the dead one's requests go on to the live one
+                assert get(f"{url}/_stcore/health")[0].endswith(f":{port}")
+            for _ in range(3):
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(f"{url}/api/room/state?c={new_code()}", timeout=30)
+                assert refused.value.code == 503 and "not reachable" in json.loads(refused.value.read())["error"]
+                for _ in range(3):  # still in the group: answered, not 502
+                    assert get(f"{url}/_stcore/health")[0].endswith(f":{port}")
+        finally:
+            nginx.terminate()
+            nginx.wait(10)
