@@ -7,7 +7,8 @@
 import { fill, loadPlotly, observeWidth, plotRoot, themed } from '../plot/plotly_shared.js';
 import { drawPoints, takePoints } from './projector_points.js';
 
-const POLL_MS = 250;
+const POLL_MS = 250;  // from one answer to the next poll: the server builds a room's answer at most this often
+const MIN_GAP_MS = 30;  // after a long drawing, a breath before the next poll
 
 export default function (component) {
   const {data, parentElement} = component;
@@ -35,6 +36,11 @@ export default function (component) {
 
 async function poll(Plotly, root, status, state) {
   if (!root.isConnected) { state.running = false; return; }
+  // The next poll is timed from this answer, not from the end of its drawing: the server builds a
+  // room's answer at most every POLL_MS (ui/rooms/views.py's MIN_INTERVAL), so asking again
+  // POLL_MS after an answer meets the next one as soon as it can be built; the drawing's time is
+  // not added to every point's wait.
+  let answered = Date.now();
   try {
     const query = new URLSearchParams({c: state.code, since: String(state.version), lang: state.lang,
       scale: String(state.scale === 1 ? '1.0' : state.scale)});
@@ -42,6 +48,7 @@ async function poll(Plotly, root, status, state) {
     // (a header: never in an address, a log or the students' link).
     const response = await fetch(state.api + '/state?' + query, {cache: 'no-store', headers: {'X-Room-Token': state.token}});
     const answer = await response.json();
+    answered = Date.now();
     if (!response.ok) {
       status.textContent = answer.error || state.texts.offline;
     } else if (answer.figure) {
@@ -69,5 +76,5 @@ async function poll(Plotly, root, status, state) {
   } catch (err) {
     status.textContent = state.texts.offline;
   }
-  setTimeout(() => poll(Plotly, root, status, state), POLL_MS);
+  setTimeout(() => poll(Plotly, root, status, state), Math.max(MIN_GAP_MS, POLL_MS - (Date.now() - answered)));
 }
