@@ -5,7 +5,7 @@
 - *crowd*: on another fresh server, a prober page on the default scene clicks all along (each
   click once the previous one has drawn); ``--pages`` pages then open the same heavy link at
   once. Each page's seconds, the fits the server and its workers ran for the link (counted by
-  ``PLAYGROUND_FIT_LOG``: one line per ``ui.session.workers.fit_scene`` call, in any process), and the
+  ``PLAYGROUND_FIT_LOG``: one line per ``ui.engine.workers.fit_scene`` call, in any process), and the
   prober's click-to-redraw while the pages load.
 
 Targets (not timed tests): every crowd page settles within 2x the page alone, the link is fitted

@@ -100,8 +100,8 @@ def scene_footprint(n_points=20_000, edits=5):
     """Bytes a session holds for an n-point scene: its point set, its undo history after
     ``edits`` edits, the fitted model and the canvas's view (measured in-process)."""
     from playground.scene import History
-    from ui.session.cache import approx_bytes
-    from ui.session.workers import fit_scene
+    from ui.engine.cache import approx_bytes
+    from ui.engine.workers import fit_scene
 
     per_class = n_points // 4
     specs = [ClusterSpec(MEANS[k], (1.6, 1.2), 30.0 * k) for k in range(4)]

@@ -84,7 +84,7 @@ class Classifier:
     classes_: LabelArray
     n_features_in_: int
     # A note on the fit (a ``Message``), set by the models that have one and by the server's
-    # fit for a multi-class fit stopped early (``ui.session.workers``); absent otherwise.
+    # fit for a multi-class fit stopped early (``ui.engine.workers``); absent otherwise.
     fit_message_: str | None
 
     #: Name shown in the app's method list.

@@ -16,7 +16,7 @@ from playground.points_csv import read_points_csv
 from playground.presets import PRESETS
 from playground.scene import PointSet, Scene
 from tests.hostile_cases import TWO_CLASSES
-from ui.session.workers import fit_scene
+from ui.engine.workers import fit_scene
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 

@@ -9,11 +9,19 @@ import pytest
 
 from playground.scene import PointSet, Scene
 from tests.test_live_route import request
+from ui.engine import cache as engine_cache
 from ui.server import live_budget, live_route
 from ui.server.live_budget import StageClock, basis_size, work_estimate
 from ui.server.live_request import Refused
 from ui.session.compute import GRID_RESOLUTION
 from ui.session.state import default_scene
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(monkeypatch):
+    """A shared cache of each test's own: the live route keeps its fits there, and a scene another
+    test fitted would be answered without the stages these tests time."""
+    monkeypatch.setattr(engine_cache, "_CACHE", None)
 
 
 def heavy_scene(n=5_000, k=6, n_centres=100, method="least_squares", multiclass="ovo"):

@@ -19,12 +19,12 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in time; httpx is w
 from playground.link import encode_scene
 from playground.scene import PointSet, Scene
 from ui.engine.fitview import evaluate_view
+from ui.engine.workers import fit_scene
 from ui.plot.canvas_protocol import LIVE_PATH, indices, number
 from ui.server import live_route
 from ui.server.limits import InFlight
 from ui.server.live_route import RateLimit, edited_points, live_answer
 from ui.session.state import default_scene
-from ui.session.workers import fit_scene
 
 
 @pytest.fixture
@@ -282,3 +282,28 @@ def test_protocol_readers_take_only_finite_numbers_and_whole_indices():
 def test_a_refusal_is_in_the_requests_language(client):
     response = client.post(LIVE_PATH, json=request(edits=[{"type": "add", "x": 1e300, "y": 0}], language="ja"))
     assert response.status_code == 422 and response.json()["error"] == "ライブ更新の値が範囲外です。"
+
+
+def test_the_pages_rerun_after_a_click_finds_the_live_routes_fit_and_view(monkeypatch):
+    """One click, one fit: the live route keeps its fit and view in the server's shared cache under
+    the page's keys, so the session's rerun of the clicked scene fits nothing again."""
+    from ui.engine import cache as engine_cache
+    from ui.engine.keys import scene_view_key
+    from ui.session import compute
+
+    monkeypatch.setattr(engine_cache, "_CACHE", None)  # a cache of its own
+    fits = []
+
+    def counted(*args):
+        fits.append(args[2])
+        return fit_scene(*args)
+
+    monkeypatch.setattr(live_route, "fit_scene", counted)
+    monkeypatch.setattr(compute, "fit_scene", counted)
+    scene = default_scene()
+    live_answer(request(scene, edits=[{"type": "add", "x": 1.0, "y": 1.0}], add_as=1))
+    clicked = scene.with_points(scene.points.added(1.0, 1.0, 1))
+    view = compute.scene_view(clicked)
+    assert fits == [scene.method]  # the live route's fit alone
+    assert view is engine_cache.result_cache().get(scene_view_key(clicked, compute.GRID_RESOLUTION))
+    assert compute.scene_model(clicked) is not None and fits == [scene.method]

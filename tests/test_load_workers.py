@@ -1,4 +1,4 @@
-"""The worker pool (ui/session/workers.py) and the result cache (ui/session/cache.py): heavy fits run in worker
+"""The worker pool (ui/engine/workers.py) and the result cache (ui/engine/cache.py): heavy fits run in worker
 processes under the budget, one task per scene, cancelled when nobody waits; results are bounded
 in bytes, entries and time; the undo history is bounded in bytes.
 
@@ -14,8 +14,8 @@ import pytest
 
 from playground.scene import History, PointSet
 from tests.conftest import clusters
-from ui.session.cache import ResultCache, approx_bytes
-from ui.session.workers import LEASE_SECONDS, WorkerPool, fit_scene
+from ui.engine.cache import ResultCache, approx_bytes
+from ui.engine.workers import LEASE_SECONDS, WorkerPool, fit_scene
 
 SLOW_GD = (("learning_rate", 0.001), ("max_iter", 100_000), ("solver", "gd"), ("tol", 0.0))
 

@@ -10,10 +10,10 @@ from playground.grid import Window
 from playground.link import encode_scene
 from playground.scene import PointSet, Scene
 from ui.engine.fitview import FitView, evaluate_view
+from ui.engine.workers import fit_scene
 from ui.plot.canvas import figure_json
 from ui.plot.render import render_scene
 from ui.server.live_route import live_answer
-from ui.session.workers import fit_scene
 
 
 def _scene(method="perceptron", step=None, seed=4):

@@ -12,9 +12,9 @@ import pytest
 
 from playground.scene import PointSet
 from tests.conftest import at_once, clusters
+from ui.engine.cache import MISSING, ResultCache
+from ui.engine.workers import FIT_LOG, WorkerPool
 from ui.session import compute
-from ui.session.cache import MISSING, ResultCache
-from ui.session.workers import FIT_LOG, WorkerPool
 
 THREADS = 12
 

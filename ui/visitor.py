@@ -12,7 +12,7 @@ Rules that hold:
   in pyproject.toml). A key's constant is declared ``Final`` where it is defined, so the checker
   sees its text.
 - What is per visitor lives here; what the whole server shares (the fits' cache and worker pool,
-  the rooms) does not (``ui/session/cache.py``, ``workers.py``, ``ui/rooms/store.py``).
+  the rooms) does not (``ui/engine/cache.py``, ``workers.py``, ``ui/rooms/store.py``).
 - The page's widgets keep their values under their keys (``key=`` of a Streamlit widget); those
   with a fixed key are declared below among the widgets' values.
 
@@ -60,7 +60,7 @@ class VisitorState(TypedDict, total=False):
     live_follows: bool  # this run, the open panel's live section holds the follow element
 
     # ---- Fits the visitor stopped (ui/session/compute.py) ----
-    stop_fit_requests: set[tuple[Any, ...]]  # the fits' keys (ui/session/cache.py)
+    stop_fit_requests: set[tuple[Any, ...]]  # the fits' keys (ui/engine/cache.py)
     stopped_fits: dict[tuple[Any, ...], Any]
     session_views: dict[tuple[Any, ...], Any]
     fit_wait_serial: int

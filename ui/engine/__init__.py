@@ -7,4 +7,8 @@ Rules that hold:
   standard library. The page, the comparison, the live route and the rooms call it.
 - ``fitview``: a fitted model evaluated on the view's grid (regions, boundaries, posterior), the
   one evaluation every drawing of a fit starts from.
+- ``cache``: the process-wide cache of fits and views with its single flight, and ``workers``: the
+  pool of worker processes for long fits. Both are the server's, shared by every visitor, the live
+  route and the rooms (not one visitor's session, which only keeps what it stopped or could not
+  share: ``ui.session.compute``).
 """

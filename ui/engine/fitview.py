@@ -1,6 +1,6 @@
 """What the canvas draws of a fitted model: predictions, regions, boundary (numpy only, no streamlit).
 
-Computed in the server, or by the worker process that fitted the model (``ui.session.workers``), so a
+Computed in the server, or by the worker process that fitted the model (``ui.engine.workers``), so a
 heavy model's 200 x 200 evaluation does not hold the server either.
 """
 

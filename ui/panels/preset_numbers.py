@@ -26,11 +26,11 @@ from playground.fisher import FisherDiscriminant
 from playground.grid import Window
 from playground.presets import LOGISTIC, OUTLIER_CENTRE, PERCEPTRON, PRESETS
 from playground.scene import Scene
+from ui.engine.workers import fit_scene
 from ui.panels import number_text, subscript
 from ui.panels.fisher import fisher_model, means_direction
 from ui.panels.least_squares import least_squares_model, output_grid
 from ui.panels.probit import figure_4_9
-from ui.session.workers import fit_scene
 from ui.text.convention import backend_w_init, book_weights_at
 
 

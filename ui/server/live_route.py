@@ -44,7 +44,10 @@ from playground import Classifier, Message, PlaygroundError, Window
 from playground.budget import limited
 from playground.link import decode_scene
 from playground.scene import PointSet, Scene
+from ui.engine.cache import MISSING, approx_bytes, result_cache, setting
 from ui.engine.fitview import FitView, evaluate_view
+from ui.engine.keys import scene_fit_key, scene_view_key
+from ui.engine.workers import fit_scene
 from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
 from ui.plot.figures import SceneFigure  # at start: its import takes 0.4 s, a whole live budget
@@ -65,9 +68,7 @@ from ui.server.live_request import (
     live_fields,
     parsed_json,
 )
-from ui.session.cache import setting
 from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
-from ui.session.workers import fit_scene
 from ui.text.i18n import N_, _, speaking
 from ui.text.names import phrased
 
@@ -125,18 +126,29 @@ def _named_by_origin(figure: SceneFigure, origins: NDArray[np.intp]) -> None:
 
 
 def _fitted_view(scene: Scene, clock: StageClock) -> tuple[Classifier | None, FitView]:
-    """(model, view) of the scene's training points, under the live budget."""
-    if work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
-        raise Refused(503, TOO_HEAVY)
+    """(model, view) of the scene's training points, under the live budget, through the server's
+    shared cache: a fit or a view the page (or another visitor) made is used as it is, and what is
+    made here is kept there, so the page's rerun after a click finds this fit and view instead of
+    making them again (one fit per click, not two)."""
+    cache = result_cache()
+    fit_at, view_at = scene_fit_key(scene), scene_view_key(scene, GRID_RESOLUTION)
+    result, view = cache.get(fit_at), cache.get(view_at)
+    if result is not MISSING and view is not MISSING:
+        return result[0], view
     training = scene.training
     points = training.points
-    with limited(min(LIVE_SECONDS, clock.left()), MAX_RECORDED_STEPS) as budget:
-        result = fit_scene(
-            points.X, points.y, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params
-        )
-    if "time" in budget.reasons or clock.over():
-        raise Refused(503, TOO_HEAVY)
+    if result is MISSING:
+        if work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
+            raise Refused(503, TOO_HEAVY)
+        with limited(min(LIVE_SECONDS, clock.left()), MAX_RECORDED_STEPS) as budget:
+            result = fit_scene(
+                points.X, points.y, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params
+            )
+        if "time" in budget.reasons or clock.over():
+            raise Refused(503, TOO_HEAVY)
+        cache.put(fit_at, result, approx_bytes(result))  # the page's fit under the same step budget
     view = evaluate_view(result, points.X, points.y, scene.window, scene.step, GRID_RESOLUTION)
+    cache.put(view_at, view, approx_bytes(view))
     if clock.over():
         raise Refused(503, TOO_HEAVY)
     return result[0], view

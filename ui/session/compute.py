@@ -1,7 +1,7 @@
 """Fit the scene's method and evaluate it over the view, sharing results among visitors within bounds.
 
 - Results (fitted models and what the canvas draws of them) live in one process-wide cache
-  (``ui.session.cache``), bounded in bytes and entries and emptied of what nobody uses: a reload or
+  (``ui.engine.cache``), bounded in bytes and entries and emptied of what nobody uses: a reload or
   a link opened by a whole class is served from it, not fitted again.
 - One computation per scene, however many ask at once: a fit tried in the server and the view
   of a shared fit are computed by the first session that asks while the others wait for it
@@ -10,7 +10,7 @@
 - Every fit runs under a budget (``playground.budget``): at most ``FIT_SECONDS`` and
   ``MAX_RECORDED_STEPS`` recorded steps in all, shared among one-versus-rest / one-versus-one
   sub-problems. A fit is tried in the server process first, under ``INLINE_SECONDS``; one that
-  needs longer goes to a worker process (``ui.session.workers``), and the page shows its progress
+  needs longer goes to a worker process (``ui.engine.workers``), and the page shows its progress
   and a Stop button while it waits. Nothing waits for a closed page: its fit is cancelled.
 - Settings are read from the environment (``PLAYGROUND_FIT_SECONDS``, ``PLAYGROUND_FIT_WORKERS``,
   ``PLAYGROUND_CACHE_MB``), so a host can tune them without editing the code.
@@ -29,13 +29,13 @@ from playground.basis import BASES
 from playground.budget import limited
 from playground.scene import PointSet, Scene
 from ui import streamlit_private
+from ui.engine.cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache, setting
 from ui.engine.fitview import FitView, evaluate_view
+from ui.engine.keys import fit_key, view_key
+from ui.engine.workers import WorkerPool, fit_scene
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
 from ui.visitor import visitor, widget_values
-
-from .cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache, setting
-from .workers import WorkerPool, fit_scene
 
 GRID_RESOLUTION = 200
 FIT_SECONDS = setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
@@ -68,7 +68,7 @@ def worker_pool() -> WorkerPool | None:
     """The process-wide pool of fitting processes, or None when fits run in the server."""
     if FIT_WORKERS <= 0:
         return None
-    return WorkerPool(FIT_WORKERS, FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
+    return WorkerPool(int(FIT_WORKERS), FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
 
 
 def fitted_model(
@@ -86,7 +86,7 @@ def fitted_model(
     ``view`` = (cache key, window, step, resolution): a fit done in a worker also evaluates this
     view there and caches it under the key.
     """
-    key = ("fit", points.digest, method, params, multiclass, basis, basis_params)
+    key = fit_key(points, method, params, multiclass, basis, basis_params)
     cache = result_cache()
     found = cache.get(key)
     if found is MISSING:
@@ -198,22 +198,11 @@ def prefetch(scenes: Iterable[Scene]) -> None:
         if not len(points) or not _surely_slow(points, scene.method, scene.multiclass, scene.basis, scene.basis_params):
             continue
         settings = (scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params)
-        key = ("fit", points.digest, *settings)
+        key = fit_key(points, *settings)
         if cache.get(key) is MISSING:
             m, params, strategy, basis, basis_params = settings
-            view_key = (
-                "view",
-                points.digest,
-                m,
-                params,
-                strategy,
-                scene.window,
-                None,
-                GRID_RESOLUTION,
-                basis,
-                basis_params,
-            )
-            view = (view_key, scene.window, None, GRID_RESOLUTION)
+            first_view = view_key(points, m, params, strategy, scene.window, None, GRID_RESOLUTION, basis, basis_params)
+            view = (first_view, scene.window, None, GRID_RESOLUTION)
             pool.submit(key, (points.X, points.y, *settings), waiter, view=view)
 
 
@@ -405,7 +394,7 @@ def fit_view(
     basis_params: tuple = (),
 ) -> FitView:
     """Fit (or replay to ``step``), then evaluate on the points and on a resolution^2 grid (cached)."""
-    key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
+    key = view_key(points, method, params, multiclass, window, step, resolution, basis, basis_params)
     cache = result_cache()
     view = cache.get(key)
     if view is MISSING:
@@ -420,17 +409,17 @@ def _fit_view(points, method, params, multiclass, window, step, resolution, basi
     sessions ask at once (``ResultCache.compute_once``) and cached; a view of a fit only this
     session has (stopped, or too large to share) is kept in the session."""
     cache = result_cache()
-    view_key = ("view", points.digest, method, params, multiclass, window, step, resolution, basis, basis_params)
+    this_view = view_key(points, method, params, multiclass, window, step, resolution, basis, basis_params)
     if len(points) == 0:
         view = FitView(
             error=Message(N_("There are no points yet: click on the plot to add some, or generate clusters."))
         )
-        cache.put(view_key, view, approx_bytes(view))
+        cache.put(this_view, view, approx_bytes(view))
         return view
     result = fitted_model(
-        points, method, params, multiclass, basis, basis_params, view=(view_key, window, step, resolution)
+        points, method, params, multiclass, basis, basis_params, view=(this_view, window, step, resolution)
     )
-    view = cache.get(view_key)  # evaluated by the worker that fitted it
+    view = cache.get(this_view)  # evaluated by the worker that fitted it
     if view is not MISSING:
         return view
 
@@ -438,11 +427,11 @@ def _fit_view(points, method, params, multiclass, window, step, resolution, basi
         view = evaluate_view(result, points.X, points.y, window, step, resolution)
         return view, approx_bytes(view)
 
-    if cache.get(("fit", points.digest, method, params, multiclass, basis, basis_params)) is MISSING:
+    if cache.get(fit_key(points, method, params, multiclass, basis, basis_params)) is MISSING:
         view = evaluate()[0]
-        _keep_in_session(view_key, view, store=SESSION_VIEWS)
+        _keep_in_session(this_view, view, store=SESSION_VIEWS)
         return view
-    return cache.compute_once(view_key, evaluate)[0]
+    return cache.compute_once(this_view, evaluate)[0]
 
 
 def window_for(points: PointSet, fallback: Window | None = None) -> Window:

@@ -2,7 +2,7 @@
 
 The app fits in its own process when a fit is quick (``ui.session.compute`` tries it under a short
 budget first). A fit that needs longer goes to a small pool of worker processes started with
-``python -m ui.session.workers``, at a lower scheduling priority (``nice``), each fitting one scene at a
+``python -m ui.engine.workers``, at a lower scheduling priority (``nice``), each fitting one scene at a
 time under the full per-fit budget (``playground.budget``). Other visitors' clicks are served by
 the server process meanwhile, which the operating system prefers over the workers.
 
@@ -26,7 +26,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -76,7 +76,7 @@ def fit_scene(
 FIT_LOG = "PLAYGROUND_FIT_LOG"  # a file each fit appends a line to (benchmarks count fits with it)
 
 
-def _count_fit(method, n_points):
+def _count_fit(method: str, n_points: int) -> None:
     """Append one line per fit to the file named by ``PLAYGROUND_FIT_LOG`` (if set): the server
     and its worker processes alike, so a benchmark counts the fits a scene cost, not guesses."""
     path = os.environ.get(FIT_LOG)
@@ -118,22 +118,25 @@ def budget_summary(budget: Budget) -> Message:
 class Task:
     """One scene being fitted in a worker; waiters poll it, renewing its lease."""
 
-    def __init__(self, key, payload, seconds, view=None):
+    def __init__(
+        self, key: Hashable, payload: tuple[Any, ...], seconds: float | None, view: tuple[Any, ...] | None = None
+    ) -> None:
         self.key = key
         self.payload = payload
-        self.view_key, self.view_args = (view[0], view[1:]) if view else (None, None)
-        self.view = None  # the FitView evaluated with the fit, when asked
+        self.view_key: Hashable | None = view[0] if view else None
+        self.view_args: tuple[Any, ...] | None = view[1:] if view else None
+        self.view: Any = None  # the FitView evaluated with the fit, when asked
         self.seconds = seconds
         self.created = time.monotonic()
-        self.waiters = {}  # who waits (a session id) -> when they last did
-        self.owner = None  # who asked first: the others wait for the fit that visitor started
-        self.started = None  # when a worker took it
+        self.waiters: dict[str | None, float] = {}  # who waits (a session id; None: anonymous) -> when they last did
+        self.owner: str | None = None  # who asked first: the others wait for the fit that visitor started
+        self.started: float | None = None  # when a worker took it
         self.progress = (0.0, 0.0, "")  # elapsed, fraction of the budget, what is being fitted
         self.cancel_requested = False
-        self.result = None  # (model, error) once done
+        self.result: tuple[Classifier | None, Message | None] | None = None  # (model, error) once done
         self.result_bytes = 0
-        self.stopped = None  # why the fit stopped early: "time", "steps", "cancelled" or None
-        self.failure = None  # text of an unexpected error in the worker
+        self.stopped: str | None = None  # why the fit stopped early: "time", "steps", "cancelled" or None
+        self.failure: str | None = None  # text of an unexpected error in the worker
         self._done = threading.Event()
 
     @property
@@ -175,20 +178,20 @@ class Task:
 class _Worker:
     """One worker process and the server-side thread that feeds it tasks."""
 
-    def __init__(self, pool, index):
+    def __init__(self, pool: "WorkerPool", index: int) -> None:
         self.pool = pool
         self.index = index
-        self.process = None
-        self.connection = None
+        self.process: subprocess.Popen[bytes] | None = None
+        self.connection: Connection | None = None
         self.tasks_done = 0
         self.thread = threading.Thread(target=self._serve, name=f"fit-worker-{index}", daemon=True)
         self.thread.start()
 
-    def _start(self):
+    def _start(self) -> tuple[subprocess.Popen[bytes], Connection]:
         parent, child = socket.socketpair()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(":"))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "ui.session.workers", str(child.fileno()), str(WORKER_NICE)],
+            [sys.executable, "-m", "ui.engine.workers", str(child.fileno()), str(WORKER_NICE)],
             pass_fds=[child.fileno()],
             cwd=ROOT,
             env=env,
@@ -197,8 +200,9 @@ class _Worker:
         child.close()
         self.connection = Connection(parent.detach())
         self.tasks_done = 0
+        return self.process, self.connection
 
-    def _stop(self):
+    def _stop(self) -> None:
         if self.process is not None:
             self.process.kill()
             self.process.wait()
@@ -206,7 +210,7 @@ class _Worker:
             self.connection.close()
         self.process, self.connection = None, None
 
-    def _serve(self):
+    def _serve(self) -> None:
         while True:
             task = self.pool._next_task()
             if task is None:
@@ -223,19 +227,24 @@ class _Worker:
             finally:
                 self.pool._release(task)
 
-    def _run(self, task):
-        if self.process is None or self.process.poll() is not None or self.tasks_done >= TASKS_PER_WORKER:
+    def _run(self, task: Task) -> None:
+        if (
+            self.process is None
+            or self.connection is None
+            or self.process.poll() is not None
+            or self.tasks_done >= TASKS_PER_WORKER
+        ):
             self._stop()
-            self._start()
+            process, connection = self._start()
+        else:
+            process, connection = self.process, self.connection
         task.started = time.monotonic()
-        self.connection.send_bytes(
-            pickle.dumps(("fit", task.seconds, self.pool.max_steps, task.payload, task.view_args))
-        )
+        connection.send_bytes(pickle.dumps(("fit", task.seconds, self.pool.max_steps, task.payload, task.view_args)))
         cancel_sent = None
         hard_limit = task.started + (task.seconds or 60.0) + HARD_EXTRA_SECONDS
         while True:
-            if self.connection.poll(PROGRESS_SECONDS):
-                data = self.connection.recv_bytes()
+            if connection.poll(PROGRESS_SECONDS):
+                data = connection.recv_bytes()
                 kind, *rest = pickle.loads(data)
                 if kind == "progress":
                     task.progress = rest[0]
@@ -248,11 +257,11 @@ class _Worker:
                     task.finish(failure=rest[0])
                 return
             now = time.monotonic()
-            if self.process.poll() is not None:
-                raise OSError(f"it exited with code {self.process.returncode}")
+            if process.poll() is not None:
+                raise OSError(f"it exited with code {process.returncode}")
             abandoned = now - task.last_wanted > LEASE_SECONDS
             if (task.cancel_requested or abandoned) and cancel_sent is None:
-                self.connection.send_bytes(pickle.dumps(("cancel",)))
+                connection.send_bytes(pickle.dumps(("cancel",)))
                 cancel_sent = now
             if (cancel_sent is not None and now - cancel_sent > GRACE_SECONDS) or now > hard_limit:
                 self._stop()  # it did not stop in time: kill it, a fresh one takes the next task
@@ -263,14 +272,20 @@ class _Worker:
 class WorkerPool:
     """A few worker processes fitting scenes, one task per distinct scene (see the module's text)."""
 
-    def __init__(self, size, seconds, max_steps, on_done=None):
+    def __init__(
+        self,
+        size: int,
+        seconds: float | None,
+        max_steps: int | None,
+        on_done: Callable[[Task], None] | None = None,
+    ) -> None:
         self.size = max(int(size), 1)
         self.seconds = seconds
         self.max_steps = max_steps
         self.on_done = on_done  # called with each finished task before it leaves the pool (to cache it)
         self._lock = threading.Condition()
-        self._queue = deque()
-        self._tasks = {}  # key -> task, queued or running
+        self._queue: deque[Task] = deque()
+        self._tasks: dict[Hashable, Task] = {}  # key -> task, queued or running
         self._closed = False
         self._workers = [_Worker(self, index) for index in range(self.size)]
 
@@ -317,7 +332,7 @@ class WorkerPool:
         with self._lock:
             return len(self._tasks)
 
-    def _next_task(self):
+    def _next_task(self) -> Task | None:
         with self._lock:
             while True:
                 if self._closed:
@@ -332,7 +347,7 @@ class WorkerPool:
                     return self._queue.popleft()
                 self._lock.wait(LEASE_SECONDS)
 
-    def _release(self, task):
+    def _release(self, task: Task) -> None:
         if self.on_done is not None and task.failure is None:
             try:
                 self.on_done(task)
@@ -354,7 +369,7 @@ class WorkerPool:
 # ---- the worker process ---------------------------------------------------------------------
 
 
-def _worker_main(fd, nice):
+def _worker_main(fd: int, nice: int) -> None:
     """Serve fits on the socket ``fd`` until the server closes it."""
     import numpy  # noqa: F401  (imported before the first task, not during it)
 

@@ -25,7 +25,6 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 import numpy as np
-import streamlit as st
 
 
 def setting(name: str, default: float, kind: Callable[[Any], float] = float) -> float:
@@ -65,7 +64,7 @@ class ResultCache:
         with self._lock:
             return self._touch(key, default)
 
-    def _touch(self, key, default=MISSING):
+    def _touch(self, key: Hashable, default: Any = MISSING) -> Any:
         """The value under ``key`` (marked as just used), or ``default``; the lock is held."""
         item = self._items.get(key)
         if item is None:
@@ -104,7 +103,9 @@ class ResultCache:
             if outcome is not MISSING:
                 return outcome
 
-    def _lead(self, key, flight, compute):
+    def _lead(
+        self, key: Hashable, flight: "_Flight", compute: Callable[[], tuple[Any, int | None]]
+    ) -> tuple[Any, bool]:
         """Run the flight's computation; cache its value, then release the waiters (see
         ``compute_once``). The flight leaves the table before its waiters wake."""
         outcome, error = MISSING, None
@@ -159,7 +160,7 @@ class ResultCache:
     def __len__(self) -> int:
         return len(self._items)
 
-    def _sweep_forever(self):
+    def _sweep_forever(self) -> None:
         while True:
             time.sleep(min(self.ttl / 4, 30.0))
             self.sweep()
@@ -168,10 +169,10 @@ class ResultCache:
 class _Flight:
     """One computation of a key in progress (``ResultCache.compute_once``); waiters block on it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._done = threading.Event()
-        self._outcome = MISSING  # (value, shared) once computed; MISSING when stopped or failed
-        self._error = None
+        self._outcome: object = MISSING  # (value, shared) once computed; MISSING when stopped or failed
+        self._error: BaseException | None = None
 
     def finish(self, outcome: object, error: BaseException | None) -> None:
         self._outcome, self._error = outcome, error
@@ -209,7 +210,15 @@ def approx_bytes(value: object, _seen: set[int] | None = None) -> int:
     return size
 
 
-@st.cache_resource(show_spinner=False)
+_CACHE: ResultCache | None = None
+_CACHE_LOCK = threading.Lock()
+
+
 def result_cache() -> ResultCache:
-    """The process-wide cache of fits and views (one per server process, shared by its sessions)."""
-    return ResultCache(CACHE_BYTES, CACHE_ENTRIES, CACHE_TTL_SECONDS)
+    """The process-wide cache of fits and views (one per server process, shared by its sessions,
+    the live route and the rooms)."""
+    global _CACHE
+    with _CACHE_LOCK:
+        if _CACHE is None:
+            _CACHE = ResultCache(CACHE_BYTES, CACHE_ENTRIES, CACHE_TTL_SECONDS)
+        return _CACHE
