@@ -233,7 +233,7 @@ def defaults_within_budget(seconds=2.0, log=print):
     it took and whether the budget stopped it. The defaults should fit the budget."""
     from playground.basis import make_basis
     from playground.budget import limited
-    from ui.session.compute import MAX_RECORDED_STEPS
+    from ui.engine.workers import MAX_RECORDED_STEPS
 
     defaults = {
         "perceptron": {"max_epochs": 100},

@@ -10,10 +10,10 @@ import pytest
 from playground.scene import PointSet, Scene
 from tests.test_live_route import request
 from ui.engine import cache as engine_cache
+from ui.engine.fitview import GRID_RESOLUTION
 from ui.server import live_budget, live_route
 from ui.server.live_budget import StageClock, basis_size, work_estimate
 from ui.server.live_request import Refused
-from ui.session.compute import GRID_RESOLUTION
 from ui.session.state import default_scene
 
 

@@ -15,6 +15,8 @@ from playground.geometry import exact_regions
 from playground.i18n import N_
 from playground.scene import PointSet
 
+GRID_RESOLUTION = 200  # the view's grid: resolution x resolution points over the window
+
 # An exact boundary segment: (class i, class j, start (2,), end (2,)) between the regions of i and j.
 Segment: TypeAlias = tuple[int, int, NDArray[np.float64], NDArray[np.float64]]
 # An exact region: (class, (M, 2) polygon).

@@ -37,6 +37,8 @@ from playground.errors import Message
 from playground.scene import Settings
 from playground.validation import FloatArray, LabelArray
 
+from .cache import approx_bytes, result_cache, setting
+
 ROOT = Path(__file__).resolve().parents[2]
 LEASE_SECONDS = 1.5  # a task nobody waited for this long is cancelled
 PROGRESS_SECONDS = 0.1  # how often a worker reports progress
@@ -364,6 +366,34 @@ class WorkerPool:
         for worker in self._workers:
             worker.thread.join(5)
             worker._stop()
+
+
+FIT_SECONDS = setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
+MAX_RECORDED_STEPS = 50_000  # steps one fit may keep for playback, in all its sub-problems
+FIT_WORKERS = int(setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int))  # 0: fit in the server
+_POOL: "WorkerPool | None" = None
+_POOL_LOCK = threading.Lock()
+
+
+def _cache_finished_task(task: Task) -> None:
+    """A task's fit (and the view evaluated with it) into the server's shared cache."""
+    if task.stopped != "cancelled" and task.result is not None:
+        cache = result_cache()
+        cache.put(task.key, task.result, task.result_bytes)
+        if task.view is not None and task.view_key is not None:
+            cache.put(task.view_key, task.view, approx_bytes(task.view))
+
+
+def worker_pool() -> "WorkerPool | None":
+    """The process-wide pool of fitting processes (started at its first use), or None when fits
+    run in the server (``PLAYGROUND_FIT_WORKERS=0``)."""
+    global _POOL
+    if FIT_WORKERS <= 0:
+        return None
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = WorkerPool(FIT_WORKERS, FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
+        return _POOL
 
 
 # ---- the worker process ---------------------------------------------------------------------

@@ -33,13 +33,12 @@ from playground.budget import limited
 from playground.grid import Window
 from playground.registry import fitted_strategy
 from playground.scene import GRID_SCALE, PointSet, Scene
-from ui.engine.fitview import FitView, evaluate_view
-from ui.engine.workers import fit_scene
+from ui.engine.fitview import GRID_RESOLUTION, FitView, evaluate_view
+from ui.engine.workers import MAX_RECORDED_STEPS, fit_scene
 from ui.plot.canvas import figure_json
 from ui.plot.theme import with_font
 from ui.rooms.protocol import RoomSettings, StudentView
 from ui.server.live_route import LIVE_SECONDS
-from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.text.i18n import speaking
 
 from .model import Room, matches, scene_of, settings

@@ -45,9 +45,9 @@ from playground.budget import limited
 from playground.link import decode_scene
 from playground.scene import PointSet, Scene
 from ui.engine.cache import MISSING, approx_bytes, result_cache, setting
-from ui.engine.fitview import FitView, evaluate_view
+from ui.engine.fitview import GRID_RESOLUTION, FitView, evaluate_view
 from ui.engine.keys import scene_fit_key, scene_view_key
-from ui.engine.workers import fit_scene
+from ui.engine.workers import MAX_RECORDED_STEPS, fit_scene
 from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
 from ui.plot.figures import SceneFigure  # at start: its import takes 0.4 s, a whole live budget
@@ -68,7 +68,6 @@ from ui.server.live_request import (
     live_fields,
     parsed_json,
 )
-from ui.session.compute import GRID_RESOLUTION, MAX_RECORDED_STEPS
 from ui.text.i18n import N_, _, speaking
 from ui.text.names import phrased
 

@@ -16,7 +16,6 @@
   ``PLAYGROUND_CACHE_MB``), so a host can tune them without editing the code.
 """
 
-import os
 import time
 from collections.abc import Iterable
 from typing import Any, Final, NamedTuple
@@ -29,19 +28,15 @@ from playground.basis import BASES
 from playground.budget import limited
 from playground.scene import PointSet, Scene
 from ui import streamlit_private
-from ui.engine.cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache, setting
-from ui.engine.fitview import FitView, evaluate_view
+from ui.engine.cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache
+from ui.engine.fitview import GRID_RESOLUTION, FitView, evaluate_view
 from ui.engine.keys import fit_key, view_key
-from ui.engine.workers import WorkerPool, fit_scene
+from ui.engine.workers import FIT_SECONDS, MAX_RECORDED_STEPS, fit_scene, worker_pool
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
 from ui.visitor import visitor, widget_values
 
-GRID_RESOLUTION = 200
-FIT_SECONDS = setting("PLAYGROUND_FIT_SECONDS", 2.0)  # one fit's time, in a worker
 INLINE_SECONDS = 0.15  # a fit is tried in the server process for this long first
-MAX_RECORDED_STEPS = 50_000  # steps one fit may keep for playback, in all its sub-problems
-FIT_WORKERS = setting("PLAYGROUND_FIT_WORKERS", min(os.cpu_count() or 1, 4), int)  # 0: fit in the server
 STOPPED_FITS: Final = "stopped_fits"  # session state: fits the visitor stopped (never shared)
 STOP_REQUESTS: Final = "stop_fit_requests"  # session state: keys of fits the visitor asked to stop
 SESSION_VIEWS: Final = "session_views"  # session state: views of the fits in STOPPED_FITS
@@ -53,22 +48,6 @@ class FitResult(NamedTuple):
 
     model: Any
     error: Message | None
-
-
-def _cache_finished_task(task):
-    if task.stopped != "cancelled" and task.result is not None:
-        cache = result_cache()
-        cache.put(task.key, task.result, task.result_bytes)
-        if task.view is not None:
-            cache.put(task.view_key, task.view, approx_bytes(task.view))
-
-
-@st.cache_resource(show_spinner=False)
-def worker_pool() -> WorkerPool | None:
-    """The process-wide pool of fitting processes, or None when fits run in the server."""
-    if FIT_WORKERS <= 0:
-        return None
-    return WorkerPool(int(FIT_WORKERS), FIT_SECONDS, MAX_RECORDED_STEPS, on_done=_cache_finished_task)
 
 
 def fitted_model(
