@@ -10,6 +10,7 @@ import pytest
 from playground.scene import PointSet, Scene
 from tests.test_live_route import request
 from ui.engine import cache as engine_cache
+from ui.engine import fits as engine_fits
 from ui.engine.fitview import GRID_RESOLUTION
 from ui.server import live_budget, live_route
 from ui.server.live_budget import StageClock, basis_size, work_estimate
@@ -38,7 +39,7 @@ def heavy_scene(n=5_000, k=6, n_centres=100, method="least_squares", multiclass=
 
 def test_the_issues_heavy_scene_is_refused_before_any_fit(monkeypatch):
     fits = []
-    monkeypatch.setattr(live_route, "fit_scene", lambda *a: fits.append(a))
+    monkeypatch.setattr(engine_fits, "fit_scene", lambda *a: fits.append(a))
     with pytest.raises(Refused) as refused:
         live_route.live_answer(request(heavy_scene()))
     assert refused.value.status == 503 and "let go" in str(refused.value.sentence)
@@ -65,13 +66,13 @@ def test_the_default_scene_is_well_inside_the_limit():
 def test_the_deadline_is_checked_after_the_fit_and_the_grid(monkeypatch):
     now = [0.0]
     clock = StageClock(0.45, clock=lambda: now[0])
-    real = live_route.evaluate_view
+    real = engine_fits.evaluate_view
 
     def slow_grid(*args):
         now[0] += 1.0  # the grid took a second
         return real(*args)
 
-    monkeypatch.setattr(live_route, "evaluate_view", slow_grid)
+    monkeypatch.setattr(engine_fits, "evaluate_view", slow_grid)
     with pytest.raises(Refused) as refused:
         live_route.live_answer(request(), clock)
     assert refused.value.status == 503

@@ -288,6 +288,7 @@ def test_the_pages_rerun_after_a_click_finds_the_live_routes_fit_and_view(monkey
     """One click, one fit: the live route keeps its fit and view in the server's shared cache under
     the page's keys, so the session's rerun of the clicked scene fits nothing again."""
     from ui.engine import cache as engine_cache
+    from ui.engine import fits as engine_fits
     from ui.engine.keys import scene_view_key
     from ui.session import compute
 
@@ -298,7 +299,7 @@ def test_the_pages_rerun_after_a_click_finds_the_live_routes_fit_and_view(monkey
         fits.append(args[2])
         return fit_scene(*args)
 
-    monkeypatch.setattr(live_route, "fit_scene", counted)
+    monkeypatch.setattr(engine_fits, "fit_scene", counted)
     monkeypatch.setattr(compute, "fit_scene", counted)
     scene = default_scene()
     live_answer(request(scene, edits=[{"type": "add", "x": 1.0, "y": 1.0}], add_as=1))

@@ -26,7 +26,7 @@ from playground.fisher import FisherDiscriminant
 from playground.grid import Window
 from playground.presets import LOGISTIC, OUTLIER_CENTRE, PERCEPTRON, PRESETS
 from playground.scene import Scene
-from ui.engine.workers import fit_scene
+from ui.engine.fits import shared_fit
 from ui.panels import number_text, subscript
 from ui.panels.fisher import fisher_model, means_direction
 from ui.panels.least_squares import least_squares_model, output_grid
@@ -34,19 +34,10 @@ from ui.panels.probit import figure_4_9
 from ui.text.convention import backend_w_init, book_weights_at
 
 
-def _fit(scene):
-    """The scene's model fitted on its training points (None when it cannot be fitted)."""
-    training = scene.training
-    model, _error = fit_scene(
-        training.points.X,
-        training.points.y,
-        training.method,
-        training.params,
-        training.multiclass,
-        training.basis,
-        training.basis_params,
-    )
-    return model
+def _fit(scene: Scene) -> Any:
+    """The scene's model fitted on its training points (None when it cannot be fitted): the fit
+    the figure's page drew, from the server's shared cache (``ui.engine.fits``), or made now."""
+    return shared_fit(scene, None).model
 
 
 def _percent(fraction):

@@ -24,17 +24,17 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from urllib.parse import urlencode
 
 import numpy as np
 
 from playground import PlaygroundError
-from playground.budget import limited
 from playground.grid import Window
 from playground.registry import fitted_strategy
 from playground.scene import GRID_SCALE, PointSet, Scene
-from ui.engine.fitview import GRID_RESOLUTION, FitView, evaluate_view
-from ui.engine.workers import MAX_RECORDED_STEPS, fit_scene
+from ui.engine.fits import fitted_view
+from ui.engine.fitview import FitView
 from ui.plot.canvas import figure_json
 from ui.plot.theme import with_font
 from ui.rooms.protocol import RoomSettings, StudentView
@@ -70,22 +70,16 @@ def strategy(scene: Scene, points: PointSet) -> str:
     return fitted_strategy(scene.method, scene.multiclass, len(np.unique(points.y)))
 
 
-def _view(scene, window):
+def _view(scene: Scene, window: Window) -> FitView:
+    """The room's fit on ``window`` (``ui.engine.fits``: looked up in the server's shared cache, not
+    kept there), under the live budget of processor time; a fit that ran out of it is drawn as far
+    as it went."""
     points = scene.training.points
     if len(points) == 0:
         return FitView()
+    shown = replace(scene, multiclass=strategy(scene, points), window=window)
     try:
-        with limited(LIVE_SECONDS, MAX_RECORDED_STEPS, clock=time.thread_time):
-            result = fit_scene(
-                points.X,
-                points.y,
-                scene.method,
-                scene.params,
-                strategy(scene, points),
-                scene.basis,
-                scene.basis_params,
-            )
-        view = evaluate_view(result, points.X, points.y, window, scene.step, GRID_RESOLUTION)
+        _fit, view = fitted_view(shown, LIVE_SECONDS, clock=time.thread_time, partial=True, keep=False)
     except PlaygroundError:
         return FitView()
     return FitView() if view.error else view

@@ -41,13 +41,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from playground import Classifier, Message, PlaygroundError, Window
-from playground.budget import limited
 from playground.link import decode_scene
 from playground.scene import PointSet, Scene
-from ui.engine.cache import MISSING, approx_bytes, result_cache, setting
-from ui.engine.fitview import GRID_RESOLUTION, FitView, evaluate_view
-from ui.engine.keys import scene_fit_key, scene_view_key
-from ui.engine.workers import MAX_RECORDED_STEPS, fit_scene
+from ui.engine.cache import setting
+from ui.engine.fits import OverBudget, already_made, fitted_view
+from ui.engine.fitview import GRID_RESOLUTION, FitView
 from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
 from ui.plot.figures import SceneFigure  # at start: its import takes 0.4 s, a whole live budget
@@ -126,31 +124,17 @@ def _named_by_origin(figure: SceneFigure, origins: NDArray[np.intp]) -> None:
 
 def _fitted_view(scene: Scene, clock: StageClock) -> tuple[Classifier | None, FitView]:
     """(model, view) of the scene's training points, under the live budget, through the server's
-    shared cache: a fit or a view the page (or another visitor) made is used as it is, and what is
-    made here is kept there, so the page's rerun after a click finds this fit and view instead of
-    making them again (one fit per click, not two)."""
-    cache = result_cache()
-    fit_at, view_at = scene_fit_key(scene), scene_view_key(scene, GRID_RESOLUTION)
-    result, view = cache.get(fit_at), cache.get(view_at)
-    if result is not MISSING and view is not MISSING:
-        return result[0], view
-    training = scene.training
-    points = training.points
-    if result is MISSING:
-        if work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
-            raise Refused(503, TOO_HEAVY)
-        with limited(min(LIVE_SECONDS, clock.left()), MAX_RECORDED_STEPS) as budget:
-            result = fit_scene(
-                points.X, points.y, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params
-            )
-        if "time" in budget.reasons or clock.over():
-            raise Refused(503, TOO_HEAVY)
-        cache.put(fit_at, result, approx_bytes(result))  # the page's fit under the same step budget
-    view = evaluate_view(result, points.X, points.y, scene.window, scene.step, GRID_RESOLUTION)
-    cache.put(view_at, view, approx_bytes(view))
+    shared cache (``ui.engine.fits``): a fit the page or another visitor made is used as it is, and
+    one made here is kept, so the page's rerun after a click fits nothing again."""
+    if not already_made(scene) and work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
+        raise Refused(503, TOO_HEAVY)
+    try:
+        fit, view = fitted_view(scene, min(LIVE_SECONDS, clock.left()))
+    except OverBudget:
+        raise Refused(503, TOO_HEAVY) from None
     if clock.over():
         raise Refused(503, TOO_HEAVY)
-    return result[0], view
+    return fit.model, view
 
 
 def live_answer(body: object, clock: StageClock | None = None) -> str:

@@ -1,0 +1,117 @@
+"""A scene fitted and evaluated on its view through the server's shared cache: the one way the
+live route, the class rooms and the figures' numbers fit a scene, and the keys the page's own fits
+use too (``ui.session.compute`` adds the page's policy: a try in the server, then a worker, with
+progress and a Stop button, and what a session keeps for itself).
+
+Rules that hold:
+
+- One fit per scene and settings in the server, whoever asks first: a fit is looked up under
+  ``ui.engine.keys``' key before it is made, and a finished one is kept there (bounded, shared and
+  read-only: nobody may change a model or a view it gets). So the page's rerun after a click finds
+  the fit the live route made for the same scene, and a figure's numbers the fit its page drew.
+- Every fit runs under a budget: ``seconds`` of the ``clock`` and ``MAX_RECORDED_STEPS`` recorded
+  steps (the page's limits, so a fit made here is the one the page would make). A fit that ran
+  out of time is not the page's fit: it raises ``OverBudget``, or, for a caller that draws what it
+  reached (``partial=True``, the rooms), is returned but never kept.
+- A caller whose scenes nobody asks for twice (a room: each version's points are new, and its
+  versions are shared by ``ui.rooms.views`` already) looks the cache up but keeps nothing
+  (``keep=False``): a hall's hundred versions a minute would push out the pages' fits.
+- Knows nothing of Streamlit, a language or a figure: (model, error) and the ``FitView``.
+"""
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import NamedTuple
+
+from playground import Classifier, Message, Window
+from playground.budget import limited
+from playground.scene import Scene
+
+from .cache import MISSING, approx_bytes, result_cache
+from .fitview import GRID_RESOLUTION, FitView, evaluate_view
+from .keys import scene_fit_key, scene_view_key
+from .workers import MAX_RECORDED_STEPS, fit_scene
+
+
+class Fit(NamedTuple):
+    """A scene's fit: the model and None, or None and why there is none (a ``Message``)."""
+
+    model: Classifier | None
+    error: Message | None
+
+
+class OverBudget(Exception):
+    """The fit did not finish within its seconds (nothing was kept)."""
+
+
+def shared_fit(
+    scene: Scene,
+    seconds: float | None,
+    *,
+    clock: Callable[[], float] | None = None,
+    partial: bool = False,
+    keep: bool = True,
+) -> Fit:
+    """The fit of ``scene``'s training points: from the shared cache, or made now under the budget
+    and kept there unless ``keep`` is False (see the module's rules for a fit that runs out of time)."""
+    cache = result_cache()
+    key = scene_fit_key(scene)
+    found = cache.get(key)
+    if found is not MISSING:
+        return Fit(*found)
+    points = scene.training.points
+    with limited(seconds, MAX_RECORDED_STEPS, clock=clock) as budget:
+        result = fit_scene(
+            points.X, points.y, scene.method, scene.params, scene.multiclass, scene.basis, scene.basis_params
+        )
+    if "time" in budget.reasons and not partial:
+        raise OverBudget
+    if keep and "time" not in budget.reasons:
+        cache.put(key, result, approx_bytes(result))
+    return Fit(*result)
+
+
+def already_made(scene: Scene, resolution: int = GRID_RESOLUTION) -> bool:
+    """Whether the fit of ``scene`` and its view are both in the shared cache (nothing to estimate:
+    ``fitted_view`` will make nothing)."""
+    cache = result_cache()
+    return (
+        cache.get(scene_fit_key(scene)) is not MISSING and cache.get(scene_view_key(scene, resolution)) is not MISSING
+    )
+
+
+def shared_view(scene: Scene, fit: Fit, resolution: int = GRID_RESOLUTION, *, keep: bool = True) -> FitView:
+    """``fit`` evaluated on ``scene``'s window at its step: from the shared cache, or evaluated now
+    and kept there (``keep`` False for a fit that is not kept either)."""
+    cache = result_cache()
+    key = scene_view_key(scene, resolution)
+    found = cache.get(key)
+    if found is not MISSING:
+        return found  # the cache holds what was put under the key: a FitView
+    points = scene.training.points
+    assert isinstance(scene.window, Window)  # scene_view_key checked it
+    view = evaluate_view((fit.model, fit.error), points.X, points.y, scene.window, scene.step, resolution)
+    if keep:
+        cache.put(key, view, approx_bytes(view))
+    return view
+
+
+def fitted_view(
+    scene: Scene,
+    seconds: float | None,
+    resolution: int = GRID_RESOLUTION,
+    *,
+    clock: Callable[[], float] | None = None,
+    partial: bool = False,
+    keep: bool = True,
+) -> tuple[Fit, FitView]:
+    """``shared_fit`` and ``shared_view`` of ``scene`` in one call: the view is kept when its fit is
+    (not a fit that ran out of time, nor one too large to share, nor one ``keep`` False left out)."""
+    fit = shared_fit(scene, seconds, clock=clock, partial=partial, keep=keep)
+    kept = keep and result_cache().get(scene_fit_key(scene)) is not MISSING
+    return fit, shared_view(scene, fit, resolution, keep=kept)
+
+
+def with_window(scene: Scene, window: Window) -> Scene:
+    """``scene`` seen through ``window`` (a room's projector or phone shape): its view's key follows."""
+    return replace(scene, window=window)
