@@ -11,4 +11,8 @@ Rules that hold:
   pool of worker processes for long fits. Both are the server's, shared by every visitor, the live
   route and the rooms (not one visitor's session, which only keeps what it stopped or could not
   share: ``ui.session.compute``).
+- ``keys``: the cache's keys of a fit and of its view, spelled once, so what one place fitted the
+  others find (the page's rerun after a click finds the live route's fit).
+- ``fits``: a scene's fit and view through that cache under the page's step budget, the one way
+  the live route, the rooms and the figures' numbers fit.
 """
