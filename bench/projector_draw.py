@@ -28,6 +28,7 @@ import random
 import statistics
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -129,41 +130,61 @@ def room_figures(points, seed=1):
     return figures
 
 
-SHOT_JS = """async ([figure, layered]) => {
+SHOT_JS = """async ([figure, layered, width]) => {
+  // One figure drawn afresh, its points as plotly's markers or on the layer; what is drawn counted.
   const gd = document.getElementById('plot');
+  if (width) gd.style.width = width + 'px';
   await Plotly.purge(gd);
   gd.querySelectorAll('canvas.pg-points-layer').forEach((c) => c.remove());
   const copy = JSON.parse(JSON.stringify(figure));
   const layers = layered ? window.pgPoints.takePoints(copy) : [];
   await Plotly.newPlot(gd, copy.data, copy.layout);
   if (layered) window.pgPoints.drawPoints(gd, layers);
+  window.pgPoints.lastLayers = layers;
+  await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  return {legend: gd.querySelectorAll('.legend .traces .legendpoints path').length,
+          svgPoints: gd.querySelectorAll('.main-svg path.point').length};
 }"""
 POINTS_MODULE = Path(__file__).resolve().parents[1] / "ui" / "rooms" / "projector_points.js"
 
 
-def measure(points, rounds, shots=None):
-    figures = room_figures(points)
+@contextmanager
+def projector_page(browser, width=1280, height=720, plot=(1240, 600)):
+    """A page holding plotly.js and the projector's points module (``window.pgPoints``) with an
+    empty ``#plot`` of ``plot`` (width, height) px; the page's errors are collected in ``page.errors``."""
     plotly_js = STATIC_DIR / Path(ensure_plotly_js()).name
     with tempfile.TemporaryDirectory() as folder:
         page_file = Path(folder) / "projector.html"
         page_file.write_text(
-            f'<html><body><div id="plot" style="width:1240px;height:600px"></div>'
+            f'<html><body style="margin:0"><div id="plot" style="width:{plot[0]}px;height:{plot[1]}px"></div>'
             f'<script src="{plotly_js.as_uri()}"></script></body></html>'
         )
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(page_file.as_uri())
-            page.wait_for_function("() => window.Plotly")
-            # The projector's module as a classic script (a file page cannot import modules).
-            module = POINTS_MODULE.read_text(encoding="utf-8").replace("export function", "function")
-            page.add_script_tag(content=module + "\nwindow.pgPoints = {takePoints, drawPoints};")
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda err: page.errors.append(str(err)))
+        page.goto(page_file.as_uri())
+        page.wait_for_function("() => window.Plotly")
+        # The projector's module as a classic script (a file page cannot import modules).
+        module = POINTS_MODULE.read_text(encoding="utf-8").replace("export function", "function")
+        page.add_script_tag(content=module + "\nwindow.pgPoints = {takePoints, drawPoints};")
+        try:
+            yield page
+        finally:
+            context.close()
+
+
+def measure(points, rounds, shots=None):
+    figures = room_figures(points)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        with projector_page(browser) as page:
             times = page.evaluate(DRAW_JS.replace("__ADDED__", str(ADDED)), [figures, rounds])
             if shots:
                 for layered, name in ((False, "svg"), (True, "layer")):
-                    page.evaluate(SHOT_JS, [figures[-1], layered])
+                    page.evaluate(SHOT_JS, [figures[-1], layered, None])
                     page.locator("#plot").screenshot(path=Path(shots) / f"projector-{points}-{name}.png")
-            browser.close()
+        browser.close()
     return times
 
 

@@ -5,56 +5,23 @@ following the plot when it is resized. Screenshots in test-artifacts/."""
 
 import io
 import json
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from bench.projector_draw import POINTS_MODULE, room_figures
+from bench.projector_draw import SHOT_JS as DRAW_JS
+from bench.projector_draw import projector_page, room_figures
 from tests.browser import ARTIFACTS
-from ui.plot.browser_modules import STATIC_DIR
-from ui.plot.canvas import ensure_plotly_js
 
 pytestmark = pytest.mark.browser
-
-DRAW_JS = """async ([figure, layered, width]) => {
-  const gd = document.getElementById('plot');
-  gd.style.width = width + 'px';
-  await Plotly.purge(gd);
-  gd.querySelectorAll('canvas.pg-points-layer').forEach((c) => c.remove());
-  const copy = JSON.parse(JSON.stringify(figure));
-  const layers = layered ? window.pgPoints.takePoints(copy) : [];
-  await Plotly.newPlot(gd, copy.data, copy.layout);
-  if (layered) window.pgPoints.drawPoints(gd, layers);
-  window.pgPoints.lastLayers = layers;
-  await new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  return {legend: gd.querySelectorAll('.legend .traces .legendpoints path').length,
-          svgPoints: gd.querySelectorAll('.main-svg path.point').length};
-}"""
 
 
 @pytest.fixture(scope="module")
 def page(browser):
-    plotly_js = STATIC_DIR / Path(ensure_plotly_js()).name
-    with tempfile.TemporaryDirectory() as folder:
-        page_file = Path(folder) / "projector.html"
-        page_file.write_text(
-            f'<html><body style="margin:0"><div id="plot" style="width:1000px;height:560px"></div>'
-            f'<script src="{plotly_js.as_uri()}"></script></body></html>'
-        )
-        context = browser.new_context(viewport={"width": 1100, "height": 640})
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda err: errors.append(str(err)))
-        page.goto(page_file.as_uri())
-        page.wait_for_function("() => window.Plotly")
-        module = POINTS_MODULE.read_text(encoding="utf-8").replace("export function", "function")
-        page.add_script_tag(content=module + "\nwindow.pgPoints = {takePoints, drawPoints};")
+    with projector_page(browser, 1100, 640, plot=(1000, 560)) as page:
         yield page
-        context.close()
-        assert not errors, errors
+        assert not page.errors, page.errors
 
 
 def _shot(page, name):
