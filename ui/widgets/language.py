@@ -43,4 +43,4 @@ def language_picker() -> None:
     not draw the sidebar (presentation mode) does not forget the language."""
     if visitor().get(PICKER_KEY) != visitor()[LANGUAGE_KEY]:
         visitor()[PICKER_KEY] = visitor()[LANGUAGE_KEY]
-    st.selectbox(PICKER_LABEL, list(LANGUAGES), format_func=LANGUAGES.get, key=PICKER_KEY, on_change=_picked)
+    st.selectbox(PICKER_LABEL, list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=PICKER_KEY, on_change=_picked)
