@@ -159,7 +159,7 @@ async def _join(request, client, body, exhausted):
     seen = await run_in_threadpool(store.presence, code) if code else {}
 
     def action(room: model.Room) -> Any:
-        spent = []  # the store may run the action again (Redis, on a conflict): one seat spent
+        spent: list[bool] = []  # the store may run the action again (Redis, on a conflict): one seat spent
 
         def take_seat() -> bool:
             if not spent:
