@@ -235,7 +235,7 @@ def _dismiss_load_messages():
 
 def _load_report():
     """What a loaded link, preset or file could not use, until dismissed."""
-    source, problems = visitor().get("load_messages", (None, ()))
+    source, problems = visitor().get("load_messages", ("", []))  # both set together (state.report_load_problems)
     if not problems:
         if source:
             if not _presenting():  # on a projected screen the toast would cover the plot's corner

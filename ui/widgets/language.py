@@ -28,7 +28,7 @@ def init_language() -> None:
 
 def _picked():
     chosen = visitor().get(PICKER_KEY)
-    if chosen not in LANGUAGES:
+    if chosen is None or chosen not in LANGUAGES:
         return
     # The open tab is known by its label, which changes with the language: keep the same panel open.
     label = visitor().get(TAB_KEY)

@@ -139,7 +139,7 @@ def shown_text(preset: Preset | None, method: str, window: Window | None = None)
     return method_label(method), _(METHOD_ABOUT[method]), ""
 
 
-def _active_preset() -> Preset | None:
+def active_preset() -> Preset | None:
     """The preset whose explanation is shown, or None."""
     key = visitor().get(ACTIVE_KEY)
     return None if key is None else PRESETS.get(key)
@@ -163,7 +163,7 @@ def drawer(comparing: bool = False) -> DrawerSlots | None:
         return None
     scene = state.scene()
     method = visitor().get(SIDEBAR_METHOD_KEY, scene.method)  # the bar's pick, applied later this run
-    preset = _active_preset()
+    preset = active_preset()
     title, text, notes = shown_text(preset, method, scene.window)
     # The figure's numbers are computed in the view shown: the page reruns when the view changes.
     visitor()[state.TEXT_FOLLOWS_WINDOW] = bool(preset is not None and numbers(preset.key) and title == heading(preset))
@@ -187,7 +187,7 @@ def drawer(comparing: bool = False) -> DrawerSlots | None:
 
 def preset_explanation() -> None:
     """The active preset's figure, title and paragraph, with a button that closes it."""
-    preset = _active_preset()
+    preset = active_preset()
     if preset is None:
         return
     text = explanation(preset, state.scene().window)
