@@ -53,7 +53,14 @@ def _step_sent(key, n_steps):
         state.set_step(int(min(max(int(step), 0), n_steps)))
 
 
-def _frames(model, n_steps, window, key, readout, marks):
+def _frames(
+    model: Any,
+    n_steps: int,
+    window: Window,
+    key: str,
+    readout: Callable[[int, Any], str] | None,
+    marks: Callable[[int, Any], Any] | None,
+) -> PlayedFrames:
     """The frames of this run, made once per fitted model and language (the same on every rerun;
     their readouts are in the session's language, which a rerun may have changed)."""
     on_basis = hasattr(model, "basis_")
