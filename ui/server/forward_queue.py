@@ -45,6 +45,10 @@ class _Clear(Protocol):
 
 
 _PATCHED = "_pg_keeps_finished_runs"
+# The queue's list of messages, which the fix reads and writes as ``self._queue``: an attribute set
+# on each instance (not on the class), so the test makes a ForwardMsgQueue to see it
+# (tests/test_streamlit_internals.py; the class's names are in runtime.STREAMLIT_INTERNALS).
+QUEUE_ATTRIBUTE = "_queue"
 
 
 def _finished_whole_run_end(queue: Sequence[ForwardMsg]) -> int:

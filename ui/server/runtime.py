@@ -26,6 +26,7 @@ STREAMLIT_INTERNALS = (
     ("streamlit.config", "get_config_options"),
     ("streamlit.config", "_config_lock"),
     ("streamlit.runtime.forward_msg_queue", "ForwardMsgQueue.clear"),
+    ("streamlit.proto.ForwardMsg_pb2", "ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY"),
 )
 
 
