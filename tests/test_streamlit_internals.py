@@ -32,6 +32,12 @@ def test_a_script_requests_object_keeps_its_queued_rerun_where_the_stop_button_l
     assert hasattr(ScriptRequests(), streamlit_private.QUEUED_RERUN_ATTRIBUTE)
 
 
+def test_a_forward_msg_queue_keeps_its_messages_where_the_queue_fix_moves_them():
+    from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+
+    assert isinstance(getattr(ForwardMsgQueue(), forward_queue.QUEUE_ATTRIBUTE), list)
+
+
 def test_outside_a_script_run_the_accessors_answer_nothing():
     assert streamlit_private.run_context() is None
     assert streamlit_private.session_id() is None

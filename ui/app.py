@@ -10,8 +10,10 @@ from contextlib import contextmanager, nullcontext
 from typing import Any, Final, NamedTuple
 
 import streamlit as st
+from numpy.typing import NDArray
+from streamlit.delta_generator import DeltaGenerator
 
-from playground import MODELS
+from playground import MODELS, Classifier
 from playground.scene import Scene
 from ui.engine.fitview import shown_model
 from ui.export.buttons import download_buttons
@@ -146,7 +148,7 @@ class SidebarChoices(NamedTuple):
     method: MethodChoice
 
 
-def _sidebar(settings_slot=None) -> SidebarChoices:
+def _sidebar(settings_slot: DeltaGenerator | None = None) -> SidebarChoices:
     """The sidebar's widgets (the method's settings in ``settings_slot`` when given: the
     presenter's drawer); on an unexpected error, once, their values are reset to the
     defaults and the page reruns (a value no widget can take must not keep the sidebar dead)."""
@@ -171,7 +173,7 @@ def _sidebar(settings_slot=None) -> SidebarChoices:
 SIDEBAR_RESET: Final = "sidebar_reset"  # set while the page reruns after resetting the sidebar's widgets
 
 
-def _sidebar_widgets(settings_slot=None) -> SidebarChoices:
+def _sidebar_widgets(settings_slot: DeltaGenerator | None = None) -> SidebarChoices:
     scene = state.scene()
     history = visitor()["history"]
     with st.sidebar:
@@ -233,7 +235,7 @@ def _dismiss_load_messages():
 
 def _load_report():
     """What a loaded link, preset or file could not use, until dismissed."""
-    source, problems = visitor().get("load_messages", (None, ()))
+    source, problems = visitor().get("load_messages", ("", []))  # both set together (state.report_load_problems)
     if not problems:
         if source:
             if not _presenting():  # on a projected screen the toast would cover the plot's corner
@@ -449,7 +451,7 @@ def _points_figure(scene: Scene) -> SceneFigure:
     return render_scene(scene, None, FitView(error="no fit"), scale=_scale()).figure
 
 
-def _status_region(scene: Scene, model: object, view: FitView, test_predicted: object) -> None:
+def _status_region(scene: Scene, model: Classifier | None, view: FitView, test_predicted: NDArray[Any] | None) -> None:
     """The status line under the plot: a live region, so a screen reader announces each new status,
     with the plot in words."""
     description = canvas_description(scene, model, view.error)

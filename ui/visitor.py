@@ -109,8 +109,8 @@ class VisitorState(TypedDict, total=False):
     point_set_mode: str  # clicks add training points, test points, or switch them
     gen_held_out: int  # percent of generated points held out as test points
     typed_class: Any
-    typed_x1: float
-    typed_x2: float
+    typed_x1: str  # the typed point's coordinates, as typed (text inputs)
+    typed_x2: str
     sigmoid_follow_last: bool
     sigmoid_point_number: int
     posterior_display: str

@@ -82,7 +82,7 @@ def write_module_tree() -> str:
     return name
 
 
-def write_atomically(target: Path, write: Callable[[Path], None]) -> None:
+def write_atomically(target: Path, write: Callable[[Path], object]) -> None:
     """Write ``target`` through a temporary file of its own, then rename it into place.
 
     The first visitors of a fresh server arrive together: every session thread (and any other

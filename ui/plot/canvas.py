@@ -158,7 +158,7 @@ def _typed_arrays(value, key=None):
         code = TYPED_ARRAY_CODES.get(value.dtype.name)
         if code is None or value.size == 0 or key == "range":
             return value.tolist()
-        spec = {"dtype": code, "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii")}
+        spec = {"dtype": code, "bdata": base64.b64encode(np.ascontiguousarray(value).data).decode("ascii")}
         if value.ndim > 1:
             spec["shape"] = ", ".join(str(n) for n in value.shape)
         return spec
@@ -283,9 +283,9 @@ def _drawing(figure, config):
     }
 
 
-def file_name(*parts: str) -> str:
+def file_name(*parts: str | None) -> str:
     """A download's file name from words, e.g. ("Least squares", "one-versus-one") ->
-    "least-squares-one-versus-one" (the canvas adds the date and the extension)."""
+    "least-squares-one-versus-one" (the canvas adds the date and the extension); a None or empty part is left out."""
     text = " ".join(str(part) for part in parts if part).lower().replace("'", "").replace("’", "")
     words = re.findall(r"[a-z0-9]+", text)
     return "-".join(words)[:80] or "playground"

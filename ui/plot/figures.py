@@ -384,7 +384,7 @@ def _canvas_layout(window, view_revision, scale, legend):
 def _compact_legend(traces, overlay_range):
     """The shorter legend the canvas falls back to when the full one does not fit one row."""
     names = [trace.get("name") if trace.get("showlegend", True) is not False else None for trace in traces]
-    numbers = {}  # the compact legend numbers classes (two classes of one name: the first one's number)
+    numbers: dict[str, str] = {}  # the compact legend numbers classes (two classes of one name: the first one's number)
     for k in range(N_CLASSES):
         numbers.setdefault(class_name_html(k), str(k + 1))
     return dict(

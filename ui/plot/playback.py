@@ -23,13 +23,22 @@ from ui.visitor import PRESENTATION_KEY, visitor, widget_values
 from .browser_modules import module_url
 from .canvas import MODULE_LOADER_JS
 from .figures import _discrete_colourscale
-from .playback_frames import MAX_FRAMES, playback_frames
+from .playback_frames import MAX_FRAMES, PlaybackFrames, playback_frames
 from .projector_sizes import LEGIBLE_PX
 from .theme import BOUNDARY_COLOUR, REGION_COLOURS
 
 _CSS = (Path(__file__).resolve().parent / "playback.css").read_text(encoding="utf-8")
 
 _player = st.components.v2.component("playground_playback", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
+
+
+class PlayedFrames(PlaybackFrames):
+    """The frames as the player gets them: with the label of every point on the canvas and a
+    signature of what they show."""
+
+    labels: list[int]
+    signature: str
+
 
 FRAMES_CACHE: Final = "playback_frames"  # per key: (what the frames were made of, the frames)
 
@@ -44,7 +53,14 @@ def _step_sent(key, n_steps):
         state.set_step(int(min(max(int(step), 0), n_steps)))
 
 
-def _frames(model, n_steps, window, key, readout, marks):
+def _frames(
+    model: Any,
+    n_steps: int,
+    window: Window,
+    key: str,
+    readout: Callable[[int, Any], str] | None,
+    marks: Callable[[int, Any], Any] | None,
+) -> PlayedFrames:
     """The frames of this run, made once per fitted model and language (the same on every rerun;
     their readouts are in the session's language, which a rerun may have changed)."""
     on_basis = hasattr(model, "basis_")
@@ -57,16 +73,16 @@ def _frames(model, n_steps, window, key, readout, marks):
     cached = cache.get(key)
     if cached is not None and cached[0] == what and cached[1] is model:
         return cached[2]
-    frames = playback_frames(model, n_steps, window, readout=readout, marks=marks)
+    replayed = playback_frames(model, n_steps, window, readout=readout, marks=marks)
     # The labels of every point on the canvas, test points included, in the canvas's order (the
     # player rings a point by its index there); taken afresh, as test points change no fit.
-    frames["labels"] = [int(label) for label in state.scene().points.y]
+    labels = [int(label) for label in state.scene().points.y]
     digest = hashlib.blake2b(digest_size=8)
     # The language too: the player builds its buttons anew for a new signature.
-    parts = (frames["rows"], str(frames["steps"]), str(frames["labels"]), str(frames["grid"] and window), language)
+    parts = (replayed["rows"], str(replayed["steps"]), str(labels), str(replayed["grid"] and window), language)
     for part in parts:
         digest.update(part.encode())
-    frames["signature"] = digest.hexdigest()
+    frames: PlayedFrames = {**replayed, "labels": labels, "signature": digest.hexdigest()}
     cache[key] = (what, model, frames)
     return frames
 

@@ -394,7 +394,7 @@ def _students(code, token, room):
         return
     # Nicknames are visitors' text: option labels are plain text in Streamlit (no Markdown).
     labels = {sid: f"{nick or '–'} ({count})" for sid, nick, count in roster}
-    sid = st.selectbox(_("Student"), list(labels), format_func=labels.get, key="room_student")
+    sid = st.selectbox(_("Student"), list(labels), format_func=labels.__getitem__, key="room_student")
     # Callbacks act before the run reads the room, so the run shows the room as it became.
     st.button(
         _("Remove this student's points"),
@@ -444,6 +444,11 @@ def _room_actions(code, token, room):
                 _close(code)
     if visitor().get(CONFIRM_CLOSE):
         _confirm_close(code, token, room)
+
+
+def _cancel_close() -> None:
+    """The lecturer keeps the room open: the confirmation goes away."""
+    visitor().pop(CONFIRM_CLOSE, None)
 
 
 def _freeze(code, room, token, then_close=False):
@@ -499,5 +504,5 @@ def _confirm_close(code, token, room):
             st.button(
                 _("Keep the room open"),
                 key="room_close_cancel",
-                on_click=lambda: visitor().pop(CONFIRM_CLOSE, None),
+                on_click=_cancel_close,
             )

@@ -35,7 +35,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from .model import SLOW_DOWN, Room, RoomError, add_seq, check_student, chosen_label, new_code, placed, refused
@@ -133,8 +133,9 @@ class _Room(dict):
         return rows
 
 
-def _counts(points):
-    counts = {}
+def _counts(points: Iterable[Sequence[object]]) -> dict[object, int]:
+    """How many points each class (a row's fourth field) has."""
+    counts: dict[object, int] = {}
     for point in points:
         counts[point[3]] = counts.get(point[3], 0) + 1
     return counts
@@ -200,7 +201,11 @@ class RedisStore:
             cached = self._points.get(code)
         start = len(cached[2]) if cached is not None else 0
         with self.redis.pipeline() as pipe:  # MULTI/EXEC: the parts of one version
-            pipe.hgetall(key).hgetall(students).hgetall(states).lrange(points, start, -1)
+            # One call a statement: redis-py's stubs type a call as returning its result, not the pipeline.
+            pipe.hgetall(key)
+            pipe.hgetall(students)
+            pipe.hgetall(states)
+            pipe.lrange(points, start, -1)
             header, student_texts, state_texts, point_texts = pipe.execute()
         if not header:
             with self._points_lock:
@@ -244,7 +249,8 @@ class RedisStore:
         """A student's add: (the point's id, the room's version), as ``model.adding`` gives it."""
         keys = self._keys(code)
         with self.redis.pipeline(transaction=False) as pipe:  # one round trip
-            pipe.hmget(keys[0], ["version", "scene"]).hget(keys[1], sid if isinstance(sid, str) else "")
+            pipe.hmget(keys[0], ["version", "scene"])
+            pipe.hget(keys[1], sid if isinstance(sid, str) else "")
             header, record = pipe.execute()
         if header[0] is None:
             raise missing()
@@ -360,7 +366,7 @@ class RedisStore:
         self.redis.delete(*self._keys(code), self.PREFIX + code + ":seen")
         self.redis.zrem(self.INDEX, code)
 
-    def seen(self, code: str, sid: object, when: float) -> None:
+    def seen(self, code: str, sid: str, when: float) -> None:
         key = self.PREFIX + code + ":seen"
         with self.redis.pipeline() as pipe:  # kept as long as the room may be (its ttl from now)
             pipe.hset(key, sid, when)
@@ -368,4 +374,5 @@ class RedisStore:
             pipe.execute()
 
     def presence(self, code: str) -> dict[str, float]:
-        return {sid: float(when) for sid, when in self.redis.hgetall(self.PREFIX + code + ":seen").items()}
+        seen = self.redis.hgetall(self.PREFIX + code + ":seen")
+        return {sid: float(when) for sid, when in seen.items() if isinstance(sid, str)}  # str: decode_responses

@@ -159,7 +159,7 @@ async def _join(request, client, body, exhausted):
     seen = await run_in_threadpool(store.presence, code) if code else {}
 
     def action(room: model.Room) -> Any:
-        spent = []  # the store may run the action again (Redis, on a conflict): one seat spent
+        spent: list[bool] = []  # the store may run the action again (Redis, on a conflict): one seat spent
 
         def take_seat() -> bool:
             if not spent:
@@ -178,7 +178,7 @@ async def _join(request, client, body, exhausted):
 
 def _student_action(code, body, act):
     """``act(room)`` for the student ``body`` names, once their key is proved, under their limit."""
-    spent = []
+    spent: list[bool] = []
 
     def action(room: model.Room) -> Any:
         model.check_student(room, body.get("sid"), body.get("key"))
@@ -193,10 +193,10 @@ def _student_action(code, body, act):
 
 async def _add(request, client, body, exhausted):
     code = model.clean_code(body.get("code"))
-    fields = [body.get(name) for name in ("sid", "key", "x", "y", "label", "seq")]
+    sid, key, x, y, label, seq = (body.get(name) for name in ("sid", "key", "x", "y", "label", "seq"))
     allow = lambda: guard.LIMITS.students.allow(f"{code}/{body['sid']}")  # noqa: E731
     # The store's own add: in Redis one checked script, never the whole room read and written.
-    apply = lambda code: room_store().add(code, *fields, time.time(), allow)  # noqa: E731
+    apply = lambda code: room_store().add(code, sid, key, x, y, label, seq, time.time(), allow)  # noqa: E731
     pid, version = await _in_room(client, code, None, apply)
     return AddResponse(pid=pid, version=version)
 

@@ -148,7 +148,7 @@ class MemoryStore:
             self._rooms.pop(code, None)
             self._seen.pop(code, None)
 
-    def seen(self, code: str, sid: object, when: float) -> None:
+    def seen(self, code: str, sid: str, when: float) -> None:
         with self._lock:
             if self._live(code) is not None:
                 self._seen.setdefault(code, {})[sid] = when

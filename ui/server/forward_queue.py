@@ -17,19 +17,41 @@ Keeping the finished run's messages costs nothing but sending them: the fragment
 redraws the same blocks, in order, after them.
 """
 
+from __future__ import annotations
+
 import functools
 import inspect
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 _LOG = logging.getLogger(__name__)
 if TYPE_CHECKING:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
     from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 
+
+class _Clear(Protocol):
+    """ForwardMsgQueue.clear, called on the class (its parameters are checked against
+    EXPECTED_PARAMETERS before it is replaced)."""
+
+    def __call__(
+        self,
+        queue: ForwardMsgQueue,
+        retain_lifecycle_msgs: bool = False,
+        fragment_ids_this_run: list[str] | None = None,
+        /,
+    ) -> None: ...
+
+
 _PATCHED = "_pg_keeps_finished_runs"
+# The queue's list of messages, which the fix reads and writes as ``self._queue``: an attribute set
+# on each instance (not on the class), so the test makes a ForwardMsgQueue to see it
+# (tests/test_streamlit_internals.py; the class's names are in runtime.STREAMLIT_INTERNALS).
+QUEUE_ATTRIBUTE = "_queue"
 
 
-def _finished_whole_run_end(queue):
+def _finished_whole_run_end(queue: Sequence[ForwardMsg]) -> int:
     """The index just past the last "whole-page run finished" message in ``queue``, or 0."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -41,10 +63,13 @@ def _finished_whole_run_end(queue):
     return 0
 
 
-def _keeping_finished_runs(clear):
+def _keeping_finished_runs(clear: _Clear) -> Callable[..., None]:
+    """``clear`` keeping the messages of a finished whole-page run (a function with clear's parameters,
+    typed loosely: a Protocol's instance cannot stand for a method, and a Callable has no defaults)."""
+
     @functools.wraps(clear)
     def clear_after_finished_runs(
-        self: "ForwardMsgQueue", retain_lifecycle_msgs: bool = False, fragment_ids_this_run: list[str] | None = None
+        self: ForwardMsgQueue, retain_lifecycle_msgs: bool = False, fragment_ids_this_run: list[str] | None = None
     ) -> None:
         end = _finished_whole_run_end(self._queue) if retain_lifecycle_msgs and fragment_ids_this_run else 0
         if not end:
@@ -75,7 +100,9 @@ def keep_finished_runs() -> None:
     if not callable(clear) or list(inspect.signature(clear).parameters) != EXPECTED_PARAMETERS:
         _LOG.warning("Streamlit's ForwardMsgQueue.clear is not the one this fix knows: its own is kept.")
         return
-    ForwardMsgQueue.clear = _keeping_finished_runs(clear)
+    # Replacing a method of Streamlit's class is this fix's whole point; mypy forbids assigning to a
+    # method, so this one line is exempt (the replacement's signature is checked above and in tests).
+    ForwardMsgQueue.clear = _keeping_finished_runs(clear)  # type: ignore[method-assign]
 
 
 EXPECTED_PARAMETERS = ["self", "retain_lifecycle_msgs", "fragment_ids_this_run"]

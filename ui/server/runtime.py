@@ -6,10 +6,16 @@ Streamlit's own behaviour in place with a warning in the server's log (``STREAML
 lists the names; tests/test_streamlit_internals.py fails when one disappears).
 """
 
+from __future__ import annotations
+
 import functools
 import gc
 import logging
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from streamlit.config_option import ConfigOption
 
 _LOG = logging.getLogger(__name__)
 
@@ -20,10 +26,11 @@ STREAMLIT_INTERNALS = (
     ("streamlit.config", "get_config_options"),
     ("streamlit.config", "_config_lock"),
     ("streamlit.runtime.forward_msg_queue", "ForwardMsgQueue.clear"),
+    ("streamlit.proto.ForwardMsg_pb2", "ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY"),
 )
 
 
-def _not_there(what):
+def _not_there(what: str) -> None:
     _LOG.warning("Streamlit's %s is not there in this version: its own behaviour is kept.", what)
 
 
@@ -77,7 +84,9 @@ def slow_config_polling() -> None:
     except ImportError:  # pragma: no cover - streamlit is a dependency of the app
         return
     if isinstance(getattr(polling_path_watcher, "_POLLING_PERIOD_SECS", None), int | float):
-        polling_path_watcher._POLLING_PERIOD_SECS = CONFIG_POLL_SECONDS
+        # Streamlit declares the constant Final; rebinding it is this patch's whole point (its
+        # watchers read it at every look), so it is set by name, where the type checker cannot object.
+        setattr(polling_path_watcher, "_POLLING_PERIOD_SECS", CONFIG_POLL_SECONDS)  # noqa: B010
     else:
         _not_there("polling_path_watcher._POLLING_PERIOD_SECS")
 
@@ -99,24 +108,38 @@ def index_config_sections() -> None:
         return
     original = getattr(config, "get_options_for_section", None)
     lock = getattr(config, "_config_lock", None)
-    if getattr(original, "indexed", False):
+    if getattr(original, _INDEXED, False):
         return
     if not callable(original) or lock is None or not callable(getattr(config, "get_config_options", None)):
         _not_there("config.get_options_for_section (or its lock)")
         return
-    index = {"options": None, "size": -1, "sections": {}}  # the process's configuration, not a session's
+    index = _SectionIndex()  # the process's configuration, not a session's
 
     def get_options_for_section(section: str) -> dict[str, Any]:
         with lock:
             options = config.get_config_options()
-            if index["options"] is not options or index["size"] != len(options):
-                sections = {}
+            if index.options is not options or index.size != len(options):
+                sections: dict[str, list[ConfigOption]] = {}
                 for option in options.values():
                     sections.setdefault(option.section, []).append(option)
-                index.update(options=options, size=len(options), sections=sections)
-            return {option.name: option.value for option in index["sections"].get(section, ())}
+                index.options, index.size, index.sections = options, len(options), sections
+            return {option.name: option.value for option in index.sections.get(section, ())}
 
-    get_options_for_section.indexed = True
-    get_options_for_section.__wrapped__ = original
-    get_options_for_section.__doc__ = original.__doc__
+    # As the original did: its docstring and ``__wrapped__`` (a test restores the original from it);
+    # the mark is an attribute of the function object, which no type declares: set by name.
+    functools.update_wrapper(get_options_for_section, original, assigned=("__doc__",), updated=())
+    setattr(get_options_for_section, _INDEXED, True)
     config.get_options_for_section = get_options_for_section
+
+
+_INDEXED = "indexed"  # the mark of the indexed get_options_for_section (installed once)
+
+
+@dataclass
+class _SectionIndex:
+    """The configuration the index was built from (Streamlit's options dict and its size) and, by
+    section, that configuration's options."""
+
+    options: dict[str, ConfigOption] | None = None
+    size: int = -1
+    sections: dict[str, list[ConfigOption]] = field(default_factory=dict)

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from playground import Classifier
 from playground.link import MAX_LINK_POINTS, encode_scene
 from playground.scene import Scene
 from ui.plot.canvas import canvas
@@ -97,7 +98,7 @@ def strategy_words(scene: Scene) -> str | None:
     return {"ovr": "one-versus-rest", "ovo": "one-versus-one"}.get(scene.multiclass)
 
 
-def spoken(model: object, error: object = None) -> dict[str, Any]:
+def spoken(model: Classifier | None, error: str | None = None) -> dict[str, Any]:
     """What the keyboard's announcements name (``ui.plot.canvas.canvas``'s ``spoken``): the boundary
     of ``model`` in words, the classes' names and symbols, the class a new point gets."""
     return {
@@ -108,7 +109,9 @@ def spoken(model: object, error: object = None) -> dict[str, Any]:
     }
 
 
-def scene_canvas(scene: Scene, figure: Any, model: object = None, error: object = None, **options: Any) -> None:
+def scene_canvas(
+    scene: Scene, figure: Any, model: Classifier | None = None, error: str | None = None, **options: Any
+) -> None:
     """The canvas drawing ``figure`` of ``scene`` (fitted as ``model``, or failed with ``error``):
     remembered under the scene's revision (the canvas's events name points as this drawing showed
     them), over the scene's window and points, acknowledging the last event applied; ``options``

@@ -11,13 +11,14 @@ from typing import Final
 
 import numpy as np
 import streamlit as st
+from numpy.typing import NDArray
 from streamlit.delta_generator import DeltaGenerator
 
 from playground import MODELS
 from playground.link import MAX_COMPARED
 from playground.registry import fitted_strategy
 from playground.scene import Scene
-from ui.engine.fitview import test_predictions
+from ui.engine.fitview import FitView, test_predictions
 from ui.plot.canvas import file_name
 from ui.plot.legend_row import legend_row
 from ui.plot.render import render_scene
@@ -38,10 +39,10 @@ class Compared:
     """One method of the comparison: its scene, its fit view and how to title it."""
 
     method: str
-    scene: object
-    view: object
+    scene: Scene
+    view: FitView
     strategy_note: str = ""
-    test_predicted: object = None  # the fit's labels of the scene's test points, or None
+    test_predicted: NDArray[np.int_] | None = None  # the fit's labels of the scene's test points, or None
 
     @property
     def title(self) -> str:
@@ -63,7 +64,7 @@ class Compared:
 VIEW_MODES = {"single": N_("One method"), "compare": N_("Compare methods")}
 
 
-def _start_comparing():
+def _start_comparing() -> None:
     visitor()[MODE_KEY] = "compare"
 
 
@@ -109,7 +110,7 @@ def compared_scene(scene: Scene, method: str) -> tuple[Scene, str]:
     return candidate, ""
 
 
-def _likely_scenes(scene, methods):
+def _likely_scenes(scene: Scene, methods: Sequence[str]) -> list[Scene]:
     """The scenes ``compared_scene`` will most likely fit, to start them all at once."""
     n_classes = int(np.count_nonzero(scene.training.points.counts()))
     return [

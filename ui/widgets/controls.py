@@ -1,7 +1,7 @@
 """Sidebar widgets. Each function draws widgets and returns their values; none computes."""
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, NotRequired, TypedDict
 
 import pandas as pd
 import streamlit as st
@@ -27,14 +27,24 @@ GENERATOR_DEFAULTS = pd.DataFrame(
     },
     index=[f"{SYMBOL_GLYPHS[k]} {k + 1}" for k in range(N_CLASSES)],
 )
+
+
 # The sidebar is narrow: two small tables (means; spreads and rotation) with short column titles
 # (the help says what each is), so every column shows without scrolling.
-GENERATOR_COLUMNS = {
-    "mean x": dict(label="μ₁", help=N_("Mean, x₁ coordinate")),
-    "mean y": dict(label="μ₂", help=N_("Mean, x₂ coordinate")),
-    "spread 1": dict(label="σ₁", help=N_("Standard deviation along the cluster's own first axis"), min_value=0.0),
-    "spread 2": dict(label="σ₂", help=N_("Standard deviation along the cluster's own second axis"), min_value=0.0),
-    "angle (deg)": dict(label="θ°", help=N_("Rotation of the cluster's axes, in degrees"), min_value=-180.0),
+class GeneratorColumn(TypedDict):
+    """A generator table's column: its short title, its help (marked for translation), its least value."""
+
+    label: str
+    help: str
+    min_value: NotRequired[float]
+
+
+GENERATOR_COLUMNS: Final[dict[str, GeneratorColumn]] = {
+    "mean x": {"label": "μ₁", "help": N_("Mean, x₁ coordinate")},
+    "mean y": {"label": "μ₂", "help": N_("Mean, x₂ coordinate")},
+    "spread 1": {"label": "σ₁", "help": N_("Standard deviation along the cluster's own first axis"), "min_value": 0.0},
+    "spread 2": {"label": "σ₂", "help": N_("Standard deviation along the cluster's own second axis"), "min_value": 0.0},
+    "angle (deg)": {"label": "θ°", "help": N_("Rotation of the cluster's axes, in degrees"), "min_value": -180.0},
 }
 GENERATOR_STEPS = {"spread 1": 0.1, "spread 2": 0.1, "angle (deg)": 5.0}
 GENERATOR_MAXIMA = {"spread 1": 20.0, "spread 2": 20.0, "angle (deg)": 180.0}
@@ -174,7 +184,7 @@ def _strategy_chosen():
     visitor().pop(AUTO_OVR_KEY, None)  # the person picked a strategy: it is theirs now
 
 
-def multiclass_picker(method: str | None = None, n_classes: int = 0) -> str:
+def multiclass_picker(method: str, n_classes: int = 0) -> str:
     """How a method handles more than two classes (figure 4.2); returns the strategy name.
 
     A two-class method (the perceptron, logistic regression, the SVM) facing three or more

@@ -28,7 +28,7 @@ def init_language() -> None:
 
 def _picked():
     chosen = visitor().get(PICKER_KEY)
-    if chosen not in LANGUAGES:
+    if chosen is None or chosen not in LANGUAGES:
         return
     # The open tab is known by its label, which changes with the language: keep the same panel open.
     label = visitor().get(TAB_KEY)
@@ -43,4 +43,4 @@ def language_picker() -> None:
     not draw the sidebar (presentation mode) does not forget the language."""
     if visitor().get(PICKER_KEY) != visitor()[LANGUAGE_KEY]:
         visitor()[PICKER_KEY] = visitor()[LANGUAGE_KEY]
-    st.selectbox(PICKER_LABEL, list(LANGUAGES), format_func=LANGUAGES.get, key=PICKER_KEY, on_change=_picked)
+    st.selectbox(PICKER_LABEL, list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=PICKER_KEY, on_change=_picked)

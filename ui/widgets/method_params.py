@@ -10,6 +10,7 @@ the widgets cannot show; it lives in ``ui.session.widget_values``, below the wid
 imported here for the widgets' callers.
 """
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -86,8 +87,11 @@ def _parse_weights(text, size):
         )
         return None
     spec = method_widget("perceptron", "w_init").spec
-    if not all(spec.low <= v <= spec.high for v in values):  # also NaN and infinity
-        st.warning(_("Initial weights must be finite numbers within ±{limit}.").format(limit=f"{spec.high:,.0f}"))
+    # A side without a bound (None) is unbounded, as the spec's own check reads it (playground.specs).
+    low = -math.inf if spec.low is None else spec.low
+    high = math.inf if spec.high is None else spec.high
+    if not all(low <= v <= high for v in values):  # also NaN and infinity (the spec bounds both sides)
+        st.warning(_("Initial weights must be finite numbers within ±{limit}.").format(limit=f"{high:,.0f}"))
         return None
     return values
 

@@ -42,7 +42,7 @@ from ui.text.names import N_CLASSES
 from ui.visitor import visitor, widget_values
 
 from .controls import AUTO_OVR_KEY, MULTICLASS_KEY
-from .presets import ACTIVE_KEY, load_preset, reopen_button
+from .presets import ACTIVE_KEY, active_preset, load_preset, reopen_button
 
 _HERE = Path(__file__).resolve().parent
 
@@ -239,7 +239,7 @@ SHORT_BASIS_LABELS = {"identity": N_("φ: none"), "polynomial": N_("φ: polynomi
 def _basis_choice(row, scene):
     """The basis functions (none, polynomial, RBF), while the scene or the figure shown has some:
     the figures on basis functions ask to switch them off and on again."""
-    preset = PRESETS.get(visitor().get(ACTIVE_KEY))
+    preset = active_preset()
     if scene.basis == "identity" and (preset is None or preset.scene.basis == "identity"):
         return
     _copy("basis", BASIS_KEY, scene.basis)
@@ -259,7 +259,7 @@ def _alpha_choice(row, scene):
         return
     spec, alpha_key = method_widget("bayesian_logistic", "alpha")
     _copy(alpha_key, ALPHA_KEY, scene.param_dict.get("alpha"))
-    if visitor().get(ALPHA_KEY) not in spec.options:
+    if visitor().get(ALPHA_KEY) not in spec.options and isinstance(spec.default, int | float):  # α's is a number
         visitor()[ALPHA_KEY] = spec.default
     row.selectbox(
         _("Prior precision α"),

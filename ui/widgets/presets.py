@@ -17,7 +17,7 @@ A comparison's figure starts with the drawer closed (its plots take the width); 
 drawer lies over the plots.
 """
 
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -139,14 +139,20 @@ def shown_text(preset: Preset | None, method: str, window: Window | None = None)
     return method_label(method), _(METHOD_ABOUT[method]), ""
 
 
+def active_preset() -> Preset | None:
+    """The preset whose explanation is shown, or None."""
+    key = visitor().get(ACTIVE_KEY)
+    return None if key is None else PRESETS.get(key)
+
+
 class DrawerSlots(NamedTuple):
     """The drawer's places below its text: ``asked``, the controls the text asks for and what they
     turn (a panel's ``drawer``: figure 4.6's angle slider and its histogram), right under the text
     so that both fit on a 720 px screen with it; then ``settings``, the method's settings the sidebar
     would hold (initial weights, η, a threshold rule)."""
 
-    asked: Any
-    settings: Any
+    asked: DeltaGenerator
+    settings: DeltaGenerator
 
 
 def drawer(comparing: bool = False) -> DrawerSlots | None:
@@ -157,7 +163,7 @@ def drawer(comparing: bool = False) -> DrawerSlots | None:
         return None
     scene = state.scene()
     method = visitor().get(SIDEBAR_METHOD_KEY, scene.method)  # the bar's pick, applied later this run
-    preset = PRESETS.get(visitor().get(ACTIVE_KEY))
+    preset = active_preset()
     title, text, notes = shown_text(preset, method, scene.window)
     # The figure's numbers are computed in the view shown: the page reruns when the view changes.
     visitor()[state.TEXT_FOLLOWS_WINDOW] = bool(preset is not None and numbers(preset.key) and title == heading(preset))
@@ -181,7 +187,7 @@ def drawer(comparing: bool = False) -> DrawerSlots | None:
 
 def preset_explanation() -> None:
     """The active preset's figure, title and paragraph, with a button that closes it."""
-    preset = PRESETS.get(visitor().get(ACTIVE_KEY))
+    preset = active_preset()
     if preset is None:
         return
     text = explanation(preset, state.scene().window)
