@@ -19,8 +19,9 @@ from typing import Any
 
 import streamlit as st
 
+from playground.base import Classifier
 from playground.grid import Window
-from playground.scene import Scene
+from playground.scene import PointSet, Scene
 from ui.text.i18n import active_translations
 from ui.visitor import widget_values
 
@@ -34,19 +35,20 @@ class PanelContext:
     """
 
     scene: Scene
-    model: object  # the final fitted estimator, or None when the fit failed
-    shown_model: object  # the estimator drawn on the canvas (a playback step, or the final fit)
+    model: Classifier | None  # the final fitted estimator, or None when the fit failed
+    # The estimator drawn on the canvas (a playback step, or the final fit); None with ``model``.
+    shown_model: Classifier | None
     window: Window
-    options: dict = field(default_factory=dict)  # the visitor's panel options (ui/visitor.py)
+    options: dict[str, Any] = field(default_factory=dict)  # the visitor's panel options (ui/visitor.py)
     open_tab: str | None = None  # the title of the panel whose tab is open (None: the first)
-    all_points: object = None  # every point, training and test (``scene`` holds the training points)
+    all_points: PointSet | None = None  # every point, training and test (``scene`` holds the training points)
     # How the app draws a panel's live section (``live_section``); None: drawn in place.
-    live: Callable | None = None
+    live: Callable[[Callable[["PanelContext"], None]], None] | None = None
     # Presentation: the panel's ``drawer`` controls are in the explanation's drawer this run, so
     # its tab leaves them out (one widget per key, one setting).
     controls_in_drawer: bool = False
     # The canvas's plot area in px (width, height) as last measured, or None: where a label fits.
-    area: tuple | None = None
+    area: tuple[float, float] | None = None
 
 
 def live_section(ctx: PanelContext, function: Callable[[PanelContext], None]) -> None:

@@ -72,7 +72,7 @@ def _fig4_5(scene):
 def fisher_angle_and_ratio(model: FisherDiscriminant) -> tuple[float, float]:
     """(degrees between the means line and Fisher's direction, J along Fisher's / J along the means')."""
     means, fisher = means_direction(model), model.direction_
-    cosine = min(abs(float(means @ fisher)) / (np.linalg.norm(means) * np.linalg.norm(fisher)), 1.0)
+    cosine = min(abs(float(means @ fisher)) / float(np.linalg.norm(means) * np.linalg.norm(fisher)), 1.0)
     ratio = float(model.criterion(fisher) / model.criterion(means))
     return float(np.degrees(np.arccos(cosine))), ratio
 

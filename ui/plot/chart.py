@@ -73,7 +73,7 @@ def chart(
         "texts": {**shared_texts(), "chart_not_drawn": _("The chart could not be drawn: {error}")},
     }
     with where if where is not None else nullcontext():
-        return _chart(data=component_data(data), key=key, height=height)
+        _chart(data=component_data(data), key=key, height=height)
 
 
 def _default_name(key):
