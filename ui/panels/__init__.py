@@ -15,13 +15,16 @@ import pkgutil
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import streamlit as st
+from numpy.typing import ArrayLike
 
 from playground.base import Classifier
 from playground.grid import Window
 from playground.scene import PointSet, Scene
+from playground.validation import FloatArray
+from ui.text.convention import Probabilistic
 from ui.text.i18n import active_translations
 from ui.visitor import widget_values
 
@@ -49,6 +52,19 @@ class PanelContext:
     controls_in_drawer: bool = False
     # The canvas's plot area in px (width, height) as last measured, or None: where a label fits.
     area: tuple[float, float] | None = None
+
+
+def gives_posteriors(model: object) -> TypeGuard[Probabilistic]:
+    """True for a model with ``predict_proba``. Duck-typed: a strategy or a model on a basis has it
+    (a property) only when the method inside gives probabilities, and is no ProbabilisticMixin."""
+    return hasattr(model, "predict_proba")
+
+
+def posteriors(model: Classifier, X: ArrayLike) -> FloatArray:
+    """p(C_k|x) at the rows of X, (N, K) in ``classes_`` order, of a model a panel knows gives them."""
+    if not gives_posteriors(model):
+        raise TypeError(f"{type(model).__name__} gives no posteriors p(C_k|x)")
+    return model.predict_proba(X)
 
 
 def live_section(ctx: PanelContext, function: Callable[[PanelContext], None]) -> None:
