@@ -20,7 +20,7 @@ from typing import Any, TypeGuard
 import streamlit as st
 from numpy.typing import ArrayLike
 
-from playground.base import Classifier
+from playground.base import Classifier, FittedClassifier
 from playground.grid import Window
 from playground.scene import PointSet, Scene
 from playground.validation import FloatArray
@@ -60,7 +60,7 @@ def gives_posteriors(model: object) -> TypeGuard[Probabilistic]:
     return hasattr(model, "predict_proba")
 
 
-def posteriors(model: Classifier, X: ArrayLike) -> FloatArray:
+def posteriors(model: FittedClassifier, X: ArrayLike) -> FloatArray:
     """p(C_k|x) at the rows of X, (N, K) in ``classes_`` order, of a model a panel knows gives them."""
     if not gives_posteriors(model):
         raise TypeError(f"{type(model).__name__} gives no posteriors p(C_k|x)")
