@@ -310,9 +310,17 @@ def _set_option(name, key, convert=lambda value: value):
     visitor()["panel_options"][name] = convert(widget_values()[key])
 
 
+def _whole_bounds(name: str) -> tuple[int, int]:
+    """The bounds of a whole-number panel setting (PANEL_SPEC gives both for the samples and the seed)."""
+    spec = PANEL_SPEC[name]
+    if spec.low is None or spec.high is None:
+        raise ValueError(f"the panel setting {name} has no bounds")
+    return int(spec.low), int(spec.high)
+
+
 def _resample():
     options = visitor()["panel_options"]
-    options[SEED_KEY] = (option(options, SEED_KEY) + 1) % (int(PANEL_SPEC[SEED_KEY].high) + 1)
+    options[SEED_KEY] = (option(options, SEED_KEY) + 1) % (_whole_bounds(SEED_KEY)[1] + 1)
 
 
 def render_predictive(ctx: PanelContext) -> None:
@@ -364,20 +372,20 @@ def _predictive_controls(options, c1):
         on_change=_set_option,
         args=(CONTOURS_KEY, contour_key),
     )
-    samples_spec, seed_spec = PANEL_SPEC[SAMPLES_KEY], PANEL_SPEC[SEED_KEY]
+    (fewest_samples, most_samples), (lowest_seed, highest_seed) = _whole_bounds(SAMPLES_KEY), _whole_bounds(SEED_KEY)
     left, middle, right = st.columns([3, 2, 2], vertical_alignment="bottom")
     left.slider(
         _("Boundaries drawn from the posterior"),
-        int(samples_spec.low),
-        int(samples_spec.high),
+        fewest_samples,
+        most_samples,
         key=samples_key,
         on_change=_set_option,
         args=(SAMPLES_KEY, samples_key, int),
     )
     middle.number_input(
         _("Seed"),
-        int(seed_spec.low),
-        int(seed_spec.high),
+        lowest_seed,
+        highest_seed,
         step=1,
         key=seed_key,
         on_change=_set_option,

@@ -259,9 +259,9 @@ def prior_note(model: GenerativeModel, method: str) -> str:
 def _toggle_covariance():
     """Swap shared and separate covariances, carrying the hand-set priors across."""
     current = visitor().get("method")
-    other = TOGGLE.get(current)
-    if other is None:
+    if current is None or current not in TOGGLE:
         return
+    other = TOGGLE[current]
     source, target = PRIOR_PREFIX[current], PRIOR_PREFIX[other]
     for key in [f"{source}_set_priors"] + [f"{source}_prior_{k}" for k in range(N_CLASSES)]:
         if key in widget_values():

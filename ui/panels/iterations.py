@@ -262,9 +262,11 @@ def _point_changed():
         options[POINT_KEY] = int(visitor().get(NUMBER_KEY, 1)) - 1
 
 
-def _point_picker(ctx):
+def _point_picker(ctx: PanelContext) -> int | None:
     n_points = len(ctx.scene.points)
     index = chosen_point(ctx)
+    if index is None:  # no points (then there is no fit to replay either)
+        return None
     follow_col, index_col = st.columns([1, 1])
     follow = follow_col.checkbox(
         _("Follow the last added point"),

@@ -423,7 +423,7 @@ def _outputs(ctx):
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind, grid=grid), key="ls_surface")
     Y = grid[2]
     symbol = output_symbol(model, k)
-    figures = [
+    figures: list[tuple[str, str, str | None]] = [
         (_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3), None),
         (_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3), None),
     ]
@@ -457,9 +457,11 @@ def _outputs(ctx):
         figures_row(figures)
 
 
-def _demonstrations(ctx):
+def _demonstrations(ctx: PanelContext) -> None:
     """Figures 4.4 and 4.5 on demand: far-away points, three aligned classes."""
     model = least_squares_model(ctx.model)
+    if model is None:  # the panel applies to least squares only
+        return
     st.markdown(_("**Why least squares is fragile**"))
     present = [int(c) for c in model.classes_]
     a, b = st.columns(2)
