@@ -26,7 +26,7 @@ from typing import Any, Final, TypedDict, cast
 import streamlit as st
 
 from playground import Message
-from playground.scene import History, Scene
+from playground.scene import History, PointSet, Scene
 
 # The keys more than one module reads by name (the widgets' own keys live with their widgets).
 PRESENTATION_KEY: Final = "presentation"  # ui.app's toggle: presentation mode
@@ -53,7 +53,7 @@ class VisitorState(TypedDict, total=False):
     fit_pending: bool  # the view was just fitted: the canvas gives it the plot's shape
     fit_count: int  # the last fit token handed to a canvas
     drawn_scenes: dict[str, Any]  # canvas revision -> the points and centres it showed
-    drag: tuple[Any, Scene, Any]  # (drag id, the scene before it, the dragged points' places)
+    drag: tuple[Any, PointSet, list[int]]  # (drag id, the points before it, the dragged points' places)
     last_click: tuple[Any, ...]  # (nonce, scene before, history before, scene after)
     canvas_drawn: str  # what the canvas last drew: the panels follow it
     whole_run: bool  # the whole page is running (not one fragment)

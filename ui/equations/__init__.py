@@ -41,6 +41,7 @@ from playground import (
 )
 from playground.least_squares import LeastSquaresClassifier
 from ui.text.convention import (
+    SubClassifier,
     book_classes,
     book_decision,
     book_fisher,
@@ -125,9 +126,9 @@ def _strategy(model, space):
     ovo = isinstance(model, OneVsOne)
     subs = book_sub_classifiers(model)
     if ovo:
-        heads = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}({vec})" for sub in subs]
+        heads = [rf"y_{{{_pair(sub)}}}({vec})" for sub in subs]
         versus = _("vs")
-        sides = [rf"{cls(sub.positive)}\ {latex_text(versus)}\ {cls(sub.negative)}" for sub in subs]
+        sides = [rf"{cls(sub.positive)}\ {latex_text(versus)}\ {cls(_other(sub))}" for sub in subs]
     else:
         heads = [rf"y_{{{class_number(c)}}}({vec})" for c in classes]
         rest = _("vs the rest")
@@ -136,6 +137,7 @@ def _strategy(model, space):
         lines = [
             rf"{head} &= " + affine(sub.w0, sub.w, space) + rf"\qquad ({side})"
             for head, side, sub in zip(heads, sides, subs)
+            if sub.w is not None
         ]
         note = _(
             "{n} {method} sub-classifiers; each is positive (≥ 0) on the side of the first class named, the book's "
@@ -275,7 +277,7 @@ def _posterior_number(model, n_classes):
 
 
 def _values(head, values, classes):
-    return aligned(rf"{head(c)} &= {number(v)}" for c, v in zip(classes, values))
+    return aligned([rf"{head(c)} &= {number(v)}" for c, v in zip(classes, values)])
 
 
 def _y(c):
@@ -359,11 +361,23 @@ def _predictive_activation(inner, features, classes, head):
     )
 
 
+def _other(sub: SubClassifier) -> int:
+    """The other class of a one-versus-one sub-classifier (one-versus-rest's has none)."""
+    if sub.negative is None:
+        raise TypeError("a one-versus-rest sub-classifier has no other class")
+    return sub.negative
+
+
+def _pair(sub: SubClassifier) -> str:
+    """ "12": a one-versus-one sub-classifier's two class numbers, as its y's subscript."""
+    return f"{class_number(sub.positive)}{class_number(_other(sub))}"
+
+
 def _pairwise_votes(inner, features, classes, head):
     """One-versus-one at the point: each pair's decision, then the votes."""
     subs = book_sub_classifiers(inner)
     decisions = [float(sub.decision(e, features)[0]) for sub, e in zip(subs, inner.estimators_)]
-    names = [rf"y_{{{class_number(sub.positive)}{class_number(sub.negative)}}}" for sub in subs]
+    names = [rf"y_{{{_pair(sub)}}}" for sub in subs]
     lines = [rf"{n}(\mathbf{{x}}) &= {number(d)}" for n, d in zip(names, decisions)]
     yield Equation(_("Pairwise decisions at the point"), head + aligned(lines), None)
     votes = inner.votes(features)[0]

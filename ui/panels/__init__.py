@@ -15,12 +15,16 @@ import pkgutil
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard, overload
 
 import streamlit as st
+from numpy.typing import ArrayLike
 
+from playground.base import Classifier, FittedClassifier
 from playground.grid import Window
-from playground.scene import Scene
+from playground.scene import PointSet, Scene
+from playground.validation import FloatArray
+from ui.text.convention import Probabilistic
 from ui.text.i18n import active_translations
 from ui.visitor import widget_values
 
@@ -34,19 +38,33 @@ class PanelContext:
     """
 
     scene: Scene
-    model: object  # the final fitted estimator, or None when the fit failed
-    shown_model: object  # the estimator drawn on the canvas (a playback step, or the final fit)
+    model: Classifier | None  # the final fitted estimator, or None when the fit failed
+    # The estimator drawn on the canvas (a playback step, or the final fit); None with ``model``.
+    shown_model: Classifier | None
     window: Window
-    options: dict = field(default_factory=dict)  # the visitor's panel options (ui/visitor.py)
+    options: dict[str, Any] = field(default_factory=dict)  # the visitor's panel options (ui/visitor.py)
     open_tab: str | None = None  # the title of the panel whose tab is open (None: the first)
-    all_points: object = None  # every point, training and test (``scene`` holds the training points)
+    all_points: PointSet | None = None  # every point, training and test (``scene`` holds the training points)
     # How the app draws a panel's live section (``live_section``); None: drawn in place.
-    live: Callable | None = None
+    live: Callable[[Callable[["PanelContext"], None]], None] | None = None
     # Presentation: the panel's ``drawer`` controls are in the explanation's drawer this run, so
     # its tab leaves them out (one widget per key, one setting).
     controls_in_drawer: bool = False
     # The canvas's plot area in px (width, height) as last measured, or None: where a label fits.
-    area: tuple | None = None
+    area: tuple[float, float] | None = None
+
+
+def gives_posteriors(model: object) -> TypeGuard[Probabilistic]:
+    """True for a model with ``predict_proba``. Duck-typed: a strategy or a model on a basis has it
+    (a property) only when the method inside gives probabilities, and is no ProbabilisticMixin."""
+    return hasattr(model, "predict_proba")
+
+
+def posteriors(model: FittedClassifier, X: ArrayLike) -> FloatArray:
+    """p(C_k|x) at the rows of X, (N, K) in ``classes_`` order, of a model a panel knows gives them."""
+    if not gives_posteriors(model):
+        raise TypeError(f"{type(model).__name__} gives no posteriors p(C_k|x)")
+    return model.predict_proba(X)
 
 
 def live_section(ctx: PanelContext, function: Callable[[PanelContext], None]) -> None:
@@ -238,7 +256,15 @@ def tab_label(title: str, translations: gettext.NullTranslations | None = None) 
     return (translations or active_translations()).gettext(title)
 
 
-def tab_title(label: str, translations: gettext.NullTranslations | None = None) -> str | None:
+@overload
+def tab_title(label: str, translations: gettext.NullTranslations | None = None) -> str: ...
+
+
+@overload
+def tab_title(label: None, translations: gettext.NullTranslations | None = None) -> None: ...
+
+
+def tab_title(label: str | None, translations: gettext.NullTranslations | None = None) -> str | None:
     """The panel title (English, as links and the code name panels) of a tab ``label`` shown in the
     session's language (or in ``translations``'); a label no panel has is returned unchanged."""
     if label is None:

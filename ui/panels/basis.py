@@ -136,14 +136,17 @@ def default_pair(model: BasisModel, X: FloatArray | None = None) -> tuple[int, i
     if X is None or len(X) == 0:
         if coef is not None and np.shape(coef)[0] == 1 and np.size(coef) >= 2:
             order = np.argsort(-np.abs(np.ravel(coef)), kind="stable")
-            return tuple(sorted(int(k) for k in order[:2]))
+            first, second = sorted(int(k) for k in order[:2])
+            return first, second
         return 0, 1
     features = model.features(X)
     spread = features.std(axis=0)
     scores = _feature_scores(model, features)
     candidates = [int(k) for k in np.argsort(-scores, kind="stable")[:CANDIDATE_FEATURES]]
     predicted = np.searchsorted(model.classes_, model.predict(X))
-    best, best_key = tuple(sorted(candidates[:2])), None
+    first, second = sorted(candidates[:2])  # two features at least: the panel draws none with one
+    best: tuple[int, int] = (first, second)
+    best_key = None
     for a in range(len(candidates)):
         for b in range(a + 1, len(candidates)):
             i, j = sorted((candidates[a], candidates[b]))
@@ -205,7 +208,7 @@ def _point_scatter(xy, y, *, size=8):
 
 
 def feature_space_figure(model: BasisModel, X: FloatArray, y: LabelArray, i: int, j: int) -> go.Figure:
-    features, window, line, _unused = feature_space(model, X, i, j)
+    features, window, line, _error = feature_space(model, X, i, j)
     traces = []
     if line is not None:
         for _unused, _unused, start, end in boundary_segments(line["coef"], line["intercept"], window):
@@ -358,6 +361,8 @@ def _explanation(model, line, error, features, predicted, i, j):
 
 def render(ctx: PanelContext) -> None:
     model = basis_model(ctx.model)
+    if model is None:  # the panel applies to a model on a basis only
+        return
     X, y = ctx.scene.points.X, ctx.scene.points.y
     n_features = len(model.feature_names())
     if n_features < 2:

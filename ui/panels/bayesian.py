@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from playground import BayesianLogisticRegression
+from playground.base import Classifier
 from playground.basis import BasisModel, IdentityBasis
 from playground.bayesian_logistic import PosteriorLine, moderation
 from playground.geometry import boundary_segments
@@ -58,7 +59,10 @@ LINE_POINTS = 201  # the 1-D cut through w_MAP
 # -- the model, whatever wraps it ---------------------------------------------------------------
 
 
-def laplace_model(model: object) -> tuple[BayesianLogisticRegression, Callable[[FloatArray], FloatArray]] | None:
+Laplace = tuple[BayesianLogisticRegression, Callable[[FloatArray], FloatArray]]  # (estimator, x -> phi(x))
+
+
+def laplace_model(model: Classifier | None) -> Laplace | None:
     """(estimator, features) of a two-class Bayesian logistic regression: the fitted
     ``BayesianLogisticRegression`` and the map x -> phi(x) it works on; None for anything else.
 
@@ -74,6 +78,14 @@ def laplace_model(model: object) -> tuple[BayesianLogisticRegression, Callable[[
     if not isinstance(inner, BayesianLogisticRegression) or not np.array_equal(inner.classes_, model.classes_):
         return None
     return inner, features
+
+
+def laplace_of(model: Classifier | None) -> Laplace:
+    """``laplace_model(model)`` of a model the panel applies to (``applies`` checked that it is one)."""
+    laplace = laplace_model(model)
+    if laplace is None:
+        raise TypeError("the Laplace panels show a two-class Bayesian logistic regression only")
+    return laplace
 
 
 def applies(ctx: PanelContext) -> bool:
@@ -96,10 +108,10 @@ def grid_points(window: Window, resolution: int) -> tuple[FloatArray, dict[str, 
 
 
 def c1_fields(
-    model: object, window: Window, resolution: int = CONTOUR_RESOLUTION
+    model: Classifier, window: Window, resolution: int = CONTOUR_RESOLUTION
 ) -> tuple[FloatArray, FloatArray, dict[str, float]]:
     """(predictive, MAP) p(C1|x) on the grid, each (resolution, resolution) float64, and the axes."""
-    estimator, features = laplace_model(model)
+    estimator, features = laplace_of(model)
     X, axes = grid_points(window, resolution)
     phi = features(X)
     predictive = estimator.predict_proba(phi)[:, 0]  # C1 = classes_[0]
@@ -108,9 +120,9 @@ def c1_fields(
     return predictive.reshape(shape), map_.reshape(shape), axes
 
 
-def sampled_weights(model: object, n_samples: int, seed: int) -> FloatArray:
+def sampled_weights(model: Classifier, n_samples: int, seed: int) -> FloatArray:
     """Weights drawn from N(w_MAP, S_N) in the back-end's sign, (n_samples, M + 1); (0, M + 1) for none."""
-    estimator, _unused = laplace_model(model)
+    estimator, _unused = laplace_of(model)
     if n_samples <= 0:
         return np.empty((0, estimator.coef_.shape[1] + 1))
     return estimator.sample_weights(int(n_samples), random_state=int(seed))
@@ -133,7 +145,9 @@ def _contour(field, axes, colour, dash, name, meta, labels=True):
     )
 
 
-def shading_trace(model: object, window: Window, choice: str, resolution: int = HEATMAP_RESOLUTION) -> dict[str, Any]:
+def shading_trace(
+    model: Classifier, window: Window, choice: str, resolution: int = HEATMAP_RESOLUTION
+) -> dict[str, Any]:
     """p(C1|x) as shading between the class colours (white at 0.5), the predictive unless only
     the MAP contours are shown: a uint8 heatmap (round(250 p)) with meta "posterior", which
     stands in for the region polygons (plotly draws contours below filled scatters, so the
@@ -156,7 +170,7 @@ def shading_trace(model: object, window: Window, choice: str, resolution: int = 
     )
 
 
-def contour_traces(model: object, window: Window, choice: str) -> list[dict[str, Any]]:
+def contour_traces(model: Classifier, window: Window, choice: str) -> list[dict[str, Any]]:
     """The shading, then the predictive (solid) and MAP (dashed) contours at p(C1|x) = 0.1, 0.5, 0.9."""
     if choice == "none":
         return []
@@ -180,13 +194,13 @@ def contour_traces(model: object, window: Window, choice: str) -> list[dict[str,
     return traces
 
 
-def sample_traces(model: object, window: Window, n_samples: int, seed: int) -> list[dict[str, Any]]:
+def sample_traces(model: Classifier, window: Window, n_samples: int, seed: int) -> list[dict[str, Any]]:
     """The boundaries w^T phi(x) = 0 of ``n_samples`` posterior draws: exact segments on the
     inputs (one trace with gaps), zero contours on a basis (one trace per draw)."""
     weights = sampled_weights(model, n_samples, seed)
     if not len(weights):
         return []
-    estimator, features = laplace_model(model)
+    estimator, features = laplace_of(model)
     name = ngettext(
         "{n} boundary from N(w_MAP, S_N), seed {seed}", "{n} boundaries from N(w_MAP, S_N), seed {seed}", len(weights)
     ).format(n=len(weights), seed=seed)
@@ -235,7 +249,7 @@ def sample_traces(model: object, window: Window, n_samples: int, seed: int) -> l
 
 def overlay(ctx: PanelContext) -> list[dict[str, Any]]:
     model = ctx.shown_model
-    if laplace_model(model) is None:
+    if model is None or laplace_model(model) is None:
         return []
     traces = contour_traces(model, ctx.window, option(ctx.options, CONTOURS_KEY))
     traces += sample_traces(model, ctx.window, option(ctx.options, SAMPLES_KEY), option(ctx.options, SEED_KEY))
@@ -245,10 +259,10 @@ def overlay(ctx: PanelContext) -> list[dict[str, Any]]:
 # -- the numbers at a point ----------------------------------------------------------------------
 
 
-def predictive_at(model: object, X: FloatArray) -> dict[str, FloatArray]:
+def predictive_at(model: Classifier, X: FloatArray) -> dict[str, FloatArray]:
     """A table of the predictive's parts at the rows of X (eq. 4.149-4.155), book's sign:
     mu_a = w_MAP^T phi for C1, sigma_a^2, kappa, the MAP and the moderated p(C1|x)."""
-    estimator, features = laplace_model(model)
+    estimator, features = laplace_of(model)
     phi = features(np.asarray(X, dtype=float).reshape(-1, 2))
     mean, variance = estimator.predictive_moments(phi)
     mean = book_weights(estimator, mean)  # a for C1 (the back-end's mu_a is for classes_[1])
@@ -296,14 +310,24 @@ def _set_option(name, key, convert=lambda value: value):
     visitor()["panel_options"][name] = convert(widget_values()[key])
 
 
+def _whole_bounds(name: str) -> tuple[int, int]:
+    """The bounds of a whole-number panel setting (PANEL_SPEC gives both for the samples and the seed)."""
+    spec = PANEL_SPEC[name]
+    if spec.low is None or spec.high is None:
+        raise ValueError(f"the panel setting {name} has no bounds")
+    return int(spec.low), int(spec.high)
+
+
 def _resample():
     options = visitor()["panel_options"]
-    options[SEED_KEY] = (option(options, SEED_KEY) + 1) % (int(PANEL_SPEC[SEED_KEY].high) + 1)
+    options[SEED_KEY] = (option(options, SEED_KEY) + 1) % (_whole_bounds(SEED_KEY)[1] + 1)
 
 
 def render_predictive(ctx: PanelContext) -> None:
     model = ctx.shown_model
-    estimator, _unused = laplace_model(model)
+    if model is None:  # None only when the fit failed (PanelContext), when no panel is drawn
+        return
+    estimator, _unused = laplace_of(model)
     first, second = book_classes(model)
     c1 = class_symbol(first)
     _predictive_controls(ctx.options, c1)
@@ -327,7 +351,7 @@ def render_predictive(ctx: PanelContext) -> None:
             first=class_name_markdown(first),
             second=class_name_markdown(second),
             alpha=number_text(estimator.alpha),
-            evidence=number_text(estimator.log_evidence_, 6),
+            evidence=number_text(float(estimator.log_evidence_), 6),  # a float (typed float | array)
         )
     )
 
@@ -348,20 +372,20 @@ def _predictive_controls(options, c1):
         on_change=_set_option,
         args=(CONTOURS_KEY, contour_key),
     )
-    samples_spec, seed_spec = PANEL_SPEC[SAMPLES_KEY], PANEL_SPEC[SEED_KEY]
+    (fewest_samples, most_samples), (lowest_seed, highest_seed) = _whole_bounds(SAMPLES_KEY), _whole_bounds(SEED_KEY)
     left, middle, right = st.columns([3, 2, 2], vertical_alignment="bottom")
     left.slider(
         _("Boundaries drawn from the posterior"),
-        int(samples_spec.low),
-        int(samples_spec.high),
+        fewest_samples,
+        most_samples,
         key=samples_key,
         on_change=_set_option,
         args=(SAMPLES_KEY, samples_key, int),
     )
     middle.number_input(
         _("Seed"),
-        int(seed_spec.low),
-        int(seed_spec.high),
+        lowest_seed,
+        highest_seed,
         step=1,
         key=seed_key,
         on_change=_set_option,
@@ -387,14 +411,14 @@ def chosen_pair(options: dict[str, Any], size: int) -> tuple[int, int]:
     return pair
 
 
-def line_figure(model: object, X: FloatArray, y: LabelArray) -> tuple[dict[str, Any], PosteriorLine]:
+def line_figure(model: Classifier, X: FloatArray, y: LabelArray) -> tuple[dict[str, Any], PosteriorLine]:
     """The exact posterior and its Laplace approximation along the leading eigenvector of S_N,
     densities relative to the mode (left of figure 4.14) and their negative logs (right)."""
-    estimator, features = laplace_model(model)
+    estimator, features = laplace_of(model)
     cut = estimator.posterior_along(features(X), y, n_points=LINE_POINTS)
     s = cut["offsets"]
     posterior, laplace = np.exp(cut["log_posterior"]), np.exp(cut["log_laplace"])
-    curves = [
+    curves: list[dict[str, Any]] = [
         dict(
             type="scatter",
             x=s,
@@ -451,10 +475,10 @@ def _tails(cut):
     ).format(below=ratios[0], above=ratios[1])
 
 
-def ellipse_figure(model: object, pair: tuple[int, int], names: list[str], samples: FloatArray) -> dict[str, Any]:
+def ellipse_figure(model: Classifier, pair: tuple[int, int], names: list[str], samples: FloatArray) -> dict[str, Any]:
     """The 1, 2 and 3 standard-deviation ellipses of the marginal over weights ``pair`` (the
     book's sign), w_MAP, and the drawn samples (the canvas's thin boundaries)."""
-    estimator, _unused = laplace_model(model)
+    estimator, _unused = laplace_of(model)
     i, j = pair
     traces = []
     for n_std, width in ((1, 2.2), (2, 1.5), (3, 1.0)):
@@ -518,7 +542,9 @@ def _pair_changed():
 
 def render_laplace(ctx: PanelContext) -> None:
     model = ctx.shown_model
-    estimator, _unused = laplace_model(model)
+    if model is None:  # None only when the fit failed (PanelContext), when no panel is drawn
+        return
+    estimator, _unused = laplace_of(model)
     points = ctx.scene.points
     names = weight_names(estimator, model)
     figure, cut = line_figure(model, points.X, points.y)

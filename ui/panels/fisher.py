@@ -38,9 +38,11 @@ def fisher_model(model: object) -> FisherDiscriminant | None:
     estimators = getattr(model, "estimators_", None)
     if estimators is not None and len(estimators) == 1:
         model = estimators[0]
-    is_fisher = hasattr(model, "directions_") and hasattr(model, "criterion")
-    # Behind a basis the discriminant lives in feature space, which the plane's panel cannot show.
-    return model if is_fisher and np.shape(model.means_)[-1] == 2 else None
+    # A model on a basis is none: the discriminant lives in feature space, which the plane's panel
+    # cannot show (and it passes no criterion through).
+    if not isinstance(model, FisherDiscriminant) or not hasattr(model, "directions_"):  # and fitted
+        return None
+    return model if np.shape(model.means_)[-1] == 2 else None
 
 
 def unit(angle_deg: float) -> FloatArray:
@@ -77,7 +79,8 @@ def current_angle(ctx: PanelContext, model: FisherDiscriminant) -> float:
 def criterion_curve(model: FisherDiscriminant, step: float = ANGLE_STEP) -> tuple[FloatArray, FloatArray]:
     """(angles in degrees over [0, 180], J at each): Fisher's criterion as the direction rotates."""
     angles = np.arange(0.0, 180.0 + step / 2, step)
-    values = model.criterion(np.column_stack([np.cos(np.deg2rad(angles)), np.sin(np.deg2rad(angles))]))
+    # an array for an array of directions
+    values = np.asarray(model.criterion(np.column_stack([np.cos(np.deg2rad(angles)), np.sin(np.deg2rad(angles))])))
     return angles, values
 
 
@@ -189,7 +192,8 @@ def criterion_figure(model: FisherDiscriminant, angle: float) -> go.Figure:
     """
     centre = angle_of(model.direction_)
     positions = np.arange(centre - 90.0, centre + 90.0 + ANGLE_STEP / 2, ANGLE_STEP)
-    values = model.criterion(np.column_stack([np.cos(np.deg2rad(positions)), np.sin(np.deg2rad(positions))]))
+    directions = np.column_stack([np.cos(np.deg2rad(positions)), np.sin(np.deg2rad(positions))])
+    values = np.asarray(model.criterion(directions))  # an array for an array of directions
     finite = np.isfinite(values)
     top = float(values[finite].max()) if finite.any() else 1.0
     curve = go.Scatter(
@@ -503,6 +507,8 @@ def drawer(ctx: PanelContext) -> None:
 
 def render(ctx: PanelContext) -> None:
     model = fisher_model(ctx.model)
+    if model is None:  # the panel applies to a Fisher discriminant only
+        return
     X, y = ctx.scene.points.X, ctx.scene.points.y
     if model.classes_.size == 2:
         _render_two_classes(ctx, model, X, y)

@@ -5,6 +5,8 @@ ellipses (x - mu)^T Sigma^-1 (x - mu) = r^2 for r = 1, 2; below, the fitted para
 priors do to the boundary, and a button that swaps shared and separate covariances.
 """
 
+from typing import Protocol, TypeGuard
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -13,7 +15,7 @@ from plotly.basedatatypes import BaseTraceType
 
 from playground.gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from playground.naive_bayes import NaiveBayes
-from playground.validation import FloatArray
+from playground.validation import FloatArray, LabelArray
 from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_line
@@ -34,17 +36,41 @@ ELLIPSE_RADII = (1.0, 2.0)
 ELLIPSE_POINTS = 72
 
 
+GenerativeModel = SharedCovarianceGaussian | SeparateCovarianceGaussian | NaiveBayes
+
+
+class ClassMeans(Protocol):
+    """A fitted model with a mean per class, ``means_`` (K, D), in ``classes_`` order."""
+
+    @property
+    def classes_(self) -> LabelArray: ...
+
+    @property
+    def means_(self) -> FloatArray: ...
+
+
+def _has_means(model: object) -> TypeGuard[ClassMeans]:
+    """Duck-typed as the panel always was (a model on a basis reads ``means_`` through as well)."""
+    return hasattr(model, "means_")
+
+
+def _fitted_array(model: object, name: str) -> FloatArray | None:
+    """The fitted attribute ``name`` of ``model`` as a float array, or None when it has none: the
+    three models name their covariances differently (covariances_, covariance_, variances_)."""
+    return np.asarray(getattr(model, name), dtype=np.float64) if hasattr(model, name) else None
+
+
 def class_covariances(model: object) -> FloatArray | None:
     """The (K, D, D) covariance of each class: shared, separate, or diagonal (naive Bayes); None otherwise."""
-    if not hasattr(model, "means_"):
+    if not _has_means(model):
         return None
     n_classes = np.asarray(model.classes_).size
-    if hasattr(model, "covariances_"):
-        return np.asarray(model.covariances_, dtype=float)
-    if hasattr(model, "covariance_"):
-        return np.repeat(np.asarray(model.covariance_, dtype=float)[None], n_classes, axis=0)
-    if hasattr(model, "variances_"):
-        return np.stack([np.diag(v) for v in np.asarray(model.variances_, dtype=float)])
+    if (separate := _fitted_array(model, "covariances_")) is not None:
+        return separate
+    if (shared := _fitted_array(model, "covariance_")) is not None:
+        return np.repeat(shared[None], n_classes, axis=0)
+    if (variances := _fitted_array(model, "variances_")) is not None:
+        return np.stack([np.diag(v) for v in variances])
     return None
 
 
@@ -55,6 +81,7 @@ def applies(ctx: PanelContext) -> bool:
         and getattr(ctx.scene, "basis", "identity") == "identity"  # on a basis the Gaussians live in phi-space
         and model is not None
         and class_covariances(model) is not None
+        and _has_means(model)  # it has (class_covariances read them)
         and np.asarray(model.means_).shape[1] == 2
     )
 
@@ -79,11 +106,11 @@ def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     """
     model = ctx.shown_model
     covariances = class_covariances(model)
-    if covariances is None:
+    if covariances is None or not _has_means(model):  # the latter holds when the former does
         return []
     classes = np.asarray(model.classes_)
-    means = np.asarray(model.means_, dtype=float)
-    traces = []
+    means = np.asarray(model.means_, dtype=np.float64)
+    traces: list[BaseTraceType] = []
     for radius in ELLIPSE_RADII:
         outlines = [ellipse(means[p], covariances[p], radius).astype(np.float32) for p in range(classes.size)]
         traces += _ellipse_traces(classes, outlines, radius)
@@ -157,9 +184,11 @@ def _mean_traces(classes, means):
     return [outline, mean]
 
 
-def parameter_table(model: SharedCovarianceGaussian | SeparateCovarianceGaussian | NaiveBayes) -> pd.DataFrame:
+def parameter_table(model: GenerativeModel) -> pd.DataFrame:
     """Priors, means and covariances as a small table, one row per class."""
     covariances = class_covariances(model)
+    if covariances is None:  # each of the three has its covariances
+        raise TypeError(f"{type(model).__name__} has no class covariances")
     rows = []
     for position, label in enumerate(np.asarray(model.classes_)):
         cov = covariances[position]
@@ -177,7 +206,7 @@ def parameter_table(model: SharedCovarianceGaussian | SeparateCovarianceGaussian
     return pd.DataFrame(rows).set_index(_("class"))
 
 
-def prior_note(model: SharedCovarianceGaussian | SeparateCovarianceGaussian | NaiveBayes, method: str) -> str:
+def prior_note(model: GenerativeModel, method: str) -> str:
     """What the priors do to the boundary for this model (markdown)."""
     if method == "gaussian_shared":
         text = _(
@@ -230,9 +259,9 @@ def prior_note(model: SharedCovarianceGaussian | SeparateCovarianceGaussian | Na
 def _toggle_covariance():
     """Swap shared and separate covariances, carrying the hand-set priors across."""
     current = visitor().get("method")
-    other = TOGGLE.get(current)
-    if other is None:
+    if current is None or current not in TOGGLE:
         return
+    other = TOGGLE[current]
     source, target = PRIOR_PREFIX[current], PRIOR_PREFIX[other]
     for key in [f"{source}_set_priors"] + [f"{source}_prior_{k}" for k in range(N_CLASSES)]:
         if key in widget_values():
@@ -264,6 +293,8 @@ def drawer(ctx: PanelContext) -> None:
 
 def render(ctx: PanelContext) -> None:
     model = ctx.shown_model
+    if not isinstance(model, GenerativeModel):  # the panel applies to the three models on x only
+        return
     method = ctx.scene.method
     if not ctx.controls_in_drawer:
         _toggle_button(method)

@@ -12,7 +12,6 @@ plane through a coarse invisible heatmap.
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
-from numpy.typing import ArrayLike
 from plotly.basedatatypes import BaseTraceType
 
 from playground.grid import Window, grid_axes
@@ -48,8 +47,8 @@ def arrow_anchor(w: FloatArray, w0: float, window: Window) -> FloatArray:
 
 
 def arrow_trace(
-    start: ArrayLike,
-    end: ArrayLike,
+    start: FloatArray,
+    end: FloatArray,
     *,
     colour: str,
     name: str,
@@ -172,6 +171,8 @@ def render(ctx: PanelContext) -> None:
     key = "geometry_show"
     option_checkbox(_("Draw w, the distance from the origin and the hover read-out on the plot"), ctx, OPTION, key)
     line = book_line(ctx.shown_model)
+    if line is None:  # the panel applies only to a model with a line (_applies)
+        return
     first, second = class_name_markdown(line.c1), class_name_markdown(line.c2)
     # One line that wraps, not five metrics: a metric cuts its number off in a narrow column ("-0.…").
     st.markdown(

@@ -18,6 +18,7 @@ from plotly.basedatatypes import BaseTraceType
 
 from playground import LogisticRegression, ProbitRegression, SoftmaxRegression
 from playground.base import Classifier, sigmoid
+from playground.basis import BasisModel
 from playground.newton import NewtonStep
 from playground.normal import normal_cdf
 from playground.validation import FloatArray
@@ -38,11 +39,22 @@ NUMBER_KEY: Final = "sigmoid_point_number"  # the widget: the point's number, 1 
 SIGMOID_REACH = 40.0  # the sigmoid chart spans at most a in [-40, 40]; beyond, sigma is 0 or 1 to 17 digits
 
 
-def unwrap(model: object) -> LogisticRegression | ProbitRegression | SoftmaxRegression | None:
+Iterated = LogisticRegression | ProbitRegression | SoftmaxRegression  # the fits this panel replays
+
+
+def unwrap(model: object) -> Iterated | None:
     """The logistic / probit / softmax estimator itself, also inside a basis-function wrapper (whose
     ``estimator_`` works on phi(x)); None for anything else."""
     inner = model.__dict__.get("estimator_", model) if model is not None else None
     return inner if isinstance(inner, TWO_CLASS | SoftmaxRegression) else None
+
+
+def replayed(model: object) -> Iterated:
+    """``unwrap(model)`` of a model the panel applies to (``applies`` checked that it is one)."""
+    inner = unwrap(model)
+    if inner is None:
+        raise TypeError("the Iterations panel replays logistic, probit or softmax regression only")
+    return inner
 
 
 TWO_CLASS = LogisticRegression | ProbitRegression  # one weight vector, p(C1|phi) = f(w^T phi)
@@ -63,7 +75,7 @@ def applies(ctx: PanelContext) -> bool:
 def current_step(ctx: PanelContext) -> int:
     """The step the canvas shows (0..n_iter_), the final one when not replaying."""
     step = ctx.scene.step
-    n = ctx.model.n_iter_
+    n = replayed(ctx.model).n_iter_  # a model on a basis reads its n_iter_ through to this one
     return n if step is None else int(min(max(step, 0), n))
 
 
@@ -132,7 +144,7 @@ def _small_layout(title, xaxis, yaxis):
 
 def weights_table(model: object, step: int) -> pd.DataFrame:
     """The book's weights [w0, w1, ..., wM] (one row per class for softmax) at ``step``."""
-    inner = unwrap(model)
+    inner = replayed(model)
     w = np.atleast_2d(book_weights_at(inner, step))
     if isinstance(inner, TWO_CLASS):
         first, _unused = book_classes(inner)
@@ -144,7 +156,7 @@ def weights_table(model: object, step: int) -> pd.DataFrame:
     return pd.DataFrame(w, index=index, columns=columns)
 
 
-def point_activation(model: object, x: FloatArray, label: int) -> tuple[float, float, int]:
+def point_activation(model: Classifier, x: FloatArray, label: int) -> tuple[float, float, int]:
     """(a, p, class k) for point x: p(C_k|x) = sigma(a) for the class k whose posterior is shown.
 
     Logistic regression: the book's a = w^T phi(x) and k = C1, the first class present (eq. 4.87).
@@ -153,18 +165,18 @@ def point_activation(model: object, x: FloatArray, label: int) -> tuple[float, f
     """
     classes = np.asarray(model.classes_)
     X = np.asarray(x, dtype=float).reshape(1, -1)
-    inner = unwrap(model)
-    if inner is not None and inner is not model:  # on basis functions: the estimator sees phi(x)
-        X, model = model.features(X), inner
-    if isinstance(model, TWO_CLASS):
-        a = float(book_decision(model, X)[0])
-        return a, float(link_function(model)[0](np.array([a]))[0]), int(classes[0])
-    activations = np.asarray(model.activations(X), dtype=float)[0]
+    inner = replayed(model)  # the model itself, or the estimator inside a model on a basis
+    if isinstance(model, BasisModel):  # on basis functions: the estimator sees phi(x)
+        X = model.features(X)
+    if isinstance(inner, TWO_CLASS):
+        a = float(book_decision(inner, X)[0])
+        return a, float(link_function(inner)[0](np.array([a]))[0]), int(classes[0])
+    activations = np.asarray(inner.activations(X), dtype=np.float64)[0]
     positions = np.flatnonzero(classes == label)
     position = int(positions[0]) if positions.size else int(np.argmax(activations))
     others = np.delete(activations, position)
     a = float(activations[position] - (np.max(others) + np.log(np.sum(np.exp(others - np.max(others))))))
-    return a, float(np.asarray(model.predict_proba(X))[0, position]), int(classes[position])
+    return a, float(np.asarray(inner.predict_proba(X))[0, position]), int(classes[position])
 
 
 def sigmoid_figure(
@@ -250,9 +262,11 @@ def _point_changed():
         options[POINT_KEY] = int(visitor().get(NUMBER_KEY, 1)) - 1
 
 
-def _point_picker(ctx):
+def _point_picker(ctx: PanelContext) -> int | None:
     n_points = len(ctx.scene.points)
     index = chosen_point(ctx)
+    if index is None:  # no points (then there is no fit to replay either)
+        return None
     follow_col, index_col = st.columns([1, 1])
     follow = follow_col.checkbox(
         _("Follow the last added point"),
@@ -275,7 +289,7 @@ def _point_picker(ctx):
 
 def step_readout(model: object) -> Callable[[int, Classifier], str]:
     """The player's line per step: the log-likelihood and (logistic regression) the book's w."""
-    inner = unwrap(model)
+    inner = replayed(model)
 
     def readout(step: int, shown: Classifier) -> str:
         entry = inner.history_[min(step, len(inner.history_) - 1)]
@@ -297,7 +311,7 @@ def step_readout(model: object) -> Callable[[int, Classifier], str]:
 
 def chart_marks(model: object) -> Callable[[int, Classifier], dict[str, Any]]:
     """Where the log-likelihood chart marks each step while the browser plays."""
-    history = unwrap(model).history_
+    history = replayed(model).history_
 
     def marks(step: int, shown: Classifier) -> dict[str, Any]:
         entry = history[int(min(max(step, 0), len(history) - 1))]
@@ -322,7 +336,10 @@ def squashing_text(model: object) -> str:
 
 
 def render(ctx: PanelContext) -> None:
-    model = unwrap(ctx.model)
+    shown = ctx.shown_model
+    if shown is None:  # None only when the fit failed (PanelContext), when no panel is drawn
+        return
+    model = replayed(ctx.model)
     n_steps = model.n_iter_
     if model.solver == "irls":
         summary = ngettext(
@@ -362,7 +379,6 @@ def render(ctx: PanelContext) -> None:
         readout=step_readout(ctx.model),
         marks=chart_marks(ctx.model),
     )
-    shown = ctx.shown_model
     left, right = st.columns(2)
     with left:
         chart(log_likelihood_figure(model.history_, step), key="irls_log_likelihood")

@@ -59,7 +59,7 @@ ALIGNED_CLUSTERS = (
 
 
 def least_squares_model(model: object) -> LeastSquaresClassifier | None:
-    return model if model is not None and hasattr(model, "class_outputs") else None
+    return model if isinstance(model, LeastSquaresClassifier) else None
 
 
 def has_fisher_targets(model: LeastSquaresClassifier) -> bool:
@@ -157,10 +157,11 @@ def surface_figure(
     if kind == "3d":
         return _surface_3d(xs, ys, z, (zmin, zmax), scale, levels, window)
     dx, dy = xs[1] - xs[0], ys[1] - ys[0]
-    grid = dict(z=z, x0=float(xs[0]), dx=float(dx), y0=float(ys[0]), dy=float(dy))
+    # The heatmap's values and placement, which its level contours share.
+    placement: dict[str, Any] = dict(z=z, x0=float(xs[0]), dx=float(dx), y0=float(ys[0]), dy=float(dy))
     heatmap = dict(
         type="heatmap",
-        **grid,
+        **placement,
         colorscale=scale,
         zmin=zmin,
         zmax=zmax,
@@ -169,7 +170,7 @@ def surface_figure(
         hovertemplate="x = (%{x:.2f}, %{y:.2f})<br>y(x) = %{z:.3g}<extra></extra>",
     )
     return dict(
-        data=[heatmap, *_level_contours(grid, levels), *_class_markers(points)],
+        data=[heatmap, *_level_contours(placement, levels), *_class_markers(points)],
         layout=dict(
             template=TEMPLATE_JSON,
             height=420,
@@ -356,6 +357,8 @@ def _applies(ctx):
 
 def render(ctx: PanelContext) -> None:
     model = least_squares_model(ctx.model)
+    if model is None:  # the panel applies only to a least-squares fit (_applies)
+        return
     names = output_names(model, markdown=True)  # segmented control options render Markdown
     # Segmented controls, not a select box and radio buttons: Streamlit's select box and radio copy
     # the whole session state on every run, and this panel reruns after every
@@ -420,7 +423,7 @@ def _outputs(ctx):
     chart(surface_figure(model, ctx.scene.points, ctx.window, k, kind, grid=grid), key="ls_surface")
     Y = grid[2]
     symbol = output_symbol(model, k)
-    figures = [
+    figures: list[tuple[str, str, str | None]] = [
         (_("lowest {output} in view").format(output=symbol), number_text(Y[..., k].min(), 3), None),
         (_("highest {output} in view").format(output=symbol), number_text(Y[..., k].max(), 3), None),
     ]
@@ -454,9 +457,11 @@ def _outputs(ctx):
         figures_row(figures)
 
 
-def _demonstrations(ctx):
+def _demonstrations(ctx: PanelContext) -> None:
     """Figures 4.4 and 4.5 on demand: far-away points, three aligned classes."""
     model = least_squares_model(ctx.model)
+    if model is None:  # the panel applies to least squares only
+        return
     st.markdown(_("**Why least squares is fragile**"))
     present = [int(c) for c in model.classes_]
     a, b = st.columns(2)

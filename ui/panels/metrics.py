@@ -22,7 +22,7 @@ from ui.plot.theme import TEMPLATE
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_name, phrased
 
-from . import Panel, PanelContext, number_text, subscript
+from . import Panel, PanelContext, number_text, posteriors, subscript
 
 TITLE = N_("Metrics")
 MATRIX_HEIGHT = 300
@@ -41,7 +41,7 @@ def predictions(model: FittedClassifier, points: PointSet) -> tuple[LabelArray, 
     proba = None
     if callable(getattr(model, "predict_proba", None)):
         try:
-            proba = np.asarray(model.predict_proba(points.X), dtype=float)
+            proba = np.asarray(posteriors(model, points.X), dtype=np.float64)
         except (PlaygroundError, AttributeError, NotImplementedError):
             proba = None
     return predicted, proba
@@ -159,6 +159,8 @@ def _column(where, scores, what, key):
 def render(ctx: PanelContext) -> None:
     points = ctx.all_points if ctx.all_points is not None else ctx.scene.points
     model = ctx.shown_model
+    if model is None:  # the panel applies to a fitted model only
+        return
     training, testing = points.training, points.testing
     labels = counted_classes(model, training, testing)
     try:
@@ -171,7 +173,14 @@ def render(ctx: PanelContext) -> None:
     left, right = st.columns(2)
     _column(left, train_scores, "training", "train")
     _column(right, test_scores, "test", "test")
-    if train_scores.n and test_scores.n and train_scores.accuracy - test_scores.accuracy >= OVERFIT_GAP:
+    training_accuracy, test_accuracy = train_scores.accuracy, test_scores.accuracy  # None only with no points
+    if (
+        train_scores.n
+        and test_scores.n
+        and training_accuracy is not None
+        and test_accuracy is not None
+        and training_accuracy - test_accuracy >= OVERFIT_GAP
+    ):
         st.info(
             _(
                 "Training accuracy {training}, test accuracy {test}: the fit does much better on the points it "

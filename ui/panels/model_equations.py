@@ -39,7 +39,7 @@ def typed_point(options: dict[str, Any]) -> tuple[float, float] | None:
     if not isinstance(value, list | tuple) or len(value) != 2:
         return None
     try:
-        point = tuple(float(v) for v in value)
+        point = (float(value[0]), float(value[1]))
     except (TypeError, ValueError):
         return None
     return point if all(math.isfinite(v) for v in point) else None
@@ -118,14 +118,15 @@ def render(ctx: PanelContext) -> None:
     for equation in equations:
         st.markdown(f"**{equation.title}**")
         st.latex(equation.latex)
+        equation_caption: str | None  # its number and note, either or neither
         if equation.number and equation.note:
-            caption = _("(eq. {number}) {note}").format(number=equation.number, note=equation.note)
+            equation_caption = _("(eq. {number}) {note}").format(number=equation.number, note=equation.note)
         elif equation.number:
-            caption = _("(eq. {number})").format(number=equation.number)
+            equation_caption = _("(eq. {number})").format(number=equation.number)
         else:
-            caption = equation.note
-        if caption:
-            st.caption(plain(caption))
+            equation_caption = equation.note
+        if equation_caption:
+            st.caption(plain(equation_caption))
 
 
 def overlay(ctx: PanelContext) -> list[BaseTraceType]:

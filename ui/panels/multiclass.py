@@ -11,17 +11,18 @@ convex cells on which every sub-classifier's sign, hence ambiguity, is constant;
 tested at its centroid. Otherwise a coarse uint8 grid is drawn.
 """
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Protocol, TypeGuard
 
 import numpy as np
 import streamlit as st
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
+from playground.base import Classifier, FittedClassifier
 from playground.geometry import arrangement_cells, boundary_segments, polygon_area
 from playground.grid import Window, grid_axes
-from playground.multiclass import OneVsOne, OneVsRest
 from playground.registry import TWO_CLASS_METHODS
-from playground.validation import FloatArray
+from playground.validation import BoolArray, FloatArray, IndexArray
 from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_sub_classifiers
@@ -39,27 +40,66 @@ LABEL_HALF_SIZE = (0.065, 0.025)
 GREY_MASK = [[0, "rgba(0,0,0,0)"], [0.5, "rgba(0,0,0,0)"], [0.5, "rgba(70,70,70,0.4)"], [1, "rgba(70,70,70,0.4)"]]
 
 
-def strategy_model(ctx: PanelContext) -> OneVsRest | OneVsOne | None:
+class StrategyFit(FittedClassifier, Protocol):
+    """What this panel reads of a fitted one-versus-rest / one-versus-one model: its classes and
+    where its two-class answers leave a point ambiguous. A protocol, not playground's OneVsRest or
+    OneVsOne: a model on a basis wrapping a strategy is neither, yet answers ``ambiguous`` (its
+    delegate) and reads ``pairs_``, ``coefs_`` and ``intercepts_`` through to the strategy inside
+    (``BasisModel.__getattr__``), and the panel is shown for it too."""
+
+    def ambiguous(self, X: ArrayLike) -> BoolArray: ...
+
+
+class PairwiseFit(StrategyFit, Protocol):
+    """A one-versus-one fit (or a model on a basis reading one through): its pairs of classes."""
+
+    @property
+    def pairs_(self) -> IndexArray: ...
+
+
+def _is_strategy(model: Classifier) -> TypeGuard[StrategyFit]:
+    """Duck-typed on purpose (see ``StrategyFit``): an isinstance check would drop the panel for
+    a model on a basis."""
+    return hasattr(model, "ambiguous")
+
+
+def _is_pairwise(model: StrategyFit) -> TypeGuard[PairwiseFit]:
+    return hasattr(model, "pairs_")
+
+
+def _lines(model: StrategyFit) -> tuple[FloatArray, FloatArray] | None:
+    """The sub-classifiers' lines (``coefs_`` (M, D), ``intercepts_`` (M,)), or None when they are
+    not linear. Read with getattr: a model on a basis has them only on the identity basis (they
+    raise AttributeError otherwise), a strategy of a curved method has them as None."""
+    coefs: FloatArray | None = getattr(model, "coefs_", None)
+    intercepts: FloatArray | None = getattr(model, "intercepts_", None)
+    if coefs is None or intercepts is None:
+        return None
+    return coefs, intercepts
+
+
+def strategy_model(ctx: PanelContext) -> StrategyFit | None:
     """The one-versus-rest / one-versus-one model of more than two classes, or None."""
     model = ctx.model
-    if ctx.scene.multiclass not in ("ovr", "ovo") or model is None or not hasattr(model, "ambiguous"):
+    if ctx.scene.multiclass not in ("ovr", "ovo") or model is None or not _is_strategy(model):
         return None
     return model if np.size(model.classes_) > 2 else None
 
 
-def sub_classifier_names(model: OneVsRest | OneVsOne) -> list[str]:
+def sub_classifier_names(model: StrategyFit) -> list[str]:
     """'1 vs rest' per one-versus-rest classifier, '1 vs 2' per one-versus-one pair (1-based class numbers)."""
     classes = [int(c) + 1 for c in model.classes_]
-    if hasattr(model, "pairs_"):
+    if _is_pairwise(model):
         return [_("{first} vs {second}").format(first=classes[i], second=classes[j]) for i, j in model.pairs_]
     return [_("{number} vs rest").format(number=c) for c in classes]
 
 
-def ambiguous_polygons(model: OneVsRest | OneVsOne, window: Window) -> list[FloatArray] | None:
+def ambiguous_polygons(model: StrategyFit, window: Window) -> list[FloatArray] | None:
     """Exact ambiguous polygons for linear sub-classifiers (None when they are not linear)."""
-    if getattr(model, "coefs_", None) is None:
+    lines = _lines(model)
+    if lines is None:
         return None
-    cells = arrangement_cells(model.coefs_, model.intercepts_, window)
+    cells = arrangement_cells(*lines, window)
     if not cells:
         return []
     centroids = np.array([cell.mean(axis=0) for cell in cells])
@@ -68,7 +108,7 @@ def ambiguous_polygons(model: OneVsRest | OneVsOne, window: Window) -> list[Floa
 
 
 def ambiguous_grid(
-    model: OneVsRest | OneVsOne, window: Window, resolution: int = GRID_RESOLUTION
+    model: StrategyFit, window: Window, resolution: int = GRID_RESOLUTION
 ) -> tuple[FloatArray, FloatArray, NDArray[np.uint8]]:
     """(xs, ys, mask) with mask (resolution, resolution) uint8: 1 where the strategy is ambiguous."""
     xs, ys = grid_axes(window, resolution)
@@ -77,7 +117,7 @@ def ambiguous_grid(
     return xs, ys, mask.reshape(resolution, resolution)
 
 
-def ambiguous_share(model: OneVsRest | OneVsOne, window: Window) -> float:
+def ambiguous_share(model: StrategyFit, window: Window) -> float:
     """Fraction of the window's area that is ambiguous (exact for linear sub-classifiers)."""
     polygons = ambiguous_polygons(model, window)
     if polygons is None:
@@ -86,7 +126,7 @@ def ambiguous_share(model: OneVsRest | OneVsOne, window: Window) -> float:
     return float(sum(polygon_area(polygon) for polygon in polygons) / total)
 
 
-def ambiguous_traces(model: OneVsRest | OneVsOne, window: Window) -> list[dict[str, Any]]:
+def ambiguous_traces(model: StrategyFit, window: Window) -> list[dict[str, Any]]:
     polygons = ambiguous_polygons(model, window)
     if polygons is not None:
         xs, ys = gapped_paths((np.vstack([polygon, polygon[:1]]) for polygon in polygons), digits=6)
@@ -105,15 +145,15 @@ def ambiguous_traces(model: OneVsRest | OneVsOne, window: Window) -> list[dict[s
                 name=_("ambiguous region (fig. 4.2)"),
             )
         ]
-    xs, ys, mask = ambiguous_grid(model, window)
+    grid_xs, grid_ys, mask = ambiguous_grid(model, window)
     return [
         dict(
             type="heatmap",
             z=mask,
-            x0=float(xs[0]),
-            dx=float(xs[1] - xs[0]),
-            y0=float(ys[0]),
-            dy=float(ys[1] - ys[0]),
+            x0=float(grid_xs[0]),
+            dx=float(grid_xs[1] - grid_xs[0]),
+            y0=float(grid_ys[0]),
+            dy=float(grid_ys[1] - grid_ys[0]),
             colorscale=GREY_MASK,
             zmin=0,
             zmax=1,
@@ -124,7 +164,14 @@ def ambiguous_traces(model: OneVsRest | OneVsOne, window: Window) -> list[dict[s
     ]
 
 
-def _label_position(start, end, preferred, window, avoid, placed):
+def _label_position(
+    start: FloatArray,
+    end: FloatArray,
+    preferred: float,
+    window: Window,
+    avoid: FloatArray,
+    placed: list[tuple[float, float]],
+) -> FloatArray:
     """Where along the segment start-end a label sits clear of the points ``avoid`` (n, 2) and of
     the labels already ``placed``: the clear spot nearest the ``preferred`` fraction, else the
     spot farthest from them. Sizes are shares of the view's width, which sets the scale of both
@@ -154,17 +201,18 @@ def _label_position(start, end, preferred, window, avoid, placed):
     return spots[best]
 
 
-def sub_classifier_traces(
-    model: OneVsRest | OneVsOne, window: Window, points: FloatArray | None = None
-) -> list[dict[str, Any]]:
+def sub_classifier_traces(model: StrategyFit, window: Window, points: FloatArray | None = None) -> list[dict[str, Any]]:
     """Each two-class classifier's line, thin and dashed, with a label placed along it where it
     covers none of ``points`` (n, 2) when it can: a label never hides a point."""
     avoid = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
-    if getattr(model, "coefs_", None) is None:
+    lines = _lines(model)
+    if lines is None:
         return []
-    one_vs_rest = not hasattr(model, "pairs_")
-    traces, pairwise, labels = [], [], []
-    for m, name, start, end, where in _placed_lines(model, window, avoid):
+    one_vs_rest = not _is_pairwise(model)
+    traces: list[dict[str, Any]] = []
+    pairwise: list[tuple[FloatArray, FloatArray]] = []
+    labels: list[tuple[FloatArray, str]] = []
+    for m, name, start, end, where in _placed_lines(model, lines, window, avoid):
         if one_vs_rest:
             traces.append(_one_vs_rest_line(model, m, start, end))
         else:
@@ -177,13 +225,17 @@ def sub_classifier_traces(
     return traces
 
 
-def _placed_lines(model, window, avoid):
-    """(m, name, start, end, label position) for each sub-classifier whose line crosses the view;
-    labels are spread along the lines in order and kept clear of ``avoid`` and of each other."""
+def _placed_lines(
+    model: StrategyFit, lines: tuple[FloatArray, FloatArray], window: Window, avoid: FloatArray
+) -> Iterator[tuple[int, str, FloatArray, FloatArray, FloatArray]]:
+    """(m, name, start, end, label position) for each sub-classifier whose line crosses the view
+    (``lines``: the model's coefs_ and intercepts_); labels are spread along the lines in order
+    and kept clear of ``avoid`` and of each other."""
+    coefs, intercepts = lines
     names = sub_classifier_names(model)
-    placed = []
+    placed: list[tuple[float, float]] = []
     for m, name in enumerate(names):
-        segments = boundary_segments(model.coefs_[m : m + 1], model.intercepts_[m : m + 1], window)
+        segments = boundary_segments(coefs[m : m + 1], intercepts[m : m + 1], window)
         if not segments:
             continue
         _unused, _unused, start, end = segments[0]
@@ -193,7 +245,7 @@ def _placed_lines(model, window, avoid):
         yield m, name, start, end, where
 
 
-def _one_vs_rest_line(model, m, start, end):
+def _one_vs_rest_line(model: StrategyFit, m: int, start: FloatArray, end: FloatArray) -> dict[str, Any]:
     """Classifier m of one-versus-rest, dashed in the colour of the class it calls positive."""
     return dict(
         type="scatter",
@@ -206,7 +258,7 @@ def _one_vs_rest_line(model, m, start, end):
     )
 
 
-def _pairwise_lines(segments):
+def _pairwise_lines(segments: list[tuple[FloatArray, FloatArray]]) -> dict[str, Any]:
     """One-versus-one's classifiers as one grey dashed trace (the segments split by None)."""
     xs, ys = gapped_paths((start, end) for start, end in segments)
     return dict(
@@ -220,7 +272,7 @@ def _pairwise_lines(segments):
     )
 
 
-def _line_labels(labels):
+def _line_labels(labels: list[tuple[FloatArray, str]]) -> dict[str, Any]:
     """The classifiers' names in bold at their ``(position, name)``."""
     return dict(
         type="scatter",
@@ -240,7 +292,7 @@ def enabled(ctx: PanelContext) -> bool:
     return bool(ctx.options.get(OPTION, True))
 
 
-def _applies(ctx):
+def _applies(ctx: PanelContext) -> bool:
     return strategy_model(ctx) is not None
 
 
@@ -254,12 +306,14 @@ def overlay(ctx: PanelContext) -> list[dict[str, Any]]:
 
 def render(ctx: PanelContext) -> None:
     model = strategy_model(ctx)
+    if model is None:  # the panel applies only to a strategy's model (``_applies``)
+        return
     key = "multiclass_overlay_show"
     option_checkbox(_("Hatch the ambiguous regions and draw every two-class classifier's line"), ctx, OPTION, key)
     names = sub_classifier_names(model)
     n_classes = np.size(model.classes_)
     share = ambiguous_share(model, ctx.window)
-    if hasattr(model, "pairs_"):
+    if _is_pairwise(model):
         st.markdown(
             _(
                 "**One-versus-one** (figure 4.2, right): {n} = K(K−1)/2 classifiers, one per pair of classes "
@@ -291,11 +345,15 @@ def render(ctx: PanelContext) -> None:
             "are always singly connected and convex (figure 4.3), with no ambiguous region."
         )
     st.caption(compare)
-    subs = book_sub_classifiers(model)
-    if subs and subs[0].w is not None:
+    # A strategy's sub-classifiers are all straight lines (w, w0) or all curved (None, None).
+    straight = [
+        (name, sub.w, sub.w0)
+        for name, sub in zip(names, book_sub_classifiers(model))
+        if sub.w is not None and sub.w0 is not None
+    ]
+    if straight:
         rows = [
-            {_("classifier"): name, "w₁": float(sub.w[0]), "w₂": float(sub.w[1]), "w₀": float(sub.w0)}
-            for name, sub in zip(names, subs)
+            {_("classifier"): name, "w₁": float(w[0]), "w₂": float(w[1]), "w₀": float(w0)} for name, w, w0 in straight
         ]
         st.dataframe(rows, hide_index=True, width="content")
         st.caption(

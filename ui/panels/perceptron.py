@@ -44,7 +44,7 @@ def _load_close():
 
 
 def perceptron_model(model: object) -> Perceptron | None:
-    return model if hasattr(model, "weights_at") and hasattr(model, "errors_per_epoch_") else None
+    return model if isinstance(model, Perceptron) else None
 
 
 def shown_step(ctx: PanelContext, model: Perceptron) -> int:
@@ -304,6 +304,8 @@ def step_marks(model: Perceptron, X: FloatArray, y: LabelArray) -> Callable[[int
 
 def render(ctx: PanelContext) -> None:
     model = perceptron_model(ctx.model)
+    if model is None:  # the panel applies only to a perceptron (_applies)
+        return
     X, y = ctx.scene.points.X, ctx.scene.points.y
     step = playback_controls(
         ctx.model,

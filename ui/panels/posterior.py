@@ -9,7 +9,7 @@ plane. Below the canvas: the display choice and a 3-D surface of p(C_k|x).
 """
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeGuard
 
 import numpy as np
 import plotly.graph_objects as go
@@ -18,7 +18,8 @@ from numpy.typing import ArrayLike, NDArray
 from plotly.basedatatypes import BaseTraceType
 
 from playground import BayesianLogisticRegression, LogisticRegression, ProbitRegression, evaluate_grid
-from playground.basis import features_estimator
+from playground.base import Classifier
+from playground.basis import BasisModel, features_estimator
 from playground.grid import Window
 from playground.scene import PointSet
 from playground.validation import FloatArray
@@ -29,7 +30,7 @@ from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.visitor import visitor
 
-from . import SURFACE_MARGIN, Panel, PanelContext, join_sentences, surface_scene
+from . import SURFACE_MARGIN, Panel, PanelContext, join_sentences, posteriors, surface_scene
 
 DISPLAY_KEY: Final = "posterior_display"  # visitor()["panel_options"][DISPLAY_KEY]: "regions" or "posterior"
 DISPLAYS = {"regions": N_("decision regions"), "posterior": N_("posterior p(Cₖ|x)")}
@@ -58,7 +59,18 @@ def class_symbol(k: int) -> str:
     return "C" + str(k + 1).translate(_SUBSCRIPTS)
 
 
-def is_probabilistic(model: object) -> bool:
+class WithActivations(Protocol):
+    """A model with the activations a_k(x) (N, K) of its classes (softmax regression, eq. 4.63)."""
+
+    def activations(self, X: ArrayLike) -> FloatArray: ...
+
+
+def _has_activations(model: object) -> TypeGuard[WithActivations]:
+    return hasattr(model, "activations")
+
+
+def is_probabilistic(model: Classifier | None) -> TypeGuard[Classifier]:
+    """True for a fitted model that gives posteriors (and says so): the models this panel draws."""
     return model is not None and bool(getattr(model, "is_probabilistic", False)) and hasattr(model, "predict_proba")
 
 
@@ -84,13 +96,13 @@ def grid_axes(window: Window, resolution: int) -> dict[str, float]:
     return dict(x0=window.x_min + dx / 2, dx=dx, y0=window.y_min + dy / 2, dy=dy)
 
 
-def posterior_grid(model: object, window: Window, resolution: int) -> FloatArray:
+def posterior_grid(model: Classifier, window: Window, resolution: int) -> FloatArray:
     """p(C_k|x) at the cell centres, shape (rows = y, cols = x, K), float64."""
     grid = evaluate_grid(model, window, resolution)
     if grid.proba is not None:
         return np.asarray(grid.proba, dtype=float)
     xs, ys = np.meshgrid(grid.x, grid.y)
-    proba = model.predict_proba(np.column_stack([xs.ravel(), ys.ravel()]))
+    proba = posteriors(model, np.column_stack([xs.ravel(), ys.ravel()]))
     return proba.reshape(xs.shape + (-1,))
 
 
@@ -118,7 +130,10 @@ def _diverging_scale(classes):
 
 
 def two_class_traces(
-    model: object, window: Window, resolution: int = HEATMAP_RESOLUTION, contour_resolution: int = CONTOUR_RESOLUTION
+    model: Classifier,
+    window: Window,
+    resolution: int = HEATMAP_RESOLUTION,
+    contour_resolution: int = CONTOUR_RESOLUTION,
 ) -> list[BaseTraceType]:
     """p(C1|x) as a uint8 heatmap (round(250 p)) and contour lines at 0.1, 0.5, 0.9 (float32 field)."""
     classes = np.asarray(model.classes_)
@@ -183,7 +198,7 @@ def _palette_scale(palette):
     return scale if len(palette) > 1 else [[0, scale[0][1]], [1, scale[0][1]]]
 
 
-def mixed_colour_trace(model: object, window: Window, resolution: int = IMAGE_RESOLUTION) -> BaseTraceType:
+def mixed_colour_trace(model: Classifier, window: Window, resolution: int = IMAGE_RESOLUTION) -> BaseTraceType:
     """The RGB mixing of figure 4.11 as a heatmap of palette indices (uint8) with a flat colourscale.
 
     A heatmap, not an image trace: plotly draws every image below every heatmap, so an image
@@ -205,7 +220,7 @@ def mixed_colour_trace(model: object, window: Window, resolution: int = IMAGE_RE
     )
 
 
-def hover_fields(model: object, X: FloatArray) -> tuple[list[str], FloatArray]:
+def hover_fields(model: Classifier, X: FloatArray) -> tuple[list[str], FloatArray]:
     """(labels, values (N, M)) read out on hover: the activations a_k(x), then every p(C_k|x).
 
     Logistic regression: the book's single activation a = w^T phi with p(C1|x) = sigma(a). For a
@@ -213,17 +228,19 @@ def hover_fields(model: object, X: FloatArray) -> tuple[list[str], FloatArray]:
     this read-out is drawn after (so above) the geometry panel's, which it replaces for these models.
     """
     classes = np.asarray(model.classes_)
-    proba = model.predict_proba(X)
-    labels, columns = [], []
+    proba = posteriors(model, X)
+    labels: list[str] = []
+    columns: list[FloatArray] = []
     line = book_line(model)
-    inner, inputs = model, X
-    if "estimator_" in model.__dict__ and hasattr(model, "features"):  # on basis functions: a_k of phi(x)
-        inner, inputs = model.__dict__["estimator_"], model.features(X)
+    inner: Classifier = model
+    inputs = X
+    if isinstance(model, BasisModel) and "estimator_" in model.__dict__:  # on basis functions: a_k of phi(x)
+        inner, inputs = model.estimator_, model.features(X)
     logistic = isinstance(inner, LogisticRegression)
     if logistic:
         labels.append("a = wᵀφ(x)" if line is None else "a = y(x) = wᵀx + w₀")
         columns.append(book_decision(inner, inputs)[:, None])
-    elif hasattr(inner, "activations"):
+    elif _has_activations(inner):
         labels += [f"a{str(int(c) + 1).translate(_SUBSCRIPTS)}(x)" for c in classes]
         columns.append(inner.activations(inputs))
     if line is not None:  # a two-class linear model: also the geometry of figure 4.1 (eq. 4.4, 4.7)
@@ -238,7 +255,7 @@ def hover_fields(model: object, X: FloatArray) -> tuple[list[str], FloatArray]:
     return labels, np.column_stack(columns)
 
 
-def hover_trace(model: object, window: Window, resolution: int = HOVER_RESOLUTION) -> BaseTraceType:
+def hover_trace(model: Classifier, window: Window, resolution: int = HOVER_RESOLUTION) -> BaseTraceType:
     """An invisible coarse heatmap whose hover shows a_k(x) and p(C_k|x); customdata float32."""
     axes = grid_axes(window, resolution)
     xs = axes["x0"] + axes["dx"] * np.arange(resolution)
@@ -268,7 +285,7 @@ def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     model = ctx.shown_model
     if not is_probabilistic(model):
         return []
-    traces = []
+    traces: list[BaseTraceType] = []
     if display_choice(ctx.options) == "posterior":
         if np.asarray(model.classes_).size == 2:
             traces += two_class_traces(model, ctx.window)
@@ -279,7 +296,7 @@ def overlay(ctx: PanelContext) -> list[BaseTraceType]:
 
 
 def surface_figure(
-    model: object,
+    model: Classifier,
     window: Window,
     class_position: int = 0,
     resolution: int = SURFACE_RESOLUTION,
@@ -342,18 +359,18 @@ def surface_figure(
     )
 
 
-def _display_changed():
+def _display_changed() -> None:
     visitor()["panel_options"][DISPLAY_KEY] = visitor()[DISPLAY_KEY]
 
 
-def _two_class_estimator(model):
+def _two_class_estimator(model: Classifier) -> Classifier:
     """The two-class estimator behind a basis or a strategy of two classes (itself otherwise)."""
     inner = features_estimator(model)
     estimators = inner.__dict__.get("estimators_", ())
     return estimators[0] if len(estimators) == 1 else inner
 
 
-def _describe_own_link(model, display):
+def _describe_own_link(model: Classifier, display: str) -> str | None:
     """The wording for probit regression and the Bayesian predictive, whose p(C1|x) is not the
     sigmoid of a log ratio of class densities; None for the other models."""
     inner = _two_class_estimator(model)
@@ -395,7 +412,7 @@ def _describe_own_link(model, display):
     )
 
 
-def _describe(model, display):
+def _describe(model: Classifier, display: str) -> str:
     own = _describe_own_link(model, display)
     if own is not None:
         return own
@@ -421,6 +438,9 @@ def _describe(model, display):
 
 
 def render(ctx: PanelContext) -> None:
+    model = ctx.shown_model
+    if model is None:  # None only when the fit failed (PanelContext), when no panel is drawn
+        return
     options = ctx.options
     visitor()[DISPLAY_KEY] = display_choice(options)
     st.radio(
@@ -431,7 +451,6 @@ def render(ctx: PanelContext) -> None:
         horizontal=True,
         on_change=_display_changed,
     )
-    model = ctx.shown_model
     st.caption(_describe(model, display_choice(options)))
     classes = np.asarray(model.classes_)
     position = 0

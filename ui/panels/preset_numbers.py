@@ -65,6 +65,8 @@ def _fig4_4(scene):
 def _fig4_5(scene):
     """The middle class's least-squares output, flat: its value as the panel's "in view" figures."""
     model = least_squares_model(_fit(scene))
+    if model is None:  # the figure's scene is fitted by least squares
+        raise TypeError("figure 4.5's scene fits least squares")
     outputs = output_grid(model, scene.window)[2][..., 1]
     return dict(level=number_text(outputs.mean(), 3))
 
@@ -72,13 +74,21 @@ def _fig4_5(scene):
 def fisher_angle_and_ratio(model: FisherDiscriminant) -> tuple[float, float]:
     """(degrees between the means line and Fisher's direction, J along Fisher's / J along the means')."""
     means, fisher = means_direction(model), model.direction_
-    cosine = min(abs(float(means @ fisher)) / (np.linalg.norm(means) * np.linalg.norm(fisher)), 1.0)
+    cosine = min(abs(float(means @ fisher)) / float(np.linalg.norm(means) * np.linalg.norm(fisher)), 1.0)
     ratio = float(model.criterion(fisher) / model.criterion(means))
     return float(np.degrees(np.arccos(cosine))), ratio
 
 
+def _fisher_fit(scene: Scene) -> FisherDiscriminant:
+    """Fisher's discriminant fitted on the scene of a figure about it."""
+    model = fisher_model(_fit(scene))
+    if model is None:
+        raise TypeError("the figure's scene fits Fisher's discriminant")
+    return model
+
+
 def _fig4_6(scene):
-    angle, ratio = fisher_angle_and_ratio(fisher_model(_fit(scene)))
+    angle, ratio = fisher_angle_and_ratio(_fisher_fit(scene))
     return dict(angle=f"{angle:.0f}", ratio=number_text(ratio, 2))
 
 
@@ -181,7 +191,7 @@ def _seed003(scene):
     """The worked example: Fisher's means, scatter and direction; the shared covariance and w of
     the Gaussian model; the perceptron's and IRLS's runs from the notes' initial weights."""
     X, y = scene.points.X, scene.points.y
-    fisher = fisher_model(_fit(scene))
+    fisher = _fisher_fit(scene)
     m1, m2 = fisher.means_
     direction = np.asarray(fisher.direction_, dtype=float)
     direction = direction if (m1 - m2) @ direction >= 0 else -direction  # into C1, as the notes

@@ -98,7 +98,8 @@ def figure_4_9() -> tuple[dict[str, Any], dict[str, Any], float]:
 def convolution_figure() -> tuple[dict[str, Any], float]:
     """integral sigma(a) N(a|mu, s^2) da (solid) and sigma(kappa(s^2) mu) (dotted) against mu."""
     mu = np.linspace(-REACH, REACH, CURVE_POINTS)
-    traces, worst = [], 0.0
+    traces: list[dict[str, Any]] = []
+    worst = 0.0
     for variance, colour in zip(VARIANCES, VARIANCE_COLOURS):
         exact, approx = convolved_sigmoid(mu, variance), approximated_sigmoid(mu, variance)
         worst = max(worst, float(np.max(np.abs(exact - approx))))

@@ -36,7 +36,12 @@ OUTLIER_CLASS_KEY: Final = "outlier_class"
 
 def applies(ctx: PanelContext) -> bool:
     model = ctx.model
-    return ctx.scene.method == "logistic" and hasattr(model, "coef_") and np.asarray(model.classes_).size == 2
+    return (
+        ctx.scene.method == "logistic"
+        and model is not None
+        and hasattr(model, "coef_")
+        and np.asarray(model.classes_).size == 2
+    )
 
 
 def outlier_points(
@@ -143,8 +148,11 @@ def comparison_figure(model: LinearClassifier, points: PointSet, window: Window,
 
 
 def render(ctx: PanelContext) -> None:
+    logistic = ctx.model
+    if not isinstance(logistic, LinearClassifier):  # the panel applies to a linear fit, with coef_ (applies)
+        return
     points = ctx.scene.points
-    classes = [int(c) for c in np.asarray(ctx.model.classes_)]
+    classes = [int(c) for c in np.asarray(logistic.classes_)]
     if visitor().get(OUTLIER_CLASS_KEY) not in classes:
         visitor()[OUTLIER_CLASS_KEY] = classes[-1]
     pick_col, button_col = st.columns([2, 1])
@@ -178,7 +186,7 @@ def render(ctx: PanelContext) -> None:
             )
     with right:
         chart(
-            comparison_figure(ctx.model, points, window, _("Logistic regression")),
+            comparison_figure(logistic, points, window, _("Logistic regression")),
             key="robustness_logistic",
             config={"displayModeBar": False},
         )

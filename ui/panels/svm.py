@@ -117,11 +117,11 @@ def margin_line_trace(
     )
 
 
-def margin_contour_trace(model: object, window: Window) -> BaseTraceType | None:
+def margin_contour_trace(model: Classifier, window: Window) -> BaseTraceType | None:
     """On a basis the margin is curved in x: the level curves y(x) = -1 and +1 of the model."""
     xs, ys = grid_axes(window, CONTOUR_RESOLUTION)
     gx, gy = np.meshgrid(xs, ys)
-    decision = np.asarray(model.decision_function(np.column_stack([gx.ravel(), gy.ravel()])), dtype=float)
+    decision = np.asarray(model.decision_function(np.column_stack([gx.ravel(), gy.ravel()])), dtype=np.float64)
     if decision.ndim != 1 or not np.all(np.isfinite(decision)):
         return None
     return go.Contour(
@@ -164,7 +164,7 @@ def support_vector_traces(svm: LinearSVM, X: FloatArray) -> list[BaseTraceType]:
     return traces
 
 
-def pair_trace(X: FloatArray, pair: tuple[int, int], smo_step: int) -> BaseTraceType:
+def pair_trace(X: FloatArray, pair: tuple[int, ...], smo_step: int) -> BaseTraceType:
     """The two points whose multipliers the SMO step changed, ringed and joined."""
     i, j = pair
     return go.Scatter(
@@ -193,8 +193,8 @@ def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     model, shown_model = ctx.model, ctx.shown_model
     X = ctx.scene.points.X
     svm = two_class_svm(model)
+    traces: list[BaseTraceType] = []
     if svm is None:
-        traces = []
         if hasattr(model, "basis_"):
             return traces  # the sub-SVMs' margins are curves in x there; the boundary says enough
         for sub, positive, description in sub_svms(model):
@@ -212,9 +212,8 @@ def overlay(ctx: PanelContext) -> list[BaseTraceType]:
         return traces
     shown = two_class_svm(shown_model) or svm
     on_basis = hasattr(model, "basis_")
-    traces = []
     if on_basis:
-        if np.isfinite(shown.margin_):
+        if np.isfinite(shown.margin_) and shown_model is not None:  # not None with an SVM in model
             contour = margin_contour_trace(shown_model, ctx.window)
             if contour is not None:
                 traces.append(contour)
@@ -225,8 +224,8 @@ def overlay(ctx: PanelContext) -> list[BaseTraceType]:
     position, final = playback_position(ctx, svm)
     if final:
         traces += support_vector_traces(svm, X)
-    elif position > 0 and getattr(shown, "pair_", None) is not None:
-        traces.append(pair_trace(X, shown.pair_, shown.smo_step_))
+    elif position > 0 and (pair := getattr(shown, "pair_", None)) is not None:  # set on at_step's copies
+        traces.append(pair_trace(X, pair, shown.smo_step_))
     return traces
 
 
@@ -264,6 +263,21 @@ def objective_figure(svm: LinearSVM, position: int) -> go.Figure:
     )
 
 
+def _replayed_svm(shown: Classifier) -> LinearSVM:
+    """The SVM of a shown playback position (``at_step``'s copy, alone or inside its wrapper)."""
+    svm = two_class_svm(shown)
+    if svm is None:
+        raise TypeError("the SVM's player shows an SVM's positions only")
+    return svm
+
+
+def _moved_pair(svm: LinearSVM) -> tuple[int, ...]:
+    """The pair (i, j) the shown SMO step moved: every position after the start has one."""
+    if svm.pair_ is None:
+        raise ValueError("at the start no SMO step has moved a pair")
+    return svm.pair_
+
+
 def _format_c(svm):
     return _("∞ (hard margin)") if svm.C is None else f"{svm.C:g}"
 
@@ -272,11 +286,11 @@ def step_readout(svm: LinearSVM, y: LabelArray) -> Callable[[int, Classifier], s
     """The player's line per recorded position: the SMO step, its pair, the dual and the margin."""
     n_entries = len(svm.history_)
 
-    def readout(position: int, shown: Classifier) -> str:
-        shown = two_class_svm(shown) or shown
+    def readout(position: int, shown_model: Classifier) -> str:
+        shown = _replayed_svm(shown_model)
         if position == 0:
             return _("Start: every aₙ = 0, so w = 0 and there is no boundary yet.")
-        i, j = shown.pair_
+        i, j = _moved_pair(shown)
         text = _(
             "SMO step {step} of {steps}: {a_i} ({class_i}) and {a_j} ({class_j}) moved; L̃(a) = {dual}, "
             "margin 1/‖w‖ = {margin}."
@@ -299,13 +313,13 @@ def step_marks(svm: LinearSVM) -> Callable[[int, Classifier], dict[str, Any]]:
     """What the canvas marks at a position while the browser plays: the pair, the margins y(x) = ±1."""
     n_entries = len(svm.history_)
 
-    def marks(position: int, shown: Classifier) -> dict[str, Any]:
-        shown = two_class_svm(shown) or shown
+    def marks(position: int, shown_model: Classifier) -> dict[str, Any]:
+        shown = _replayed_svm(shown_model)
         value = float(shown.dual_objective_) if position else 0.0
         charts = [dict(key="smo_objective", trace=1, x=int(shown.smo_step_), y=value)]
         if position == 0:
             return dict(charts=charts)
-        i, j = shown.pair_
+        i, j = _moved_pair(shown)
         pair = dict(
             ids=[int(i), int(j)],
             texts=[f"a{subscript(i + 1)}", f"a{subscript(j + 1)}"],

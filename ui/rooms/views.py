@@ -284,7 +284,7 @@ class RoomFigures:
     def _store(self, code, key, shared, snapshot):
         old = self._entries.pop(key, None)
         if old is not None:
-            self.bytes -= old[1]
+            self.bytes -= old[2]  # its size (old[1] is when it was built)
         self._shared[code] = shared
         size = snapshot.size
         self._entries[key] = (snapshot, self.clock(), size)

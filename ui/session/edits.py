@@ -262,9 +262,9 @@ def _move(event):
         set_scene(scene().with_points(moved))
 
 
-def _places(points, clicked):
+def _places(points: PointSet, clicked: list[Any]) -> list[int]:
     """The indices in ``points`` of the clicked rows (as ``PointSet.rows``), each occurrence used once."""
-    free = {}
+    free: dict[Any, list[int]] = {}
     for index, item in enumerate(points.rows()):
         free.setdefault(item, []).append(index)
     return [free[item].pop(0) for item in clicked if free.get(item)]

@@ -50,7 +50,7 @@ def _priors_state(key, priors, present_classes, messages):
                 rounded=", ".join(f"{v:.2f}" for v in sliders),
             )
         )
-    state = {f"{key}_set_priors": True}
+    state: dict[str, bool | float] = {f"{key}_set_priors": True}
     state.update({f"{key}_prior_{k}": value for k, value in zip(present_classes, sliders, strict=True)})
     return state
 
@@ -82,7 +82,8 @@ _APP_WORDING = {
 
 
 def _as_method_parameter(message):
-    template = _APP_WORDING.get(getattr(message, "template", None))
+    said = getattr(message, "template", None)
+    template = _APP_WORDING.get(said) if isinstance(said, str) else None
     if template is None:
         return message
     args = dict(message.args)

@@ -215,7 +215,7 @@ class SubClassifier:
         return self.sign * np.asarray(estimator.decision_function(X), dtype=float).reshape(-1)
 
 
-def book_sub_classifiers(model: Classifier | None) -> list[SubClassifier]:
+def book_sub_classifiers(model: Fitted | None) -> list[SubClassifier]:
     """[SubClassifier] of a fitted one-versus-rest / one-versus-one model of K > 2 classes, else []."""
     estimators = getattr(model, "estimators_", None)
     if model is None or not estimators or len(estimators) < 2:
