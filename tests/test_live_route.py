@@ -308,3 +308,17 @@ def test_the_pages_rerun_after_a_click_finds_the_live_routes_fit_and_view(monkey
     assert fits == [scene.method]  # the live route's fit alone
     assert view is engine_cache.result_cache().get(scene_view_key(clicked, compute.GRID_RESOLUTION))
     assert compute.scene_model(clicked) is not None and fits == [scene.method]
+
+
+def test_a_drags_frames_are_not_kept_in_the_shared_cache(monkeypatch):
+    """A drag sends sixty frames a second, each a scene seen once: kept, they would push the
+    pages' fits out of the shared cache (a click's frame is kept, above)."""
+    from ui.engine import cache as engine_cache
+    from ui.engine.keys import scene_fit_key
+
+    monkeypatch.setattr(engine_cache, "_CACHE", None)
+    scene = default_scene()
+    live_answer(request(scene, edits=[{"type": "move", "ids": [0], "dx": 0.25, "dy": 0.5}]))
+    moved = scene.with_points(scene.points.moved([0], 0.25, 0.5))
+    assert len(engine_cache.result_cache()) == 0
+    assert engine_cache.result_cache().get(scene_fit_key(moved)) is engine_cache.MISSING
