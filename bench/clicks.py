@@ -13,7 +13,9 @@ In headless Chromium (1400 x 1000) on the default scene (least squares, N = 90):
   rerun come first, the session's (``data-points``); a ``MutationObserver`` in the page notes which.
   The same is measured for every click of the series (150 ms apart, the live requests queue behind
   each other: one in flight per canvas). *server CPU ms / click* = the server's CPU (from /proc)
-  over the isolated clicks, per click: the live answer, the committed rerun and the panels' follow-up.
+  over the isolated clicks, per click: the live answer, the committed rerun and the panels' follow-up;
+  *fits / click* = the fits the server logged meanwhile (``PLAYGROUND_FIT_LOG``): one when the rerun
+  finds the live answer's fit in the shared cache.
 
 ``run(root=...)`` measures another checkout (a tree from before the live route has none: its clicks'
 boundary is the session's figure alone).
@@ -23,8 +25,10 @@ import math
 import os
 import random
 import statistics
+import tempfile
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -95,6 +99,7 @@ class ClickResult:
     isolated_ms: list = field(default_factory=list)
     isolated_via_live: int = 0
     server_cpu_ms: float | None = None  # per isolated click
+    fits_per_click: float | None = None  # the server's fits per isolated click (PLAYGROUND_FIT_LOG)
     load: str = ""
 
     def series(self, busy):
@@ -198,10 +203,17 @@ def series_run(page, url, busy, seed):
     )
 
 
-def isolated_clicks(page, url, server, count=ISOLATED):
-    """Click-to-boundary of ``count`` clicks, each once the page is quiet: (ms list, via live, server CPU ms/click)."""
+def _fits(log):
+    """The fits the server and its workers logged so far (``PLAYGROUND_FIT_LOG``)."""
+    return len(log.read_text().splitlines()) if log.exists() else 0
+
+
+def isolated_clicks(page, url, server, count=ISOLATED, fit_log=None):
+    """Click-to-boundary of ``count`` clicks, each once the page is quiet: (ms list, via live, server
+    CPU ms/click, fits/click: the live request's, the canvas's rerun's and the panels' together)."""
     _open(page, url)
     times, live, cpu, missing = [], 0, 0.0, 0
+    fits_before = _fits(fit_log) if fit_log else 0
     for k in range(count):
         spot = empty_spots(page.evaluate(GEOMETRY_JS), 1, seed=1000 + k, spacing=20)[0]
         page.evaluate(WATCH_JS)
@@ -221,7 +233,8 @@ def isolated_clicks(page, url, server, count=ISOLATED):
         page.wait_for_timeout(600)  # past the double-click interval
     if missing:
         print(f"  {missing} of {count} isolated clicks drew no figure with their point within 30 s")
-    return times, live, 1000 * cpu / max(len(times), 1)
+    fits = (_fits(fit_log) - fits_before) / max(count, 1) if fit_log else None
+    return times, live, 1000 * cpu / max(len(times), 1), fits
 
 
 def run(root=None, *, quick=False, label="this tree", log=print):
@@ -231,20 +244,21 @@ def run(root=None, *, quick=False, label="this tree", log=print):
 
     runs = 3 if quick else RUNS
     result = ClickResult(label, load=_load())
-    with streamlit(root or ROOT) as server, sync_playwright() as playwright:
+    fit_log = Path(tempfile.mkdtemp()) / "fits.log"
+    with streamlit(root or ROOT, env={"PLAYGROUND_FIT_LOG": str(fit_log)}) as server, sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         context = chromium.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda err: errors.append(str(err)))
         try:
-            result.isolated_ms, result.isolated_via_live, result.server_cpu_ms = isolated_clicks(
-                page, server.url, server, count=8 if quick else ISOLATED
+            result.isolated_ms, result.isolated_via_live, result.server_cpu_ms, result.fits_per_click = isolated_clicks(
+                page, server.url, server, count=8 if quick else ISOLATED, fit_log=fit_log
             )
             log(
                 f"  {label}: click-to-boundary median {result.median_ms:.0f} ms, p90 {result.p90_ms:.0f} ms "
                 f"({result.isolated_via_live} of {len(result.isolated_ms)} by the live route), "
-                f"server CPU {result.server_cpu_ms:.1f} ms a click"
+                f"server CPU {result.server_cpu_ms:.1f} ms and {result.fits_per_click:.2f} fits a click"
             )
             for busy in (False, True):
                 for index in range(runs):
