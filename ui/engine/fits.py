@@ -20,7 +20,6 @@ Rules that hold:
 """
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import NamedTuple
 
 from playground import Classifier, Message, Window
@@ -34,7 +33,8 @@ from .workers import MAX_RECORDED_STEPS, fit_scene
 
 
 class Fit(NamedTuple):
-    """A scene's fit: the model and None, or None and why there is none (a ``Message``)."""
+    """A scene's fit: the model and None, or None and why there is none (a ``Message``, phrased
+    where it is shown). The page's fits are the same (``ui.session.compute.fitted_model``)."""
 
     model: Classifier | None
     error: Message | None
@@ -110,8 +110,3 @@ def fitted_view(
     fit = shared_fit(scene, seconds, clock=clock, partial=partial, keep=keep)
     kept = keep and result_cache().get(scene_fit_key(scene)) is not MISSING
     return fit, shared_view(scene, fit, resolution, keep=kept)
-
-
-def with_window(scene: Scene, window: Window) -> Scene:
-    """``scene`` seen through ``window`` (a room's projector or phone shape): its view's key follows."""
-    return replace(scene, window=window)

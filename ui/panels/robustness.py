@@ -178,7 +178,7 @@ def render(ctx: PanelContext) -> None:
     with left:
         if least_squares is None:
             st.warning(error)
-        else:
+        elif isinstance(least_squares, LinearClassifier):  # least squares' fit always is
             chart(
                 comparison_figure(least_squares, points, window, _("Least squares")),
                 key="robustness_least_squares",

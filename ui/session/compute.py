@@ -18,7 +18,7 @@
 
 import time
 from collections.abc import Iterable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 import numpy as np
 import streamlit as st
@@ -29,6 +29,7 @@ from playground.budget import limited
 from playground.scene import PointSet, Scene
 from ui import streamlit_private
 from ui.engine.cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache
+from ui.engine.fits import Fit
 from ui.engine.fitview import GRID_RESOLUTION, FitView, evaluate_view
 from ui.engine.keys import fit_key, view_key
 from ui.engine.workers import FIT_SECONDS, MAX_RECORDED_STEPS, fit_scene, worker_pool
@@ -42,12 +43,7 @@ STOP_REQUESTS: Final = "stop_fit_requests"  # session state: keys of fits the vi
 SESSION_VIEWS: Final = "session_views"  # session state: views of the fits in STOPPED_FITS
 
 
-class FitResult(NamedTuple):
-    """A fit (``fitted_model``): the estimator and None, or None and why there is none (a
-    ``Message``, phrased where it is shown)."""
-
-    model: Any
-    error: Message | None
+FitResult = Fit  # the page's fits are the engine's: the model and None, or None and why
 
 
 def fitted_model(
