@@ -13,9 +13,10 @@ Rules that hold:
   steps (the page's limits, so a fit made here is the one the page would make). A fit that ran
   out of time is not the page's fit: it raises ``OverBudget``, or, for a caller that draws what it
   reached (``partial=True``, the rooms), is returned but never kept.
-- A caller whose scenes nobody asks for twice (a room: each version's points are new, and its
-  versions are shared by ``ui.rooms.views`` already) looks the cache up but keeps nothing
-  (``keep=False``): a hall's hundred versions a minute would push out the pages' fits.
+- A caller whose scenes nobody asks for twice (a drag's frames, sixty a second; a room's versions,
+  each of new points and shared by ``ui.rooms.views`` already) neither looks the cache up nor
+  keeps anything there (``shared=False``): no lookup can hit, and what they kept would push the
+  pages' fits out.
 - Knows nothing of Streamlit, a language or a figure: (model, error) and the ``FitView``.
 """
 
@@ -50,15 +51,16 @@ def shared_fit(
     *,
     clock: Callable[[], float] | None = None,
     partial: bool = False,
-    keep: bool = True,
+    shared: bool = True,
 ) -> Fit:
     """The fit of ``scene``'s training points: from the shared cache, or made now under the budget
-    and kept there unless ``keep`` is False (see the module's rules for a fit that runs out of time)."""
+    and kept there; with ``shared`` False, made now and not kept (see the module's rules)."""
     cache = result_cache()
     key = scene_fit_key(scene)
-    found = cache.get(key)
-    if found is not MISSING:
-        return Fit(*found)
+    if shared:
+        found = cache.get(key)
+        if found is not MISSING:
+            return Fit(*found)
     points = scene.training.points
     with limited(seconds, MAX_RECORDED_STEPS, clock=clock) as budget:
         result = fit_scene(
@@ -66,7 +68,7 @@ def shared_fit(
         )
     if "time" in budget.reasons and not partial:
         raise OverBudget
-    if keep and "time" not in budget.reasons:
+    if shared and "time" not in budget.reasons:
         cache.put(key, result, approx_bytes(result))
     return Fit(*result)
 
@@ -80,18 +82,19 @@ def already_made(scene: Scene, resolution: int = GRID_RESOLUTION) -> bool:
     )
 
 
-def shared_view(scene: Scene, fit: Fit, resolution: int = GRID_RESOLUTION, *, keep: bool = True) -> FitView:
+def shared_view(scene: Scene, fit: Fit, resolution: int = GRID_RESOLUTION, *, shared: bool = True) -> FitView:
     """``fit`` evaluated on ``scene``'s window at its step: from the shared cache, or evaluated now
-    and kept there (``keep`` False for a fit that is not kept either)."""
+    and kept there; with ``shared`` False, evaluated now and not kept."""
     cache = result_cache()
     key = scene_view_key(scene, resolution)
-    found = cache.get(key)
-    if found is not MISSING:
-        return found  # the cache holds what was put under the key: a FitView
+    if shared:
+        found = cache.get(key)
+        if found is not MISSING:
+            return found  # the cache holds what was put under the key: a FitView
     points = scene.training.points
     assert isinstance(scene.window, Window)  # scene_view_key checked it
     view = evaluate_view((fit.model, fit.error), points.X, points.y, scene.window, scene.step, resolution)
-    if keep:
+    if shared:
         cache.put(key, view, approx_bytes(view))
     return view
 
@@ -103,10 +106,10 @@ def fitted_view(
     *,
     clock: Callable[[], float] | None = None,
     partial: bool = False,
-    keep: bool = True,
+    shared: bool = True,
 ) -> tuple[Fit, FitView]:
     """``shared_fit`` and ``shared_view`` of ``scene`` in one call: the view is kept when its fit is
-    (not a fit that ran out of time, nor one too large to share, nor one ``keep`` False left out)."""
-    fit = shared_fit(scene, seconds, clock=clock, partial=partial, keep=keep)
-    kept = keep and result_cache().get(scene_fit_key(scene)) is not MISSING
-    return fit, shared_view(scene, fit, resolution, keep=kept)
+    (not a fit that ran out of time, nor one too large to share, nor one not ``shared``)."""
+    fit = shared_fit(scene, seconds, clock=clock, partial=partial, shared=shared)
+    kept = shared and result_cache().get(scene_fit_key(scene)) is not MISSING
+    return fit, shared_view(scene, fit, resolution, shared=kept)

@@ -71,15 +71,14 @@ def strategy(scene: Scene, points: PointSet) -> str:
 
 
 def _view(scene: Scene, window: Window) -> FitView:
-    """The room's fit on ``window`` (``ui.engine.fits``: looked up in the server's shared cache, not
-    kept there), under the live budget of processor time; a fit that ran out of it is drawn as far
-    as it went."""
+    """The room's fit on ``window`` (``ui.engine.fits``, not shared: each version's points are new),
+    under the live budget of processor time; a fit that ran out of it is drawn as far as it went."""
     points = scene.training.points
     if len(points) == 0:
         return FitView()
     shown = replace(scene, multiclass=strategy(scene, points), window=window)
     try:
-        _fit, view = fitted_view(shown, LIVE_SECONDS, clock=time.thread_time, partial=True, keep=False)
+        _fit, view = fitted_view(shown, LIVE_SECONDS, clock=time.thread_time, partial=True, shared=False)
     except PlaygroundError:
         return FitView()
     return FitView() if view.error else view

@@ -122,15 +122,15 @@ def _named_by_origin(figure: SceneFigure, origins: NDArray[np.intp]) -> None:
             trace["customdata"] = origins[np.asarray(trace["customdata"], dtype=int)].astype(np.int32)
 
 
-def _fitted_view(scene: Scene, clock: StageClock, keep: bool) -> tuple[Classifier | None, FitView]:
-    """(model, view) of the scene's training points, under the live budget, through the server's
-    shared cache (``ui.engine.fits``): a fit the page or another visitor made is used as it is, and
-    one made here is kept when ``keep`` (a click's or an erase's: the page's rerun then fits nothing
-    again; not a drag's frames, sixty a second, each seen once, which would push the pages' fits out)."""
-    if not already_made(scene) and work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
+def _fitted_view(scene: Scene, clock: StageClock, shared: bool) -> tuple[Classifier | None, FitView]:
+    """(model, view) of the scene's training points, under the live budget; when ``shared`` (a
+    click's or an erase's scene), through the server's shared cache (``ui.engine.fits``): a fit the
+    page or another visitor made is used as it is, and one made here is kept, so the page's rerun
+    fits nothing again. A drag's frames, sixty a second and each seen once, skip the cache."""
+    if not (shared and already_made(scene)) and work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
         raise Refused(503, TOO_HEAVY)
     try:
-        fit, view = fitted_view(scene, min(LIVE_SECONDS, clock.left()), keep=keep)
+        fit, view = fitted_view(scene, min(LIVE_SECONDS, clock.left()), shared=shared)
     except OverBudget:
         raise Refused(503, TOO_HEAVY) from None
     if clock.over():
@@ -152,8 +152,8 @@ def live_answer(body: object, clock: StageClock | None = None) -> str:
     if not isinstance(scene.window, Window):
         scene = replace(scene, window=Window())
     with speaking(language, scene.class_names):
-        kept = not any(edit["type"] == "move" for edit in fields.edits)  # a click or an erase, not a drag
-        model, view = _fitted_view(scene, clock, kept) if len(scene.training.points) else (None, None)
+        shared = not any(edit["type"] == "move" for edit in fields.edits)  # a click or an erase, not a drag
+        model, view = _fitted_view(scene, clock, shared) if len(scene.training.points) else (None, None)
         if view is None:
             raise Refused(422, N_("There are no training points yet."))
         if view.error:

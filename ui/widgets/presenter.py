@@ -91,14 +91,15 @@ def parse_press(value: object) -> Press | None:
 
 
 def _apply(press: Press) -> None:
-    """What the press's button does (◀ ▶ from the figure shown now; ↶ ↷ only with history)."""
+    """What the press's button does, through the button's own callback (◀ ▶ from the figure shown
+    now; ↶ ↷ only with history, as their buttons are enabled)."""
     history = visitor()["history"]
     if press.button in ("pb_prev", "pb_next"):
-        state.guarded_callback("that figure")(step_figure)(-1 if press.button == "pb_prev" else 1)
+        _step(-1 if press.button == "pb_prev" else 1)
     elif press.button == "pb_undo" and history.past:
-        state.guarded_callback("undo")(state.undo)()
+        _undo()
     elif press.button == "pb_redo" and history.future:
-        state.guarded_callback("redo")(state.redo)()
+        _redo()
     elif press.button == "pb_class":
         widget_values()[SIDEBAR_CLASS_KEY] = press.index
 
@@ -152,6 +153,22 @@ def step_figure(step: int) -> None:
         load_preset(target)
 
 
+# The bar's buttons' callbacks, which a press of their key runs too (``_apply``).
+@state.guarded_callback("that figure")
+def _step(step: int) -> None:
+    step_figure(step)
+
+
+@state.guarded_callback("undo")
+def _undo() -> None:
+    state.undo()
+
+
+@state.guarded_callback("redo")
+def _redo() -> None:
+    state.redo()
+
+
 def neighbour_preset(step: int) -> str | None:
     """The preset ``step`` places after (+1) or before (-1) the one shown; the first one when none is."""
     keys = list(PRESETS)
@@ -201,14 +218,14 @@ def presenter_bar(row: DeltaGenerator) -> None:
         "↶",
         key="pb_undo",
         disabled=not history.past,
-        on_click=state.guarded_callback("undo")(state.undo),
+        on_click=_undo,
         help=_("Undo (Z)"),
     )
     pair.button(
         "↷",
         key="pb_redo",
         disabled=not history.future,
-        on_click=state.guarded_callback("redo")(state.redo),
+        on_click=_redo,
         help=_("Redo"),
     )
     strategies = _strategies(scene)
@@ -282,7 +299,7 @@ def _figure_buttons(row):
             label,
             key=key,
             disabled=neighbour_preset(step) is None,
-            on_click=state.guarded_callback("that figure")(step_figure),
+            on_click=_step,
             args=(step,),
             help=help_text,
         )
