@@ -73,15 +73,6 @@ def shared_fit(
     return Fit(*result)
 
 
-def already_made(scene: Scene, resolution: int = GRID_RESOLUTION) -> bool:
-    """Whether the fit of ``scene`` and its view are both in the shared cache (nothing to estimate:
-    ``fitted_view`` will make nothing)."""
-    cache = result_cache()
-    return (
-        cache.get(scene_fit_key(scene)) is not MISSING and cache.get(scene_view_key(scene, resolution)) is not MISSING
-    )
-
-
 def shared_view(scene: Scene, fit: Fit, resolution: int = GRID_RESOLUTION, *, shared: bool = True) -> FitView:
     """``fit`` evaluated on ``scene``'s window at its step: from the shared cache, or evaluated now
     and kept there; with ``shared`` False, evaluated now and not kept."""

@@ -44,7 +44,7 @@ from playground import Classifier, Message, PlaygroundError, Window
 from playground.link import decode_scene
 from playground.scene import PointSet, Scene
 from ui.engine.cache import setting
-from ui.engine.fits import OverBudget, already_made, fitted_view
+from ui.engine.fits import OverBudget, fitted_view
 from ui.engine.fitview import GRID_RESOLUTION, FitView
 from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
@@ -126,8 +126,11 @@ def _fitted_view(scene: Scene, clock: StageClock, shared: bool) -> tuple[Classif
     """(model, view) of the scene's training points, under the live budget; when ``shared`` (a
     click's or an erase's scene), through the server's shared cache (``ui.engine.fits``): a fit the
     page or another visitor made is used as it is, and one made here is kept, so the page's rerun
-    fits nothing again. A drag's frames, sixty a second and each seen once, skip the cache."""
-    if not (shared and already_made(scene)) and work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
+    fits nothing again. A drag's frames, sixty a second and each seen once, skip the cache.
+
+    The estimate comes first, from the request's sizes alone: a heavy scene is refused before any
+    work (not even the digest a cache lookup needs), whoever fitted it before."""
+    if work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
         raise Refused(503, TOO_HEAVY)
     try:
         fit, view = fitted_view(scene, min(LIVE_SECONDS, clock.left()), shared=shared)
