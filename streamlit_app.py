@@ -34,5 +34,5 @@ app = st.App(
 if __name__ == "__main__":
     from ui import app as page
 
-    st.set_page_config(page_title="Linear classification playground", page_icon="◐", layout="wide")
+    st.set_page_config(page_title="Linear classification playground", page_icon="🌓", layout="wide")
     page.main()

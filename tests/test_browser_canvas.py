@@ -214,6 +214,32 @@ def test_a_click_is_sent_at_once_and_quick_clicks_apart_are_two_points(page):
     assert state(page)["xrange"] == pytest.approx(start["xrange"], rel=1e-9)
 
 
+def test_a_click_asks_the_server_for_no_page_it_does_not_have(browser, server):
+    """A click costs its live request and its reruns, nothing else: no request for an address the
+    server answers with the page itself (its fallback for an unknown path). The page's icon once was
+    a glyph Streamlit took for an image's address, fetched on every run as another copy of the page."""
+    page = open_page(browser, server)
+    try:
+        answers = []
+        page.on("response", lambda r: answers.append((r.url, r.headers.get("content-type", ""))))
+        start = state(page)
+        for k, (fx, fy) in enumerate([(0.1, 0.85), (0.2, 0.85)]):
+            page.mouse.click(*plot_point(page, fx, fy))
+            page.wait_for_function(
+                "n => document.querySelector('.pg-canvas')?.dataset.points == n",
+                arg=start["n_points"] + k + 1,
+                timeout=20_000,
+            )
+            wait_settled(page)
+        pages = [url for url, kind in answers if url.startswith(server) and kind.startswith("text/html")]
+        assert not pages, f"addresses answered with the page itself: {pages}"
+        assert any(url.endswith("/api/live") for url, _kind in answers)  # the clicks' own requests were seen
+        icon = page.evaluate("() => document.querySelector(\"link[rel='shortcut icon']\")?.href || ''")
+        assert icon.startswith("data:image/svg+xml"), icon
+    finally:
+        close_page(page)
+
+
 # ---- 2. The view never moves by itself ----------------------------------------------------------
 
 
