@@ -15,7 +15,8 @@ In headless Chromium (1400 x 1000) on the default scene (least squares, N = 90):
   each other: one in flight per canvas). *server CPU ms / click* = the server's CPU (from /proc)
   over the isolated clicks, per click: the live answer, the committed rerun and the panels' follow-up;
   *fits / click* = the fits the server logged meanwhile (``PLAYGROUND_FIT_LOG``): one when the rerun
-  finds the live answer's fit in the shared cache.
+  finds the live answer's fit in the shared cache; *renders / click* the same for the figure's
+  parts (``PLAYGROUND_RENDER_LOG``): one when the reruns draw from the live answer's render.
 
 ``run(root=...)`` measures another checkout (a tree from before the live route has none: its clicks'
 boundary is the session's figure alone).
@@ -100,6 +101,7 @@ class ClickResult:
     isolated_via_live: int = 0
     server_cpu_ms: float | None = None  # per isolated click
     fits_per_click: float | None = None  # the server's fits per isolated click (PLAYGROUND_FIT_LOG)
+    renders_per_click: float | None = None  # its renders of a figure's parts (PLAYGROUND_RENDER_LOG)
     load: str = ""
 
     def series(self, busy):
@@ -208,12 +210,14 @@ def _fits(log):
     return len(log.read_text().splitlines()) if log.exists() else 0
 
 
-def isolated_clicks(page, url, server, count=ISOLATED, fit_log=None):
+def isolated_clicks(page, url, server, count=ISOLATED, fit_log=None, render_log=None):
     """Click-to-boundary of ``count`` clicks, each once the page is quiet: (ms list, via live, server
-    CPU ms/click, fits/click: the live request's, the canvas's rerun's and the panels' together)."""
+    CPU ms/click, fits/click, renders/click: the live request's, the canvas's rerun's and the
+    panels' together)."""
     _open(page, url)
     times, live, cpu, missing = [], 0, 0.0, 0
     fits_before = _fits(fit_log) if fit_log else 0
+    renders_before = _fits(render_log) if render_log else 0
     for k in range(count):
         spot = empty_spots(page.evaluate(GEOMETRY_JS), 1, seed=1000 + k, spacing=20)[0]
         page.evaluate(WATCH_JS)
@@ -234,7 +238,8 @@ def isolated_clicks(page, url, server, count=ISOLATED, fit_log=None):
     if missing:
         print(f"  {missing} of {count} isolated clicks drew no figure with their point within 30 s")
     fits = (_fits(fit_log) - fits_before) / max(count, 1) if fit_log else None
-    return times, live, 1000 * cpu / max(len(times), 1), fits
+    renders = (_fits(render_log) - renders_before) / max(count, 1) if render_log and render_log.exists() else None
+    return times, live, 1000 * cpu / max(len(times), 1), fits, renders
 
 
 def run(root=None, *, quick=False, label="this tree", log=print):
@@ -244,21 +249,34 @@ def run(root=None, *, quick=False, label="this tree", log=print):
 
     runs = 3 if quick else RUNS
     result = ClickResult(label, load=_load())
-    fit_log = Path(tempfile.mkdtemp()) / "fits.log"
-    with streamlit(root or ROOT, env={"PLAYGROUND_FIT_LOG": str(fit_log)}) as server, sync_playwright() as playwright:
+    logs = Path(tempfile.mkdtemp())
+    fit_log, render_log = logs / "fits.log", logs / "renders.log"
+    env = {"PLAYGROUND_FIT_LOG": str(fit_log), "PLAYGROUND_RENDER_LOG": str(render_log)}
+    with streamlit(root or ROOT, env=env) as server, sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         context = chromium.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda err: errors.append(str(err)))
         try:
-            result.isolated_ms, result.isolated_via_live, result.server_cpu_ms, result.fits_per_click = isolated_clicks(
-                page, server.url, server, count=8 if quick else ISOLATED, fit_log=fit_log
+            (
+                result.isolated_ms,
+                result.isolated_via_live,
+                result.server_cpu_ms,
+                result.fits_per_click,
+                result.renders_per_click,
+            ) = isolated_clicks(
+                page, server.url, server, count=8 if quick else ISOLATED, fit_log=fit_log, render_log=render_log
             )
             log(
                 f"  {label}: click-to-boundary median {result.median_ms:.0f} ms, p90 {result.p90_ms:.0f} ms "
                 f"({result.isolated_via_live} of {len(result.isolated_ms)} by the live route), "
-                f"server CPU {result.server_cpu_ms:.1f} ms and {result.fits_per_click:.2f} fits a click"
+                f"server CPU {result.server_cpu_ms:.1f} ms, {result.fits_per_click:.2f} fits and "
+                + (
+                    f"{result.renders_per_click:.2f} renders a click"
+                    if result.renders_per_click is not None
+                    else "renders not logged (a tree without PLAYGROUND_RENDER_LOG)"
+                )
             )
             for busy in (False, True):
                 for index in range(runs):

@@ -20,6 +20,7 @@ from playground.link import encode_scene
 from playground.scene import PointSet, Scene
 from ui.engine.fitview import evaluate_view
 from ui.engine.workers import fit_scene
+from ui.plot.canvas import figure_json
 from ui.plot.canvas_protocol import LIVE_PATH, indices, number
 from ui.server import live_route
 from ui.server.limits import InFlight
@@ -322,3 +323,37 @@ def test_a_drags_frames_are_not_kept_in_the_shared_cache(monkeypatch):
     moved = scene.with_points(scene.points.moved([0], 0.25, 0.5))
     assert len(engine_cache.result_cache()) == 0
     assert engine_cache.result_cache().get(scene_fit_key(moved)) is engine_cache.MISSING
+
+
+def test_one_click_one_render_the_live_answer_and_the_pages_rerun_draw_from_it(monkeypatch):
+    """One click, one render: the page's rerun of the clicked scene draws from the parts the live
+    answer made (kept in the shared cache under the scene and the display), adding only its caption;
+    a view only the page has (a stopped fit's, not the shared cache's) is drawn for itself and not kept."""
+    from ui.engine import cache as engine_cache
+    from ui.engine.fitview import evaluate_view
+    from ui.plot import render
+    from ui.session import compute
+
+    monkeypatch.setattr(engine_cache, "_CACHE", None)
+    made = []
+    original = render.figure_parts
+    monkeypatch.setattr(render, "figure_parts", lambda *args, **kw: made.append(1) or original(*args, **kw))
+    scene = default_scene()
+    answer = json.loads(live_answer(request(scene, edits=[{"type": "add", "x": 1.0, "y": 1.0}], add_as=1)))
+    clicked = scene.with_points(scene.points.added(1.0, 1.0, 1))
+    view, model = compute.scene_view(clicked), compute.scene_model(clicked)
+    drawn = render.render_scene(clicked, model, view, shared=True)
+    assert len(made) == 1  # the live answer's render, drawn again with the page's caption
+    assert "annotations" in drawn.figure["layout"] and "annotations" not in answer["figure"]["layout"]
+    live_traces = [trace for trace in answer["figure"]["data"] if trace.get("meta") != "points"]
+    page_traces = json.loads(figure_json(drawn.figure))["data"]
+    assert live_traces == [trace for trace in page_traces if trace.get("meta") != "points"]
+    assert drawn.status == (len(clicked.points), view.accuracy, answer["status"]["wrong"])
+    render.render_scene(clicked, model, view, shared=True, scale=1.5)  # another display: its own render
+    assert len(made) == 2
+    own_view = evaluate_view(
+        (model, None), clicked.training.points.X, clicked.training.points.y, clicked.window, None, 200
+    )
+    before = len(engine_cache.result_cache())
+    render.render_scene(clicked, model, own_view, shared=True)
+    assert len(made) == 3 and len(engine_cache.result_cache()) == before

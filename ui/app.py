@@ -404,7 +404,7 @@ def _canvas_view():
             view = scene_view(scene)
             model = scene_model(scene)
         _fit_message(view)
-        figure, test_predicted = _fitted_figure(scene, view, model)
+        figure, test_predicted, _status = _fitted_figure(scene, view, model)
         caption_room = caption_height(caption_text(scene, view, test_predicted), _scale())
     visitor()[CANVAS_DRAWN] = _canvas_key(scene)
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
@@ -443,6 +443,7 @@ def _fitted_figure(scene: Scene, view: FitView, model: Any) -> Rendered:
         overlays=overlays,
         scale=_scale(),
         switching=heldout.click_mode() == "switch",  # the points' hover says what a click does
+        shared=True,  # the live answer to the click that made this scene drew from the same render
     )
 
 

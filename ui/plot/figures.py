@@ -7,7 +7,7 @@ wants one (it validates them then).
 """
 
 from collections.abc import Iterable
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -263,6 +263,17 @@ def _any_wrong(points, predicted, test_predicted):
     return bool(wrong_training or wrong_test)
 
 
+class FigureParts(NamedTuple):
+    """A canvas figure but for the panels' overlays and the caption (``figure_parts``): what a
+    scene's fit draws the same whoever asks, so a drawing can be made once and shared
+    (``ui.plot.render``). Its traces and layout are read, never changed: ``assembled`` copies what
+    it adds to."""
+
+    fit: tuple[Trace, ...]  # the regions (unless painted) and the boundary, below everything
+    marks: tuple[Trace, ...]  # the points and the misclassified rings, above the overlays
+    layout: dict[str, Any]
+
+
 def scene_figure(
     points: PointSet,
     view: FitView,
@@ -293,24 +304,60 @@ def scene_figure(
     canvas falls back to when that row does not fit (see ``ui/plot/canvas.py``).
     """
     overlays = list(overlays)
-    # A panel overlay that paints the plane itself (the posterior display) stands in for the regions:
-    # plotly draws every heatmap below every filled scatter, so region polygons would hide it.
-    painted = painted or any(_meta(trace) == "posterior" for trace in overlays)
-    traces = _fit_traces(view, window, painted)
-    overlay_start = len(traces)  # the canvas keeps these traces when it draws a live figure
-    traces += [_overlay_trace(trace) for trace in overlays]
-    overlay_range = [overlay_start, len(traces)]
-    traces += point_traces(points, scale, switching)
+    painted = paints_the_plane(overlays, painted)
+    parts = figure_parts(points, view, window, view_revision, scale, legend, test_predicted, switching, painted)
+    return assembled(parts, overlays, scale=scale, legend=legend, caption=caption)
+
+
+def paints_the_plane(overlays: Iterable[Any], painted: bool = False) -> bool:
+    """Whether no regions are drawn: ``painted`` (the canvas keeps a posterior overlay) or a panel
+    overlay paints the plane itself (the posterior display), which stands in for the regions:
+    plotly draws every heatmap below every filled scatter, so region polygons would hide it."""
+    return painted or any(_meta(trace) == "posterior" for trace in overlays)
+
+
+def figure_parts(
+    points: PointSet,
+    view: FitView,
+    window: Window,
+    view_revision: int,
+    scale: float = 1.0,
+    legend: bool = True,
+    test_predicted: NDArray[Any] | None = None,
+    switching: bool = False,
+    painted: bool = False,
+) -> FigureParts:
+    """The fit's traces, the points' and the rings, and the layout, in the session's language (see
+    ``scene_figure`` for the arguments)."""
+    marks = point_traces(points, scale, switching)
     if _any_wrong(points, view.predicted, test_predicted):
-        traces.append(misclassified_trace(points, view.predicted, scale, test_predicted))
-    layout = _canvas_layout(window, view_revision, scale, legend)
-    compact = _compact_legend(traces, overlay_range)
+        marks.append(misclassified_trace(points, view.predicted, scale, test_predicted))
+    return FigureParts(
+        tuple(_fit_traces(view, window, painted)), tuple(marks), _canvas_layout(window, view_revision, scale, legend)
+    )
+
+
+def assembled(
+    parts: FigureParts,
+    overlays: Iterable[Any] = (),
+    *,
+    scale: float = 1.0,
+    legend: bool = True,
+    caption: str | None = None,
+) -> SceneFigure:
+    """``parts`` with the panels' ``overlays`` between the fit and the points, and the ``caption``:
+    a new figure (a new list of copies of the parts' traces and a new layout: the parts stay as they
+    were), the legend's own entries named in the session's language (the classes already are)."""
+    overlay_traces = [_overlay_trace(trace) for trace in overlays]
+    traces = [*parts.fit, *overlay_traces, *parts.marks]
+    overlay_range = [len(parts.fit), len(parts.fit) + len(overlay_traces)]  # the canvas keeps these in a live figure
+    compact = _compact_legend(traces, overlay_range)  # from the entries' English names
+    layout = dict(parts.layout)
     if caption:
         layout = with_caption(layout, caption, scale, narrow=not legend)  # no legend: the comparison's
-    data = [_as_dict(trace) for trace in traces]
-    for trace in data:  # the legend's own entries, in the session's language (classes already are)
-        if trace.get("name") in LEGEND_ENTRIES:
-            trace["name"] = _(trace["name"])
+    data = [
+        {**trace, "name": _(trace["name"])} if trace.get("name") in LEGEND_ENTRIES else dict(trace) for trace in traces
+    ]
     return SceneFigure(data=data, layout=layout, compact=compact)
 
 

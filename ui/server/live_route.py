@@ -161,11 +161,13 @@ def live_answer(body: object, clock: StageClock | None = None) -> str:
             raise Refused(422, N_("There are no training points yet."))
         if view.error:
             raise Refused(422, view.error)
-        figure = render_scene(scene, model, view, scale=fields.scale, caption=False, painted=fields.painted).figure
+        rendered = render_scene(
+            scene, model, view, scale=fields.scale, caption=False, painted=fields.painted, shared=shared
+        )
+        figure = rendered.figure
         figure["layout"] = with_font(figure["layout"], language)
     _named_by_origin(figure, origins)
-    wrong = int((view.predicted != scene.training.points.y).sum()) if view.predicted is not None else 0
-    status = LiveStatus(n_points=len(scene.points), accuracy=view.accuracy, wrong=wrong)
+    status = LiveStatus(n_points=rendered.status.n_points, accuracy=view.accuracy, wrong=rendered.status.wrong)
     text = '{"figure":' + figure_json(figure) + ',"status":' + json.dumps(status) + "}"
     if len(text) > MAX_ANSWER_BYTES or clock.over():
         raise Refused(503, TOO_HEAVY)

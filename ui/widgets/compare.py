@@ -164,7 +164,9 @@ def comparison_canvases(scene: Scene, methods: Sequence[str], presenting: bool =
                 st.warning(plain(phrased(item.view.error, name=class_name)), icon="⚠️")
             # No legend of its own: the row above is every canvas's, and the titles say which method is which.
             model = None if item.view.error else scene_model(item.scene)
-            drawn = render_scene(item.scene, model, item.view, scale=scale, legend=False, caption_settings=False)
+            drawn = render_scene(
+                item.scene, model, item.view, scale=scale, legend=False, caption_settings=False, shared=True
+            )
             figure = drawn.figure
             key = f"canvas_compare_{index}"
             canvas_controller.scene_canvas(  # item.scene: the shared scene's points and window, its method
