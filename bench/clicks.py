@@ -13,7 +13,8 @@ In headless Chromium (1400 x 1000) on the default scene (least squares, N = 90):
   rerun come first, the session's (``data-points``); a ``MutationObserver`` in the page notes which.
   The same is measured for every click of the series (150 ms apart, the live requests queue behind
   each other: one in flight per canvas). *server CPU ms / click* = the server's CPU (from /proc)
-  over the isolated clicks, per click: the live answer, the committed rerun and the panels' follow-up;
+  over the isolated clicks, less its CPU with the page untouched over as long (measured first), per
+  click: the live answer, the committed rerun and the panels' follow-up;
   *fits / click* = the fits the server logged meanwhile (``PLAYGROUND_FIT_LOG``): one when the rerun
   finds the live answer's fit in the shared cache; *renders / click* the same for the figure's
   parts (``PLAYGROUND_RENDER_LOG``): one when the reruns draw from the live answer's render.
@@ -27,6 +28,7 @@ import os
 import random
 import statistics
 import tempfile
+import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -210,18 +212,29 @@ def _fits(log):
     return len(log.read_text().splitlines()) if log.exists() else 0
 
 
+IDLE_SECONDS = 5.0  # the server's own CPU with the page open and untouched, measured before the clicks
+
+
 def isolated_clicks(page, url, server, count=ISOLATED, fit_log=None, render_log=None):
     """Click-to-boundary of ``count`` clicks, each once the page is quiet: (ms list, via live, server
     CPU ms/click, fits/click, renders/click: the live request's, the canvas's rerun's and the
-    panels' together)."""
+    panels' together).
+
+    The server's CPU is read once before the first click and once after the last one's reruns
+    (from /proc, in ticks of 10 ms: one reading per click would add a tick's error to each), less
+    what the server spends with the page open and untouched over as long (measured first, over
+    ``IDLE_SECONDS``: its heartbeats and polls are not a click's)."""
     _open(page, url)
-    times, live, cpu, missing = [], 0, 0.0, 0
+    times, live, missing = [], 0, 0
+    idle_start, idle_cpu = time.monotonic(), server.cpu_seconds()
+    page.wait_for_timeout(IDLE_SECONDS * 1000)
+    idle_rate = (server.cpu_seconds() - idle_cpu) / (time.monotonic() - idle_start)
     fits_before = _fits(fit_log) if fit_log else 0
     renders_before = _fits(render_log) if render_log else 0
+    start, cpu_start = time.monotonic(), server.cpu_seconds()
     for k in range(count):
         spot = empty_spots(page.evaluate(GEOMETRY_JS), 1, seed=1000 + k, spacing=20)[0]
         page.evaluate(WATCH_JS)
-        before = server.cpu_seconds()
         page.mouse.click(*spot)
         try:
             page.wait_for_function("() => window.__pgClickWatch.clicks.every(c => c.t1 !== null)", timeout=30_000)
@@ -230,16 +243,16 @@ def isolated_clicks(page, url, server, count=ISOLATED, fit_log=None, render_log=
             missing += 1
             _open(page, url)
             continue
-        cpu += server.cpu_seconds() - before
         ms, via = page.evaluate(READ_JS)[0]
         times.append(ms)
         live += via == "live"
-        page.wait_for_timeout(600)  # past the double-click interval
+        page.wait_for_timeout(600)  # past the double-click interval, and the panels' follow-up run
+    cpu = server.cpu_seconds() - cpu_start - idle_rate * (time.monotonic() - start)
     if missing:
         print(f"  {missing} of {count} isolated clicks drew no figure with their point within 30 s")
     fits = (_fits(fit_log) - fits_before) / max(count, 1) if fit_log else None
     renders = (_fits(render_log) - renders_before) / max(count, 1) if render_log and render_log.exists() else None
-    return times, live, 1000 * cpu / max(len(times), 1), fits, renders
+    return times, live, 1000 * cpu / max(count, 1), fits, renders
 
 
 def run(root=None, *, quick=False, label="this tree", log=print):
@@ -341,8 +354,9 @@ def markdown(results, *, quick=False):
         "come first, the session's (`data-points`), seen by a `MutationObserver` in the page; *isolated* = "
         "clicks each once the page is quiet, *in the series* = every click of the series (one live request in "
         "flight per canvas, so a click 150 ms after another may wait for the other's answer). *server CPU ms / "
-        "click* = the server's CPU (from /proc) over the isolated clicks, per click: the live answer, the "
-        "committed rerun and the panels' follow-up. Targets (issue 25): 20 of 20 points in 10 of 10 runs, idle "
+        "click* = the server's CPU (from /proc) over the isolated clicks, less its CPU with the page open and "
+        "untouched over as long (measured first), per click: the live answer, the committed rerun and the "
+        "panels' follow-up. Targets (issue 25): 20 of 20 points in 10 of 10 runs, idle "
         "and busy; click-to-boundary median <= 60 ms at N = 90.",
         "",
         "| tree | series good, idle | series good, 2 CPU burners | click-to-boundary isolated: median / p90 ms "
