@@ -46,6 +46,17 @@ def test_the_issues_heavy_scene_is_refused_before_any_fit(monkeypatch):
     assert fits == []
 
 
+def test_a_heavy_scenes_edits_are_not_made_before_its_refusal(monkeypatch):
+    """A flood of heavy frames costs the server their decoding alone: the estimate of the request's
+    scene comes before the edits (a move of 5,000 points is as long as their decoding)."""
+    edits = []
+    monkeypatch.setattr(live_route, "edited_points", lambda *a: edits.append(a))
+    move = {"type": "move", "ids": [0], "dx": 0.1, "dy": 0.0}
+    with pytest.raises(Refused) as refused:
+        live_route.live_answer(request(heavy_scene(), edits=[move]))
+    assert refused.value.status == 503 and edits == []
+
+
 def test_the_estimate_grows_with_points_classes_basis_and_strategy():
     base = work_estimate(heavy_scene(n=500, k=3, n_centres=9, multiclass="ovr"), GRID_RESOLUTION)
     assert work_estimate(heavy_scene(n=1_000, k=3, n_centres=9, multiclass="ovr"), GRID_RESOLUTION) > base

@@ -147,6 +147,8 @@ def live_answer(body: object, clock: StageClock | None = None) -> str:
     fields = live_fields(body)
     language = fields.language
     scene = decode_scene(fields.query).scene
+    if work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:  # before the edits' work (a flood's heavy scenes)
+        raise Refused(503, TOO_HEAVY)
     try:
         points, origins = edited_points(scene.points, fields.edits, fields.add_as, fields.add_test)
     except PlaygroundError as err:
