@@ -7,6 +7,7 @@ kept, and the rest of the page is still drawn (``_boundary``); the details go to
 
 import logging
 from contextlib import contextmanager, nullcontext
+from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 import streamlit as st
@@ -86,50 +87,7 @@ def _boundary(part, fallback=None):
                 _LOG.error("The fallback for %s failed too", part, exc_info=again)
 
 
-# Nothing cut short on a narrow screen: the view controls' row wraps, the methods box keeping a
-# usable width (a row of its own rather than squeezed chips); a panel's metric labels wrap. A row of
-# figures (``ui.panels.figures_row``) looks like a row of st.metric. A selectbox's list is at least
-# 25rem wide, so the methods' full names show there (a wider sidebar changed the plot's first shape).
-# The first screen holds the plot: its top on a phone's first screen (390 x 844), the whole plot on a
-# laptop's (1280 x 800): the page starts under Streamlit's header (3.75rem), the title is small, and
-# the comparison's methods box shows only while comparing (it stays mounted, see view_mode_picker).
-LAYOUT_CSS = """
-<style>
-.st-key-compare_methods { min-width: min(100%, 22rem); flex: 1 1 22rem; }
-[data-testid="stMetricLabel"] p { white-space: normal; overflow-wrap: anywhere; }
-.pg-figures { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; margin: 0 0 1rem 0; }
-.pg-figure { flex: 1 1 9rem; min-width: 0; }
-.pg-figure-label { font-size: 0.875rem; line-height: 1.6; overflow-wrap: anywhere; }
-.pg-figure-value { font-size: 2.25rem; line-height: 1.4; white-space: nowrap; }
-.pg-figure-help { display: inline-block; width: 1.1em; height: 1.1em; line-height: 1.1em; border: 1px solid;
-  border-radius: 50%; font-size: 0.75em; text-align: center; opacity: 0.6; cursor: help; }
-.st-key-method input { font-size: 0.8rem; text-overflow: clip; }
-[data-testid="stSelectboxVirtualDropdown"], [data-testid="stSelectboxVirtualDropdown"] > div {
-  min-width: 25rem; }
-.pg-legend-row { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0 0 0.5rem 0; }
-.pg-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
-  white-space: nowrap; }
-.block-container { padding-top: 3.75rem; }
-.block-container h1 { font-size: 2rem; padding: 0.25rem 0 0 0; }
-@media (max-width: 640px) {
-  .block-container { padding-top: 3.25rem; }
-  .block-container h1 { font-size: 1.4rem; }
-}
-/* Code (a link, a formula's source) wraps instead of scrolling: a scrolled box a keyboard cannot
-   reach hides its end from whoever does not use a mouse (WCAG 2.1.1). */
-[data-testid="stCode"] pre { overflow: visible; white-space: pre-wrap; overflow-wrap: anywhere; }
-/* A segmented control's chosen item (its border and tint, in the primary colour, mark it) and a
-   slider's value above its thumb in the text colour: no primary colour reads both as text on the
-   dark page and under the white text of primary buttons and chips (WCAG 1.4.3, dark theme). */
-button[data-variant="segmented_control"] { color: inherit !important; }
-[data-testid="stSliderThumbValue"] { color: inherit !important; }
-/* KaTeX's glyphs overhang a formula's box by 2 px, which made every formula a scrolling box that no
-   key reaches (WCAG 2.1.1): room for the overhang. */
-.katex-display { padding: 0 3px; }
-/* plotly's toolbar buttons at least 24 px square (WCAG 2.5.8 target size; plotly's are 24 x 22). */
-.modebar-btn { min-height: 24px; min-width: 24px; box-sizing: border-box; }
-</style>
-"""
+LAYOUT_CSS = "<style>\n" + (Path(__file__).parent / "page.css").read_text(encoding="utf-8") + "</style>\n"
 
 
 class MethodChoice(NamedTuple):
