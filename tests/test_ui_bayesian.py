@@ -20,7 +20,7 @@ from playground.presets import PRESETS, few_points, overlapping_points
 from playground.scene import Scene
 from playground.specs import PANEL_SPEC
 from tests.conftest import component_json, show_step
-from ui.panels import PanelContext, bayesian, iterations
+from ui.panels import PanelContext, bayesian, iterations, laplace
 from ui.panels import probit as probit_panel
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -138,12 +138,12 @@ def test_the_point_table_is_the_back_ends_predictive_in_the_books_sign():
 
 def test_the_cut_through_w_map_is_the_back_ends_posterior_along_the_leading_eigenvector():
     ctx = _context()
-    figure, cut = bayesian.line_figure(ctx.model, ctx.scene.points.X, ctx.scene.points.y)
+    figure, cut = laplace.line_figure(ctx.model, ctx.scene.points.X, ctx.scene.points.y)
     eigenvalues, eigenvectors = np.linalg.eigh(ctx.model.covariance_)
     assert abs(cut["direction"] @ eigenvectors[:, -1]) == pytest.approx(1.0)
-    posterior, laplace = figure["data"][0], figure["data"][1]
+    posterior, gaussian = figure["data"][0], figure["data"][1]
     np.testing.assert_allclose(posterior["y"], np.exp(cut["log_posterior"]))
-    np.testing.assert_allclose(laplace["y"], np.exp(-0.5 * cut["offsets"] ** 2 / eigenvalues[-1]), rtol=1e-9)
+    np.testing.assert_allclose(gaussian["y"], np.exp(-0.5 * cut["offsets"] ** 2 / eigenvalues[-1]), rtol=1e-9)
     assert np.max(posterior["y"]) == pytest.approx(1.0)  # the mode, both scaled to 1 there
     # The exact log posterior by hand at one offset: the log likelihood plus the prior.
     k = 30
@@ -160,8 +160,8 @@ def test_the_cut_through_w_map_is_the_back_ends_posterior_along_the_leading_eige
 def test_the_ellipse_and_the_samples_are_in_the_books_sign():
     ctx = _context({"bayes_samples": 5, "bayes_seed": 9})
     samples = bayesian.sampled_weights(ctx.model, 5, 9)
-    names = bayesian.weight_names(ctx.model, ctx.model)
-    figure = bayesian.ellipse_figure(ctx.model, (0, 2), names, samples)
+    names = laplace.weight_names(ctx.model, ctx.model)
+    figure = laplace.ellipse_figure(ctx.model, (0, 2), names, samples)
     ring = figure["data"][0]
     expected = -ctx.model.covariance_ellipse(0, 2, n_std=1, n_points=121)
     np.testing.assert_allclose(np.column_stack([ring["x"], ring["y"]]), expected)
@@ -180,7 +180,7 @@ def test_the_ellipse_and_the_samples_are_in_the_books_sign():
     ("asked", "size", "shown"), [((1, 2), 3, (1, 2)), ((0, 0), 3, (1, 2)), ((5, 1), 3, (1, 2)), ((0, 5), 6, (0, 5))]
 )
 def test_chosen_pair(asked, size, shown):
-    assert bayesian.chosen_pair(dict(zip(bayesian.PAIR_KEYS, asked)), size) == shown
+    assert laplace.chosen_pair(dict(zip(laplace.PAIR_KEYS, asked)), size) == shown
 
 
 # -- figure 4.9 ----------------------------------------------------------------------------------------
