@@ -436,7 +436,7 @@ def _compact_legend(traces, overlay_range):
         numbers.setdefault(class_name_html(k), str(k + 1))
     return dict(
         names=[
-            (_(COMPACT_NAMES[name]) if name in COMPACT_NAMES else numbers.get(name, name)) if name else None
+            _compact_name(name, numbers) if name else None
             for name in names
         ],
         legend_title=_("class"),
@@ -445,6 +445,16 @@ def _compact_legend(traces, overlay_range):
         optional=[[index for index, name in enumerate(names) if name == drop] for drop in OPTIONAL_ENTRIES],
         overlays=overlay_range,
     )
+
+
+def _compact_name(name: str, numbers: dict[str, str]) -> str:
+    """An entry's name in the compact legend: a shorter word for the plot's own entries, in the
+    session's language (every one of them, "misclassified" too), a class's number, or the name."""
+    if name in COMPACT_NAMES:
+        return _(COMPACT_NAMES[name])
+    if name in LEGEND_ENTRIES:
+        return _(name)
+    return numbers.get(name, name)
 
 
 # Panel overlays that mark points or sit among them: named in the canvas's legend, after its own
