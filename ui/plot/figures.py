@@ -435,10 +435,7 @@ def _compact_legend(traces, overlay_range):
     for k in range(N_CLASSES):
         numbers.setdefault(class_name_html(k), str(k + 1))
     return dict(
-        names=[
-            _compact_name(name, numbers) if name else None
-            for name in names
-        ],
+        names=[_compact_name(name, numbers) if name else None for name in names],
         legend_title=_("class"),
         # Left out of the narrowest legends, in this order: the status line under the plot counts
         # the misclassified points and the caption names the boundary; the classes always stay.
