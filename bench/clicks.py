@@ -207,8 +207,9 @@ def series_run(page, url, busy, seed):
     )
 
 
-def _fits(log):
-    """The fits the server and its workers logged so far (``PLAYGROUND_FIT_LOG``)."""
+def _logged(log):
+    """The lines the server and its workers logged so far in ``log`` (``PLAYGROUND_FIT_LOG``: one a
+    fit; ``PLAYGROUND_RENDER_LOG``: one a render)."""
     return len(log.read_text().splitlines()) if log.exists() else 0
 
 
@@ -229,8 +230,8 @@ def isolated_clicks(page, url, server, count=ISOLATED, fit_log=None, render_log=
     idle_start, idle_cpu = time.monotonic(), server.cpu_seconds()
     page.wait_for_timeout(IDLE_SECONDS * 1000)
     idle_rate = (server.cpu_seconds() - idle_cpu) / (time.monotonic() - idle_start)
-    fits_before = _fits(fit_log) if fit_log else 0
-    renders_before = _fits(render_log) if render_log else 0
+    fits_before = _logged(fit_log) if fit_log else 0
+    renders_before = _logged(render_log) if render_log else 0
     start, cpu_start = time.monotonic(), server.cpu_seconds()
     for k in range(count):
         spot = empty_spots(page.evaluate(GEOMETRY_JS), 1, seed=1000 + k, spacing=20)[0]
@@ -250,8 +251,8 @@ def isolated_clicks(page, url, server, count=ISOLATED, fit_log=None, render_log=
     cpu = server.cpu_seconds() - cpu_start - idle_rate * (time.monotonic() - start)
     if missing:
         print(f"  {missing} of {count} isolated clicks drew no figure with their point within 30 s")
-    fits = (_fits(fit_log) - fits_before) / max(count, 1) if fit_log else None
-    renders = (_fits(render_log) - renders_before) / max(count, 1) if render_log and render_log.exists() else None
+    fits = (_logged(fit_log) - fits_before) / max(count, 1) if fit_log else None
+    renders = (_logged(render_log) - renders_before) / max(count, 1) if render_log and render_log.exists() else None
     return times, live, 1000 * cpu / max(count, 1), fits, renders
 
 

@@ -32,7 +32,7 @@ from playground import Classifier, Window
 from playground.scene import Scene
 from ui.engine.cache import MISSING, approx_bytes, result_cache
 from ui.engine.fitview import GRID_RESOLUTION, FitView, test_predictions
-from ui.engine.keys import scene_view_key
+from ui.engine.keys import FitKey, scene_view_key
 from ui.text.i18n import current_language
 from ui.text.names import scene_class_names
 
@@ -126,8 +126,10 @@ def _render(
     (and kept when ``shared``)."""
     cache = result_cache()
     key = None
-    if shared and cache.get(scene_view_key(scene, GRID_RESOLUTION)) is view:  # not a view of a stopped fit
-        key = _render_key(scene, window, scale, legend, switching, painted)
+    if shared:
+        shown = scene_view_key(scene, GRID_RESOLUTION)
+        if cache.get(shown) is view:  # the shared view, not a view of a stopped fit
+            key = _render_key(shown, scene, window, scale, legend, switching, painted)
     if key is not None:
         found = cache.get(key)
         if found is not MISSING:
@@ -145,14 +147,14 @@ def _render(
 
 
 def _render_key(
-    scene: Scene, window: Window, scale: float, legend: bool, switching: bool, painted: bool
+    shown: FitKey, scene: Scene, window: Window, scale: float, legend: bool, switching: bool, painted: bool
 ) -> tuple[Hashable, ...]:
-    """What a render depends on: the view's key (training points, settings, window, step), every
-    point (test points are drawn too), the view's revision, the display and the words' language and
-    class names."""
+    """What a render depends on: the view's key ``shown`` (training points, settings, window, step),
+    every point (test points are drawn too), the view's revision, the display and the words'
+    language and class names."""
     return (
         "render",
-        scene_view_key(scene, GRID_RESOLUTION),
+        shown,
         scene.points.digest,
         scene.view_revision,
         window,

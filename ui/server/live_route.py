@@ -128,8 +128,9 @@ def _fitted_view(scene: Scene, clock: StageClock, shared: bool) -> tuple[Classif
     page or another visitor made is used as it is, and one made here is kept, so the page's rerun
     fits nothing again. A drag's frames, sixty a second and each seen once, skip the cache.
 
-    The estimate comes first, from the request's sizes alone: a heavy scene is refused before any
-    work (not even the digest a cache lookup needs), whoever fitted it before."""
+    The edited scene is estimated again before any fit or cache lookup (``live_answer`` estimated
+    the request's scene before its edits): up to ``MAX_EDITS`` added points can take a scene over
+    the limit."""
     if work_estimate(scene, GRID_RESOLUTION) > WORK_LIMIT:
         raise Refused(503, TOO_HEAVY)
     try:

@@ -43,9 +43,6 @@ STOP_REQUESTS: Final = "stop_fit_requests"  # session state: keys of fits the vi
 SESSION_VIEWS: Final = "session_views"  # session state: views of the fits in STOPPED_FITS
 
 
-FitResult = Fit  # the page's fits are the engine's: the model and None, or None and why
-
-
 def fitted_model(
     points: PointSet,
     method: str,
@@ -54,7 +51,7 @@ def fitted_model(
     basis: str = "identity",
     basis_params: tuple = (),
     view: tuple | None = None,
-) -> FitResult:
+) -> Fit:
     """The fitted estimator for these points and settings, or the PlaygroundError raised:
     (model, None) or (None, message). Served from the cache when any visitor fitted it before.
 
@@ -68,17 +65,17 @@ def fitted_model(
         found = visitor().get(STOPPED_FITS, {}).get(key, MISSING)
         visitor().get(STOP_REQUESTS, set()).discard(key)  # a press queued while it was stopping
     if found is not MISSING:
-        return FitResult(*found)
+        return Fit(*found)
     payload = (points.X, points.y, method, params, multiclass, basis, basis_params)
     pool = worker_pool()
     if pool is not None and _surely_slow(points, method, multiclass, basis, basis_params):
-        return FitResult(*_fit_in_worker(pool, key, payload, view))
+        return Fit(*_fit_in_worker(pool, key, payload, view))
     result, shared = cache.compute_once(key, lambda: _fit_here(payload, pool))
     if result is TO_WORKER:  # every session that waited for this try goes to the pool's one task
-        return FitResult(*_fit_in_worker(pool, key, payload, view))
+        return Fit(*_fit_in_worker(pool, key, payload, view))
     if not shared:
         _keep_in_session(key, result)
-    return FitResult(*result)
+    return Fit(*result)
 
 
 TO_WORKER = object()  # what a try in the server returns when the fit needs a worker
@@ -375,16 +372,15 @@ def fit_view(
     if view is MISSING:
         view = visitor().get(SESSION_VIEWS, {}).get(key, MISSING)
     if view is MISSING:
-        view = _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params)
+        view = _fit_view(key, points, method, params, multiclass, window, step, resolution, basis, basis_params)
     return view
 
 
-def _fit_view(points, method, params, multiclass, window, step, resolution, basis, basis_params):
-    """The view, fitting first if need be. A view of a shared fit is evaluated once however many
-    sessions ask at once (``ResultCache.compute_once``) and cached; a view of a fit only this
-    session has (stopped, or too large to share) is kept in the session."""
+def _fit_view(this_view, points, method, params, multiclass, window, step, resolution, basis, basis_params):
+    """The view under the key ``this_view``, fitting first if need be. A view of a shared fit is
+    evaluated once however many sessions ask at once (``ResultCache.compute_once``) and cached; a
+    view of a fit only this session has (stopped, or too large to share) is kept in the session."""
     cache = result_cache()
-    this_view = view_key(points, method, params, multiclass, window, step, resolution, basis, basis_params)
     if len(points) == 0:
         view = FitView(
             error=Message(N_("There are no points yet: click on the plot to add some, or generate clusters."))
