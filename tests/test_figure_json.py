@@ -5,6 +5,8 @@ import json
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
 from plotly.io.json import to_json_plotly
 
 from playground import ClusterSpec, make_clusters, make_model
@@ -65,6 +67,13 @@ def test_the_standard_library_writes_what_it_can(monkeypatch):
     assert len(calls) == 1
 
 
-def test_text_is_written_as_itself_like_plotly_does():
-    figure = {"data": [{"name": "C₁ クラス 类别", "x": [1, 2]}], "layout": {}}
-    assert figure_json(figure) == to_json_plotly(figure)
+@pytest.mark.parametrize("engine", ["json", "auto"])
+@pytest.mark.parametrize("y", [[3, 4], [3, float("nan")]], ids=["finite", "nan"])
+def test_text_is_written_as_itself_whichever_json_engine_plotly_has(monkeypatch, engine, y):
+    """The names reach the page as themselves, whether or not orjson is installed (plotly's
+    standard-library engine escapes every non-ASCII character), on the fast path and on plotly's."""
+    monkeypatch.setattr(pio.json.config, "default_engine", engine)
+    figure = {"data": [{"name": "C₁ クラス 类别 a/b", "x": [1, 2], "y": y}], "layout": {}}
+    written = figure_json(figure)
+    assert '"C₁ クラス 类别 a/b"' in written
+    assert json.loads(written) == _plotly_parsed(figure)

@@ -190,8 +190,10 @@ def figure_json(figure: Mapping[str, object] | BaseFigure) -> str:
     try:
         return json.dumps(figure, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_plain_number)
     except (ValueError, TypeError):  # NaN / inf (null in plotly.js), or a type only plotly knows
-        # plotly escapes "/" as \u002f for embedding in HTML; here it only inflates the base64.
-        return to_json_plotly(figure).replace("\\u002f", "/")
+        # plotly's encoder escapes "/" (and, with its standard-library engine, where orjson is not
+        # installed, every non-ASCII character): written again, the text is itself either way.
+        plain = json.loads(to_json_plotly(figure))
+        return json.dumps(plain, separators=(",", ":"), ensure_ascii=False)
 
 
 def canvas(
