@@ -4,17 +4,18 @@ context shows the same scene; the comparison view and presentation mode work on 
 import pytest
 
 from tests.browser import ARTIFACTS, CANVAS_STATE_JS, wait_settled
+from tests.long_link import longest_query
 
 pytestmark = pytest.mark.browser
 
 
-def _open(browser, url, errors):
+def _open(browser, url, errors, timeout=60_000):
     """A fresh browser context (no shared storage or session) on ``url``, settled."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(url)
-    page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+    page.wait_for_selector(".pg-canvas .main-svg", timeout=timeout)
     page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.revision !== undefined")
     wait_settled(page)
     return context, page
@@ -190,5 +191,20 @@ def test_presentation_mode_folds_the_controls_and_widens_the_plot(browser, serve
     )
     assert markers == 16
     page.screenshot(path=str(ARTIFACTS / "presentation.png"))
+    context.close()
+    assert not errors, errors
+
+
+def test_a_link_with_the_most_points_a_link_carries_opens(browser, server):
+    """5,000 points spread over ±1e6 (about 70,000 characters): the server takes the request (it
+    refused heads over 16 KiB) and the page shows every point, with nothing of the link ignored."""
+    errors = []
+    query = longest_query(light=True)
+    assert len(query) > 70_000
+    context, page = _open(browser, f"{server}/?{query}", errors, timeout=180_000)
+    page.wait_for_function("() => document.querySelector('.pg-canvas')?.dataset.points === '5000'")
+    assert page.evaluate(CANVAS_STATE_JS)["n_points"] == 5000
+    assert not page.get_by_text("was ignored").count() and not page.get_by_text("無視").count()
+    page.screenshot(path=str(ARTIFACTS / "share-longest-link.png"))
     context.close()
     assert not errors, errors

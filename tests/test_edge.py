@@ -18,6 +18,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in time; httpx is w
     from starlette.testclient import TestClient
 
 from ui.server import edge
+from ui.server.clients import address_group
 from ui.server.edge import EdgeMiddleware, Refusal, RouteRule, read_body, same_origin
 from ui.server.headers import PAGE
 
@@ -184,6 +185,32 @@ def test_the_process_holds_a_bounded_amount_of_bodies(monkeypatch):
     client = TestClient(app(), base_url="http://play.example")
     assert client.post("/api/live", content=b"x" * 600, headers=JSON).status_code == 503
     assert client.post("/api/live", content=b"{}", headers=JSON).status_code == 200
+
+
+def test_bodies_count_what_has_arrived_per_address_and_an_ipv6_address_by_its_64():
+    buffered = edge.BufferedBytes(1_000, 300)
+    assert buffered.fits("a", 300) and not buffered.fits("a", 301)  # a declared size reserves nothing
+    assert buffered.take("a", 200) and not buffered.take("a", 101) and buffered.take("b", 300)
+    buffered.release("a", 200)
+    assert buffered.held == 300 and buffered.held_by("a") == 0 and buffered.take("a", 300)
+    chunked = iter([b"x" * 200, b"x" * 200])
+
+    async def receive():
+        part = next(chunked, None)
+        return {"type": "http.request", "body": part or b"", "more_body": part is not None}
+
+    with pytest.raises(Refusal) as refused:  # the second chunk does not fit: refused as it arrives
+        asyncio.run(read_body(receive, 1_000, 5, lambda n: buffered.take("c", n)))
+    assert refused.value.status == 503 and buffered.held_by("c") == 200
+    assert address_group("2001:db8::1") == address_group("2001:db8::ffff:1") == "2001:db8::/64"
+    assert address_group("192.0.2.1") == "192.0.2.1"
+
+
+def test_one_address_holds_a_bounded_share_of_the_bodies(monkeypatch):
+    monkeypatch.setattr(edge, "MAX_ADDRESS_BYTES", 500)
+    client = TestClient(app(), base_url="http://play.example")
+    assert client.post("/api/live", content=b"x" * 600, headers=JSON).status_code == 503
+    assert client.post("/api/live", content=b"x" * 400, headers=JSON).status_code == 200
 
 
 def test_every_kind_of_route_carries_its_security_headers(client):

@@ -1,7 +1,9 @@
 """The HTTP edge against a real ``streamlit run`` of the app (uvicorn underneath): half-sent bodies
 refused and their connections closed, an over-cap length refused unread, connections silent
 before their headers closed, huge numbers 4xx, cross-site POSTs refused, security headers on every
-route, the live rate limit keyed on the address and not on the body.
+route, the live rate limit keyed on the address and not on the body, declared sizes holding no
+room in the body buffer, the longest link the app makes served whole or in segments (a longer
+head refused).
 
 No timed assertion: each socket read has a generous bound so a hang fails instead of blocking.
 """
@@ -9,13 +11,19 @@ No timed assertion: each socket read has a generous bound so a hang fails instea
 import json
 import re
 import socket
+import time
 import urllib.error
 import urllib.request
+from contextlib import ExitStack
 
 import pytest
 
 from bench.server import streamlit
 from playground.link import encode_scene
+from tests.long_link import longest_query
+from ui.rooms import guard
+from ui.rooms.protocol import API as ROOM_API
+from ui.server.watchdog import HEAD_BYTES, READ_BYTES
 from ui.session.state import default_scene
 
 BOUND = 60.0  # seconds a read may wait before the test fails (the edge's deadlines are far shorter)
@@ -148,3 +156,93 @@ def test_the_live_rate_limit_counts_the_address_whatever_the_body_says(server):
     assert "Too many live updates; slow down a little." in limited  # a new "client" string made no new allowance
     status, _, _ = post(server, "/api/live", bodies[0], {"X-Forwarded-For": "198.51.100.2"})
     assert status == 400  # another address behind the same proxy is not limited by the first one
+
+
+def test_uploads_declaring_big_sizes_from_a_few_addresses_refuse_nobody_else(server):
+    """6 addresses x 4 uploads declaring 1/24 of the process's body buffer each (what the server
+    reserved from ``Content-Length`` before a byte arrived: the whole buffer), each sending half its
+    body and then nothing: another address's live request, room opening and join are still served,
+    and the uploads are still held (not refused)."""
+    declared = 2_796_202  # x 24 = 64 MiB - 16 bytes (edge.MAX_BUFFERED_BYTES)
+    port = port_of(server)
+    with ExitStack() as stack:
+        held = []
+        for a in range(6):
+            address = f"203.0.113.{a + 1}"
+            for _ in range(4):
+                sock = stack.enter_context(socket.create_connection(("127.0.0.1", port), timeout=BOUND))
+                head = (
+                    f"PUT /_stcore/upload_file/s{a}/f HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: {address}\r\n"
+                    f"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {declared}\r\n\r\n"
+                )
+                sock.sendall(head.encode() + b"x" * (declared // 2))
+                held.append(sock)
+        for a in range(6):  # the address's 4 uploads are under way (the edge took them): a 5th is refused
+            fifth = (
+                f"PUT /_stcore/upload_file/s{a}/g HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.{a + 1}\r\n"
+                "Content-Length: 1\r\n\r\n"
+            )
+            received, _ = raw_exchange(server, fifth.encode())
+            assert received.startswith(b"HTTP/1.1 429"), received[:80]
+        visitor = {"X-Forwarded-For": "198.51.100.77"}
+        status, _, body = post(server, "/api/live", live_body(), visitor)
+        assert status == 200, body[:200]
+        opened = {"scene": encode_scene(default_scene()), "session": guard.open_token()}
+        status, _, body = post(server, f"{ROOM_API}/open", json.dumps(opened).encode(), visitor)
+        assert status == 200, body[:200]
+        code = json.loads(body)["code"]
+        student = {"X-Forwarded-For": "198.51.100.78"}
+        status, _, body = post(server, f"{ROOM_API}/join", json.dumps({"code": code, "nick": "Ada"}).encode(), student)
+        assert status == 200 and json.loads(body)["sid"], body[:200]
+        for sock in held:  # nothing answered them: they were held, not refused
+            sock.setblocking(False)
+            with pytest.raises(BlockingIOError):
+                sock.recv(1)
+
+
+BROWSER_HEADERS = (  # what Chromium sends with a page's address besides it
+    "Host: x\r\nConnection: keep-alive\r\nUpgrade-Insecure-Requests: 1\r\n"
+    "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/140.0.0.0 Safari/537.36\r\n"
+    "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8\r\n"
+    "Accept-Encoding: gzip, deflate, br, zstd\r\nAccept-Language: ja,en;q=0.9\r\n"
+    "Cookie: _streamlit_xsrf=2|0a1b2c3d|0123456789abcdef0123456789abcdef|1764650000\r\n\r\n"
+)
+
+
+def segmented_exchange(url, data, segment=1_400):
+    """``raw_exchange`` with ``data`` sent in TCP segments of ``segment`` bytes, a short pause after
+    each (each reaches the server as a read of its own, as over a real network)."""
+    with socket.create_connection(("127.0.0.1", port_of(url)), timeout=BOUND) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        try:
+            for start in range(0, len(data), segment):
+                sock.sendall(data[start : start + segment])
+                time.sleep(0.002)  # pacing the segments, not waiting for a state
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused before the end: what it answered is below
+        received = b""
+        try:
+            while chunk := sock.recv(65536):
+                received += chunk
+        except ConnectionResetError:
+            pass
+        return received
+
+
+@pytest.mark.parametrize("segmented", [False, True], ids=["whole", "segments"])
+def test_the_longest_link_the_app_makes_opens_sent_whole_or_in_segments(server, segmented):
+    query = longest_query()
+    assert len(query) > 70_000
+    request = f"GET /?{query} HTTP/1.1\r\n{BROWSER_HEADERS}".replace("Connection: keep-alive", "Connection: close")
+    data = request.encode()
+    received = segmented_exchange(server, data) if segmented else raw_exchange(server, data)[0]
+    assert received.startswith(b"HTTP/1.1 200"), received[:200]
+    assert b"<html" in received.lower()
+
+
+def test_a_head_longer_than_the_cap_is_refused(server):
+    assert 100_000 + len(BROWSER_HEADERS) < HEAD_BYTES <= 160 * 1024  # the link reader's longest; bounded
+    query = "p=" + "A" * (HEAD_BYTES + READ_BYTES)
+    received = segmented_exchange(server, f"GET /?{query} HTTP/1.1\r\n{BROWSER_HEADERS}".encode(), 16_000)
+    assert received.startswith(b"HTTP/1.1 400"), received[:200]

@@ -15,6 +15,8 @@ Rules that must hold:
 - A header entry that is not an IP address stops the walk: the address is then the last proxy's
   (a malformed chain never yields a string the client chose).
 - At most ``MAX_HOPS`` entries are read, so a long header costs nothing.
+- ``address_group``: what one client can hold many of counts as one key: an IPv6 address its /64
+  (what one household or host is given), any other address itself.
 """
 
 import ipaddress
@@ -94,3 +96,12 @@ def client_address(scope: Mapping[str, Any], networks: Iterable[IPNetwork] | Non
         if not is_trusted(hop, networks):
             break
     return str(address)
+
+
+def address_group(address: str) -> str:
+    """The key of ``client_address``'s answer for limits one client must not multiply: an IPv6
+    address's /64, any other address (an IPv4 address, ``UNKNOWN``) itself."""
+    parsed = parsed_address(address)
+    if isinstance(parsed, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return address

@@ -10,8 +10,12 @@ Rules that must hold:
   is not read to its end says ``Connection: close``, so the server closes the connection and no
   unread bytes stay behind it.
 - Bodies held at once are bounded: per address (``RouteRule.in_flight`` requests under way on a
-  rule's routes, 429 at once, never queued) and in the whole process (``MAX_BUFFERED_BYTES``
-  reserved from the declared or capped size before reading, 503 past it).
+  rule's routes, 429 at once, never queued) and by the bytes they hold: a body counts only the
+  bytes that have arrived, as they arrive (a declared ``Content-Length`` reserves nothing), against
+  ``MAX_BUFFERED_BYTES`` for the whole process and ``MAX_ADDRESS_BYTES`` for one address (an IPv6
+  address counted by its /64), 503 past either; a declared length that would not fit is refused at
+  once. So clients that send headers and no body hold nothing, and filling the process takes
+  ``MAX_BUFFERED_BYTES / MAX_ADDRESS_BYTES`` addresses each sending its share within the deadline.
 - The app's own JSON API (``RouteRule.api``): a POST is ``application/json`` only (415) and comes
   from the app's own origin or none (403): the request's ``Host``, or an origin listed in
   ``PLAYGROUND_ALLOWED_ORIGINS`` (comma-separated, e.g. ``https://class.example.org``, for a
@@ -31,7 +35,7 @@ from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ui.server.clients import client_address
+from ui.server.clients import address_group, client_address
 from ui.server.headers import API, PAGE, STREAMLIT, security_headers
 from ui.server.limits import InFlight
 from ui.server.watchdog import trim_soon
@@ -44,7 +48,8 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 DEFAULT_MAX_BODY = 64 * 1024  # any route without a rule of its own (Streamlit's page takes no body)
-MAX_BUFFERED_BYTES = 64 * 1024 * 1024  # bodies held at once by the whole process
+MAX_BUFFERED_BYTES = 64 * 1024 * 1024  # bytes of bodies held at once by the whole process ...
+MAX_ADDRESS_BYTES = MAX_BUFFERED_BYTES // 8  # ... and by one address: 8 MiB, 3 uploads of 2 MB at once and more
 BODY_SECONDS = 5.0  # a body must be complete this long after its headers ...
 BODY_BYTES_PER_SECOND = 64 * 1024  # ... plus a second for every this many bytes it declares ...
 MAX_BODY_SECONDS = 30.0  # ... and never longer than this
@@ -157,19 +162,34 @@ class Refusal(Exception):
 
 
 class BufferedBytes:
-    """Bytes of bodies held at once in the process: reserved before reading, released after."""
+    """Bytes of bodies held at once, in the process and per key: taken as they arrive, given back
+    when the request ends (every structure bounded: a key holding nothing is forgotten)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit, self.held = limit, 0
+    def __init__(self, limit: int, per_key: int) -> None:
+        self.limit, self.per_key, self.held = limit, per_key, 0
+        self._by_key: dict[str, int] = {}
 
-    def reserve(self, size: int) -> bool:
-        if self.held + size > self.limit:
+    def fits(self, key: str, size: int) -> bool:
+        """Whether ``size`` more bytes for ``key`` stay within both caps now."""
+        return self.held + size <= self.limit and self._by_key.get(key, 0) + size <= self.per_key
+
+    def take(self, key: str, size: int) -> bool:
+        if not self.fits(key, size):
             return False
         self.held += size
+        self._by_key[key] = self._by_key.get(key, 0) + size
         return True
 
-    def release(self, size: int) -> None:
+    def release(self, key: str, size: int) -> None:
         self.held = max(0, self.held - size)
+        left = self._by_key.get(key, 0) - size
+        if left > 0:
+            self._by_key[key] = left
+        else:
+            self._by_key.pop(key, None)
+
+    def held_by(self, key: str) -> int:
+        return self._by_key.get(key, 0)
 
 
 class EdgeMiddleware:
@@ -179,7 +199,7 @@ class EdgeMiddleware:
     def __init__(self, app: ASGIApp, rules: Sequence[RouteRule] = ()) -> None:
         self.app = app
         self.rules = list(rules) + streamlit_rules()
-        self.buffered = BufferedBytes(MAX_BUFFERED_BYTES)
+        self.buffered = BufferedBytes(MAX_BUFFERED_BYTES, MAX_ADDRESS_BYTES)
         self.extra_origins = allowed_origins()
         self.stats = {"refused": 0, "timed_out": 0}
 
@@ -215,7 +235,7 @@ class EdgeMiddleware:
             return
         try:
             if has_body:
-                await self._with_body(scope, receive, send, rule, declared)
+                await self._with_body(scope, receive, send, rule, declared, client)
             else:
                 await self.app(scope, receive, send)
         finally:
@@ -232,16 +252,24 @@ class EdgeMiddleware:
             raise Refusal(403, FOREIGN)
 
     async def _with_body(
-        self, scope: Scope, receive: Receive, send: Send, rule: RouteRule, declared: int | None
+        self, scope: Scope, receive: Receive, send: Send, rule: RouteRule, declared: int | None, client: str
     ) -> None:
         cap = rule.cap()
-        reserved = cap if declared is None else declared
-        if not self.buffered.reserve(reserved):
-            await self._refuse(scope, send, Refusal(503, BUSY))
-            return
+        key = address_group(client)
+        held = 0
+
+        def take(size: int) -> bool:
+            nonlocal held
+            if not self.buffered.take(key, size):
+                return False
+            held += size
+            return True
+
         try:
             try:
-                body = await read_body(receive, cap, body_deadline(declared, cap))
+                if declared is not None and not self.buffered.fits(key, declared):
+                    raise Refusal(503, BUSY)  # it could not be held whole: refused before it is sent
+                body = await read_body(receive, cap, body_deadline(declared, cap), take)
             except Refusal as refusal:
                 await self._refuse(scope, send, refusal)
                 return
@@ -249,7 +277,7 @@ class EdgeMiddleware:
                 return
             await self.app(scope, _replay(body, receive), send)
         finally:
-            self.buffered.release(reserved)
+            self.buffered.release(key, held)
 
     async def _refuse(self, scope: Scope, send: Send, refusal: Refusal) -> None:
         trim_soon()  # refusals come in bursts: what their connections held goes back to the system
@@ -270,9 +298,12 @@ class EdgeMiddleware:
         await send({"type": "http.response.body", "body": payload})
 
 
-async def read_body(receive: Receive, cap: int, seconds: float) -> bytes | None:
+async def read_body(
+    receive: Receive, cap: int, seconds: float, take: Callable[[int], bool] | None = None
+) -> bytes | None:
     """The whole body, read within ``seconds`` and at most ``cap`` bytes (else ``Refusal``, 408 or
-    413); None when the client disconnects first."""
+    413); None when the client disconnects first. ``take(n)``: asked for each chunk's bytes as it
+    arrives, before it is kept; False refuses the body (503)."""
     chunks: list[bytes] = []
     size = 0
     deadline = time.monotonic() + seconds
@@ -290,6 +321,8 @@ async def read_body(receive: Receive, cap: int, seconds: float) -> bytes | None:
         size += len(chunk)
         if size > cap:
             raise Refusal(413, TOO_LARGE)
+        if chunk and take is not None and not take(len(chunk)):
+            raise Refusal(503, BUSY)
         if chunk:
             chunks.append(chunk)
         if not message.get("more_body", False):

@@ -14,6 +14,13 @@ Rules that must hold:
 - A connection reads at most ``READ_BYTES`` from its socket at a time (asyncio's default is
   256 KiB): thousands of connections sending at once then hold that much each, at most, before
   the edge has looked at their headers; the rest waits in the kernel's buffers.
+- A request's line and headers may be up to ``HEAD_BYTES`` long, however they arrive (whole or in
+  small segments), so every link the app makes opens: uvicorn's h11 protocol otherwise refuses a
+  head that is still incomplete past 16 KiB (h11's ``max_incomplete_event_size``; "Invalid HTTP
+  request received.", 400), and with reads of ``READ_BYTES`` every head over 16 KiB is incomplete
+  at some read. A longer head is refused as before (it can be up to ``READ_BYTES`` over when its
+  last read completes it). A server started with uvicorn's own ``h11_max_incomplete_event_size``
+  keeps that.
 - Memory freed after a burst of refused or closed connections is given back to the system
   (``trim_soon``: glibc's ``malloc_trim`` in a worker thread, off the event loop, at most every
   ``TRIM_SECONDS``), instead of staying in the allocator's heap for good.
@@ -34,7 +41,12 @@ from typing import Any
 _LOG = logging.getLogger(__name__)
 
 HEADER_SECONDS = 10.0
-READ_BYTES = 16 * 1024  # what a connection can hold before the edge refuses it: 3,000 of them 48 MB
+READ_BYTES = 16 * 1024  # what a connection reads at once: 3,000 of them sending together hold 48 MB
+# A request's line and headers at most: the longest link the app makes (5,000 points spread over
+# ±1e6 and every option, about 81,000 characters at most; playground.link) with the browser's headers,
+# and the link reader's own ceiling (100,000 characters of points) with room to spare. A connection
+# holds at most this (plus one read) for HEADER_SECONDS before its request reaches the edge.
+HEAD_BYTES = 128 * 1024
 TRIM_SECONDS = 5.0
 
 # (module, class): each has connection_made, on_response_complete, transport, cycle and loop.
@@ -45,6 +57,7 @@ PROTOCOLS = (
 # What tests/test_streamlit_internals.py checks: the protocol that runs here (httptools is optional).
 UVICORN_INTERNALS = (
     ("uvicorn.protocols.http.h11_impl", "H11Protocol.connection_made"),
+    ("uvicorn.protocols.http.h11_impl", "DEFAULT_MAX_INCOMPLETE_EVENT_SIZE"),
     ("uvicorn.protocols.http.h11_impl", "H11Protocol.on_response_complete"),
 )
 
@@ -89,9 +102,29 @@ def _patched(cls: type) -> bool:
     return True
 
 
+# Where uvicorn's h11 protocol reads the head's cap for each new connection, when the server's
+# configuration names none (Streamlit's does not).
+H11_HEAD_CAP = ("uvicorn.protocols.http.h11_impl", "DEFAULT_MAX_INCOMPLETE_EVENT_SIZE")
+
+
+def _allow_long_heads() -> bool:
+    """Let uvicorn's h11 protocol take heads of ``HEAD_BYTES`` (see the module's rules)."""
+    try:
+        module = importlib.import_module(H11_HEAD_CAP[0])
+    except ImportError:
+        return False
+    if not isinstance(getattr(module, H11_HEAD_CAP[1], None), int):
+        _LOG.warning("uvicorn's %s.%s has changed: long links are refused.", *H11_HEAD_CAP)
+        return False
+    setattr(module, H11_HEAD_CAP[1], max(getattr(module, H11_HEAD_CAP[1]), HEAD_BYTES))
+    return True
+
+
 @functools.cache
 def install() -> int:
-    """Give uvicorn's HTTP protocols the header deadline (once per process); how many classes."""
+    """Give uvicorn's HTTP protocols the header deadline and the cap of ``HEAD_BYTES`` on a
+    request's head (once per process); how many classes got the deadline."""
+    _allow_long_heads()
     done = 0
     for module_name, class_name in PROTOCOLS:
         try:
