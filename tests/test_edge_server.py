@@ -246,3 +246,104 @@ def test_a_head_longer_than_the_cap_is_refused(server):
     query = "p=" + "A" * (HEAD_BYTES + READ_BYTES)
     received = segmented_exchange(server, f"GET /?{query} HTTP/1.1\r\n{BROWSER_HEADERS}".encode(), 16_000)
     assert received.startswith(b"HTTP/1.1 400"), received[:200]
+
+
+# Heads still arriving: bytes past the first READ_BYTES of each count against a budget per peer
+# (ui.server.watchdog.MAX_PEER_HEAD_BYTES) and for the process. The server below trusts only
+# 127.0.0.1 as a proxy, so clients bound to 127.0.0.2, 127.0.0.3 ... are distinct untrusted peers.
+TRUSTED_ONLY = "127.0.0.1/32"
+HALF_HEAD = b"GET /?p=" + b"A" * (2 * READ_BYTES - 8)  # 32 KiB of a request line, never finished
+
+
+@pytest.fixture(scope="module")
+def peers_server():
+    with streamlit(env={"PLAYGROUND_TRUSTED_PROXIES": TRUSTED_ONLY}) as running:
+        yield running.url
+
+
+def connect_from(url, address):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.settimeout(BOUND)
+    sock.bind((address, 0))
+    sock.connect(("127.0.0.1", port_of(url)))
+    return sock
+
+
+def hold_half_heads(stack, url, address, count):
+    """``count`` connections from ``address``, each sending ``HALF_HEAD`` and then nothing."""
+    held = []
+    for _ in range(count):
+        sock = stack.enter_context(connect_from(url, address))
+        try:
+            sock.sendall(HALF_HEAD)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        held.append(sock)
+    return held
+
+
+def outcomes(socks):
+    """Per connection what the server did: "refused" (it answered 431 with ``Connection: close``,
+    or reset it unread), or "held" (it kept it until the header deadline closed it, silently)."""
+    found = []
+    for sock in socks:
+        received = b""
+        try:
+            while chunk := sock.recv(65536):
+                received += chunk
+        except ConnectionResetError:
+            found.append("refused")
+            continue
+        if received:
+            assert received.startswith(b"HTTP/1.1 431") and b"connection: close" in received.lower(), received[:200]
+            found.append("refused")
+        else:
+            found.append("held")
+    return found
+
+
+def longest_link_from(url, address, segmented):
+    query = longest_query()
+    data = f"GET /?{query} HTTP/1.1\r\n{BROWSER_HEADERS}".replace("Connection: keep-alive", "Connection: close")
+    with connect_from(url, address) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        step = 1_400 if segmented else len(data)
+        for start in range(0, len(data), step):
+            sock.sendall(data.encode()[start : start + step])
+            if segmented:
+                time.sleep(0.002)  # pacing the segments, not waiting for a state
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received
+
+
+def test_one_address_holding_half_sent_heads_is_bounded_and_others_still_open_the_longest_link(peers_server):
+    """300 connections from one address, each 32 KiB of a head and then nothing: the address holds
+    at most MAX_PEER_HEAD_BYTES past each head's first 16 KiB (256 of them here); the rest are
+    refused 431 at once. Meanwhile another address's longest link opens, whole and in segments,
+    and the address is still at its bound. Once the held ones are closed (the header deadline),
+    the address's budget is whole again: as many are held a second time (nothing leaked)."""
+    from ui.server.watchdog import MAX_PEER_HEAD_BYTES
+
+    fits = MAX_PEER_HEAD_BYTES // (len(HALF_HEAD) - READ_BYTES)
+    assert fits == 256
+    for round_ in range(2):
+        with ExitStack() as stack:
+            socks = hold_half_heads(stack, peers_server, "127.0.0.2", 300)
+            for segmented in (False, True):
+                received = longest_link_from(peers_server, "127.0.0.3", segmented)
+                assert received.startswith(b"HTTP/1.1 200"), (round_, segmented, received[:200])
+            (probe,) = hold_half_heads(stack, peers_server, "127.0.0.2", 1)
+            assert outcomes([probe]) == ["refused"]  # the attacker still held its bound meanwhile
+            found = outcomes(socks)
+        assert fits - 1 <= found.count("held") <= fits, (round_, found.count("held"))
+
+
+def test_a_trusted_proxy_is_not_bounded_as_one_address(peers_server):
+    """Behind a proxy every visitor's head arrives from the proxy's address: it is not held to one
+    address's budget (only the process's), and the longest link still opens through it."""
+    with ExitStack() as stack:
+        socks = hold_half_heads(stack, peers_server, "127.0.0.1", 300)
+        assert longest_link_from(peers_server, "127.0.0.1", True).startswith(b"HTTP/1.1 200")
+        assert outcomes(socks) == ["held"] * 300

@@ -21,6 +21,18 @@ Rules that must hold:
   at some read. A longer head is refused as before (it can be up to ``READ_BYTES`` over when its
   last read completes it). A server started with uvicorn's own ``h11_max_incomplete_event_size``
   keeps that.
+- Bytes of heads still arriving are bounded whatever number of connections sends them: the first
+  ``FREE_HEAD_BYTES`` of each head are free (what every connection could hold before heads grew
+  past 16 KiB), every byte past them counts while the head is incomplete against
+  ``MAX_PENDING_HEAD_BYTES`` for the whole process and ``MAX_PEER_HEAD_BYTES`` for the
+  connecting peer (its address as the server sees it, an IPv6 address by its /64: a head comes
+  before any ``X-Forwarded-For`` can be read). A trusted proxy's peer (``ui.server.clients``)
+  is held to the process's bound only: its heads are every visitor's behind it, and a proxy
+  such as nginx reads and bounds each head itself before it sends it on. A read that would take
+  a head past either bound is refused at once, 431 (the peer's) or 503 (the process's), with
+  ``Connection: close``, and the connection closed. A head's bytes are given back when it
+  completes or its connection closes (refused, timed out, or gone), so the budgets return to 0.
+  Counted in the event loop's thread only (the protocol's callbacks), so no lock is needed.
 - Memory freed after a burst of refused or closed connections is given back to the system
   (``trim_soon``: glibc's ``malloc_trim`` in a worker thread, off the event loop, at most every
   ``TRIM_SECONDS``), instead of staying in the allocator's heap for good.
@@ -38,6 +50,10 @@ import logging
 import time
 from typing import Any
 
+import h11
+
+from ui.server.clients import TRUSTED_PROXIES, address_group, is_trusted, parsed_address
+
 _LOG = logging.getLogger(__name__)
 
 HEADER_SECONDS = 10.0
@@ -48,18 +64,130 @@ READ_BYTES = 16 * 1024  # what a connection reads at once: 3,000 of them sending
 # holds at most this (plus one read) for HEADER_SECONDS before its request reaches the edge.
 HEAD_BYTES = 128 * 1024
 TRIM_SECONDS = 5.0
+# Heads still arriving: bytes past each one's first FREE_HEAD_BYTES, for the whole process and for
+# one peer (about 36 of the longest heads at once from one address: a class behind one router
+# opening a link together).
+FREE_HEAD_BYTES = READ_BYTES
+MAX_PENDING_HEAD_BYTES = 32 * 1024 * 1024
+MAX_PEER_HEAD_BYTES = 4 * 1024 * 1024
 
-# (module, class): each has connection_made, on_response_complete, transport, cycle and loop.
+# (module, class, whether its heads are counted): each has connection_made, on_response_complete,
+# transport, cycle and loop; h11's (the one whose head cap is raised here) also data_received,
+# connection_lost, client and conn (an h11 Connection).
 PROTOCOLS = (
-    ("uvicorn.protocols.http.h11_impl", "H11Protocol"),
-    ("uvicorn.protocols.http.httptools_impl", "HttpToolsProtocol"),
+    ("uvicorn.protocols.http.h11_impl", "H11Protocol", True),
+    ("uvicorn.protocols.http.httptools_impl", "HttpToolsProtocol", False),
 )
 # What tests/test_streamlit_internals.py checks: the protocol that runs here (httptools is optional).
 UVICORN_INTERNALS = (
     ("uvicorn.protocols.http.h11_impl", "H11Protocol.connection_made"),
     ("uvicorn.protocols.http.h11_impl", "DEFAULT_MAX_INCOMPLETE_EVENT_SIZE"),
     ("uvicorn.protocols.http.h11_impl", "H11Protocol.on_response_complete"),
+    ("uvicorn.protocols.http.h11_impl", "H11Protocol.data_received"),
+    ("uvicorn.protocols.http.h11_impl", "H11Protocol.connection_lost"),
+    ("h11", "IDLE"),
 )
+
+
+class HeadBudget:
+    """Bytes of incomplete heads held at once: at most ``total`` in the process and ``per_peer``
+    for one peer key (a key of None is held to the process's bound only)."""
+
+    def __init__(self, total: int, per_peer: int) -> None:
+        self.total, self.per_peer = total, per_peer
+        self.held = 0
+        self.by_peer: dict[str, int] = {}
+
+    def take(self, peer: str | None, amount: int) -> int:
+        """Take ``amount`` bytes for ``peer``: 0 when they fit, else the status of the refusal
+        (431 the peer's bound, 503 the process's); nothing is taken then."""
+        if peer is not None and self.by_peer.get(peer, 0) + amount > self.per_peer:
+            return 431
+        if self.held + amount > self.total:
+            return 503
+        self.held += amount
+        if peer is not None:
+            self.by_peer[peer] = self.by_peer.get(peer, 0) + amount
+        return 0
+
+    def give(self, peer: str | None, amount: int) -> None:
+        self.held = max(0, self.held - amount)
+        if peer is not None:
+            left = self.by_peer.pop(peer, 0) - amount
+            if left > 0:
+                self.by_peer[peer] = left
+
+
+HEADS = HeadBudget(MAX_PENDING_HEAD_BYTES, MAX_PEER_HEAD_BYTES)
+
+# What a refused head is answered (no header is read yet, so no language is known: English).
+_REFUSALS = {
+    431: (b"Request Header Fields Too Large", b"Too many requests at once from your address; try again in a moment."),
+    503: (b"Service Unavailable", b"The server is busy; try again in a moment."),
+}
+_PEER, _PENDING, _CHARGED = "_watchdog_peer", "_watchdog_pending", "_watchdog_charged"
+
+
+def _peer_key(protocol: Any) -> str | None:
+    """The key of the connection's peer in ``HEADS``: its address (an IPv6 /64), None for a
+    trusted proxy or a Unix socket's peer (the process's bound only)."""
+    client = getattr(protocol, "client", None)
+    address = parsed_address(str(client[0])) if client else None
+    if address is None:  # a Unix socket's peer: a proxy on this host
+        return None
+    return None if is_trusted(address, TRUSTED_PROXIES) else address_group(str(address))
+
+
+def _awaiting_head(protocol: Any) -> bool:
+    """Whether the connection is still reading a request's head (h11 waits in IDLE for one)."""
+    return getattr(getattr(protocol, "conn", None), "their_state", None) is h11.IDLE
+
+
+def _release(protocol: Any) -> None:
+    """Give back what the connection's head holds."""
+    charged = getattr(protocol, _CHARGED, 0)
+    if charged:
+        HEADS.give(getattr(protocol, _PEER, None), charged)
+    setattr(protocol, _CHARGED, 0)
+    setattr(protocol, _PENDING, 0)
+
+
+def _refuse(protocol: Any, status: int) -> None:
+    reason, text = _REFUSALS[status]
+    transport = protocol.transport
+    transport.write(
+        b"HTTP/1.1 %d %s\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: %d\r\n"
+        b"connection: close\r\n\r\n%s" % (status, reason, len(text), text)
+    )
+    transport.close()
+    trim_soon()
+
+
+def _count_head(protocol: Any, was_awaiting: bool, received: int) -> None:
+    """After a read of ``received`` bytes: charge the head's bytes past ``FREE_HEAD_BYTES`` if it
+    is still incomplete (refusing the connection past a bound), give them back otherwise."""
+    transport = getattr(protocol, "transport", None)
+    if (
+        transport is None
+        or transport.is_closing()
+        or transport.get_protocol() is not protocol  # a websocket now
+        or not _awaiting_head(protocol)  # the head is complete (or refused by h11 itself)
+    ):
+        _release(protocol)
+        return
+    # The bytes read since the connection began waiting for this head (a read that completed the
+    # last request's body and began this head is counted whole: more, never less).
+    pending = (getattr(protocol, _PENDING, 0) if was_awaiting else 0) + received
+    setattr(protocol, _PENDING, pending)
+    wanted, charged = max(0, pending - FREE_HEAD_BYTES), getattr(protocol, _CHARGED, 0)
+    if wanted <= charged:
+        return
+    refused = HEADS.take(getattr(protocol, _PEER, None), wanted - charged)
+    if refused:
+        _release(protocol)
+        _refuse(protocol, refused)
+    else:
+        setattr(protocol, _CHARGED, wanted)
 
 
 def _close_if_idle(protocol: Any, cycle: Any) -> None:
@@ -77,18 +205,51 @@ def _arm(protocol: Any) -> None:
         loop.call_later(HEADER_SECONDS, _close_if_idle, protocol, getattr(protocol, "cycle", None))
 
 
-def _patched(cls: type) -> bool:
+def _count_heads(cls: type) -> bool:
+    """Give ``cls`` (uvicorn's h11 protocol) the bounds on heads still arriving."""
+    received, lost = getattr(cls, "data_received", None), getattr(cls, "connection_lost", None)
+    if not callable(received) or not callable(lost):
+        return False
+
+    @functools.wraps(received)
+    def data_received(self: Any, data: bytes) -> None:
+        was_awaiting = _awaiting_head(self)
+        received(self, data)
+        _count_head(self, was_awaiting, len(data))
+
+    @functools.wraps(lost)
+    def connection_lost(self: Any, exc: Exception | None) -> None:
+        if getattr(self, _CHARGED, 0):
+            trim_soon()
+        _release(self)
+        lost(self, exc)
+
+    cls.data_received = data_received  # type: ignore[attr-defined]
+    cls.connection_lost = connection_lost  # type: ignore[attr-defined]
+    return True
+
+
+def _patched(cls: type, heads: bool = False) -> bool:
     made, completed = getattr(cls, "connection_made", None), getattr(cls, "on_response_complete", None)
     if not callable(made) or not callable(completed):
         return False
     if getattr(made, "watched", False):
         return True
+    if heads and not _count_heads(cls):
+        _LOG.warning("uvicorn's %s has changed: heads still arriving are not bounded.", cls.__qualname__)
+        heads = False
 
     @functools.wraps(made)
     def connection_made(self: Any, transport: Any) -> None:
         if isinstance(getattr(transport, "max_size", None), int):  # asyncio's socket transports
             transport.max_size = min(transport.max_size, READ_BYTES)
+        if heads:
+            setattr(self, _PEER, None)
+            setattr(self, _PENDING, 0)
+            setattr(self, _CHARGED, 0)
         made(self, transport)
+        if heads:
+            setattr(self, _PEER, _peer_key(self))
         _arm(self)
 
     @functools.wraps(completed)
@@ -126,12 +287,12 @@ def install() -> int:
     request's head (once per process); how many classes got the deadline."""
     _allow_long_heads()
     done = 0
-    for module_name, class_name in PROTOCOLS:
+    for module_name, class_name, heads in PROTOCOLS:
         try:
             cls = getattr(importlib.import_module(module_name), class_name)
         except (ImportError, AttributeError):  # httptools is optional: h11 is what runs without it
             continue
-        if _patched(cls):
+        if _patched(cls, heads):
             done += 1
         else:
             _LOG.warning("uvicorn's %s.%s has changed: idle connections are not closed.", module_name, class_name)
