@@ -17,14 +17,14 @@ from plotly.basedatatypes import BaseTraceType
 
 from playground.base import Classifier
 from playground.geometry import boundary_segments
-from playground.perceptron import Perceptron
+from playground.perceptron import Perceptron, errors_of
 from playground.presets import close_points
 from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.playback import detail_key, playback_controls
 from ui.plot.theme import TEMPLATE
 from ui.session import state
-from ui.text.convention import book_line, book_roles, book_targets, book_weights_at, point_target
+from ui.text.convention import book_line, book_roles, book_weights_at, point_target
 from ui.text.i18n import N_, _, ngettext
 from ui.text.markdown import plain
 from ui.text.names import class_name, class_name_markdown
@@ -54,12 +54,12 @@ def shown_step(ctx: PanelContext, model: Perceptron) -> int:
 
 
 def errors_at(model: Perceptron, X: FloatArray, y: LabelArray, step: int) -> int:
-    """Misclassified training points (t y(x) <= 0) with the weights after ``step`` updates."""
+    """Training points misclassified with the weights after ``step`` updates, as ``predict`` (the
+    canvas's regions and rings, the caption's accuracy) has them: C1 where the book's y(x) >= 0
+    (f(0) = +1), so at w = 0 every point is C1's and C2's points are the errors."""
     if step > 0:
         return int(model.history_[step - 1]["errors"])
-    w = book_weights_at(model, 0)
-    t = book_targets(model, y)
-    return int(np.count_nonzero(t * (X @ w[1:] + w[0]) <= 0))
+    return errors_of(model.weights_at(0), X, np.asarray(y) == model.classes_[1])
 
 
 def _previous_boundary(model, step, window):
