@@ -125,3 +125,21 @@ def test_any_data_any_step_agrees(xy, labels, w_init, pick):
     model = _step_view(scene, 0)[2]
     step = int(round(pick * model.n_iter_))
     _agreement(scene, step)
+
+
+def test_a_c1_point_on_the_boundary_is_not_called_misclassified():
+    """From w = 0 the first update visits x1 of class 1 (t·wᵀφ = 0 <= 0, the update rule), which
+    f(0) = +1 had classified right: the texts say it lay on the boundary, not that it was wrong."""
+    scene = _seed003_perceptron()
+    X, y = scene.training.points.X, scene.training.points.y
+    model = _step_view(scene, 0)[2]
+    first = model.history_[0]["index"]
+    assert y[first] == model.classes_[0]  # a point of C1
+    readout = perceptron_panel.step_readout(model, X, y)(1, model.at_step(1))
+    update = perceptron_panel.update_text(model, X, y, 1, model.eta)
+    for text in (readout, update):
+        assert "misclassified" not in text and "lay on the" in text, text
+    # A point of C2 there would be misclassified (f(0) = +1 gives C1): the second update's is.
+    second = model.history_[1]["index"]
+    assert y[second] == model.classes_[1]
+    assert "was misclassified" in perceptron_panel.update_text(model, X, y, 2, model.eta)

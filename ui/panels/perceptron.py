@@ -184,11 +184,20 @@ def update_text(model: Perceptron, X: FloatArray, y: LabelArray, step: int, eta:
     phi = np.concatenate([[1.0], X[n]])
     value = float(before @ phi)
     t_text = f"{t:+d}".replace("-", "−")
-    return join_sentences(
+    # A point of C1 on the boundary (wᵀφ = 0) is C1's already (f(0) = +1), yet the update rule visits it.
+    visited = (
         _(
+            "Update {step}: x{index} = {x}, a point of {name} (t = {t}), lay on the dotted boundary: t·wᵀφ = 0, "
+            "which f(0) = +1 gives to its own class, but the update rule visits every point with t·wᵀφ ≤ 0."
+        )
+        if _on_boundary_of_c1(t, value)
+        else _(
             "Update {step}: x{index} = {x}, a point of {name} (t = {t}), was misclassified by the dotted boundary: "
             "t·wᵀφ = {value} ≤ 0."
-        ).format(
+        )
+    )
+    return join_sentences(
+        visited.format(
             step=step,
             index=subscript(n + 1),
             x=vector_text(X[n]),
@@ -209,6 +218,12 @@ def update_text(model: Perceptron, X: FloatArray, y: LabelArray, step: int, eta:
     )
 
 
+def _on_boundary_of_c1(t: int, value: float) -> bool:
+    """Whether the point an update used was C1's (t = +1) with wᵀφ = 0: classified right by
+    f(0) = +1, visited all the same by the update rule's t·wᵀφ ≤ 0 (from w = 0, the first update)."""
+    return t > 0 and value == 0
+
+
 def step_readout(model: Perceptron, X: FloatArray, y: LabelArray) -> Callable[[int, Classifier], str]:
     """The player's line per step (book's convention): the update's point, its t, w after it."""
 
@@ -223,14 +238,27 @@ def step_readout(model: Perceptron, X: FloatArray, y: LabelArray) -> Callable[[i
             ).format(w=w, errors=errors)
         entry = model.history_[step - 1]
         n = int(entry["index"])
-        t = f"{point_target(model, y[n]):+d}".replace("-", "−")
+        target = point_target(model, y[n])
+        t = f"{target:+d}".replace("-", "−")
         errors = int(entry["errors"])
-        return ngettext(
-            "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, so w ← w + η t φ = {w}; "
-            "{errors} training error after it.",
-            "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, so w ← w + η t φ = {w}; "
-            "{errors} training errors after it.",
-            errors,
+        phi = np.concatenate([[1.0], X[n]])
+        on_boundary = _on_boundary_of_c1(target, float(book_weights_at(model, step - 1) @ phi))
+        return (
+            ngettext(
+                "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) lay on the boundary (t·wᵀφ = 0), "
+                "so w ← w + η t φ = {w}; {errors} training error after it.",
+                "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) lay on the boundary (t·wᵀφ = 0), "
+                "so w ← w + η t φ = {w}; {errors} training errors after it.",
+                errors,
+            )
+            if on_boundary
+            else ngettext(
+                "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, "
+                "so w ← w + η t φ = {w}; {errors} training error after it.",
+                "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, "
+                "so w ← w + η t φ = {w}; {errors} training errors after it.",
+                errors,
+            )
         ).format(
             step=step,
             epoch=entry["epoch"],
