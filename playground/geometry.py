@@ -46,10 +46,14 @@ def box_polygon(window: Window) -> Polygon:
     )
 
 
-def clip_polygon(polygon: Polygon, normal: FloatArray, offset: float) -> Polygon:
-    """Keep the part of a convex polygon where normal . x + offset >= 0 (Sutherland-Hodgman)."""
+def clip_polygon(polygon: Polygon, normal: FloatArray, offset: float, strict: bool = False) -> Polygon:
+    """Keep the part of a convex polygon where normal . x + offset >= 0 (Sutherland-Hodgman); with
+    ``strict``, > 0. A tie of a real line lies on the border (no area either way), so ``strict``
+    changes only a degenerate half-plane, normal = 0: kept whole when offset >= 0, or > 0 if strict."""
     if len(polygon) == 0:
         return polygon
+    if not np.any(normal):
+        return polygon if (offset > 0 or (offset == 0 and not strict)) else np.empty((0, 2))
     values = polygon @ normal + offset
     kept: list[FloatArray] = []
     for i in range(len(polygon)):
@@ -76,6 +80,10 @@ def _pairwise(coef: ArrayLike, intercept: ArrayLike) -> tuple[FloatArray, FloatA
 def linear_regions(coef: ArrayLike, intercept: ArrayLike, window: Window) -> list[Polygon]:
     """Polygon (M, 2) of the window where each class's discriminant is largest.
 
+    A tie goes to the first class (numpy's argmax, ``Classifier.predict``): with two classes a
+    back-end y(x) = 0 is ``classes_[0]``, the book's C1 (f(0) = +1, eq. 4.52-4.53); so a zero w
+    (the perceptron's step 0) gives the whole window to the first class, not to the last.
+
     Parameters
     ----------
     coef : (1, 2) or (K, 2); intercept : (1,) or (K,)
@@ -87,7 +95,9 @@ def linear_regions(coef: ArrayLike, intercept: ArrayLike, window: Window) -> lis
         polygon = box_polygon(window)
         for j in range(pair_coef.shape[0]):
             if j != k:
-                polygon = clip_polygon(polygon, pair_coef[k] - pair_coef[j], pair_intercept[k] - pair_intercept[j])
+                polygon = clip_polygon(
+                    polygon, pair_coef[k] - pair_coef[j], pair_intercept[k] - pair_intercept[j], strict=j < k
+                )
         regions.append(polygon)
     return regions
 

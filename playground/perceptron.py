@@ -42,13 +42,17 @@ class _Run(NamedTuple):
 class Perceptron(LinearClassifier):
     """The perceptron: y(x) = f(w^T phi(x)) with f the sign, phi(x) = (1, x) (eq. 4.52).
 
-    Training visits the points one at a time; a point is misclassified when
-    t_n w^T phi_n <= 0 (t = +1 for ``classes_[1]``, -1 for ``classes_[0]``), and each
-    misclassified point moves the weights by w <- w + eta phi_n t_n (eq. 4.55), a step of
-    stochastic gradient descent on the perceptron criterion E_P(w) = -sum_{n in M} w^T phi_n t_n
-    (eq. 4.54). Training stops after the first epoch without a mistake (then the data are
-    separated) or after ``max_epochs``; on data that are not linearly separable it never
-    settles (section 4.1.7) and the last weights are kept, with ``fit_message_`` saying so.
+    Training visits the points one at a time; a point with t_n w^T phi_n <= 0 (t = +1 for
+    ``classes_[1]``, -1 for ``classes_[0]``) moves the weights by w <- w + eta phi_n t_n
+    (eq. 4.55), a step of stochastic gradient descent on the perceptron criterion
+    E_P(w) = -sum_{n in M} w^T phi_n t_n (eq. 4.54). That test includes a point on the boundary
+    (t w^T phi = 0), which is what lets a run start from w = 0. Classifying, and counting the
+    errors (``history_``'s "errors"), follow ``predict``, the book's f(a) = +1 for a >= 0:
+    w^T phi = 0 gives ``classes_[0]``, the book's C1 (its y(x) = -w^T phi is then >= 0), so at
+    w = 0 every point is C1's and the errors are C2's points. Training stops after the first
+    epoch without a mistake (then the data are separated) or after ``max_epochs``; on data
+    that are not linearly separable it never settles (section 4.1.7) and the last weights are
+    kept, with ``fit_message_`` saying so.
 
     Parameters
     ----------
@@ -75,7 +79,8 @@ class Perceptron(LinearClassifier):
     history_ : list of dict
         One entry per update (never the initial state): ``{"epoch": int (1-based),
         "index": int (row of X used), "w": ndarray (D + 1,) after the update,
-        "errors": int (misclassified training points after the update)}``.
+        "errors": int (training points ``predict`` gets wrong after the update: a point on the
+        boundary goes to ``classes_[0]``, the book's C1)}``.
     errors_per_epoch_ : list of int
         Mistakes met (hence updates made) in each epoch; the last is 0 when converged.
     n_iter_ : int
@@ -181,14 +186,13 @@ class Perceptron(LinearClassifier):
                     position += int(wrong[0])
                     n = int(order[position])
                     w = w + eta * t[n] * phi[n]  # eq. 4.55
-                    margins = t * _scores(X, w)
+                    scores = _scores(X, w)
+                    margins = t * scores
                     if not (np.all(np.isfinite(w)) and np.all(np.isfinite(margins))):
                         raise ConvergenceError(
                             N_("The coordinates are too large for the perceptron's arithmetic; rescale the points.")
                         )
-                    history.append(
-                        {"epoch": epoch, "index": n, "w": w.copy(), "errors": int(np.count_nonzero(margins <= 0))}
-                    )
+                    history.append({"epoch": epoch, "index": n, "w": w.copy(), "errors": _errors(scores, t)})
                     mistakes += 1
                     position += 1
                     if len(history) >= MAX_UPDATES or budget.exhausted():
@@ -283,6 +287,22 @@ def _far_from_origin(X: FloatArray) -> bool:
     """Whether the points' mean is more than ten times their largest standard deviation from 0."""
     spread = float(np.max(np.std(X, axis=0)))
     return float(np.linalg.norm(X.mean(axis=0))) > 10 * spread
+
+
+def _errors(scores: FloatArray, t: FloatArray) -> int:
+    """The training points ``predict`` gets wrong, from the scores w^T phi_n and the targets
+    (t = +1 for ``classes_[1]``): predict says ``classes_[1]`` where w^T phi > 0 and ``classes_[0]``
+    where w^T phi <= 0 (``Classifier.predict``), which in the book's sign is f(a) = +1, C1, for
+    a >= 0 (eq. 4.52-4.53). So a point on the boundary counts as an error of ``classes_[1]`` and
+    as correct for ``classes_[0]``, though the update rule visits both (t w^T phi <= 0)."""
+    return int(np.count_nonzero((scores > 0) != (t > 0)))
+
+
+def errors_of(w: ArrayLike, X: ArrayLike, y_index: ArrayLike) -> int:
+    """Training errors of the weights [w0, w1, ..., wD] (back-end sign) at the rows of X with labels
+    ``y_index`` (0 for ``classes_[0]``, 1 for ``classes_[1]``), as ``predict`` counts them (``_errors``)."""
+    w, X = np.asarray(w, dtype=float), np.asarray(X, dtype=float)
+    return _errors(_scores(X, w), np.where(np.asarray(y_index) == 1, 1.0, -1.0))
 
 
 def _scores(X: FloatArray, w: FloatArray) -> FloatArray:

@@ -125,7 +125,8 @@ def test_history_replays_the_updates(two_clusters):
         assert t[n] * (w @ phi[n]) <= 0  # only misclassified points cause updates
         w = w + eta * t[n] * phi[n]
         np.testing.assert_allclose(entry["w"], w)
-        assert entry["errors"] == np.count_nonzero(t * (phi @ w) <= 0)
+        # predict's errors: w^T phi = 0 is classes_[0] (the book's C1, f(0) = +1)
+        assert entry["errors"] == np.count_nonzero((phi @ w > 0) != (t > 0))
         np.testing.assert_array_equal(model.weights_at(step), entry["w"])
     np.testing.assert_allclose(model.weights_, w)
     assert sum(model.errors_per_epoch_) == model.n_iter_

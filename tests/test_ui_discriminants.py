@@ -260,7 +260,8 @@ def test_perceptron_overlay_rings_the_point_used_and_the_previous_boundary():
         assert perceptron_panel.errors_at(ctx.model, X, y, step) == ctx.model.history_[step - 1]["errors"]
     start = context("perceptron", X, y, step=0)
     assert _named(perceptron_panel.overlay(start), "misclassified point used for this update") == []
-    assert perceptron_panel.errors_at(start.model, X, y, 0) == len(y)  # w = 0: every margin is 0
+    # w = 0: f(0) = +1 gives every point to C1 (the first class), so C2's points are the errors
+    assert perceptron_panel.errors_at(start.model, X, y, 0) == np.count_nonzero(y == start.model.classes_[1])
 
 
 def test_perceptron_overlay_draws_w_itself_when_geometry_is_off():

@@ -365,6 +365,7 @@ def _canvas_view():
         figure, test_predicted, _status = _fitted_figure(scene, view, model)
         caption_room = caption_height(caption_text(scene, view, test_predicted), _scale())
     visitor()[CANVAS_DRAWN] = _canvas_key(scene)
+    drawn = shown_model(model, scene.step)  # the status line and the keyboard say what is drawn: the step's fit
     with canvas_slot:  # the plot and, right under it, the status line; the messages follow
         if figure is not None:
             _draw_canvas(
@@ -372,11 +373,11 @@ def _canvas_view():
                 figure,
                 painted=any(trace.get("meta") == "posterior" for trace in figure["data"]),
                 caption_room=caption_room,
-                model=model,
+                model=drawn,
                 error=view.error,
             )
         with _boundary(N_("the status line")):
-            _status_region(scene, model, view, test_predicted)
+            _status_region(scene, drawn, view, test_predicted)
     with _boundary(N_("the link")):
         _sync_link()
 

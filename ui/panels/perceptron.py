@@ -17,14 +17,14 @@ from plotly.basedatatypes import BaseTraceType
 
 from playground.base import Classifier
 from playground.geometry import boundary_segments
-from playground.perceptron import Perceptron
+from playground.perceptron import Perceptron, errors_of
 from playground.presets import close_points
 from playground.validation import FloatArray, LabelArray
 from ui.plot.chart import chart
 from ui.plot.playback import detail_key, playback_controls
 from ui.plot.theme import TEMPLATE
 from ui.session import state
-from ui.text.convention import book_line, book_roles, book_targets, book_weights_at, point_target
+from ui.text.convention import book_line, book_roles, book_weights_at, point_target
 from ui.text.i18n import N_, _, ngettext
 from ui.text.markdown import plain
 from ui.text.names import class_name, class_name_markdown
@@ -54,12 +54,12 @@ def shown_step(ctx: PanelContext, model: Perceptron) -> int:
 
 
 def errors_at(model: Perceptron, X: FloatArray, y: LabelArray, step: int) -> int:
-    """Misclassified training points (t y(x) <= 0) with the weights after ``step`` updates."""
+    """Training points misclassified with the weights after ``step`` updates, as ``predict`` (the
+    canvas's regions and rings, the caption's accuracy) has them: C1 where the book's y(x) >= 0
+    (f(0) = +1), so at w = 0 every point is C1's and C2's points are the errors."""
     if step > 0:
         return int(model.history_[step - 1]["errors"])
-    w = book_weights_at(model, 0)
-    t = book_targets(model, y)
-    return int(np.count_nonzero(t * (X @ w[1:] + w[0]) <= 0))
+    return errors_of(model.weights_at(0), X, np.asarray(y) == model.classes_[1])
 
 
 def _previous_boundary(model, step, window):
@@ -184,11 +184,20 @@ def update_text(model: Perceptron, X: FloatArray, y: LabelArray, step: int, eta:
     phi = np.concatenate([[1.0], X[n]])
     value = float(before @ phi)
     t_text = f"{t:+d}".replace("-", "−")
-    return join_sentences(
+    # A point of C1 on the boundary (wᵀφ = 0) is C1's already (f(0) = +1), yet the update rule visits it.
+    visited = (
         _(
+            "Update {step}: x{index} = {x}, a point of {name} (t = {t}), lay on the dotted boundary: t·wᵀφ = 0, "
+            "which f(0) = +1 gives to its own class, but the update rule visits every point with t·wᵀφ ≤ 0."
+        )
+        if _on_boundary_of_c1(t, value)
+        else _(
             "Update {step}: x{index} = {x}, a point of {name} (t = {t}), was misclassified by the dotted boundary: "
             "t·wᵀφ = {value} ≤ 0."
-        ).format(
+        )
+    )
+    return join_sentences(
+        visited.format(
             step=step,
             index=subscript(n + 1),
             x=vector_text(X[n]),
@@ -209,6 +218,12 @@ def update_text(model: Perceptron, X: FloatArray, y: LabelArray, step: int, eta:
     )
 
 
+def _on_boundary_of_c1(t: int, value: float) -> bool:
+    """Whether the point an update used was C1's (t = +1) with wᵀφ = 0: classified right by
+    f(0) = +1, visited all the same by the update rule's t·wᵀφ ≤ 0 (from w = 0, the first update)."""
+    return t > 0 and value == 0
+
+
 def step_readout(model: Perceptron, X: FloatArray, y: LabelArray) -> Callable[[int, Classifier], str]:
     """The player's line per step (book's convention): the update's point, its t, w after it."""
 
@@ -223,14 +238,27 @@ def step_readout(model: Perceptron, X: FloatArray, y: LabelArray) -> Callable[[i
             ).format(w=w, errors=errors)
         entry = model.history_[step - 1]
         n = int(entry["index"])
-        t = f"{point_target(model, y[n]):+d}".replace("-", "−")
+        target = point_target(model, y[n])
+        t = f"{target:+d}".replace("-", "−")
         errors = int(entry["errors"])
-        return ngettext(
-            "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, so w ← w + η t φ = {w}; "
-            "{errors} training error after it.",
-            "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, so w ← w + η t φ = {w}; "
-            "{errors} training errors after it.",
-            errors,
+        phi = np.concatenate([[1.0], X[n]])
+        on_boundary = _on_boundary_of_c1(target, float(book_weights_at(model, step - 1) @ phi))
+        return (
+            ngettext(
+                "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) lay on the boundary (t·wᵀφ = 0), "
+                "so w ← w + η t φ = {w}; {errors} training error after it.",
+                "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) lay on the boundary (t·wᵀφ = 0), "
+                "so w ← w + η t φ = {w}; {errors} training errors after it.",
+                errors,
+            )
+            if on_boundary
+            else ngettext(
+                "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, "
+                "so w ← w + η t φ = {w}; {errors} training error after it.",
+                "Update {step} (epoch {epoch}): x{index} of {name} (t = {t}) was misclassified, "
+                "so w ← w + η t φ = {w}; {errors} training errors after it.",
+                errors,
+            )
         ).format(
             step=step,
             epoch=entry["epoch"],

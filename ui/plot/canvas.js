@@ -1,6 +1,7 @@
 // The canvas element: draws the scene's figure with plotly.js, fitted to its box, and binds the
 // gestures (canvas_gestures.js and the modules it names) once per plot. Loaded by module_loader.js.
 import { dragAfterDraw, requestLive, withAdded } from './canvas_drag_live.js';
+import { classPicker } from './class_picker.js';
 import { DRAGMODES, TOOL_DRAGMODES, applyTool, commit, currentTool, liveLine, plotArea, send, toolbar } from './canvas_gestures.js';
 import { kbAfterDraw, kbSetUp } from './canvas_keyboard.js';
 import { afterPatches } from './canvas_patch.js';
@@ -231,7 +232,7 @@ export default function (component) {
   // A canvas made anew (a rerun re-created the element): edits sent through the one it replaced
   // may never have left, so it sends what is still unacknowledged.
   if (fresh && window.__pgQueue.length) setTimeout(() => commit(root), 0);
-  toolbar(root, parentElement, data.texts);
+  classPicker(root, toolbar(root, parentElement, data.texts));
   kbSetUp(root, parentElement);
   root.__pgFileName = data.file_name;
   window.__pgKeyRoot = root;

@@ -69,6 +69,7 @@ def canvas_texts() -> dict[str, str]:
         **shared_texts(),
         "fit_view": _("Fit the view to the points (or double-click)"),
         "tools": _("Tools"),
+        "class_pick": _("Class of new points"),
         "tool_add": _("✚ Add"),
         "tool_move": _("✥ Move"),
         "tool_erase": _("⌫ Erase"),

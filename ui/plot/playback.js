@@ -178,8 +178,11 @@ function mirror(player, other) {
   // line under the plot names the step drawn while it is not the server's (its own counts dimmed).
   const root = canvasRoot();
   if (root) strip(player, root);
+  // Its words for a screen reader (the boundary's equation) are the drawn step's too.
+  const said = other ? (player.data.spoken || [])[player.index] : undefined;
   document.querySelectorAll('[role="status"]').forEach((el) => {
     let line = el.querySelector('.pg-status-step');
+    spokenBoundary(el, said);
     if (!other) {
       el.classList.remove('pg-playing');
       if (line) line.remove();
@@ -192,6 +195,25 @@ function mirror(player, other) {
     line.textContent = player.ui.stepLine.textContent;
     el.classList.add('pg-playing');
   });
+}
+
+function spokenBoundary(status, said) {
+  // The status line's hidden sentences (ui/app.py: the method and the boundary in words) are the
+  // server's step; while the player draws another (``said``) a sentence of its own replaces them
+  // for a screen reader. The server's element is React's: only an attribute of it changes.
+  const server = status.querySelector('.pg-sr-only:not(.pg-status-said)');
+  let own = status.querySelector('.pg-status-said');
+  if (!said) {
+    if (own) own.remove();
+    if (server) server.removeAttribute('aria-hidden');
+    return;
+  }
+  if (!own) {
+    own = element('span', {class: 'pg-sr-only pg-status-said'});
+    status.append(own);
+  }
+  own.textContent = said;
+  if (server) server.setAttribute('aria-hidden', 'true');
 }
 
 function strip(player, root) {
@@ -243,6 +265,7 @@ function dropStrip() {
     status.classList.remove('pg-playing');
     const line = status.querySelector('.pg-status-step');
     if (line) line.remove();
+    spokenBoundary(status, undefined);
   });
 }
 

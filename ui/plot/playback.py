@@ -17,6 +17,7 @@ import streamlit as st
 
 from playground.grid import Window
 from ui.session import state
+from ui.text.accessible import canvas_sentences
 from ui.text.i18n import _, current_language
 from ui.visitor import PRESENTATION_KEY, visitor, widget_values
 
@@ -73,7 +74,9 @@ def _frames(
     cached = cache.get(key)
     if cached is not None and cached[0] == what and cached[1] is model:
         return cached[2]
-    replayed = playback_frames(model, n_steps, window, readout=readout, marks=marks)
+    replayed = playback_frames(
+        model, n_steps, window, readout=readout, marks=marks, spoken=lambda shown: canvas_sentences(scene, shown)
+    )
     # The labels of every point on the canvas, test points included, in the canvas's order (the
     # player rings a point by its index there); taken afresh, as test points change no fit.
     labels = [int(label) for label in state.scene().points.y]

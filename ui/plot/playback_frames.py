@@ -68,6 +68,7 @@ class PlaybackFrames(TypedDict):
     shape: list[int]  # (F, K, P + 1)
     rows: str  # base64 of the float64 rows
     readouts: list[str]
+    spoken: list[str]  # the boundary in words per frame (the status line's, for a screen reader)
     marks: list[Mapping[str, Any] | None]
     grid: BasisGrid | None
 
@@ -137,6 +138,7 @@ def playback_frames(
     *,
     readout: Callable[[int, Classifier], str] | None = None,
     marks: Callable[[int, Classifier], Mapping[str, Any] | None] | None = None,
+    spoken: Callable[[Classifier], str] | None = None,
     max_frames: int = MAX_FRAMES,
 ) -> PlaybackFrames:
     """The data the browser replays: a dict, JSON-ready.
@@ -144,17 +146,20 @@ def playback_frames(
     ``model`` is the fitted model (with ``at_step``), ``n_steps`` its last playback position
     (``at_step(n_steps)`` is the final fit). ``readout(step, shown)`` gives a line of text for a
     frame (what the panel says of that step), ``marks(step, shown)`` a dict of things the canvas
-    marks at that step (e.g. {"ring": [point index, text]}); both optional.
+    marks at that step (e.g. {"ring": [point index, text]}), ``spoken(shown)`` the boundary in
+    words (what the status line tells a screen reader while the frame is drawn); all optional.
     """
     steps = frame_steps(n_steps, max_frames)
     frames: list[NDArray[np.float64]] = []
     texts: list[str] = []
     step_marks: list[Mapping[str, Any] | None] = []
+    said: list[str] = []
     for step in steps:
         shown = model.at_step(int(step))
         frames.append(score_rows(shown))
         texts.append(readout(int(step), shown) if readout else "")
         step_marks.append(marks(int(step), shown) if marks else None)
+        said.append(spoken(shown) if spoken else "")
     rows = np.asarray(frames, dtype=np.float64)  # (F, K, P + 1)
     on_basis = hasattr(model, "basis_")
     return PlaybackFrames(
@@ -165,6 +170,7 @@ def playback_frames(
         shape=list(rows.shape),
         rows=_base64(rows),
         readouts=texts,
+        spoken=said,
         marks=step_marks,
         grid=basis_grid(cast(OnBasis, model), window) if on_basis else None,  # a model with basis_ has features
     )

@@ -192,6 +192,32 @@ def book_line(model: Classifier | None) -> BookLine | None:
     return BookLine(w, w0, first, second)
 
 
+def signed_number(value: float, digits: int = 3) -> str:
+    """A number as a person reads it: ``digits`` significant digits, a true minus sign "−", and
+    never "−0" (a negative zero, or a value that rounds to 0, is "0")."""
+    text = f"{float(value):.{digits}g}"
+    return "0" if float(text) == 0 else text.replace("-", "−")
+
+
+def affine_text(w0: float, w: ArrayLike, inputs: Sequence[str] = ("x₁", "x₂"), digits: int = 3) -> str:
+    """The book's y(x) = w1 x1 + w2 x2 + w0 written out as text, "1.5·x₁ − 2·x₂ + 3": zero terms
+    (at ``digits``) left out, a true minus sign between terms, "0" when every term is zero.
+    ``w`` / ``w0`` are already in the book's sign (``book_line``, ``book_weights``)."""
+    terms = [(float(v), f"·{name}") for v, name in zip(np.ravel(np.asarray(w, dtype=float)), inputs)]
+    terms.append((float(w0), ""))
+    text = ""
+    for value, name in terms:
+        magnitude = signed_number(abs(value), digits)
+        if magnitude == "0":
+            continue
+        negative = value < 0
+        if not text:
+            text = ("−" if negative else "") + magnitude + name
+        else:
+            text += (" − " if negative else " + ") + magnitude + name
+    return text or "0"
+
+
 # -- sub-classifiers of one-versus-rest / one-versus-one (figure 4.2) -------------------------------
 
 
