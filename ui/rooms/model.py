@@ -37,6 +37,7 @@ from playground import MODELS, Window
 from playground.link import decode_scene, encode_scene
 from playground.scene import GRID_SCALE, MAX_CLASSES, PointSet, Scene, clean_class_name, grid_integers, snap
 from ui.plot.canvas_protocol import number
+from ui.server.visitor_input import secret as secret_text
 from ui.text.i18n import N_
 
 from .protocol import (
@@ -52,6 +53,7 @@ from .protocol import (
     StudentView,
     text,
 )
+from .protocol import clean_code as clean_code  # the panel's and the tests' name for it
 
 Room: TypeAlias = dict[str, Any]  # a room's record as the store keeps it (JSON: the fields ``new_room`` sets)
 LECTURER = ""  # the owner of the points the lecturer's scene brought into the room
@@ -70,19 +72,14 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def clean_code(value: object) -> str:
-    """A join code from a browser (any case, spaces and dashes ignored), or "" if it cannot be one."""
-    code = "".join(c for c in text(value, 40).upper() if c not in " -")
-    return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else ""
-
-
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def matches(secret: object, stored: str) -> TypeGuard[str]:  # true only for a str
-    # Digest both sides first: compare_digest is constant-time for equal lengths.
-    return isinstance(secret, str) and hmac.compare_digest(digest(secret[:100]), stored)
+    # A secret is the server's alphabet or nothing (``ui.server.visitor_input.secret``); digest
+    # both sides first: compare_digest is constant-time for equal lengths.
+    return secret_text(secret) != "" and hmac.compare_digest(digest(str(secret)), stored)
 
 
 def new_room(query: object, now: float) -> tuple[Room, str]:
