@@ -289,7 +289,9 @@ def test_hostile_requests(client):
             200,
             404,
         )
-        assert post(client, "join", code=code, sid=value, key=value, nick=value, lang=value).status_code == 200
+        # A secret of another type is no secret (a new student); a nickname must be text.
+        assert post(client, "join", code=code, sid=value, key=value, lang=value).status_code == 200
+        assert post(client, "join", code=code, nick=value).status_code == (200 if value is None else 400)
         assert post(client, "undo", code=code, sid=value, key=value, lang=value).status_code == 403
     assert post(client, "control", code=code, token=token, action="hide", value="yes").status_code == 400
     assert fresh_state(client, code)["points"] == len(default_scene().points)
@@ -297,10 +299,15 @@ def test_hostile_requests(client):
 
 def test_nicknames_are_cleaned_text(client):
     code, _token = opened(client)
-    post(client, "join", code=code, nick="<img src=x onerror=alert(1)>\u202e\x00" + "x" * 500)
+    nick = "<img src=x onerror=alert(1)>\u202e\u200b" + "x" * 150
+    assert post(client, "join", code=code, nick=nick).status_code == 200
     room = store.room_store().get(code)
     ((nick, _),) = [(s["nick"], s) for s in room["students"].values()]
-    assert len(nick) <= 24 and "\x00" not in nick and "\u202e" not in nick
+    assert len(nick) <= 24 and "\u202e" not in nick and "\u200b" not in nick
+    # No page sends a control character, a lone surrogate or 200 characters: refused, not cleaned.
+    for nick in ("ann\x00", "\ud800", "x" * 201):
+        answer = client.post(f"{API}/join", content=json.dumps({"code": code, "nick": nick}))
+        assert answer.status_code == 400, nick
 
 
 def test_a_room_holds_at_most_its_students():

@@ -33,10 +33,11 @@ from typing import Any, TypeAlias, TypeGuard
 
 import numpy as np
 
-from playground import MODELS, Window
+from playground import MODELS, Message, Window
 from playground.link import decode_scene, encode_scene
 from playground.scene import GRID_SCALE, MAX_CLASSES, PointSet, Scene, clean_class_name, grid_integers, snap
 from ui.plot.canvas_protocol import number
+from ui.server.visitor_input import secret as secret_text
 from ui.text.i18n import N_
 
 from .protocol import (
@@ -52,6 +53,7 @@ from .protocol import (
     StudentView,
     text,
 )
+from .protocol import clean_code as clean_code  # the panel's and the tests' name for it
 
 Room: TypeAlias = dict[str, Any]  # a room's record as the store keeps it (JSON: the fields ``new_room`` sets)
 LECTURER = ""  # the owner of the points the lecturer's scene brought into the room
@@ -59,21 +61,17 @@ _SCENE_FIELDS = ("v", "m", "mp", "mc", "b", "bp", "w", "seed", "names")  # the r
 
 
 class RoomError(Exception):
-    """An action the room refuses: an HTTP ``status`` and a sentence (a message for the catalogs)."""
+    """An action the room refuses: an HTTP ``status`` and a sentence, a ``Message`` of a template
+    for the catalogs and its arguments (``phrased`` translates and fills it where it is shown)."""
 
-    def __init__(self, status, sentence):
-        super().__init__(sentence)
-        self.status, self.sentence = status, sentence
+    def __init__(self, status: int, sentence: str, **args: object) -> None:
+        message = Message(sentence, **args)
+        super().__init__(message)
+        self.status, self.sentence = status, message
 
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def clean_code(value: object) -> str:
-    """A join code from a browser (any case, spaces and dashes ignored), or "" if it cannot be one."""
-    code = "".join(c for c in text(value, 40).upper() if c not in " -")
-    return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else ""
 
 
 def digest(secret: str) -> str:
@@ -81,8 +79,9 @@ def digest(secret: str) -> str:
 
 
 def matches(secret: object, stored: str) -> TypeGuard[str]:  # true only for a str
-    # Digest both sides first: compare_digest is constant-time for equal lengths.
-    return isinstance(secret, str) and hmac.compare_digest(digest(secret[:100]), stored)
+    # A secret is the server's alphabet or nothing (``ui.server.visitor_input.secret``); digest
+    # both sides first: compare_digest is constant-time for equal lengths.
+    return secret_text(secret) != "" and hmac.compare_digest(digest(str(secret)), stored)
 
 
 def new_room(query: object, now: float) -> tuple[Room, str]:
@@ -253,7 +252,7 @@ def join(
 ADD_REFUSALS = {
     "seq": (400, N_("The request was not understood.")),
     "locked": (409, N_("The lecturer has paused adding points.")),
-    "limit": (409, N_("You have added as many points as this room allows ({limit}).")),
+    "limit": (409, N_("You have added as many points as this room allows ({limit}).")),  # limit=the room's
     "full": (409, N_("This room holds as many points as it can.")),
     "window": (400, N_("A point must lie inside the plot.")),
     "label": (400, N_("Pick one of the room's classes.")),
@@ -261,8 +260,10 @@ ADD_REFUSALS = {
 SLOW_DOWN = N_("Slow down a little: one point at a time.")
 
 
-def refused(reason: str) -> RoomError:
-    return RoomError(*ADD_REFUSALS[reason])
+def refused(reason: str, **args: object) -> RoomError:
+    """The refusal of an add for ``reason``, its sentence filled with ``args`` ("limit": ``limit``)."""
+    status, sentence = ADD_REFUSALS[reason]
+    return RoomError(status, sentence, **args)
 
 
 def add_seq(seq: object) -> int:
@@ -302,7 +303,7 @@ def add_point(
     if room["locked"]:
         raise refused("locked")
     if sum(1 for p in room["points"] if p[3] == sid) >= room["limit"]:
-        raise refused("limit")
+        raise refused("limit", limit=room["limit"])
     if len(room["points"]) >= MAX_POINTS:
         raise refused("full")
     where = placed(room["scene"]["w"], x, y)

@@ -35,7 +35,7 @@ from ui.server.clients import client_address
 from ui.session import loading
 from ui.text.i18n import N_, _, current_language
 from ui.text.labels import method_label
-from ui.text.names import class_label
+from ui.text.names import class_label, phrased
 from ui.visitor import visitor, widget_values
 
 from . import guard, model
@@ -123,7 +123,7 @@ def _open(scene):
     try:
         code, token = open_room(encode_scene(scene), session_client(), guard.open_token(), time.time())
     except model.RoomError as err:
-        st.error(_(err.sentence))
+        st.error(phrased(err.sentence))
         return
     except UNREACHABLE:
         st.error(_("The room is not reachable just now; trying again."))
@@ -228,7 +228,7 @@ def _act(code, token, action, value=None, sid=None):
     try:
         room_store().update(code, lambda room: model.control(room, token, action, value, sid, time.time()))
     except model.RoomError as err:
-        st.error(_(err.sentence))
+        st.error(phrased(err.sentence))
     except UNREACHABLE:
         st.error(_("The room is not reachable just now; trying again."))
 
@@ -457,7 +457,7 @@ def _freeze(code, room, token, then_close=False):
         model.check_token(room, token)
         room_store().update(code, lambda fresh: model.freeze(fresh, time.time()))
     except model.RoomError as err:
-        st.error(_(err.sentence))
+        st.error(phrased(err.sentence))
         return
     except UNREACHABLE:
         st.error(_("The room is not reachable just now; trying again."))

@@ -1,12 +1,21 @@
 """The messages between a room's pages (the student page, the projector) and the server.
 
-Every value in a request is hostile until validated: ``ui.rooms.model`` reads each field through
-``ui.plot.canvas_protocol.number`` / ``text`` below and refuses what it cannot use. Paths are under the
-server's base URL path (behind nginx) as well as at the root, like the live route.
+Every value in a request is hostile until validated. A body is read as every route's body is
+(``ui.server.visitor_input.parsed_json``: UTF-8 JSON, short integers, every string a text) and
+then each field by its kind, once, in ``request_fields`` (the routes read nothing else): the join
+code cleaned (``clean_code``), the secrets (``SECRETS``: a student's id and key, the lecturer's
+token) in the server's alphabet or "" (which matches nothing, so a malformed one is a wrong one),
+texts (``TEXTS``) of their type and length or a 400, the language one of ours; numbers are read
+by ``ui.rooms.model`` through ``ui.plot.canvas_protocol.number``. Paths are under the server's
+base URL path (behind nginx) as well as at the root, like the live route.
 """
 
 import os
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
+
+from ui.server.visitor_input import choice, secret
+from ui.server.visitor_input import text as visitor_text
+from ui.text.i18n import LANGUAGES
 
 ROOM_PAGE = "/room"  # the student page: ``/room?c=CODE``
 ROOM_ASSETS = "/room/assets"  # the student page's style (``/room/assets/student.css``); its modules are static
@@ -144,3 +153,52 @@ class StateResponse(TypedDict):
 def text(value: object, limit: int) -> str:
     """A browser's string, cut to ``limit`` characters, or "" (anything else)."""
     return value[:limit] if isinstance(value, str) else ""
+
+
+class BadRequest(Exception):
+    """A request whose fields are not what the route reads (a 400)."""
+
+
+SECRETS = ("sid", "key", "token")  # made by ``secrets.token_urlsafe``: 12, 24 and 32 characters
+MAX_SECRET_CHARS = 64
+TEXTS = {"nick": 200, "action": 32}  # at most this many characters, or a 400
+MAX_SCENE_FIELDS = 30  # a link's query (``playground.link``): a few short names
+MAX_FIELD_NAME = 20
+
+
+def clean_code(value: object) -> str:
+    """A join code from a browser (any case, spaces and dashes ignored), or "" if it cannot be one."""
+    if not isinstance(value, str) or len(value) > 40 or not value.isascii():
+        return ""
+    code = "".join(c for c in value.upper() if c not in " -")
+    return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else ""
+
+
+def _scene(value: object) -> dict[str, str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) > MAX_SCENE_FIELDS:
+        raise BadRequest
+    if any(len(name) > MAX_FIELD_NAME or not isinstance(field, str) for name, field in value.items()):
+        raise BadRequest
+    return value
+
+
+def request_fields(body: dict[str, object]) -> dict[str, Any]:
+    """The fields of a room request (a parsed body, or a poll's query), each read by its kind (see
+    the module's docstring); ``BadRequest`` for a text of another type or length or a scene that is
+    not a link's query. Absent secrets stay None (``control``'s ``sid``: everyone)."""
+    fields: dict[str, Any] = {name: body.get(name) for name in ("x", "y", "label", "seq", "value")}
+    fields["code"] = clean_code(body.get("code"))
+    fields["lang"] = choice(body.get("lang"), LANGUAGES, None)
+    for name in SECRETS:
+        value = body.get(name)
+        fields[name] = None if value is None else secret(value, MAX_SECRET_CHARS)
+    for name, limit in TEXTS.items():
+        value = visitor_text(body.get(name), limit)
+        if value is None:
+            raise BadRequest
+        fields[name] = value
+    fields["session"] = visitor_text(body.get("session"), 64) or ""  # a malformed one is a forged one: 403
+    fields["scene"] = _scene(body.get("scene"))
+    return fields

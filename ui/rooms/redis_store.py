@@ -69,7 +69,7 @@ return 1
 # KEYS: header, students, add states, points, lock, index. ARGV: 1 sid, 2 seq, 3 now (JSON),
 # 4 kx ("" outside the window), 5 ky, 6 the chosen class (-1: none), 7 the room's point cap,
 # 8 ttl in ms, 9 the index's expiry time, 10 code, 11 sid as JSON, 12 the key digest proved.
-# Answers {reason} or {"retry", pid as JSON, version} or {"added", pid, version}.
+# Answers {reason} ({"limit", the room's limit}) or {"retry", pid as JSON, version} or {"added", pid, version}.
 _ADD_SCRIPT = """
 if redis.call('EXISTS', KEYS[5]) == 1 then return {'busy'} end
 local h = redis.call('HMGET', KEYS[1], 'version', 'locked', 'limit', 'classes', 'everyone', 'next_pid')
@@ -82,7 +82,7 @@ local state = redis.call('HGET', KEYS[3], ARGV[1])
 state = state and cjson.decode(state) or {-1, cjson.null, 0, 0}
 if tonumber(ARGV[2]) <= state[1] then return {'retry', cjson.encode(state[2]), tonumber(h[1])} end
 if h[2] == 'true' then return {'locked'} end
-if state[4] >= tonumber(h[3]) then return {'limit'} end
+if state[4] >= tonumber(h[3]) then return {'limit', h[3]} end
 if redis.call('LLEN', KEYS[4]) >= tonumber(ARGV[7]) then return {'full'} end
 if ARGV[4] == '' then return {'window'} end
 local label
@@ -277,6 +277,8 @@ class RedisStore:
             check_student({"students": {}}, sid, key)
         if answer[0] in ("retry", "added"):
             return json.loads(answer[1]), int(answer[2])
+        if answer[0] == "limit":
+            raise refused("limit", limit=int(answer[1]))
         raise refused(answer[0])
 
     def update(self, code: str, action: Callable[[Room], Result]) -> Result:

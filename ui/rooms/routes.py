@@ -2,14 +2,18 @@
 
 Mounted beside the live route (``room_routes()`` in ``streamlit_app.py``'s list), at the root and
 under the server's base URL path. Rules that must hold, since every route is public:
-- Bodies are read up to ``MAX_BODY_BYTES`` (the open request: ``MAX_OPEN_BODY_BYTES``) and parsed
-  as JSON; every field is checked in ``ui.rooms.model`` (any type, any size: a 4xx, never a 5xx);
-  a join code is cleaned (``clean_code``) before the store sees it.
+- Bodies are read up to ``MAX_BODY_BYTES`` (the open request: ``MAX_OPEN_BODY_BYTES``) as every
+  route's body is (``ui.server.visitor_input``) and each field once by its kind
+  (``protocol.request_fields``: codes cleaned, secrets in the server's alphabet, texts of their
+  type and length), before any use: any value of any type or size is a 4xx, never a 5xx; an error
+  nobody expected is still a short 500 (``visitor_input.guarded``), never a traceback.
 - The limits are ``ui.rooms.guard``'s, keyed on the client's address (``guard.address_key``) or on
-  a student id the room issued and the request proved, shared across replicas through Redis:
-  a miss (no such room, an unknown student or key, a wrong control token) spends one of the
-  address's misses; an address out of them is refused (429) wherever it is not a member, alike
-  whether the room exists, while its members (a student's key, the lecturer's token) carry on;
+  a student id the room issued and the request proved, shared across replicas through Redis.
+  A request about a room takes one of the address's misses in one atomic step before the room is
+  looked up, and gives it back unless it missed (no such room, an unknown student or key, a wrong
+  control token, a malformed request: ``MISSES``); an address out of misses is answered where it
+  proves a member (a student's key, the lecturer's token: they carry on) and everywhere else
+  with the same 429, byte for byte, whatever the code and whatever the request holds (``_about_room``);
   a join that takes a seat spends one of the address's seats; adds and undos one of the student's.
 - Opening a room needs an open token a session of the app minted (``guard.open_token``) and one
   of the address's opens. Lecturer actions need the room's control token (compared in constant
@@ -30,7 +34,9 @@ from starlette.routing import Route
 
 from ui.plot.theme import CLASS_COLOURS, SYMBOL_GLYPHS
 from ui.server.clients import client_address
-from ui.text.i18n import LANGUAGES, N_, initial_language, speaking
+from ui.server.limits import TokenBuckets
+from ui.server.visitor_input import FAILED, Unreadable, guarded, parsed_json, request_language
+from ui.text.i18n import N_, initial_language, speaking
 from ui.text.names import phrased
 
 from . import guard, model
@@ -40,16 +46,22 @@ from .protocol import (
     MAX_OPEN_BODY_BYTES,
     ROOM_ASSETS,
     ROOM_PAGE,
+    SECRETS,
     AddResponse,
+    BadRequest,
     ControlResponse,
     FreezeResponse,
     JoinResponse,
     OpenResponse,
+    request_fields,
 )
 from .store import UNREACHABLE, missing, room_store
 from .views import SCALES, SHAPES, SNAPSHOTS
 
 TOO_MANY = N_("Too many attempts; wait a minute and try again.")
+NOT_UNDERSTOOD = N_("The request was not understood.")
+UNREACHABLE_SENTENCE = N_("The room is not reachable just now; trying again.")
+MISSES = (400, 403, 404, 413)  # a request about a room that named none, none of its members, or nothing readable
 _HERE = Path(__file__).resolve().parent
 ASSETS = {"student.css": "text/css"}  # the page's modules are ui/plot/browser_modules.py's
 
@@ -63,77 +75,115 @@ def _limit_key(request):
     return guard.address_key(client_of(request))
 
 
-def _miss(client):
-    guard.LIMITS.misses.allow(client)
-
-
 def _refusal(status, sentence, language="en"):
     with speaking(language):
         return JSONResponse({"error": phrased(sentence)}, status_code=status, headers={"Cache-Control": "no-store"})
 
 
+def _json(answer: object) -> JSONResponse:
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
 async def _body(request, limit=MAX_BODY_BYTES):
+    """The request's body as a JSON object, read as every route's body is (``ui.server.visitor_input``)."""
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
             raise model.RoomError(413, N_("The request was too large."))
     try:
-        parsed = json.loads(body)
-    except (ValueError, RecursionError):
-        parsed = None
+        parsed = parsed_json(body, limit)
+    except Unreadable as err:
+        sentence = N_("The request was too large.") if err.status == 413 else NOT_UNDERSTOOD
+        raise model.RoomError(err.status, sentence) from None
     if not isinstance(parsed, dict):
-        raise model.RoomError(400, N_("The request was not understood."))
+        raise model.RoomError(400, NOT_UNDERSTOOD)
     return parsed
 
 
-def _language(value):
-    return value if isinstance(value, str) and value in LANGUAGES else "en"
-
-
-async def _in_room(client, code, action, apply=None):
-    """``action`` applied to the room ``code`` in the store (or ``apply(code)``, a store's own way
-    of doing it); a missing room, or a refused key or token, spends a guess."""
-    if not code:
-        _miss(client)
-        raise model.RoomError(404, N_("There is no room with this code (it may have closed)."))
+async def _fields(request, limit=MAX_BODY_BYTES):
+    """A POST's fields (``protocol.request_fields``), or a 400."""
     try:
-        if apply is not None:
-            return await run_in_threadpool(apply, code)
-        return await run_in_threadpool(room_store().update, code, action)
-    except model.RoomError as err:
-        if err.status in (403, 404):  # no such room, or not its member: a miss
-            _miss(client)
-        raise
+        return request_fields(await _body(request, limit))
+    except BadRequest:
+        raise model.RoomError(400, NOT_UNDERSTOOD) from None
 
 
-def _answer(handler):
-    """A route from ``handler(request, client, body, exhausted) -> dict``: limits, errors and
-    language. A client out of guesses (``exhausted``) is still served in a room it is a member
-    of (a student's key, the lecturer's token), and refused alike (429) wherever it is not, so
-    what it is told says nothing about which rooms exist; nobody else behind its address (a
-    school's one router) is locked out of a room they are in."""
+async def _poll_fields(request):
+    """A poll's fields: the query's ``c``, ``sid`` and ``lang``, the lecturer's ``X-Room-Token``."""
+    params = request.query_params
+    query = {"code": params.get("c"), "sid": params.get("sid"), "lang": params.get("lang")}
+    return request_fields(query | {"token": request.headers.get("x-room-token")})
+
+
+class Asking:
+    """A request about a room as it is answered: whether the address had a miss to spend
+    (``granted``: one was taken, before the room was looked up) and whether the request proved
+    a member's (``proved``: a student's key, the lecturer's token, a seated student's poll)."""
+
+    def __init__(self, granted: bool) -> None:
+        self.granted, self.member = granted, False
+
+    def proved(self) -> None:
+        self.member = True
+
+
+async def _misses(method, client):
+    """``method(client)`` of the misses' buckets, off the event loop when it asks Redis."""
+    misses = guard.LIMITS.misses
+    if isinstance(misses, TokenBuckets):
+        return getattr(misses, method)(client)
+    return await run_in_threadpool(getattr(misses, method), client)
+
+
+def _about_room(handler, read):
+    """A route about a room from ``handler(request, client, fields, asking) -> Response``.
+
+    The address's miss is checked and spent in one atomic step before anything is looked up
+    (the buckets' ``allow``: a lock in memory, one script in Redis), and given back unless the
+    request missed (``MISSES``: no such room, not its member, nothing readable), so concurrent
+    probes never get more real answers than the misses they hold. An address out of misses is
+    answered only where it proves a member (its students and the lecturer carry on); anywhere
+    else every answer is the same 429, whatever the code names and whatever the request holds,
+    and a request that claims no membership is not even looked up."""
 
     async def route(request: Request) -> Response:
         client = _limit_key(request)
-        language = "en"
+        language = request_language(request)
+        asking = Asking(bool(await _misses("allow", client)))
+        answer: Response | None = None
+        failure: model.RoomError | None = None
         try:
-            body = await _body(request, MAX_OPEN_BODY_BYTES if handler is _open else MAX_BODY_BYTES)
-            language = _language(body.get("lang"))
-            exhausted = handler is not _open and guard.LIMITS.misses.exhausted(client)
-            try:
-                result = await handler(request, client, body, exhausted)
-            except model.RoomError as err:
-                if exhausted and err.status in (403, 404):  # no room, or not its member: alike
-                    raise model.RoomError(429, TOO_MANY) from None
-                raise
+            fields = await read(request)
+            language = fields["lang"] or language
+            if not asking.granted and not any(fields[name] for name in SECRETS):
+                raise model.RoomError(429, TOO_MANY)
+            answer = await handler(request, client, fields, asking)
         except model.RoomError as err:
-            return _refusal(err.status, err.sentence, language)
+            failure = err
         except UNREACHABLE:  # the shared store is away (Redis restarting): the page retries
-            return _refusal(503, N_("The room is not reachable just now; trying again."), language)
-        return JSONResponse(result, headers={"Cache-Control": "no-store"})
+            failure = model.RoomError(503, UNREACHABLE_SENTENCE)
+        missed = failure is not None and failure.status in MISSES and not asking.member
+        if asking.granted and not missed:
+            await _misses("refund", client)
+        if not asking.granted and not asking.member:
+            failure = model.RoomError(429, TOO_MANY)  # alike whatever the room: nothing to learn
+        if failure is not None or answer is None:
+            failure = failure or model.RoomError(500, FAILED)  # (a handler answers or raises)
+            return _refusal(failure.status, failure.sentence, language)
+        return answer
 
-    return route
+    return guarded(route)
+
+
+async def _in_room(code, action=None, apply=None):
+    """``action`` applied to the room ``code`` in the store (or ``apply(code)``, a store's own way
+    of doing it); a missing room is a 404."""
+    if not code:
+        raise missing()
+    if apply is not None:
+        return await run_in_threadpool(apply, code)
+    return await run_in_threadpool(room_store().update, code, action)
 
 
 def open_room(query: object, client: str, session: object, now: float) -> tuple[str, str]:
@@ -148,13 +198,23 @@ def open_room(query: object, client: str, session: object, now: float) -> tuple[
     return room_store().create(room), token
 
 
-async def _open(request, client, body, exhausted):
-    code, token = await run_in_threadpool(open_room, body.get("scene"), client, body.get("session"), time.time())
-    return OpenResponse(code=code, token=token)
+async def _open(request: Request) -> Response:
+    """POST ``API/open``: not about a room (no miss is spent); limited by the address's opens."""
+    client = _limit_key(request)
+    language = request_language(request)
+    try:
+        fields = await _fields(request, MAX_OPEN_BODY_BYTES)
+        language = fields["lang"] or language
+        code, token = await run_in_threadpool(open_room, fields["scene"], client, fields["session"], time.time())
+    except model.RoomError as err:
+        return _refusal(err.status, err.sentence, language)
+    except UNREACHABLE:
+        return _refusal(503, UNREACHABLE_SENTENCE, language)
+    return _json(OpenResponse(code=code, token=token))
 
 
-async def _join(request, client, body, exhausted):
-    code = model.clean_code(body.get("code"))
+async def _join(request, client, fields, asking):
+    code = fields["code"]
     store = room_store()
     seen = await run_in_threadpool(store.presence, code) if code else {}
 
@@ -167,23 +227,25 @@ async def _join(request, client, body, exhausted):
             return spent[0]
 
         now = time.time()
-        joined = model.join(
-            room, body.get("nick"), body.get("sid"), body.get("key"), now, not exhausted, seen, take_seat
-        )
+        sid, key, nick = fields["sid"], fields["key"], fields["nick"]
+        joined = model.join(room, nick, sid, key, now, asking.granted, seen, take_seat)
         return joined + (room["version"],)
 
-    sid, key, version = await _in_room(client, code, action)
-    return JoinResponse(code=code, sid=sid, key=key, version=version)
+    sid, key, version = await _in_room(code, action)
+    if fields["sid"] and sid == fields["sid"]:  # a student coming back with their key
+        asking.proved()
+    return _json(JoinResponse(code=code, sid=sid, key=key, version=version))
 
 
-def _student_action(code, body, act):
-    """``act(room)`` for the student ``body`` names, once their key is proved, under their limit."""
+def _student_action(code, fields, asking, act):
+    """``act(room)`` for the student ``fields`` name, once their key is proved, under their limit."""
     spent: list[bool] = []
 
     def action(room: model.Room) -> Any:
-        model.check_student(room, body.get("sid"), body.get("key"))
+        model.check_student(room, fields["sid"], fields["key"])
+        asking.proved()
         if not spent:
-            spent.append(guard.LIMITS.students.allow(f"{code}/{body['sid']}"))
+            spent.append(guard.LIMITS.students.allow(f"{code}/{fields['sid']}"))
         if not spent[0]:
             raise model.RoomError(429, model.SLOW_DOWN)
         return act(room), room["version"]
@@ -191,42 +253,44 @@ def _student_action(code, body, act):
     return action
 
 
-async def _add(request, client, body, exhausted):
-    code = model.clean_code(body.get("code"))
-    sid, key, x, y, label, seq = (body.get(name) for name in ("sid", "key", "x", "y", "label", "seq"))
-    allow = lambda: guard.LIMITS.students.allow(f"{code}/{body['sid']}")  # noqa: E731
+async def _add(request, client, fields, asking):
+    code = fields["code"]
+    sid, key, x, y, label, seq = (fields[name] for name in ("sid", "key", "x", "y", "label", "seq"))
+
+    def allow() -> bool:  # asked once the student's key is proved (both stores)
+        asking.proved()
+        return guard.LIMITS.students.allow(f"{code}/{sid}")
+
     # The store's own add: in Redis one checked script, never the whole room read and written.
     apply = lambda code: room_store().add(code, sid, key, x, y, label, seq, time.time(), allow)  # noqa: E731
-    pid, version = await _in_room(client, code, None, apply)
-    return AddResponse(pid=pid, version=version)
+    pid, version = await _in_room(code, apply=apply)
+    return _json(AddResponse(pid=pid, version=version))
 
 
-async def _undo(request, client, body, exhausted):
-    code = model.clean_code(body.get("code"))
-    act = lambda room: model.undo(room, body.get("sid"), body.get("key"), time.time())  # noqa: E731
-    pid, version = await _in_room(client, code, _student_action(code, body, act))
-    return AddResponse(pid=pid, version=version)
+async def _undo(request, client, fields, asking):
+    code = fields["code"]
+    act = lambda room: model.undo(room, fields["sid"], fields["key"], time.time())  # noqa: E731
+    pid, version = await _in_room(code, _student_action(code, fields, asking, act))
+    return _json(AddResponse(pid=pid, version=version))
 
 
-async def _control(request, client, body, exhausted):
-    code = model.clean_code(body.get("code"))
-    sid = body.get("sid")
-
+async def _control(request, client, fields, asking):
     def action(room: model.Room) -> Any:
-        model.control(room, body.get("token"), body.get("action"), body.get("value"), sid, time.time())
+        model.check_token(room, fields["token"])
+        asking.proved()
+        model.control(room, fields["token"], fields["action"], fields["value"], fields["sid"], time.time())
         return room["version"]
 
-    return ControlResponse(version=await _in_room(client, code, action))
+    return _json(ControlResponse(version=await _in_room(fields["code"], action)))
 
 
-async def _freeze(request, client, body, exhausted):
-    code = model.clean_code(body.get("code"))
-
+async def _freeze(request, client, fields, asking):
     def action(room: model.Room) -> Any:
-        model.check_token(room, body.get("token"))
+        model.check_token(room, fields["token"])
+        asking.proved()
         return model.frozen_query(room)
 
-    return FreezeResponse(query=await _in_room(client, code, action))
+    return _json(FreezeResponse(query=await _in_room(fields["code"], action)))
 
 
 def _since(params):
@@ -235,39 +299,33 @@ def _since(params):
     return int(since) if since.isascii() and since.isdigit() and len(since) <= 18 else None
 
 
-async def state(request: Request) -> Response:
-    """GET ``API/state``: see ``ui.rooms.protocol.StateResponse``; a client out of misses is
+async def _state(request, client, fields, asking):
+    """GET ``API/state``: see ``ui.rooms.protocol.StateResponse``; an address out of misses is
     answered only in a room it is a member of (its ``sid``, or the lecturer's ``X-Room-Token``).
     A student's poll notes that they are there (``store.seen``): their seat stays theirs."""
-    client = _limit_key(request)
     params = request.query_params
-    language = _language(params.get("lang"))
-    exhausted = guard.LIMITS.misses.exhausted(client)
-    code = model.clean_code(params.get("c"))
-    sid = params.get("sid", "")
+    code, sid, language = fields["code"], fields["sid"], fields["lang"] or "en"
     store = room_store()
-    try:
-        version = await run_in_threadpool(store.version, code) if code else None
-        if version is None:
-            _miss(client)
-            raise model.RoomError(429, TOO_MANY) if exhausted else missing()
-        if not exhausted and _since(params) == version:
-            return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
-        scale = next((v for v in SCALES if params.get("scale") == str(v)), 1.0)  # one of a few: each is cached
-        shape = next((v for v in SHAPES if params.get("shape") == v), SHAPES[0])
-        load = lambda: store.get(code)  # noqa: E731
-        snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, load, scale, shape)
-        if snapshot is None:
-            raise missing()
-        if exhausted and not snapshot.admits(sid, request.headers.get("x-room-token")):
-            raise model.RoomError(429, TOO_MANY)
-        now = time.time()
-        if snapshot.seats(sid) and guard.PRESENCE.due(code, sid, now):  # not ``me``: 500 parts parsed a poll
-            await run_in_threadpool(store.seen, code, sid, now)
-    except model.RoomError as err:
-        return _refusal(err.status, err.sentence, language)
-    except UNREACHABLE:
-        return _refusal(503, N_("The room is not reachable just now; trying again."), language)
+    version = await run_in_threadpool(store.version, code) if code else None
+    if version is None:
+        raise missing()
+    if asking.granted and _since(params) == version:
+        return _json({"version": version})
+    scale = next((v for v in SCALES if params.get("scale") == str(v)), 1.0)  # one of a few: each is cached
+    shape = next((v for v in SHAPES if params.get("shape") == v), SHAPES[0])
+    load = lambda: store.get(code)  # noqa: E731
+    snapshot = await run_in_threadpool(SNAPSHOTS.snapshot, code, version, language, load, scale, shape)
+    if snapshot is None:
+        raise missing()
+    if snapshot.admits(sid, fields["token"]):
+        asking.proved()
+    elif not asking.granted:
+        raise model.RoomError(429, TOO_MANY)
+    if _since(params) == version:
+        return _json({"version": version})
+    now = time.time()
+    if snapshot.seats(sid) and guard.PRESENCE.due(code, sid, now):  # not ``me``: 500 parts parsed a poll
+        await run_in_threadpool(store.seen, code, sid, now)
     body = snapshot.body(sid)  # a StateResponse, encoded once per version (views)
     return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
@@ -343,11 +401,13 @@ async def asset(request: Request) -> Response:
 
 def room_routes() -> list[Route]:
     """The routes ``st.App`` serves beside the page, at the root and under the base URL path."""
-    handlers = {"open": _open, "join": _join, "add": _add, "undo": _undo, "control": _control, "freeze": _freeze}
+    handlers = {"join": _join, "add": _add, "undo": _undo, "control": _control, "freeze": _freeze}
     routes = []
     for prefix in sorted({"", _base()}):
-        routes += [Route(f"{prefix}{API}/{name}", _answer(h), methods=["POST"]) for name, h in handlers.items()]
-        routes.append(Route(f"{prefix}{API}/state", state, methods=["GET"]))
-        routes.append(Route(f"{prefix}{ROOM_PAGE}", student_page, methods=["GET"]))
-        routes.append(Route(f"{prefix}{ROOM_ASSETS}/{{name}}", asset, methods=["GET"]))
+        routes.append(Route(f"{prefix}{API}/open", guarded(_open), methods=["POST"]))
+        for name, handler in handlers.items():
+            routes.append(Route(f"{prefix}{API}/{name}", _about_room(handler, _fields), methods=["POST"]))
+        routes.append(Route(f"{prefix}{API}/state", _about_room(_state, _poll_fields), methods=["GET"]))
+        routes.append(Route(f"{prefix}{ROOM_PAGE}", guarded(student_page), methods=["GET"]))
+        routes.append(Route(f"{prefix}{ROOM_ASSETS}/{{name}}", guarded(asset), methods=["GET"]))
     return routes

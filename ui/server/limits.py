@@ -35,6 +35,11 @@ class Limit(Protocol):
         """Whether ``key``'s bucket holds less than one token (a look that spends nothing)."""
         ...
 
+    def refund(self, key: str, cost: float = 1.0) -> None:
+        """Give back ``cost`` tokens ``allow`` spent (never past the burst): a request that took
+        one before it knew whether it had to (``ui.rooms.routes``: a miss) and did not."""
+        ...
+
 
 class TokenBuckets:
     """Token buckets in this process (see the module's docstring)."""
@@ -69,12 +74,19 @@ class TokenBuckets:
         with self._lock:
             return self._tokens(key, self.clock()) < 1.0
 
+    def refund(self, key: str, cost: float = 1.0) -> None:
+        with self._lock:
+            if key in self._buckets:  # a forgotten bucket is full again anyway
+                now = self.clock()
+                self._buckets[key] = (min(self.burst, self._tokens(key, now) + cost), now)
+
     def forget(self, key: str) -> None:
         with self._lock:
             self._buckets.pop(key, None)
 
 
 # KEYS[1] the bucket; ARGV: rate, burst, cost, peek (1: only look). Redis's clock, so replicas agree.
+# A negative cost gives tokens back (``refund``), never past the burst.
 _BUCKET_SCRIPT = """
 local rate, burst, cost, peek = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] == '1'
 local t = redis.call('TIME')
@@ -87,7 +99,7 @@ if peek then
   if tokens < 1 then return 1 else return 0 end
 end
 local allowed = tokens >= cost
-if allowed then tokens = tokens - cost end
+if allowed then tokens = math.min(burst, tokens - cost) end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'time', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((burst / rate + 1) * 1000))
 if allowed then return 1 else return 0 end
@@ -119,6 +131,12 @@ class RedisTokenBuckets:
             return self._run(key, 1.0, True) == 1
         except self._errors:
             return self.fallback.exhausted(key)
+
+    def refund(self, key: str, cost: float = 1.0) -> None:
+        try:
+            self._run(key, -cost, False)
+        except self._errors:
+            self.fallback.refund(key, cost)
 
 
 _REDIS: Any = None

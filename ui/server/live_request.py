@@ -1,8 +1,9 @@
 """The live route's request, parsed and validated before any work (``parse_live_request``).
 
 Rules that must hold:
-- The body is at most ``MAX_BODY_BYTES`` and JSON; an integer literal longer than
-  ``MAX_INTEGER_DIGITS`` digits, ``NaN``/``Infinity`` and nesting beyond Python's parser are
+- The body is at most ``MAX_BODY_BYTES`` and JSON, read as every route's body is
+  (``ui.server.visitor_input``): an integer literal longer than ``MAX_INTEGER_DIGITS`` digits,
+  ``NaN``/``Infinity``, deep nesting, a lone surrogate or a control character in any string are
   refused while parsing (cheap: the size bound keeps parsing a few milliseconds at most).
 - Every field has its type and range (``ui.plot.canvas_protocol.LiveRequest``); a field of the
   wrong type is a 400, a number out of range a 422, each with a sentence; nothing the request holds
@@ -11,7 +12,6 @@ Rules that must hold:
 - ``client`` (an id the page used to send) is not read: limits are keyed on the address.
 """
 
-import json
 import math
 from typing import NamedTuple
 
@@ -19,12 +19,13 @@ from playground import Message
 from playground.scene import MAX_COORDINATE
 from playground.validation import MAX_POINTS
 from ui.plot.canvas_protocol import LiveEdit
+from ui.server import visitor_input
 from ui.text.i18n import LANGUAGES, N_
 
 MAX_BODY_BYTES = 128 * 1024  # a link's 5,000 points are ~35 KB, a box of them moved ~30 KB more
 MAX_EDITS = 100
 MAX_IDS = MAX_POINTS  # ids name points of the request's scene
-MAX_INTEGER_DIGITS = 18
+MAX_INTEGER_DIGITS = visitor_input.MAX_INTEGER_DIGITS
 MAX_SCENE_FIELDS = 30
 MAX_FIELD_NAME = 20
 MAX_CLASSES = 6
@@ -56,30 +57,18 @@ class LiveFields(NamedTuple):
     painted: bool
 
 
-def _integer(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
-        raise ValueError("integer too long")
-    return int(text)
-
-
-def _constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number")
-
-
 def parsed_json(body: bytes) -> object:
-    """``body`` as JSON under the module's rules (``Refused`` 413 or 400 otherwise)."""
-    if len(body) > MAX_BODY_BYTES:
-        raise Refused(413, TOO_LARGE)
+    """``body`` as JSON under the module's rules (``Refused`` 413 or 400 otherwise), read as every
+    route's body is (``ui.server.visitor_input.parsed_json``)."""
     try:
-        return json.loads(body, parse_int=_integer, parse_constant=_constant)
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-        raise Refused(400, NOT_UNDERSTOOD) from None
+        return visitor_input.parsed_json(body, MAX_BODY_BYTES)
+    except visitor_input.Unreadable as err:
+        raise Refused(err.status, TOO_LARGE if err.status == 413 else NOT_UNDERSTOOD) from None
 
 
 def language_of(body: object) -> str:
     """The request's language when it names one of ours, else "en"."""
-    value = body.get("language") if isinstance(body, dict) else None
-    return value if isinstance(value, str) and value in LANGUAGES else "en"
+    return visitor_input.choice(body.get("language") if isinstance(body, dict) else None, LANGUAGES, "en")
 
 
 def _number(value: object, low: float, high: float) -> float:

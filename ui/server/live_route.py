@@ -24,6 +24,8 @@ Rules that must hold, since the route is public:
   fit, ``LIVE_SECONDS`` for the fit, a deadline between the stages, ``MAX_ANSWER_BYTES`` for the
   encoded answer; over it, a quick 503 with a sentence, and the canvas commits the gesture without
   live updates.
+- An error nobody expected is a short 500 with a sentence (``ui.server.visitor_input.guarded``),
+  never a traceback.
 - The answer is JSON; every text in it (class names in the legend) is escaped as the canvas's
   figure escapes it (``ui.plot.figures``).
 """
@@ -66,6 +68,7 @@ from ui.server.live_request import (
     live_fields,
     parsed_json,
 )
+from ui.server.visitor_input import guarded
 from ui.text.i18n import N_, _, speaking
 from ui.text.names import phrased
 
@@ -247,4 +250,4 @@ def live_routes() -> list[Route]:
     """The routes ``st.App`` serves beside the page: the live route at the root and, when the
     server has a base URL path (behind nginx), under it too."""
     paths = {LIVE_PATH, live_path()}
-    return [Route(path, live, methods=["POST"]) for path in sorted(paths)]
+    return [Route(path, guarded(live), methods=["POST"]) for path in sorted(paths)]
