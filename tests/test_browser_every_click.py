@@ -1,10 +1,15 @@
-"""Real-browser tests of issue 44's canvas items: a box leaves no point dimmed.
+"""Real-browser tests of issue 44's canvas items: every click is a point, and a box leaves no point
+dimmed.
 
+- In the add tool every click adds its point, however quick and however near the last one (a dense
+  cluster is built that way): eight quick clicks a few pixels apart are eight points, a
+  double-click is two points, a double tap on a phone is two points; none of them moves the view.
+  The view is fitted by ⌂, the sidebar's Fit view and the key F (not while typing in a field).
 - After a box (or lasso) has erased or selected points, plotly's own selection is cleared: every
   remaining point is drawn at full opacity, also after switching back to the add tool.
 
 Each test waits for states (the canvas's point count, its queue, its revision), never for a fixed
-time. Screenshots in test-artifacts/.
+time; the pauses between clicks are the gesture's own pace. Screenshots in test-artifacts/.
 """
 
 import math
@@ -16,10 +21,14 @@ from tests.browser import ARTIFACTS, GEOMETRY_JS, PAGE_TO_DATA_JS
 from tests.test_browser_canvas import (
     close_page,
     empty_spot,
+    last_sent,
     open_page,
+    relayout,
     sidebar,
     state,
+    undo_button,
     wait_applied,
+    wait_for_ranges,
     wait_settled,
 )
 
@@ -52,6 +61,118 @@ def assert_points_where_clicked(page, spots):
         x, y = page.evaluate(PAGE_TO_DATA_JS, list(spot))
         nearest = min(math.hypot(x - px, y - py) for px, py in placed)
         assert nearest * scale <= 0.5, f"no point where the click at {spot} was"
+
+
+# ---- Every click is a point ------------------------------------------------------------------------
+
+# Eight clicks around one spot, each 3-5 px from the one before (a cluster built quickly), and the
+# pauses between them (ms): 100-300, a person clicking fast.
+CLUSTER = [(0, 0), (4, 0), (8, 2), (5, 5), (1, 6), (3, 10), (7, 9), (10, 6)]
+PAUSES = [120, 300, 100, 250, 160, 280, 110]
+
+
+def test_eight_quick_clicks_a_few_pixels_apart_are_eight_points_and_the_view_stays(browser, server):
+    page = open_page(browser, server)
+    try:
+        page.locator(".pg-canvas").scroll_into_view_if_needed()
+        wait_settled(page)
+        n, view = count(page), ranges(page)
+        x0, y0 = (round(c) for c in empty_spot(page))
+        spots = [(x0 + dx, y0 + dy) for dx, dy in CLUSTER]
+        for k, spot in enumerate(spots):
+            page.mouse.click(*spot)
+            if k < len(PAUSES):
+                page.wait_for_timeout(PAUSES[k])
+        wait_count(page, n + 8)
+        wait_applied(page)
+        assert count(page) == n + 8
+        assert ranges(page) == view, "the clicks moved the view"
+        assert_points_where_clicked(page, spots)
+        # Eight edits, each its own undo step.
+        for k in range(8):
+            undo_button(page).click()
+            wait_count(page, n + 7 - k)
+        wait_applied(page)
+        assert undo_button(page).is_disabled()
+        page.screenshot(path=str(ARTIFACTS / "every-click-eight-quick-clicks.png"))
+    finally:
+        close_page(page)
+
+
+def test_a_double_click_is_two_points_and_leaves_the_view_zoomed_or_not(browser, server):
+    page = open_page(browser, server)
+    try:
+        page.locator(".pg-canvas").scroll_into_view_if_needed()
+        wait_settled(page)
+        n, view = count(page), ranges(page)
+        spot = empty_spot(page)
+        page.mouse.dblclick(*spot)
+        wait_count(page, n + 2)
+        wait_applied(page)
+        assert count(page) == n + 2 and ranges(page) == view
+        assert last_sent(page).startswith("add ")
+        # Zoomed in: a double-click on a point adds two more there, and the view stays zoomed.
+        x, y = state(page)["xs"][0], state(page)["ys"][0]
+        relayout(page, [x - 1.5, x + 1.5], [y - 1.0, y + 1.0])
+        zoomed = ranges(page)
+        marker = next((p["px"], p["py"]) for p in geometry(page)["points"] if p["x"] == x and p["y"] == y)
+        page.mouse.dblclick(*marker)
+        wait_count(page, n + 4)
+        wait_applied(page)
+        assert count(page) == n + 4 and ranges(page) == zoomed, "the double-click fitted the view"
+        assert (x, y) in zip(state(page)["xs"], state(page)["ys"]), "the double-click removed the point"
+        page.screenshot(path=str(ARTIFACTS / "every-click-double-click.png"))
+    finally:
+        close_page(page)
+
+
+def test_the_key_f_fits_the_view_but_not_while_typing(browser, server):
+    page = open_page(browser, server)
+    try:
+        fitted = ranges(page)
+        n = count(page)
+        relayout(page, [-1.5, 0.5], [2.0, 3.2])
+        assert state(page)["xrange"][1] - state(page)["xrange"][0] < 3
+        field = sidebar(page).locator("input[type='text']:visible").first
+        field.click()
+        field.press("f")  # typed into the field: the view stays
+        field.press("Escape")
+        page.wait_for_timeout(300)  # a fit would have been sent at once (the canvas sends synchronously)
+        assert not last_sent(page).startswith("fit ")
+        page.locator("h1").first.click()  # the page has the focus again
+        page.keyboard.press("f")
+        assert last_sent(page).startswith("fit ")
+        wait_for_ranges(page, "xr[1] - xr[0] > 4")
+        assert state(page)["xrange"] == pytest.approx(fitted[0], rel=1e-6)
+        assert count(page) == n and undo_button(page).is_disabled()
+    finally:
+        close_page(page)
+
+
+def test_a_double_tap_on_a_phone_is_two_points(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    try:
+        page.goto(server)
+        page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+        page.locator(".pg-canvas").scroll_into_view_if_needed()
+        wait_settled(page)
+        geo = geometry(page)
+        n, view = count(page), ranges(page)
+        spot = empty_spot(page)
+        page.touchscreen.tap(*spot)
+        page.touchscreen.tap(spot[0] + 3, spot[1] + 2)
+        wait_count(page, n + 2)
+        wait_applied(page)
+        assert count(page) == n + 2
+        assert ranges(page) == view, "the double tap moved the view"
+        assert geometry(page)["width"] == geo["width"]
+        page.screenshot(path=str(ARTIFACTS / "every-click-double-tap.png"))
+        assert not page.errors, page.errors
+    finally:
+        context.close()
 
 
 # ---- A box leaves no point dimmed ---------------------------------------------------------------------

@@ -52,7 +52,7 @@ export function touchEnd(e) {
     e.preventDefault();  // no emulated mouse click after the tap
   } else if (press && !press.travelled) {
     // A tap on empty space was a click already (pressEnd): the browser's emulated mouse click at
-    // the same spot would be a second one, i.e. a double-click (the point taken back, the view fitted).
+    // the same spot would be a second click (a second point).
     e.preventDefault();
   }
 }
@@ -181,7 +181,7 @@ export function bind(root) {
   bindPresses(root);
 }
 
-// ---- Keys: undo and redo, the tools, erasing the selection ---------------------------------------
+// ---- Keys: undo and redo, the tools, fitting the view, erasing the selection -----------------------
 
 function isTextField(element) {
   if (!element || !element.tagName) return false;
@@ -193,14 +193,17 @@ function isTextField(element) {
   return !notText.includes((element.type || '').toLowerCase());
 }
 
+const FIT_KEY = 'f';  // fits the view to the points
+
 export function keyRoot() {
   return [window.__pgKeyRoot].concat(Array.from(document.querySelectorAll('.pg-canvas')))
     .find(r => r && r.isConnected && r.__pgSend);
 }
 
 export function bindKeys() {
-  // Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo; A, M, E, S pick a tool; Delete erases the
-  // selection; Esc clears it. Anywhere on the page but in a text field (which keeps its own keys).
+  // Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo; A, M, E, S pick a tool; F fits the view to
+  // the points (as ⌂ and the sidebar's Fit view do); Delete erases the selection; Esc clears it.
+  // Anywhere on the page but in a text field (which keeps its own keys).
   if (window.__pgKeysBound) return;
   window.__pgKeysBound = true;
   document.addEventListener('keydown', (e) => {
@@ -214,6 +217,8 @@ export function bindKeys() {
       send(root, {type: action});
     } else if (TOOL_KEYS[key] && !e.shiftKey) {
       setTool(TOOL_KEYS[key]);
+    } else if (key === FIT_KEY && !e.shiftKey) {
+      send(root, {type: 'fit'});
     } else if ((key === 'delete' || key === 'backspace') && root.__pgSelection) {
       e.preventDefault();
       const ids = root.__pgSelection.ids;

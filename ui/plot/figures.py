@@ -502,9 +502,10 @@ def _as_dict(trace):
     return trace if isinstance(trace, dict) else trace.to_plotly_json()
 
 
-# The canvas's plotly.js config. Double-click is handled by the canvas itself (it must never add
-# points; see ui/plot/canvas.py), the view reset by its own toolbar button; plotly's image button
-# gives way to the canvas's offline PNG / SVG downloads, and nothing offers an upload (``offline``).
+# The canvas's plotly.js config. A double-click is two clicks (each adds its point in the add tool),
+# never plotly's zoom reset; the view is fitted by the canvas's own toolbar button (⌂), the
+# sidebar's Fit view and the key F. plotly's image button gives way to the canvas's offline PNG /
+# SVG downloads, and nothing offers an upload (``offline``).
 FIGURE_CONFIG = offline(
     {
         "displaylogo": False,
