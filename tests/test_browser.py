@@ -87,8 +87,8 @@ def test_click_to_add_in_two_classes_and_click_to_remove(page):
     assert state["boundary"] and state["regions"]
     assert "training accuracy" in page.inner_text("[data-testid='stMain']")
 
-    # Alt-click exactly on the class 2 point (in the add tool a plain click on a point does
-    # nothing): it is removed, and one class is left.
+    # Alt-click exactly on the class 2 point (in the add tool a plain click on a point adds one
+    # there): it is removed, and one class is left.
     index = state["classes"].index("class 2")
     target = page.evaluate(DATA_TO_PAGE_JS, [state["xs"][2], state["ys"][2]])
     assert index >= 0

@@ -185,7 +185,7 @@ def test_toolbars_download_png_and_svg_offline_and_never_offer_plotly_cloud(brow
         titles = _toolbar_titles(page, root)
         assert not [t for t in titles if "share" in t.lower() or "cloud" in t.lower()], titles
         assert "Download as PNG" in titles and "Download as SVG (vector)" in titles, titles
-    assert "Fit the view to the points (or double-click)" in _toolbar_titles(page, ".pg-canvas")
+    assert "Fit the view to the points (key F)" in _toolbar_titles(page, ".pg-canvas")
 
     # Offline: no request leaves the page while the images are made.
     requests = []

@@ -1,8 +1,8 @@
 """Real-browser tests of dragging points: a dragged point follows the pointer and the boundary
 follows it live (the live route's figures), the drop lands where the pointer let go, one undo puts
 it back; a selection (the select tool) drags as a group; a short press on a point moves nothing and
-removes nothing in the add tool, a drag on empty space still zooms, and a clicked point shows
-before the server has answered.
+removes nothing in the add tool (it adds a point there), a drag on empty space still zooms, and a
+clicked point shows before the server has answered.
 
 Each test waits for states (the canvas's drag counters, its revision, its point count), never for
 a fixed time; each leaves a screenshot in test-artifacts/.
@@ -232,17 +232,23 @@ def test_box_selected_points_drag_as_a_group(page):
     assert coordinates(points(page)) == coordinates(before)
 
 
-def test_a_short_press_on_a_point_changes_nothing_in_the_add_tool_and_erases_in_the_erase_tool(page):
+def test_a_short_press_on_a_point_adds_one_there_in_the_add_tool_and_erases_in_the_erase_tool(page):
     before = points(page)
     pid = next(iter(before))
     x, y = before[pid]["px"], before[pid]["py"]
-    sent = int(dataset(page).get("sent") or 0)
     page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(x + 2, y + 1)  # less than a few pixels: a click, on a point: nothing
+    page.mouse.move(x + 2, y + 1)  # less than a few pixels: a click, and every click is a point
     page.mouse.up()
-    page.wait_for_timeout(300)  # an edit would have been sent at once (the canvas sends synchronously)
-    assert int(dataset(page).get("sent") or 0) == sent
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('.pg-canvas')?.dataset.points) === n + 1", arg=len(before)
+    )
+    wait_applied(page)
+    after = set(coordinates(points(page)).values())
+    assert len(after) == len(before) + 1 and set(coordinates(before).values()) <= after  # none moved or removed
+    page.keyboard.press("Control+z")  # the added point goes again
+    page.wait_for_function("(n) => Number(document.querySelector('.pg-canvas')?.dataset.points) === n", arg=len(before))
+    wait_applied(page)
     assert coordinates(points(page)) == coordinates(before)
 
     page.keyboard.press("e")  # the erase tool: the same press removes the point

@@ -38,7 +38,7 @@ JA = {
     "speed": "速度 ",
     "png": "PNG でダウンロード",
     "svg": "SVG（ベクター）でダウンロード",
-    "fit": "表示範囲を点に合わせる（ダブルクリックでも可）",
+    "fit": "表示範囲を点に合わせる（キー F）",
 }
 ENGLISH = ["Play", "Pause", "Final fit", "Speed", "One step", "of", "end of the run", "misclassified", "correct"]
 

@@ -30,7 +30,7 @@ ENGLISH_CANVAS = {
     "download_png": "Download as PNG",
     "download_svg": "Download as SVG (vector)",
     "not_drawn": "The plot could not be drawn: {error}",
-    "fit_view": "Fit the view to the points (or double-click)",
+    "fit_view": "Fit the view to the points (key F)",
 }
 # The tool bar's texts (issue 25): new, with no JavaScript before them; as the code defines them.
 ENGLISH_TOOLS = {

@@ -57,7 +57,7 @@ EXPLANATION = N_(
     "(key A; click empty space to add a point of the selected class, drag a point to move it, Alt-click "
     "a point to erase it), ✥ Move (M), ⌫ Erase (E; click a point or drag a box) and ⬚ Select (S; then "
     "drag a selected point to move them all, Delete erases them). The wheel scrolls the page: Ctrl/⌘+scroll, "
-    "a pinch or a dragged box zooms; double-click (or ⌂ in the toolbar) fits the view to the points. "
+    "a pinch or a dragged box zooms; ⌂ in the toolbar (or the key F) fits the view to the points. "
     "**Keys:** Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z or Ctrl+Y redo."
 )
 

@@ -49,7 +49,6 @@ interface PlotRoot extends HTMLElement {
   __pgKbPointer?: any;
   __pgKbRegion?: any;
   __pgKbReleased?: any;
-  __pgLastClick?: any;
   __pgLegendKey?: any;
   __pgLegendLevel?: any;
   __pgLiveAgain?: any;

@@ -54,7 +54,6 @@ class VisitorState(TypedDict, total=False):
     fit_count: int  # the last fit token handed to a canvas
     drawn_scenes: dict[str, Any]  # canvas revision -> the points and centres it showed
     drag: tuple[Any, PointSet, list[int]]  # (drag id, the points before it, the dragged points' places)
-    last_click: tuple[Any, ...]  # (nonce, scene before, history before, scene after)
     canvas_drawn: str  # what the canvas last drew: the panels follow it
     whole_run: bool  # the whole page is running (not one fragment)
     live_follows: bool  # this run, the open panel's live section holds the follow element

@@ -145,9 +145,18 @@ export function draw(root, Plotly) {
     }
     return root.__pgNextDraw;
   }
-  const done = () => { root.__pgDrawing = null; };
-  root.__pgDrawing = drawNow(root, Plotly, 0).then(done, (err) => { done(); throw err; });
-  return root.__pgDrawing;
+  return exclusive(root, () => drawNow(root, Plotly, 0));
+}
+
+export function exclusive(root, job) {
+  // ``job`` (a plotly call on this canvas) once the draw or job under way is done, and a draw asked
+  // for meanwhile after it (see draw): two plotly calls on one plot never overlap.
+  const started = root.__pgDrawing ? root.__pgDrawing.then(job, job) : Promise.resolve(job());
+  const mine = started.then(
+    () => { if (root.__pgDrawing === mine) root.__pgDrawing = null; },
+    (err) => { if (root.__pgDrawing === mine) root.__pgDrawing = null; throw err; });
+  root.__pgDrawing = mine;
+  return mine;
 }
 
 function drawNow(root, Plotly, depth) {

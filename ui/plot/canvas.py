@@ -67,7 +67,7 @@ def canvas_texts() -> dict[str, str]:
     """The canvas's sentences (its JavaScript holds none), in the session's language."""
     return {
         **shared_texts(),
-        "fit_view": _("Fit the view to the points (or double-click)"),
+        "fit_view": _("Fit the view to the points (key F)"),
         "tools": _("Tools"),
         "class_pick": _("Class of new points"),
         "tool_add": _("✚ Add"),
@@ -223,9 +223,8 @@ def canvas(
 
     ``result.events`` is None or a list of unacknowledged events, oldest first, each one of
     {"type": "add", "x", "y"}, {"type": "remove", "ids": [...]}, {"type": "remove_centre", "ids"},
-    {"type": "view", "x0", "x1", "y0", "y1"} (a zoom or pan), {"type": "retract", "of": nonce}
-    (a double-click takes back its first click), {"type": "fit"} (double-click, toolbar),
-    {"type": "undo"} or {"type": "redo"} (keyboard), with an increasing "nonce" and the plot
+    {"type": "view", "x0", "x1", "y0", "y1"} (a zoom or pan), {"type": "fit"} (the toolbar's ⌂,
+    the key F), {"type": "undo"} or {"type": "redo"} (keyboard), with an increasing "nonce" and the plot
     area's size in pixels as "area"; ``ack`` is the last nonce applied.
     ``height``: of the plot in pixels, or its least height when ``fill_screen`` (presentation:
     the plot reaches the bottom of the browser window; a number n > 1 shares that room with the

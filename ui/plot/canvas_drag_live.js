@@ -123,7 +123,6 @@ export function startDrag(root, press) {
     id: `${Date.now()}-${window.__pgDragCount}`, ids: press.ids, revision: press.revision,
     from: new Map(press.ids.map((id) => [id, shown.get(id)])), offset: [0, 0], pixels: [0, 0],
   };
-  root.__pgLastClick = null;  // a drag is no half of a double-click
   root.dataset.dragging = '1';
   root.classList.add('pg-dragging');  // no hover label follows
   root.dataset.dragUpdates = '0';
@@ -161,8 +160,6 @@ function pendingEdits(root) {
     } else if (e.type === 'move') {
       if (e.revision !== revision) return null;
       edits.push({type: 'move', ids: e.ids, dx: e.dx, dy: e.dy});
-    } else if (e.type === 'retract') {
-      return null;
     }
   }
   const drag = root.__pgDrag;
@@ -261,14 +258,10 @@ export function withAdded(root, figure) {
 const ADDED_WAIT_MS = 40;  // a new point waits this long for its live figure before it is drawn alone
 
 export function showAdded(root, event) {
-  if (event.type === 'retract') {
-    root.__pgAdded = (root.__pgAdded || []).filter((p) => p.nonce !== event.of);
-  } else {
-    if (!root.__pgData || !root.__pgData.new_point) return;
-    root.__pgAdded = (root.__pgAdded || []).concat([{nonce: event.nonce, x: event.x, y: event.y}]);
-  }
+  if (!root.__pgData || !root.__pgData.new_point) return;
+  root.__pgAdded = (root.__pgAdded || []).concat([{nonce: event.nonce, x: event.x, y: event.y}]);
   if (!root.__pgFigure || !window.Plotly) return;
-  if (event.type === 'add' && liveAvailable(root)) {
+  if (liveAvailable(root)) {
     // The live figure, close behind, draws the point with its boundary in one draw;
     // should it be late, the point is drawn alone meanwhile.
     if (!root.__pgAddedTimer) root.__pgAddedTimer = setTimeout(() => drawAdded(root), ADDED_WAIT_MS);

@@ -4,14 +4,17 @@
 // files by ui/plot/browser_modules.py); the rules below hold for all of them.
 //
 // Rules that must hold (a lecturer in front of a class relies on them):
-// - A gesture does what its tool says, nothing else. add (the default): a click on empty space adds
-//   a point exactly where the pointer was pressed; a click on a point does nothing (Alt/⌥-click
-//   erases it); a press on a point that travels moves it. move: drag points (empty space pans).
+// - A gesture does what its tool says, nothing else. add (the default): every click adds a point
+//   exactly where the pointer was pressed, on empty space or on a marker (a dense cluster is built
+//   by clicking among its points); Alt/⌥-click on a point erases it instead; a press on a point that
+//   travels moves it. move: drag points (empty space pans).
 //   erase: a click on a point, or a box / lasso, removes. select: a click or a box / lasso selects,
 //   a selected point drags the whole selection, Delete erases it.
 // - Every click lands: coordinates come from the pointer event itself (never plotly's throttled
 //   hover), edits are queued page-wide in order with increasing nonces and re-sent until the
-//   session acknowledges them (``send``), never dropped or merged.
+//   session acknowledges them (``send``), never dropped or merged. Two quick clicks at one spot
+//   (a double-click, a cluster built fast) are two clicks: the add tool adds both points. The view
+//   is fitted by ⌂ in plotly's toolbar, the sidebar's Fit view and the key F, never by a click.
 // - The wheel scrolls the page; Ctrl/⌘ + wheel (and a trackpad's pinch) zooms about the pointer;
 //   on a touch screen one finger scrolls the page in the add tool (a tap adds), two fingers pan
 //   and zoom.
@@ -22,8 +25,6 @@
 import { placeDragged, requestLive, select, showAdded, startDrag } from './canvas_drag_live.js';
 import { keyRoot, touchEnd, touchMove, touchStart, wheel } from './canvas_touch_wheel_keys.js';
 
-const DOUBLE_CLICK_SLOP = 8;  // px: two clicks further apart are two clicks, however quick
-const DOUBLE_CLICK_MS = 500;  // the longest double-click interval systems allow by default
 const DRAG_SLOP = 4;  // px: a press that moves less is a click
 const TAP_SLOP = 10;  // px: a touch that moves less is a tap
 const HIT_SLACK = 3;  // px beyond a marker's radius that still press it
@@ -73,7 +74,7 @@ export function send(root, event) {
   window.__pgQueue = queue.concat([event]);
   root.dataset.lastSent = event.type + ' ' + event.nonce;  // what the browser tests see leave at once
   root.dataset.sent = String(Number(root.dataset.sent || 0) + 1);
-  if (event.type === 'add' || event.type === 'retract') showAdded(root, event);
+  if (event.type === 'add') showAdded(root, event);
   if (['add', 'remove'].includes(event.type) && liveAvailable(root)) {
     // The live route answers first: the session's rerun, started at once, would hold the server
     // (and Python's lock) while the route computes. The click is in the queue; it is committed
@@ -156,7 +157,6 @@ function pointAt(root, clientX, clientY, slack) {
 export function setTool(tool) {
   if (!TOOLS.includes(tool)) return;
   window.__pgTool = tool;
-  /** @type {NodeListOf<PlotRoot>} */ (document.querySelectorAll('.pg-canvas')).forEach((root) => { root.__pgLastClick = null; });  // no double-click across tools
   try { window.sessionStorage.setItem('pg-tool', tool); } catch (err) { /* private mode: not kept */ }
   /** @type {NodeListOf<PlotRoot>} */ (document.querySelectorAll('.pg-canvas')).forEach((root) => { if (root.__pgData) applyTool(root); });
 }
@@ -224,42 +224,25 @@ export function liveLine(root, text) {
 
 // ---- Clicks -------------------------------------------------------------------------------------
 
-function clickStart(root, at) {
-  // A double-click only fits the view. Its first click's edit was sent at once (no waiting for a
-  // second click), so the second click takes it back, in the same undo step. Returns the click's
-  // record (its edit's nonce to be filled in), or null when it completed a double-click.
-  const now = performance.now();
-  const here = {x: at.clientX, y: at.clientY, t: now, nonce: null};
-  const last = root.__pgLastClick;
-  if (last && now - last.t < DOUBLE_CLICK_MS && Math.hypot(here.x - last.x, here.y - last.y) <= DOUBLE_CLICK_SLOP) {
-    root.__pgLastClick = null;
-    if (last.nonce !== null) send(root, {type: 'retract', of: last.nonce});
-    send(root, {type: 'fit'});
-    return null;
-  }
-  root.__pgLastClick = here;
-  return here;
-}
-
 function click(root, press) {
-  // A press that did not travel: what it does depends on the tool (see the rules above).
-  const tool = currentTool(), here = clickStart(root, press);
-  if (!here) return;
+  // A press that did not travel: what it does depends on the tool (see the rules above), however
+  // soon after the last click and however near it.
+  const tool = currentTool();
   const centre = markerAt(root, press.clientX, press.clientY, 'centres', ERASE_SLACK);
   if (tool === 'erase') {
     const id = pointAt(root, press.clientX, press.clientY, ERASE_SLACK);
-    if (id !== null) here.nonce = send(root, {type: 'remove', ids: [id]});
-    else if (centre !== null) here.nonce = send(root, {type: 'remove_centre', ids: [centre]});
+    if (id !== null) send(root, {type: 'remove', ids: [id]});
+    else if (centre !== null) send(root, {type: 'remove_centre', ids: [centre]});
   } else if (tool === 'select') {
     if (press.id !== null) select(root, [press.id], press.shiftKey);
     else if (root.__pgSelection) select(root, [], false);
   } else if (tool === 'add') {
     if (press.id !== null && (press.altKey || root.__pgData.click_switches)) {
-      here.nonce = send(root, {type: 'remove', ids: [press.id]});  // switch mode: the session switches it
+      send(root, {type: 'remove', ids: [press.id]});  // switch mode: the session switches it
     } else if (press.id === null && press.altKey && centre !== null) {
-      here.nonce = send(root, {type: 'remove_centre', ids: [centre]});
-    } else if (press.id === null) {
-      here.nonce = send(root, {type: 'add', x: press.start[0], y: press.start[1]});
+      send(root, {type: 'remove_centre', ids: [centre]});
+    } else {
+      send(root, {type: 'add', x: press.start[0], y: press.start[1]});
     }
   }
 }

@@ -54,16 +54,11 @@ class ViewEvent(_Event):
     y1: float
 
 
-class RetractEvent(_Event):
-    type: Literal["retract"]
-    of: int  # the nonce of the click a double-click takes back
-
-
 class CommandEvent(_Event):
     type: Literal["fit", "undo", "redo"]
 
 
-CanvasEvent = AddEvent | RemoveEvent | MoveEvent | ViewEvent | RetractEvent | CommandEvent
+CanvasEvent = AddEvent | RemoveEvent | MoveEvent | ViewEvent | CommandEvent
 
 
 class LiveAdd(TypedDict):

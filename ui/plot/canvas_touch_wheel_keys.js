@@ -1,5 +1,6 @@
 // The canvas's gestures, continued (see canvas_gestures.js, whose rules hold here): touch, the
 // wheel, plotly's own zoom, pan, box and lasso events, and the keys.
+import { exclusive } from './canvas.js';
 import { markSelection, placeDragged, select } from './canvas_drag_live.js';
 import { TOOL_KEYS, VIEW_SETTLE_MS, WHEEL_HINT_MS, bindPresses, currentTool, inPlotArea, plotPixel, pointIds, pressEnd, pressMove, pressStart, send, setTool, toData } from './canvas_gestures.js';
 
@@ -51,7 +52,7 @@ export function touchEnd(e) {
     e.preventDefault();  // no emulated mouse click after the tap
   } else if (press && !press.travelled) {
     // A tap on empty space was a click already (pressEnd): the browser's emulated mouse click at
-    // the same spot would be a second one, i.e. a double-click (the point taken back, the view fitted).
+    // the same spot would be a second click (a second point).
     e.preventDefault();
   }
 }
@@ -137,6 +138,17 @@ function settleView(root, delay) {
 
 // ---- Plotly's own events: zoom boxes, pans, box and lasso ------------------------------------------
 
+function clearBoxSelection(root) {
+  // plotly's own selection dims every point a box or lasso left out (the traces' selectedpoints,
+  // kept across Plotly.react by the layout's uirevision) and leaves the box drawn. The canvas's
+  // tools only use a box to name points (erase removes them, select rims them): once it has, every
+  // point is drawn in full again and the box goes.
+  const dimmed = () => (root.data || []).some((trace) => trace.selectedpoints != null);
+  const boxed = () => ((root.layout && root.layout.selections) || []).length > 0;
+  if (!window.Plotly || !(dimmed() || boxed())) return null;
+  return exclusive(root, () => (dimmed() || boxed() ? window.Plotly.update(root, {selectedpoints: null}, {selections: []}) : null));
+}
+
 export function bind(root) {
   // The component's function runs on every data change; handlers are bound once.
   root.on('plotly_selected', (ev) => {
@@ -144,9 +156,9 @@ export function bind(root) {
     // only a selection with points does something. It is handled after plotly's own handling of
     // the gesture (a redraw from inside it overflows plotly.js's stack).
     const ids = pointIds(ev && ev.points), tool = currentTool(), shift = !!root.__pgShiftGesture;
-    if (!ids.length) return;
+    if (!ids.length) { setTimeout(() => clearBoxSelection(root), 0); return; }
     setTimeout(() => {
-      Promise.resolve(window.Plotly.relayout(root, {selections: []})).finally(() => {  // the next box starts fresh
+      Promise.resolve(clearBoxSelection(root)).finally(() => {  // the next box starts fresh
         if (tool === 'select') select(root, ids, shift);
         else if (tool === 'erase') send(root, {type: 'remove', ids: ids});
       });
@@ -169,7 +181,7 @@ export function bind(root) {
   bindPresses(root);
 }
 
-// ---- Keys: undo and redo, the tools, erasing the selection ---------------------------------------
+// ---- Keys: undo and redo, the tools, fitting the view, erasing the selection -----------------------
 
 function isTextField(element) {
   if (!element || !element.tagName) return false;
@@ -181,14 +193,17 @@ function isTextField(element) {
   return !notText.includes((element.type || '').toLowerCase());
 }
 
+const FIT_KEY = 'f';  // fits the view to the points
+
 export function keyRoot() {
   return [window.__pgKeyRoot].concat(Array.from(document.querySelectorAll('.pg-canvas')))
     .find(r => r && r.isConnected && r.__pgSend);
 }
 
 export function bindKeys() {
-  // Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo; A, M, E, S pick a tool; Delete erases the
-  // selection; Esc clears it. Anywhere on the page but in a text field (which keeps its own keys).
+  // Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo; A, M, E, S pick a tool; F fits the view to
+  // the points (as ⌂ and the sidebar's Fit view do); Delete erases the selection; Esc clears it.
+  // Anywhere on the page but in a text field (which keeps its own keys).
   if (window.__pgKeysBound) return;
   window.__pgKeysBound = true;
   document.addEventListener('keydown', (e) => {
@@ -202,6 +217,8 @@ export function bindKeys() {
       send(root, {type: action});
     } else if (TOOL_KEYS[key] && !e.shiftKey) {
       setTool(TOOL_KEYS[key]);
+    } else if (key === FIT_KEY && !e.shiftKey) {
+      send(root, {type: 'fit'});
     } else if ((key === 'delete' || key === 'backspace') && root.__pgSelection) {
       e.preventDefault();
       const ids = root.__pgSelection.ids;

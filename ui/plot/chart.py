@@ -23,6 +23,7 @@ from .canvas import (
     file_name,
     shared_texts,
 )
+from .plotly_config import offline
 from .projector_sizes import legible, room_data, room_layout
 from .theme import DARK_SWAPS, with_font
 
@@ -32,9 +33,9 @@ _CSS = ".pg-chart { width: 100%; }"
 
 _chart = st.components.v2.component("playground_chart", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False)
 
-# plotly's image button and its Plotly Cloud upload give way to offline PNG / SVG downloads
-# (added by the chart's JavaScript, see ``plotConfig``).
-CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["toImage", "sendChartToCloud"]}
+# plotly's image button gives way to offline PNG / SVG downloads (added by the chart's JavaScript,
+# see ``plotConfig``), and nothing offers an upload (``offline``).
+CONFIG = offline({"displaylogo": False, "modeBarButtonsToRemove": ["toImage"]})
 
 
 def chart(
@@ -63,7 +64,7 @@ def chart(
         layout[axis] = {"automargin": True, **(layout.get(axis) or {})}
     data = {
         "figure": figure_json({**figure, "layout": layout}),
-        "config": {**CONFIG, **(config or {})},
+        "config": offline({**CONFIG, **(config or {})}),
         "plotly_url": ensure_plotly_js(),
         "dark_swaps": DARK_SWAPS,
         "module": module_url("plot/chart.js"),

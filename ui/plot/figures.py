@@ -19,6 +19,7 @@ from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name_html
 
 from .caption import with_caption
+from .plotly_config import offline
 from .projector_sizes import LEGIBLE_PX
 from .theme import (
     BOUNDARY_COLOUR,
@@ -501,12 +502,15 @@ def _as_dict(trace):
     return trace if isinstance(trace, dict) else trace.to_plotly_json()
 
 
-# The canvas's plotly.js config. Double-click is handled by the canvas itself (it must never add
-# points; see ui/plot/canvas.py), the view reset by its own toolbar button; plotly's image button and
-# its Plotly Cloud upload give way to the canvas's offline PNG / SVG downloads.
-FIGURE_CONFIG = {
-    "displaylogo": False,
-    "scrollZoom": False,  # the wheel scrolls the page; the canvas zooms on Ctrl/⌘ + wheel itself
-    "modeBarButtonsToRemove": ["autoScale2d", "resetScale2d", "toImage", "sendChartToCloud"],
-    "doubleClick": False,
-}
+# The canvas's plotly.js config. A double-click is two clicks (each adds its point in the add tool),
+# never plotly's zoom reset; the view is fitted by the canvas's own toolbar button (⌂), the
+# sidebar's Fit view and the key F. plotly's image button gives way to the canvas's offline PNG /
+# SVG downloads, and nothing offers an upload (``offline``).
+FIGURE_CONFIG = offline(
+    {
+        "displaylogo": False,
+        "scrollZoom": False,  # the wheel scrolls the page; the canvas zooms on Ctrl/⌘ + wheel itself
+        "modeBarButtonsToRemove": ["autoScale2d", "resetScale2d", "toImage"],
+        "doubleClick": False,
+    }
+)

@@ -74,6 +74,23 @@ function downloadFigure(Plotly, gd, format, name) {
   });
 }
 
+// No plot of the app offers an upload (README: nothing is uploaded anywhere): plotly.js 4 shows
+// "Share chart…" by default (showSendToCloud), which sends the figure to Plotly Cloud
+// (plotlyServerURL). Every plotly.js call's config goes through offline; ui/plot/plotly_config.py
+// says the same for the configs sent from Python.
+export const UPLOAD_BUTTONS = ['sendChartToCloud', 'sendDataToCloud', 'editInChartStudio'];
+const NO_UPLOAD = {showSendToCloud: false, showEditInChartStudio: false, plotlyServerURL: ''};
+
+/**
+ * ``config`` with no upload button and nowhere to upload to.
+ * @param {Record<string, any>} config
+ * @returns {Record<string, any>}
+ */
+export function offline(config) {
+  const removed = (config.modeBarButtonsToRemove || []).filter((/** @type {string} */ b) => !UPLOAD_BUTTONS.includes(b));
+  return Object.assign({}, config, NO_UPLOAD, {modeBarButtonsToRemove: removed.concat(UPLOAD_BUTTONS)});
+}
+
 export function plotConfig(Plotly, root, config, buttons, texts) {
   // The config with PNG / SVG buttons (functions, so added here rather than sent from Python),
   // made once per config and language (``texts``, the buttons' titles): Plotly.react redraws the
@@ -82,7 +99,7 @@ export function plotConfig(Plotly, root, config, buttons, texts) {
   const key = JSON.stringify([config, texts]);
   if (root.__pgConfigKey !== key) {
     root.__pgConfigKey = key;
-    root.__pgConfig = Object.assign({}, config, {
+    root.__pgConfig = Object.assign(offline(config), {
       modeBarButtonsToAdd: (buttons || []).concat([
         {name: 'pgDownloadPng', title: texts.download_png, icon: Plotly.Icons.camera,
          click: (gd) => downloadFigure(Plotly, gd, 'png', gd.__pgFileName)},

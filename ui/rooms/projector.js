@@ -4,7 +4,7 @@
 // and themed are ui/plot/plotly_shared.js's). One poll loop per element: the function runs again on
 // every data change, and the loop stops once its element has left the page. The points are drawn on
 // a canvas layer of their own (projector_points.js): plotly draws the rest.
-import { fill, loadPlotly, observeWidth, plotRoot, themed } from '../plot/plotly_shared.js';
+import { fill, loadPlotly, observeWidth, offline, plotRoot, themed } from '../plot/plotly_shared.js';
 import { drawPoints, takePoints } from './projector_points.js';
 
 const POLL_MS = 250;  // from one answer to the next poll: the server builds a room's answer at most this often
@@ -56,7 +56,7 @@ async function poll(Plotly, root, status, state) {
       const figure = JSON.parse(themed(JSON.stringify(answer.figure), state.dark));
       root.__pgPointLayers = takePoints(figure);
       await Plotly.react(root, figure.data, {...figure.layout, autosize: true},
-        {displaylogo: false, responsive: true, modeBarButtonsToRemove: ['select2d', 'lasso2d']});
+        offline({displaylogo: false, responsive: true, modeBarButtonsToRemove: ['select2d', 'lasso2d']}));
       drawPoints(root, root.__pgPointLayers);
       if (!root.__pgPointsFollow) {  // a resize or a zoom redraws the plot: the points follow its axes
         root.__pgPointsFollow = true;

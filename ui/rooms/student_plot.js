@@ -2,6 +2,8 @@
 // points marked and the taps not yet acknowledged, drawn static (no zoom: every place of the
 // drawing area is a place a point can go) and tall enough on a phone held upright to tap.
 
+import { offline } from '../plot/plotly_shared.js';
+
 const MIN_TALL = 0.8;  // the drawing area's height over its width, at least, where the screen allows
 const FONT_PX = 14;  // the plot's smallest type on a phone (the page's own is larger)
 const OWN_COLOUR = '#6a1b9a';
@@ -98,6 +100,6 @@ function fitHeight(gd) {
  */
 export async function drawRoom(plotly, gd, figure, traces) {
   await plotly.react(gd, figure.data.concat(traces), phoneLayout(figure.layout),
-    {staticPlot: true, responsive: true, displayModeBar: false});
+    offline({staticPlot: true, responsive: true, displayModeBar: false}));
   if (fitHeight(gd)) await plotly.Plots.resize(gd);
 }

@@ -11,13 +11,12 @@ Rules that must hold:
   reached the scene first, and nothing is removed when that drawing is no longer known.
 - A hostile or stale event becomes one notice, never an error (``_refusing``); an unknown event
   type is ignored.
-- A double-click's second click takes the first one back (``retract``) and leaves no undo step; a
-  drag is one undo step however many moves it sent.
+- Every click is its own edit (two quick clicks at one spot add two points); a drag is one undo
+  step however many moves it sent.
 - Everything lives in ``visitor()``; the scene changes only through ``ui.session.state``.
 """
 
 import functools
-from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from playground import InvalidDataError, Message, PlaygroundError, Window
@@ -117,23 +116,6 @@ def _without(items, clicked):
     return remaining
 
 
-# A double-click resets the view and changes nothing else: its first click was applied at once,
-# so the second one takes it back (``retract``), history included.
-LAST_CLICK: Final = "last_click"  # (nonce, scene before, history before, scene after) of the last click
-
-
-def _retract(nonce):
-    """Undo the click with this nonce if nothing but the view changed since; leave no trace in undo."""
-    last = visitor().pop(LAST_CLICK, None)
-    if last is None or last[0] != nonce:
-        return
-    _unused, before, history, after = last
-    current = scene()
-    if replace(current, window=after.window, view_revision=after.view_revision) == after:
-        set_scene(replace(before, window=current.window, view_revision=current.view_revision))
-        visitor()["history"] = history
-
-
 def _refusing(handler):
     """An edit handler whose bad values (a hostile or stale event) become one notice, not an error."""
 
@@ -144,17 +126,6 @@ def _refusing(handler):
         except (InvalidDataError, KeyError, TypeError, ValueError, OverflowError) as err:
             reason = err.message if isinstance(err, PlaygroundError) else str(err)
             notify(Message(N_("That canvas action was ignored: {reason}"), reason=reason))
-
-    return handle
-
-
-def _click(handler):
-    """A click's edit: remembered so that a double-click's second click can take it back."""
-
-    def handle(event: dict[str, Any], active_class: int, shared_view: bool) -> None:
-        before = (scene(), visitor()["history"])
-        handler(event, active_class, shared_view)
-        visitor()[LAST_CLICK] = (event["nonce"], *before, scene())
 
     return handle
 
@@ -212,10 +183,9 @@ def _view(event, active_class, shared_view):
 
 # One handler per event type of ``ui.plot.canvas_protocol``; an unknown type is ignored.
 EVENT_HANDLERS = {
-    "add": _click(_add),
-    "remove": _click(_remove),
-    "remove_centre": _click(_remove),
-    "retract": lambda event, *_: _retract(event.get("of")),
+    "add": _add,
+    "remove": _remove,
+    "remove_centre": _remove,
     "fit": lambda *_: fit_view(),
     "undo": lambda *_: undo(),
     "redo": lambda *_: redo(),
