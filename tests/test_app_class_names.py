@@ -33,13 +33,13 @@ def test_renaming_class_1_shows_in_the_status_line_and_a_reopened_link():
     at.text_input(key="class_name_0").set_value("setosa").run()
     assert not at.exception
     assert at.session_state.scene.class_names == ("setosa",)
-    assert "●</span> setosa: 30" in _status(at) and "</span> class 1:" not in _status(at)
+    assert "●</span> \u2068setosa\u2069: 30" in _status(at) and "</span> class 1:" not in _status(at)
     assert "names" in at.query_params
 
     copy = _run(dict(at.query_params))
     assert not copy.exception and not copy.warning
     assert copy.session_state.scene.class_names == ("setosa",)
-    assert "●</span> setosa: 30" in _status(copy)
+    assert "●</span> \u2068setosa\u2069: 30" in _status(copy)
     assert copy.text_input(key="class_name_0").value == "setosa"
     assert copy.text_input(key="class_name_1").value == ""  # the default name: "class 2"
     assert "■</span> class 2:" in _status(copy)
@@ -88,12 +88,30 @@ def test_names_of_the_wrong_kind_are_dropped_with_a_message(names):
     assert "class names" in unescape(at.warning[0].value) or "name of class 2" in unescape(at.warning[0].value)
 
 
+@pytest.mark.parametrize("name", ["שלום", "مرحبا", "אב 12"])
+def test_a_right_to_left_name_keeps_the_status_lines_counts_in_order(name):
+    """Issue 44: "abcd10 :שלום" — a right-to-left name took the count after it into its own
+    direction. The name is isolated (U+2068 ... U+2069) wherever it is embedded; the field, the
+    scene and the link hold the name itself."""
+    at = _run()
+    at.text_input(key="class_name_0").set_value(name).run()
+    assert not at.exception
+    status = _status(at)
+    assert f"●</span> \u2068{name}\u2069: 30 · " in status, status
+    assert status.count("\u2068") == status.count("\u2069")  # every isolate is closed
+    assert at.session_state.scene.class_names == (name,)
+    assert at.text_input(key="class_name_0").value == name
+    assert "\u2068" not in at.query_params["names"] and "\u2069" not in at.query_params["names"]
+    copy = _run(dict(at.query_params))
+    assert copy.session_state.scene.class_names == (name,) and f"\u2068{name}\u2069: 30" in _status(copy)
+
+
 def test_a_csv_with_text_labels_names_the_classes_and_one_with_numbers_keeps_them():
     at = _run()
     at.file_uploader[0].upload("iris.csv", b"a,b,species\n1,2,setosa\n3,4,virginica\n5,6,setosa\n", "text/csv").run()
     assert not at.exception
     assert at.session_state.scene.class_names == ("setosa", "virginica")
-    assert "●</span> setosa: 2" in _status(at) and "■</span> virginica: 1" in _status(at)
+    assert "●</span> \u2068setosa\u2069: 2" in _status(at) and "■</span> \u2068virginica\u2069: 1" in _status(at)
     assert [at.text_input(key=f"class_name_{k}").value for k in range(2)] == ["setosa", "virginica"]
     at.file_uploader[0].upload("p.csv", b"1,2,0\n3,4,1\n", "text/csv").run()
     assert at.session_state.scene.class_names == ("setosa", "virginica")

@@ -79,20 +79,23 @@ def test_a_json_with_unusable_settings_loads_the_rest_and_says_so():
     _upload(at, "odd.json", text.encode())
     assert at.session_state.scene.points == NEW_POINTS
     message = next(w.value for w in at.warning if "could not be used" in w.value)
-    assert "'odd.json'" in message and "unknown method 'quantum'" in message
+    assert "'\u2068odd.json\u2069'" in message and "unknown method 'quantum'" in message
+
+
+BAD_CSV, BAD_JSON = "'\u2068bad.csv\u2069'", "'\u2068bad.json\u2069'"  # a file's name is shown isolated
 
 
 @pytest.mark.parametrize(
     ("name", "data", "fragments"),
     [
-        ("bad.csv", b"x1,x2,class\n1,2,1\n3,4,2\n4,abc,1\n", ["'bad.csv'", "Line 4, column x2: abc is not a number."]),
+        ("bad.csv", b"x1,x2,class\n1,2,1\n3,4,2\n4,abc,1\n", [BAD_CSV, "Line 4, column x2: abc is not a number."]),
         ("bad.csv", b"1,2,1\n1,2\n", ["Line 2", "found 2 columns"]),
         ("bad.csv", "".join(f"{k},0,{k}\n" for k in range(7)).encode(), ["7 different labels", "at most 6"]),
         ("bad.csv", b"1,2,1\n1,2,setosa\n", ["mixes numbers and text", "line 2: 'setosa'"]),
         ("bad.csv", b"1,2,1\n1,nan,2\n", ["Line 2", "not a finite number"]),
         ("bad.csv", b"1,2,1\n1,2,\xff\n", ["Line 2", "not UTF-8"]),
         ("bad.csv", b"", ["empty"]),
-        ("bad.json", b'{\n  "points": [\n    [1, 2, 1],\n    [1, 2]\n  ]\n}', ["'bad.json'", "Line 4", "point 2"]),
+        ("bad.json", b'{\n  "points": [\n    [1, 2, 1],\n    [1, 2]\n  ]\n}', [BAD_JSON, "Line 4", "point 2"]),
         ("bad.json", b'{\n  "points": [[1, 2, 1],\n', ["Line 3, column 1", "not valid JSON"]),
     ],
 )

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import streamlit
 
-from playground.link import encode_scene
+from playground.link import encode_class_names, encode_scene
 from playground.scene import PointSet, Scene
 from tests.browser import ARTIFACTS, wait_settled
 from ui.text.names import latex_text
@@ -21,6 +21,11 @@ pytestmark = pytest.mark.browser
 LEGEND_JS = """() => [...document.querySelectorAll('.pg-canvas .legend .traces .legendtext')]
   .map(t => t.textContent)"""
 HOSTILE = "<b>bold</b> & %{x}"
+
+
+def _iso(name):
+    """A user's name as the page shows it: isolated (ui.text.names.isolated), invisible marks."""
+    return f"\u2068{name}\u2069"
 
 
 def _open(browser, url, errors):
@@ -56,15 +61,15 @@ def test_a_renamed_class_shows_in_the_legend_and_in_a_copied_link(browser, serve
     _sidebar(page).get_by_text("Class names", exact=True).click()
     _rename(page, 1, "setosa")
     page.wait_for_function("() => window.location.search.includes('names=')", timeout=15_000)
-    _legend_has(page, "setosa")
+    _legend_has(page, _iso("setosa"))
     _rename(page, 2, HOSTILE)
-    _legend_has(page, HOSTILE)  # the characters themselves: no bold, no hover template
+    _legend_has(page, _iso(HOSTILE))  # the characters themselves: no bold, no hover template
     wait_settled(page)
     legend = page.evaluate(LEGEND_JS)
-    assert legend[:3] == ["setosa", HOSTILE, "class 3"], legend
+    assert legend[:3] == [_iso("setosa"), _iso(HOSTILE), "class 3"], legend
     assert page.locator(".pg-canvas .legend text[style*='bold'], .pg-canvas .legend tspan[style*='bold']").count() == 0
     status = page.locator("div[role='status']").inner_text()
-    assert "setosa: 30" in status and f"{HOSTILE}: 30" in status
+    assert f"{_iso('setosa')}: 30" in status and f"{_iso(HOSTILE)}: 30" in status
     page.screenshot(path=str(ARTIFACTS / "class-names.png"))
 
     context.grant_permissions(["clipboard-read", "clipboard-write"])
@@ -74,11 +79,52 @@ def test_a_renamed_class_shows_in_the_legend_and_in_a_copied_link(browser, serve
     assert link == page.url and "names=" in link
 
     other, copy = _open(browser, link, errors)
-    _legend_has(copy, "setosa")
-    assert copy.evaluate(LEGEND_JS)[:3] == ["setosa", HOSTILE, "class 3"]
-    assert "setosa: 30" in copy.locator("div[role='status']").inner_text()
+    _legend_has(copy, _iso("setosa"))
+    assert copy.evaluate(LEGEND_JS)[:3] == [_iso("setosa"), _iso(HOSTILE), "class 3"]
+    assert f"{_iso('setosa')}: 30" in copy.locator("div[role='status']").inner_text()
     assert not copy.get_by_text("could not be used").count()
     other.close()
+    context.close()
+    assert not errors, errors
+
+
+def test_right_to_left_names_keep_the_status_lines_counts_in_order(browser, server):
+    """Issue 44: a Hebrew or Arabic name reordered the counts around it ("abcd10 :שלום"). The page
+    shows each name isolated; in the status line the symbol, the name and its count come in that
+    order, left to right (their boxes on screen), and the link carries the names themselves."""
+    errors = []
+    context, page = _open(browser, f"{server}/?{urlencode({'names': encode_class_names(('שלום', 'مرحبا'))})}", errors)
+    status = page.locator("div[role='status']")
+    text = status.inner_text()
+    assert f"● {_iso('שלום')}: 30 · ■ {_iso('مرحبا')}: 30 · ◆ class 3: 30 — training accuracy" in text, text
+    assert page.evaluate(LEGEND_JS)[:3] == [_iso("שלום"), _iso("مرحبا"), "class 3"]
+    # Where the browser draws them: each class's symbol, then its name, then its count, left to right.
+    boxes = status.evaluate(
+        """(root) => {
+          const text = [...root.querySelectorAll('p')].find(p => p.textContent.includes('●'));
+          const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
+          const left = (node, at, n) => {
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + n);
+            return range.getBoundingClientRect().left;
+          };
+          const out = [];
+          for (let node; (node = walker.nextNode());) {
+            for (const name of ['שלום', 'مرحبا']) {
+              const at = node.textContent.indexOf(name);
+              if (at < 0) continue;
+              const count = node.textContent.indexOf(': 30', at);
+              out.push([name, left(node, at, name.length), left(node, count, 4)]);
+            }
+          }
+          return out;
+        }"""
+    )
+    (first, name_1, count_1), (second, name_2, count_2) = boxes
+    assert (first, second) == ("שלום", "مرحبا") and name_1 < count_1 < name_2 < count_2, boxes
+    status.screenshot(path=str(ARTIFACTS / "class-names-rtl-status.png"))
+    assert "%E2%81%A8" not in page.url and "\u2068" not in page.url  # the link: the names themselves
     context.close()
     assert not errors, errors
 

@@ -88,3 +88,34 @@ def test_the_picker_switches_language_keeps_the_points_and_the_link_follows(brow
     page = open_page(browser, link)
     _check_language(page, "ja")
     close_page(page)
+
+
+# Every link the share box shows, in order, from the page's start (the box reads the address bar).
+RECORD_LINKS_JS = """
+window.__pgLinksShown = [];
+new MutationObserver(() => {
+  const link = document.querySelector('.pg-link')?.textContent;
+  if (link && window.__pgLinksShown.at(-1) !== link) window.__pgLinksShown.push(link);
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+def test_the_address_bar_names_the_language_the_page_took(browser, server):
+    """``?lang=JA%00`` opens the page in English, and the address bar says ``lang=en`` from the
+    first run on: the share box never offers a link with the value the page did not take (the tree
+    before showed ``lang=JA%00`` until a later run rewrote the address)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.add_init_script(RECORD_LINKS_JS)
+    page.goto(f"{server}/?lang=JA%00&m=fisher")
+    page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+    page.locator(".pg-link").wait_for(timeout=30_000)
+    wait_settled(page)
+    assert "training accuracy" in page.locator("body").inner_text()
+    assert page.evaluate("() => new URLSearchParams(location.search).getAll('lang')") == ["en"]
+    shown = page.evaluate("() => window.__pgLinksShown")
+    assert shown and all(
+        page.evaluate("(url) => new URL(url).searchParams.getAll('lang')", link) == ["en"] for link in shown
+    ), shown
+    page.screenshot(path=ARTIFACTS / "i18n-hostile-lang.png")
+    context.close()

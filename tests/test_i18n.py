@@ -171,3 +171,46 @@ def test_switching_language_keeps_the_open_tab():
     at.selectbox(key=language.PICKER_KEY).set_value("zh").run()
     assert at.session_state["panel_tab"] == "后验概率 p(Cₖ|x)"
     assert at.query_params["tab"] == "Posterior p(Cₖ|x)"
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("xx", "en"),
+        ("ja\x00", "en"),  # ?lang=ja%00
+        ("ZH_hant-TW", "zh"),  # shown in Chinese: the link says "zh"
+        ("../../etc/passwd", "en"),
+        ("", "en"),
+        ("ja" * 5_000, "en"),
+        # ?lang=%ED%A0%80, a lone surrogate (U+D800) in UTF-8, as the server decodes it
+        ("\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"), "en"),
+        ("en;ja", "en"),
+        ("JA", "ja"),
+        ("ja-JP", "ja"),
+    ],
+    ids=["xx", "nul", "zh-hant", "path", "empty", "long", "surrogate", "two", "upper", "region"],
+)
+def test_the_address_bar_names_the_language_the_page_shows(value, shown):
+    """A ``lang`` the page did not take as it is leaves the address bar with the first run: the link
+    carries the language shown, as the address bar does after any edit."""
+    at = _run({"lang": value})
+    assert not at.exception
+    assert at.session_state["lang"] == shown
+    assert _link_languages(at) == [shown]
+
+
+def test_a_link_naming_the_language_twice_keeps_one():
+    at = _run({"lang": ["zh", "ja"]})
+    assert not at.exception
+    assert _link_languages(at) == [at.session_state["lang"]]
+
+
+def _link_languages(at):
+    value = at.query_params.get("lang")
+    return value if isinstance(value, list) else [value]
+
+
+def test_a_link_naming_the_language_shown_stays_as_opened():
+    at = _run({"lang": "ja", "m": "fisher"})
+    assert not at.exception
+    assert dict(at.query_params) == {"lang": "ja", "m": "fisher"}

@@ -56,8 +56,10 @@ def test_without_a_run_or_names_classes_are_numbered_from_1():
 
 def test_the_scenes_names_replace_the_default_ones(named):
     named("setosa", "", "virginica")
-    assert [names.class_name(k) for k in range(4)] == ["setosa", "class 2", "virginica", "class 4"]
-    assert names.class_label(2) == "◆ virginica" and names.scene_class_name(np.int64(0)) == "setosa"
+    iso = names.isolated  # a user's name is shown isolated (right-to-left text keeps its place)
+    assert [names.class_name(k) for k in range(4)] == [iso("setosa"), "class 2", iso("virginica"), "class 4"]
+    assert names.scene_class_name(0) == "setosa"  # the name itself, for a link or a file
+    assert names.class_label(2) == f"◆ {iso('virginica')}" and names.scene_class_name(np.int64(0)) == "setosa"
     assert names.scene_class_name("x") is None and names.scene_class_name(9) is None
 
 
@@ -200,7 +202,7 @@ def test_the_canvas_legend_and_hover_show_names_escaped(named):
     points = PointSet.from_arrays([[0, 0], [1, 0], [0, 1], [1, 1], [3, 3], [4, 3]], [0, 0, 1, 1, 2, 2])
     figure = scene_figure(points, FitView(), Window(), 0)
     classes = [trace for trace in figure["data"] if trace.get("meta") == "points"]
-    assert [html.unescape(trace["name"]) for trace in classes] == list(HOSTILE[:3])
+    assert [html.unescape(trace["name"]) for trace in classes] == [names.isolated(n) for n in HOSTILE[:3]]
     for trace in classes:
         assert "<img" not in trace["name"] and "<img" not in trace["hovertemplate"]
         assert trace["hovertemplate"].startswith(trace["name"] + "<br>")
@@ -222,9 +224,10 @@ def test_the_equations_list_named_classes_with_their_names_escaped(named):
 def test_a_messages_classes_are_named_escaped_once_wherever_it_is_shown(named):
     named(*HOSTILE[:2])
     message = Message(N_("{classes} have too few points."), classes=Classes(0, 1))
-    sentence = f"{HOSTILE[0]} and {HOSTILE[1]} have too few points."
+    first, second = names.isolated(HOSTILE[0]), names.isolated(HOSTILE[1])
+    sentence = f"{first} and {second} have too few points."
     # Shown as it is in Markdown (a warning's reason): the names escaped, the sentence around them not.
-    assert names.phrased(message) == f"{names.plain(HOSTILE[0])} and {names.plain(HOSTILE[1])} have too few points."
+    assert names.phrased(message) == f"{names.plain(first)} and {names.plain(second)} have too few points."
     # Escaped whole where it is shown (plain(phrased(...))): raw names, so nothing is escaped twice.
     assert names.phrased(message, name=names.class_name) == sentence
     assert unescape(names.plain(names.phrased(message, name=names.class_name))) == sentence
@@ -233,13 +236,14 @@ def test_a_messages_classes_are_named_escaped_once_wherever_it_is_shown(named):
 
 def test_widgets_whose_options_render_markdown_get_the_names_escaped(named):
     named(*HOSTILE[:3])
-    assert [unescape(names.class_name_format(markdown=True)(k)) for k in range(3)] == list(HOSTILE[:3])
-    assert names.class_name_format()(0) == HOSTILE[0]  # plain text for a select box
+    shown_names = [names.isolated(n) for n in HOSTILE[:3]]
+    assert [unescape(names.class_name_format(markdown=True)(k)) for k in range(3)] == shown_names
+    assert names.class_name_format()(0) == shown_names[0]  # plain text for a select box
     X = np.array([[0, 0], [1, 0], [0, 1], [3, 3], [4, 3], [3, 4], [0, 4], [1, 4], [0, 5]], float)
     model = make_model("least_squares").fit(X, np.repeat([0, 1, 2], 3))
     shown = least_squares_panel.output_names(model, markdown=True)  # a segmented control's options
-    assert [unescape(text) for text in shown] == [f"y{s}(x) for {n}" for s, n in zip("₁₂₃", HOSTILE[:3])]
-    assert shown == [f"y{s}(x) for {names.plain(n)}" for s, n in zip("₁₂₃", HOSTILE[:3])]  # Markdown made literal
+    assert [unescape(text) for text in shown] == [f"y{s}(x) for {n}" for s, n in zip("₁₂₃", shown_names)]
+    assert shown == [f"y{s}(x) for {names.plain(n)}" for s, n in zip("₁₂₃", shown_names)]  # Markdown made literal
 
 
 def test_the_panels_plotly_texts_show_names_escaped(named):
@@ -248,12 +252,20 @@ def test_the_panels_plotly_texts_show_names_escaped(named):
     y = np.repeat([0, 1, 2], 3)
     model = make_model("least_squares", multiclass="ovr").fit(X, y)
     lines = [t for t in multiclass_panel.sub_classifier_traces(model, Window(-2, 9, -2, 9)) if t.get("mode") == "lines"]
-    assert [html.unescape(t["name"]) for t in lines] == [f"{n} vs rest" for n in HOSTILE[3:6]]
+    assert [html.unescape(t["name"]) for t in lines] == [f"{names.isolated(n)} vs rest" for n in HOSTILE[3:6]]
     fisher = make_model("fisher").fit(X[:6], y[:6])
     figure = fisher_panel.projection_figure(fisher, X[:6], y[:6], fisher.direction_, fisher.threshold_, "t")
     bars = [t for t in figure.data if t.type == "bar"]
-    assert [html.unescape(t["name"]) for t in bars] == list(HOSTILE[3:5])
+    assert [html.unescape(t["name"]) for t in bars] == [names.isolated(n) for n in HOSTILE[3:5]]
     for trace in (*lines, *bars):
         assert "<b>" not in trace["name"] and "%{" not in trace["name"]
     for trace in bars:  # the hover template's own %{y} and %{x:.3g} stay; the name's "%{x}" does not run
         assert trace["hovertemplate"].startswith(trace["name"] + ": %{y}")
+
+
+def test_visitors_text_is_isolated_once_and_closed():
+    assert names.isolated("שלום") == "\u2068שלום\u2069"
+    assert names.isolated("") == "" and names.isolated("\u202e\u2069") == ""
+    # Overrides, embeddings, isolates and marks of its own are dropped: the isolate closes at the end.
+    assert names.isolated("a\u2069b\u202ec\u2067d\u200f") == "\u2068abcd\u2069"
+    assert names.isolated(names.isolated("x")) == names.isolated("x")

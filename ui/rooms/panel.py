@@ -35,7 +35,7 @@ from ui.server.clients import client_address
 from ui.session import loading
 from ui.text.i18n import N_, _, current_language
 from ui.text.labels import method_label
-from ui.text.names import class_label, phrased
+from ui.text.names import class_label, isolated, phrased
 from ui.visitor import visitor, widget_values
 
 from . import guard, model
@@ -393,7 +393,8 @@ def _students(code, token, room):
         st.caption(_("No student has joined yet."))
         return
     # Nicknames are visitors' text: option labels are plain text in Streamlit (no Markdown).
-    labels = {sid: f"{nick or '–'} ({count})" for sid, nick, count in roster}
+    # Isolated (``ui.text.names.isolated``): a right-to-left nickname keeps its count after it.
+    labels = {sid: f"{isolated(nick) or '–'} ({count})" for sid, nick, count in roster}
     sid = st.selectbox(_("Student"), list(labels), format_func=labels.__getitem__, key="room_student")
     # Callbacks act before the run reads the room, so the run shows the room as it became.
     st.button(

@@ -108,7 +108,18 @@ function classButtons() {
 
 function className(k) {
   const names = (settings && settings.names) || [];
-  return names[k] || fill(T.class_n, {number: k + 1});
+  return names[k] ? isolated(names[k]) : fill(T.class_n, {number: k + 1});
+}
+
+// A visitor's text (a class name) as it goes into a sentence or a label: between U+2068 FIRST
+// STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, with no bidirectional control of its own, so a
+// right-to-left name neither reorders the words around it nor takes their direction
+// (ui/text/names.py's ``isolated``, whose twin this is).
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** @param {string} text */
+function isolated(text) {
+  const inner = String(text).replace(BIDI_CONTROLS, '');
+  return inner ? '\u2068' + inner + '\u2069' : '';
 }
 
 function paintButtons() {

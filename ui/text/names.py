@@ -2,7 +2,9 @@
 ... "class 6" in the session's language, as the book counts.
 
 A name is a visitor's text (from a link, a file or the sidebar), cleaned and bounded by the scene
-but not escaped: each place that shows it escapes it for its own language. ``class_name`` and
+but not escaped: each place that shows it escapes it for its own language. A user's name is
+shown bidirectionally isolated (``isolated``): "שלום: 10" keeps its order in a left-to-right
+sentence, and a sentence keeps its order around the name. ``class_name`` and
 ``class_label`` are the text itself (for plain-text sinks: selectbox options, table cells, a
 download's name); ``*_markdown`` for Streamlit's Markdown (messages, captions, radio options,
 widget labels); ``*_html`` for plotly's text (legend, hover, titles), which renders a subset of
@@ -26,6 +28,28 @@ from .markdown import plain
 SYMBOL_GLYPHS = ("●", "■", "◆", "▲", "✚", "★")
 
 N_CLASSES = 6  # the most classes the playground draws (one colour, symbol and name each)
+
+
+FIRST_STRONG_ISOLATE = "\u2068"  # FSI: the text between takes its direction from its own first letter
+POP_DIRECTIONAL_ISOLATE = "\u2069"  # PDI: ends the isolate
+
+
+def isolated(text: object) -> str:
+    """A visitor's text (a class name, a student's nickname, a file's name) as it goes into a
+    sentence, a legend or a label: between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL
+    ISOLATE, so a right-to-left name ("שלום") neither reorders the words and numbers around it
+    ("שלום: 10 · class 2: 5" stays in that order) nor takes their direction; "" stays "". The two
+    marks are invisible; the text keeps no isolate or override of its own (the scene drops format
+    characters from names, and so does this), so the isolate always closes where the name ends.
+    Shown as text: escape the result for its sink as the text itself would be. Never in a link or
+    a file: those carry the name itself."""
+    inner = "".join(c for c in str(text) if c not in _BIDI_CONTROLS)
+    return f"{FIRST_STRONG_ISOLATE}{inner}{POP_DIRECTIONAL_ISOLATE}" if inner else ""
+
+
+# Bidirectional embeddings, overrides, isolates and marks: none of them may reach the page inside a
+# visitor's text, where they would reorder the sentence around it or leave an isolate open.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def scene_class_names() -> tuple[str, ...]:
@@ -55,8 +79,9 @@ def scene_class_name(label: SupportsInt | str) -> str | None:
 
 def class_name(label: int) -> str:
     """The name a sentence, legend or table gives the app's class label k (0..5): the user's
-    name of it, else "class k + 1". Raw text: escape it for the place it is shown."""
-    return scene_class_name(label) or default_class_name(label)
+    name of it (``isolated``), else "class k + 1". Raw text: escape it for the place it is shown."""
+    name = scene_class_name(label)
+    return isolated(name) if name else default_class_name(label)
 
 
 def class_label(k: int) -> str:

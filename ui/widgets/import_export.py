@@ -23,7 +23,7 @@ from ui.panels import tab_title
 from ui.session import loading, state
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
-from ui.text.names import class_name, phrased
+from ui.text.names import class_name, isolated, phrased
 from ui.visitor import visitor, widget_values
 
 # A new uploader key after every file empties the uploader, so the same file can be loaded again
@@ -55,9 +55,10 @@ def _on_upload(key):
     visitor()[UPLOAD_COUNT_KEY] = visitor().get(UPLOAD_COUNT_KEY, 0) + 1
     visitor().pop(ERROR_KEY, None)
     visitor().pop(NOTE_KEY, None)
-    name = "".join(c if c.isprintable() else "?" for c in uploaded.name[:MAX_NAME_CHARS])
+    typed = "".join(c if c.isprintable() else "?" for c in uploaded.name[:MAX_NAME_CHARS])
+    name = isolated(typed)  # shown inside sentences: a right-to-left file name keeps them in order
     try:
-        if name.lower().endswith(".json"):
+        if typed.lower().endswith(".json"):
             scene, view, messages = scene_from_json(uploaded.getvalue())
             loading.load_scene(scene, messages, view.get("panel_options"), view.get("tab"), source=f"'{name}'")
         else:

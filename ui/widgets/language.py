@@ -15,15 +15,24 @@ PICKER_LABEL = "Language · 言語 · 语言"
 
 
 def init_language() -> None:
-    """Set the session's language once: from ``?lang=``, else the browser's, else English."""
+    """Set the session's language once: from ``?lang=``, else the browser's, else English.
+
+    A link's ``lang`` that the page did not take as it is (``xx``, ``JA``, ``ja-JP``, ``../etc``,
+    empty, twice) is replaced at once by the language shown, so the address bar, and the link the
+    share box copies from it, say what the page shows from the first run on. It is the one address
+    the first run writes (``ui.widgets.share.sync_address_bar`` writes the rest from the second run
+    on); it comes before share.js is in the page, so such a link leaves one history entry behind
+    (Back returns to the link as opened once before it leaves the page)."""
     if LANGUAGE_KEY in visitor():
         return
-    link_value = st.query_params.get("lang")
+    link_value = st.query_params.get(LANGUAGE_KEY)
     try:
         browser_locale = st.context.locale
     except Exception:  # noqa: BLE001  (no browser context, e.g. a bare test run)
         browser_locale = None
-    visitor()[LANGUAGE_KEY] = initial_language(link_value, browser_locale)
+    shown = visitor()[LANGUAGE_KEY] = initial_language(link_value, browser_locale)
+    if LANGUAGE_KEY in st.query_params and st.query_params.get_all(LANGUAGE_KEY) != [shown]:
+        st.query_params[LANGUAGE_KEY] = shown
 
 
 def _picked():
