@@ -202,6 +202,11 @@ def _apply_load(new_scene, messages, source, view):
         visitor()["history"] = visitor()["history"].pushed(current.points)
     # Bump the view revision so the canvas adopts the loaded window instead of keeping its zoom.
     set_scene(replace(new_scene, view_revision=current.view_revision + 1))
+    if view.get("fit"):
+        # The plot area last reported is the previous scene's canvas's, also when a report of it
+        # came in with the request that asked for this load (after the load was asked for): the
+        # canvas shown gives the framed window its own shape when it draws it.
+        visitor().pop(CANVAS_AREA, None)
     if view.get("fit") == "window":  # the scene's own window, widened to the plot's shape
         visitor()[FIT_PENDING] = True
         area = visitor().get(CANVAS_AREA)
