@@ -37,6 +37,7 @@ SHOWN_JS = """() => {
   const x = root._fullLayout.xaxis.range, y = root._fullLayout.yaxis.range;
   return {
     figure: document.documentElement.dataset.pgFigure,
+    load: document.documentElement.dataset.pgLoad,  // the scene's number (for a failure's message)
     points: root._fullData.filter(t => t.meta === 'points').reduce((n, t) => n + t._length, 0),
     method, strategy, heading: summary ? summary.textContent.trim() : null,
     view: [x[0], x[1], y[0], y[1]],
