@@ -17,6 +17,7 @@ def session(monkeypatch):
     monkeypatch.setattr(presenter, "visitor", lambda: values)
     monkeypatch.setattr(presenter, "widget_values", lambda: values)
     monkeypatch.setattr(presenter, "step_figure", steps.append)
+    monkeypatch.setattr(presenter, "load_preset", lambda key: steps.append(key))
     monkeypatch.setattr(presenter.state, "undo", lambda: steps.append("undo"))
     monkeypatch.setattr(presenter.state, "redo", lambda: steps.append("redo"))
     return values, steps
@@ -45,6 +46,9 @@ def _send(values, press):
         {"id": "a-1", "button": "pb_class", "index": True},
         {"id": "a-1", "button": "pb_class", "index": "2"},
         {"id": "a-1", "button": "pb_next", "index": 3},
+        {"id": "a-1", "button": "pb_figure", "index": -1},
+        {"id": "a-1", "button": "pb_figure", "index": 11},
+        {"id": "a-1", "button": "pb_figure", "index": "fig4_2"},
     ],
 )
 def test_anything_but_a_press_is_ignored(session, value):
@@ -71,3 +75,13 @@ def test_the_applied_ids_kept_are_bounded(session):
     for k in range(3 * presenter.PRESSES_KEPT):
         _send(values, {"id": f"p-{k}", "button": "pb_next"})
     assert len(values[presenter.PRESSES_KEY]) == presenter.PRESSES_KEPT and len(steps) == 3 * presenter.PRESSES_KEPT
+
+
+def test_a_figure_press_loads_that_figure_unless_it_is_shown(session):
+    values, steps = session
+    keys = list(presenter.PRESETS)
+    _send(values, {"id": "p-1", "button": "pb_figure", "index": 4})
+    values[presenter.ACTIVE_KEY] = keys[4]
+    _send(values, {"id": "p-2", "button": "pb_figure", "index": 4})  # shown already: nothing
+    _send(values, {"id": "p-3", "button": "pb_figure", "index": len(keys) - 1})
+    assert steps == [keys[4], keys[-1]]

@@ -28,7 +28,7 @@ from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
 from ui.visitor import PRESENTATION_KEY, TAB_KEY, visitor
-from ui.widgets import canvas_controller, presentation_gate
+from ui.widgets import canvas_controller, load_seen, presentation_gate
 from ui.widgets.basis_controls import basis_picker
 from ui.widgets.class_names import class_name_controls
 from ui.widgets.compare import comparison_canvases, view_mode_picker
@@ -216,6 +216,7 @@ def main() -> None:
     i18n.begin_run()
     loading.init_state()
     loading.apply_pending_load()
+    loading.hold_load()  # a request sent before the page drew the last load carries the scene before it
     # In front of a class (presenting, or a class room on the projector) the plot gets the room.
     if not visitor().get(PRESENTATION_KEY) and not rooms_panel.is_open():
         st.title(_("Linear classification playground"))
@@ -258,6 +259,7 @@ def main() -> None:
             _panel_view()
     finally:  # also when the run is cut short (a rerun), so a later canvas-only run calls its panels
         visitor()[WHOLE_RUN] = False
+    load_seen.mark_drawn()  # last: the page has drawn the whole run, the last load's values with it
     address_bar_follows()  # the first run over, the address bar follows the scene (share.js is in the page)
     runtime.freeze_long_lived_objects()
     runtime.slow_config_polling()

@@ -134,6 +134,9 @@ interface Window {
     idleSince: number;
     serial: number;
     page: string;
+    figures: string[];  // the figures in order (← → count into one of them)
+    busySince: number;  // a press has waited this long for the page's run to end
+    later: ReturnType<typeof setTimeout> | null;
   };
 
   /** Once-per-page installs: the address bar's watch, the link's first check, the presentation

@@ -46,6 +46,8 @@ class VisitorState(TypedDict, total=False):
     sidebar_reset: bool  # set while the page reruns after resetting the sidebar's widgets
     text_follows_window: bool  # a text drawn outside the canvas quotes the view
     presentation_wanted: bool | str  # a link asked for presentation ("fit": frame the view anew)
+    load_serial: int  # the number of the last load applied (ui/session/loading.py)
+    load_held: tuple[int, dict[str, Any], tuple[str, ...]]  # its widget values, held until the page drew it
 
     # ---- The canvas (ui/session/edits.py, ui/widgets/canvas_controller.py) ----
     last_event_nonce: int | None  # the last canvas event applied
@@ -96,6 +98,7 @@ class VisitorState(TypedDict, total=False):
 
     # ---- Widgets' values under fixed keys (the widget owns the value; the page may set it) ----
     presentation: bool
+    pg_load_seen: int  # the page's last element: the number of the last load it drew whole
     lang: str
     language_picker: str
     view_mode: str  # "single" or "compare"

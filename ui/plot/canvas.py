@@ -217,6 +217,7 @@ def canvas(
     live: dict[str, Any] | None = None,
     click_switches: bool = False,
     spoken: dict[str, Any] | None = None,
+    load: int = 0,
 ) -> Any:
     """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``;
     return the component result.
@@ -243,7 +244,9 @@ def canvas(
     drag replace each other while unacknowledged, and the final one ends the drag.
     ``spoken``: what the keyboard's announcements name ({"boundary": the fitted boundary in words,
     "classes": the classes' names, "symbols": their marker symbols, "add_as": the class a new point
-    gets}), or None.
+    gets}), or None. ``load``: the number of the last scene loaded (``ui.session.loading.load_serial``):
+    every event carries it as "load", so the session knows an event this drawing sent from one
+    drawn before the scene it now has.
     """
     data = {
         **_drawing(figure, config),
@@ -262,6 +265,7 @@ def canvas(
         "live": live,
         "click_switches": click_switches,
         "spoken": spoken,
+        "load": load,
         "texts": canvas_texts(),
     }
     # The element takes the height the script gives the plot (in presentation, the window's).

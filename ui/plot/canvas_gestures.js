@@ -69,6 +69,9 @@ export function send(root, event) {
   if (['remove', 'remove_centre'].includes(event.type)) event.revision = root.dataset.revision;
   const area = plotArea(root);
   if (area) event.area = area;  // a fit of the view can match the plot's shape
+  // The scene this drawing shows (its load's number): a view or a plot area from the scene
+  // before a load (a figure press on its way meanwhile) is not the new scene's.
+  event.load = root.__pgData ? root.__pgData.load || 0 : 0;
   let queue = window.__pgQueue || [];
   if (event.type === 'view') queue = queue.filter(e => e.type !== 'view');
   window.__pgQueue = queue.concat([event]);

@@ -22,6 +22,7 @@ LIVE_PATH = "/api/live"  # the live route, under the server's base URL path
 class _Event(TypedDict):
     nonce: int  # page-wide, increasing: an event at or below the last applied one is old
     area: NotRequired[list[int]]  # the plot area's size in pixels (a fit of the view takes its shape)
+    load: NotRequired[int]  # the number of the last load when the canvas was drawn (older: not this scene's view)
 
 
 class AddEvent(_Event):

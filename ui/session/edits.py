@@ -25,6 +25,7 @@ from playground.specs import MAX_RBF_CENTRES
 from ui.text.i18n import N_, _
 from ui.visitor import visitor
 
+from . import loading
 from .state import (
     CANVAS_AREA,
     change_points,
@@ -88,8 +89,21 @@ def apply_canvas_events(events: object, active_class: int, *, shared_view: bool 
         if last is not None and event["nonce"] <= last:
             continue
         visitor()["last_event_nonce"] = event["nonce"]
-        _note_area(event.get("area"))
+        if _before_last_load(event):
+            # Sent by the drawing of the scene before a load (the page had not drawn the load yet):
+            # its view and plot area are that scene's; edits still count.
+            if event.get("type") == "view":
+                continue
+        else:
+            _note_area(event.get("area"))
         _apply_event(event, active_class, shared_view)
+
+
+def _before_last_load(event):
+    """Whether the canvas drawing that sent ``event`` showed a scene from before the last load
+    (its "load", ``ui.plot.canvas.canvas``'s; an event without one is taken as current)."""
+    load = event.get("load")
+    return isinstance(load, int) and not isinstance(load, bool) and load < loading.load_serial()
 
 
 def _clicked(event, which):

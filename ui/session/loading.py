@@ -16,7 +16,7 @@ Rules that must hold:
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import streamlit as st
 
@@ -202,6 +202,11 @@ def _apply_load(new_scene, messages, source, view):
         visitor()["history"] = visitor()["history"].pushed(current.points)
     # Bump the view revision so the canvas adopts the loaded window instead of keeping its zoom.
     set_scene(replace(new_scene, view_revision=current.view_revision + 1))
+    if view.get("fit"):
+        # The plot area last reported is the previous scene's canvas's, also when a report of it
+        # came in with the request that asked for this load (after the load was asked for): the
+        # canvas shown gives the framed window its own shape when it draws it.
+        visitor().pop(CANVAS_AREA, None)
     if view.get("fit") == "window":  # the scene's own window, widened to the plot's shape
         visitor()[FIT_PENDING] = True
         area = visitor().get(CANVAS_AREA)
@@ -224,4 +229,59 @@ def _apply_load(new_scene, messages, source, view):
             visitor()["compare_methods"] = list(view["compare"])
     if view["presentation"] is not None:
         visitor()["presentation"] = bool(view["presentation"])
+    _hold(
+        ("method", "multiclass", *values)
+        + (("panel_tab",) if view["tab"] is not None else ())
+        + (("view_mode", "compare_methods") if view["compare"] is not None else ())
+        + (("presentation",) if view["presentation"] is not None else ())
+    )
     report_load_problems(source, list(messages) + list(widget_messages))
+
+
+# ---- A load's widget values hold until the page has drawn them ----------------------------------
+#
+# A request the page sends carries every widget's value as the page has it. One sent before the
+# page drew the run that applied a load (a press of → sent while that run was still drawing, a
+# canvas's report) carries the previous scene's method, strategy, tab...: Streamlit takes them as
+# the person's choices, and the new figure's points came up under the old figure's method and
+# text. So a load is numbered, the page's last element (``ui.widgets.load_seen``) reports the
+# number of the last load it has drawn whole, and until it reports this one, every run starts from
+# the load's values again (``hold_load``): what a load sets is set whole, whatever the page sent.
+
+LOAD_SERIAL: Final = "load_serial"  # the number of the last load applied
+LOAD_HELD: Final = "load_held"  # (its number, the widget values it set, the keys it cleared)
+LOAD_SEEN_KEY: Final = "pg_load_seen"  # the page's last element: the number of the last load it drew
+
+
+def _hold(keys):
+    serial = visitor().get(LOAD_SERIAL, 0) + 1
+    visitor()[LOAD_SERIAL] = serial
+    values = {key: widget_values()[key] for key in keys if key in widget_values()}
+    visitor()[LOAD_HELD] = (serial, values, BASIS_WIDGET_KEYS)
+
+
+def load_unseen() -> bool:
+    """The page sent this run's request before it had drawn the last load (its widget values are
+    the previous scene's)."""
+    held = visitor().get(LOAD_HELD)
+    return held is not None and widget_values().get(LOAD_SEEN_KEY) != held[0]
+
+
+def hold_load() -> None:
+    """At the start of a run, after ``apply_pending_load``: the last load's widget values again
+    while the page has not drawn it whole; once it has, the widgets are the person's."""
+    held = visitor().get(LOAD_HELD)
+    if held is None:
+        return
+    if not load_unseen():
+        visitor().pop(LOAD_HELD, None)
+        return
+    _serial, values, cleared = held
+    for key in cleared:
+        widget_values().pop(key, None)
+    widget_values().update(values)
+
+
+def load_serial() -> int:
+    """The number of the last load applied (0: none yet)."""
+    return visitor().get(LOAD_SERIAL, 0)

@@ -24,7 +24,7 @@ from ui.plot.canvas import canvas
 from ui.plot.figures import FIGURE_CONFIG, TEST_FILL
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
 from ui.server.live_route import live_path
-from ui.session import edits, state
+from ui.session import edits, loading, state
 from ui.text import i18n
 from ui.text.accessible import boundary_sentence
 from ui.text.names import class_name
@@ -126,5 +126,6 @@ def scene_canvas(
         n_points=len(scene.points),
         ack=visitor()["last_event_nonce"],
         spoken=spoken(model, error),
+        load=loading.load_serial(),
         **options,
     )

@@ -10,6 +10,13 @@
 // flushed with a fragment's update), so a press still not applied once the page has been idle a
 // moment is sent again: the server (receive_press) applies an id once. A press the page applies
 // itself (play) waits its turn too.
+//
+// ← → (and ◀ ▶) are counted into the figure they lead to, by its place in data.figures: presses
+// made while the one before is still on its way change the figure the next press asks for, so
+// five quick presses are one or two loads of the fifth figure, never a mixture of figures. A press
+// waits for the page's run to end before it is sent (its request carries every widget's value as
+// the page has it, and mid-run those are half the figure before's). A figure press brings the
+// page back to its top at once: the next figure's plot takes the window's room, measured from there.
 
 function clickEnabled(button) {
   if (!button || button.disabled) return false;
@@ -57,11 +64,12 @@ function toggleOverlay(show) {
 const SENT_KEYS = ['pb_prev', 'pb_next', 'pb_undo', 'pb_redo', 'pb_class'];  // the server applies them
 const QUEUE = window.__pgPresenterQueue || (window.__pgPresenterQueue = {
   pending: [], awaited: null, applied: [], send: null, watch: null, idleSince: 0, serial: 0,
-  page: Math.random().toString(36).slice(2, 10),
+  page: Math.random().toString(36).slice(2, 10), figures: [], busySince: 0, later: null,
 });
 const GIVE_UP_MS = 15000;  // a press the server never applies (the connection lost) must not stop the queue for good
 const RESEND_IDLE_MS = 600;  // the page idle this long and the press still not applied: the server never ran it
 const WATCH_MS = 100;
+const BUSY_MAX_MS = 4000;  // a page whose runs never end gets its press anyway (the server holds a load's values)
 
 function scriptRunning() {
   // Streamlit marks its root with the state of the script's run (running, notRunning, ...).
@@ -95,7 +103,18 @@ function watch() {
 }
 
 function pump() {
-  // The next press goes once the one before it is applied; the page's own (play) at once in turn.
+  // The next press goes once the one before it is applied and the page's run is over; the page's
+  // own (play) then at once in turn.
+  clearTimeout(QUEUE.later);
+  if (QUEUE.awaited === null && QUEUE.pending.length && scriptRunning()) {
+    const now = Date.now();
+    if (!QUEUE.busySince) QUEUE.busySince = now;
+    if (now - QUEUE.busySince < BUSY_MAX_MS) {
+      QUEUE.later = setTimeout(pump, WATCH_MS / 2);
+      return;
+    }
+  }
+  QUEUE.busySince = 0;
   while (QUEUE.awaited === null && QUEUE.pending.length) {
     const next = QUEUE.pending.shift();
     if (typeof next === 'function') { next(); continue; }
@@ -129,6 +148,39 @@ function press(button, index) {
   return queue({ button, index: index || 0 });
 }
 
+function toTop() {
+  // Streamlit's main block scrolls, or the window does.
+  document.querySelectorAll('[data-testid="stMain"]').forEach((main) => { main.scrollTop = 0; });
+  window.scrollTo(0, 0);
+}
+
+function figureAhead() {
+  // The figure the presses so far lead to (its place in data.figures; -1: none shown): the last
+  // figure press waiting or on its way, else the one shown.
+  for (let k = QUEUE.pending.length - 1; k >= 0; k -= 1) {
+    const next = QUEUE.pending[k];
+    if (typeof next !== 'function' && next.button === 'pb_figure') return next.index;
+  }
+  if (QUEUE.awaited && QUEUE.awaited.button === 'pb_figure') return QUEUE.awaited.index;
+  return QUEUE.figures.indexOf(document.documentElement.dataset.pgFigure || '');
+}
+
+function stepFigure(step) {
+  // ← or →: the figure after the one the presses so far lead to, counted into a press not sent yet.
+  toTop();
+  if (!QUEUE.figures.length) return press(step < 0 ? 'pb_prev' : 'pb_next');
+  const ahead = figureAhead();
+  if (ahead < 0 && step < 0) return true;  // no figure shown: nothing before it
+  const target = ahead < 0 ? 0 : Math.min(QUEUE.figures.length - 1, Math.max(0, ahead + step));
+  const last = QUEUE.pending[QUEUE.pending.length - 1];
+  if (last && typeof last !== 'function' && last.button === 'pb_figure') {
+    last.index = target;  // still waiting: it asks for the figure the presses lead to now
+    return true;
+  }
+  if (target === ahead) return true;  // the first or the last figure
+  return queue({ button: 'pb_figure', index: target });
+}
+
 function onBarClick(e) {
   // A click on one of the bar's buttons is a press like a key's: queued, sent once, in turn.
   if (!e.isTrusted || !e.target.closest) return;
@@ -139,12 +191,13 @@ function onBarClick(e) {
     .filter((b) => b.offsetParent !== null).indexOf(button);
   e.preventDefault();
   e.stopPropagation();
-  press(holder, holder === 'pb_class' ? Math.max(0, index) : 0);
+  if (holder === 'pb_prev' || holder === 'pb_next') stepFigure(holder === 'pb_prev' ? -1 : 1);
+  else press(holder, holder === 'pb_class' ? Math.max(0, index) : 0);
 }
 
 const ACTIONS = {
-  ArrowLeft: () => press('pb_prev'),
-  ArrowRight: () => press('pb_next'),
+  ArrowLeft: () => stepFigure(-1),
+  ArrowRight: () => stepFigure(1),
   ' ': () => queue(() => clickEnabled(playerButton())),
   z: () => press('pb_undo'),
   Z: () => press('pb_undo'),
@@ -237,12 +290,16 @@ export default function (component) {
     document.addEventListener('click', releaseChoice, true);
     window.addEventListener('click', onBarClick, true);
   }
+  QUEUE.figures = Array.isArray(data.figures) ? data.figures : [];
   const figure = data.figure || '';
   if (document.documentElement.dataset.pgFigure !== figure) {
-    // A new figure's explanation is read from its start: the drawer kept the last one's scroll.
+    // A new figure's explanation is read from its start: the drawer kept the last one's scroll;
+    // and the page from its top (a figure loaded another way than by ← →), before its plot is drawn.
     const drawer = document.querySelector('.st-key-pg_drawer');
     if (drawer) drawer.scrollTop = 0;
+    toTop();
   }
   document.documentElement.dataset.pgFigure = figure;
+  document.documentElement.dataset.pgLoad = String(data.load || 0);
   applied(Array.isArray(data.applied) ? data.applied : []);
 }

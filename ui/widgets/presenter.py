@@ -18,7 +18,13 @@ Rules that hold:
   that id among ``PRESSES_KEY``'s; a press the server never ran (Streamlit can drop or merge a
   request that meets a busy run) is sent again once the page is idle, and applied only once
   (``receive_press``). A press's value comes from the page, so it is checked like any input.
-  ◀ / ▶ pick the neighbour of the figure shown when the press is applied, not when it was sent.
+- ← → and ◀ ▶ are counted in the page into the figure they lead to (its place in ``PRESETS``):
+  a press made while the one before is on its way changes the figure the next press asks for,
+  and the server loads that figure whole ("pb_figure"), or nothing when it is the one shown. So
+  however quick, N presses land on the N-th figure with its points, method, strategy, text and
+  view, never one figure's points under the one before's method: the page sends a press once its
+  run is over, and a load's widget values hold until the page has drawn it
+  (``ui.session.loading.hold_load``). A figure press brings the page back to its top.
 """
 
 import re
@@ -34,7 +40,7 @@ from playground import MODELS
 from playground.presets import PRESETS
 from playground.registry import TWO_CLASS_METHODS
 from ui.plot.theme import SYMBOL_GLYPHS
-from ui.session import state
+from ui.session import loading, state
 from ui.session.widget_keys import method_widget
 from ui.text.i18n import N_, _
 from ui.text.labels import MULTICLASS_LABELS
@@ -65,7 +71,7 @@ KEYS_KEY: Final = "pb_keys"
 PRESSES_KEY: Final = "pb_presses"  # the ids of the last presses applied, newest last (the page waits on them)
 PRESSES_KEPT: Final = 16
 _PRESS_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
-PRESS_BUTTONS: Final = ("pb_prev", "pb_next", "pb_undo", "pb_redo", "pb_class")
+PRESS_BUTTONS: Final = ("pb_prev", "pb_next", "pb_figure", "pb_undo", "pb_redo", "pb_class")
 
 
 @dataclass(frozen=True)
@@ -74,7 +80,7 @@ class Press:
 
     id: str
     button: str  # one of PRESS_BUTTONS
-    index: int  # the class (0-based) for "pb_class"; 0 otherwise
+    index: int  # the class (0-based) for "pb_class", the figure (0-based) for "pb_figure"; 0 otherwise
 
 
 def parse_press(value: object) -> Press | None:
@@ -84,7 +90,7 @@ def parse_press(value: object) -> Press | None:
     press_id, button, index = value.get("id"), value.get("button"), value.get("index", 0)
     if not isinstance(press_id, str) or not _PRESS_ID.fullmatch(press_id) or button not in PRESS_BUTTONS:
         return None
-    indices = N_CLASSES if button == "pb_class" else 1
+    indices = {"pb_class": N_CLASSES, "pb_figure": len(PRESETS)}.get(button, 1)
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < indices:
         return None
     return Press(press_id, button, index)
@@ -96,6 +102,8 @@ def _apply(press: Press) -> None:
     history = visitor()["history"]
     if press.button in ("pb_prev", "pb_next"):
         _step(-1 if press.button == "pb_prev" else 1)
+    elif press.button == "pb_figure":
+        _go_to(press.index)
     elif press.button == "pb_undo" and history.past:
         _undo()
     elif press.button == "pb_redo" and history.future:
@@ -126,6 +134,8 @@ def _copy(source, target, fallback=None):
 
 def _write_back(target, source):
     def write() -> None:
+        if loading.load_unseen():
+            return  # the page's value is the scene's before the last load, not a choice (loading.hold_load)
         value = widget_values().get(source)
         if value is not None:  # a segmented control can be clicked off: the choice stays
             widget_values()[target] = value
@@ -157,6 +167,15 @@ def step_figure(step: int) -> None:
 @state.guarded_callback("that figure")
 def _step(step: int) -> None:
     step_figure(step)
+
+
+@state.guarded_callback("that figure")
+def _go_to(index: int) -> None:
+    """The figure ``index`` (0-based) whole, unless it is the one shown: the page counts the
+    presses of ← → into the figure they lead to and sends that one."""
+    key = list(PRESETS)[index]
+    if visitor().get(ACTIVE_KEY) != key:
+        load_preset(key)
 
 
 @state.guarded_callback("undo")
@@ -310,6 +329,8 @@ def _key_data():
     return {
         "applied": list(visitor().get(PRESSES_KEY, ())),
         "figure": visitor().get(ACTIVE_KEY) or "",  # the page's data-pg-figure (tests wait on it)
+        "figures": list(PRESETS),  # in order: the page counts ← → presses into one of them
+        "load": loading.load_serial(),  # the page's data-pg-load: the scene's number (tests wait on it)
         "texts": {
             "help_button": _("Keyboard shortcuts (?)"),
             "play_button": _("Play or pause the playback (space)"),
