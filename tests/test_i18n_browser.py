@@ -52,6 +52,7 @@ ENGLISH_TOOLS = {
     "wheel_hint": "Use Ctrl + scroll (⌘ + scroll on a Mac) to zoom the plot; two fingers on a touch screen",
     "live_status": "Training accuracy {accuracy} ({wrong} misclassified)",
     "live_off": "Live updates are off ({reason}); the plot is updated when you let go.",
+    "class_pick": "Class of new points",  # the phone's class picker beside the tools (issue 44)
 }
 ENGLISH_CHART = {**ENGLISH_CANVAS, "chart_not_drawn": "The chart could not be drawn: {error}"}
 del ENGLISH_CHART["fit_view"]
