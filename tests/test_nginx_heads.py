@@ -4,42 +4,22 @@ one replica behind it), sent whole and in 1,400-byte segments; a head over the b
 by nginx with a 4xx, never a 5xx. nginx's default header buffers (4 of 8 KiB) answered the
 longest link 414."""
 
-import socket
-import time
-
 import pytest
 
 from bench.server import streamlit
 from tests.browser import free_port
 from tests.long_link import longest_query
-from tests.test_edge_server import BROWSER_HEADERS
+from tests.test_edge_server import BROWSER_HEADERS, segmented_exchange
 from tests.test_replicas import BASE, start_nginx
 from ui.server.watchdog import HEAD_BYTES
 
 pytestmark = pytest.mark.browser  # with test_replicas.py: needs Debian's nginx
-BOUND = 60.0
 
 
 def exchange(port, data, segment=None):
     """Everything nginx sent back for ``data`` (sent whole, or in TCP segments of ``segment``
     bytes with a short pause after each, as over a real network)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as sock:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        step = segment or len(data)
-        try:
-            for start in range(0, len(data), step):
-                sock.sendall(data[start : start + step])
-                if segment:
-                    time.sleep(0.002)  # pacing the segments, not waiting for a state
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # refused before the end: what it answered is below
-        received = b""
-        try:
-            while chunk := sock.recv(65536):
-                received += chunk
-        except ConnectionResetError:
-            pass
-        return received
+    return segmented_exchange(f"http://127.0.0.1:{port}", data, segment or len(data))
 
 
 @pytest.fixture(scope="module")
