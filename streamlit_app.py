@@ -32,7 +32,7 @@ app = st.App(
 )
 
 if __name__ == "__main__":
-    from ui import app as page
+    from ui.page import app as page
 
     st.set_page_config(page_title="Linear classification playground", page_icon="🌓", layout="wide")
     page.main()

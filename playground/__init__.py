@@ -2,6 +2,10 @@
 
 >>> from playground import make_model
 >>> model = make_model("least_squares").fit(X, y)
+
+The import rule: this package imports numpy and the standard library only (never ui, Streamlit,
+plotly, pandas, scikit-learn or scipy), so the same fits run in a notebook, a script or a test;
+lint-imports (pyproject.toml) fails the test command on an import that breaks it.
 """
 
 from .base import Classifier, LinearClassifier, ProbabilisticMixin

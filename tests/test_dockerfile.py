@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 root = Path.cwd().resolve()
 import streamlit_app  # noqa: F401  (bare mode: no page is drawn)
-import ui.app, ui.text.i18n
+import ui.page.app, ui.text.i18n
 used = {Path(m.__file__).resolve() for m in list(sys.modules.values()) if getattr(m, '__file__', None)}
 used |= set(ui.text.i18n.catalog_files('ja')) | set(ui.text.i18n.catalog_files('zh'))
 for path in sorted(used):

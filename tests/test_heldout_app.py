@@ -68,16 +68,16 @@ def test_the_app_fits_the_training_points_alone(method, multiclass):
 def test_every_panel_and_overlay_sees_the_training_points_alone(monkeypatch):
     """The panels' context (overlays on the canvas, the open panel) holds the training points; the
     Metrics panel alone reads every point."""
-    import ui.app
+    import ui.page.app
 
     seen = []
-    original = ui.app.active_panels
+    original = ui.page.app.active_panels
 
     def recording(context):
         seen.append(context)
         return original(context)
 
-    monkeypatch.setattr(ui.app, "active_panels", recording)
+    monkeypatch.setattr(ui.page.app, "active_panels", recording)
     at = _open(Scene(points=SPLIT, method="fisher", window=Scene().window), tab="Fisher projection (fig. 4.6)")
     assert not at.exception and len(seen) >= 2
     for context in seen:

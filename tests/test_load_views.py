@@ -14,8 +14,8 @@ import pytest
 import streamlit as st
 
 from playground.presets import PRESETS
+from ui.base.visitor import visitor
 from ui.session import edits, loading, state
-from ui.visitor import visitor
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 is reported in one plain sentence, the scene is kept, and the session is not left dead.
 
 Faults are injected into the running app (AppTest runs the script in this process, so patching
-``ui.app``'s names reaches it); once the fault is gone, the same session works again.
+``ui.page.app``'s names reaches it); once the fault is gone, the same session works again.
 """
 
 from pathlib import Path
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import ui.app
+import ui.page.app
 from playground.link import encode_points
 from tests.hostile_cases import TWO_CLASSES, has_canvas, has_sidebar
 
@@ -55,7 +55,7 @@ def test_a_fault_is_one_sentence_the_scene_is_kept_and_the_session_recovers(monk
     healthy = _open()
     assert not healthy.exception and not _failure_sentences(healthy)
     at = _open()
-    monkeypatch.setattr(ui.app, target, _failing)
+    monkeypatch.setattr(ui.page.app, target, _failing)
     at.run()
     assert not at.exception, at.exception
     sentences = _failure_sentences(at)
@@ -73,7 +73,7 @@ def test_a_fault_is_one_sentence_the_scene_is_kept_and_the_session_recovers(monk
 def test_a_sidebar_that_fails_once_is_reset_and_the_page_drawn(monkeypatch):
     at = _open()
     calls = []
-    widgets = ui.app._sidebar_widgets
+    widgets = ui.page.app._sidebar_widgets
 
     def fails_once(*args, **kwargs):
         calls.append(1)
@@ -81,7 +81,7 @@ def test_a_sidebar_that_fails_once_is_reset_and_the_page_drawn(monkeypatch):
             raise Injected("once")
         return widgets(*args, **kwargs)
 
-    monkeypatch.setattr(ui.app, "_sidebar_widgets", fails_once)
+    monkeypatch.setattr(ui.page.app, "_sidebar_widgets", fails_once)
     at.run()
     assert not at.exception, at.exception
     assert len(calls) == 2 and has_sidebar(at) and has_canvas(at)
@@ -90,7 +90,7 @@ def test_a_sidebar_that_fails_once_is_reset_and_the_page_drawn(monkeypatch):
 
 def test_a_sidebar_that_keeps_failing_still_leaves_a_canvas(monkeypatch):
     at = _open()
-    monkeypatch.setattr(ui.app, "_sidebar_widgets", _failing)
+    monkeypatch.setattr(ui.page.app, "_sidebar_widgets", _failing)
     at.run()
     assert not at.exception, at.exception
     assert has_canvas(at)
@@ -105,8 +105,8 @@ def test_the_sentence_and_the_part_it_names_are_in_the_sessions_language(monkeyp
     Japanese sentence (the server's log keeps the English name)."""
     at = _open()
     at.session_state["lang"] = "ja"  # as the language picker sets it (AppTest cannot drive it in Japanese)
-    monkeypatch.setattr(ui.app, "points_table", _failing)
-    monkeypatch.setattr(ui.app, "_sidebar_widgets", _failing)
+    monkeypatch.setattr(ui.page.app, "points_table", _failing)
+    monkeypatch.setattr(ui.page.app, "_sidebar_widgets", _failing)
     at.run()
     assert not at.exception, at.exception
     sentences = [s for s in _sentences(at) if "Injected" in s]

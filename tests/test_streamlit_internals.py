@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from ui import streamlit_private
+from ui.base import streamlit_private
 from ui.server import forward_queue, runtime, watchdog
 
 
@@ -21,7 +21,7 @@ def test_each_private_name_the_app_relies_on_is_in_the_installed_streamlit(modul
     for part in name.split("."):
         assert hasattr(value, part), (
             f"{module}.{name} is gone: update ui/server/runtime.py, forward_queue.py, watchdog.py "
-            "or ui/streamlit_private.py"
+            "or ui/base/streamlit_private.py"
         )
         value = getattr(value, part)
 

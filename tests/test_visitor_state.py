@@ -1,4 +1,4 @@
-"""The visitor's state has one owner (ui/visitor.py): no other ui module reads Streamlit's session
+"""The visitor's state has one owner (ui/base/visitor.py): no other ui module reads Streamlit's session
 state, and every key the ui reads or writes by name through ``visitor()`` is declared, with its
 type, in ``VisitorState``. Keys made at run time go through ``widget_values()``."""
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import streamlit as st
 
-from ui.visitor import VisitorState, visitor, widget_values
+from ui.base.visitor import VisitorState, visitor, widget_values
 
 UI = Path(__file__).resolve().parent.parent / "ui"
-OWNERS = {"visitor.py", "streamlit_private.py"}  # the state; Streamlit's private names (a captured context's)
+OWNERS = {"base/visitor.py", "base/streamlit_private.py"}  # the state; Streamlit's private names (a captured context's)
 
 
 def _modules():
@@ -60,12 +60,12 @@ def test_only_the_owner_reads_streamlits_session_state():
 def test_every_key_used_by_name_is_declared(path):
     declared = set(VisitorState.__annotations__)
     undeclared = [(key, line) for key, line in _keys_read_by_name(path) if key not in declared]
-    assert not undeclared, f"{path.name}: keys not in ui.visitor.VisitorState: {undeclared}"
+    assert not undeclared, f"{path.name}: keys not in ui.base.visitor.VisitorState: {undeclared}"
 
 
 def test_the_checker_would_see_a_misspelt_key():
     """The test above finds keys as the code writes them: a fabricated module's misspelling is found."""
-    source = 'from ui.visitor import visitor\nSCENE = "scnee"\ndef f():\n    return visitor().get(SCENE)\n'
+    source = 'from ui.base.visitor import visitor\nSCENE = "scnee"\ndef f():\n    return visitor().get(SCENE)\n'
     tree = ast.parse(source)
     namespace = {}
     exec(compile(source, "<fabricated>", "exec"), namespace)

@@ -8,7 +8,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from playground.scene import Scene
-from ui import streamlit_private
+from ui.base import streamlit_private
 from ui.panels import tab_title
 from ui.session.loading import link_query
 from ui.text.i18n import LANGUAGE_KEY, N_, _

@@ -24,9 +24,9 @@ from playground.base import Classifier, FittedClassifier
 from playground.grid import Window
 from playground.scene import PointSet, Scene
 from playground.validation import FloatArray
+from ui.base.visitor import widget_values
 from ui.text.convention import Probabilistic
 from ui.text.i18n import active_translations
-from ui.visitor import widget_values
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class PanelContext:
     # The estimator drawn on the canvas (a playback step, or the final fit); None with ``model``.
     shown_model: Classifier | None
     window: Window
-    options: dict[str, Any] = field(default_factory=dict)  # the visitor's panel options (ui/visitor.py)
+    options: dict[str, Any] = field(default_factory=dict)  # the visitor's panel options (ui/base/visitor.py)
     open_tab: str | None = None  # the title of the panel whose tab is open (None: the first)
     all_points: PointSet | None = None  # every point, training and test (``scene`` holds the training points)
     # How the app draws a panel's live section (``live_section``); None: drawn in place.
@@ -72,7 +72,7 @@ def live_section(ctx: PanelContext, function: Callable[[PanelContext], None]) ->
 
     After a click on the canvas, the panels follow it one round trip later; a panel whose other
     elements (its option pickers, buttons, explanations) do not change with the points puts the
-    rest in a live section, and the app then reruns that section alone (``ui.app``), not the whole
+    rest in a live section, and the app then reruns that section alone (``ui.page.app``), not the whole
     panel with its tabs: every element Streamlit sends costs the server time, on every click of
     every visitor. ``function`` must be a module-level function: it is called again later, with
     a context built afresh from the session, and reads its pickers' values from the session state.
@@ -138,7 +138,7 @@ def vector_text(values: Iterable[float], digits: int = 4) -> str:
 
 
 def figures_row(figures: Iterable[tuple[str, str, str | None]]) -> None:
-    """A row of figures, each a big number under its label, like ``st.metric`` (``ui.app``'s
+    """A row of figures, each a big number under its label, like ``st.metric`` (``ui.page.app``'s
     styles), as one element: a panel that redraws its figures after every click sends one element
     instead of a row and three metrics (every element costs the server time, on every click).
 

@@ -19,12 +19,12 @@ from plotly.basedatatypes import BaseTraceType
 from playground import PlaygroundError, Window, boundary_segments, evaluate_grid
 from playground.basis import BasisModel, FeatureLine, RBFBasis
 from playground.validation import FloatArray, IndexArray, LabelArray
+from ui.base.visitor import visitor
 from ui.plot.chart import chart
 from ui.plot.figures import region_trace
 from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name_html, class_name_markdown, phrased
-from ui.visitor import visitor
 
 from . import Panel, PanelContext, join_sentences
 

@@ -25,11 +25,11 @@ from playground.grid import Window
 from playground.multiclass import OneVsOne, OneVsRest
 from playground.specs import PANEL_SPEC
 from playground.validation import FloatArray
+from ui.base.visitor import visitor, widget_values
 from ui.plot.figures import gapped_paths
 from ui.text.convention import book_classes, book_weights, is_two_class
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_name_markdown
-from ui.visitor import visitor, widget_values
 
 from . import Panel, PanelContext, number_text
 from .posterior import HEATMAP_LEVELS, HEATMAP_RESOLUTION, _diverging_scale, class_symbol, grid_axes

@@ -17,12 +17,12 @@ from playground.fisher import FisherDiscriminant
 from playground.geometry import boundary_segments
 from playground.presets import elongated_points
 from playground.validation import FloatArray, LabelArray
+from ui.base.visitor import widget_values
 from ui.plot.chart import chart
 from ui.plot.theme import CLASS_COLOURS, CLASS_PATTERNS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
 from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.names import class_name_html
-from ui.visitor import widget_values
 
 from . import Panel, PanelContext, count_axis, join_sentences, option_checkbox
 

@@ -16,12 +16,12 @@ from plotly.basedatatypes import BaseTraceType
 from playground.gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from playground.naive_bayes import NaiveBayes
 from playground.validation import FloatArray, LabelArray
+from ui.base.visitor import visitor, widget_values
 from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
 from ui.text.convention import book_line
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name, class_name_html
-from ui.visitor import visitor, widget_values
 
 from . import Panel, PanelContext, join_sentences
 from .posterior import class_symbol

@@ -22,13 +22,13 @@ from playground.basis import BasisModel
 from playground.newton import NewtonStep
 from playground.normal import normal_cdf
 from playground.validation import FloatArray
+from ui.base.visitor import visitor
 from ui.plot.chart import chart
 from ui.plot.playback import detail_key, playback_controls
 from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, TEMPLATE_JSON
 from ui.text.convention import book_classes, book_decision, book_weights_at
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_name_markdown
-from ui.visitor import visitor
 
 from . import Panel, PanelContext, count_axis, is_open, join_sentences, number_text, subscript
 from .posterior import class_symbol

@@ -16,11 +16,11 @@ from playground import BayesianLogisticRegression
 from playground.base import Classifier
 from playground.bayesian_logistic import PosteriorLine
 from playground.validation import FloatArray, LabelArray
+from ui.base.visitor import visitor, widget_values
 from ui.plot.chart import chart
 from ui.plot.theme import BOUNDARY_COLOUR, TEMPLATE_JSON
 from ui.text.convention import book_weights
 from ui.text.i18n import N_, _
-from ui.visitor import visitor, widget_values
 
 from . import Panel, PanelContext, number_text, subscript
 from .bayesian import PREDICTIVE_COLOUR, SAMPLES_KEY, SEED_KEY, applies, laplace_of, option, sampled_weights

@@ -21,6 +21,7 @@ from playground.grid import Window, grid_axes
 from playground.least_squares import LeastSquaresClassifier
 from playground.scene import PointSet
 from playground.validation import FloatArray, LabelArray
+from ui.base.visitor import visitor
 from ui.plot.chart import chart
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE_JSON
 from ui.session import state
@@ -28,7 +29,6 @@ from ui.text.convention import book_classes, book_least_squares_outputs, book_ro
 from ui.text.i18n import N_, _, ngettext
 from ui.text.markdown import plain
 from ui.text.names import class_name, class_name_format, class_name_html, class_name_markdown
-from ui.visitor import visitor
 
 from . import (
     SURFACE_MARGIN,

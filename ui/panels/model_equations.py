@@ -13,10 +13,10 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseTraceType
 
+from ui.base.visitor import widget_values
 from ui.equations import model_equations
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain as plain_text
-from ui.visitor import widget_values
 
 from . import Panel, PanelContext, is_open
 

@@ -23,12 +23,12 @@ from playground.basis import BasisModel, features_estimator
 from playground.grid import Window
 from playground.scene import PointSet
 from playground.validation import FloatArray
+from ui.base.visitor import visitor
 from ui.plot.chart import chart
 from ui.plot.theme import BOUNDARY_COLOUR, CLASS_COLOURS, CLASS_SYMBOLS_3D, TEMPLATE
 from ui.text.convention import book_decision, book_line, book_roles
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
-from ui.visitor import visitor
 
 from . import SURFACE_MARGIN, Panel, PanelContext, join_sentences, posteriors, surface_scene
 

@@ -15,6 +15,7 @@ from playground import InvalidDataError, PlaygroundError, Window, boundary_segme
 from playground.base import LinearClassifier
 from playground.scene import PointSet
 from playground.validation import FloatArray, LabelArray
+from ui.base.visitor import visitor
 from ui.plot.chart import chart
 from ui.plot.figures import point_traces, region_trace, segment_trace
 from ui.plot.theme import TEMPLATE
@@ -22,7 +23,6 @@ from ui.session import state
 from ui.session.compute import fitted_model, scene_model
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import class_label_format, class_name
-from ui.visitor import visitor
 
 from . import Panel, PanelContext
 

@@ -21,8 +21,8 @@ from plotly.basedatatypes import BaseFigure
 from plotly.io.json import to_json_plotly
 
 from playground.grid import Window
+from ui.base.visitor import PRESENTATION_KEY, visitor
 from ui.text.i18n import _, current_language
-from ui.visitor import PRESENTATION_KEY, visitor
 
 from . import browser_modules
 from .browser_modules import module_url, static_url, write_atomically

@@ -11,8 +11,8 @@ from typing import Any
 import streamlit as st
 
 from playground import MODELS
+from ui.base.visitor import PRESENTATION_KEY, visitor
 from ui.text.i18n import _, current_language
-from ui.visitor import PRESENTATION_KEY, visitor
 
 from .browser_modules import module_url
 from .canvas import (

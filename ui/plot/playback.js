@@ -198,7 +198,7 @@ function mirror(player, other) {
 }
 
 function spokenBoundary(status, said) {
-  // The status line's hidden sentences (ui/app.py: the method and the boundary in words) are the
+  // The status line's hidden sentences (ui/page/app.py: the method and the boundary in words) are the
   // server's step; while the player draws another (``said``) a sentence of its own replaces them
   // for a screen reader. The server's element is React's: only an attribute of it changes.
   const server = status.querySelector('.pg-sr-only:not(.pg-status-said)');

@@ -16,10 +16,10 @@ import numpy as np
 import streamlit as st
 
 from playground.grid import Window
+from ui.base.visitor import PRESENTATION_KEY, visitor, widget_values
 from ui.session import state
 from ui.text.accessible import canvas_sentences
 from ui.text.i18n import _, current_language
-from ui.visitor import PRESENTATION_KEY, visitor, widget_values
 
 from .browser_modules import module_url
 from .canvas import MODULE_LOADER_JS

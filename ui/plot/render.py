@@ -1,6 +1,6 @@
 """A fitted scene drawn: the one function every drawing of a scene's fit goes through.
 
-The page's canvas (``ui.app``), each canvas of a comparison (``ui.widgets.compare``), the live
+The page's canvas (``ui.page.app``), each canvas of a comparison (``ui.widgets.compare``), the live
 route's answers to a drag (``ui.server.live_route``) and a class room's projector and phones
 (``ui.rooms.views``) each get their fit their own way (the session's shared cache and workers; a
 budgeted fit on the request's thread; one fit per room version), then call ``render_scene`` with

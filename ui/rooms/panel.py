@@ -28,6 +28,7 @@ from streamlit.delta_generator import DeltaGenerator
 from playground import MODELS
 from playground.link import encode_scene
 from playground.scene import Scene
+from ui.base.visitor import visitor, widget_values
 from ui.plot.browser_modules import module_url
 from ui.plot.canvas import MODULE_LOADER_JS, component_data, ensure_plotly_js, shared_texts
 from ui.plot.theme import DARK_SWAPS
@@ -36,7 +37,6 @@ from ui.session import loading
 from ui.text.i18n import N_, _, current_language
 from ui.text.labels import method_label
 from ui.text.names import class_label, isolated, phrased
-from ui.visitor import visitor, widget_values
 
 from . import guard, model
 from .joinlink import clean_host, is_loopback, link_html

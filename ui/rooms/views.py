@@ -44,7 +44,7 @@ from ui.text.i18n import speaking
 from .model import Room, matches, scene_of, settings
 from .protocol import StateResponse
 
-SCALES = (1.0, 1.6)  # a figure's scale: the page's, or presentation mode's (``ui.app._scale``)
+SCALES = (1.0, 1.6)  # a figure's scale: the page's, or presentation mode's (``ui.page.app._scale``)
 SHAPES = ("room", "tall")  # the room's window, or grown in height for a phone held upright
 TALL_RATIO = 1.1  # the tall window's height over its width
 MIN_INTERVAL = 0.25  # seconds between two builds of one room's answer

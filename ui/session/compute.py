@@ -27,7 +27,8 @@ from playground import MODELS, Message, Window
 from playground.basis import BASES
 from playground.budget import limited
 from playground.scene import PointSet, Scene
-from ui import streamlit_private
+from ui.base import streamlit_private
+from ui.base.visitor import visitor, widget_values
 from ui.engine.cache import CACHE_BYTES, LARGEST_SHARED, MISSING, approx_bytes, result_cache
 from ui.engine.fits import Fit
 from ui.engine.fitview import GRID_RESOLUTION, FitView, evaluate_view
@@ -35,7 +36,6 @@ from ui.engine.keys import fit_key, view_key
 from ui.engine.workers import FIT_SECONDS, MAX_RECORDED_STEPS, fit_scene, worker_pool
 from ui.text.i18n import N_, _, ngettext
 from ui.text.names import phrased
-from ui.visitor import visitor, widget_values
 
 INLINE_SECONDS = 0.15  # a fit is tried in the server process for this long first
 STOPPED_FITS: Final = "stopped_fits"  # session state: fits the visitor stopped (never shared)

@@ -22,8 +22,8 @@ from typing import Any, Final, NamedTuple
 from playground import InvalidDataError, Message, PlaygroundError, Window
 from playground.scene import MAX_COORDINATE, MIN_VIEW, PointSet, Scene
 from playground.specs import MAX_RBF_CENTRES
+from ui.base.visitor import visitor
 from ui.text.i18n import N_, _
-from ui.visitor import visitor
 
 from . import loading
 from .state import (

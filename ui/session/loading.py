@@ -30,9 +30,9 @@ from playground.link import (
     encode_scene,
 )
 from playground.scene import History, Scene
+from ui.base.visitor import visitor, widget_values
 from ui.session.widget_keys import BASIS_WIDGET_KEYS, setting_widget_keys
 from ui.text.i18n import N_, _
-from ui.visitor import visitor, widget_values
 
 from .state import (
     CANVAS_AREA,

@@ -20,8 +20,8 @@ from typing import Any, Final
 from playground import ClusterSpec, Message, PlaygroundError, Window, make_clusters
 from playground.geometry import window_with_aspect
 from playground.scene import PointSet, Scene, snap
+from ui.base.visitor import visitor
 from ui.text.i18n import _
-from ui.visitor import visitor
 
 _LOG = logging.getLogger(__name__)
 

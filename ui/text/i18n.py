@@ -28,8 +28,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
-from ui import streamlit_private
-from ui.visitor import visitor
+from ui.base import streamlit_private
+from ui.base.visitor import visitor
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 LANGUAGES = {"en": "English", "ja": "日本語", "zh": "简体中文"}

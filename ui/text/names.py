@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import SupportsInt, overload
 
 from playground.errors import Message, PlaygroundError, phrase
-from ui.visitor import visitor
+from ui.base.visitor import visitor
 
 from .i18n import _, _run_context, spoken_class_names
 from .markdown import plain

@@ -15,6 +15,7 @@ import streamlit as st
 
 from playground.scene import Scene
 from playground.specs import BASIS_SPECS, RBF_GRID_SIZES, RBF_WIDTHS, clean_settings
+from ui.base.visitor import visitor, widget_values
 from ui.session import state
 from ui.session.widget_keys import (
     BASIS_KEY,
@@ -26,7 +27,6 @@ from ui.session.widget_keys import (
 )
 from ui.text.i18n import N_, _
 from ui.text.labels import BASIS_LABELS
-from ui.visitor import visitor, widget_values
 
 from .method_params import int_input, int_slider, radio, select_slider
 

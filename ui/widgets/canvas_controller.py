@@ -20,6 +20,7 @@ import numpy as np
 from playground import Classifier
 from playground.link import MAX_LINK_POINTS, encode_scene
 from playground.scene import Scene
+from ui.base.visitor import visitor, widget_values
 from ui.plot.canvas import canvas
 from ui.plot.figures import FIGURE_CONFIG, TEST_FILL
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS, MARKER_OUTLINE
@@ -28,7 +29,6 @@ from ui.session import edits, loading, state
 from ui.text import i18n
 from ui.text.accessible import boundary_sentence
 from ui.text.names import class_name
-from ui.visitor import visitor, widget_values
 from ui.widgets import heldout
 
 FIT_COUNT_KEY: Final = "fit_count"  # session state: the last fit token handed to a canvas

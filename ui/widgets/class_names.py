@@ -8,11 +8,11 @@ scene holds, so a name survives every rerun and a loaded link or file refills th
 import streamlit as st
 
 from playground.scene import MAX_NAME_CHARS, Scene
+from ui.base.visitor import widget_values
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.session import state
 from ui.text.i18n import _
 from ui.text.names import N_CLASSES, default_class_name
-from ui.visitor import widget_values
 
 KEY_PREFIX = "class_name_"  # + the class index 0..5
 

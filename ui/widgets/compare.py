@@ -18,6 +18,7 @@ from playground import MODELS
 from playground.link import MAX_COMPARED
 from playground.registry import fitted_strategy
 from playground.scene import Scene
+from ui.base.visitor import visitor
 from ui.engine.fitview import FitView, test_predictions
 from ui.plot.canvas import file_name
 from ui.plot.legend_row import legend_row
@@ -26,7 +27,6 @@ from ui.session.compute import fitted_model, prefetch, scene_model, scene_view
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
-from ui.visitor import visitor
 from ui.widgets import canvas_controller
 
 MODE_KEY: Final = "view_mode"  # "single" or "compare"
@@ -151,7 +151,7 @@ def comparison_canvases(scene: Scene, methods: Sequence[str], presenting: bool =
     if len(compared) < 2:
         st.info(_("Pick two to four methods to compare (above)."), icon="ℹ️")
         return
-    scale = 1.6 if presenting else 1.0  # as the page's (ui.app._scale)
+    scale = 1.6 if presenting else 1.0  # as the page's (ui.page.app._scale)
     st.markdown(legend_row(scene.points), unsafe_allow_html=True)  # one legend for every canvas below
     columns = st.columns(2)
     fit = canvas_controller.fit_token()

@@ -8,11 +8,11 @@ import streamlit as st
 
 from playground import MODELS, ClusterSpec
 from playground.registry import TWO_CLASS_METHODS
+from ui.base.visitor import visitor
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.text.i18n import N_, _
 from ui.text.labels import MULTICLASS_LABELS, method_label, method_section  # noqa: F401  (the words of these widgets)
 from ui.text.names import N_CLASSES, class_label_format
-from ui.visitor import visitor
 
 from .heldout import generator_held_out
 from .method_params import PARAM_WIDGETS

@@ -17,14 +17,14 @@ from playground import Message, PlaygroundError
 from playground.fileio import MAX_UPLOAD_MB, points_to_csv, scene_from_json, scene_to_json
 from playground.points_csv import read_points_csv
 from playground.validation import MAX_POINTS
-from ui import streamlit_private
+from ui.base import streamlit_private
+from ui.base.visitor import visitor, widget_values
 from ui.export.buttons import download_buttons
 from ui.panels import tab_title
 from ui.session import loading, state
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, isolated, phrased
-from ui.visitor import visitor, widget_values
 
 # A new uploader key after every file empties the uploader, so the same file can be loaded again
 # (after an undo, say) and no stale file name stays on show.

@@ -4,9 +4,9 @@ from typing import Final
 
 import streamlit as st
 
+from ui.base.visitor import TAB_KEY, visitor
 from ui.panels import tab_label, tab_title
 from ui.text.i18n import LANGUAGE_KEY, LANGUAGES, initial_language, translations
-from ui.visitor import TAB_KEY, visitor
 
 PICKER_KEY: Final = "language_picker"
 # The picker's label is in all three languages, so that someone who cannot read the current

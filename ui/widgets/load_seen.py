@@ -14,8 +14,8 @@ from typing import Final
 
 import streamlit as st
 
+from ui.base.visitor import visitor
 from ui.session import loading
-from ui.visitor import visitor
 
 _CSS: Final = "<style>.st-key-pg_load_seen_box { display: none; }</style>"
 

@@ -19,12 +19,12 @@ import streamlit as st
 from playground.specs import (
     PRIOR_STEP,
 )
+from ui.base.visitor import visitor, widget_values
 from ui.session.widget_keys import HARD_MARGIN_KEY, THRESHOLDS_KEY, Widget, method_widget
 from ui.session.widget_values import widget_state  # noqa: F401  (the widgets' inverse, for their callers)
 from ui.text.convention import backend_w_init
 from ui.text.i18n import N_, _
 from ui.text.names import class_label_markdown
-from ui.visitor import visitor, widget_values
 
 
 def widget_default(key: str, value: Any) -> Any:

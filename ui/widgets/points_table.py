@@ -19,11 +19,11 @@ import streamlit as st
 from playground import InvalidDataError, Message, PlaygroundError
 from playground.scene import PointSet
 from playground.typed import TypedValueError, class_number, coordinate
+from ui.base.visitor import visitor, widget_values
 from ui.session import state
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import N_CLASSES, class_label_format, class_name, phrased
-from ui.visitor import visitor, widget_values
 
 EXPANDER_KEY = "points_table_open"
 NONCE_KEY: Final = "points_table_nonce"  # a new editor after a refused edit (it shows the scene again)

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.base.visitor import PRESENTATION_KEY, visitor
 from ui.session import state
-from ui.visitor import PRESENTATION_KEY, visitor
 
 MIN_WIDTH = 1000  # CSS px: presentation is laid out for 1280 x 720 and up (a narrow projector: 1024)
 _GATE_KEY = "presentation_gate"

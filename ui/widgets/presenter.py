@@ -39,13 +39,13 @@ from streamlit.delta_generator import DeltaGenerator
 from playground import MODELS
 from playground.presets import PRESETS
 from playground.registry import TWO_CLASS_METHODS
+from ui.base.visitor import visitor, widget_values
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.session import loading, state
 from ui.session.widget_keys import method_widget
 from ui.text.i18n import N_, _
 from ui.text.labels import MULTICLASS_LABELS
 from ui.text.names import N_CLASSES
-from ui.visitor import visitor, widget_values
 
 from .controls import AUTO_OVR_KEY, MULTICLASS_KEY
 from .presets import ACTIVE_KEY, active_preset, load_preset, reopen_button

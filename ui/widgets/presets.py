@@ -24,12 +24,12 @@ from streamlit.delta_generator import DeltaGenerator
 
 from playground.grid import Window
 from playground.presets import PRESETS, Preset
+from ui.base.visitor import visitor
 from ui.panels.preset_numbers import numbers
 from ui.session import loading, state
 from ui.text.i18n import _
 from ui.text.labels import method_label
 from ui.text.method_about import METHOD_ABOUT
-from ui.visitor import visitor
 
 ACTIVE_KEY: Final = "active_preset"  # the preset whose explanation is shown, or absent
 DRAWER_OPEN_KEY: Final = "pg_drawer_open"  # presentation: the drawer is open (a figure loaded opens it)
@@ -105,7 +105,7 @@ def preset_picker() -> None:
             )
 
 
-DRAWER_KEY = "pg_drawer"  # presentation: the explanation's drawer, beside the plot (ui.app's CSS)
+DRAWER_KEY = "pg_drawer"  # presentation: the explanation's drawer, beside the plot (ui.page.app's CSS)
 OVERLAY_KEY = "pg_drawer_overlays"  # inside the drawer while it opens over a comparison (no room kept)
 SIDEBAR_METHOD_KEY: Final = "method"  # the sidebar's method box: the method this run draws
 

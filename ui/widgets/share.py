@@ -20,9 +20,9 @@ import streamlit as st
 
 from playground import Message
 from playground.link import MAX_QUERY_PARAMETERS
+from ui.base.visitor import visitor
 from ui.session import state
 from ui.text.i18n import N_, _
-from ui.visitor import visitor
 
 _JS = (Path(__file__).resolve().parent / "share.js").read_text(encoding="utf-8")
 

@@ -16,6 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from playground import MODELS, Classifier
 from playground.scene import Scene
+from ui.base.visitor import PRESENTATION_KEY, TAB_KEY, visitor
 from ui.engine.fitview import shown_model
 from ui.export.buttons import download_buttons
 from ui.plot.canvas import file_name, follow_canvas
@@ -27,7 +28,6 @@ from ui.text.accessible import canvas_description
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import class_name, phrased
-from ui.visitor import PRESENTATION_KEY, TAB_KEY, visitor
 from ui.widgets import canvas_controller, load_seen, presentation_gate
 from ui.widgets.basis_controls import basis_picker
 from ui.widgets.class_names import class_name_controls
@@ -41,12 +41,12 @@ from ui.widgets.presets import DRAWER_OPEN_KEY, drawer, preset_explanation, pres
 from ui.widgets.share import address_bar_follows, share_controls, sync_address_bar
 from ui.widgets.tab_scroll import keep_page_scroll
 
-from .panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
-from .rooms import panel as rooms_panel
-from .server import forward_queue, runtime
-from .session import loading, state
-from .text import i18n
-from .widgets import controls, heldout
+from ..panels import PanelContext, active_panels, open_tab_signature, tab_label, tab_title
+from ..rooms import panel as rooms_panel
+from ..server import forward_queue, runtime
+from ..session import loading, state
+from ..text import i18n
+from ..widgets import controls, heldout
 
 _LOG = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 Rules that hold:
 
-- This is the one module that reads Streamlit's session state (``ui/streamlit_private.py`` reads
+- This is the one module that reads Streamlit's session state (``ui/base/streamlit_private.py`` reads
   Streamlit's private names, never the state). Every other module reads and writes the visitor's
   state through ``visitor()``, or a widget's value made under a key built at run time through
   ``widget_values()``. Both are views of the same mapping, not copies: a value written is the value
@@ -29,7 +29,7 @@ from playground import Message
 from playground.scene import History, PointSet, Scene
 
 # The keys more than one module reads by name (the widgets' own keys live with their widgets).
-PRESENTATION_KEY: Final = "presentation"  # ui.app's toggle: presentation mode
+PRESENTATION_KEY: Final = "presentation"  # ui.page.app's toggle: presentation mode
 TAB_KEY: Final = "panel_tab"  # the open panel tab's label, in the session's language (links carry its title)
 
 
@@ -66,7 +66,7 @@ class VisitorState(TypedDict, total=False):
     session_views: dict[tuple[Any, ...], Any]
     fit_wait_serial: int
 
-    # ---- Panels and their options (ui/panels/, ui/app.py) ----
+    # ---- Panels and their options (ui/panels/, ui/page/app.py) ----
     panel_options: dict[str, Any]  # e.g. a projection's angle, the posterior's display
     panel_tab: str  # the open tab's label, in the visitor's language (st.tabs' key)
     open_panel: str | None  # the open panel's title, as the panels last drew it
