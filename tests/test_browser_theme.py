@@ -59,7 +59,7 @@ def test_the_canvas_and_charts_follow_the_dark_theme(browser, server):
 
 def test_dark_picked_in_the_menu_darkens_the_page_and_the_next_redraw(browser, server):
     """Issue 38: Streamlit's ⋮ menu offers System / Light / Dark (the config no longer pins light);
-    Dark darkens the page at once and the canvas at its next redraw (a click), as the README says."""
+    Dark darkens the page at once and the canvas at its next redraw (a click), as docs/using.md ("Dark theme") says."""
     page = open_page(browser, server)
     assert page.evaluate("() => document.querySelector('.pg-canvas')._fullLayout.paper_bgcolor") == "white"
     page.get_by_test_id("stMainMenu").click()

@@ -1,4 +1,4 @@
-"""The import rule (README, "The back-end as a library"): the back-end loads numpy and the standard
+"""The import rule (docs/methods.md, "The back-end as a library"): the back-end loads numpy and the standard
 library only."""
 
 import subprocess

@@ -53,7 +53,7 @@ def _link_length(n_points):
 
 def test_two_hundred_points_fit_in_a_short_link():
     assert len(urllib.parse.urlencode(encode_scene(_scene()))) < 2000
-    # The README states these lengths (whole query string, three clusters in a view about 10 wide).
+    # docs/sharing.md states these lengths (whole query string, three clusters in a view about 10 wide).
     assert _link_length(200) < 1_800 and _link_length(1_000) < 8_000
 
 

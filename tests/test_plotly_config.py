@@ -1,4 +1,4 @@
-"""No plot of the app offers an upload (issue 44, README: "nothing is uploaded anywhere"): every
+"""No plot of the app offers an upload (issue 44, docs/using.md: "nothing is uploaded anywhere"): every
 plotly config sent from Python, and every plotly.js call in the browser code, goes through
 ``offline`` (no "Share chart…" to Plotly Cloud, nowhere to send it to). The browser's side as drawn:
 tests/test_browser_no_upload.py."""

@@ -1,6 +1,6 @@
 """Property tests: every method with every basis survives random and degenerate point sets.
 
-The promise (bad input never crashes and never yields NaN; the README's "Limits" table says what
+The promise (bad input never crashes and never yields NaN; docs/security.md's "Limits" table says what
 is refused): a fit either succeeds and then every output on a 30 x 30 grid over a window around
 the data is finite (decision values, posteriors that sum to one, labels among the classes), or it
 raises a PlaygroundError carrying a message. Any other exception, a NaN or an infinity fails the

@@ -173,7 +173,7 @@ def test_out_of_misses_every_answer_about_a_room_is_the_same(app):
 
 
 def test_out_of_misses_the_members_behind_the_address_carry_on(app):
-    """The README's promise: a class behind one router is never locked out by its own typos."""
+    """docs/security.md's promise: a class behind one router is never locked out by its own typos."""
     code, token, _student = lecture(app)
     mine = post(app, "join", {"code": code, "nick": "bob"}, PROBER).json()
     spend_all_misses(app)

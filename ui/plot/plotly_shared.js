@@ -74,7 +74,7 @@ function downloadFigure(Plotly, gd, format, name) {
   });
 }
 
-// No plot of the app offers an upload (README: nothing is uploaded anywhere): plotly.js 4 shows
+// No plot of the app offers an upload (docs/using.md: nothing is uploaded anywhere): plotly.js 4 shows
 // "Share chart…" by default (showSendToCloud), which sends the figure to Plotly Cloud
 // (plotlyServerURL). Every plotly.js call's config goes through offline; ui/plot/plotly_config.py
 // says the same for the configs sent from Python.

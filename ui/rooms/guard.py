@@ -10,7 +10,7 @@ Rules that must hold:
   names no room, a student id or key the room does not know, a wrong control token) spends one of
   ``MISSES`` (a burst of 300, then one a second); only an address out of misses is refused
   wherever it is not a member. At that rate, with at most ``MAX_ROOMS`` rooms open, hitting any
-  room takes ``guess_years()`` years on average (about 54): see README, "Teaching with a room".
+  room takes ``guess_years()`` years on average (about 54): see docs/rooms.md, "Guessing a code".
 - A join that takes a seat spends one of the address's ``SEATS`` (a burst of 200, then two a
   second): sixty students behind one school router join at once, and one client needs minutes,
   not seconds, for the 600 seats of a room (``PLAYGROUND_ROOM_SEATS``), whose unused seats come
