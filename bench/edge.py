@@ -1,4 +1,5 @@
-"""``python -m bench edge``: the HTTP edge under a hostile client (issue 35's four targets).
+"""``python -m bench edge``: the HTTP edge under a hostile client, against the four targets below
+(what a public server must survive: slow uploads, heavy scenes, one address's flood, malformed requests).
 
 One fresh server per checkout (this one, and with ``--compare-with ROOT`` another, in the same
 run), loopback only, every loop bounded; the run stops by itself. Measured:

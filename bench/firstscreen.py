@@ -14,7 +14,8 @@ boundary). *settled* is the last such mark in the first seconds: the playground'
 is re-fitted to the plot's shape once the canvas has reported its size. Medians of the rounds,
 with the phases before the first drawing (``PHASES_JS``): Streamlit's websocket open, the last
 message of the page before the drawing, plotly.js fetched.
-The target (issue 36): the playground within 2x of the floor.
+The target: the playground within 2x of the floor (a lecturer's shared link must open as fast as
+Streamlit itself allows, so the Streamlit page's own cost is the floor).
 """
 
 import argparse

@@ -1,5 +1,6 @@
 """``python -m bench.projector_draw [--points N] [--rounds R]``: what one projector draw costs in
-headless Chromium, by the way it is drawn (issue 38, "a lecture hall of 500").
+headless Chromium, by the way it is drawn (a projector must keep up with a lecture hall of 500
+students adding points).
 
 The room's figure (``ui.rooms.views.room_figure_json``, presentation's scale 1.6) of N points placed
 as ``bench/room.py``'s students place them, and the figures after 20, 40, ... more points; each

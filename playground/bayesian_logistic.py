@@ -144,6 +144,23 @@ def _whole(value: object, low: int, high: int) -> bool:
     return not isinstance(value, bool) and isinstance(value, numbers.Integral) and low <= int(value) <= high
 
 
+def _line_offsets(offsets: ArrayLike | None, n_points: int, n_std: float, std: float) -> FloatArray:
+    """The line's values of s, checked: ``offsets`` as given, or, for None, ``n_points`` values
+    evenly over +-``n_std`` standard deviations ``std`` of the approximation along the line."""
+    if offsets is None:
+        if not _whole(n_points, 3, MAX_LINE_POINTS):
+            raise InvalidDataError(
+                N_("n_points must be a whole number from 3 to {limit:,}; got {value!r}."),
+                limit=MAX_LINE_POINTS,
+                value=n_points,
+            )
+        offsets = np.linspace(-n_std * std, n_std * std, int(n_points))
+    line = np.asarray(offsets, dtype=float).reshape(-1)
+    if line.size == 0 or line.size > MAX_LINE_POINTS or not np.all(np.isfinite(line)):
+        raise InvalidDataError(N_("The offsets must be 1 to {limit:,} finite numbers."), limit=MAX_LINE_POINTS)
+    return line
+
+
 class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClassifier):
     """Two-class logistic regression with a Gaussian prior over the weights and the Laplace
     approximation of the posterior (eq. 4.140-4.144); predictions average over the posterior
@@ -531,31 +548,10 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         densities relative to their value at w_MAP, so exp() of them can be drawn together.
         """
         self._check_fitted()
-        if direction is None:
-            eigenvalues, eigenvectors = np.linalg.eigh(self.covariance_)
-            v = eigenvectors[:, -1]
-            v = v if v[np.argmax(np.abs(v))] > 0 else -v
-        else:
-            v = np.asarray(direction, dtype=float).reshape(-1)
-            norm = np.linalg.norm(v) if v.size == self.weights_.size and np.all(np.isfinite(v)) else 0.0
-            if not norm > 0:
-                raise InvalidDataError(
-                    N_("The direction must be {n} finite numbers, not all zero [w0, w1, ...]."), n=self.weights_.size
-                )
-            v = v / norm
+        v = self._unit_direction(direction)
         curvature = float(v @ self.precision_ @ v)
         std = 1.0 / math.sqrt(curvature)
-        if offsets is None:
-            if not _whole(n_points, 3, MAX_LINE_POINTS):
-                raise InvalidDataError(
-                    N_("n_points must be a whole number from 3 to {limit:,}; got {value!r}."),
-                    limit=MAX_LINE_POINTS,
-                    value=n_points,
-                )
-            offsets = np.linspace(-n_std * std, n_std * std, int(n_points))
-        offsets = np.asarray(offsets, dtype=float).reshape(-1)
-        if offsets.size == 0 or offsets.size > MAX_LINE_POINTS or not np.all(np.isfinite(offsets)):
-            raise InvalidDataError(N_("The offsets must be 1 to {limit:,} finite numbers."), limit=MAX_LINE_POINTS)
+        offsets = _line_offsets(offsets, n_points, n_std, std)
         weights = self.weights_ + offsets[:, None] * v
         # weights has rows, so the first term is an array (S,) and the difference too.
         log_posterior = cast(FloatArray, self.log_posterior(X, y, weights) - self.log_posterior(X, y, self.weights_))
@@ -567,6 +563,21 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
             "log_posterior": log_posterior,
             "log_laplace": -0.5 * curvature * offsets**2,
         }
+
+    def _unit_direction(self, direction: ArrayLike | None) -> FloatArray:
+        """The line's v, of unit length: ``direction`` normalised, or, for None, the leading
+        eigenvector of S_N (where the posterior is widest) with its largest entry positive."""
+        if direction is None:
+            _eigenvalues, eigenvectors = np.linalg.eigh(self.covariance_)
+            v = eigenvectors[:, -1]
+            return v if v[np.argmax(np.abs(v))] > 0 else -v
+        v = np.asarray(direction, dtype=float).reshape(-1)
+        norm = np.linalg.norm(v) if v.size == self.weights_.size and np.all(np.isfinite(v)) else 0.0
+        if not norm > 0:
+            raise InvalidDataError(
+                N_("The direction must be {n} finite numbers, not all zero [w0, w1, ...]."), n=self.weights_.size
+            )
+        return v / norm
 
     def covariance_ellipse(self, i: int = 1, j: int = 2, n_std: float = 1.0, n_points: int = 100) -> FloatArray:
         """The n_std-standard-deviation ellipse of the Laplace posterior's marginal over weights i and j.

@@ -244,6 +244,30 @@ def _damped(
     return new, new_ll, new_objective
 
 
+def _evaluated(problem: Objective, w: FloatArray) -> tuple[float, float]:
+    """(ln p, objective -ln p + penalty) at w; (-inf, inf) where w or ln p is not finite."""
+    ll = problem.log_likelihood(w) if _all_finite(w) else -math.inf
+    return ll, (-ll + problem.penalty(w) if math.isfinite(ll) else math.inf)
+
+
+def _next_iterate(
+    problem: Objective,
+    evaluate: Callable[[FloatArray], tuple[float, float]],
+    theta: FloatArray,
+    irls: bool,
+    learning_rate: float,
+    old_objective: float,
+) -> tuple[FloatArray, float, float]:
+    """One update from theta: the Newton step H^-1 dE/dw (eq. 4.92), damped (``_damped``), or a
+    gradient-descent step of ``learning_rate``. Returns (new, its ln p, its objective)."""
+    step = problem.newton_step(theta) if irls else learning_rate * problem.mean_gradient(theta)
+    new = theta - step
+    new_ll, new_objective = evaluate(new)
+    if irls:
+        return _damped(evaluate, theta, step, new, new_ll, new_objective, old_objective)
+    return new, new_ll, new_objective
+
+
 def run(
     problem: Objective,
     theta: FloatArray,
@@ -268,12 +292,7 @@ def run(
     The objective -ln p + penalty of each iterate is computed once and carried to the next
     step (the loop runs a few times per drag of a point, so its own overhead counts).
     """
-
-    def evaluate(w: FloatArray) -> tuple[float, float]:
-        """(ln p, objective) at w; (-inf, inf) where w or ln p is not finite."""
-        ll = problem.log_likelihood(w) if _all_finite(w) else -math.inf
-        return ll, (-ll + problem.penalty(w) if math.isfinite(ll) else math.inf)
-
+    evaluate = functools.partial(_evaluated, problem)
     ll = problem.log_likelihood(theta)
     history: list[NewtonStep] = [{"iteration": 0, "w": to_book(theta), "log_likelihood": float(ll)}]
     separable = l2 == 0 and problem.separates(theta)
@@ -283,11 +302,7 @@ def run(
     budget = current_budget()  # a hosted app bounds the time and the recorded steps
     old_objective = -ll + problem.penalty(theta)
     for n_iter in range(1, max_iter + 1):
-        step = problem.newton_step(theta) if irls else learning_rate * problem.mean_gradient(theta)
-        new = theta - step
-        new_ll, new_objective = evaluate(new)
-        if irls:
-            new, new_ll, new_objective = _damped(evaluate, theta, step, new, new_ll, new_objective, old_objective)
+        new, new_ll, new_objective = _next_iterate(problem, evaluate, theta, irls, learning_rate, old_objective)
         if not math.isfinite(new_ll):
             blew_up, n_iter = True, n_iter - 1
             break

@@ -15,6 +15,7 @@ from playground.link import encode_scene
 from tests.redis_server import redis_server
 from ui.rooms import model
 from ui.rooms.store import MemoryStore, RedisStore
+from ui.rooms.store_base import RoomStore
 from ui.session.state import default_scene
 
 
@@ -49,6 +50,12 @@ def _room():
 
 def _joined(store, code, nick="ann"):
     return store.update(code, lambda room: model.join(room, nick, None, None, 0.0))
+
+
+def test_both_stores_have_the_protocols_methods(make_store):
+    """Every method of ``RoomStore`` (mypy checks their types, ``store.chosen_store``)."""
+    assert isinstance(make_store(), RoomStore)
+    assert not isinstance(object(), RoomStore)
 
 
 def test_create_get_update(make_store):

@@ -16,7 +16,7 @@ from plotly.basedatatypes import BaseTraceType
 from playground.fisher import FisherDiscriminant
 from playground.geometry import boundary_segments
 from playground.presets import elongated_points
-from playground.validation import FloatArray, LabelArray
+from playground.validation import FloatArray, IndexArray, LabelArray
 from ui.base.visitor import widget_values
 from ui.plot.chart import chart
 from ui.plot.theme import CLASS_COLOURS, CLASS_PATTERNS, CLASS_SYMBOLS, MARKER_OUTLINE, TEMPLATE
@@ -104,32 +104,12 @@ def projection_figure(
 ) -> go.Figure:
     """Histograms of each class's projections w^T x on a shared set of bins, and the threshold."""
     values = X @ direction
-    low, high = float(values.min()), float(values.max())
-    if high - low < 1e-12:
-        low, high = low - 0.5, high + 0.5
-    edges = np.linspace(low, high, N_BINS + 1)
-    centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
+    edges = _shared_bins(values)
     bars, heights = [], [0]
     for label in model.classes_:
         counts, _unused = np.histogram(values[y == label], bins=edges)
         heights.append(int(counts.max(initial=0)))
-        bars.append(
-            go.Bar(
-                x=centres.astype(np.float32),
-                y=counts.astype(np.uint16),
-                width=width,
-                # A fill pattern per class besides the colour (the bars overlap; greyscale reads).
-                marker=dict(
-                    color=CLASS_COLOURS[int(label)], line=dict(width=0), pattern=dict(shape=CLASS_PATTERNS[int(label)])
-                ),
-                opacity=0.6,
-                name=class_name_html(int(label)),
-                hovertemplate=_("{name}: {count} points near {value}").format(
-                    name=class_name_html(int(label)), count="%{y}", value="%{x:.3g}"
-                )
-                + "<extra></extra>",
-            )
-        )
+        bars.append(_class_bar(int(label), counts, edges))
     return go.Figure(
         data=bars,
         layout=dict(
@@ -155,6 +135,32 @@ def projection_figure(
                 )
             ],
         ),
+    )
+
+
+def _shared_bins(values: FloatArray) -> FloatArray:
+    """``N_BINS`` equal bins over the projections' range (a unit-wide range when all are equal)."""
+    low, high = float(values.min()), float(values.max())
+    if high - low < 1e-12:
+        low, high = low - 0.5, high + 0.5
+    return np.linspace(low, high, N_BINS + 1)
+
+
+def _class_bar(label: int, counts: IndexArray, edges: FloatArray) -> go.Bar:
+    """One class's histogram: its counts per bin, in its colour and fill pattern."""
+    centres, width = (edges[:-1] + edges[1:]) / 2, edges[1] - edges[0]
+    return go.Bar(
+        x=centres.astype(np.float32),
+        y=counts.astype(np.uint16),
+        width=width,
+        # A fill pattern per class besides the colour (the bars overlap; greyscale reads).
+        marker=dict(color=CLASS_COLOURS[label], line=dict(width=0), pattern=dict(shape=CLASS_PATTERNS[label])),
+        opacity=0.6,
+        name=class_name_html(label),
+        hovertemplate=_("{name}: {count} points near {value}").format(
+            name=class_name_html(label), count="%{y}", value="%{x:.3g}"
+        )
+        + "<extra></extra>",
     )
 
 

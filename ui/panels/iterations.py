@@ -335,13 +335,9 @@ def squashing_text(model: object) -> str:
     return _("For softmax, p(Cₖ|x) = σ(a) with a = aₖ − ln Σⱼ≠ₖ exp(aⱼ) (eq. 4.104).")
 
 
-def render(ctx: PanelContext) -> None:
-    shown = ctx.shown_model
-    if shown is None:  # None only when the fit failed (PanelContext), when no panel is drawn
-        return
-    model = replayed(ctx.model)
-    n_steps = model.n_iter_
-    if model.solver == "irls":
+def _solver_summary(solver: str, n_steps: int) -> str:
+    """The solver (IRLS or gradient descent) and its number of updates, in Markdown."""
+    if solver == "irls":
         summary = ngettext(
             "**IRLS (Newton-Raphson, eq. 4.92-4.100)**: {n} update; step 0 is the initial weights.",
             "**IRLS (Newton-Raphson, eq. 4.92-4.100)**: {n} updates; step 0 is the initial weights.",
@@ -353,22 +349,34 @@ def render(ctx: PanelContext) -> None:
             "**gradient descent**: {n} updates; step 0 is the initial weights.",
             n_steps,
         )
-    st.markdown(summary.format(n=n_steps))
+    return summary.format(n=n_steps)
+
+
+def _book_form(model: TWO_CLASS) -> str:
+    """A two-class model as the book writes it: which class t = 1 is, so where w points."""
+    first, second = book_classes(model)
+    function, number = ("Φ", "4.114") if isinstance(model, ProbitRegression) else ("σ", "4.87")
+    return _(
+        "In the book's form: p(C{index}|φ) = {function}(wᵀφ) (eq. {number}), t = 1 for {first} and 0 for "
+        "{second}, so w points towards {first}."
+    ).format(
+        index=subscript(first + 1),
+        function=function,
+        number=number,
+        first=class_name_markdown(first),
+        second=class_name_markdown(second),
+    )
+
+
+def render(ctx: PanelContext) -> None:
+    shown = ctx.shown_model
+    if shown is None:  # None only when the fit failed (PanelContext), when no panel is drawn
+        return
+    model = replayed(ctx.model)
+    n_steps = model.n_iter_
+    st.markdown(_solver_summary(model.solver, n_steps))
     if isinstance(model, TWO_CLASS):
-        first, second = book_classes(model)
-        function, number = ("Φ", "4.114") if isinstance(model, ProbitRegression) else ("σ", "4.87")
-        st.caption(
-            _(
-                "In the book's form: p(C{index}|φ) = {function}(wᵀφ) (eq. {number}), t = 1 for {first} and 0 for "
-                "{second}, so w points towards {first}."
-            ).format(
-                index=subscript(first + 1),
-                function=function,
-                number=number,
-                first=class_name_markdown(first),
-                second=class_name_markdown(second),
-            )
-        )
+        st.caption(_book_form(model))
     step = playback_controls(
         ctx.model,
         n_steps,

@@ -304,49 +304,10 @@ def surface_figure(
 ) -> go.Figure:
     """A 3-D surface of p(C_k|x) over the window (k = classes_[class_position]); training points
     drawn at height 1 (in class k) or 0 (not), as the targets t_n."""
-    classes = np.asarray(model.classes_)
-    k = int(classes[class_position])
-    axes = grid_axes(window, resolution)
-    xs = axes["x0"] + axes["dx"] * np.arange(resolution)
-    ys = axes["y0"] + axes["dy"] * np.arange(resolution)
-    p = posterior_grid(model, window, resolution)[..., class_position].astype(np.float32)
-    colour = CLASS_COLOURS[k % len(CLASS_COLOURS)]
-    traces = [
-        go.Surface(
-            x=xs.astype(np.float32),
-            y=ys.astype(np.float32),
-            z=p,
-            cmin=0,
-            cmax=1,
-            # p = 0 is a light grey, not white: the floor of the surface must show on the white page.
-            colorscale=[[0, SURFACE_FLOOR], [1, colour]],
-            showscale=False,
-            opacity=0.95,
-            contours=dict(z=dict(show=True, start=0.1, end=0.9, size=0.4, color=BOUNDARY_COLOUR, width=2)),
-            hovertemplate=f"x = (%{{x:.2f}}, %{{y:.2f}})<br>p({class_symbol(k)}|x) = %{{z:.3f}}<extra></extra>",
-            name=f"p({class_symbol(k)}|x)",
-        )
-    ]
+    k = int(np.asarray(model.classes_)[class_position])
+    traces = [_posterior_surface(model, window, class_position, resolution)]
     if points is not None and len(points):
-        X, y = points.X, points.y
-        inside = (X[:, 0] >= window.x_min) & (X[:, 0] <= window.x_max)
-        inside &= (X[:, 1] >= window.y_min) & (X[:, 1] <= window.y_max)
-        X, y = X[inside], y[inside]
-        traces.append(
-            go.Scatter3d(
-                x=X[:, 0],
-                y=X[:, 1],
-                z=(y == k).astype(float),
-                mode="markers",
-                marker=dict(
-                    size=3,
-                    color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in y],
-                    symbol=[CLASS_SYMBOLS_3D[int(c) % len(CLASS_SYMBOLS_3D)] for c in y],  # not colour alone
-                ),
-                hoverinfo="skip",
-                name=_("training points at t = 0 or 1"),
-            )
-        )
+        traces.append(_targets_at_their_heights(points, window, k))
     return go.Figure(
         data=traces,
         layout=dict(
@@ -356,6 +317,51 @@ def surface_figure(
             showlegend=False,
             scene=surface_scene(window, dict(title=dict(text=f"p({class_symbol(k)}|x)"), range=[0, 1])),
         ),
+    )
+
+
+def _posterior_surface(model: Classifier, window: Window, class_position: int, resolution: int) -> go.Surface:
+    """p(C_k|x) over the window's grid, from a light grey floor (p = 0) to class k's colour."""
+    k = int(np.asarray(model.classes_)[class_position])
+    axes = grid_axes(window, resolution)
+    xs = axes["x0"] + axes["dx"] * np.arange(resolution)
+    ys = axes["y0"] + axes["dy"] * np.arange(resolution)
+    p = posterior_grid(model, window, resolution)[..., class_position].astype(np.float32)
+    colour = CLASS_COLOURS[k % len(CLASS_COLOURS)]
+    return go.Surface(
+        x=xs.astype(np.float32),
+        y=ys.astype(np.float32),
+        z=p,
+        cmin=0,
+        cmax=1,
+        # p = 0 is a light grey, not white: the floor of the surface must show on the white page.
+        colorscale=[[0, SURFACE_FLOOR], [1, colour]],
+        showscale=False,
+        opacity=0.95,
+        contours=dict(z=dict(show=True, start=0.1, end=0.9, size=0.4, color=BOUNDARY_COLOUR, width=2)),
+        hovertemplate=f"x = (%{{x:.2f}}, %{{y:.2f}})<br>p({class_symbol(k)}|x) = %{{z:.3f}}<extra></extra>",
+        name=f"p({class_symbol(k)}|x)",
+    )
+
+
+def _targets_at_their_heights(points: PointSet, window: Window, k: int) -> go.Scatter3d:
+    """The training points inside the window at their targets t_n: height 1 in class k, 0 not."""
+    X, y = points.X, points.y
+    inside = (X[:, 0] >= window.x_min) & (X[:, 0] <= window.x_max)
+    inside &= (X[:, 1] >= window.y_min) & (X[:, 1] <= window.y_max)
+    X, y = X[inside], y[inside]
+    return go.Scatter3d(
+        x=X[:, 0],
+        y=X[:, 1],
+        z=(y == k).astype(float),
+        mode="markers",
+        marker=dict(
+            size=3,
+            color=[CLASS_COLOURS[int(c) % len(CLASS_COLOURS)] for c in y],
+            symbol=[CLASS_SYMBOLS_3D[int(c) % len(CLASS_SYMBOLS_3D)] for c in y],  # not colour alone
+        ),
+        hoverinfo="skip",
+        name=_("training points at t = 0 or 1"),
     )
 
 

@@ -219,29 +219,18 @@ def canvas(
     spoken: dict[str, Any] | None = None,
     load: int = 0,
 ) -> Any:
-    """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``;
-    return the component result.
+    """Draw ``figure`` (a dict {"data", "layout"} or a plotly Figure) with plotly.js ``config``; return the result.
 
-    ``result.events`` is None or a list of unacknowledged events, oldest first, each one of
-    {"type": "add", "x", "y"}, {"type": "remove", "ids": [...]}, {"type": "remove_centre", "ids"},
-    {"type": "view", "x0", "x1", "y0", "y1"} (a zoom or pan), {"type": "fit"} (the toolbar's ⌂,
-    the key F), {"type": "undo"} or {"type": "redo"} (keyboard), with an increasing "nonce" and the plot
-    area's size in pixels as "area"; ``ack`` is the last nonce applied.
-    ``height``: of the plot in pixels, or its least height when ``fill_screen`` (presentation:
-    the plot reaches the bottom of the browser window; a number n > 1 shares that room with the
-    n - 1 canvases stacked below it in its column, each under a title like its own).
-    ``within_window``: outside ``fill_screen``, the plot is shortened to end within the browser
-    window's first screen, though never below this many pixels (0: the plot keeps ``height``). ``fit``: a
-    token, set once when the app has just fitted ``window`` to the points; the canvas then widens
-    it to the plot area's shape
-    (reported as a view event). ``file_name``: the start of downloaded images' names.
-    ``panels_follow``: a key of what is drawn; once drawn, the ``follow_canvas`` element reruns
-    its fragment unless it last ran for that key.
-    ``new_point``: the plotly marker of a point a click adds, drawn at once in the browser
-    (before the refit arrives); None draws nothing (e.g. while clicks place RBF centres).
-    A drag of points sends {"type": "move", "drag": id, "revision", "ids", "dx", "dy",
-    "final"}: the offset since the press of the points named as in ``revision``; moves of one
-    drag replace each other while unacknowledged, and the final one ends the drag.
+    ``result.events`` is None or a list of unacknowledged events, oldest first (the protocol's
+    ``canvas_protocol.CanvasEvent``: an add, a removal, a drag's moves, which replace each other
+    while unacknowledged until the final one, a zoom or pan, the toolbar's ⌂ or the key F, undo
+    and redo); ``ack`` is the last nonce applied. ``height``, ``fill_screen``, ``within_window``:
+    how tall the plot is (``_plot_height``). ``fit``: a token, set once when the app has just
+    fitted ``window`` to the points; the canvas then widens it to the plot area's shape (reported
+    as a view event). ``file_name``: the start of downloaded images' names.
+    ``panels_follow``: a key of what is drawn; once drawn, the ``follow_canvas`` element reruns its fragment
+    unless it last ran for that key. ``new_point``: the plotly marker of a point a click adds, drawn at once in
+    the browser (before the refit arrives); None draws nothing (e.g. while clicks place RBF centres).
     ``spoken``: what the keyboard's announcements name ({"boundary": the fitted boundary in words,
     "classes": the classes' names, "symbols": their marker symbols, "add_as": the class a new point
     gets}), or None. ``load``: the number of the last scene loaded (``ui.session.loading.load_serial``):
@@ -250,10 +239,7 @@ def canvas(
     """
     data = {
         **_drawing(figure, config),
-        "height": height,
-        "fill_screen": fill_screen,
-        "min_height": height,
-        "within_window": within_window,
+        **_plot_height(height, fill_screen, within_window),
         "fit": fit,
         "file_name": file_name,
         "revision": revision,
@@ -270,6 +256,16 @@ def canvas(
     }
     # The element takes the height the script gives the plot (in presentation, the window's).
     return _canvas(data=component_data(data), key=key, height="content", on_events_change=on_events or (lambda: None))
+
+
+def _plot_height(height: int, fill_screen: bool | int, within_window: int) -> dict[str, object]:
+    """How tall the canvas draws the plot. ``height``: in pixels, or its least height when
+    ``fill_screen`` (presentation: the plot reaches the bottom of the browser window; a number
+    n > 1 shares that room with the n - 1 canvases stacked below it in its column, each under a
+    title like its own). ``within_window``: outside ``fill_screen``, the plot is shortened to end
+    within the browser window's first screen, though never below this many pixels (0: the plot
+    keeps ``height``)."""
+    return {"height": height, "fill_screen": fill_screen, "min_height": height, "within_window": within_window}
 
 
 def _drawing(figure, config):

@@ -1,9 +1,10 @@
 """A room as one JSON-able dict, and every action on it: pure functions, no I/O.
 
-The store (``ui.rooms.store``) keeps the dict ``new_room`` makes (Redis in parts, its points a
-list: ``ui.rooms.redis_store``) and applies one action at a time to it, atomically (a lock in the
-process, a lock and a transaction in Redis). A student's add in Redis is a script that checks what
-``add_point`` checks, in its order, with its refusals (``ADD_REFUSALS``).
+A store (``ui.rooms.store_base``, chosen by ``ui.rooms.store``) keeps the dict ``new_room``
+makes (Redis in parts, its points a list: ``ui.rooms.redis_store``) and applies one action at a
+time to it, atomically (a lock in the process, a lock and a transaction in Redis). A student's
+add in Redis is a script that checks what ``add_point`` checks, in its order, with its refusals
+(``ADD_REFUSALS``).
 
 Rules that must hold:
 - Points are kept as their grid integers (``playground.scene.grid_integers``), so the room's
@@ -248,7 +249,7 @@ def join(
 
 
 # Why an add is refused, past the student's key: shared by ``add_point`` and the Redis store's
-# script (``ui.rooms.store``), which checks the same in the same order.
+# script (``ui.rooms.redis_store``), which checks the same in the same order.
 ADD_REFUSALS = {
     "seq": (400, N_("The request was not understood.")),
     "locked": (409, N_("The lecturer has paused adding points.")),

@@ -42,7 +42,8 @@ from . import guard, model
 from .joinlink import clean_host, is_loopback, link_html
 from .protocol import API, MAX_PER_STUDENT, ROOM_PAGE
 from .routes import _base, open_room
-from .store import UNREACHABLE, room_store
+from .store import room_store
+from .store_base import UNREACHABLE
 
 LARGE_QR: Final = "room_large_qr"
 ROOM_KEY: Final = "class_room"  # {"code", "token", "shown"} of the room this session opened

@@ -1,6 +1,6 @@
 """Rooms in Redis (``PLAYGROUND_REDIS_URL``), kept in parts so that a student's add writes one point.
 
-A room ``CODE`` is five keys, expiring together (``store.lifetime``), and one entry of
+A room ``CODE`` is five keys, expiring together (``store_base.lifetime``), and one entry of
 ``pg:rooms`` (a sorted set: code -> expiry time) that bounds their number:
 - ``pg:room:CODE``: a hash, the room's small fields (version, scene, flags, limit, token...), each
   the JSON text of its value; ``version`` and ``next_pid`` plain integers (HINCRBY).
@@ -11,7 +11,7 @@ A room ``CODE`` is five keys, expiring together (``store.lifetime``), and one en
 - ``pg:room:CODE:p``: a list, the points' rows as JSON, oldest first.
 - ``pg:room:CODE:lock``: held (SET NX PX) by a replica running a read-modify-write.
 
-Rules that must hold (the store's rules, ``ui.rooms.store``, hold too):
+Rules that must hold (the store's rules, ``ui.rooms.store_base``, hold too):
 - An add (``add``) is one Lua script (``_ADD_SCRIPT``), atomic in Redis, that checks what
   ``ui.rooms.model.add_point`` checks, in its order (the room, the student, a retried seq, paused,
   the student's limit, the room's cap, the window, the class), RPUSHes one row and bumps the
@@ -36,13 +36,10 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
 
 from .model import SLOW_DOWN, Room, RoomError, add_seq, check_student, chosen_label, new_code, placed, refused
 from .protocol import EXPIRY_SECONDS, MAX_POINTS, MAX_ROOMS
-from .store import lifetime, missing, room_full
-
-Result = TypeVar("Result")  # what a store's ``update`` action returns
+from .store_base import Result, lifetime, missing, room_full
 
 _LOCK_MS = 5000  # a lock outlives any read-modify-write; one whose replica died lapses after it
 _WAIT_SECONDS = 10.0  # an add or an action waits this long for a lock, then the page retries
@@ -142,7 +139,7 @@ def _counts(points: Iterable[Sequence[object]]) -> dict[object, int]:
 
 
 class RedisStore:
-    """The store's interface (``ui.rooms.store``) on Redis: see the module's rules."""
+    """The store's protocol (``store_base.RoomStore``) on Redis: see the module's rules."""
 
     PREFIX = "pg:room:"
     INDEX = "pg:rooms"
@@ -231,7 +228,7 @@ class RedisStore:
 
     def _wait(self, attempt):
         if time.monotonic() > attempt:
-            raise ConnectionError("the room stayed locked")  # store.UNREACHABLE: the page retries
+            raise ConnectionError("the room stayed locked")  # store_base.UNREACHABLE: the page retries
         time.sleep(0.002 + secrets.randbelow(4) / 1000)
 
     def add(

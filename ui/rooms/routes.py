@@ -55,7 +55,8 @@ from .protocol import (
     OpenResponse,
     request_fields,
 )
-from .store import UNREACHABLE, missing, room_store
+from .store import room_store
+from .store_base import UNREACHABLE, missing
 from .views import SCALES, SHAPES, SNAPSHOTS
 
 TOO_MANY = N_("Too many attempts; wait a minute and try again.")
