@@ -2,6 +2,7 @@
 
 >>> from playground import make_model
 >>> model = make_model("least_squares").fit(X, y)
+>>> criterion("logistic", X, y, [0.5, 1.0, -2.0])  # what logistic regression's fit minimises, at a line
 
 The import rule: this package imports numpy and the standard library only (never ui, Streamlit,
 plotly, pandas, scikit-learn or scipy), so the same fits run in a notebook, a script or a test;
@@ -11,6 +12,7 @@ lint-imports (pyproject.toml) fails the test command on an import that breaks it
 from .base import Classifier, LinearClassifier, ProbabilisticMixin
 from .basis import BASES, BasisModel, IdentityBasis, PolynomialBasis, RBFBasis, make_basis, with_basis
 from .bayesian_logistic import BayesianLogisticRegression
+from .criteria import CriterionTerms
 from .datasets import ClusterSpec, make_clusters
 from .errors import (
     Classes,
@@ -31,7 +33,7 @@ from .multiclass import OneVsOne, OneVsRest, with_strategy
 from .naive_bayes import NaiveBayes
 from .perceptron import Perceptron
 from .probit import ProbitRegression
-from .registry import MODELS, make_model
+from .registry import MODELS, criterion, make_model
 from .svm import LinearSVM
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "Classifier",
     "ClusterSpec",
     "ConvergenceError",
+    "CriterionTerms",
     "DegenerateFitError",
     "FisherDiscriminant",
     "GridResult",
@@ -67,6 +70,7 @@ __all__ = [
     "SoftmaxRegression",
     "Window",
     "boundary_segments",
+    "criterion",
     "evaluate_grid",
     "linear_regions",
     "make_basis",

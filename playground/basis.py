@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .base import Classifier, FloatArray, LinearFit, Replayable, constructor_params
+from .criteria import CriterionTerms, HasCriterion, no_criterion_message
 from .errors import InvalidDataError, Message, NotFittedError, PlaygroundError
 from .i18n import N_
 from .validation import MAX_FEATURES, MAX_MAGNITUDE, BoolArray, IndexArray, LabelArray, check_X, magnitude_text
@@ -422,6 +423,68 @@ class BasisModel(Classifier):
         self.classes_ = estimator.classes_
         self.n_features_in_ = X.shape[1]
         return self
+
+    # -- the criterion of a line, in phi-space ---------------------------------------------------
+    # What the inner method says of its criterion (``playground.criteria``), read through.
+    @property
+    def criterion_name(self) -> str:
+        return str(getattr(self.estimator, "criterion_name", ""))
+
+    @property
+    def criterion_equation(self) -> str:
+        return str(getattr(self.estimator, "criterion_equation", ""))
+
+    @property
+    def criterion_maximised(self) -> bool:
+        return bool(getattr(self.estimator, "criterion_maximised", False))
+
+    @property
+    def criterion_has_shares(self) -> bool:
+        return bool(getattr(self.estimator, "criterion_has_shares", False))
+
+    @property
+    def criterion_defined(self) -> bool:
+        return bool(getattr(self.estimator, "criterion_defined", False))
+
+    def criterion_at(self, X: ArrayLike, y: ArrayLike, W: ArrayLike) -> FloatArray:
+        """The inner method's criterion at lines in feature space, w = (w0, w1, ..., wM) with M the
+        number of features phi_j(x): the method's ``criterion_at(phi(X), y, W)``. phi is the fitted
+        ``basis_`` once fitted, else the basis fitted on X (as ``fit`` would fit it)."""
+        features = self._criterion_features(X, W)
+        return self._inner_criterion().criterion_at(features, y, W)
+
+    def criterion_terms(self, X: ArrayLike, y: ArrayLike, w: ArrayLike) -> CriterionTerms:
+        """Each point's share of the criterion at one line in feature space (see ``criterion_at``)."""
+        features = self._criterion_features(X, w)
+        return self._inner_criterion().criterion_terms(features, y, w)
+
+    def _inner_criterion(self) -> HasCriterion:
+        if not isinstance(self.estimator, HasCriterion):
+            raise PlaygroundError(no_criterion_message(self.estimator.display_name))
+        return self.estimator
+
+    def _criterion_features(self, X: ArrayLike, W: ArrayLike) -> FloatArray:
+        """phi(X) by the fitted basis (or one fitted on X), after checking that W's lines have one
+        weight per feature plus the bias (a line in phi-space, not in x)."""
+        X = check_X(X, n_features=self.n_features_in_ if "basis_" in self.__dict__ else None)
+        basis = self.basis_ if "basis_" in self.__dict__ else self.basis.clone().fit(X)
+        n_weights = basis.n_output_features_ + 1
+        try:
+            shape = np.shape(W)
+        except ValueError:  # rows of different lengths
+            shape = ()
+        if len(shape) not in (1, 2) or shape[-1] != n_weights:
+            raise InvalidDataError(
+                N_(
+                    "On {basis} a line lives in feature space: w must have {n} numbers [w0, w1, ..., w{m}], the "
+                    "bias and one weight per feature phi_j(x); got shape {shape}."
+                ),
+                basis=Message(self.basis.display_name),
+                n=n_weights,
+                m=n_weights - 1,
+                shape=shape,
+            )
+        return basis.transform(X)
 
     def features(self, X: ArrayLike) -> FloatArray:
         """phi(X), shape (N, M)."""

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
+from .criteria import LineCriterion, LineData, minus_log_sigmoid
 from .errors import InvalidDataError, Message
 from .i18n import N_
 from .logistic import _BinaryProblem
@@ -161,7 +162,7 @@ def _line_offsets(offsets: ArrayLike | None, n_points: int, n_std: float, std: f
     return line
 
 
-class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClassifier):
+class BayesianLogisticRegression(LineCriterion, TwoClassNewton, ProbabilisticMixin, LinearClassifier):
     """Two-class logistic regression with a Gaussian prior over the weights and the Laplace
     approximation of the posterior (eq. 4.140-4.144); predictions average over the posterior
     (the moderated predictive distribution, eq. 4.155).
@@ -215,11 +216,18 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
     converged_ : bool
     fit_message_ : str
         Empty, or a sentence when Newton's method stopped at max_iter.
+
+    Criterion of a line (``criterion_at``): the negative log posterior of eq. 4.142 without its
+    constant, E(w) = (alpha / 2) |w|^2 - sum_n t_n ln y_n + (1 - t_n) ln(1 - y_n), the prior over
+    every weight, the bias w0 included, as in the fit (so E = -``log_posterior`` - (M/2) ln(alpha/2 pi)).
+    w_MAP is its minimum. Each point's share is -ln p(t_n | w); the prior term is the penalty.
     """
 
     display_name = N_("Bayesian logistic regression (Laplace)")
     book_section = "4.4–4.5"
     section = "4.4–4.5"
+    criterion_name = N_("negative log posterior")
+    criterion_equation = "4.142"
 
     def __init__(
         self, alpha: float = 1.0, max_iter: int = 100, tol: float = 1e-8, w_init: ArrayLike | None = None
@@ -230,6 +238,18 @@ class BayesianLogisticRegression(TwoClassNewton, ProbabilisticMixin, LinearClass
         self.w_init = w_init
 
     # -- fitting -------------------------------------------------------------------------------
+
+    def _check_criterion_params(self) -> None:
+        self._check_options(self._method)
+
+    def _point_terms(self, data: LineData, A: FloatArray) -> FloatArray:
+        return minus_log_sigmoid(data, A)
+
+    def _penalty(self, W: FloatArray) -> FloatArray:
+        """(alpha / 2) |w|^2 over (w0, w1, ..., wD): the prior of eq. 4.140 with m0 = 0, S0 = I / alpha."""
+        penalty: FloatArray = np.einsum("md,md->m", W, W)
+        penalty *= 0.5 * float(self.alpha)
+        return penalty
 
     def _check_options(self, method: str) -> tuple[float, int, float]:
         low, high = ALPHA_RANGE

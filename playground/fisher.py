@@ -6,7 +6,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import FloatArray, LinearClassifier
-from .errors import DegenerateFitError, InvalidDataError, Message, sentences
+from .criteria import CriterionTerms, LineCriterion, LineData
+from .errors import DegenerateFitError, InvalidDataError, Message, PlaygroundError, sentences
 from .i18n import N_
 from .validation import (
     BoolArray,
@@ -38,7 +39,7 @@ def _within_class_eigen(centred: FloatArray) -> tuple[FloatArray, FloatArray, Bo
     return vt.T, eigvals, nonsingular  # V's columns: eigenvectors of S_W
 
 
-class FisherDiscriminant(LinearClassifier):
+class FisherDiscriminant(LineCriterion, LinearClassifier):
     """Project onto the direction(s) maximising Fisher's criterion, then threshold.
 
     Two classes: w is proportional to S_W^-1 (m_1 - m_0) (eq. 4.30), where m_1 is the mean of
@@ -111,10 +112,22 @@ class FisherDiscriminant(LinearClassifier):
         Numerical rank of S_W.
     fit_message_ : str or None
         What was done about a singular S_W or a missing Gaussian threshold; None otherwise.
+
+    Criterion of a line (``criterion_at``, two classes, no fit needed): Fisher's
+    J(w) = w^T S_B w / w^T S_W w (eq. 4.26) of the direction part (w1, ..., wD), maximised by the
+    fit; w0 plays no part and the length of w does not matter. As for the fit, a singular S_W is
+    the limit of a vanishing ridge: J = +inf where the classes project to two distinct single
+    values (the fit's ``eigenvalues_`` then says inf too), 0 where everything projects to one
+    value. A zero direction part raises. J is a ratio of sums, not a sum of shares:
+    ``criterion_terms`` raises. (``criterion(direction)`` is J of a fitted model, K classes too.)
     """
 
     display_name = N_("Fisher's linear discriminant")
     book_section = "4.1.4"
+    criterion_name = N_("Fisher criterion J(w)")
+    criterion_equation = "4.26"
+    criterion_maximised = True
+    criterion_has_shares = False
 
     def __init__(self, threshold: str = "midpoint") -> None:
         self.threshold = threshold
@@ -335,6 +348,55 @@ class FisherDiscriminant(LinearClassifier):
         return coef, intercept
 
     # -- projections and the criterion ---------------------------------------------
+    def _criterion_data(self, X: ArrayLike, y: ArrayLike) -> LineData:
+        """The fit's checks (two points per class), with X in standard units: J is unchanged by
+        x -> (x - c) / s (every projection moves and scales alike), and there nothing overflows."""
+        data = super()._criterion_data(X, y)
+        require_points_per_class(data.y_index, data.classes, 2, N_("Fisher's discriminant"))
+        Z, _, _ = standard_units(data.X)
+        return data._replace(X=Z)
+
+    def _values(self, data: LineData, W: FloatArray) -> FloatArray:
+        """J at the lines W (M, D + 1) from the projections of the (standardised) points: the
+        between-class (m_1 - m_0)^2 over the within-class sum of squares (eq. 4.23-4.26)."""
+        size = np.max(np.abs(W[:, 1:]), axis=1)
+        if not np.all(size > 0):
+            raise DegenerateFitError(
+                N_(
+                    "Fisher's criterion J(w) needs a direction: w1, ..., wD must not all be zero "
+                    "(w0 plays no part in J)."
+                )
+            )
+        V = W[:, 1:] / size[:, None]  # J does not depend on the length of w
+        projections = V @ data.X.T  # (M, N)
+        members = [data.y_index == k for k in (0, 1)]
+        means = [projections[:, member].mean(axis=1) for member in members]
+        for member, mean in zip(members, means):
+            projections[:, member] -= mean[:, None]
+        projections *= projections
+        within = projections.sum(axis=1)
+        between = (means[1] - means[0]) ** 2
+        # The fit's rule for a singular S_W (``_ratio``): a within-class variance below 1e-12 of
+        # the total along a unit w counts as 0.
+        centred = data.X - np.array([data.X[member].mean(axis=0) for member in members])[data.y_index]
+        tiny = 1e-12 * np.einsum("md,md->m", V, V) * max(float(np.sum(centred * centred)), _EPS)
+        ratio = between / np.where(within > tiny, within, 1.0)
+        degenerate = within <= tiny
+        ratio[degenerate] = np.where(between[degenerate] > tiny[degenerate], np.inf, 0.0)
+        return ratio
+
+    def _infinite_by_definition(self) -> bool:
+        return True  # J is unbounded where the classes project to two distinct single values
+
+    def criterion_terms(self, X: ArrayLike, y: ArrayLike, w: ArrayLike) -> CriterionTerms:
+        """Fisher's J has no share per point: raises a PlaygroundError saying so."""
+        raise PlaygroundError(
+            N_(
+                "Fisher's criterion J(w) is a ratio of two sums over the points (the between-class over the "
+                "within-class scatter, eq. 4.26), not a sum of one term per point, so it has no shares of points."
+            )
+        )
+
     def transform(self, X: ArrayLike) -> FloatArray:
         """The projection y = W^T x onto the unit direction(s), shape (N, n_components).
 

@@ -23,6 +23,7 @@ from .base import (
     cached_from,
     softmax_by_class,
 )
+from .criteria import DensityFit
 from .errors import Classes, InvalidDataError, Message
 from .i18n import N_
 from .validation import check_X_y, class_counts, require_points_per_class, standard_units, to_input_units
@@ -178,7 +179,7 @@ class ClassActivationsMixin:
         return softmax_by_class(self._activations_by_class(X), log=log, overwrite=True)
 
 
-class SharedCovarianceGaussian(LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
+class SharedCovarianceGaussian(DensityFit, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
     """Gaussian classes sharing one covariance matrix: a linear classifier (eq. 4.68-4.70).
 
     Maximum likelihood (section 4.2.2): pi_k = N_k / N (eq. 4.73), mu_k the class means
@@ -287,7 +288,7 @@ class SharedCovarianceGaussian(LinearPosteriorMixin, ProbabilisticMixin, LinearC
         return np.clip(X @ self.class_coef_.T + self.class_intercept_, -ACTIVATION_LIMIT, ACTIVATION_LIMIT)
 
 
-class SeparateCovarianceGaussian(ClassActivationsMixin, ProbabilisticMixin, Classifier):
+class SeparateCovarianceGaussian(DensityFit, ClassActivationsMixin, ProbabilisticMixin, Classifier):
     """Gaussian classes each with its own covariance: quadratic boundaries (section 4.2.1).
 
     Maximum likelihood per class: pi_k = N_k / N, mu_k the class mean and Sigma_k = S_k, the

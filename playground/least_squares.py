@@ -6,12 +6,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import LinearClassifier
+from .criteria import LineCriterion, LineData
 from .errors import InvalidDataError
 from .i18n import N_
 from .validation import FloatArray, add_bias, check_X_y, standard_units, to_input_units
 
 
-class LeastSquaresClassifier(LinearClassifier):
+class LeastSquaresClassifier(LineCriterion, LinearClassifier):
     """Fit y(x) = W~^T x~ to 1-of-K targets by minimising the sum of squares (eq. 4.15).
 
     W~ = X~^+ T (eq. 4.16), computed with ``numpy.linalg.lstsq`` (SVD) on centred and scaled
@@ -39,19 +40,44 @@ class LeastSquaresClassifier(LinearClassifier):
         positive for ``classes_[1]``.
     outputs_ : callable
         See ``class_outputs``: the raw y_k(x), which are not probabilities.
+
+    Criterion (``criterion``, two classes): E(w) = 1/2 sum_n (w0 + w^T x_n - t_n)^2, the sum of
+    squares of eq. 4.15 for one output. With "one_of_k" targets t_n = +1 for ``classes_[1]`` and -1
+    for ``classes_[0]``: the fit's two columns w_1, w_2 solve separate problems whose targets sum to
+    1, so w_1 + w_2 = (1, 0, ..., 0) and the line w = w_2 - w_1 minimises this +-1 form (eq. 4.15 at
+    the pair w_{1,2} = ((1, 0, ...) -/+ w) / 2 is half of it). With "fisher" targets t_n = N/N2 and
+    -N/N1 (section 4.1.5), the fit's single column. Each point's share is its squared residual / 2.
     """
 
     display_name = N_("Least squares")
     book_section = "4.1.3"
+    criterion_name = N_("sum of squares")
+    criterion_equation = "4.15"
 
     def __init__(self, targets: str = "one_of_k") -> None:
         self.targets = targets
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+    def _check_criterion_params(self) -> None:
         if self.targets not in ("one_of_k", "fisher"):
             raise InvalidDataError(
                 N_("Least squares targets must be 'one_of_k' or 'fisher', not {value!r}."), value=self.targets
             )
+
+    def _point_terms(self, data: LineData, A: FloatArray) -> FloatArray:
+        """1/2 (a_n - t_n)^2 with the targets of the fit (see the class's notes)."""
+        if self.targets == "fisher":
+            counts = np.bincount(data.y_index, minlength=2)
+            n = data.y_index.size
+            targets = np.where(data.y_index == 1, n / counts[1], -n / counts[0])
+        else:
+            targets = data.t
+        residuals = np.subtract(A, targets, out=A)
+        residuals *= residuals
+        residuals *= 0.5
+        return residuals
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+        self._check_criterion_params()
         X, y_index, classes = check_X_y(X, y, method=N_("Least squares"))
         n_classes = classes.size
         if self.targets == "fisher":

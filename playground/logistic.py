@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import FloatArray, LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
+from .criteria import LineCriterion, LineData, minus_log_sigmoid, ridge
 from .errors import InvalidDataError, Message
 from .i18n import N_
 from .newton import (
@@ -368,7 +369,7 @@ class _TwoClassIterative(TwoClassNewton, _IterativeMixin):
         self._store_fit(classes, X.shape[1], history, result.n_iter, result.converged, result.message)
 
 
-class LogisticRegression(_TwoClassIterative, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
+class LogisticRegression(LineCriterion, _TwoClassIterative, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
     """Two-class logistic regression p(C|phi) = sigma(w^T phi), phi = (1, x) (eq. 4.87).
 
     The target is t = 1 for ``classes_[1]`` (the positive class) and t = 0 for ``classes_[0]``;
@@ -413,10 +414,17 @@ class LogisticRegression(_TwoClassIterative, LinearPosteriorMixin, Probabilistic
         False if max_iter was reached or the data are separable (no finite maximum).
     fit_message_ : str
         Empty, or a sentence on separability, non-convergence or a too large learning rate.
+
+    Criterion of a line (``criterion_at``): the cross-entropy E(w) = -sum_n t_n ln y_n +
+    (1 - t_n) ln(1 - y_n), y_n = sigma(w^T phi_n) (eq. 4.90), plus (l2 / 2) (w1^2 + ... + wD^2)
+    (the bias is not penalised, as in the fit); each point's share is -ln p(t_n | w). On
+    separable data with l2 = 0 it has no minimum (it falls towards 0 as |w| grows).
     """
 
     display_name = N_("Logistic regression")
     book_section = "4.3.2"
+    criterion_name = N_("cross-entropy")
+    criterion_equation = "4.90"
 
     _method = N_("Logistic regression")
     _too_many_classes = N_(
@@ -424,13 +432,22 @@ class LogisticRegression(_TwoClassIterative, LinearPosteriorMixin, Probabilistic
         "use softmax regression (multiclass logistic regression) or a one-versus-rest strategy."
     )
 
+    def _check_criterion_params(self) -> None:
+        _check_options(self, self._method)
+
+    def _point_terms(self, data: LineData, A: FloatArray) -> FloatArray:
+        return minus_log_sigmoid(data, A)
+
+    def _penalty(self, W: FloatArray) -> FloatArray:
+        return ridge(W, float(self.l2))
+
     def activations(self, X: ArrayLike) -> FloatArray:
         """(0, a(x)) with a = w^T phi(x), shape (N, 2): the softmax of these is (1 - sigma(a), sigma(a))."""
         a = self.decision_function(X)
         return np.column_stack([np.zeros_like(a), a])
 
 
-class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
+class SoftmaxRegression(LineCriterion, _IterativeMixin, LinearPosteriorMixin, ProbabilisticMixin, LinearClassifier):
     """Multiclass logistic regression p(C_k|phi) = exp(a_k) / sum_j exp(a_j), a_k = w_k^T phi (eq. 4.104-4.105).
 
     Maximises sum_n sum_k t_nk ln y_nk (eq. 4.107-4.108) by Newton-Raphson with the K(D+1)-square
@@ -461,10 +478,26 @@ class SoftmaxRegression(_IterativeMixin, LinearPosteriorMixin, ProbabilisticMixi
         {"iteration": 0, 1, ..., "w": ndarray (K, D + 1), "log_likelihood": float}, the start included.
     n_iter_, converged_, fit_message_
         As for ``LogisticRegression``.
+
+    Criterion of a line (``criterion_at``, two classes): eq. 4.108 with K = 2 as a function of the
+    line w = w_2 - w_1 (``coef_``, ``intercept_``), i.e. the cross-entropy of eq. 4.90, plus the
+    ridge at its least over the pairs with that difference: (l2 / 2) (|w_1|^2 + |w_2|^2) over
+    w1..wD is smallest, (l2 / 4) |w|^2, at w_1 = -w_2 = -w/2, where the fit keeps its weights.
     """
 
     display_name = N_("Softmax regression (multiclass logistic)")
     book_section = "4.3.4"
+    criterion_name = N_("cross-entropy")
+    criterion_equation = "4.108"
+
+    def _check_criterion_params(self) -> None:
+        _check_options(self, N_("Softmax regression"))
+
+    def _point_terms(self, data: LineData, A: FloatArray) -> FloatArray:
+        return minus_log_sigmoid(data, A)  # eq. 4.108 with K = 2: ln y_n,t_n = ln sigma(+-(a_2 - a_1))
+
+    def _penalty(self, W: FloatArray) -> FloatArray:
+        return ridge(W, float(self.l2) / 2)  # (l2 / 4) |w|^2: see the class's notes
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         method = N_("Softmax regression")

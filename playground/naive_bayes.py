@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import Classifier, ProbabilisticMixin
+from .criteria import DensityFit
 from .errors import InvalidDataError, Message
 from .gaussian import ClassActivationsMixin, check_priors, data_scale, finite_activations
 from .i18n import N_
@@ -37,7 +38,7 @@ def _positive(value: object, name: str, method: str) -> float:
     return value
 
 
-class NaiveBayes(ClassActivationsMixin, ProbabilisticMixin, Classifier):
+class NaiveBayes(DensityFit, ClassActivationsMixin, ProbabilisticMixin, Classifier):
     """Naive Bayes classifier with Gaussian or Bernoulli features.
 
     Parameters

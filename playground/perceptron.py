@@ -9,6 +9,7 @@ from numpy.typing import ArrayLike
 
 from .base import LinearClassifier
 from .budget import Budget, current_budget
+from .criteria import LineCriterion, LineData
 from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
 from .validation import FloatArray, add_bias, check_w_init, check_X_y
@@ -39,7 +40,7 @@ class _Run(NamedTuple):
     capped: bool
 
 
-class Perceptron(LinearClassifier):
+class Perceptron(LineCriterion, LinearClassifier):
     """The perceptron: y(x) = f(w^T phi(x)) with f the sign, phi(x) = (1, x) (eq. 4.52).
 
     Training visits the points one at a time; a point with t_n w^T phi_n <= 0 (t = +1 for
@@ -91,12 +92,20 @@ class Perceptron(LinearClassifier):
         True when a full epoch had no mistake.
     fit_message_ : str or None
         None when converged; otherwise why the fit is the last boundary reached.
+
+    Criterion of a line (``criterion_at``): E_P(w) = -sum_{n in M} w^T phi_n t_n (eq. 4.54), M the
+    points the fit updates on, t_n w^T phi_n <= 0 (a point on the boundary included, though its
+    term is 0: the value does not depend on the tie rule). Each point's share is
+    max(0, -t_n w^T phi_n). E_P >= 0, 0 at w = 0 and at every separating line, so on separable
+    data the converged fit is a minimum; eta only rescales the run and plays no part.
     """
 
     step_: int  # set on the copies at_step returns
 
     display_name = N_("Perceptron")
     book_section = "4.1.7"
+    criterion_name = N_("perceptron criterion")
+    criterion_equation = "4.54"
 
     def __init__(
         self,
@@ -111,6 +120,12 @@ class Perceptron(LinearClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.max_epochs = max_epochs
+
+    def _point_terms(self, data: LineData, A: FloatArray) -> FloatArray:
+        """-t_n w^T phi_n for the points in M (t_n w^T phi_n <= 0, the fit's test), 0 for the others."""
+        A *= data.t  # the margins t_n w^T phi_n
+        np.negative(A, out=A)
+        return np.maximum(A, 0.0, out=A)  # -margin where margin <= 0 (0 on the boundary), else 0
 
     def _check_params(self) -> None:
         if isinstance(self.eta, bool) or not isinstance(self.eta, numbers.Real) or not np.isfinite(self.eta):

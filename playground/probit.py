@@ -14,10 +14,11 @@ wrong side pulls the probit fit harder (the book's remark on outliers, section 4
 import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin
+from .criteria import LineCriterion, LineData, ridge
 from .i18n import N_
-from .logistic import _TwoClassIterative
+from .logistic import _check_options, _TwoClassIterative
 from .newton import TwoClassProblem, _Design
-from .normal import NormalCDF, normal_cdf_pair
+from .normal import NormalCDF, log_normal_cdf, normal_cdf_pair
 from .validation import FloatArray
 
 PROBIT_STEEPENS = N_("the probit function Φ(a) sharpens into a step (section 4.3.5)")
@@ -96,7 +97,7 @@ class _ProbitProblem(TwoClassProblem):
         return z
 
 
-class ProbitRegression(_TwoClassIterative, ProbabilisticMixin, LinearClassifier):
+class ProbitRegression(LineCriterion, _TwoClassIterative, ProbabilisticMixin, LinearClassifier):
     """Two-class probit regression p(C|phi) = Phi(w^T phi), phi = (1, x) (eq. 4.114).
 
     The target is t = 1 for ``classes_[1]`` (the positive class) and t = 0 for ``classes_[0]``;
@@ -128,11 +129,17 @@ class ProbitRegression(_TwoClassIterative, ProbabilisticMixin, LinearClassifier)
         False if max_iter was reached or the data are separable.
     fit_message_ : str
         Empty, or a sentence on separability, non-convergence or a too large learning rate.
+
+    Criterion of a line (``criterion_at``): the negative log-likelihood
+    E(w) = -sum_n ln Phi(t_n a_n) (t = +-1; eq. 4.90 with y_n = Phi(a_n), section 4.3.5) plus
+    (l2 / 2) (w1^2 + ... + wD^2); ln Phi from ``playground.normal``, without underflow.
     """
 
     display_name = N_("Probit regression")
     book_section = "4.3.5"
     section = "4.3.5"
+    criterion_name = N_("negative log-likelihood")
+    criterion_equation = "4.90"
 
     _method = N_("Probit regression")
     _too_many_classes = N_(
@@ -141,6 +148,18 @@ class ProbitRegression(_TwoClassIterative, ProbabilisticMixin, LinearClassifier)
     )
     _steepens = PROBIT_STEEPENS
     _problem = _ProbitProblem
+
+    def _check_criterion_params(self) -> None:
+        _check_options(self, self._method)
+
+    def _point_terms(self, data: LineData, A: FloatArray) -> FloatArray:
+        """-ln Phi(t_n a_n) (Phi(-a) = 1 - Phi(a))."""
+        A *= data.t
+        terms = log_normal_cdf(A)
+        return np.negative(terms, out=terms)
+
+    def _penalty(self, W: FloatArray) -> FloatArray:
+        return ridge(W, float(self.l2))
 
     def _posterior(self, X: FloatArray, log: bool) -> FloatArray:
         """(Phi(-a), Phi(a)) for a = w^T phi(x) from ``coef_`` and ``intercept_``, or their logs,

@@ -1,11 +1,16 @@
-"""The method registry: name -> estimator class, the one list the app and tests read."""
+"""The method registry: name -> estimator class, the one list the app and tests read; what a
+name gives: a model (``make_model``), or the criterion its fit optimises at a line (``criterion``)."""
 
 from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import Classifier
 from .basis import Basis, with_basis
 from .bayesian_logistic import BayesianLogisticRegression
-from .errors import Message, PlaygroundError
+from .criteria import HasCriterion, no_criterion_message
+from .errors import InvalidDataError, Message, PlaygroundError
 from .fisher import FisherDiscriminant
 from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from .i18n import N_
@@ -88,3 +93,29 @@ def make_model(name: str, *, multiclass: str = "native", basis: Basis | None = N
     if basis is not None:
         model = with_basis(model, basis)
     return model
+
+
+def criterion(name: str, X: ArrayLike, y: ArrayLike, w: ArrayLike, **params: Any) -> float:
+    """The value at the line w = (w0, w1, ..., wD) of the function method ``name``'s fit optimises
+    (issue 46): ``make_model(name, **params).criterion_at(X, y, w)`` (``playground.criteria``).
+
+    Two classes; w0 + w^T x > 0 means ``classes_[1]``. ``params`` are the method's
+    hyper-parameters (C, alpha, l2, targets...), and ``basis=`` puts the method on phi(x): w is
+    then (w0, w1, ..., wM), one weight per feature. Whether the fit minimises or maximises it, its
+    name and equation: the model's ``criterion_maximised``, ``criterion_name``,
+    ``criterion_equation``. The density models (Gaussian classes, naive Bayes) raise: they fit
+    densities, not a line. For many lines at once (a landscape) call the model's ``criterion_at``
+    with a table of lines.
+    """
+    model = make_model(name, **params)
+    if not isinstance(model, HasCriterion):
+        raise PlaygroundError(no_criterion_message(model.display_name))
+    if np.ndim(w) != 1:
+        raise InvalidDataError(
+            N_(
+                "{method}: w must be one line's weights [w0, w1, ...], a vector; for a table of lines "
+                "use the model's criterion_at(X, y, W)."
+            ),
+            method=Message(model.display_name),
+        )
+    return float(model.criterion_at(X, y, w))

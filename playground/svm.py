@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .base import LinearClassifier
 from .budget import current_budget
+from .criteria import LineCriterion, LineData, ridge
 from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
 from .smo import Pair, StepLog, intercept, solve
@@ -123,7 +124,7 @@ def _snap_to_bounds(alpha: FloatArray, box: float) -> None:
     alpha[alpha >= (1 - _AT_BOUND) * box] = box
 
 
-class LinearSVM(LinearClassifier):
+class LinearSVM(LineCriterion, LinearClassifier):
     """Two-class linear support vector machine, trained by SMO on the dual (PRML 7.1).
 
     The decision function is y(x) = w^T x + b (eq. 7.1 with phi(x) = x) with
@@ -187,6 +188,14 @@ class LinearSVM(LinearClassifier):
     converged_ : bool
     fit_message_ : str
         One sentence on how the fit went.
+
+    Criterion of a line (``criterion_at``): the primal objective 1/2 |w|^2 + C sum_n xi_n
+    (eq. 7.21) over w = (w1, ..., wD), the slacks at their least for the line,
+    xi_n = max(0, 1 - t_n y(x_n)) (the hinge loss, eq. 7.44), which is each point's share
+    (times C). The bias is not penalised. The hard margin (C = None) is the constraint form of
+    eq. 7.6: 1/2 |w|^2 where every t_n y(x_n) >= 1 (eq. 7.5), checked to the fit's own tolerance
+    2 tol (what ``converged_`` asks of the KKT conditions), and +inf elsewhere; a point's share
+    is then 0 or +inf.
     """
 
     # Set on the copies at_step returns.
@@ -196,6 +205,8 @@ class LinearSVM(LinearClassifier):
 
     display_name = N_("Support vector machine")
     book_section = "7.1"
+    criterion_name = N_("primal objective ½‖w‖² + C Σ ξ")
+    criterion_equation = "7.21"
     MARGIN_CATEGORIES = MARGIN_CATEGORIES
 
     def __init__(
@@ -229,6 +240,25 @@ class LinearSVM(LinearClassifier):
             raise InvalidDataError(
                 N_("SMO selection must be 'second_order' or 'first_order', not {value!r}."), value=self.selection
             )
+
+    def _check_criterion_params(self) -> None:
+        self._check_params()
+
+    def _point_terms(self, data: LineData, A: FloatArray) -> FloatArray:
+        """C xi_n = C max(0, 1 - t_n y_n); for the hard margin 0 where t_n y_n >= 1 - 2 tol, else +inf."""
+        A *= data.t  # the functional margins t_n y(x_n)
+        if self.C is None:
+            return np.where(A >= 1.0 - 2.0 * float(self.tol), 0.0, np.inf)
+        np.subtract(1.0, A, out=A)
+        np.maximum(A, 0.0, out=A)
+        A *= float(self.C)
+        return A
+
+    def _penalty(self, W: FloatArray) -> FloatArray:
+        return ridge(W, 1.0)  # 1/2 |w|^2, the bias free
+
+    def _infinite_by_definition(self) -> bool:
+        return self.C is None  # the hard margin's constraints: +inf outside them
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         self._check_params()
