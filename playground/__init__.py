@@ -1,7 +1,11 @@
 """Linear classification after PRML chapter 4, in numpy: the playground's back-end.
 
->>> from playground import make_model
->>> model = make_model("least_squares").fit(X, y)
+>>> from playground import CARDS, make_model
+>>> [card.name for card in CARDS]  # the methods' registry names, in the book's order
+>>> model = make_model(CARDS[0].name).fit(X, y)
+
+Each method's card (``MethodCard``, beside its estimator) holds what the app knows about it: its
+estimator class, its settings, its traits (two-class only, iterative) and its cost model.
 
 The import rule: this package imports numpy and the standard library only (never ui, Streamlit,
 plotly, pandas, scikit-learn or scipy), so the same fits run in a notebook, a script or a test;
@@ -11,6 +15,7 @@ lint-imports (pyproject.toml) fails the test command on an import that breaks it
 from .base import Classifier, LinearClassifier, ProbabilisticMixin
 from .basis import BASES, BasisModel, IdentityBasis, PolynomialBasis, RBFBasis, make_basis, with_basis
 from .bayesian_logistic import BayesianLogisticRegression
+from .card import CostModel, FitShape, MethodCard
 from .datasets import ClusterSpec, make_clusters
 from .errors import (
     Classes,
@@ -31,11 +36,12 @@ from .multiclass import OneVsOne, OneVsRest, with_strategy
 from .naive_bayes import NaiveBayes
 from .perceptron import Perceptron
 from .probit import ProbitRegression
-from .registry import MODELS, make_model
+from .registry import CARDS, MODELS, make_model
 from .svm import LinearSVM
 
 __all__ = [
     "BASES",
+    "CARDS",
     "MODELS",
     "BasisModel",
     "BayesianLogisticRegression",
@@ -43,8 +49,10 @@ __all__ = [
     "Classifier",
     "ClusterSpec",
     "ConvergenceError",
+    "CostModel",
     "DegenerateFitError",
     "FisherDiscriminant",
+    "FitShape",
     "GridResult",
     "IdentityBasis",
     "InvalidDataError",
@@ -52,6 +60,7 @@ __all__ = [
     "LinearSVM",
     "LogisticRegression",
     "Message",
+    "MethodCard",
     "NotFittedError",
     "NaiveBayes",
     "OneVsOne",

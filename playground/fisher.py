@@ -6,8 +6,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import FloatArray, LinearClassifier
+from .card import MethodCard
 from .errors import DegenerateFitError, InvalidDataError, Message, sentences
 from .i18n import N_
+from .specs import Spec
 from .validation import (
     BoolArray,
     IndexArray,
@@ -418,3 +420,10 @@ def _gaussian_tie(means: FloatArray, variances: FloatArray, priors: FloatArray) 
         return None
     middle = (m0 + m1) / 2
     return float(min(inside, key=lambda r: abs(r - middle)))
+
+
+CARD = MethodCard(
+    name="fisher",
+    estimator=FisherDiscriminant,
+    specs=(Spec("threshold", "choice", "midpoint", ("midpoint", "gaussian")),),
+)
