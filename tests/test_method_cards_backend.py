@@ -12,6 +12,7 @@ import pytest
 from playground import CARDS, MODELS, CostModel, MethodCard, PlaygroundError, make_model
 from playground.card import NEWTON_COST, CardError, cards, fit_shape
 from playground.registry import CARD_BY_NAME, ITERATIVE_METHODS, METHOD_SPECS, TWO_CLASS_METHODS, method_card
+from playground.scene import DEFAULT_METHOD, Scene
 from playground.specs import Spec, clean_settings
 from tests.conftest import clusters
 
@@ -142,3 +143,7 @@ def test_two_cards_of_one_name_are_refused():
         cards(_card(), MODELS)  # type: ignore[arg-type]
     with pytest.raises(CardError, match="at least 1"):
         CostModel(solves=0)
+
+
+def test_a_new_scene_starts_with_the_first_card():
+    assert Scene().method == DEFAULT_METHOD == CARDS[0].name
