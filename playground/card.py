@@ -6,12 +6,15 @@ lists the cards in the book's order; every table that was keyed by a method's na
 estimator classes, the settings, the two-class machines, the iterative ones, the cost of a fit)
 is a view of these cards. Rules that hold:
 
+- A card holds the method's estimator class, its settings (``Spec``) and its traits: two-class
+  only, iterative, has probabilities (read from the estimator's class) and its cost model.
 - A card is immutable (a frozen dataclass) and checked when it is made: its name is a registry
-  name (lower case letters and underscores), its estimator a ``Classifier`` with a display name
-  and a book section, every spec names a constructor parameter of the estimator, a spec's
-  condition names a setting listed before it, and every default is a value its spec accepts.
-  ``cards(...)`` checks that the names are unique. A card that breaks a rule stops the import
-  with a ``CardError`` naming the card and the rule: a mistake in the code, never a visitor's.
+  name (lower case letters, digits and underscores), its estimator a ``Classifier`` with a
+  display name and a book section, every spec names a constructor parameter of the estimator,
+  a spec's condition names a setting listed before it, and every default is a value its spec
+  accepts. ``cards(...)`` checks that the names are unique. A card that breaks a rule stops the
+  import with a ``CardError`` naming the card and the rule: a mistake in the code, never a
+  visitor's (so in plain English, not a translated sentence).
 - One cost model for every decision made before a fit (``FitShape`` and ``CostModel``): the
   page sends a large iterative fit straight to a worker and skips the spinner for a small one
   (``FitShape.size``, ui/session/compute.py), and the live route refuses a scene too heavy to
@@ -154,7 +157,8 @@ class MethodCard:
     name : str
         The registry name (a link's ``m``, ``make_model``'s first argument).
     estimator : type of Classifier
-        The class ``make_model`` builds; its ``display_name`` and ``book_section`` are the card's.
+        The class ``make_model`` builds; its ``display_name``, ``book_section`` and whether it has
+        probabilities (``is_probabilistic``) are the card's, read from the class.
     specs : tuple of Spec
         The method's settings (``playground.specs``), in the order its widgets are drawn.
     two_class_only : bool
@@ -185,6 +189,11 @@ class MethodCard:
     @property
     def book_section(self) -> str:
         return self.estimator.book_section
+
+    @property
+    def has_probabilities(self) -> bool:
+        """The fit gives posterior probabilities p(C_k|x) (``predict_proba``): the estimator's trait."""
+        return bool(self.estimator.is_probabilistic)
 
     def fitted_strategy(self, multiclass: str, n_classes: int) -> str:
         """The multi-class strategy a fit on ``n_classes`` classes runs: a two-class method has no

@@ -88,6 +88,15 @@ def test_iterative_is_exactly_the_fits_with_a_step_history(card):
 
 
 @pytest.mark.parametrize("card", CARDS, ids=NAMES)
+def test_has_probabilities_is_exactly_the_fits_with_posteriors(card):
+    X, y = clusters(3, 12, seed=4)
+    model = make_model(card.name, multiclass=card.fitted_strategy("native", 3)).fit(X, y)
+    assert hasattr(model, "predict_proba") == card.has_probabilities
+    if card.has_probabilities:
+        np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("card", CARDS, ids=NAMES)
 @pytest.mark.parametrize("basis, params", [("identity", ()), ("polynomial", (("degree", 3),)), ("rbf", ())])
 @pytest.mark.parametrize("strategy", ["native", "ovr", "ovo"])
 def test_the_cost_is_positive_and_grows_with_the_points(card, basis, params, strategy):
