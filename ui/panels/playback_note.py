@@ -4,10 +4,10 @@ Rules that hold:
 
 - The tab is there exactly when the method plays its fit step by step with two classes (its card
   is iterative and two-class only: the perceptron, logistic, probit and Bayesian logistic
-  regression, the SVM) but the scene's three or
-  more classes make it one-versus-rest or one-versus-one: several separate two-class runs, so no
-  single sequence of steps to play. It names the method, the number of classes and of runs, and
-  what to do to watch a run (two classes, or softmax regression's K-class run).
+  regression, the SVM) but the scene's three or more classes make it one-versus-rest or
+  one-versus-one: several separate two-class runs, so no single sequence of steps to play. It
+  names the method, the number of classes and of runs, and what to do to watch a run (two
+  classes, or softmax regression's K-class run).
 """
 
 import streamlit as st
