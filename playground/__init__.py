@@ -1,8 +1,12 @@
 """Linear classification after PRML chapter 4, in numpy: the playground's back-end.
 
->>> from playground import make_model
->>> model = make_model("least_squares").fit(X, y)
+>>> from playground import CARDS, criterion, make_model
+>>> [card.name for card in CARDS]  # the methods' registry names, in the book's order
+>>> model = make_model(CARDS[0].name).fit(X, y)
 >>> criterion("logistic", X, y, [0.5, 1.0, -2.0])  # what logistic regression's fit minimises, at a line
+
+Each method's card (``MethodCard``, beside its estimator) holds what the app knows about it: its
+estimator class, its settings, its traits (two-class only, iterative) and its cost model.
 
 The import rule: this package imports numpy and the standard library only (never ui, Streamlit,
 plotly, pandas, scikit-learn or scipy), so the same fits run in a notebook, a script or a test;
@@ -12,6 +16,7 @@ lint-imports (pyproject.toml) fails the test command on an import that breaks it
 from .base import Classifier, LinearClassifier, ProbabilisticMixin
 from .basis import BASES, BasisModel, IdentityBasis, PolynomialBasis, RBFBasis, make_basis, with_basis
 from .bayesian_logistic import BayesianLogisticRegression
+from .card import CostModel, FitShape, MethodCard
 from .criteria import CriterionTerms
 from .datasets import ClusterSpec, make_clusters
 from .errors import (
@@ -33,11 +38,12 @@ from .multiclass import OneVsOne, OneVsRest, with_strategy
 from .naive_bayes import NaiveBayes
 from .perceptron import Perceptron
 from .probit import ProbitRegression
-from .registry import MODELS, criterion, make_model
+from .registry import CARDS, MODELS, criterion, make_model
 from .svm import LinearSVM
 
 __all__ = [
     "BASES",
+    "CARDS",
     "MODELS",
     "BasisModel",
     "BayesianLogisticRegression",
@@ -45,9 +51,11 @@ __all__ = [
     "Classifier",
     "ClusterSpec",
     "ConvergenceError",
+    "CostModel",
     "CriterionTerms",
     "DegenerateFitError",
     "FisherDiscriminant",
+    "FitShape",
     "GridResult",
     "IdentityBasis",
     "InvalidDataError",
@@ -55,6 +63,7 @@ __all__ = [
     "LinearSVM",
     "LogisticRegression",
     "Message",
+    "MethodCard",
     "NotFittedError",
     "NaiveBayes",
     "OneVsOne",

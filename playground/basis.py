@@ -4,7 +4,8 @@ A basis maps the inputs x (N, D) to features phi(x) (N, M); any method fitted on
 has a boundary that is straight in phi-space and curved in x-space. No constant feature
 phi_0 = 1 is produced: every method adds its own bias.
 
->>> model = with_basis(make_model("svm"), RBFBasis(width=0.8)).fit(X, y)
+>>> from playground import LinearSVM
+>>> model = with_basis(LinearSVM(), RBFBasis(width=0.8)).fit(X, y)
 """
 
 import copy

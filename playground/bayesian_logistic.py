@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import LinearClassifier, ProbabilisticMixin, cached_from, log_sigmoid, two_class_proba
+from .card import NEWTON_COST, MethodCard
 from .criteria import LineCriterion, LineData, minus_log_sigmoid
 from .errors import InvalidDataError, Message
 from .i18n import N_
@@ -49,6 +50,7 @@ from .newton import (
     _newton_solve,
     _running_means,
 )
+from .specs import PRIOR_ALPHAS, Spec
 from .validation import MAX_ITERATIONS, FloatArray, LabelArray, check_iterations, check_w_init, check_X
 
 #: Prior precisions alpha accepted (beyond these the fit is all prior or all likelihood).
@@ -627,3 +629,13 @@ class BayesianLogisticRegression(LineCriterion, TwoClassNewton, ProbabilisticMix
         points = (eigenvectors * radii) @ circle
         points[:, -1] = points[:, 0]
         return points.T + self.weights_[[i, j]]
+
+
+CARD = MethodCard(
+    name="bayesian_logistic",
+    estimator=BayesianLogisticRegression,
+    specs=(Spec("alpha", "choice", 1.0, PRIOR_ALPHAS),),
+    two_class_only=True,
+    iterative=True,
+    cost=NEWTON_COST,
+)

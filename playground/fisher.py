@@ -6,9 +6,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import FloatArray, LinearClassifier
+from .card import MethodCard
 from .criteria import CriterionTerms, LineCriterion, LineData
 from .errors import DegenerateFitError, InvalidDataError, Message, PlaygroundError, sentences
 from .i18n import N_
+from .specs import Spec
 from .validation import (
     BoolArray,
     IndexArray,
@@ -480,3 +482,10 @@ def _gaussian_tie(means: FloatArray, variances: FloatArray, priors: FloatArray) 
         return None
     middle = (m0 + m1) / 2
     return float(min(inside, key=lambda r: abs(r - middle)))
+
+
+CARD = MethodCard(
+    name="fisher",
+    estimator=FisherDiscriminant,
+    specs=(Spec("threshold", "choice", "midpoint", ("midpoint", "gaussian")),),
+)

@@ -23,9 +23,11 @@ from .base import (
     cached_from,
     softmax_by_class,
 )
+from .card import MethodCard
 from .criteria import DensityFit
 from .errors import Classes, InvalidDataError, Message
 from .i18n import N_
+from .specs import priors_spec
 from .validation import check_X_y, class_counts, require_points_per_class, standard_units, to_input_units
 
 #: A covariance counts as singular when its smallest eigenvalue is below this fraction of its largest.
@@ -409,3 +411,7 @@ class SeparateCovarianceGaussian(DensityFit, ClassActivationsMixin, Probabilisti
                 out[k] *= -0.5
                 out[k] += constants[k]
         return finite_activations(out)
+
+
+SHARED_CARD = MethodCard(name="gaussian_shared", estimator=SharedCovarianceGaussian, specs=(priors_spec(),))
+SEPARATE_CARD = MethodCard(name="gaussian_separate", estimator=SeparateCovarianceGaussian, specs=(priors_spec(),))

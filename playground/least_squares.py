@@ -6,9 +6,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import LinearClassifier
+from .card import MethodCard
 from .criteria import LineCriterion, LineData
 from .errors import InvalidDataError
 from .i18n import N_
+from .specs import Spec
 from .validation import FloatArray, add_bias, check_X_y, standard_units, to_input_units
 
 
@@ -118,3 +120,10 @@ class LeastSquaresClassifier(LineCriterion, LinearClassifier):
         Fisher targets). Least squares does not keep them in [0, 1]: they are not probabilities."""
         X = self._check_X(X)
         return add_bias(X) @ self.weights_
+
+
+CARD = MethodCard(
+    name="least_squares",
+    estimator=LeastSquaresClassifier,
+    specs=(Spec("targets", "choice", "one_of_k", ("one_of_k", "fisher")),),
+)

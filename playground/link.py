@@ -27,7 +27,7 @@ from .basis import BASES
 from .errors import Message, PlaygroundError
 from .grid import Window
 from .i18n import N_
-from .registry import MODELS, MULTICLASS_STRATEGIES
+from .registry import METHOD_SPECS, MODELS, MULTICLASS_STRATEGIES
 from .scene import (
     GRID_DECIMALS,
     MAX_CLASSES,
@@ -39,7 +39,7 @@ from .scene import (
     clean_class_names,
     grid_integers,
 )
-from .specs import BASIS_SPECS, METHOD_SPECS, Spec, clean_panel_options, clean_settings, source_name
+from .specs import BASIS_SPECS, Spec, clean_panel_options, clean_settings, source_name
 
 #: A value a link or a file may hold (``simple_value``): a number, text, a flag, None, or a short
 #: list of them (two levels deep at most).

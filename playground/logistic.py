@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import FloatArray, LinearClassifier, LinearPosteriorMixin, ProbabilisticMixin
+from .card import NEWTON_COST, MethodCard
 from .criteria import LineCriterion, LineData, minus_log_sigmoid, ridge
 from .errors import InvalidDataError, Message
 from .i18n import N_
@@ -42,6 +43,7 @@ from .newton import (
     _to_standardised,
     run,
 )
+from .specs import iterative_solver_specs, w_init_spec
 from .validation import (
     MAX_ITERATIONS,
     IndexArray,
@@ -540,3 +542,16 @@ class SoftmaxRegression(LineCriterion, _IterativeMixin, LinearPosteriorMixin, Pr
         """a_k = w_k^T phi(x) from ``weights_``, shape (N, K) (eq. 4.105)."""
         X = self._check_X(X)
         return X @ self.weights_[:, 1:].T + self.weights_[:, 0]
+
+
+LOGISTIC_CARD = MethodCard(
+    name="logistic",
+    estimator=LogisticRegression,
+    specs=(*iterative_solver_specs(), w_init_spec()),
+    two_class_only=True,
+    iterative=True,
+    cost=NEWTON_COST,
+)
+SOFTMAX_CARD = MethodCard(
+    name="softmax", estimator=SoftmaxRegression, specs=iterative_solver_specs(), iterative=True, cost=NEWTON_COST
+)

@@ -13,10 +13,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import Classifier, ProbabilisticMixin
+from .card import MethodCard
 from .criteria import DensityFit
 from .errors import InvalidDataError, Message
 from .gaussian import ClassActivationsMixin, check_priors, data_scale, finite_activations
 from .i18n import N_
+from .scene import MAX_COORDINATE
+from .specs import Spec, priors_spec
 from .validation import FloatArray, check_X, check_X_y, class_counts
 
 VARIANTS = ("gaussian", "bernoulli")
@@ -193,3 +196,24 @@ class NaiveBayes(DensityFit, ClassActivationsMixin, ProbabilisticMixin, Classifi
                     out[k] *= -0.5
                     out[k] += norm[k]
         return finite_activations(out)
+
+
+CARD = MethodCard(
+    name="naive_bayes",
+    estimator=NaiveBayes,
+    specs=(
+        Spec("variant", "choice", "gaussian", ("gaussian", "bernoulli")),
+        priors_spec(),
+        Spec(
+            "thresholds",
+            "vector",
+            None,
+            low=-MAX_COORDINATE,
+            high=MAX_COORDINATE,
+            size=2,
+            when=(("variant", "bernoulli"),),
+            omit_none=True,
+            default_text=N_("the data mean"),
+        ),
+    ),
+)

@@ -9,9 +9,11 @@ from numpy.typing import ArrayLike
 
 from .base import LinearClassifier
 from .budget import Budget, current_budget
+from .card import MethodCard
 from .criteria import LineCriterion, LineData
 from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
+from .specs import MAX_SEED, PERCEPTRON_ETAS, Spec, w_init_spec
 from .validation import FloatArray, add_bias, check_w_init, check_X_y
 
 # Upper bounds a hosted instance accepts: epochs asked for, and updates recorded in one fit.
@@ -324,3 +326,18 @@ def _scores(X: FloatArray, w: FloatArray) -> FloatArray:
     """w^T phi(x) for every row, with w = [w0, w1, ..., wD] (bias first); the arithmetic of
     ``LinearClassifier.decision_function``."""
     return X @ w[1:] + w[0]
+
+
+CARD = MethodCard(
+    name="perceptron",
+    estimator=Perceptron,
+    specs=(
+        Spec("eta", "choice", 1.0, PERCEPTRON_ETAS),
+        Spec("max_epochs", "int", 100, low=1, high=500),
+        Spec("shuffle", "bool", False),
+        Spec("random_state", "int", 0, low=0, high=MAX_SEED, when=(("shuffle", True),), otherwise=0),
+        w_init_spec(),
+    ),
+    two_class_only=True,
+    iterative=True,
+)

@@ -14,11 +14,13 @@ wrong side pulls the probit fit harder (the book's remark on outliers, section 4
 import numpy as np
 
 from .base import LinearClassifier, ProbabilisticMixin
+from .card import NEWTON_COST, MethodCard
 from .criteria import LineCriterion, LineData, ridge
 from .i18n import N_
 from .logistic import _check_options, _TwoClassIterative
 from .newton import TwoClassProblem, _Design
 from .normal import NormalCDF, log_normal_cdf, normal_cdf_pair
+from .specs import iterative_solver_specs
 from .validation import FloatArray
 
 PROBIT_STEEPENS = N_("the probit function Φ(a) sharpens into a step (section 4.3.5)")
@@ -165,3 +167,13 @@ class ProbitRegression(LineCriterion, _TwoClassIterative, ProbabilisticMixin, Li
         """(Phi(-a), Phi(a)) for a = w^T phi(x) from ``coef_`` and ``intercept_``, or their logs,
         shape (N, 2) (eq. 4.114)."""
         return normal_cdf_pair(X @ self.coef_[0] + self.intercept_[0], log=log)
+
+
+CARD = MethodCard(
+    name="probit",
+    estimator=ProbitRegression,
+    specs=iterative_solver_specs(),
+    two_class_only=True,
+    iterative=True,
+    cost=NEWTON_COST,
+)

@@ -1,57 +1,70 @@
-"""The method registry: name -> estimator class, the one list the app and tests read; what a
-name gives: a model (``make_model``), or the criterion its fit optimises at a line (``criterion``)."""
+"""The method registry: the methods' cards (``playground.card``), the one list the app and tests read;
+what a name gives: a model (``make_model``), or the criterion its fit optimises at a line (``criterion``).
+
+Rules that hold: one line per method, in the book's order; every table keyed by a method's name
+(``MODELS``, ``METHOD_SPECS``, ``TWO_CLASS_METHODS``, ``ITERATIVE_METHODS``) is a view of the cards.
+"""
 
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import bayesian_logistic, fisher, gaussian, least_squares, logistic, naive_bayes, perceptron, probit, svm
 from .base import Classifier
 from .basis import Basis, with_basis
-from .bayesian_logistic import BayesianLogisticRegression
+from .card import MethodCard, cards
 from .criteria import HasCriterion, no_criterion_message
 from .errors import InvalidDataError, Message, PlaygroundError
-from .fisher import FisherDiscriminant
-from .gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
 from .i18n import N_
-from .least_squares import LeastSquaresClassifier
-from .logistic import LogisticRegression, SoftmaxRegression
 from .multiclass import with_strategy
-from .naive_bayes import NaiveBayes
-from .perceptron import Perceptron
-from .probit import ProbitRegression
-from .svm import LinearSVM
+from .specs import Spec
 
-# Each method adds its class here; the app's method list is built from this dict, in this
-# order: the book's (each class's ``book_section`` says where), then the SVM of chapter 7.
-MODELS: dict[str, type[Classifier]] = {
-    "least_squares": LeastSquaresClassifier,  # 4.1.3
-    "fisher": FisherDiscriminant,  # 4.1.4
-    "perceptron": Perceptron,  # 4.1.7
-    "gaussian_shared": SharedCovarianceGaussian,  # 4.2.1-4.2.2
-    "gaussian_separate": SeparateCovarianceGaussian,  # 4.2.1-4.2.2
-    "naive_bayes": NaiveBayes,  # 4.2.3
-    "logistic": LogisticRegression,  # 4.3.2
-    "softmax": SoftmaxRegression,  # 4.3.4
-    "probit": ProbitRegression,  # 4.3.5
-    "bayesian_logistic": BayesianLogisticRegression,  # 4.4-4.5
-    "svm": LinearSVM,  # 7.1, outside chapter 4: last
-}
+# Each method adds its card here, one line: the app's method list is built from these cards, in
+# this order: the book's (each card's ``book_section`` says where), then the SVM of chapter 7.
+CARDS: tuple[MethodCard, ...] = cards(
+    least_squares.CARD,  # 4.1.3
+    fisher.CARD,  # 4.1.4
+    perceptron.CARD,  # 4.1.7
+    gaussian.SHARED_CARD,  # 4.2.1-4.2.2
+    gaussian.SEPARATE_CARD,  # 4.2.1-4.2.2
+    naive_bayes.CARD,  # 4.2.3
+    logistic.LOGISTIC_CARD,  # 4.3.2
+    logistic.SOFTMAX_CARD,  # 4.3.4
+    probit.CARD,  # 4.3.5
+    bayesian_logistic.CARD,  # 4.4-4.5
+    svm.CARD,  # 7.1, outside chapter 4: last
+)
+
+# The views of the cards, under the names their callers have always read (in the cards' order).
+CARD_BY_NAME: dict[str, MethodCard] = {card.name: card for card in CARDS}
+MODELS: dict[str, type[Classifier]] = {card.name: card.estimator for card in CARDS}
+METHOD_SPECS: dict[str, tuple[Spec, ...]] = {card.name: card.specs for card in CARDS}
+# The two-class machines: no K-class form of their own (their fit refuses three classes and
+# names the strategies; tests/test_conventions.py checks this set against the fits).
+TWO_CLASS_METHODS = frozenset(card.name for card in CARDS if card.two_class_only)
+# The methods whose fit is a loop of recorded steps (playback, a worker for a large fit).
+ITERATIVE_METHODS = frozenset(card.name for card in CARDS if card.iterative)
 
 MULTICLASS_STRATEGIES = ("native", "ovr", "ovo")
 
-# The two-class machines: no K-class form of their own (their fit refuses three classes and
-# names the strategies; tests/test_conventions.py checks this set against the fits).
-TWO_CLASS_METHODS = frozenset({"perceptron", "logistic", "probit", "bayesian_logistic", "svm"})
+
+def method_card(name: str) -> MethodCard:
+    """The card of method ``name`` (a key of ``MODELS``); PlaygroundError for an unknown name."""
+    try:
+        return CARD_BY_NAME[name]
+    except KeyError:
+        known = ", ".join(sorted(CARD_BY_NAME))
+        raise PlaygroundError(
+            N_("Unknown method '{name}'. Known methods: {known}."), name=str(name), known=known
+        ) from None
 
 
 def fitted_strategy(method: str, multiclass: str, n_classes: int) -> str:
-    """The multi-class strategy a fit of ``method`` runs on ``n_classes`` classes: a two-class
-    method has no K-class form, so a K-class ("native") choice runs one-versus-rest (what the
-    sidebar offers instead; the comparison, the class rooms and the export alike)."""
-    if multiclass == "native" and method in TWO_CLASS_METHODS and n_classes > 2:
-        return "ovr"
-    return multiclass
+    """The multi-class strategy a fit of ``method`` runs on ``n_classes`` classes
+    (``MethodCard.fitted_strategy``; an unknown method runs what was asked)."""
+    card = CARD_BY_NAME.get(method)
+    return multiclass if card is None else card.fitted_strategy(multiclass, n_classes)
 
 
 def make_model(name: str, *, multiclass: str = "native", basis: Basis | None = None, **params: Any) -> Classifier:
@@ -69,13 +82,7 @@ def make_model(name: str, *, multiclass: str = "native", basis: Basis | None = N
     **params
         The method's hyper-parameters.
     """
-    try:
-        cls = MODELS[name]
-    except KeyError:
-        known = ", ".join(sorted(MODELS))
-        raise PlaygroundError(
-            N_("Unknown method '{name}'. Known methods: {known}."), name=str(name), known=known
-        ) from None
+    cls = method_card(name).estimator
     if multiclass not in MULTICLASS_STRATEGIES:
         raise PlaygroundError(
             N_("Unknown multi-class strategy '{strategy}'; use one of {known}."),
@@ -97,7 +104,7 @@ def make_model(name: str, *, multiclass: str = "native", basis: Basis | None = N
 
 def criterion(name: str, X: ArrayLike, y: ArrayLike, w: ArrayLike, **params: Any) -> float:
     """The value at the line w = (w0, w1, ..., wD) of the function method ``name``'s fit optimises
-    (issue 46): ``make_model(name, **params).criterion_at(X, y, w)`` (``playground.criteria``).
+    : ``make_model(name, **params).criterion_at(X, y, w)`` (``playground.criteria``).
 
     Two classes; w0 + w^T x > 0 means ``classes_[1]``. ``params`` are the method's
     hyper-parameters (C, alpha, l2, targets...), and ``basis=`` puts the method on phi(x): w is

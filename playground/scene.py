@@ -44,6 +44,9 @@ GRID_SCALE = 10**GRID_DECIMALS  # a point is k / GRID_SCALE for an integer k
 GRID_STEP = 1 / GRID_SCALE
 MAX_COORDINATE = 1e6  # |x| beyond this is refused by links and files; k stays far below 2**53
 MIN_VIEW = 1e-2  # the narrowest view window (width or height): the grid is 1/1000 of it
+# A new scene's method: the book's first (the registry's first card; playground.registry imports
+# the estimators, which read this module, so the name is written here and a test ties the two).
+DEFAULT_METHOD = "least_squares"
 MAX_NAME_CHARS = 24  # a class name's length: it must fit a legend entry and a sidebar field
 
 
@@ -326,7 +329,7 @@ class Scene:
     """
 
     points: PointSet = field(default_factory=PointSet)
-    method: str = "least_squares"
+    method: str = DEFAULT_METHOD
     params: Settings = ()  # sorted (name, value) pairs, hashable
     multiclass: str = "native"
     basis: str = "identity"  # a key of playground.basis.BASES

@@ -1,12 +1,14 @@
-"""The one table of every setting a sidebar widget or a panel shows and a link or a file carries.
+"""The settings a sidebar widget or a panel shows and a link or a file carries: their ``Spec``.
 
-A ``Spec`` gives a setting's kind, its range or options and its default. The widgets take their
+A ``Spec`` gives a setting's kind, its range or options and its default; a method's specs are on
+its card (``playground.card``), the bases' and the panels' in the tables below. The widgets take their
 ranges, options and defaults from here, and the link and file readers check every value against
 the same ``Spec``, so the two cannot drift: a value no widget can show never reaches one, and what
 a link holds is exactly what the widgets would return. Standard library only, plain data: the ui
 adds labels, help texts and the widgets' session keys (``ui.session.widget_keys``).
 
->>> params, messages = clean_settings(METHOD_SPECS["svm"], {"C": 7.0}, "method parameter")
+>>> margin = Spec("C", "choice", 1.0, C_VALUES, nullable=True)
+>>> params, messages = clean_settings((margin,), {"C": 7.0}, "method parameter")
 >>> params, messages[0]
 ({'C': 1.0}, "The link's method parameter 'C' = 7.0 is not one of the values offered; the default (1.0) is used.")
 """
@@ -212,13 +214,16 @@ _NORMALISE: dict[str, Callable[[Spec, Any], object]] = {
 
 
 # ---- The tables ---------------------------------------------------------------------------------
+# A method's settings are on its card (``playground.card``, the ``specs`` of each estimator module's
+# CARD), built from the shared pieces below; ``METHOD_SPECS`` (name -> specs) is a view of the cards.
 
 
-def _priors() -> Spec:
+def priors_spec() -> Spec:
+    """The class priors p(C_k) of a generative model (eq. 4.65), Nₖ/N when not set."""
     return Spec("priors", "priors", None, nullable=True, default_text=N_("Nₖ/N from the data"))
 
 
-def _w_init() -> Spec:
+def w_init_spec() -> Spec:
     """Initial weights [w0, w1, w2] typed in a text input (the app shows them in the book's sign)."""
     return Spec(
         "w_init",
@@ -232,7 +237,8 @@ def _w_init() -> Spec:
     )
 
 
-def _logistic() -> tuple[Spec, ...]:
+def iterative_solver_specs() -> tuple[Spec, ...]:
+    """IRLS (eq. 4.99) or gradient descent, as logistic, softmax and probit regression offer them."""
     return (
         Spec("solver", "choice", "irls", ("irls", "gd")),
         Spec("max_iter", "int", 100, low=1, high=500, when=(("solver", "irls"),)),
@@ -242,40 +248,15 @@ def _logistic() -> tuple[Spec, ...]:
     )
 
 
-# Each method's settings in the order its widgets are drawn (a condition's setting comes first).
-METHOD_SPECS = {
-    "least_squares": (Spec("targets", "choice", "one_of_k", ("one_of_k", "fisher")),),
-    "fisher": (Spec("threshold", "choice", "midpoint", ("midpoint", "gaussian")),),
-    "perceptron": (
-        Spec("eta", "choice", 1.0, PERCEPTRON_ETAS),
-        Spec("max_epochs", "int", 100, low=1, high=500),
-        Spec("shuffle", "bool", False),
-        Spec("random_state", "int", 0, low=0, high=MAX_SEED, when=(("shuffle", True),), otherwise=0),
-        _w_init(),
-    ),
-    "gaussian_shared": (_priors(),),
-    "gaussian_separate": (_priors(),),
-    "naive_bayes": (
-        Spec("variant", "choice", "gaussian", ("gaussian", "bernoulli")),
-        _priors(),
-        Spec(
-            "thresholds",
-            "vector",
-            None,
-            low=-MAX_COORDINATE,
-            high=MAX_COORDINATE,
-            size=2,
-            when=(("variant", "bernoulli"),),
-            omit_none=True,
-            default_text=N_("the data mean"),
-        ),
-    ),
-    "logistic": (*_logistic(), _w_init()),
-    "softmax": _logistic(),
-    "probit": _logistic(),
-    "bayesian_logistic": (Spec("alpha", "choice", 1.0, PRIOR_ALPHAS),),
-    "svm": (Spec("C", "choice", 1.0, C_VALUES, nullable=True),),
-}
+def __getattr__(name: str) -> dict[str, tuple[Spec, ...]]:
+    """``METHOD_SPECS``: each method's settings, a view of the cards (``playground.registry``),
+    made on first use: the registry imports the estimator modules, which import this one."""
+    if name == "METHOD_SPECS":
+        from .registry import METHOD_SPECS
+
+        return METHOD_SPECS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 BASIS_SPECS = {
     "identity": (),

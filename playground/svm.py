@@ -18,10 +18,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from .base import LinearClassifier
 from .budget import current_budget
+from .card import MethodCard
 from .criteria import LineCriterion, LineData, ridge
 from .errors import ConvergenceError, InvalidDataError, Message, sentences
 from .i18n import N_
 from .smo import Pair, StepLog, intercept, solve
+from .specs import C_VALUES, Spec
 from .validation import FloatArray, LabelArray, check_iterations, check_X_y, standard_units
 
 #: After SMO, multipliers below this fraction of the largest are set to 0, and those within
@@ -489,3 +491,12 @@ class LinearSVM(LineCriterion, LinearClassifier):
         """``MARGIN_CATEGORIES`` text for each training point, shape (N,)."""
         self._check_fitted()
         return np.asarray(MARGIN_CATEGORIES, dtype=object)[self.margin_category_]
+
+
+CARD = MethodCard(
+    name="svm",
+    estimator=LinearSVM,
+    specs=(Spec("C", "choice", 1.0, C_VALUES, nullable=True),),
+    two_class_only=True,
+    iterative=True,
+)

@@ -27,8 +27,9 @@ from ui.widgets.language import PICKER_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
-# Errors a programmer meets (Python's own), not sentences a person reads in the app.
-PROGRAMMER_ERRORS = {"AttributeError", "NotImplementedError", "TypeError", "KeyError", "ValueError"}
+# Errors a programmer meets (Python's own, and playground.card's CardError, a TypeError raised at
+# import by a method card that breaks a rule), not sentences a person reads in the app.
+PROGRAMMER_ERRORS = {"AttributeError", "NotImplementedError", "TypeError", "KeyError", "ValueError", "CardError"}
 ENGLISH_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
 
 

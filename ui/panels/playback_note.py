@@ -2,21 +2,24 @@
 
 Rules that hold:
 
-- The tab is there exactly when the method plays its fit step by step with two classes (the
-  perceptron, logistic, probit and Bayesian logistic regression, the SVM) but the scene's three or
-  more classes make it one-versus-rest or one-versus-one: several separate two-class runs, so no
-  single sequence of steps to play. It names the method, the number of classes and of runs, and
-  what to do to watch a run (two classes, or softmax regression's K-class run).
+- The tab is there exactly when the method plays its fit step by step with two classes (its card
+  is iterative and two-class only: the perceptron, logistic, probit and Bayesian logistic
+  regression, the SVM) but the scene's three or more classes make it one-versus-rest or
+  one-versus-one: several separate two-class runs, so no single sequence of steps to play. It
+  names the method, the number of classes and of runs, and what to do to watch a run (two
+  classes, or softmax regression's K-class run).
 """
 
 import streamlit as st
 
 from playground import MODELS
+from playground.registry import CARDS
 from ui.text.i18n import N_, _
 
 from . import Panel, PanelContext
 
-ITERATIVE_TWO_CLASS = frozenset({"perceptron", "logistic", "probit", "bayesian_logistic", "svm"})
+# A view of the cards: the methods that play their fit step by step but only with two classes.
+ITERATIVE_TWO_CLASS = frozenset(card.name for card in CARDS if card.iterative and card.two_class_only)
 TITLE = N_("Playback")
 
 

@@ -36,7 +36,16 @@ import numpy as np
 
 from playground import MODELS, Message, Window
 from playground.link import decode_scene, encode_scene
-from playground.scene import GRID_SCALE, MAX_CLASSES, PointSet, Scene, clean_class_name, grid_integers, snap
+from playground.scene import (
+    DEFAULT_METHOD,
+    GRID_SCALE,
+    MAX_CLASSES,
+    PointSet,
+    Scene,
+    clean_class_name,
+    grid_integers,
+    snap,
+)
 from ui.plot.canvas_protocol import number
 from ui.server.visitor_input import secret as secret_text
 from ui.text.i18n import N_
@@ -152,7 +161,7 @@ def settings(room: Room) -> RoomSettings:
         limit=room["limit"],
         classes=room["classes"],
         everyone=room["everyone"],
-        method=room["scene"].get("m", "least_squares"),
+        method=room["scene"].get("m", DEFAULT_METHOD),
         names=list(decode_scene({"names": room["scene"]["names"]})[0].class_names) if "names" in room["scene"] else [],
         door_closed=room.get("door_closed", False),
     )

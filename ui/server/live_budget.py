@@ -8,8 +8,9 @@ So:
 - ``work_estimate(scene)`` prices a scene from what the request says, before fitting: the
   training points N, the classes K, the features J of the basis, the sub-problems of the
   multi-class strategy S (one-versus-one K(K-1)/2, one-versus-rest K), the grid G x G:
-  N * J^2 per sub-problem's share of the points (a least-squares or Newton solve in phi-space)
-  plus G^2 * J * S (the grid's features and every sub-model on them). A scene over
+  N * J^2 per sub-problem's share of the points (a least-squares or Newton solve in phi-space),
+  times the Newton steps of an IRLS method, plus G^2 * J * S (the grid's features and every
+  sub-model on them): the method card's cost model (``playground.card.CostModel``). A scene over
   ``WORK_LIMIT`` is refused at once with a sentence; on this project's 2-core machine the
   limit is about 0.2 s of work (BENCHMARKS.md, "Edge", has the figures).
 - ``StageClock``: a wall-clock deadline for the whole answer (``ANSWER_SECONDS``), checked after
@@ -22,10 +23,10 @@ A refusal says the scene is too heavy to follow live: the canvas then updates on
 
 import time
 from collections.abc import Callable
-from math import comb
 
 from playground import Message
-from playground.registry import fitted_strategy
+from playground.card import CostModel, fit_shape
+from playground.registry import CARD_BY_NAME, fitted_strategy
 from playground.scene import Scene
 from ui.text.i18n import N_
 
@@ -33,37 +34,22 @@ WORK_LIMIT = 4e7
 ANSWER_SECONDS = 0.45  # wall time for the whole answer, from the request's arrival at the route
 MAX_ANSWER_BYTES = 1024 * 1024
 TOO_HEAVY: Message | str = N_("This scene is too heavy to follow the pointer live; it is updated when you let go.")
-ITERATIVE = {"logistic": 4, "softmax": 4, "probit": 4, "bayesian_logistic": 4}  # Newton steps, each a solve
 
 
 def basis_size(scene: Scene, dim: int = 2) -> int:
-    """Columns of the design matrix: the basis's features and the bias."""
-    params = dict(scene.basis_params)
-    if scene.basis == "polynomial":
-        degree = int(params.get("degree", 2))
-        return comb(dim + degree, degree)
-    if scene.basis == "rbf":
-        centres = params.get("centres")
-        count = len(centres) if centres else int(params.get("n_centres", 9) or 9)
-        return count + 1 + (dim if params.get("include_input") else 0)
-    return dim + 1
+    """Columns of the design matrix: the basis's features and the bias (``FitShape.columns``)."""
+    return fit_shape(0, 0, scene.basis, scene.basis_params, None, dim).columns
 
 
 def work_estimate(scene: Scene, grid: int) -> float:
-    """The scene's work in multiply-adds, roughly (see the module's docstring)."""
+    """The scene's work in multiply-adds, roughly (see the module's docstring): its method's cost
+    model (``MethodCard.cost``, the one the page's budget reads) on the scene's sizes."""
     training = scene.training.points
-    n = len(training)
     k = max(2, len(set(training.y.tolist())))
-    j = basis_size(scene)
     strategy = fitted_strategy(scene.method, scene.multiclass, k)
-    if strategy == "ovo" and k > 2:
-        share, models = n * (k - 1), k * (k - 1) // 2  # every point is in K-1 of the pairs
-    elif strategy == "ovr" and k > 2:
-        share, models = n * k, k
-    else:
-        share, models = n, max(1, k - 1)
-    fit = share * j * j * ITERATIVE.get(scene.method, 1)
-    return fit + grid * grid * j * models
+    card = CARD_BY_NAME.get(scene.method)
+    cost = card.cost if card is not None else CostModel()
+    return cost.work(fit_shape(len(training), k, scene.basis, scene.basis_params, strategy), grid)
 
 
 class StageClock:

@@ -26,6 +26,8 @@ import streamlit as st
 from playground import MODELS, Message, Window
 from playground.basis import BASES
 from playground.budget import limited
+from playground.card import fit_shape
+from playground.registry import ITERATIVE_METHODS
 from playground.scene import PointSet, Scene
 from ui.base import streamlit_private
 from ui.base.visitor import visitor, widget_values
@@ -96,36 +98,27 @@ def _fit_here(payload, pool):
     return result, approx_bytes(result)
 
 
-ITERATIVE = ("perceptron", "logistic", "softmax", "svm", "probit", "bayesian_logistic")
 SURELY_SLOW_WORK = 150_000  # points x features x sub-problems of an iterative fit sent straight to a worker
 
 
-def _work(points, method, multiclass, basis, basis_params):
-    """Points x features x sub-problems of a fit: the size its cost grows with (None when a
-    setting is too strange to say; the fit itself validates settings)."""
-    options = dict(basis_params)
+def _work(points, multiclass, basis, basis_params):
+    """Points x features x sub-problems of a fit (``FitShape.size``, the one cost model of
+    ``playground.card``): the size its cost grows with (None when a setting is too strange to
+    say; the fit itself validates settings)."""
     try:
-        if basis == "polynomial":
-            degree = min(int(options.get("degree", 2)), 6)
-            features = (degree + 1) * (degree + 2) // 2 - 1
-        elif basis == "rbf":
-            centres = options.get("centres")
-            features = len(centres) if centres else min(int(options.get("n_centres", 9)), 100)
-        else:
-            features = 2
+        shape = fit_shape(len(points), int(np.count_nonzero(points.counts())), basis, basis_params, multiclass)
     except (TypeError, ValueError, OverflowError):
         return None
-    k = int(np.count_nonzero(points.counts()))
-    parts = {"ovo": k * (k - 1) // 2, "ovr": k}.get(multiclass, 1)
-    return len(points) * features * max(parts, 1)
+    return shape.size
 
 
 def _surely_slow(points, method, multiclass, basis, basis_params):
-    """Whether an iterative fit is so large that trying it in the server first would only waste
-    ``INLINE_SECONDS`` of the server's time (e.g. 5,000 points, or a degree-6 basis on 1,000)."""
-    if method not in ITERATIVE:
+    """Whether an iterative fit (its card's trait) is so large that trying it in the server first
+    would only waste ``INLINE_SECONDS`` of the server's time (e.g. 5,000 points, or a degree-6
+    basis on 1,000)."""
+    if method not in ITERATIVE_METHODS:
         return False
-    work = _work(points, method, multiclass, basis, basis_params)
+    work = _work(points, multiclass, basis, basis_params)
     return work is not None and work >= SURELY_SLOW_WORK
 
 
@@ -139,7 +132,7 @@ def view_is_quick(scene: Scene) -> bool:
     every click, to show nothing for work this quick."""
     training = scene.training
     points = training.points
-    work = _work(points, training.method, training.multiclass, training.basis, training.basis_params)
+    work = _work(points, training.multiclass, training.basis, training.basis_params)
     if work is not None and work <= QUICK_WORK:
         return True
     key = (

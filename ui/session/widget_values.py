@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from playground import Message
+from playground.registry import METHOD_SPECS
 from playground.specs import (
-    METHOD_SPECS,
     PRIOR_STEP,
     SETTING_NOT_APPLYING,
     SETTING_PROBLEM,
