@@ -15,6 +15,7 @@
 //   them with plotly's own, point by point);
 // - the next Plotly.react after a patched frame redraws every trace (a new layout.datarevision),
 //   so the session's figure at the release never keeps a patched path.
+import { canvasState } from './canvas_state.js';
 
 const TYPED_ARRAYS = {
   i1: Int8Array, u1: Uint8Array, i2: Int16Array, u2: Uint16Array,
@@ -145,22 +146,32 @@ function patchPlan(root, figure) {
   return plan;
 }
 
+/**
+ * Draw a drag's live ``figure`` in place; false when it has to go through Plotly.react.
+ * @param {PlotRoot} root
+ * @param {import('./canvas_state.js').Figure} figure
+ */
 export function patchFrame(root, figure) {
-  // Draw a drag's live ``figure`` in place; false when it has to go through Plotly.react.
-  if (root.__pgDrawing || !root.__pgDrag) return false;
+  const state = canvasState(root);
+  if (state.drawing || !state.drag) return false;
   const plan = patchPlan(root, figure);
   if (typeof plan === 'string') { root.dataset.patchMissed = plan; return false; }
   plan.forEach((step) => step());
-  root.__pgPatched = true;
+  state.patched = true;
   root.dataset.livePatched = String(Number(root.dataset.livePatched || 0) + 1);
   return true;
 }
 
+/**
+ * The layout of the next Plotly.react: after patched frames, every trace is drawn anew.
+ * @param {PlotlyObject} layout
+ * @param {PlotRoot} root
+ * @returns {PlotlyObject}
+ */
 export function afterPatches(layout, root) {
-  // The layout of the next Plotly.react: after patched frames, every trace is drawn anew.
-  if (!root.__pgPatched) return layout;
-  root.__pgPatched = false;
-  root.__pgDataRevision = (root.__pgDataRevision || 0) + 1;
-  return Object.assign({}, layout, {datarevision: 'pg-' + root.__pgDataRevision});
+  const state = canvasState(root);
+  if (!state.patched) return layout;
+  state.patched = false;
+  state.dataRevision += 1;
+  return Object.assign({}, layout, {datarevision: 'pg-' + state.dataRevision});
 }
-

@@ -4,6 +4,8 @@
 // one state, ui/widgets/controls.py class_picker), and the server's answer (data.spoken.add_as,
 // the class a tap adds) sets this select again on every drawing.
 
+import { canvasState } from './canvas_state.js';
+
 const RADIO = '.st-key-active_class input[type="radio"]';
 
 /** The sidebar's radio inputs, one per class, in order. @returns {HTMLInputElement[]} */
@@ -12,7 +14,7 @@ function radios() {
 }
 
 export function classPicker(root, bar) {
-  const data = root.__pgData || {}, spoken = data.spoken || {}, names = spoken.classes || [];
+  const data = canvasState(root).data, spoken = (data && data.spoken) || {}, names = spoken.classes || [];
   let select = /** @type {HTMLSelectElement | null} */ (bar.querySelector('select.pg-class-pick'));
   if (!names.length) {
     if (select) select.remove();

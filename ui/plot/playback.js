@@ -9,6 +9,7 @@
 // playback pauses, or a scrub is let go, the shown step goes to the server once: it then draws
 // that step itself (panels, link) and the canvas is its again.
 import { frameTraces, pointsOf, unpack } from './playback_frames.js';
+import { canvasPage } from './canvas_state.js';
 import { fill } from './plotly_shared.js';
 
 const BASE_INTERVAL_MS = 700;  // one frame per tick at 1x
@@ -408,7 +409,7 @@ export default function (component) {
     root = element('div', {class: 'pg-player', tabindex: '-1'});
     parentElement.appendChild(root);
   }
-  window.__pgAfterCanvasDraw = afterCanvasDraw;
+  canvasPage.afterDraw = afterCanvasDraw;
   const canvas = canvasRoot();
   if (canvas && canvas.data && !canvas.__pgPlaybackBase) afterCanvasDraw(canvas);
   // A rerun may mount the element anew (e.g. the panel's tabs redrawn): the page keeps the
