@@ -37,6 +37,14 @@ interface PlotRoot extends HTMLElement {
   __pgRoom?: any;
 }
 
+/** What Streamlit (components v2) gives an element's function: the element's data from Python, the
+ * trigger that sends a value back, and the element it draws in. */
+interface ComponentArgs<Data> {
+  data: Data;
+  setTriggerValue: (name: string, value: unknown) => void;
+  parentElement: HTMLElement;
+}
+
 interface HTMLElement {
   /** The presenter bar is watched for its height (the drawer starts under it). */
   __pgFollowed?: boolean;

@@ -179,11 +179,11 @@ function received(root, data, setTriggerValue, parentElement) {
 
 /**
  * The element's function (Streamlit's components v2), run on every data change.
- * @param {{data: CanvasData, setTriggerValue: (name: string, value: unknown) => void, parentElement: HTMLElement}} component
+ * @param {ComponentArgs<CanvasData>} component
  */
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
-  const root = /** @type {PlotRoot} */ (plotRoot(parentElement, 'pg-canvas'));
+  const root = plotRoot(parentElement, 'pg-canvas');
   // Where the canvas's state is, for the browser tests (they read it through the module itself).
   root.dataset.stateModule = new URL('./canvas_state.js', import.meta.url).href;
   received(root, data, setTriggerValue, parentElement);

@@ -27,10 +27,22 @@ function keyboardOf(root) {
   return canvasState(root).keyboard;
 }
 
+/**
+ * The point of the selection the keyboard chose (the selection's first, if it chose none of them).
+ * @param {PlotRoot} root
+ * @param {import('./canvas_state.js').Selection} selection
+ * @returns {number}
+ */
+function chosenOf(root, selection) {
+  const chosen = keyboardOf(root).chosen;
+  return chosen !== null && selection.ids.includes(chosen) ? chosen : selection.ids[0];
+}
+
 const KB_STEPS = [1, 2, 2.5, 5];
 const KB_CELLS = 40;  // about this many steps across the view's width
 const KB_BIG = 5;  // Shift + arrow: this many steps
 
+/** @param {PlotRoot} root @returns {number} the grid's step in data units */
 function kbStep(root) {
   const xr = root._fullLayout.xaxis.range, raw = Math.abs(xr[1] - xr[0]) / KB_CELLS;
   const power = Math.pow(10, Math.floor(Math.log10(raw)));
@@ -39,11 +51,13 @@ function kbStep(root) {
   return step;
 }
 
+/** @param {number} value @param {number} step */
 function kbRound(value, step) {
   // The nearest multiple of ``step``, without a binary fraction's tail (0.30000000000000004).
   return Number((Math.round(value / step) * step).toPrecision(12));
 }
 
+/** @param {number} value @param {number} step */
 function kbNumber(value, step) {
   // A coordinate as a person reads it: the step's decimals and one more, a true minus sign.
   const decimals = Math.min(8, Math.max(0, Math.ceil(-Math.log10(step)) + 1));
@@ -51,6 +65,7 @@ function kbNumber(value, step) {
   return text.replace('-', '\u2212');
 }
 
+/** @param {PlotRoot} root @param {string} text */
 function kbSay(root, text) {
   const region = keyboardOf(root).region;
   if (!region) return;
@@ -60,15 +75,18 @@ function kbSay(root, text) {
   root.dataset.said = text;
 }
 
+/** @param {PlotRoot} root */
 function kbTexts(root) {
   return canvasData(root).texts;
 }
 
+/** @param {PlotRoot} root @param {number} k  the class, from 0 */
 function kbClassName(root, k) {
   const spoken = canvasData(root).spoken;
   return spoken && spoken.classes ? spoken.classes[k] : String(k + 1);
 }
 
+/** @param {PlotRoot} root @param {number} id */
 function kbPointClass(root, id) {
   // A point's class from its trace: each class has its own symbol (ui/plot/theme.py CLASS_SYMBOLS).
   const symbols = (canvasData(root).spoken || {}).symbols || [];
@@ -76,24 +94,30 @@ function kbPointClass(root, id) {
   return trace ? symbols.indexOf(trace.marker.symbol) : -1;
 }
 
+/** @param {PlotRoot} root @returns {number[]} */
 function kbInView(root) {
   // The ids of the points inside the view, in the order they were added.
-  const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range, ids = [];
+  const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range;
+  /** @type {number[]} */
+  const ids = [];
   shownPoints(root).forEach(([x, y], id) => {
     if (x >= Math.min(...xr) && x <= Math.max(...xr) && y >= Math.min(...yr) && y <= Math.max(...yr)) ids.push(id);
   });
   return ids.sort((a, b) => a - b);
 }
 
+/** @param {PlotRoot} root @returns {[number, number]} */
 function kbCursor(root) {
   // The cursor, kept inside the view (a zoom or pan may have left it outside): else the view's centre.
   const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range, step = kbStep(root);
-  const at = keyboardOf(root).at;
+  const keyboard = keyboardOf(root), at = keyboard.at;
   const inside = at && at[0] >= Math.min(...xr) && at[0] <= Math.max(...xr) && at[1] >= Math.min(...yr) && at[1] <= Math.max(...yr);
-  if (!inside) keyboardOf(root).at = [kbRound((xr[0] + xr[1]) / 2, step), kbRound((yr[0] + yr[1]) / 2, step)];
-  return keyboardOf(root).at;
+  if (at && inside) return at;
+  keyboard.at = [kbRound((xr[0] + xr[1]) / 2, step), kbRound((yr[0] + yr[1]) / 2, step)];
+  return keyboard.at;
 }
 
+/** @param {PlotRoot} root */
 function kbPlace(root) {
   // The cursor's mark over the plot (after every draw: a zoom moves it on the screen).
   const mark = keyboardOf(root).mark;
@@ -104,24 +128,28 @@ function kbPlace(root) {
   root.dataset.cursor = `${x} ${y}`;
 }
 
+/** @param {PlotRoot} root @param {number} x @param {number} y */
 function kbWhere(root, x, y) {
   const step = kbStep(root);
   return {x: kbNumber(x, step), y: kbNumber(y, step)};
 }
 
+/** @param {PlotRoot} root @param {number} nonce @param {string} action */
 function kbAfterApplied(root, nonce, action) {
   // Said once the session has applied the edit, with the boundary it then has.
   keyboardOf(root).pending = (keyboardOf(root).pending || []).concat([{nonce: nonce, action: action}]);
 }
 
+/** @param {PlotRoot} root @param {number} dx @param {number} dy  in steps */
 function kbMoveCursor(root, dx, dy) {
   const step = kbStep(root), [x, y] = kbCursor(root);
-  keyboardOf(root).at = [kbRound(x + dx * step, step), kbRound(y + dy * step, step)];
+  const at = [kbRound(x + dx * step, step), kbRound(y + dy * step, step)];
+  keyboardOf(root).at = [at[0], at[1]];
   kbPlace(root);
-  const at = keyboardOf(root).at;
   kbSay(root, fill(kbTexts(root).kb_cursor, kbWhere(root, at[0], at[1])));
 }
 
+/** @param {PlotRoot} root */
 function kbAdd(root) {
   const [x, y] = kbCursor(root), spoken = canvasData(root).spoken || {};
   const nonce = send(root, {type: 'add', x: x, y: y});
@@ -129,8 +157,10 @@ function kbAdd(root) {
     {name: kbClassName(root, spoken.add_as || 0)}, kbWhere(root, x, y))));
 }
 
+/** @param {PlotRoot} root @param {number} id @param {number} total @param {number} index */
 function kbChoose(root, id, total, index) {
   const shown = shownPoints(root).get(id);
+  if (!shown) return;
   keyboardOf(root).chosen = id;
   keyboardOf(root).at = [shown[0], shown[1]];
   select(root, [id], false);
@@ -140,10 +170,11 @@ function kbChoose(root, id, total, index) {
   }, kbWhere(root, shown[0], shown[1]))));
 }
 
+/** @param {PlotRoot} root @param {boolean} back */
 function kbTab(root, back) {
   // The next (previous) point in view; false when there is none: the focus then leaves the plot.
   const ids = kbInView(root), selection = canvasState(root).selection;
-  const current = selection && selection.ids.length ? (selection.ids.includes(keyboardOf(root).chosen) ? keyboardOf(root).chosen : selection.ids[0]) : null;
+  const current = selection && selection.ids.length ? chosenOf(root, selection) : null;
   let index;
   if (current === null) index = back ? ids.length - 1 : 0;
   else {
@@ -159,10 +190,12 @@ function kbTab(root, back) {
   return true;
 }
 
+/** @param {PlotRoot} root @param {number} dx @param {number} dy  in steps */
 function kbMoveChosen(root, dx, dy) {
   // The chosen points, one step (to the grid's next line along that axis), as a drag of one move.
   const selection = canvasState(root).selection, shown = shownPoints(root), step = kbStep(root);
-  const anchorId = selection.ids.includes(keyboardOf(root).chosen) ? keyboardOf(root).chosen : selection.ids[0];
+  if (!selection) return;
+  const anchorId = chosenOf(root, selection);
   const anchor = shown.get(anchorId);
   if (!anchor) return;
   const tx = dx ? kbRound(anchor[0] + dx * step, step) : anchor[0], ty = dy ? kbRound(anchor[1] + dy * step, step) : anchor[1];
@@ -181,16 +214,21 @@ function kbMoveChosen(root, dx, dy) {
   kbAfterApplied(root, nonce, action);
 }
 
+/** @param {PlotRoot} root */
 function kbErase(root) {
-  const ids = canvasState(root).selection.ids.slice(), texts = kbTexts(root);
-  canvasState(root).selection = null;
+  const state = canvasState(root), texts = kbTexts(root);
+  if (!state.selection) return;
+  const ids = state.selection.ids.slice();
+  state.selection = null;
   keyboardOf(root).chosen = null;
   const nonce = send(root, {type: 'remove', ids: ids});
   kbAfterApplied(root, nonce, ids.length > 1 ? fill(texts.kb_erased_many, {count: ids.length}) : fill(texts.kb_erased, {n: ids[0] + 1}));
 }
 
+/** @type {Record<string, [number, number]>} */
 const KB_ARROWS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1]};
 
+/** @param {PlotRoot} root @param {KeyboardEvent} e */
 function kbKey(root, e) {
   // true: the key was the plot's (the page's own handlers do not see it).
   if (!keyboardOf(root).active || e.target !== root || e.altKey || !root._fullLayout) return false;
@@ -230,6 +268,7 @@ function kbKey(root, e) {
   return false;
 }
 
+/** @param {PlotRoot} root @param {HTMLElement} parentElement */
 export function kbSetUp(root, parentElement) {
   // Once per element: the focus stop, the cursor's mark, the live region, the keys.
   const texts = kbTexts(root);
@@ -266,6 +305,7 @@ export function kbSetUp(root, parentElement) {
   });
 }
 
+/** @param {PlotRoot} root @param {import('./canvas_state.js').CanvasData} data */
 export function kbAfterDraw(root, data) {
   // After a figure from the session: the cursor in its place, and the edits it applied said.
   if (!keyboardOf(root).plotBound && root.on) {

@@ -13,6 +13,11 @@ function radios() {
   return Array.from(document.querySelectorAll(RADIO));
 }
 
+/**
+ * The picker in the canvas's tool ``bar``, set to the class a tap adds.
+ * @param {PlotRoot} root
+ * @param {HTMLElement} bar
+ */
 export function classPicker(root, bar) {
   const data = canvasState(root).data, spoken = (data && data.spoken) || {}, names = spoken.classes || [];
   let select = /** @type {HTMLSelectElement | null} */ (bar.querySelector('select.pg-class-pick'));
@@ -30,7 +35,7 @@ export function classPicker(root, bar) {
     bar.insertBefore(made, bar.querySelector('.pg-hint'));
     select = made;
   }
-  const label = (data.texts && data.texts.class_pick) || '';
+  const label = (data && data.texts.class_pick) || '';
   select.setAttribute('aria-label', label);
   select.title = label;
   const symbols = ['●', '■', '◆', '▲', '✚', '★'];

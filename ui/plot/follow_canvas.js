@@ -2,7 +2,7 @@
 // a scene they were not drawn for (ui/plot/canvas.py, follow_canvas).
 import { canvasPage } from './canvas_state.js';
 
-/** @param {{data: {drawn_for: string | null}, setTriggerValue: (name: string, value: unknown) => void}} component */
+/** @param {ComponentArgs<{drawn_for: string | null}>} component */
 export default function (component) {
   // The canvas calls refresh() after drawing a scene these panels were not drawn for.
   const { data, setTriggerValue } = component;
