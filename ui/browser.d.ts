@@ -13,6 +13,9 @@ type PlotlyApi = any;
 /** One of plotly.js's objects (a trace, a layout, an event, an axis), untyped for the same reason. */
 type PlotlyObject = Record<string, any>;
 
+/** A JSON answer of one of the server's routes, read field by field. */
+type JsonAnswer = Record<string, any>;
+
 /** A plot's root element: plotly.js's graph div, with what plotly.js and the page keep on it. The
  * canvas keeps its state beside the element (ui/plot/canvas_state.js), not on it. */
 interface PlotRoot extends HTMLElement {
@@ -23,18 +26,16 @@ interface PlotRoot extends HTMLElement {
   on(event: string, handler: (event: PlotlyObject) => void): void;
   // What plotly_shared.js, playback.js and rooms/projector.js keep on a plot, each named here so
   // that a misspelt one is an error.
-  __pgConfig?: any;
-  __pgConfigKey?: any;
+  __pgConfig?: PlotlyObject;
+  __pgConfigKey?: string;
   __pgFileName?: string;
-  __pgObserved?: any;
+  __pgObserved?: boolean;
   /** The projector's points, drawn on their own canvas (rooms/projector_points.js). */
   __pgPointLayers?: import('./rooms/projector_points.js').PointLayer[];
   __pgPointsFollow?: boolean;
-  __pgPlaybackBase?: any;
-  __pgPlaybackDrawn?: any;
-  __pgPlaybackPoints?: any;
-  __pgPlayer?: any;
-  __pgRoom?: any;
+  __pgPlaybackBase?: PlotlyObject[];
+  __pgPlaybackDrawn?: boolean;
+  __pgPlaybackPoints?: import('./plot/playback_frames.js').PlaybackPoint[];
 }
 
 /** What Streamlit (components v2) gives an element's function: the element's data from Python, the
@@ -46,6 +47,12 @@ interface ComponentArgs<Data> {
 }
 
 interface HTMLElement {
+  /** A player's element: its player (ui/plot/playback.js). */
+  __pgPlayer?: import('./plot/playback_frames.js').Player;
+  /** The room a projector's element follows (ui/rooms/projector.js). */
+  __pgRoom?: import('./rooms/projector.js').RoomState;
+  /** A share box's sentences, in the session's language (ui/widgets/share.js). */
+  __pgTexts?: Record<string, string>;
   /** The presenter bar is watched for its height (the drawer starts under it). */
   __pgFollowed?: boolean;
 }
@@ -64,13 +71,13 @@ interface Window {
   /** plotly.js is being loaded (one <script> for the page). */
   __pgPlotlyLoading?: Promise<PlotlyApi>;
   /** Playback: the player on screen, every player by key; the steps shown and when (read by tests). */
-  __pgPlayer?: any;
-  __pgPlayers?: Record<string, any>;
+  __pgPlayer?: import('./plot/playback_frames.js').Player;
+  __pgPlayers?: Record<string, import('./plot/playback_frames.js').Player>;
   __pgPlaybackNonce?: number;
   __pgPlaybackLog?: number[];
   __pgPlaybackTimes?: number[];
   /** The projector's room plots drawn (read by tests). */
-  __pgRoomDrawn?: any[];
+  __pgRoomDrawn?: [number, number][];
   /** The presenter's keys: bound once, and the presses waiting for the server. */
   __pgPresenterKeys?: boolean;
   __pgPresenterQueue?: {

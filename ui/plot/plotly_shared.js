@@ -113,8 +113,8 @@ const NO_UPLOAD = {showSendToCloud: false, showEditInChartStudio: false, plotlyS
 
 /**
  * ``config`` with no upload button and nowhere to upload to.
- * @param {Record<string, any>} config
- * @returns {Record<string, any>}
+ * @param {PlotlyObject} config
+ * @returns {PlotlyObject}
  */
 export function offline(config) {
   const removed = (config.modeBarButtonsToRemove || []).filter((/** @type {string} */ b) => !UPLOAD_BUTTONS.includes(b));
@@ -127,7 +127,7 @@ export function offline(config) {
  * @param {PlotlyObject} config
  * @param {PlotlyObject[]} buttons
  * @param {Record<string, string>} texts
- * @returns {Record<string, unknown>}
+ * @returns {PlotlyObject}
  */
 export function plotConfig(Plotly, root, config, buttons, texts) {
   // The config with PNG / SVG buttons (functions, so added here rather than sent from Python),
@@ -146,6 +146,6 @@ export function plotConfig(Plotly, root, config, buttons, texts) {
       ]),
     });
   }
-  return root.__pgConfig;
+  return /** @type {PlotlyObject} */ (root.__pgConfig);
 }
 
