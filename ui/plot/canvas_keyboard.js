@@ -143,9 +143,10 @@ function kbAfterApplied(root, nonce, action) {
 /** @param {PlotRoot} root @param {number} dx @param {number} dy  in steps */
 function kbMoveCursor(root, dx, dy) {
   const step = kbStep(root), [x, y] = kbCursor(root);
-  const at = [kbRound(x + dx * step, step), kbRound(y + dy * step, step)];
-  keyboardOf(root).at = [at[0], at[1]];
-  kbPlace(root);
+  const keyboard = keyboardOf(root);
+  keyboard.at = [kbRound(x + dx * step, step), kbRound(y + dy * step, step)];
+  kbPlace(root);  // which may take the cursor back into the view
+  const at = keyboard.at || [x, y];
   kbSay(root, fill(kbTexts(root).kb_cursor, kbWhere(root, at[0], at[1])));
 }
 
