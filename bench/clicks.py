@@ -66,10 +66,11 @@ WATCH_JS = """() => {
 CANVAS_DRAWN_JS = """() => { const r = document.querySelector('.pg-canvas');
   return !!(r && r._fullLayout && r._fullData); }"""
 
-STUCK_JS = """() => { const r = document.querySelector('.pg-canvas');
+STUCK_JS = """async () => { const r = document.querySelector('.pg-canvas');
   if (!r) return {canvas: 'missing', page: (document.body.innerText || '').slice(0, 300)};
-  return {points: Number(r.dataset.points), queue: (window.__pgQueue || []).map(e => e.type + ' ' + e.nonce),
-          ack: window.__pgAck || 0, nonce: window.__pgNonce || 0, sent: Number(r.dataset.sent || 0),
+  const edits = (await import(r.dataset.stateModule)).canvasPage;  // the page's edit queue (ui/plot/canvas_state.js)
+  return {points: Number(r.dataset.points), queue: edits.queue.map(e => e.type + ' ' + e.nonce),
+          ack: edits.ack, nonce: edits.nonce, sent: Number(r.dataset.sent || 0),
           live_drawn: Number(r.dataset.liveDrawn || 0), live_off: r.dataset.liveOff || ''}; }"""
 
 # Notes whether the canvas element left the page during a series (a rerun re-mounting it).
@@ -136,7 +137,7 @@ def _open(page, url):
 def _applied(page, timeout=60_000):
     from tests.browser import wait_settled
 
-    page.wait_for_function("() => !(window.__pgQueue || []).length", timeout=timeout)
+    page.wait_for_function("() => !Number(document.documentElement.dataset.pgQueued || 0)", timeout=timeout)
     wait_settled(page, quiet_ms=500, timeout=60.0)
 
 

@@ -146,7 +146,17 @@ SHOT_JS = """async ([figure, layered, width]) => {
   return {legend: gd.querySelectorAll('.legend .traces .legendpoints path').length,
           svgPoints: gd.querySelectorAll('.main-svg path.point').length};
 }"""
-POINTS_MODULE = Path(__file__).resolve().parents[1] / "ui" / "rooms" / "projector_points.js"
+UI_DIR = Path(__file__).resolve().parents[1] / "ui"
+POINTS_MODULE = UI_DIR / "rooms" / "projector_points.js"
+# What the points module imports (leaves, which import nothing), inlined before it in that order.
+POINTS_IMPORTS = [UI_DIR / "plot" / "figure_numbers.js", UI_DIR / "plot" / "geometry.js"]
+
+
+def _classic_script(paths):
+    """ES modules that import nothing but each other, as one classic script (their imports dropped)."""
+    texts = [path.read_text(encoding="utf-8") for path in paths]
+    lines = [line for text in texts for line in text.splitlines() if not line.startswith("import ")]
+    return "\n".join(lines).replace("export function", "function").replace("export const", "const")
 
 
 @contextmanager
@@ -167,7 +177,7 @@ def projector_page(browser, width=1280, height=720, plot=(1240, 600)):
         page.goto(page_file.as_uri())
         page.wait_for_function("() => window.Plotly")
         # The projector's module as a classic script (a file page cannot import modules).
-        module = POINTS_MODULE.read_text(encoding="utf-8").replace("export function", "function")
+        module = _classic_script([*POINTS_IMPORTS, POINTS_MODULE])
         page.add_script_tag(content=module + "\nwindow.pgPoints = {takePoints, drawPoints};")
         try:
             yield page

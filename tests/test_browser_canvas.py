@@ -112,7 +112,8 @@ def empty_spot(page, candidates=((0.06, 0.06), (0.94, 0.06), (0.06, 0.94), (0.94
 
 def wait_applied(page, timeout=20_000):
     """Wait until Python has applied every event the canvas sent and the canvas has drawn the result."""
-    page.wait_for_function("() => !(window.__pgQueue || []).length", timeout=timeout)
+    # The page's edit queue's length (ui/plot/canvas_state.js writes it on the page's element).
+    page.wait_for_function("() => !Number(document.documentElement.dataset.pgQueued || 0)", timeout=timeout)
     wait_settled(page)
 
 

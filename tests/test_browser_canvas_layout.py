@@ -27,7 +27,7 @@ def _presentation_on(page):
     page.wait_for_function(
         "() => { const root = document.querySelector('.pg-canvas'); if (!root) return false;"
         " const room = innerHeight - root.getBoundingClientRect().top - 12;"
-        " return Math.abs(root.__pgRoom - room) < 3 || root.__pgRoom > room; }",
+        " const had = Number(root.dataset.room); return Math.abs(had - room) < 3 || had > room; }",
         timeout=20_000,
     )
 
@@ -68,7 +68,7 @@ def test_presentation_shows_the_whole_plot_without_scrolling(browser, server, si
 
 CANVASES_JS = """() => [...document.querySelectorAll('.pg-canvas')].map((root) => {
   const r = root.querySelector('.main-svg').getBoundingClientRect();
-  return {top: r.top, bottom: r.bottom, inner: innerHeight, room: root.__pgRoom}; })"""
+  return {top: r.top, bottom: r.bottom, inner: innerHeight, room: Number(root.dataset.room)}; })"""
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")

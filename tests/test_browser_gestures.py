@@ -316,13 +316,15 @@ DRAWN_JS = """() => {
 # Plotly.react of a figure, every trace drawn anew (a new datarevision), then the canvas quiet.
 PLOTLY_DRAWS_JS = """async (which) => {
   const root = document.querySelector('.pg-canvas');
-  const data = which === 'live' ? root.__pgLiveFigure.data : root.data;
+  const {canvasState} = await import(root.dataset.stateModule);  // the canvas's state (ui/plot/canvas_state.js)
+  const data = which === 'live' ? canvasState(root).liveFigure.data : root.data;
   const layout = Object.assign({}, root.layout, {datarevision: 'oracle-' + which});
   await window.Plotly.react(root, data.map((t) => Object.assign({}, t)), layout);
 }"""
 
-LIVE_QUIET_JS = """() => { const r = document.querySelector('.pg-canvas');
-  return !r.__pgLiveBusy && !r.__pgLiveAgain && !r.__pgDrawing && Number(r.dataset.liveDrawn || 0) > 0; }"""
+LIVE_QUIET_JS = """async () => { const r = document.querySelector('.pg-canvas');
+  const s = (await import(r.dataset.stateModule)).canvasState(r);
+  return !s.liveBusy && !s.liveAgain && !s.drawing && Number(r.dataset.liveDrawn || 0) > 0; }"""
 
 
 def _runs(path):

@@ -105,5 +105,5 @@ def test_every_plotly_js_call_passes_its_config_through_offline():
             seen.append(path.name)
             made_here = config == "config" and "const config = plotConfig(" in code
             assert config.startswith("offline(") or config == "root.__pgConfig" or made_here, f"{path.name}: {config}"
-    assert set(seen) >= {"canvas.js", "chart.js", "projector.js", "student_plot.js"}
+    assert set(seen) >= {"canvas_draw.js", "chart.js", "projector.js", "student_plot.js"}
     assert made == [("plotly_shared.js", "root.__pgConfig = Object.assign(offline(config), {")]

@@ -293,13 +293,13 @@ def file_name(*parts: str | None) -> str:
     return "-".join(words)[:80] or "playground"
 
 
-_FOLLOW_JS = (_HERE / "follow_canvas.js").read_text(encoding="utf-8")
-
-
-_follow = st.components.v2.component("playground_follow_canvas", js=_FOLLOW_JS, isolate_styles=False)
+# Through the module loader, as the canvas: its module and the canvas's share the page's one
+# canvas_state.js (a module given inline runs from a blob, whence no relative import resolves).
+_follow = st.components.v2.component("playground_follow_canvas", js=MODULE_LOADER_JS, isolate_styles=False)
 
 
 def follow_canvas(drawn_for: str | None, key: str = "follow_canvas") -> None:
     """An invisible element that reruns its fragment when the canvas has drawn something other
     than ``drawn_for`` (the canvas's ``panels_follow`` key this fragment last ran for)."""
-    _follow(data={"drawn_for": drawn_for}, key=key, height=0, on_refresh_change=lambda: None)
+    data = {"drawn_for": drawn_for, "module": module_url("plot/follow_canvas.js"), "texts": shared_texts()}
+    _follow(data=component_data(data), key=key, height=0, on_refresh_change=lambda: None)

@@ -1,4 +1,4 @@
-// The canvas by keyboard (see canvas_gestures.js, whose rules hold here too).
+// The canvas by keyboard (see ui/plot/canvas.js, whose rules hold here too).
 //
 // Rules that must hold:
 // - The plot is one stop of the page's Tab order (a focus ring shows it). Its keys act only while
@@ -14,14 +14,35 @@
 //   is a drag with a single, final move). Ctrl/⌘+Z undoes as anywhere on the page.
 // - Every action is said in words in a live region, in the session's language; an edit is said
 //   once the session has applied it, with the boundary it now has (the server's sentence).
-import { select } from './canvas_drag_live.js';
-import { send, shownPoints } from './canvas_gestures.js';
+import { select } from './canvas_drag.js';
+import { shownPoints } from './canvas_draw.js';
+import { send } from './canvas_edits.js';
+import { canvasData, canvasPage, canvasState } from './canvas_state.js';
+import { laidOut, plotPixel } from './geometry.js';
+import { undoKey } from './page_shortcuts.js';
 import { fill } from './plotly_shared.js';
+
+/** @param {PlotRoot} root */
+function keyboardOf(root) {
+  return canvasState(root).keyboard;
+}
+
+/**
+ * The point of the selection the keyboard chose (the selection's first, if it chose none of them).
+ * @param {PlotRoot} root
+ * @param {import('./canvas_state.js').Selection} selection
+ * @returns {number}
+ */
+function chosenOf(root, selection) {
+  const chosen = keyboardOf(root).chosen;
+  return chosen !== null && selection.ids.includes(chosen) ? chosen : selection.ids[0];
+}
 
 const KB_STEPS = [1, 2, 2.5, 5];
 const KB_CELLS = 40;  // about this many steps across the view's width
 const KB_BIG = 5;  // Shift + arrow: this many steps
 
+/** @param {PlotRoot} root @returns {number} the grid's step in data units */
 function kbStep(root) {
   const xr = root._fullLayout.xaxis.range, raw = Math.abs(xr[1] - xr[0]) / KB_CELLS;
   const power = Math.pow(10, Math.floor(Math.log10(raw)));
@@ -30,11 +51,13 @@ function kbStep(root) {
   return step;
 }
 
+/** @param {number} value @param {number} step */
 function kbRound(value, step) {
   // The nearest multiple of ``step``, without a binary fraction's tail (0.30000000000000004).
   return Number((Math.round(value / step) * step).toPrecision(12));
 }
 
+/** @param {number} value @param {number} step */
 function kbNumber(value, step) {
   // A coordinate as a person reads it: the step's decimals and one more, a true minus sign.
   const decimals = Math.min(8, Math.max(0, Math.ceil(-Math.log10(step)) + 1));
@@ -42,8 +65,9 @@ function kbNumber(value, step) {
   return text.replace('-', '\u2212');
 }
 
+/** @param {PlotRoot} root @param {string} text */
 function kbSay(root, text) {
-  const region = root.__pgKbRegion;
+  const region = keyboardOf(root).region;
   if (!region) return;
   // The same words twice in a row are still said: the region is emptied first.
   region.textContent = '';
@@ -51,79 +75,95 @@ function kbSay(root, text) {
   root.dataset.said = text;
 }
 
+/** @param {PlotRoot} root */
 function kbTexts(root) {
-  return root.__pgData.texts;
+  return canvasData(root).texts;
 }
 
+/** @param {PlotRoot} root @param {number} k  the class, from 0 */
 function kbClassName(root, k) {
-  const spoken = root.__pgData.spoken;
+  const spoken = canvasData(root).spoken;
   return spoken && spoken.classes ? spoken.classes[k] : String(k + 1);
 }
 
+/** @param {PlotRoot} root @param {number} id */
 function kbPointClass(root, id) {
   // A point's class from its trace: each class has its own symbol (ui/plot/theme.py CLASS_SYMBOLS).
-  const symbols = (root.__pgData.spoken || {}).symbols || [];
+  const symbols = (canvasData(root).spoken || {}).symbols || [];
   const trace = (root._fullData || []).find((t) => t.meta === 'points' && Array.from(t.customdata || []).includes(id));
   return trace ? symbols.indexOf(trace.marker.symbol) : -1;
 }
 
+/** @param {PlotRoot} root @returns {number[]} */
 function kbInView(root) {
   // The ids of the points inside the view, in the order they were added.
-  const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range, ids = [];
+  const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range;
+  /** @type {number[]} */
+  const ids = [];
   shownPoints(root).forEach(([x, y], id) => {
     if (x >= Math.min(...xr) && x <= Math.max(...xr) && y >= Math.min(...yr) && y <= Math.max(...yr)) ids.push(id);
   });
   return ids.sort((a, b) => a - b);
 }
 
+/** @param {PlotRoot} root @returns {[number, number]} */
 function kbCursor(root) {
   // The cursor, kept inside the view (a zoom or pan may have left it outside): else the view's centre.
   const xr = root._fullLayout.xaxis.range, yr = root._fullLayout.yaxis.range, step = kbStep(root);
-  const at = root.__pgKbAt;
+  const keyboard = keyboardOf(root), at = keyboard.at;
   const inside = at && at[0] >= Math.min(...xr) && at[0] <= Math.max(...xr) && at[1] >= Math.min(...yr) && at[1] <= Math.max(...yr);
-  if (!inside) root.__pgKbAt = [kbRound((xr[0] + xr[1]) / 2, step), kbRound((yr[0] + yr[1]) / 2, step)];
-  return root.__pgKbAt;
+  if (at && inside) return at;
+  keyboard.at = [kbRound((xr[0] + xr[1]) / 2, step), kbRound((yr[0] + yr[1]) / 2, step)];
+  return keyboard.at;
 }
 
+/** @param {PlotRoot} root */
 function kbPlace(root) {
   // The cursor's mark over the plot (after every draw: a zoom moves it on the screen).
-  const mark = root.__pgKbMark, layout = root._fullLayout;
-  if (!mark || !layout || !layout.xaxis || !layout.xaxis.l2p) return;
-  const [x, y] = kbCursor(root);
-  mark.style.left = (layout.xaxis._offset + layout.xaxis.l2p(x)) + 'px';
-  mark.style.top = (layout.yaxis._offset + layout.yaxis.l2p(y)) + 'px';
+  const mark = keyboardOf(root).mark;
+  if (!mark || !laidOut(root)) return;
+  const [x, y] = kbCursor(root), [left, top] = plotPixel(root, x, y);
+  mark.style.left = left + 'px';
+  mark.style.top = top + 'px';
   root.dataset.cursor = `${x} ${y}`;
 }
 
+/** @param {PlotRoot} root @param {number} x @param {number} y */
 function kbWhere(root, x, y) {
   const step = kbStep(root);
   return {x: kbNumber(x, step), y: kbNumber(y, step)};
 }
 
+/** @param {PlotRoot} root @param {number} nonce @param {string} action */
 function kbAfterApplied(root, nonce, action) {
   // Said once the session has applied the edit, with the boundary it then has.
-  root.__pgKbPending = (root.__pgKbPending || []).concat([{nonce: nonce, action: action}]);
+  keyboardOf(root).pending = (keyboardOf(root).pending || []).concat([{nonce: nonce, action: action}]);
 }
 
+/** @param {PlotRoot} root @param {number} dx @param {number} dy  in steps */
 function kbMoveCursor(root, dx, dy) {
   const step = kbStep(root), [x, y] = kbCursor(root);
-  root.__pgKbAt = [kbRound(x + dx * step, step), kbRound(y + dy * step, step)];
-  kbPlace(root);
-  const at = root.__pgKbAt;
+  const keyboard = keyboardOf(root);
+  keyboard.at = [kbRound(x + dx * step, step), kbRound(y + dy * step, step)];
+  kbPlace(root);  // which may take the cursor back into the view
+  const at = keyboard.at || [x, y];
   kbSay(root, fill(kbTexts(root).kb_cursor, kbWhere(root, at[0], at[1])));
 }
 
+/** @param {PlotRoot} root */
 function kbAdd(root) {
-  const [x, y] = kbCursor(root), spoken = root.__pgData.spoken || {};
+  const [x, y] = kbCursor(root), spoken = canvasData(root).spoken || {};
   const nonce = send(root, {type: 'add', x: x, y: y});
   kbAfterApplied(root, nonce, fill(kbTexts(root).kb_added, Object.assign(
     {name: kbClassName(root, spoken.add_as || 0)}, kbWhere(root, x, y))));
 }
 
+/** @param {PlotRoot} root @param {number} id @param {number} total @param {number} index */
 function kbChoose(root, id, total, index) {
   const shown = shownPoints(root).get(id);
-  root.__pgKbChosen = id;
-  root.__pgKbAt = [shown[0], shown[1]];
+  if (!shown) return;
+  keyboardOf(root).chosen = id;
+  keyboardOf(root).at = [shown[0], shown[1]];
   select(root, [id], false);
   kbPlace(root);
   kbSay(root, fill(kbTexts(root).kb_chosen, Object.assign({
@@ -131,10 +171,11 @@ function kbChoose(root, id, total, index) {
   }, kbWhere(root, shown[0], shown[1]))));
 }
 
+/** @param {PlotRoot} root @param {boolean} back */
 function kbTab(root, back) {
   // The next (previous) point in view; false when there is none: the focus then leaves the plot.
-  const ids = kbInView(root), selection = root.__pgSelection;
-  const current = selection && selection.ids.length ? (selection.ids.includes(root.__pgKbChosen) ? root.__pgKbChosen : selection.ids[0]) : null;
+  const ids = kbInView(root), selection = canvasState(root).selection;
+  const current = selection && selection.ids.length ? chosenOf(root, selection) : null;
   let index;
   if (current === null) index = back ? ids.length - 1 : 0;
   else {
@@ -143,27 +184,29 @@ function kbTab(root, back) {
   }
   if (index < 0 || index >= ids.length) {
     if (selection) select(root, [], false);
-    root.__pgKbChosen = null;
+    keyboardOf(root).chosen = null;
     return false;
   }
   kbChoose(root, ids[index], ids.length, index);
   return true;
 }
 
+/** @param {PlotRoot} root @param {number} dx @param {number} dy  in steps */
 function kbMoveChosen(root, dx, dy) {
   // The chosen points, one step (to the grid's next line along that axis), as a drag of one move.
-  const selection = root.__pgSelection, shown = shownPoints(root), step = kbStep(root);
-  const anchorId = selection.ids.includes(root.__pgKbChosen) ? root.__pgKbChosen : selection.ids[0];
+  const selection = canvasState(root).selection, shown = shownPoints(root), step = kbStep(root);
+  if (!selection) return;
+  const anchorId = chosenOf(root, selection);
   const anchor = shown.get(anchorId);
   if (!anchor) return;
   const tx = dx ? kbRound(anchor[0] + dx * step, step) : anchor[0], ty = dy ? kbRound(anchor[1] + dy * step, step) : anchor[1];
-  window.__pgDragCount = (window.__pgDragCount || 0) + 1;
+  canvasPage.dragCount += 1;
   const nonce = send(root, {
-    type: 'move', drag: `kb-${Date.now()}-${window.__pgDragCount}`, revision: root.dataset.revision,
+    type: 'move', drag: `kb-${Date.now()}-${canvasPage.dragCount}`, revision: root.dataset.revision,
     ids: selection.ids.slice(), dx: tx - anchor[0], dy: ty - anchor[1], final: true,
   });
   selection.awaiting = nonce;  // its points move by this edit: the selection stays (markSelection)
-  root.__pgKbAt = [tx, ty];
+  keyboardOf(root).at = [tx, ty];
   kbPlace(root);
   const texts = kbTexts(root);
   const action = selection.ids.length > 1
@@ -172,23 +215,27 @@ function kbMoveChosen(root, dx, dy) {
   kbAfterApplied(root, nonce, action);
 }
 
+/** @param {PlotRoot} root */
 function kbErase(root) {
-  const ids = root.__pgSelection.ids.slice(), texts = kbTexts(root);
-  root.__pgSelection = null;
-  root.__pgKbChosen = null;
+  const state = canvasState(root), texts = kbTexts(root);
+  if (!state.selection) return;
+  const ids = state.selection.ids.slice();
+  state.selection = null;
+  keyboardOf(root).chosen = null;
   const nonce = send(root, {type: 'remove', ids: ids});
   kbAfterApplied(root, nonce, ids.length > 1 ? fill(texts.kb_erased_many, {count: ids.length}) : fill(texts.kb_erased, {n: ids[0] + 1}));
 }
 
+/** @type {Record<string, [number, number]>} */
 const KB_ARROWS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1]};
 
+/** @param {PlotRoot} root @param {KeyboardEvent} e */
 function kbKey(root, e) {
   // true: the key was the plot's (the page's own handlers do not see it).
-  if (!root.__pgKbActive || e.target !== root || e.altKey || !root._fullLayout) return false;
-  const key = e.key, texts = kbTexts(root), chosen = root.__pgSelection;
+  if (!keyboardOf(root).active || e.target !== root || e.altKey || !root._fullLayout) return false;
+  const key = e.key, texts = kbTexts(root), chosen = canvasState(root).selection;
   if (e.ctrlKey || e.metaKey) {
-    const lower = (key || '').toLowerCase();
-    const action = lower === 'z' ? (e.shiftKey ? 'redo' : 'undo') : (lower === 'y' && !e.shiftKey ? 'redo' : null);
+    const action = undoKey((key || '').toLowerCase(), e.shiftKey);
     if (!action || e.repeat) return false;
     kbAfterApplied(root, send(root, {type: action}), action === 'undo' ? texts.kb_undone : texts.kb_redone);
     return true;
@@ -203,9 +250,9 @@ function kbKey(root, e) {
     return key !== 'a' && key !== 'A';  // A goes on to the page's tool key (the Add tool)
   }
   if (key === 'Tab') {
-    if (root.__pgKbReleased) return false;
+    if (keyboardOf(root).released) return false;
     if (kbTab(root, e.shiftKey)) return true;
-    root.__pgKbReleased = true;
+    keyboardOf(root).released = true;
     return false;
   }
   if ((key === 'Delete' || key === 'Backspace') && chosen) {
@@ -213,8 +260,8 @@ function kbKey(root, e) {
     return true;
   }
   if (key === 'Escape') {
-    root.__pgKbReleased = true;
-    root.__pgKbChosen = null;
+    keyboardOf(root).released = true;
+    keyboardOf(root).chosen = null;
     if (chosen) select(root, [], false);
     kbSay(root, texts.kb_released);
     return false;  // the page's Esc clears the other canvases' selections too
@@ -222,53 +269,55 @@ function kbKey(root, e) {
   return false;
 }
 
+/** @param {PlotRoot} root @param {HTMLElement} parentElement */
 export function kbSetUp(root, parentElement) {
   // Once per element: the focus stop, the cursor's mark, the live region, the keys.
   const texts = kbTexts(root);
   root.setAttribute('aria-label', texts.kb_label);
   root.setAttribute('aria-roledescription', texts.kb_role);
-  if (root.__pgKbBound) return;
-  root.__pgKbBound = true;
+  if (keyboardOf(root).bound) return;
+  keyboardOf(root).bound = true;
   root.tabIndex = 0;
   root.setAttribute('role', 'application');  // a screen reader hands the arrows to the plot
   const mark = document.createElement('div');
   mark.className = 'pg-kb-cursor';
   mark.setAttribute('aria-hidden', 'true');
   root.appendChild(mark);
-  root.__pgKbMark = mark;
+  keyboardOf(root).mark = mark;
   const region = document.createElement('div');
   region.className = 'pg-kb-say pg-sr-only';
   region.setAttribute('aria-live', 'polite');
   region.setAttribute('aria-atomic', 'true');
   parentElement.appendChild(region);
-  root.__pgKbRegion = region;
-  const pointer = () => { root.__pgKbPointer = true; root.__pgKbActive = false; root.classList.remove('pg-kb'); };
+  keyboardOf(root).region = region;
+  const pointer = () => { keyboardOf(root).pointer = true; keyboardOf(root).active = false; root.classList.remove('pg-kb'); };
   root.addEventListener('mousedown', pointer, true);
   root.addEventListener('touchstart', pointer, {capture: true, passive: true});
   root.addEventListener('focus', () => {
-    root.__pgKbActive = !root.__pgKbPointer;
-    root.__pgKbPointer = false;
-    root.__pgKbReleased = false;
-    root.classList.toggle('pg-kb', root.__pgKbActive);
-    if (root.__pgKbActive && root._fullLayout) kbPlace(root);
+    keyboardOf(root).active = !keyboardOf(root).pointer;
+    keyboardOf(root).pointer = false;
+    keyboardOf(root).released = false;
+    root.classList.toggle('pg-kb', keyboardOf(root).active);
+    if (keyboardOf(root).active && root._fullLayout) kbPlace(root);
   });
-  root.addEventListener('blur', () => { root.__pgKbActive = false; root.__pgKbPointer = false; root.classList.remove('pg-kb'); });
+  root.addEventListener('blur', () => { keyboardOf(root).active = false; keyboardOf(root).pointer = false; root.classList.remove('pg-kb'); });
   root.addEventListener('keydown', (e) => {
     if (kbKey(root, e)) { e.preventDefault(); e.stopPropagation(); }
   });
 }
 
+/** @param {PlotRoot} root @param {import('./canvas_state.js').CanvasData} data */
 export function kbAfterDraw(root, data) {
   // After a figure from the session: the cursor in its place, and the edits it applied said.
-  if (!root.__pgKbPlotBound && root.on) {
-    root.__pgKbPlotBound = true;
+  if (!keyboardOf(root).plotBound && root.on) {
+    keyboardOf(root).plotBound = true;
     root.on('plotly_afterplot', () => kbPlace(root));
   }
   kbPlace(root);
-  const pending = root.__pgKbPending || [], ack = data.ack || 0;
+  const pending = keyboardOf(root).pending || [], ack = data.ack || 0;
   const done = pending.filter((p) => p.nonce <= ack);
   if (!done.length) return;
-  root.__pgKbPending = pending.filter((p) => p.nonce > ack);
+  keyboardOf(root).pending = pending.filter((p) => p.nonce > ack);
   const action = done[done.length - 1].action, spoken = data.spoken || {};
   kbSay(root, spoken.boundary ? fill(kbTexts(root).kb_then, {action: action, boundary: spoken.boundary}) : action);
 }

@@ -15,25 +15,13 @@
 //   them with plotly's own, point by point);
 // - the next Plotly.react after a patched frame redraws every trace (a new layout.datarevision),
 //   so the session's figure at the release never keeps a patched path.
+import { canvasState } from './canvas_state.js';
+import { numbers } from './figure_numbers.js';
 
-const TYPED_ARRAYS = {
-  i1: Int8Array, u1: Uint8Array, i2: Int16Array, u2: Uint16Array,
-  i4: Int32Array, u4: Uint32Array, f4: Float32Array, f8: Float64Array,
-};
-const decoded = new WeakMap();  // a typed-array spec -> its numbers (a spec is decoded once)
+/** @typedef {Array<[number, number]>} Run  a line's vertices in pixels, between two gaps */
+/** @typedef {() => void} Step  one change of plotly's nodes */
 
-function numbers(spec) {
-  // A trace's x or y as numbers: a list (null: a gap), a typed array, or a plotly.js typed-array
-  // spec ({dtype, bdata}, see ui/plot/canvas.py); null for anything else.
-  if (Array.isArray(spec) || ArrayBuffer.isView(spec)) return spec;
-  if (!spec || typeof spec !== 'object' || spec.shape || !TYPED_ARRAYS[spec.dtype] || typeof spec.bdata !== 'string') return null;
-  if (!decoded.has(spec)) {
-    const bytes = Uint8Array.from(atob(spec.bdata), (c) => c.charCodeAt(0));
-    decoded.set(spec, new TYPED_ARRAYS[spec.dtype](bytes.buffer));
-  }
-  return decoded.get(spec);
-}
-
+/** @param {PlotlyObject} a @param {PlotlyObject} b  two traces' x (or y) */
 function sameNumbers(a, b) {
   if (a === b) return true;
   if (a && b && typeof a.bdata === 'string' && typeof b.bdata === 'string') return a.dtype === b.dtype && a.bdata === b.bdata;
@@ -43,9 +31,11 @@ function sameNumbers(a, b) {
   return true;
 }
 
+/** @param {PlotlyObject} trace */
 function styleKey(trace) {
   // Everything of a trace but its coordinates (and the points' ids): equal keys, equal looks.
   // (plotly.js writes a uid, and private underscored keys, into the traces it is given.)
+  /** @type {Record<string, unknown>} */
   const rest = {};
   for (const key of Object.keys(trace).sort()) {
     if (!['x', 'y', 'customdata', 'text', 'hovertext', 'uid'].includes(key) && key[0] !== '_') rest[key] = trace[key];
@@ -53,12 +43,15 @@ function styleKey(trace) {
   return JSON.stringify(rest);
 }
 
+/** @param {PlotlyObject} trace @param {PlotlyObject} xaxis @param {PlotlyObject} yaxis @returns {Run[] | null} */
 function pixelRuns(trace, xaxis, yaxis) {
   // The trace's points in the subplot's pixels, one run per stretch between gaps; null if its
   // coordinates cannot be read.
   const xs = numbers(trace.x), ys = numbers(trace.y);
   if (!xs || !ys || xs.length !== ys.length) return null;
+  /** @type {Run[]} */
   const runs = [];
+  /** @type {Run} */
   let run = [];
   for (let i = 0; i < xs.length; i++) {
     const x = xs[i], y = ys[i];
@@ -73,21 +66,27 @@ function pixelRuns(trace, xaxis, yaxis) {
   return runs;
 }
 
+/** @param {Run} run */
 const pathOf = (run) => 'M' + run.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join('L');
 
+/** @type {WeakMap<Element, Node>} */
 const spares = new WeakMap();  // a group of lines or rings -> a node of its kind, to copy from
 
+/** @param {Element} holder @param {Element[]} nodes @param {number} count */
 function resized(holder, nodes, count) {
   // ``holder``'s ``nodes`` made ``count`` long: copies of one plotly drew added, the extra removed
   // (not hidden: plotly's next draw reuses the nodes it finds, and would keep them hidden).
   if (nodes.length) spares.set(holder, nodes[0].cloneNode(false));
-  while (nodes.length < count) nodes.push(holder.appendChild(spares.get(holder).cloneNode(false)));
-  while (nodes.length > count) nodes.pop().remove();
+  const spare = spares.get(holder);
+  while (spare && nodes.length < count) nodes.push(/** @type {Element} */ (holder.appendChild(spare.cloneNode(false))));
+  while (nodes.length > count) /** @type {Element} */ (nodes.pop()).remove();
   return nodes;
 }
 
+/** @type {(holder: Element | null, nodes: Element[], count: number) => holder is Element} */
 const canResize = (holder, nodes, count) => !!holder && (!count || nodes.length > 0 || spares.has(holder));
 
+/** @param {Element} group @param {PlotlyObject} trace @param {Run[]} runs @returns {Step | null} */
 function linesPlan(group, trace, runs) {
   // A line (and its fill) rewritten: one path per run, as plotly draws them.
   const fill = group.querySelector('.js-fill'), holder = group.querySelector('g.lines');
@@ -95,11 +94,12 @@ function linesPlan(group, trace, runs) {
   const filled = trace.fill && trace.fill !== 'none';
   if ((filled && (trace.fill !== 'toself' || !fill)) || !canResize(holder, lines, runs.length)) return null;
   return () => {
-    if (filled) fill.setAttribute('d', runs.map((run) => pathOf(run) + 'Z').join(''));
+    if (filled && fill) fill.setAttribute('d', runs.map((run) => pathOf(run) + 'Z').join(''));
     resized(holder, lines, runs.length).forEach((path, i) => path.setAttribute('d', pathOf(runs[i])));
   };
 }
 
+/** @param {Element} group @param {Run[]} runs @returns {Step | null} */
 function ringsPlan(group, runs) {
   // The rings moved to the points now misclassified; a ring is copied from one plotly drew.
   const holder = group.querySelector('g.points');
@@ -113,15 +113,18 @@ function ringsPlan(group, runs) {
   };
 }
 
+/** @param {PlotRoot} root @returns {Map<number, Element>} */
 function traceGroups(root) {
+  /** @type {Map<number, Element>} */
   const groups = new Map();
   root.querySelectorAll('[class^=scatterlayer] > .trace').forEach((group) => {
-    const cd = group.__data__, trace = cd && cd[0] && cd[0].trace;
+    const cd = /** @type {Element & {__data__?: PlotlyObject}} */ (group).__data__, trace = cd && cd[0] && cd[0].trace;
     if (trace) groups.set(trace.index, group);
   });
   return groups;
 }
 
+/** @param {PlotRoot} root @param {import('./canvas_state.js').Figure} figure @returns {Step[] | string} */
 function patchPlan(root, figure) {
   // The changes that draw ``figure`` over what plotly drew last, or a string saying why it cannot
   // be patched (kept in data-patch-missed for the tests and the benchmark).
@@ -145,22 +148,32 @@ function patchPlan(root, figure) {
   return plan;
 }
 
+/**
+ * Draw a drag's live ``figure`` in place; false when it has to go through Plotly.react.
+ * @param {PlotRoot} root
+ * @param {import('./canvas_state.js').Figure} figure
+ */
 export function patchFrame(root, figure) {
-  // Draw a drag's live ``figure`` in place; false when it has to go through Plotly.react.
-  if (root.__pgDrawing || !root.__pgDrag) return false;
+  const state = canvasState(root);
+  if (state.drawing || !state.drag) return false;
   const plan = patchPlan(root, figure);
   if (typeof plan === 'string') { root.dataset.patchMissed = plan; return false; }
   plan.forEach((step) => step());
-  root.__pgPatched = true;
+  state.patched = true;
   root.dataset.livePatched = String(Number(root.dataset.livePatched || 0) + 1);
   return true;
 }
 
+/**
+ * The layout of the next Plotly.react: after patched frames, every trace is drawn anew.
+ * @param {PlotlyObject} layout
+ * @param {PlotRoot} root
+ * @returns {PlotlyObject}
+ */
 export function afterPatches(layout, root) {
-  // The layout of the next Plotly.react: after patched frames, every trace is drawn anew.
-  if (!root.__pgPatched) return layout;
-  root.__pgPatched = false;
-  root.__pgDataRevision = (root.__pgDataRevision || 0) + 1;
-  return Object.assign({}, layout, {datarevision: 'pg-' + root.__pgDataRevision});
+  const state = canvasState(root);
+  if (!state.patched) return layout;
+  state.patched = false;
+  state.dataRevision += 1;
+  return Object.assign({}, layout, {datarevision: 'pg-' + state.dataRevision});
 }
-

@@ -1,6 +1,10 @@
 // A panel's chart: a plotly figure drawn across its column, with the PNG / SVG downloads.
 import { fill, loadPlotly, observeWidth, plotConfig, plotRoot, themed } from './plotly_shared.js';
 
+/**
+ * @param {ComponentArgs<{figure: string, dark_swaps: Record<string, string> | null, height: number,
+ *   plotly_url: string, file_name: string, key: string, config: PlotlyObject, texts: Record<string, string>}>} component
+ */
 export default function (component) {
   const { data, parentElement } = component;
   const root = plotRoot(parentElement, 'pg-chart');

@@ -4,6 +4,8 @@
 // one state, ui/widgets/controls.py class_picker), and the server's answer (data.spoken.add_as,
 // the class a tap adds) sets this select again on every drawing.
 
+import { canvasState } from './canvas_state.js';
+
 const RADIO = '.st-key-active_class input[type="radio"]';
 
 /** The sidebar's radio inputs, one per class, in order. @returns {HTMLInputElement[]} */
@@ -11,8 +13,13 @@ function radios() {
   return Array.from(document.querySelectorAll(RADIO));
 }
 
+/**
+ * The picker in the canvas's tool ``bar``, set to the class a tap adds.
+ * @param {PlotRoot} root
+ * @param {HTMLElement} bar
+ */
 export function classPicker(root, bar) {
-  const data = root.__pgData || {}, spoken = data.spoken || {}, names = spoken.classes || [];
+  const data = canvasState(root).data, spoken = (data && data.spoken) || {}, names = spoken.classes || [];
   let select = /** @type {HTMLSelectElement | null} */ (bar.querySelector('select.pg-class-pick'));
   if (!names.length) {
     if (select) select.remove();
@@ -28,7 +35,7 @@ export function classPicker(root, bar) {
     bar.insertBefore(made, bar.querySelector('.pg-hint'));
     select = made;
   }
-  const label = (data.texts && data.texts.class_pick) || '';
+  const label = (data && data.texts.class_pick) || '';
   select.setAttribute('aria-label', label);
   select.title = label;
   const symbols = ['●', '■', '◆', '▲', '✚', '★'];

@@ -9,7 +9,11 @@
 // playback pauses, or a scrub is let go, the shown step goes to the server once: it then draws
 // that step itself (panels, link) and the canvas is its again.
 import { frameTraces, pointsOf, unpack } from './playback_frames.js';
+import { canvasPage } from './canvas_state.js';
 import { fill } from './plotly_shared.js';
+
+/** @typedef {import('./playback_frames.js').Player} Player */
+/** @typedef {import('./playback_frames.js').PlaybackData} PlaybackData */
 
 const BASE_INTERVAL_MS = 700;  // one frame per tick at 1x
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
@@ -31,28 +35,30 @@ function canvasRoot() {
   return document.querySelector('.pg-canvas');
 }
 
+/** @param {Player} player */
 function drawFrame(player) {
   // The server's figure with the step's regions, boundary and marks in place of its own.
   const root = canvasRoot();
   if (!root || !root._fullLayout || !window.Plotly || !root.__pgPlaybackBase) return;
   const base = root.__pgPlaybackBase;
   const {regions, lines, marks, wrong} = frameTraces(player, root, player.index);
+  /** @type {PlotlyObject[]} */
   const kept = [];
-  /** @type {any} */
+  /** @type {PlotlyObject | null} */
   let boundaryStyle = null;
-  /** @type {any} */
+  /** @type {PlotlyObject | null} */
   let marksStyle = null;
-  base.forEach((trace) => {
+  for (const trace of base) {
     if (trace.meta === 'boundary' && !boundaryStyle) boundaryStyle = trace;
     if (trace.meta === 'marks') marksStyle = trace;
     if (KEEP_META.has(trace.meta)) kept.push(trace);
-  });
+  }
   if (boundaryStyle && lines.length) {
     // The legend keeps its entry for the boundary, named as the server named it.
     Object.assign(lines[0], {showlegend: boundaryStyle.showlegend !== false, name: boundaryStyle.name,
       legendrank: boundaryStyle.legendrank});
   }
-  /** @type {Array<Record<string, any>>} */
+  /** @type {PlotlyObject[]} */
   const traces = [...regions, ...lines, ...kept, ...marks];
   if (wrong.x.length || marksStyle) {  // kept (maybe empty) where the legend lists it
     const size = marksStyle ? marksStyle.marker.size : 19 * (player.data.style.scale || 1);
@@ -70,10 +76,11 @@ function drawFrame(player) {
   window.Plotly.react(root, traces, stepLayout(root.layout), root.__pgConfig);
 }
 
+/** @param {PlotlyObject} layout @param {boolean} [dimmed] */
 function stepLayout(layout, dimmed = true) {
   // The caption (ui/plot/caption.py) counts the server's fit: dimmed while another step is drawn,
   // whose counts the strip on the plot and the status line give. A copy (gd.layout keeps the zoom).
-  const notes = (layout.annotations || []).map((a) => (a.name === 'caption'
+  const notes = (layout.annotations || []).map((/** @type {PlotlyObject} */ a) => (a.name === 'caption'
     ? Object.assign({}, a, {opacity: dimmed ? 0.35 : 1}) : a));
   return Object.assign({}, layout, {annotations: notes});
 }
@@ -87,6 +94,7 @@ function restoreCanvas() {
   window.Plotly.react(root, root.__pgPlaybackBase, stepLayout(root.layout, false), root.__pgConfig);
 }
 
+/** @param {PlotRoot} root */
 function afterCanvasDraw(root) {
   // The canvas has drawn the server's figure: keep it as the base, and while the browser shows
   // a step of its own, draw that step over it again.
@@ -101,6 +109,13 @@ function afterCanvasDraw(root) {
 
 // -- the player ------------------------------------------------------------------------------------
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string>} [attributes]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function element(tag, attributes, text) {
   const el = document.createElement(tag);
   Object.entries(attributes || {}).forEach(([k, v]) => el.setAttribute(k, v));
@@ -108,6 +123,11 @@ function element(tag, attributes, text) {
   return el;
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {Record<string, string>} texts
+ * @returns {import('./playback_frames.js').PlayerUi}
+ */
 function build(root, texts) {
   root.innerHTML = '';
   const row = element('div', {class: 'pg-player-row'});
@@ -134,6 +154,7 @@ function build(root, texts) {
   return {play, back, forward, final, speed, slider, stepLine, readout, note};
 }
 
+/** @param {Player} player */
 function show(player) {
   const {data, ui, index} = player, texts = data.texts;
   const serverStep = data.step === null || data.step === undefined ? data.n_steps : data.step;
@@ -149,7 +170,7 @@ function show(player) {
   player.root.dataset.step = String(step);
   if (!between) moveChartMarkers(data.marks[index]);
   // The panel's details (metrics, text, tables) are the server's step: dimmed while another shows.
-  document.querySelectorAll('[class*="st-key-' + data.detail + '"]').forEach((/** @type {HTMLElement} */ el) => {
+  /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[class*="st-key-' + data.detail + '"]')).forEach((el) => {
     const other = step !== serverStep;
     el.style.opacity = other ? '0.35' : '';
     el.style.transition = 'opacity 0.2s';
@@ -172,6 +193,7 @@ function show(player) {
 
 // -- the player where it is watched: on the plot, and in the status line ---------------------------
 
+/** @param {Player} player @param {boolean} other  another step than the server's is shown */
 function mirror(player, other) {
   // A strip on the plot itself (▶ / ❚❚, −1, +1 and the step's line, its buttons the player's own),
   // so Play and the moving boundary are on screen together wherever the panel is; and the status
@@ -197,6 +219,7 @@ function mirror(player, other) {
   });
 }
 
+/** @param {Element} status @param {string | undefined} said */
 function spokenBoundary(status, said) {
   // The status line's hidden sentences (ui/page/app.py: the method and the boundary in words) are the
   // server's step; while the player draws another (``said``) a sentence of its own replaces them
@@ -216,6 +239,10 @@ function spokenBoundary(status, said) {
   if (server) server.setAttribute('aria-hidden', 'true');
 }
 
+/** @typedef {HTMLElement & {__pg?: {play: HTMLButtonElement, back: HTMLButtonElement, forward: HTMLButtonElement,
+ *   text: HTMLElement}, __pgWatch?: ReturnType<typeof setInterval>}} StripElement  the strip, its parts and its watch */
+
+/** @param {Player} player @param {PlotRoot} root */
 function strip(player, root) {
   // In a zero-height holder right after the canvas, drawn up over the plot's lower left: outside
   // the canvas's element, whose presses add points.
@@ -224,10 +251,12 @@ function strip(player, root) {
     holder = element('div', {class: 'pg-strip-holder'});
     root.after(holder);
   }
-  let el = holder.querySelector('.pg-player-strip');
+  let el = /** @type {StripElement | null} */ (holder.querySelector('.pg-player-strip'));
   if (!el) {
     // A copy for the eye (the room watching): keyboards and screen readers have the player itself.
-    el = element('div', {class: 'pg-player-strip', 'aria-hidden': 'true'});
+    /** @type {StripElement} */
+    const made = element('div', {class: 'pg-player-strip', 'aria-hidden': 'true'});
+    el = made;
     const play = element('button', {type: 'button', class: 'pg-strip-play', tabindex: '-1'});
     const back = element('button', {type: 'button', tabindex: '-1'}, '−1');
     const forward = element('button', {type: 'button', tabindex: '-1'}, '+1');
@@ -238,16 +267,17 @@ function strip(player, root) {
     forward.addEventListener('click', () => {
       const p = window.__pgPlayer; if (p && p.root.isConnected) p.ui.forward.click();
     });
-    el.append(play, back, forward, text);
-    el.__pg = {play, back, forward, text};
-    holder.appendChild(el);
+    made.append(play, back, forward, text);
+    made.__pg = {play, back, forward, text};
+    holder.appendChild(made);
     // Another tab may close the player without a new canvas figure: then the strip goes.
-    el.__pgWatch = setInterval(() => {
+    made.__pgWatch = setInterval(() => {
       const p = window.__pgPlayer;
-      if (!el.isConnected || !p || !p.root.isConnected) { clearInterval(el.__pgWatch); dropStrip(); }
+      if (!made.isConnected || !p || !p.root.isConnected) { clearInterval(made.__pgWatch); dropStrip(); }
     }, 500);
   }
   const ui = player.ui, texts = player.data.texts, parts = el.__pg;
+  if (!parts) return;
   const margin = (root._fullLayout && root._fullLayout.margin) || {l: 44, b: 44};
   el.style.left = (margin.l + 6) + 'px';
   el.style.bottom = (margin.b + 6) + 'px';
@@ -269,6 +299,7 @@ function dropStrip() {
   });
 }
 
+/** @param {import('./playback_frames.js').StepMarks | undefined} marks */
 function moveChartMarkers(marks) {
   // The open panel's charts mark the shown step too: {key, trace, x, y, title} per chart.
   if (!window.Plotly) return;
@@ -280,14 +311,16 @@ function moveChartMarkers(marks) {
   });
 }
 
+/** @param {PlaybackData} data */
 function stepOf(data) {
   // The step the server shows (null: the final fit).
   return data.step === null || data.step === undefined ? data.n_steps : data.step;
 }
 
+/** @param {Player} player @param {number | null} step */
 function send(player, step) {
   // The step the user stopped at goes to the server once (it draws the panels, writes the link).
-  clearTimeout(player.sendTimer);
+  clearTimeout(player.sendTimer ?? undefined);
   player.sendTimer = null;
   player.sentStep = step;
   player.awaiting = true;
@@ -297,12 +330,14 @@ function send(player, step) {
   player.setTrigger('step', {step: step, nonce: window.__pgPlaybackNonce});
 }
 
+/** @param {Player} player */
 function interval(player) {
   const ms = BASE_INTERVAL_MS / player.speed;
   player.root.dataset.interval = String(ms);  // what the tests read: the tick the speed asks for
   return ms;
 }
 
+/** @param {Player} player */
 function schedule(player) {
   // Steady ticks: each is due one interval after the one before; a starved page that wakes up late
   // still takes one step per tick (no frame is skipped to catch up).
@@ -312,6 +347,7 @@ function schedule(player) {
   player.timer = setTimeout(() => tick(player), player.due - now);
 }
 
+/** @param {Player} player */
 function tick(player) {
   if (!player.playing) return;
   if (!player.root.isConnected) {  // the panel closed (another tab, another method)
@@ -331,6 +367,7 @@ function tick(player) {
   schedule(player);
 }
 
+/** @param {Player} player */
 function play(player) {
   if (player.index >= player.data.steps.length - 1) player.index = 0;  // from the start when at the end
   player.playing = true;
@@ -340,6 +377,7 @@ function play(player) {
   schedule(player);
 }
 
+/** @param {Player} player */
 function pause(player) {
   player.playing = false;
   clearTimeout(player.timer);
@@ -347,17 +385,19 @@ function pause(player) {
   send(player, player.data.steps[player.index]);
 }
 
+/** @param {Player} player @param {number} index @param {boolean} sendNow */
 function moveTo(player, index, sendNow) {
   player.playing = false;
   clearTimeout(player.timer);
   player.index = Math.max(0, Math.min(player.data.steps.length - 1, index));
   player.overriding = true;
   show(player);
-  clearTimeout(player.sendTimer);
+  clearTimeout(player.sendTimer ?? undefined);
   if (sendNow) send(player, player.data.steps[player.index]);
   else player.sendTimer = setTimeout(() => send(player, player.data.steps[player.index]), SEND_DELAY_MS);
 }
 
+/** @param {PlaybackData} data @param {number | null | undefined} step */
 function indexOf(data, step) {
   // The frame showing ``step`` (the final one for null), or the last frame before it.
   if (step === null || step === undefined) return data.steps.length - 1;
@@ -366,6 +406,7 @@ function indexOf(data, step) {
   return index;
 }
 
+/** @param {Player} player */
 function bindPlayer(player) {
   const ui = player.ui;
   ui.play.addEventListener('click', () => (player.playing ? pause(player) : play(player)));
@@ -401,18 +442,16 @@ function bindPlayer(player) {
   });
 }
 
-export default function (component) {
-  const { data, setTriggerValue, parentElement } = component;
-  let root = parentElement.querySelector('.pg-player');
-  if (!root) {
-    root = element('div', {class: 'pg-player', tabindex: '-1'});
-    parentElement.appendChild(root);
-  }
-  window.__pgAfterCanvasDraw = afterCanvasDraw;
-  const canvas = canvasRoot();
-  if (canvas && canvas.data && !canvas.__pgPlaybackBase) afterCanvasDraw(canvas);
-  // A rerun may mount the element anew (e.g. the panel's tabs redrawn): the page keeps the
-  // player of each key, which moves into the new element with its step, speed and ticking.
+/**
+ * The player of this element's key. A rerun may mount the element anew (e.g. the panel's tabs
+ * redrawn): the page keeps the player of each key, which moves into the new element with its step,
+ * speed and ticking; a new run (other points, method or parameters) starts a new player.
+ * @param {HTMLElement} root
+ * @param {PlaybackData} data
+ * @returns {Player}
+ */
+function playerFor(root, data) {
+  /** @type {Record<string, Player>} */
   const players = window.__pgPlayers = window.__pgPlayers || {};
   let player = root.__pgPlayer || players[data.player_key];
   if (player && player.root !== root && player.signature === data.signature) {
@@ -425,21 +464,37 @@ export default function (component) {
     root.__pgPlayer = player;
   }
   if (!player || player.signature !== data.signature) {
-    // A new run (other points, method or parameters): start over at the server's step.
+    // A new run: start over at the server's step.
     if (player) {
       clearTimeout(player.timer);
-      clearTimeout(player.sendTimer);
+      clearTimeout(player.sendTimer ?? undefined);
       if (player.overriding) restoreCanvas();  // the old run's step must not stay on the new plot
     }
     const ui = build(root, data.texts);
-    player = {root, ui, signature: data.signature, speed: player ? player.speed : 1, playing: false,
-      overriding: false, index: 0, serverStep: undefined, sentStep: undefined, awaiting: false, sendTimer: null};
+    // Its data, trigger and frames are the element's, set on every run (the element's function).
+    player = /** @type {Player} */ ({root, ui, signature: data.signature, speed: player ? player.speed : 1, playing: false,
+      overriding: false, index: 0, serverStep: undefined, sentStep: undefined, awaiting: false, sendTimer: null});
     root.__pgPlayer = player;
     players[data.player_key] = player;
     bindPlayer(player);
     ui.speed.value = String(player.speed);
     root.dataset.speed = String(player.speed);
   }
+  return player;
+}
+
+/** @param {ComponentArgs<PlaybackData>} component */
+export default function (component) {
+  const { data, setTriggerValue, parentElement } = component;
+  let root = /** @type {HTMLElement | null} */ (parentElement.querySelector('.pg-player'));
+  if (!root) {
+    root = element('div', {class: 'pg-player', tabindex: '-1'});
+    parentElement.appendChild(root);
+  }
+  canvasPage.afterDraw = afterCanvasDraw;
+  const canvas = canvasRoot();
+  if (canvas && canvas.data && !canvas.__pgPlaybackBase) afterCanvasDraw(canvas);
+  const player = playerFor(root, data);
   player.data = data;
   player.setTrigger = setTriggerValue;
   player.unpacked = player.unpacked && player.unpacked.rows === data.rows ? player.unpacked

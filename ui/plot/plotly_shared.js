@@ -1,5 +1,10 @@
 // Shared by every plotly element's module (the canvas, the panels' charts): loading plotly.js
 // once, the dark theme, the PNG / SVG downloads. Each imports what it uses from here.
+/**
+ * @param {string} template
+ * @param {Record<string, unknown>} values
+ * @returns {string}
+ */
 export function fill(template, values) {
   // A sentence the server translated, its {named} places filled (one pass: a value's own braces stay).
   return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
@@ -12,6 +17,11 @@ function darkPage() {
   return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] < 128;
 }
 
+/**
+ * @param {string} json
+ * @param {Record<string, string> | null | undefined} swaps
+ * @returns {string}
+ */
 export function themed(json, swaps) {
   // The figure's light colours exchanged for the dark theme's (ui/plot/theme.py DARK_SWAPS).
   if (!swaps || !darkPage()) return json;
@@ -19,6 +29,10 @@ export function themed(json, swaps) {
   return json;
 }
 
+/**
+ * @param {string} url
+ * @returns {Promise<PlotlyApi>}
+ */
 export function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__pgPlotlyLoading) {
@@ -27,7 +41,7 @@ export function loadPlotly(url) {
       script.src = url;
       script.onload = () => resolve(window.Plotly);
       script.onerror = () => {
-        window.__pgPlotlyLoading = null;
+        window.__pgPlotlyLoading = undefined;
         reject(new Error('plotly.js did not load from ' + url));
       };
       document.head.appendChild(script);
@@ -36,17 +50,27 @@ export function loadPlotly(url) {
   return window.__pgPlotlyLoading;
 }
 
+/**
+ * @param {HTMLElement} parentElement
+ * @param {string} className
+ * @returns {PlotRoot}
+ */
 export function plotRoot(parentElement, className) {
   // The component's function runs again on every data change: reuse the element it made.
-  let root = parentElement.querySelector('.' + className);
+  let root = /** @type {PlotRoot | null} */ (parentElement.querySelector('.' + className));
   if (!root) {
-    root = document.createElement('div');
+    root = /** @type {PlotRoot} */ (/** @type {unknown} */ (document.createElement('div')));  // plotly makes it a plot
     root.className = className;
     parentElement.appendChild(root);
   }
   return root;
 }
 
+/**
+ * @param {PlotRoot} root
+ * @param {PlotlyApi} Plotly
+ * @param {() => unknown} [onResize]  else plotly's own resize
+ */
 export function observeWidth(root, Plotly, onResize) {
   // Columns change width with the window, and the sidebar folding away (presentation mode)
   // widens a plot without a window resize; plotly notices neither by itself.
@@ -62,10 +86,16 @@ export function observeWidth(root, Plotly, onResize) {
 // Figures to take away: PNG and SVG drawn by plotly.js in the browser (no server, no cloud),
 // named after what they show and the day, e.g. "least-squares-2026-05-04.svg".
 function today() {
-  const now = new Date(), pad = (n) => String(n).padStart(2, '0');
+  const now = new Date(), pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
   return now.getFullYear() + '-' + pad(now.getMonth() + 1) + '-' + pad(now.getDate());
 }
 
+/**
+ * @param {PlotlyApi} Plotly
+ * @param {PlotRoot} gd
+ * @param {'png' | 'svg'} format
+ * @param {string | undefined} name
+ */
 function downloadFigure(Plotly, gd, format, name) {
   const layout = gd._fullLayout;
   return Plotly.downloadImage(gd, {
@@ -83,14 +113,22 @@ const NO_UPLOAD = {showSendToCloud: false, showEditInChartStudio: false, plotlyS
 
 /**
  * ``config`` with no upload button and nowhere to upload to.
- * @param {Record<string, any>} config
- * @returns {Record<string, any>}
+ * @param {PlotlyObject} config
+ * @returns {PlotlyObject}
  */
 export function offline(config) {
   const removed = (config.modeBarButtonsToRemove || []).filter((/** @type {string} */ b) => !UPLOAD_BUTTONS.includes(b));
   return Object.assign({}, config, NO_UPLOAD, {modeBarButtonsToRemove: removed.concat(UPLOAD_BUTTONS)});
 }
 
+/**
+ * @param {PlotlyApi} Plotly
+ * @param {PlotRoot} root
+ * @param {PlotlyObject} config
+ * @param {PlotlyObject[]} buttons
+ * @param {Record<string, string>} texts
+ * @returns {PlotlyObject}
+ */
 export function plotConfig(Plotly, root, config, buttons, texts) {
   // The config with PNG / SVG buttons (functions, so added here rather than sent from Python),
   // made once per config and language (``texts``, the buttons' titles): Plotly.react redraws the
@@ -102,12 +140,12 @@ export function plotConfig(Plotly, root, config, buttons, texts) {
     root.__pgConfig = Object.assign(offline(config), {
       modeBarButtonsToAdd: (buttons || []).concat([
         {name: 'pgDownloadPng', title: texts.download_png, icon: Plotly.Icons.camera,
-         click: (gd) => downloadFigure(Plotly, gd, 'png', gd.__pgFileName)},
+         click: (/** @type {PlotRoot} */ gd) => downloadFigure(Plotly, gd, 'png', gd.__pgFileName)},
         {name: 'pgDownloadSvg', title: texts.download_svg, icon: Plotly.Icons.disk,
-         click: (gd) => downloadFigure(Plotly, gd, 'svg', gd.__pgFileName)},
+         click: (/** @type {PlotRoot} */ gd) => downloadFigure(Plotly, gd, 'svg', gd.__pgFileName)},
       ]),
     });
   }
-  return root.__pgConfig;
+  return /** @type {PlotlyObject} */ (root.__pgConfig);
 }
 

@@ -10,17 +10,26 @@ import { drawPoints, takePoints } from './projector_points.js';
 const POLL_MS = 250;  // from one answer to the next poll: the server builds a room's answer at most this often
 const MIN_GAP_MS = 30;  // after a long drawing, a breath before the next poll
 
+/** @typedef {{version: number, running: boolean, code?: string, lang?: string, scale?: number, api?: string,
+ *   texts?: Record<string, string>, dark?: Record<string, string> | null, token?: string}} RoomState
+ *  the room this element follows, and the version it shows */
+
+/**
+ * @param {ComponentArgs<{code: string, lang: string, scale: number, api: string, texts: Record<string, string>,
+ *   dark_swaps: Record<string, string> | null, token: string, height: number, plotly_url: string}>} component
+ */
 export default function (component) {
   const {data, parentElement} = component;
   const root = plotRoot(parentElement, 'pg-projector');
   root.style.height = data.height + 'px';
-  let status = parentElement.querySelector('.pg-projector-status');
+  let status = /** @type {HTMLElement | null} */ (parentElement.querySelector('.pg-projector-status'));
   if (!status) {
     status = document.createElement('p');
     status.className = 'pg-projector-status';
     status.setAttribute('role', 'status');
     parentElement.appendChild(status);
   }
+  /** @type {RoomState} */
   const state = parentElement.__pgRoom || (parentElement.__pgRoom = {version: 0, running: false});
   const changed = state.code !== data.code || state.lang !== data.lang || state.scale !== data.scale;
   Object.assign(state, {code: data.code, lang: data.lang, scale: data.scale, api: data.api, texts: data.texts,
@@ -28,12 +37,19 @@ export default function (component) {
   if (changed) state.version = 0;
   if (state.running) return;
   state.running = true;
+  const shown = status;
   loadPlotly(data.plotly_url).then((Plotly) => {
     observeWidth(root, Plotly);
-    poll(Plotly, root, status, state);
-  }).catch((err) => { status.textContent = fill(data.texts.not_drawn, {error: err.message}); });
+    poll(Plotly, root, shown, /** @type {Required<RoomState>} */ (state));
+  }).catch((err) => { shown.textContent = fill(data.texts.not_drawn, {error: err.message}); });
 }
 
+/**
+ * @param {PlotlyApi} Plotly
+ * @param {PlotRoot} root
+ * @param {HTMLElement} status
+ * @param {Required<RoomState>} state
+ */
 async function poll(Plotly, root, status, state) {
   if (!root.isConnected) { state.running = false; return; }
   // The next poll is timed from this answer, not from the end of its drawing: the server builds a

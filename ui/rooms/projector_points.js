@@ -9,24 +9,18 @@
 // point); each class keeps its own symbol as well as its colour (the plot reads in greyscale); the
 // rings go under the points, as in ui/plot/figures.py; the canvas takes no pointer events.
 
-/** @typedef {{dtype: string, bdata: string}} TypedArraySpec */
-/** @typedef {{x: ArrayLike<number>, y: ArrayLike<number>, symbol: string, size: number,
+import { numbers } from '../plot/figure_numbers.js';
+import { plotPixel } from '../plot/geometry.js';
+
+/** @typedef {{x: ArrayLike<number | null>, y: ArrayLike<number | null>, symbol: string, size: number,
  *   color: string, lineColor: string, lineWidth: number}} PointLayer */
 
-const TYPED = {f4: Float32Array, f8: Float64Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
-  u2: Uint16Array, i4: Int32Array, u4: Uint32Array};
-
-/** An array of the figure's JSON: a list, or plotly.js's base64 typed-array spec (ui/plot/canvas.py). */
-function numbers(value) {
-  if (Array.isArray(value)) return value;
-  if (!value || typeof value !== 'object' || !TYPED[value.dtype]) return [];
-  const bytes = Uint8Array.from(atob(value.bdata), (c) => c.charCodeAt(0));
-  return new TYPED[value.dtype](bytes.buffer);
-}
-
 /** The figure's point and ring traces taken out as layers for the canvas, rings first; each trace
- * keeps one empty point so the legend still shows its marker. */
+ * keeps one empty point so the legend still shows its marker.
+ * @param {{data: PlotlyObject[]}} figure
+ * @returns {PointLayer[]} */
 export function takePoints(figure) {
+  /** @type {PointLayer[]} */
   const layers = [];
   for (const meta of ['marks', 'points']) {
     for (const trace of figure.data) {
@@ -34,7 +28,7 @@ export function takePoints(figure) {
       const marker = trace.marker;
       const line = marker.line || {};
       layers.push({
-        x: numbers(trace.x), y: numbers(trace.y), symbol: String(marker.symbol || 'circle'), size: Number(marker.size) || 6,
+        x: numbers(trace.x) || [], y: numbers(trace.y) || [], symbol: String(marker.symbol || 'circle'), size: Number(marker.size) || 6,
         color: String(marker.color || '#444'), lineColor: String(line.color || marker.color || '#444'),
         lineWidth: Number(line.width) || 0,
       });
@@ -46,7 +40,9 @@ export function takePoints(figure) {
   return layers;
 }
 
-/** Add one marker's outline to the current path, centred on (cx, cy), with plotly's proportions. */
+/** Add one marker's outline to the current path, centred on (cx, cy), with plotly's proportions.
+ * @param {CanvasRenderingContext2D} ctx @param {string} symbol @param {number} cx @param {number} cy
+ * @param {number} r  the radius */
 function outline(ctx, symbol, cx, cy, r) {
   const base = symbol.replace(/-open$/, '');
   if (base === 'square') {
@@ -77,7 +73,7 @@ function outline(ctx, symbol, cx, cy, r) {
   }
 }
 
-/** The canvas over ``root``'s drawing area (made once per plot). */
+/** The canvas over ``root``'s drawing area (made once per plot). @param {PlotRoot} root */
 function layerCanvas(root) {
   let canvas = /** @type {HTMLCanvasElement | null} */ (root.querySelector(':scope > canvas.pg-points-layer'));
   if (!canvas) {
@@ -91,7 +87,8 @@ function layerCanvas(root) {
   return canvas;
 }
 
-/** Draw ``layers`` over the plot ``root`` as plotly last laid it out (its axes' ranges and size). */
+/** Draw ``layers`` over the plot ``root`` as plotly last laid it out (its axes' ranges and size).
+ * @param {PlotRoot} root @param {PointLayer[]} layers */
 export function drawPoints(root, layers) {
   const layout = root._fullLayout;
   if (!layout || !layout.xaxis || !layout.yaxis) return;
@@ -105,9 +102,10 @@ export function drawPoints(root, layers) {
     canvas.style.height = height + 'px';
   }
   const ctx = canvas.getContext('2d');
+  if (!ctx) return;
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
-  const xa = layout.xaxis, ya = layout.yaxis, size = layout._size;
+  const size = layout._size;
   ctx.save();
   ctx.beginPath();
   ctx.rect(size.l, size.t, size.w, size.h);  // the drawing area alone: never over the axes or legend
@@ -119,7 +117,8 @@ export function drawPoints(root, layers) {
     for (let i = 0; i < layer.x.length; i += 1) {
       const x = layer.x[i], y = layer.y[i];
       if (x === null || y === null || !Number.isFinite(x) || !Number.isFinite(y)) continue;
-      outline(ctx, layer.symbol, xa._offset + xa.l2p(x), ya._offset + ya.l2p(y), r);
+      const [px, py] = plotPixel(root, x, y);
+      outline(ctx, layer.symbol, px, py, r);
     }
     if (!open) {
       ctx.fillStyle = layer.color;

@@ -16,11 +16,11 @@ import { call, forgetSeat, roomState, savedSeat, saveSeat } from './student_api.
 import { drawRoom, loadPlotly, ownTrace, pendingTrace } from './student_plot.js';
 import { readTaps } from './student_taps.js';
 
-const data = JSON.parse(document.getElementById('room-data').textContent);
+const data = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('room-data')).textContent || '{}');
 const T = data.texts;
 const api = data.api;
-/** @param {string} id */
-const $ = (id) => document.getElementById(id);
+/** The page's element ``id`` (the page has every one the code names). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const POLL_MS = 1500;
 const RETRY_MS = 1000;
 const params = new URLSearchParams(location.search);
@@ -29,7 +29,11 @@ let code = (params.get('c') || '').toUpperCase();
 let me = null;
 let joinedVersion = 0;  // the room's version when this student joined
 let version = 0;
+/** @typedef {{everyone: number | null, classes: number, names?: string[], method: string, hidden: boolean,
+ *   locked: boolean, limit: number}} RoomSettings  the room as the lecturer set it */
+/** @type {RoomSettings | null} */
 let settings = null;
+/** @type {{data: PlotlyObject[], layout: PlotlyObject} | null} */
 let figure = null;
 /** @type {number[][]} */
 let own = [];  // [x, y] of the student's acknowledged points
@@ -37,22 +41,26 @@ let own = [];  // [x, y] of the student's acknowledged points
 let pending = [];  // not yet acknowledged, oldest first
 let label = 0;
 let sending = false;
+/** @type {PlotlyApi} */
 let plotly = null;
 let ended = false;  // closed, or the student removed: nothing more to poll or send
-/** @type {Record<string, any>} */
+/** @type {{count?: number, own?: number[][], assigned?: number | null}} */
 let lastMe = {};  // the room's answer about this student: {count, own, assigned}
 
+/** @param {string} text @param {boolean} [calm] */
 function status(text, calm) {
   $('status').textContent = text || '';
   $('status').className = calm ? 'calm' : '';
 }
 
+/** @param {string} text */
 function notice(text) {
   // The message at the top of the page (paused, closed, removed, refused); empty: hidden.
   $('notice-text').textContent = text || '';
   $('notice').hidden = !text;
 }
 
+/** @param {string} nick */
 async function join(nick) {
   const saved = savedSeat(code) || {};
   const {ok, status: code_, answer} = await call(api, 'join', {code, nick, sid: saved.sid, key: saved.key}, data.lang);
@@ -106,6 +114,7 @@ function classButtons() {
   paintButtons();
 }
 
+/** @param {number} k */
 function className(k) {
   const names = (settings && settings.names) || [];
   return names[k] ? isolated(names[k]) : fill(T.class_n, {number: k + 1});
@@ -123,7 +132,7 @@ function isolated(text) {
 }
 
 function paintButtons() {
-  [...$('classes').children].forEach((/** @type {HTMLElement} */ button, k) => {
+  /** @type {HTMLElement[]} */ ([...$('classes').children]).forEach((button, k) => {
     button.textContent = data.glyphs[k] + ' ' + className(k);
     button.setAttribute('aria-checked', String(k === label));
     button.style.borderColor = data.colours[k];
@@ -132,7 +141,7 @@ function paintButtons() {
 }
 
 async function poll() {
-  if (ended) return;
+  if (ended || !me) return;
   try {
     const {ok, status: code_, answer} = await roomState(api, {c: code, since: String(version), sid: me.sid, lang: data.lang});
     if (code_ === 404) {
@@ -147,7 +156,7 @@ async function poll() {
     } else if (answer.figure) {
       version = answer.version;
       figure = answer.figure;
-      settings = answer.settings;
+      settings = /** @type {RoomSettings} */ (answer.settings);
       lastMe = answer.me || lastMe;
       own = lastMe.own || own;
       $('method').textContent = fill(T.method, {name: answer.method_name || settings.method});
@@ -163,6 +172,7 @@ async function poll() {
   if (!ended) setTimeout(poll, POLL_MS);
 }
 
+/** @param {string} sentence @param {string | null} frozen  the frozen room's link's query */
 function end(sentence, frozen) {
   // Closed or removed: the plot, the class buttons and the hint give way to the message.
   ended = true;
@@ -181,6 +191,7 @@ function end(sentence, frozen) {
 
 function showSettings() {
   classButtons();
+  if (!settings) return;
   const count = (lastMe.count || 0);
   $('count').textContent = fill(T.count, {n: count + pending.length, limit: settings.limit});
   const paused = !!settings.locked;
@@ -195,7 +206,7 @@ async function draw() {
   try {
     plotly = plotly || await loadPlotly(data.plotly);
   } catch (e) {
-    status(fill(T.not_drawn, {error: e.message}));
+    status(fill(T.not_drawn, {error: /** @type {Error} */ (e).message}));
     return;
   }
   const gd = /** @type {PlotRoot} */ ($('plot'));
@@ -204,7 +215,9 @@ async function draw() {
   gd.dataset.pending = String(pending.length);  // taps not yet acknowledged (the tests wait on it)
 }
 
+/** @param {number} x @param {number} y */
 function addPoint(x, y) {
+  if (!settings || !me) return;
   if ((lastMe.count || 0) + pending.length >= settings.limit) {
     status(fill(T.count, {n: (lastMe.count || 0) + pending.length, limit: settings.limit}));
     return;
@@ -217,7 +230,7 @@ function addPoint(x, y) {
 }
 
 async function send() {
-  if (sending || pending.length === 0 || ended) return;
+  if (sending || pending.length === 0 || ended || !me) return;
   sending = true;
   const next = pending[0];
   try {

@@ -6,9 +6,9 @@
  * POST one of the room's actions; the answer's JSON, or {} where the body is not JSON.
  * @param {string} api the routes' prefix
  * @param {string} name join, add or undo
- * @param {Record<string, any>} body
+ * @param {Record<string, unknown>} body
  * @param {string} lang the student's language (the answer's sentences are in it)
- * @returns {Promise<{ok: boolean, status: number, answer: Record<string, any>}>}
+ * @returns {Promise<{ok: boolean, status: number, answer: JsonAnswer}>}
  */
 export async function call(api, name, body, lang) {
   const response = await fetch(api + '/' + name, {
@@ -23,7 +23,7 @@ export async function call(api, name, body, lang) {
  * GET the room's state since ``query.since`` (the version alone while nothing changed).
  * @param {string} api
  * @param {Record<string, string>} query
- * @returns {Promise<{ok: boolean, status: number, answer: Record<string, any>}>}
+ * @returns {Promise<{ok: boolean, status: number, answer: JsonAnswer}>}
  */
 export async function roomState(api, query) {
   const response = await fetch(api + '/state?' + new URLSearchParams(query));

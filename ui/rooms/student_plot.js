@@ -11,7 +11,7 @@ const OWN_COLOUR = '#6a1b9a';
 /**
  * plotly.js, loaded once for the page from ``url``.
  * @param {string} url
- * @returns {Promise<any>}
+ * @returns {Promise<PlotlyApi>}
  */
 export function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -57,7 +57,7 @@ export function pendingTrace(pending, colours) {
  * equal-scale constraint shrinking it); the height keeps equal scales where the screen allows
  * (fitHeight); the legend below the plot, so the drawing area does not move under the student's
  * thumb when its rows change (the student's first point, misclassified marks).
- * @param {Record<string, any>} base the room's figure's layout
+ * @param {PlotlyObject} base the room's figure's layout
  */
 function phoneLayout(base) {
   const font = {...(base.font || {}), size: Math.max(FONT_PX, (base.font && base.font.size) || 0)};
@@ -93,10 +93,10 @@ function fitHeight(gd) {
 
 /**
  * Draw the room's ``figure`` with the student's ``traces`` on top, in ``gd``.
- * @param {any} plotly
+ * @param {PlotlyApi} plotly
  * @param {PlotRoot} gd
- * @param {{data: any[], layout: Record<string, any>}} figure
- * @param {any[]} traces
+ * @param {{data: PlotlyObject[], layout: PlotlyObject}} figure
+ * @param {PlotlyObject[]} traces
  */
 export async function drawRoom(plotly, gd, figure, traces) {
   await plotly.react(gd, figure.data.concat(traces), phoneLayout(figure.layout),

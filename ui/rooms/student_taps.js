@@ -7,6 +7,8 @@
 // - Outside the drawing area a tap is nothing; inside, every place of it is a place in the room's
 //   window (the plot is static: no zoom).
 
+import { areaPixelAt, dataAtPixel, insideArea, laidOut } from '../plot/geometry.js';
+
 const TAP_SLOP = 10;  // px a press may travel and still be a tap
 const QUICK_MS = 700;  // taps on one spot closer in time than this are one point ...
 const SAME_SPOT = 24;  // ... within this many px of each other
@@ -20,16 +22,14 @@ const SAME_SPOT = 24;  // ... within this many px of each other
  * @returns {{x: number, y: number} | null}
  */
 export function dataPoint(gd, clientX, clientY) {
-  const full = gd._fullLayout;
   const svg = gd.querySelector('.main-svg');
-  if (!full || !svg) return null;
-  const xa = full.xaxis, ya = full.yaxis;
-  const rect = svg.getBoundingClientRect();
-  const px = clientX - rect.left - xa._offset;
-  const py = clientY - rect.top - ya._offset;
-  if (px < 0 || py < 0 || px > xa._length || py > ya._length) return null;
+  if (!laidOut(gd) || !svg) return null;
+  const pixel = areaPixelAt(gd, clientX, clientY, svg);
+  if (!insideArea(gd, pixel)) return null;
+  const [x, y] = dataAtPixel(gd, pixel), full = gd._fullLayout;
+  /** @type {(v: number, range: number[]) => number} */
   const clamp = (v, range) => Math.min(Math.max(v, Math.min(...range)), Math.max(...range));
-  return {x: clamp(xa.p2d(px), xa.range), y: clamp(ya.p2d(py), ya.range)};
+  return {x: clamp(x, full.xaxis.range), y: clamp(y, full.yaxis.range)};
 }
 
 /**
@@ -45,10 +45,11 @@ export function readTaps(plot, ready, onTap) {
   /** @type {{x: number, y: number, t: number} | null} */
   let lastTap = null;  // the last tap that added a point (or was folded into it)
 
+  /** @param {number} clientX @param {number} clientY @param {number} when */
   function tap(clientX, clientY, when) {
     if (!ready()) return;
     const quick = lastTap && when - lastTap.t < QUICK_MS && Math.hypot(clientX - lastTap.x, clientY - lastTap.y) < SAME_SPOT;
-    if (quick) { lastTap.t = when; return; }  // a quick repeat on one spot: the point is already there
+    if (quick && lastTap) { lastTap.t = when; return; }  // a quick repeat on one spot: the point is already there
     const point = dataPoint(plot, clientX, clientY);
     if (!point) return;
     lastTap = {x: clientX, y: clientY, t: when};

@@ -4,11 +4,12 @@
 // keeps the normal page (no rerun, no flash of the presenter bar).
 const GIVE_UP_MS = 20000;  // the toggle is drawn before this element; a page that never shows it gives up
 
-/** @returns {HTMLInputElement | null} */
+/** @param {string} key @returns {HTMLInputElement | null} */
 function toggleInput(key) {
   return document.querySelector(`.st-key-${key} input[type="checkbox"]`);
 }
 
+/** @param {string} key @param {number} since */
 function switchOn(key, since) {
   const input = toggleInput(key);
   if (!input || input.disabled) {
@@ -18,6 +19,7 @@ function switchOn(key, since) {
   if (!input.checked) input.click();
 }
 
+/** @param {ComponentArgs<{min_width: number, toggle: string}>} component */
 export default function (component) {
   const { data } = component;
   if (window.__pgGateAnswered) return;

@@ -18,6 +18,7 @@
 // the page has it, and mid-run those are half the figure before's). A figure press brings the
 // page back to its top at once: the next figure's plot takes the window's room, measured from there.
 
+/** @param {HTMLButtonElement | null} button */
 function clickEnabled(button) {
   if (!button || button.disabled) return false;
   button.click();
@@ -30,7 +31,9 @@ function playerButton() {
   return buttons.find((b) => b.offsetParent !== null) || null;
 }
 
-function typing(target) {
+/** @param {EventTarget | null} eventTarget */
+function typing(eventTarget) {
+  const target = /** @type {HTMLInputElement | null} */ (eventTarget);
   if (!target || !target.closest) return false;
   if (target.isContentEditable) return true;
   const tag = (target.tagName || '').toLowerCase();
@@ -39,10 +42,12 @@ function typing(target) {
   return Boolean(target.closest('[role="combobox"], [role="listbox"], .pg-player'));
 }
 
+/** @param {MouseEvent} e */
 function releaseChoice(e) {
   // A method (or α) picked from the bar's list: its box gives the focus back, so the keys work
   // again at once (typed into the box, they would filter its list).
-  if (!e.target.closest || !e.target.closest('[role="option"]')) return;
+  const target = /** @type {Element} */ (e.target);
+  if (!target.closest || !target.closest('[role="option"]')) return;
   setTimeout(() => {
     const active = document.activeElement;
     if (active && active.closest && active.closest('.st-key-pg_view_row')) /** @type {HTMLElement} */ (active).blur();
@@ -53,12 +58,14 @@ function overlay() {
   return document.querySelector('.pg-shortcuts');
 }
 
+/** @param {boolean} [show]  else the other way */
 function toggleOverlay(show) {
   const el = overlay();
   if (!el) return;
   const shown = show === undefined ? !el.classList.contains('pg-shown') : show;
   el.classList.toggle('pg-shown', shown);
-  if (shown) el.querySelector('button').focus();
+  const close = el.querySelector('button');
+  if (shown && close) close.focus();
 }
 
 const SENT_KEYS = ['pb_prev', 'pb_next', 'pb_undo', 'pb_redo', 'pb_class'];  // the server applies them
@@ -78,6 +85,7 @@ function scriptRunning() {
   return runState === 'running' || runState === 'rerunRequested';
 }
 
+/** @param {PresenterPress} press */
 function send(press) {
   press.lastSent = Date.now();
   if (QUEUE.send) QUEUE.send('press', { id: press.id, button: press.button, index: press.index });
@@ -87,25 +95,25 @@ function watch() {
   // While a press is awaited: once every run has ended and the page stayed idle a moment without
   // the bar showing it applied, Streamlit dropped it (a request that met a busy run, or one sent
   // with a fragment's update): send it again; the server applies an id only once.
-  clearTimeout(QUEUE.watch);
+  clearTimeout(QUEUE.watch || undefined);
   const press = QUEUE.awaited;
   if (!press) return;
   const now = Date.now();
-  if (now - press.firstSent > GIVE_UP_MS) {
+  if (now - (press.firstSent || 0) > GIVE_UP_MS) {
     QUEUE.awaited = null;
     pump();
     return;
   }
   if (scriptRunning()) QUEUE.idleSince = 0;
   else if (!QUEUE.idleSince) QUEUE.idleSince = now;
-  if (QUEUE.idleSince && now - QUEUE.idleSince >= RESEND_IDLE_MS && now - press.lastSent >= RESEND_IDLE_MS) send(press);
+  if (QUEUE.idleSince && now - QUEUE.idleSince >= RESEND_IDLE_MS && now - (press.lastSent || 0) >= RESEND_IDLE_MS) send(press);
   QUEUE.watch = setTimeout(watch, WATCH_MS);
 }
 
 function pump() {
   // The next press goes once the one before it is applied and the page's run is over; the page's
   // own (play) then at once in turn.
-  clearTimeout(QUEUE.later);
+  clearTimeout(QUEUE.later || undefined);
   if (QUEUE.awaited === null && QUEUE.pending.length && scriptRunning()) {
     const now = Date.now();
     if (!QUEUE.busySince) QUEUE.busySince = now;
@@ -117,6 +125,7 @@ function pump() {
   QUEUE.busySince = 0;
   while (QUEUE.awaited === null && QUEUE.pending.length) {
     const next = QUEUE.pending.shift();
+    if (!next) break;
     if (typeof next === 'function') { next(); continue; }
     QUEUE.serial += 1;
     next.id = QUEUE.page + '-' + QUEUE.serial;
@@ -128,22 +137,25 @@ function pump() {
   }
 }
 
+/** @param {string[]} ids */
 function applied(ids) {
   // The bar was drawn with the ids of the presses the server applied: the awaited one may be there.
   QUEUE.applied = ids;
-  if (QUEUE.awaited !== null && ids.includes(QUEUE.awaited.id)) {
+  if (QUEUE.awaited !== null && QUEUE.awaited.id !== undefined && ids.includes(QUEUE.awaited.id)) {
     QUEUE.awaited = null;
-    clearTimeout(QUEUE.watch);
+    clearTimeout(QUEUE.watch || undefined);
   }
   pump();
 }
 
+/** @param {PresenterPress | (() => unknown)} action */
 function queue(action) {
   QUEUE.pending.push(action);
   pump();
   return true;
 }
 
+/** @param {string} button @param {number} [index] */
 function press(button, index) {
   return queue({ button, index: index || 0 });
 }
@@ -165,6 +177,7 @@ function figureAhead() {
   return QUEUE.figures.indexOf(document.documentElement.dataset.pgFigure || '');
 }
 
+/** @param {number} step */
 function stepFigure(step) {
   // ← or →: the figure after the one the presses so far lead to, counted into a press not sent yet.
   toTop();
@@ -181,10 +194,12 @@ function stepFigure(step) {
   return queue({ button: 'pb_figure', index: target });
 }
 
+/** @param {MouseEvent} e */
 function onBarClick(e) {
   // A click on one of the bar's buttons is a press like a key's: queued, sent once, in turn.
-  if (!e.isTrusted || !e.target.closest) return;
-  const button = e.target.closest('button');
+  const target = /** @type {Element} */ (e.target);
+  if (!e.isTrusted || !target.closest) return;
+  const button = target.closest('button');
   const holder = button && SENT_KEYS.map((k) => button.closest('.st-key-' + k) && k).find(Boolean);
   if (!holder || button.disabled) return;
   const index = Array.from(document.querySelectorAll(/** @type {'button'} */ ('.st-key-' + holder + ' button')))
@@ -195,6 +210,7 @@ function onBarClick(e) {
   else press(holder, holder === 'pb_class' ? Math.max(0, index) : 0);
 }
 
+/** @type {Record<string, () => boolean>} */
 const ACTIONS = {
   ArrowLeft: () => stepFigure(-1),
   ArrowRight: () => stepFigure(1),
@@ -204,6 +220,7 @@ const ACTIONS = {
   '?': () => { toggleOverlay(); return true; },
 };
 
+/** @param {KeyboardEvent} e */
 function onKey(e) {
   if (!document.querySelector('.st-key-pb_keys')) return;  // the bar is there only in presentation
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
@@ -215,6 +232,7 @@ function onKey(e) {
   if (done) e.preventDefault();
 }
 
+/** @param {{title: string, close: string, rows: [string, string][]}} texts */
 function buildOverlay(texts) {
   let el = overlay();
   if (el) el.remove();
@@ -247,6 +265,7 @@ function buildOverlay(texts) {
   document.body.appendChild(el);
 }
 
+/** @param {string} text @param {string} title @param {() => unknown} onClick */
 function smallButton(text, title, onClick) {
   const button = document.createElement('button');
   button.type = 'button';
@@ -268,6 +287,10 @@ function followBar() {
   set();
 }
 
+/**
+ * @param {ComponentArgs<{texts: {title: string, close: string, rows: [string, string][], play_button: string,
+ *   help_button: string}, figures: string[], figure: string, load: number, applied: string[]}>} component
+ */
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   QUEUE.send = setTriggerValue;  // the element drawn last sends the presses

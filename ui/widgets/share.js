@@ -9,8 +9,8 @@ function watchAddressBar() {
   window.__pgHistoryWrapped = true;
   const replace = window.history.replaceState.bind(window.history);
   const push = window.history.pushState.bind(window.history);
-  const samePath = (url) => {
-    try { return new URL(url, window.location.href).pathname === window.location.pathname; } catch (err) { return false; }
+  const samePath = (/** @type {string | URL | null | undefined} */ url) => {
+    try { return new URL(String(url), window.location.href).pathname === window.location.pathname; } catch (err) { return false; }
   };
   window.history.replaceState = (...args) => {
     const result = replace(...args);
@@ -25,11 +25,15 @@ function watchAddressBar() {
   window.addEventListener('popstate', () => window.dispatchEvent(new Event('pg-address-changed')));
 }
 
+/**
+ * The link in ``box`` (its parts are made with it: never missing).
+ * @param {HTMLElement} box
+ */
 function showLink(box) {
-  const url = window.location.href;
-  box.querySelector('.pg-link').textContent = url;
-  const length = box.__pgTexts.length.replace('{n}', url.length.toLocaleString('en'));
-  box.querySelector('.pg-link-length').textContent = length + (/[。．]$/.test(length) ? '' : ' ');
+  const url = window.location.href, texts = box.__pgTexts || {};
+  /** @type {HTMLElement} */ (box.querySelector('.pg-link')).textContent = url;
+  const length = (texts.length || '').replace('{n}', url.length.toLocaleString('en'));
+  /** @type {HTMLElement} */ (box.querySelector('.pg-link-length')).textContent = length + (/[。．]$/.test(length) ? '' : ' ');
 }
 
 function openedWith() {
@@ -38,6 +42,9 @@ function openedWith() {
   return new URL(navigation ? navigation.name : window.location.href);
 }
 
+/**
+ * @param {ComponentArgs<{max_parameters: number, texts: Record<string, string>, label: string, help: string}>} component
+ */
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!window.__pgOpenedChecked) {
@@ -46,9 +53,10 @@ export default function (component) {
     const count = query ? query.split('&').length : 0;
     if (count > data.max_parameters) setTriggerValue('oversized', count);
   }
-  let box = parentElement.querySelector('.pg-share');
+  let box = /** @type {HTMLElement | null} */ (parentElement.querySelector('.pg-share'));
   if (!box) {
-    box = document.createElement('div');
+    const made = document.createElement('div');
+    box = made;
     box.className = 'pg-share';
     box.innerHTML = '<button type="button" class="pg-copy"></button><span class="pg-copy-note"></span>' +
       // Focusable: a long link scrolls in its box, and the keys must reach what is scrolled away.
@@ -56,15 +64,17 @@ export default function (component) {
       '<span class="pg-link-help"></span></p>';
     parentElement.appendChild(box);
     watchAddressBar();
-    window.addEventListener('pg-address-changed', () => showLink(box));
+    window.addEventListener('pg-address-changed', () => showLink(made));
   }
-  const button = box.querySelector('.pg-copy'), note = box.querySelector('.pg-copy-note');
+  const shown = box;
+  const button = /** @type {HTMLButtonElement} */ (box.querySelector('.pg-copy'));
+  const note = /** @type {HTMLElement} */ (box.querySelector('.pg-copy-note'));
   box.__pgTexts = data.texts;  // the session's language (the module itself holds no sentence)
   button.textContent = data.label;
-  box.querySelector('.pg-link-help').textContent = data.help;
+  /** @type {HTMLElement} */ (box.querySelector('.pg-link-help')).textContent = data.help;
   showLink(box);
   button.onclick = async () => {
-    showLink(box);
+    showLink(shown);
     try {
       await navigator.clipboard.writeText(window.location.href);
       note.textContent = data.texts.copied;
@@ -72,9 +82,9 @@ export default function (component) {
       // No clipboard outside https / localhost: select the link shown below instead.
       note.textContent = data.texts.blocked;
       const range = document.createRange();
-      range.selectNodeContents(box.querySelector('.pg-link'));
-      window.getSelection().removeAllRanges();
-      window.getSelection().addRange(range);
+      range.selectNodeContents(/** @type {HTMLElement} */ (shown.querySelector('.pg-link')));
+      const selection = window.getSelection();
+      if (selection) { selection.removeAllRanges(); selection.addRange(range); }
     }
     setTimeout(() => { note.textContent = ''; }, 4000);
   };

@@ -4,6 +4,7 @@
 // taking a projector's presenter bar and plot off screen under the lecturer's → key. A tab is
 // scrolled into view along its own row only; the page stays where the person left it (a tab the
 // keyboard focuses is still shown by the browser's focus).
+/** @param {Element} tab @returns {Element | null} */
 function rowScroller(tab) {
   const list = tab.closest('[role="tablist"]');
   for (let box = tab.parentElement, depth = 0; box && depth < 4; box = box.parentElement, depth += 1) {
@@ -13,6 +14,7 @@ function rowScroller(tab) {
   return null;
 }
 
+/** @param {Element} tab */
 function showAlongRow(tab) {
   const row = rowScroller(tab);
   if (!row) return;
@@ -26,6 +28,7 @@ export default function () {
   if (window.__pgTabScrollKept) return;
   window.__pgTabScrollKept = true;
   const scrollIntoView = Element.prototype.scrollIntoView;
+  /** @this {Element} @param {[(boolean | ScrollIntoViewOptions)?]} args */
   Element.prototype.scrollIntoView = function (...args) {
     if (this.getAttribute('role') === 'tab' && this.closest('[role="tablist"]')) {
       showAlongRow(this);
