@@ -69,6 +69,7 @@ from ui.server.live_request import (
     parsed_json,
 )
 from ui.server.visitor_input import guarded
+from ui.session.gesture import Gesture, apply_gesture
 from ui.text.i18n import N_, _, speaking
 from ui.text.names import phrased
 
@@ -95,20 +96,21 @@ class EditedPoints(NamedTuple):
 
 def edited_points(points: PointSet, edits: Sequence[LiveEdit], add_as: int, add_test: bool) -> EditedPoints:
     """(points, origins): the points after the edits (validated by ``ui.server.live_request``), in
-    order, and for each the place it had in the request's scene (-1 for an added one). Edits name
-    points by that place, as the canvas showed them. Coordinates out of the scene's bounds or a
-    full scene raise ``PlaygroundError``."""
+    order, each applied by ``ui.session.gesture.apply_gesture`` (the session's rule for the same
+    gesture), and for each point the place it had in the request's scene (-1 for an added one).
+    Edits name points by that place, as the canvas showed them. Coordinates out of the scene's
+    bounds or a full scene raise ``PlaygroundError``."""
     origins = np.arange(len(points))
     for edit in edits:
         if edit["type"] == "add":
-            points = points.added(edit["x"], edit["y"], add_as, test=add_test)
+            points = apply_gesture(points, Gesture("add", edit["x"], edit["y"]), add_as=add_as, add_test=add_test)
             origins = np.append(origins, -1)
         elif edit["type"] == "remove":
             places = _places(origins, edit["ids"])
-            points = points.removed(places)
+            points = apply_gesture(points, Gesture("remove"), places)
             origins = np.delete(origins, places)
         else:
-            points = points.moved(_places(origins, edit["ids"]), edit["dx"], edit["dy"])
+            points = apply_gesture(points, Gesture("move", dx=edit["dx"], dy=edit["dy"]), _places(origins, edit["ids"]))
     return EditedPoints(points, origins)
 
 

@@ -11,6 +11,8 @@ Rules that must hold:
   reached the scene first, and nothing is removed when that drawing is no longer known.
 - A hostile or stale event becomes one notice, never an error (``_refusing``); an unknown event
   type is ignored.
+- An edit of the points is ``ui.session.gesture.apply_gesture``'s, the rule the live route applies
+  to draw the same gesture's boundary at once.
 - Every click is its own edit (two quick clicks at one spot add two points); a drag is one undo
   step however many moves it sent.
 - Everything lives in ``visitor()``; the scene changes only through ``ui.session.state``.
@@ -20,12 +22,13 @@ import functools
 from typing import Any, Final, NamedTuple
 
 from playground import InvalidDataError, Message, PlaygroundError, Window
-from playground.scene import MAX_COORDINATE, MIN_VIEW, PointSet, Scene
+from playground.scene import MAX_COORDINATE, MIN_VIEW, PointRow, PointSet, Scene
 from playground.specs import MAX_RBF_CENTRES
 from ui.base.visitor import visitor
 from ui.text.i18n import N_, _
 
 from . import loading
+from .gesture import Gesture, apply_gesture, places_of
 from .state import (
     CANVAS_AREA,
     change_points,
@@ -41,16 +44,9 @@ from .state import (
 )
 
 
-def _switched(points, clicked):
+def _switched(points: PointSet, clicked: list[PointRow]) -> PointSet:
     """``points`` with one point equal to each clicked (xy, label, test) row moved to the other set."""
-    rows, chosen = points.rows(), set()
-    for item in clicked:
-        index = next((i for i, row in enumerate(rows) if i not in chosen and row == item), None)
-        if index is not None:
-            chosen.add(index)
-    flags = points.is_test
-    flags[list(chosen)] = ~flags[list(chosen)]
-    return PointSet(points.xy, points.labels, tuple(flags.tolist()))
+    return apply_gesture(points, Gesture("switch"), places_of(points, clicked))
 
 
 DRAWN_KEY: Final = "drawn_scenes"  # canvas revision -> the points and centres it showed
@@ -162,7 +158,8 @@ def _add(event, active_class, shared_view):
     elif point_set_mode() == "switch":
         notify(_("Clicks now switch points between training and test; choose 'add training points' to add one."))
     else:
-        change_points(scene().points.added(x, y, active_class, test=point_set_mode() == "test"))
+        gesture = Gesture("add", x, y)
+        change_points(apply_gesture(scene().points, gesture, add_as=active_class, add_test=point_set_mode() == "test"))
 
 
 @_refusing
@@ -178,7 +175,8 @@ def _remove(event, active_class, shared_view):
     elif point_set_mode() == "switch":
         change_points(_switched(scene().points, clicked))
     else:
-        change_points(PointSet.from_rows(_without(scene().points.rows(), clicked)))
+        points = scene().points
+        change_points(apply_gesture(points, Gesture("remove"), places_of(points, clicked)))
 
 
 @_refusing
@@ -234,24 +232,16 @@ def _move(event):
         if clicked is None:
             notify(_("The plot had changed a lot before that drag arrived, so nothing was moved; drag again."))
             clicked = []
-        drag = (event.get("drag"), before, _places(before, clicked))
+        drag = (event.get("drag"), before, places_of(before, clicked))
         visitor()[DRAG_KEY] = drag
     _unused, before, places = drag
-    moved = before.moved(places, dx, dy)
+    moved = apply_gesture(before, Gesture("move", dx=dx, dy=dy), places)
     if event.get("final"):
         visitor().pop(DRAG_KEY, None)
         set_scene(scene().with_points(before))
         change_points(moved)  # one undo step back to where the points were before the drag
     elif moved != scene().points:
         set_scene(scene().with_points(moved))
-
-
-def _places(points: PointSet, clicked: list[Any]) -> list[int]:
-    """The indices in ``points`` of the clicked rows (as ``PointSet.rows``), each occurrence used once."""
-    free: dict[Any, list[int]] = {}
-    for index, item in enumerate(points.rows()):
-        free.setdefault(item, []).append(index)
-    return [free[item].pop(0) for item in clicked if free.get(item)]
 
 
 class BoundedView(NamedTuple):

@@ -6,16 +6,20 @@ Rules that must hold:
 
 - The canvas's edits reach the scene only through ``ui.session.edits.apply_canvas_events``, inside
   a guarded callback (an edit's unexpected error is a notice, never a dead page).
+- An edit that changed the scene reruns, in the same script run as the canvas's, the fragments its
+  page names (``followers``: the panels' part that follows the canvas), so a click costs the live
+  request and one run; an event that changed nothing reruns the canvas's fragment alone.
 - No live route while clicks place RBF centres (they are not points) or for a scene a link cannot
   carry (the route reads the scene from its link query).
 - The marker a click draws before the refit arrives is the one ``ui.plot.figures`` draws for that
   point (filled for training, hollow for test) at the page's ``scale``.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
+import streamlit as st
 
 from playground import Classifier
 from playground.link import MAX_LINK_POINTS, encode_scene
@@ -34,14 +38,24 @@ from ui.widgets import heldout
 FIT_COUNT_KEY: Final = "fit_count"  # session state: the last fit token handed to a canvas
 
 
-def events_handler(key: str, *, shared_view: bool = False) -> Callable[[], None]:
-    """The callback of the canvas under ``key``: apply its new events to the scene."""
+def events_handler(
+    key: str, *, shared_view: bool = False, followers: Callable[[], Sequence[str]] | None = None
+) -> Callable[[], None]:
+    """The callback of the canvas under ``key``: apply its new events to the scene.
+
+    ``followers``: when the events changed the scene, the keys of the fragments (``st.fragment``'s
+    ``key``) to run in the same script run as the canvas's, the canvas's own first (none: the
+    canvas's fragment alone, as Streamlit reruns a widget's fragment)."""
 
     @state.guarded_callback("that edit on the plot")
     def on_events() -> None:
         result = widget_values().get(key)
         events = result.get("events") if result is not None else None
+        before = state.scene()
         edits.apply_canvas_events(events, visitor().get("active_class_index", 0), shared_view=shared_view)
+        keys = list(followers()) if followers is not None and state.scene() is not before else []
+        if keys:
+            st.rerun(keys)  # its exception is a BaseException: the guard lets it through
 
     return on_events
 
