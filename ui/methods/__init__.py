@@ -4,14 +4,18 @@ Each module of this package (its subpackages are the shared templates, ``numpy_c
 ``CARD``, a ``MethodPage``; ``CARDS`` maps a registry name (``playground.MODELS``) to its card. The
 tables that were keyed by a method's name are views of the cards: the about texts, the notebooks'
 numpy and scikit-learn cells, the sidebar's widgets and their session keys (``ui.session.widget_keys``,
-``ui.widgets.method_params``). Adding a method's page = one module here.
+``ui.widgets.method_params``). Adding a method's page = one module here. Its equations are not on
+the card: ``ui.equations`` writes a fitted model by its estimator's class, and sits above this
+package (the session below the equations reads the cards' keys); a method whose class it does not
+know gets its linear discriminants.
 
 Rules that hold (``tests/test_method_cards.py`` checks them for every card):
 
 - One card per method of ``playground.MODELS``, and one method per card; the card names its method
   by the registry name (``method``) and reads the method's settings from
   ``playground.specs.METHOD_SPECS[method]``.
-- Every text is English marked with ``N_`` (shown translated); the about text has no number in it.
+- Every text is English marked with ``N_`` (shown translated); the about text has no number a scene
+  would give (the book's equation and section numbers apart).
 - Every setting has a widget: the one its spec's kind gives (``ui.widgets.method_params``), shaped by
   the card's ``Control`` for it where one is given. A session key never changes (links, AppTest tests
   and a visitor's session name widgets by it): a card keeps today's keys as ``Control.key``; a setting

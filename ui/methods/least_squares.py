@@ -1,8 +1,17 @@
 """Least squares for classification (sections 4.1.3 and 4.1.5): its page."""
 
+from typing import Any
+
 from ui.methods import Control, MethodPage
 from ui.methods.numpy_cells import discriminants
 from ui.text.i18n import N_
+
+
+def _numpy_code(settings: dict[str, Any], s: dict[str, str]) -> str:
+    """1-of-K targets (eq. 4.15), or section 4.1.5's N/N1, -N/N2 (the "fisher" targets)."""
+    fisher_targets = settings.get("targets") == "fisher"
+    return (discriminants.LEAST_SQUARES_FISHER_TARGETS if fisher_targets else discriminants.LEAST_SQUARES).substitute()
+
 
 CARD = MethodPage(
     method="least_squares",
@@ -16,7 +25,7 @@ CARD = MethodPage(
         "Least squares (section 4.1.3) fits y(x) = W̃ᵀx̃ to 1-of-K targets in one step, W̃ = X̃⁺T (eq. 4.16), "
         "and gives each point the class of the largest output (eq. 4.9)."
     ),
-    numpy_code=discriminants.least_squares_code,
+    numpy_code=_numpy_code,
     no_counterpart=N_(
         "scikit-learn has no least-squares classifier with 1-of-K targets (RidgeClassifier fits ±1 targets "
         "with a penalty), so this notebook keeps the numpy part only."

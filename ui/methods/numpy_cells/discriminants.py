@@ -153,11 +153,6 @@ posteriors = None
 )
 
 
-def least_squares_code(settings: dict[str, Any], s: dict[str, str]) -> str:
-    template = LEAST_SQUARES_FISHER_TARGETS if settings.get("targets") == "fisher" else LEAST_SQUARES
-    return template.substitute()
-
-
 def fisher_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return FISHER.substitute(threshold=s["threshold"])
 
