@@ -7,6 +7,7 @@ its equations come from ``ui.equations`` by the estimator's class. The notebooks
 the app, are tests/test_export.py's (one scene per card at least, checked here).
 """
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -184,3 +185,31 @@ def test_the_generated_widgets_draw_and_give_the_specs_defaults(name, classes):
     widget_keys = {widget.key for widgets in kinds for widget in widgets}
     assert widget_keys <= set(_widget_keys(card(name)))
     assert widget_keys or len(classes) > 2  # least squares' targets: a caption with more than two classes
+
+
+def _draw_bare(method: str, classes: list[int]) -> None:
+    import dataclasses
+
+    import streamlit as st
+
+    from ui.methods import CARDS
+    from ui.widgets.method_params import page_widgets
+
+    st.session_state["params"] = page_widgets(dataclasses.replace(CARDS[method], controls=()), classes)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_card_without_controls_still_gets_a_widget_per_setting_under_generated_keys(name):
+    """What a new method's card gets when it keeps no keys and shapes nothing: its kinds' widgets."""
+    bare = dataclasses.replace(card(name), controls=())
+    at = AppTest.from_function(_draw_bare, args=(name, [0, 1]), default_timeout=30).run()
+    assert not at.exception
+    kinds = (at.radio, at.select_slider, at.slider, at.checkbox, at.number_input, at.text_input)
+    drawn = {widget.key for widgets in kinds for widget in widgets}
+    assert drawn and drawn <= set(_widget_keys(bare))
+    assert all(key.startswith(f"{name}_") for key in drawn)
+    defaults, _unused = clean_settings(bare.specs, {}, "parameter", "scene")
+    params = at.session_state["params"]
+    for spec in bare.specs:
+        if spec.kind != "vector" and spec.applies(defaults):  # a bare vector is numbers, not None
+            assert params[spec.name] == defaults[spec.name], spec

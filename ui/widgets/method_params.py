@@ -2,7 +2,8 @@
 each draws widgets and returns a dict of constructor arguments (hashable values only: they become
 part of the scene). A choice is a select slider (a radio where the card names its options), an int a
 slider (or a number input), a bool a checkbox, priors a checkbox and a slider per class, a vector a
-number input per entry (the initial weights: one text input, as the book writes w); the method's
+number input per entry (the initial weights: one text input, as the book writes w), a float with
+both bounds a slider; the method's
 card (``ui.methods``) gives the labels, help texts, drawing order, session keys and the special
 cases (a checkbox in front of a setting: the SVM's hard margin, naive Bayes's thresholds).
 
@@ -24,7 +25,7 @@ import streamlit as st
 
 from playground.specs import PRIOR_STEP, Spec
 from ui.base.visitor import visitor, widget_values
-from ui.methods import Control, card_of
+from ui.methods import Control, MethodPage, card_of
 from ui.session.widget_keys import Widget
 from ui.session.widget_values import widget_state  # noqa: F401  (the widgets' inverse, for their callers)
 from ui.text.convention import backend_w_init
@@ -36,6 +37,11 @@ def widget_default(key: str, value: Any) -> Any:
     """The widget's default, or None when a loaded scene already put a value under ``key``
     (Streamlit warns when a widget gets both)."""
     return None if key in widget_values() else value
+
+
+def translated(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with its help text (English marked with N_) translated."""
+    return {**kwargs, "help": _(kwargs["help"])} if kwargs.get("help") else kwargs
 
 
 def _translated(label, kwargs):
@@ -199,6 +205,10 @@ def _setting(method: str, widget: Widget, control: Control, present_classes: Seq
         return st.checkbox(_(label), value, key=key, help=_(control.help) if control.help else None)
     if spec.kind == "int":
         return int((int_input if control.number_input else int_slider)(widget, label, **extra))
+    if spec.kind == "float" and spec.low is not None and spec.high is not None:  # a slider over [low, high]
+        default = spec.default if isinstance(spec.default, int | float) else spec.low
+        value = widget_default(key, float(default))
+        return float(st.slider(_(label), float(spec.low), float(spec.high), value, key=key, **translated(extra)))
     if spec.kind == "choice" and control.labels:
         return radio(widget, label, control.labels, horizontal=control.horizontal, **extra)
     if spec.kind == "choice":
@@ -210,7 +220,12 @@ def method_widgets(method: str, present_classes: Sequence[int]) -> dict[str, Any
     """The method's hyper-parameter widgets, generated from its specs' kinds as its card
     (``ui.methods``) shapes them, drawn in the card's order; returns the constructor arguments in
     the specs' order (a setting whose condition does not hold: its ``otherwise`` value, or absent)."""
-    card = card_of(method)
+    return page_widgets(card_of(method), present_classes)
+
+
+def page_widgets(card: MethodPage, present_classes: Sequence[int]) -> dict[str, Any]:
+    """``method_widgets`` for the method of ``card``."""
+    method = card.method
     drawn: dict[str, Any] = {}
     for spec in card.drawing_order():
         if spec.applies(drawn):
