@@ -123,15 +123,15 @@ def test_oversized_link_is_refused_with_a_message():
 
 def test_every_method_and_basis_has_its_widget_specs():
     """The one table covers every method the registry offers (a new method needs its specs, or a link
-    could not carry its settings), and names only its constructor's arguments."""
+    could not carry its settings), and names only its constructor's arguments (that every method has
+    its widgets: tests/test_method_cards.py)."""
     import inspect
 
     from playground.basis import BASES
     from playground.registry import MODELS
     from playground.specs import BASIS_SPECS, METHOD_SPECS
-    from ui.widgets.method_params import PARAM_WIDGETS
 
-    assert set(METHOD_SPECS) == set(MODELS) == set(PARAM_WIDGETS) and set(BASIS_SPECS) == set(BASES)
+    assert set(METHOD_SPECS) == set(MODELS) and set(BASIS_SPECS) == set(BASES)
     for table, classes in ((METHOD_SPECS, MODELS), (BASIS_SPECS, BASES)):
         for name, specs in table.items():
             arguments = set(inspect.signature(classes[name].__init__).parameters)

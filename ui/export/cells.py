@@ -23,12 +23,20 @@ from playground.i18n import N_
 from playground.registry import MODELS, fitted_strategy
 from playground.scene import Scene
 from playground.specs import BASIS_SPECS, METHOD_SPECS, clean_settings
+from ui.methods import card_of
+from ui.methods.numpy_cells import literal, pep8_spacing
 from ui.plot.theme import CLASS_COLOURS, CLASS_SYMBOLS
 from ui.text.convention import book_w_init
 from ui.text.markdown import plain
 
-from .numpy_cells import METHOD_TEXT, literal, numpy_code
-from .sklearn_cells import DIFFERENCES, NO_COUNTERPART, sklearn_code
+from .sklearn_cells import no_counterpart, sklearn_code
+
+
+def numpy_code(method: str, settings: dict[str, Any]) -> str:
+    """The numpy cell of ``method`` (its card's ``numpy_code``) with ``settings`` (the method's
+    parameters, complete), laid out as PEP 8 has it (two blank lines before a function)."""
+    s = {name: literal(value) for name, value in settings.items()}  # every setting checked, used or not
+    return pep8_spacing(card_of(method).numpy_code(settings, s))
 
 
 def settings_of(scene: Scene) -> dict[str, Any]:
@@ -424,7 +432,7 @@ def method_cells(
     w_init_book = "None" if w_init is None else literal(tuple(book_w_init(w_init)))
     cells = [
         ("markdown", "## 2. " + plain(_("The method in numpy"))),
-        ("markdown", plain(_(METHOD_TEXT[method]))),
+        ("markdown", plain(_(card_of(method).numpy_text))),
         ("code", basis_code(scene)),
         ("code", numpy_code(method, settings)),
     ]
@@ -452,11 +460,10 @@ def scikit_learn_cells(
     cells = [("markdown", "## 3. " + plain(_("The same with scikit-learn")))]
     sklearn = None if strategy == "ovo" else sklearn_code(method, settings, n_classes)
     if sklearn is None:
-        reason = NO_COUNTERPART["ovo" if strategy == "ovo" else method]
-        return cells + [("markdown", plain(_(reason))), ("code", NO_SKLEARN)]
+        return cells + [("markdown", plain(_(no_counterpart(method, strategy)))), ("code", NO_SKLEARN)]
     code, same = sklearn
-    if method in DIFFERENCES:
-        cells.append(("markdown", plain(_(DIFFERENCES[method]))))
+    if card_of(method).differences:
+        cells.append(("markdown", plain(_(card_of(method).differences))))
     return cells + [("code", code + f"SAME_WEIGHTS = {same!r}\n"), ("code", sklearn_run_code(strategy))]
 
 

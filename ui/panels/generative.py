@@ -19,6 +19,7 @@ from playground.validation import FloatArray, LabelArray
 from ui.base.visitor import visitor, widget_values
 from ui.plot.figures import gapped_paths
 from ui.plot.theme import CLASS_COLOURS
+from ui.session.widget_keys import method_widget
 from ui.text.convention import book_line
 from ui.text.i18n import N_, _
 from ui.text.names import N_CLASSES, class_name, class_name_html
@@ -31,7 +32,6 @@ OUTLINE_COLOUR = "#1A1A1A"
 
 GENERATIVE_METHODS = ("gaussian_shared", "gaussian_separate", "naive_bayes")
 TOGGLE = {"gaussian_shared": "gaussian_separate", "gaussian_separate": "gaussian_shared"}
-PRIOR_PREFIX = {"gaussian_shared": "gs", "gaussian_separate": "gsep"}
 ELLIPSE_RADII = (1.0, 2.0)
 ELLIPSE_POINTS = 72
 
@@ -262,7 +262,8 @@ def _toggle_covariance():
     if current is None or current not in TOGGLE:
         return
     other = TOGGLE[current]
-    source, target = PRIOR_PREFIX[current], PRIOR_PREFIX[other]
+    # The prior sliders' key prefixes are the two cards' (ui.methods, as ui.session.widget_keys has them).
+    source, target = method_widget(current, "priors").key, method_widget(other, "priors").key
     for key in [f"{source}_set_priors"] + [f"{source}_prior_{k}" for k in range(N_CLASSES)]:
         if key in widget_values():
             widget_values()[target + key[len(source) :]] = widget_values()[key]

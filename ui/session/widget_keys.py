@@ -1,15 +1,16 @@
 """The session-state keys of the method and basis widgets: the ui's half of ``playground.specs``.
 
-``playground.specs`` says what a setting is (its kind, range, options, default); this table says
-which Streamlit widget shows it. Rules that must hold:
+``playground.specs`` says what a setting is (its kind, range, options, default); these tables say
+which Streamlit widget shows it (a method's keys are its card's, ``ui.methods``). Rules that must hold:
 
 - Every spec of ``METHOD_SPECS`` and ``BASIS_SPECS`` that a widget shows has exactly one key here,
   found by its owner (a method or a basis), its name and its condition (``Spec.when``): one name
   may be two widgets under two conditions (IRLS's and gradient descent's maximum iterations).
 - The key strings never change: AppTest tests, links' widget values and a visitor's session all
   name widgets by them.
-- A priors key is a prefix (``{key}_set_priors``, ``{key}_prior_{k}``); the Bernoulli thresholds'
-  key is one too (``{key}1``, ``{key}2``).
+- A priors key is a prefix (``{key}_set_priors``, ``{key}_prior_{k}``); a vector's key is one too
+  (``{key}1``, ``{key}2``: the Bernoulli thresholds), but for the initial weights' text input; a
+  setting behind a checkbox (``ui.methods.Toggle``) has that checkbox's key as well.
 - Plain data and lookups only: nothing here draws a widget.
 """
 
@@ -17,51 +18,17 @@ from collections.abc import Mapping
 from typing import Final, NamedTuple
 
 from playground.specs import BASIS_SPECS, METHOD_SPECS, Spec, spec_for
+from ui.methods import CARDS
 
-HARD_MARGIN_KEY = "svm_hard"  # the SVM's "hard margin" checkbox (C = None)
-THRESHOLDS_KEY = "nb_set_thresholds"  # naive Bayes: thresholds set by hand
 BASIS_KEY: Final = "basis"  # the basis picker
 CLICK_MODE_KEY: Final = "click_mode"  # a click adds points or places RBF centres
 HAND_CENTRES_KEY: Final = "rbf_hand_centres"  # the RBF centres last placed by hand
 LAST_PLACEMENT_KEY: Final = "rbf_last_placement"  # the RBF placement chosen on the last run
 
-_SOLVER_IRLS = (("solver", "irls"),)
-_SOLVER_GD = (("solver", "gd"),)
-
-
-def _logistic(prefix: str) -> dict[tuple[str, tuple], str]:
-    return {
-        ("solver", ()): f"{prefix}_solver",
-        ("max_iter", _SOLVER_IRLS): f"{prefix}_iter_irls",
-        ("max_iter", _SOLVER_GD): f"{prefix}_iter_gd",
-        ("learning_rate", _SOLVER_GD): f"{prefix}_lr",
-        ("l2", ()): f"{prefix}_l2",
-    }
-
-
-# owner -> (spec name, spec condition) -> key; "" for a setting no widget shows.
+# owner -> (spec name, spec condition) -> key; "" for a setting no widget shows. The methods' keys
+# are a view of their cards (``ui.methods``): today's keys kept on the cards, the rest generated.
 METHOD_KEYS: Mapping[str, Mapping[tuple[str, tuple], str]] = {
-    "least_squares": {("targets", ()): "ls_targets"},
-    "fisher": {("threshold", ()): "fisher_threshold"},
-    "perceptron": {
-        ("eta", ()): "perc_eta",
-        ("max_epochs", ()): "perc_epochs",
-        ("shuffle", ()): "perc_shuffle",
-        ("random_state", (("shuffle", True),)): "perc_seed",
-        ("w_init", ()): "perc_w_init",
-    },
-    "gaussian_shared": {("priors", ()): "gs"},
-    "gaussian_separate": {("priors", ()): "gsep"},
-    "naive_bayes": {
-        ("variant", ()): "nb_variant",
-        ("priors", ()): "nb",
-        ("thresholds", (("variant", "bernoulli"),)): "nb_t",
-    },
-    "logistic": {**_logistic("lr"), ("w_init", ()): "lr_w_init"},
-    "softmax": _logistic("sm"),
-    "probit": _logistic("pb"),
-    "bayesian_logistic": {("alpha", ()): "bayes_alpha"},
-    "svm": {("C", ()): "svm_C"},
+    card.method: {(spec.name, spec.when): card.widget_key(spec) for spec in card.specs} for card in CARDS.values()
 }
 
 BASIS_KEYS: Mapping[str, Mapping[tuple[str, tuple], str]] = {
@@ -125,15 +92,17 @@ def basis_widget(basis: str, name: str, values: Mapping | None = None) -> Widget
 
 def setting_widget_keys() -> set[str]:
     """The session keys of every method and basis widget (those a load or a reset clears)."""
-    keys = {HARD_MARGIN_KEY, THRESHOLDS_KEY, *BASIS_WIDGET_KEYS}
-    for method, specs in METHOD_SPECS.items():
-        for spec in specs:
-            key = method_key(method, spec)
+    keys = set(BASIS_WIDGET_KEYS)
+    for card in CARDS.values():
+        for spec in card.specs:
+            key, control = card.widget_key(spec), card.control(spec)
+            if control.toggle:
+                keys.add(control.toggle.key)
             if spec.kind == "priors":
                 keys.add(f"{key}_set_priors")
                 keys.update(f"{key}_prior_{k}" for k in range(6))
-            elif spec.name == "thresholds":
-                keys.update((f"{key}1", f"{key}2"))
-            elif key:
+            elif spec.kind == "vector" and not control.book_weights:
+                keys.update(f"{key}{i + 1}" for i in range(spec.size or 0))
+            else:
                 keys.add(key)
     return keys

@@ -1,6 +1,8 @@
 """The widgets' values for a scene's settings: the session-state values that make the method's
 hyper-parameter widgets (``ui.widgets.method_params``) return a scene's parameters, used when a
 link, a preset or a file loads a scene, with a sentence for every value the widgets cannot show.
+How each setting is shown (a checkbox in front of it, a text input, an input per entry) is its
+method card's (``ui.methods``).
 
 Rules that hold: every value is checked against its widget's own spec first (the same check a link
 and a file get), so a value the widgets cannot show becomes the widget's default; the keys come from
@@ -20,10 +22,11 @@ from playground.specs import (
     SETTING_UNKNOWN,
     clean_settings,
 )
+from ui.methods import CARDS
 from ui.text.convention import book_w_init
 from ui.text.i18n import N_
 
-from .widget_keys import HARD_MARGIN_KEY, THRESHOLDS_KEY, Widget, method_key
+from .widget_keys import Widget
 
 
 def _priors_state(key, priors, present_classes, messages):
@@ -59,18 +62,24 @@ def _shown(values):
     return "(" + ", ".join(f"{v:g}" for v in values) + ")"
 
 
-def _value_state(widget, value, present_classes, messages):
-    """Session-state values for one setting ``value`` (already checked against ``widget.spec``)."""
+def _value_state(widget, control, value, present_classes, messages):
+    """Session-state values for one setting ``value`` (already checked against ``widget.spec``),
+    shown by ``control`` (its card's, ``ui.methods``)."""
     spec, key = widget
     if spec.kind == "priors":
         return _priors_state(key, value, present_classes, messages)
-    if spec.name == "C":
-        return {HARD_MARGIN_KEY: True} if value is None else {HARD_MARGIN_KEY: False, key: value}
-    if spec.name == "w_init":  # a text input in the book's sign (ui.text.convention): "5, -6, 1", blank for zeros
-        return {key: "" if value is None else ", ".join(f"{v:g}" for v in book_w_init(value))}
-    if spec.name == "thresholds":
-        return {THRESHOLDS_KEY: True, f"{key}1": value[0], f"{key}2": value[1]}
-    return {key: value}
+    state: dict[str, Any] = {}
+    if control.toggle:  # a checkbox in front of the setting: checked means None, or unchecked does
+        if value is None:
+            return {control.toggle.key: control.toggle.checked_means_none}
+        state[control.toggle.key] = not control.toggle.checked_means_none
+    if control.book_weights:  # a text input in the book's sign (ui.text.convention): "5, -6, 1", blank for zeros
+        state[key] = "" if value is None else ", ".join(f"{v:g}" for v in book_w_init(value))
+    elif spec.kind == "vector":  # a number input per entry
+        state.update({f"{key}{i + 1}": entry for i, entry in enumerate(value)})
+    else:
+        state[key] = value
+    return state
 
 
 # The app's wording of a setting that cannot be used (see playground.specs), same arguments.
@@ -96,7 +105,7 @@ def _as_method_parameter(message):
 def widget_state(
     method: str, params: Mapping[str, Any], present_classes: Sequence[int]
 ) -> tuple[dict[str, Any], list[Message]]:
-    """Session-state values that make ``PARAM_WIDGETS[method]`` return ``params``.
+    """Session-state values that make the method's widgets (``method_params.method_widgets``) return ``params``.
 
     Returns (values, messages). Every value is checked against the widget's own spec first (the
     same check a link and a file get), so a value the widgets cannot show becomes the widget's
@@ -108,11 +117,14 @@ def widget_state(
     # "The scene's parameter 'C' = 7.0 is not ..." as the app's messages write parameters:
     # "Method parameter C = 7.0 is not ...".
     messages = [_as_method_parameter(message) for message in messages]
-    values = {}
+    values: dict[str, Any] = {}
+    card = CARDS.get(method)
+    if card is None:
+        return values, messages
     for spec in specs:
-        key = method_key(method, spec)
+        key, control = card.widget_key(spec), card.control(spec)
         if spec.name in clean and spec.applies(clean) and key:
-            values.update(_value_state(Widget(spec, key), clean[spec.name], list(present_classes), messages))
-    if method == "naive_bayes" and clean.get("variant") == "bernoulli" and "thresholds" not in clean:
-        values[THRESHOLDS_KEY] = False
+            values.update(_value_state(Widget(spec, key), control, clean[spec.name], list(present_classes), messages))
+        elif control.toggle and spec.omit_none and spec.applies(clean):  # not set: the checkbox's None state
+            values[control.toggle.key] = control.toggle.checked_means_none
     return values, messages

@@ -15,7 +15,7 @@ from ui.text.labels import MULTICLASS_LABELS, method_label, method_section  # no
 from ui.text.names import N_CLASSES, class_label_format
 
 from .heldout import generator_held_out
-from .method_params import PARAM_WIDGETS
+from .method_params import method_widgets
 
 GENERATOR_DEFAULTS = pd.DataFrame(
     {
@@ -172,8 +172,7 @@ def method_picker() -> str:
 
 def method_params(name: str, present_classes: Sequence[int]) -> dict[str, Any]:
     """The method's hyper-parameter widgets; returns the chosen parameters as a dict."""
-    widget = PARAM_WIDGETS.get(name)
-    return widget(present_classes) if widget else {}
+    return method_widgets(name, present_classes)
 
 
 MULTICLASS_KEY: Final = "multiclass"

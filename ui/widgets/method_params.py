@@ -1,9 +1,15 @@
-"""Hyper-parameter widgets, one function per method: each draws widgets and returns a dict of
-constructor arguments (hashable values only: they become part of the scene).
+"""Hyper-parameter widgets, generated for every method from its settings' kinds (``method_widgets``):
+each draws widgets and returns a dict of constructor arguments (hashable values only: they become
+part of the scene). A choice is a select slider (a radio where the card names its options), an int a
+slider (or a number input), a bool a checkbox, priors a checkbox and a slider per class, a vector a
+number input per entry (the initial weights: one text input, as the book writes w), a float with
+both bounds a slider; the method's
+card (``ui.methods``) gives the labels, help texts, drawing order, session keys and the special
+cases (a checkbox in front of a setting: the SVM's hard margin, naive Bayes's thresholds).
 
 Every widget takes its range, options and default from ``playground.specs``, the table the link
 and file readers check values against, so a value a link may carry is always one a widget can
-show; its session key comes from ``ui.session.widget_keys``. ``widget_state(method, params,
+show; its session key comes from the method's card, as ``ui.session.widget_keys`` has it. ``widget_state(method, params,
 present_classes)`` is the inverse: the session-state values that make the widgets return
 ``params`` (used when a link, a preset or a file loads a scene), with a sentence for every value
 the widgets cannot show; it lives in ``ui.session.widget_values``, below the widgets, and is
@@ -12,18 +18,18 @@ imported here for the widgets' callers.
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
 import streamlit as st
 
-from playground.specs import (
-    PRIOR_STEP,
-)
+from playground.specs import PRIOR_STEP, Spec
 from ui.base.visitor import visitor, widget_values
-from ui.session.widget_keys import HARD_MARGIN_KEY, THRESHOLDS_KEY, Widget, method_widget
+from ui.methods import Control, MethodPage, card_of
+from ui.session.widget_keys import Widget
 from ui.session.widget_values import widget_state  # noqa: F401  (the widgets' inverse, for their callers)
 from ui.text.convention import backend_w_init
-from ui.text.i18n import N_, _
+from ui.text.i18n import _
 from ui.text.names import class_label_markdown
 
 
@@ -31,6 +37,11 @@ def widget_default(key: str, value: Any) -> Any:
     """The widget's default, or None when a loaded scene already put a value under ``key``
     (Streamlit warns when a widget gets both)."""
     return None if key in widget_values() else value
+
+
+def translated(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with its help text (English marked with N_) translated."""
+    return {**kwargs, "help": _(kwargs["help"])} if kwargs.get("help") else kwargs
 
 
 def _translated(label, kwargs):
@@ -66,7 +77,7 @@ def radio(widget: Widget, label: str, labels: Mapping[Any, str], **kwargs: Any) 
     return st.radio(label, options, format_func=lambda option: _(labels[option]), key=widget.key, **kwargs)
 
 
-def _parse_weights(text, size):
+def _parse_weights(text, spec):
     """'w0, w1, w2' -> tuple of floats, or None with a warning when it does not parse.
 
     Accepts what people paste from notes: a true minus sign and brackets, "(5, −6, 1)".
@@ -79,14 +90,13 @@ def _parse_weights(text, size):
     except ValueError:
         st.warning(_("Initial weights must be numbers separated by commas, e.g. 5, -6, 1."))
         return None
-    if len(values) != size:
+    if len(values) != spec.size:
         st.warning(
             _("Give {size} initial weights [w0, w1, w2] (bias first); got {count}.").format(
-                size=size, count=len(values)
+                size=spec.size, count=len(values)
             )
         )
         return None
-    spec = method_widget("perceptron", "w_init").spec
     # A side without a bound (None) is unbounded, as the spec's own check reads it (playground.specs).
     low = -math.inf if spec.low is None else spec.low
     high = math.inf if spec.high is None else spec.high
@@ -122,19 +132,19 @@ def _priors(prefix, present_classes):
     return tuple(round(v / total, 6) for v in values)
 
 
-def initial_weights(method: str, present_classes: Sequence[int]) -> tuple[float, ...] | None:
+def initial_weights(widget: Widget, present_classes: Sequence[int]) -> tuple[float, ...] | None:
     """The initial weights w₀, w₁, w₂ as the book writes them (y(x) = w₀ + w₁x₁ + w₂x₂ >= 0 assigns
     C₁, the first class present); returns the back-end's ``w_init`` (``ui.text.convention``) or None."""
     text = st.text_input(
         _("Initial weights w₀, w₁, w₂ (blank = zeros)"),
-        key=method_widget(method, "w_init").key,
+        key=widget.key,
         help=_(
             "As the book writes w: y(x) = w₀ + w₁x₁ + w₂x₂ ≥ 0 assigns C₁, the first class present (the lowest "
             "class number), and w points into its region. E.g. the lecture notes' 5, −6, 1. Input plane only (no "
             "basis functions)."
         ),
     )
-    w_init = _parse_weights(text, 3)
+    w_init = _parse_weights(text, widget.spec)
     if w_init is None:
         return None
     # The basis picker is drawn below; its session value is the basis this run will fit on.
@@ -147,135 +157,85 @@ def initial_weights(method: str, present_classes: Sequence[int]) -> tuple[float,
     return backend_w_init(w_init)
 
 
-def least_squares(present_classes: Sequence[int]) -> dict[str, Any]:
-    if len(present_classes) > 2:
-        # Section 4.1.5's targets exist for two classes only: not offered with more.
-        st.caption(_("Targets: 1-of-K (eq. 4.15). The N/N₁, −N/N₂ targets of section 4.1.5 need two classes."))
-        return {"targets": "one_of_k"}
-    targets = radio(
-        method_widget("least_squares", "targets"),
-        N_("Targets"),
-        {"one_of_k": N_("1-of-K (eq. 4.15)"), "fisher": N_("N/N₁ for C₁, −N/N₂ for C₂ (§4.1.5)")},
-        horizontal=True,
-        help=N_("With the Fisher targets the weight vector is parallel to Fisher's discriminant."),
-    )
-    return {"targets": targets}
-
-
-def fisher(present_classes: Sequence[int]) -> dict[str, Any]:
-    threshold = radio(
-        method_widget("fisher", "threshold"),
-        N_("Threshold on the projection"),
-        {"midpoint": N_("midpoint of projected means"), "gaussian": N_("1-D Gaussians with priors")},
-        help=N_("Fisher's criterion gives only a direction; the threshold y0 is a separate choice (section 4.1.4)."),
-    )
-    return {"threshold": threshold}
-
-
-def perceptron(present_classes: Sequence[int]) -> dict[str, Any]:
-    # Where the run starts first: the worked examples' "Try:" asks for it, and in presentation these
-    # settings are drawn under a long text in the drawer, where the first one is the one on screen.
-    w_init = initial_weights("perceptron", present_classes)
-    eta = select_slider(method_widget("perceptron", "eta"), N_("Learning rate η"))
-    max_epochs = int_slider(method_widget("perceptron", "max_epochs"), N_("Maximum epochs"))
-    shuffle = st.checkbox(_("Visit the points in a shuffled order"), key=method_widget("perceptron", "shuffle").key)
-    seed = (
-        int_input(method_widget("perceptron", "random_state", {"shuffle": True}), N_("Shuffle seed")) if shuffle else 0
-    )
-    return {"eta": eta, "max_epochs": max_epochs, "shuffle": shuffle, "random_state": int(seed), "w_init": w_init}
-
-
-def _gaussian(method):
-    def widgets(present_classes: Sequence[int]) -> dict[str, Any]:
-        return {"priors": _priors(method_widget(method, "priors").key, present_classes)}
-
-    return widgets
-
-
-def naive_bayes(present_classes: Sequence[int]) -> dict[str, Any]:
-    variant = radio(
-        method_widget("naive_bayes", "variant"),
-        N_("Features"),
-        {"gaussian": N_("Gaussian (diagonal covariances)"), "bernoulli": N_("binary, by thresholds (eq. 4.81)")},
-    )
-    params = {"variant": variant, "priors": _priors(method_widget("naive_bayes", "priors").key, present_classes)}
-    if variant == "bernoulli":
-        spec, key = method_widget("naive_bayes", "thresholds")
-        if st.checkbox(_("Set the thresholds by hand (default: the data mean)"), key=THRESHOLDS_KEY):
-            left, right = st.columns(2)
-            params["thresholds"] = tuple(
-                float(
-                    column.number_input(
-                        _("x{index} threshold").format(index="₁₂"[i]),
-                        spec.low,
-                        spec.high,
-                        widget_default(f"{key}{i + 1}", 0.0),
-                        step=0.1,
-                        key=f"{key}{i + 1}",
-                    )
-                )
-                for i, column in enumerate((left, right))
+def _vector_inputs(widget: Widget, label: str) -> tuple[float, ...]:
+    """A number input per entry, side by side (``{key}1``, ``{key}2``, ...), ``label`` formatted with
+    the entry's subscript (the Bernoulli thresholds: "x₁ threshold")."""
+    spec, key = widget
+    columns = st.columns(spec.size or 0)
+    return tuple(
+        float(
+            column.number_input(
+                _(label).format(index=SUBSCRIPTS[i + 1]),
+                spec.low,
+                spec.high,
+                widget_default(f"{key}{i + 1}", 0.0),
+                step=0.1,
+                key=f"{key}{i + 1}",
             )
-    return params
-
-
-def _logistic(method):
-    def widgets(present_classes: Sequence[int]) -> dict[str, Any]:
-        # Where the run starts first (logistic regression's; see perceptron above).
-        w_init = initial_weights(method, present_classes) if method == "logistic" else None
-        solver = radio(
-            method_widget(method, "solver"),
-            N_("Solver"),
-            {"irls": N_("IRLS / Newton-Raphson (eq. 4.99)"), "gd": N_("gradient descent")},
-            horizontal=True,
         )
-        chosen = {"solver": solver}
-        params = {
-            "solver": solver,
-            "max_iter": int_slider(method_widget(method, "max_iter", chosen), N_("Maximum iterations")),
-        }
-        if solver == "gd":
-            params["learning_rate"] = select_slider(method_widget(method, "learning_rate", chosen), N_("Step size"))
-        params["l2"] = select_slider(method_widget(method, "l2"), N_("L2 penalty λ (0 = maximum likelihood)"))
-        if method == "logistic":
-            params["w_init"] = w_init
-        return params
-
-    return widgets
-
-
-def bayesian_logistic(present_classes: Sequence[int]) -> dict[str, Any]:
-    alpha = select_slider(
-        method_widget("bayesian_logistic", "alpha"),
-        N_("Prior precision α (log scale)"),
-        help=N_(
-            "The prior N(w | 0, α⁻¹I) over every weight, the bias included (eq. 4.140): a larger α pulls w_MAP "
-            "towards 0 and narrows the posterior."
-        ),
+        for i, column in enumerate(columns)
     )
-    return {"alpha": alpha}
 
 
-def svm(present_classes: Sequence[int]) -> dict[str, Any]:
-    widget = method_widget("svm", "C")
-    hard = st.checkbox(
-        _("Hard margin (C = ∞)"), key=HARD_MARGIN_KEY, help=_("Fails with a message when the classes overlap.")
-    )
-    if hard:
-        return {"C": None}
-    return {"C": select_slider(widget, N_("C (soft-margin penalty, log scale)"))}
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+# A spec's ``otherwise`` when it has none: the setting is absent while its condition does not hold.
+ABSENT = next(field.default for field in fields(Spec) if field.name == "otherwise")
+_OMITTED = object()  # a setting left out of the parameters (``Spec.omit_none``: None means not set)
 
 
-PARAM_WIDGETS = {
-    "least_squares": least_squares,
-    "fisher": fisher,
-    "perceptron": perceptron,
-    "gaussian_shared": _gaussian("gaussian_shared"),
-    "gaussian_separate": _gaussian("gaussian_separate"),
-    "naive_bayes": naive_bayes,
-    "logistic": _logistic("logistic"),
-    "softmax": _logistic("softmax"),
-    "probit": _logistic("probit"),
-    "bayesian_logistic": bayesian_logistic,
-    "svm": svm,
-}
+def _setting(method: str, widget: Widget, control: Control, present_classes: Sequence[int]) -> Any:
+    """Draw the widget of one setting, the one its kind gives as ``control`` shapes it; its value."""
+    spec, key = widget
+    label = control.label or spec.name
+    extra = {"help": control.help} if control.help else {}
+    if control.many_classes and len(present_classes) > 2:
+        st.caption(_(control.many_classes))
+        return spec.default
+    if control.toggle:
+        toggle = control.toggle
+        checked = st.checkbox(_(toggle.label), key=toggle.key, help=_(toggle.help) if toggle.help else None)
+        if checked == toggle.checked_means_none:
+            return _OMITTED if spec.omit_none else None
+    if spec.kind == "priors":
+        return _priors(key, present_classes)
+    if spec.kind == "vector":
+        return initial_weights(widget, present_classes) if control.book_weights else _vector_inputs(widget, label)
+    if spec.kind == "bool":
+        value = bool(widget_default(key, spec.default))  # False (the default) when a load set the key
+        return st.checkbox(_(label), value, key=key, help=_(control.help) if control.help else None)
+    if spec.kind == "int":
+        return int((int_input if control.number_input else int_slider)(widget, label, **extra))
+    if spec.kind == "float" and spec.low is not None and spec.high is not None:  # a slider over [low, high]
+        default = spec.default if isinstance(spec.default, int | float) else spec.low
+        value = widget_default(key, float(default))
+        return float(st.slider(_(label), float(spec.low), float(spec.high), value, key=key, **translated(extra)))
+    if spec.kind == "choice" and control.labels:
+        return radio(widget, label, control.labels, horizontal=control.horizontal, **extra)
+    if spec.kind == "choice":
+        return select_slider(widget, label, **extra)
+    raise ValueError(f"no widget for the {spec.kind} setting {spec.name!r} of {method!r}")
+
+
+def method_widgets(method: str, present_classes: Sequence[int]) -> dict[str, Any]:
+    """The method's hyper-parameter widgets, generated from its specs' kinds as its card
+    (``ui.methods``) shapes them, drawn in the card's order; returns the constructor arguments in
+    the specs' order (a setting whose condition does not hold: its ``otherwise`` value, or absent)."""
+    return page_widgets(card_of(method), present_classes)
+
+
+def page_widgets(card: MethodPage, present_classes: Sequence[int]) -> dict[str, Any]:
+    """``method_widgets`` for the method of ``card``."""
+    method = card.method
+    drawn: dict[str, Any] = {}
+    for spec in card.drawing_order():
+        if spec.applies(drawn):
+            value = _setting(method, Widget(spec, card.widget_key(spec)), card.control(spec), present_classes)
+            if value is not _OMITTED:
+                drawn[spec.name] = value
+    params: dict[str, Any] = {}
+    for spec in card.specs:
+        if spec.applies(drawn) and spec.name in drawn:
+            params[spec.name] = drawn[spec.name]
+        elif not spec.applies(drawn) and spec.otherwise is not ABSENT and spec.name not in params:
+            params[spec.name] = spec.otherwise
+    return params

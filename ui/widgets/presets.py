@@ -8,7 +8,7 @@ their numbers filled in from the scene (``ui.panels.preset_numbers``), never typ
 
 In presentation the explanation is a drawer on the right (``drawer``) that follows what is on
 screen: the figure's text while its method (or a method its "Try:" switches to, or its
-comparison) is shown, else the shown method's own paragraph (``ui.text.method_about``). Its close
+comparison) is shown, else the shown method's own paragraph (its card's ``about``, ``ui.methods``). Its close
 button stays at its top, its text scrolls inside it (never taller than the window), and once
 closed the bar's "Explanation" button (``reopen_button``) opens it again. It holds a slot below the
 text where the page draws the settings and the panel's controls the text asks for (the same
@@ -25,11 +25,11 @@ from streamlit.delta_generator import DeltaGenerator
 from playground.grid import Window
 from playground.presets import PRESETS, Preset
 from ui.base.visitor import visitor
+from ui.methods import card_of
 from ui.panels.preset_numbers import numbers
 from ui.session import loading, state
 from ui.text.i18n import _
 from ui.text.labels import method_label
-from ui.text.method_about import METHOD_ABOUT
 
 ACTIVE_KEY: Final = "active_preset"  # the preset whose explanation is shown, or absent
 DRAWER_OPEN_KEY: Final = "pg_drawer_open"  # presentation: the drawer is open (a figure loaded opens it)
@@ -136,7 +136,7 @@ def shown_text(preset: Preset | None, method: str, window: Window | None = None)
     its "Try:" switches to or its comparison is shown, else ``method``'s own paragraph."""
     if preset is not None and (method in (preset.scene.method, *preset.try_methods) or preset.compare):
         return heading(preset), explanation(preset, window), _(preset.about_notes) if preset.about_notes else ""
-    return method_label(method), _(METHOD_ABOUT[method]), ""
+    return method_label(method), _(card_of(method).about), ""
 
 
 def active_preset() -> Preset | None:

@@ -1,14 +1,12 @@
 """The linear support vector machine's numpy cell (section 7.1): the dual maximised by sequential
 minimal optimisation (SMO), with the linear kernel written out.
 
-The template follows the package's rules (``ui.export.numpy_cells``): it defines ``fit``,
+The template follows the package's rules (``ui.methods.numpy_cells``): it defines ``fit``,
 ``discriminants``, ``weights`` and ``posteriors``, and takes its settings as ``literal`` text only.
 """
 
 from string import Template
 from typing import Any
-
-from playground.i18n import N_
 
 from .core import DESIGN, TWO_CLASS_VALUE
 
@@ -74,15 +72,3 @@ posteriors = None
 
 def svm_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return SVM.substitute(C="np.inf" if settings.get("C") is None else s["C"])  # None: a hard margin
-
-
-#: method -> its cell's code from (settings, the settings as literals)
-CODE = {"svm": svm_code}
-
-#: The Markdown before each method's numpy cell: what the book does, with its equations.
-TEXT = {
-    "svm": N_(
-        "The linear support vector machine (section 7.1) maximises the dual (eq. 7.10) with 0 ≤ aₙ ≤ C, "
-        "here by sequential minimal optimisation (SMO), then w = Σₙ aₙtₙxₙ (eq. 7.8)."
-    ),
-}

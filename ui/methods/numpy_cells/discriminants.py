@@ -1,14 +1,12 @@
 """The discriminant functions' numpy cells (section 4.1): least squares (1-of-K or section 4.1.5's
 targets), Fisher's discriminant and the perceptron.
 
-Each template follows the package's rules (``ui.export.numpy_cells``): it defines ``fit``,
+Each template follows the package's rules (``ui.methods.numpy_cells``): it defines ``fit``,
 ``discriminants``, ``weights`` and ``posteriors``, and takes its settings as ``literal`` text only.
 """
 
 from string import Template
 from typing import Any
-
-from playground.i18n import N_
 
 from .core import DESIGN, TWO_CLASS_VALUE
 
@@ -155,11 +153,6 @@ posteriors = None
 )
 
 
-def least_squares_code(settings: dict[str, Any], s: dict[str, str]) -> str:
-    template = LEAST_SQUARES_FISHER_TARGETS if settings.get("targets") == "fisher" else LEAST_SQUARES
-    return template.substitute()
-
-
 def fisher_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return FISHER.substitute(threshold=s["threshold"])
 
@@ -168,24 +161,3 @@ def perceptron_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return PERCEPTRON.substitute(
         eta=s["eta"], max_epochs=s["max_epochs"], shuffle=s["shuffle"], seed=s.get("random_state", "0")
     )
-
-
-#: method -> its cell's code from (settings, the settings as literals)
-CODE = {"least_squares": least_squares_code, "fisher": fisher_code, "perceptron": perceptron_code}
-
-#: The Markdown before each method's numpy cell: what the book does, with its equations.
-TEXT = {
-    "least_squares": N_(
-        "Least squares (section 4.1.3) fits y(x) = W̃ᵀx̃ to 1-of-K targets in one step, W̃ = X̃⁺T (eq. 4.16), "
-        "and gives each point the class of the largest output (eq. 4.9)."
-    ),
-    "fisher": N_(
-        "Fisher's discriminant (section 4.1.4) projects onto w ∝ S_W⁻¹(m₂ − m₁) (eq. 4.30; here written "
-        "m₁ − m₂ so that w points into C₁) and cuts the projection at a threshold; with more classes it "
-        "keeps the leading eigenvectors of S_W⁻¹S_B (eq. 4.51)."
-    ),
-    "perceptron": N_(
-        "The perceptron (section 4.1.7) visits the points in turn and moves the weights by "
-        "w ← w + η φₙ tₙ at every misclassified one (eq. 4.55), until an epoch has no mistake."
-    ),
-}

@@ -2,14 +2,12 @@
 covariance or one each, and naive Bayes (Gaussian or Bernoulli features), all with the app's
 class priors (``CLASS_PRIORS``, shared).
 
-Each template follows the package's rules (``ui.export.numpy_cells``): it defines ``fit``,
+Each template follows the package's rules (``ui.methods.numpy_cells``): it defines ``fit``,
 ``discriminants``, ``weights`` and ``posteriors``, and takes its settings as ``literal`` text only.
 """
 
 from string import Template
 from typing import Any
-
-from playground.i18n import N_
 
 from .core import DESIGN, SOFTMAX
 
@@ -159,27 +157,3 @@ def naive_bayes_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     if settings.get("variant") == "bernoulli":
         return NAIVE_BAYES_BERNOULLI.substitute(priors=s.get("priors", "None"), thresholds=s.get("thresholds", "None"))
     return NAIVE_BAYES_GAUSSIAN.substitute(priors=s.get("priors", "None"))
-
-
-#: method -> its cell's code from (settings, the settings as literals)
-CODE = {
-    "gaussian_shared": gaussian_shared_code,
-    "gaussian_separate": gaussian_separate_code,
-    "naive_bayes": naive_bayes_code,
-}
-
-#: The Markdown before each method's numpy cell: what the book does, with its equations.
-TEXT = {
-    "gaussian_shared": N_(
-        "Gaussian classes with one shared covariance (sections 4.2.1-4.2.2): maximum-likelihood means, "
-        "priors and covariance (eq. 4.73-4.80) give linear discriminants w_k = Σ⁻¹μ_k (eq. 4.69-4.70)."
-    ),
-    "gaussian_separate": N_(
-        "Gaussian classes with a covariance each (section 4.2.2): a_k = ln p(x|C_k) + ln p(C_k) (eq. 4.63) "
-        "keeps its quadratic term, so the boundary is curved."
-    ),
-    "naive_bayes": N_(
-        "Naive Bayes (section 4.2.3) treats the features as independent within a class: one variance per "
-        "class and feature, or binary features with p(xᵢ = 1|C_k) = μ_ki (eq. 4.81-4.82)."
-    ),
-}

@@ -2,15 +2,13 @@
 probit regression, fitted by Newton-Raphson (IRLS) or gradient descent (``minimise``, shared), and
 Bayesian logistic regression with the Laplace approximation.
 
-Each template follows the package's rules (``ui.export.numpy_cells``): it defines ``fit``,
+Each template follows the package's rules (``ui.methods.numpy_cells``): it defines ``fit``,
 ``discriminants``, ``weights`` and ``posteriors``, and takes its settings as ``literal`` text only.
 """
 
 from collections.abc import Callable
 from string import Template
 from typing import Any
-
-from playground.i18n import N_
 
 from .core import DESIGN, SIGMOID, SOFTMAX, TWO_CLASS_VALUE
 
@@ -229,34 +227,3 @@ def iterative_code(template: Template) -> Callable[[dict[str, Any], dict[str, st
 
 def bayesian_logistic_code(settings: dict[str, Any], s: dict[str, str]) -> str:
     return BAYESIAN_LOGISTIC.substitute(alpha=s["alpha"])
-
-
-#: method -> its cell's code from (settings, the settings as literals)
-CODE = {
-    "logistic": iterative_code(LOGISTIC),
-    "softmax": iterative_code(SOFTMAX_REGRESSION),
-    "probit": iterative_code(PROBIT),
-    "bayesian_logistic": bayesian_logistic_code,
-}
-
-#: The Markdown before each method's numpy cell: what the book does, with its equations.
-TEXT = {
-    "logistic": N_(
-        "Logistic regression (section 4.3.2) models p(C₁|φ) = σ(wᵀφ) (eq. 4.87) and maximises the "
-        "likelihood by Newton-Raphson, iterative reweighted least squares (eq. 4.99-4.100), or by "
-        "gradient descent."
-    ),
-    "softmax": N_(
-        "Softmax regression (section 4.3.4) models p(C_k|φ) = exp(a_k) / Σⱼ exp(aⱼ) (eq. 4.104) and "
-        "maximises the likelihood with the block Hessian of eq. 4.110, or by gradient descent."
-    ),
-    "probit": N_(
-        "Probit regression (section 4.3.5) replaces the sigmoid by the normal distribution function Φ(a) "
-        "(eq. 4.114) and is fitted by the same Newton-Raphson iterations."
-    ),
-    "bayesian_logistic": N_(
-        "Bayesian logistic regression (sections 4.4-4.5): a Gaussian prior with precision α, the mode "
-        "w_MAP, the Laplace covariance S_N⁻¹ = αI + ΦᵀRΦ (eq. 4.143), and the moderated prediction "
-        "σ(κ(σₐ²)μₐ) (eq. 4.155)."
-    ),
-}

@@ -4,10 +4,13 @@ sigmoid as code snippets, settings written as literals (``literal``) and PEP 8's
 
 Rules: a snippet is code a student reads, in the book's notation, and never imports ``playground``;
 ``literal`` is the only way a setting enters the code, and it refuses anything but numbers,
-booleans, None, tuples of them and the fixed option names below (never a visitor's text).
+booleans, None, tuples of them and the option names of the methods' choice settings
+(``playground.specs.METHOD_SPECS``: fixed words, never a visitor's text).
 """
 
 import re
+
+from playground.specs import METHOD_SPECS
 
 DESIGN = '''\
 def design(Phi):
@@ -49,7 +52,15 @@ def literal(value: object) -> str:
     raise ValueError(f"not a setting: {value!r}")
 
 
-_OPTION_NAMES = frozenset({"midpoint", "gaussian", "irls", "gd", "one_of_k", "fisher", "bernoulli"})
+# The words a method's choice setting may hold ("irls", "midpoint", ...): the spec table's own options.
+_OPTION_NAMES = frozenset(
+    option
+    for specs in METHOD_SPECS.values()
+    for spec in specs
+    if spec.kind == "choice"
+    for option in spec.options
+    if isinstance(option, str)
+)
 
 
 def pep8_spacing(code: str) -> str:
