@@ -6,9 +6,6 @@ Rules that must hold:
 
 - The canvas's edits reach the scene only through ``ui.session.edits.apply_canvas_events``, inside
   a guarded callback (an edit's unexpected error is a notice, never a dead page).
-- An edit that changed the scene reruns, in the same script run as the canvas's, the fragments its
-  page names (``followers``: the panels' part that follows the canvas), so a click costs the live
-  request and one run; an event that changed nothing reruns the canvas's fragment alone.
 - No live route while clicks place RBF centres (they are not points) or for a scene a link cannot
   carry (the route reads the scene from its link query).
 - The marker a click draws before the refit arrives is the one ``ui.plot.figures`` draws for that
