@@ -1,4 +1,4 @@
-"""After a click, the open panel follows with its live section alone, in the canvas's run (issues 15, 45).
+"""After a click, the open panel follows with its live section alone (issue 15, cost per click).
 
 The default scene's panel (least-squares outputs) puts its chart and figures in a live section: the
 canvas's follow-up reruns that section, not the tabs, pickers, buttons and explanations around it.
@@ -74,21 +74,16 @@ async def _live_section(url):
         await _click_and_follow(session, 0)  # the first edit enables undo: the whole page runs
         for k in range(1, 4):
             sent, metrics, components = await _click_and_follow(session, k)
-            # The canvas and the live section in one run (issue 45; the callback's own run, which
-            # asks for it, sends nothing).
-            drawing = [index for index, run in enumerate(sent) if run]
-            assert len(drawing) == 1, f"a click ran {len(drawing)} scripts that sent something: {sent}"
-            (index,) = drawing
-            follow_run = sent[index]
-            assert "element:bidi_component" in follow_run
-            assert components[index][0].endswith("playground_canvas"), components[index]
-            assert any(name.endswith("playground_chart") for name in components[index]), components[index]
-            assert len(metrics[index]) == 1  # lowest, highest, outside [0, 1]
+            assert len(sent) == 2, f"a click ran {len(sent)} scripts: {sent}"  # the canvas, then the follow-up
+            canvas_run, follow_run = sent
+            assert "element:bidi_component" in canvas_run
+            assert any(name.endswith("playground_chart") for name in components[1]), components[1]
+            assert len(metrics[1]) == 1  # lowest, highest, outside [0, 1]
             # Nothing around the outputs is sent again: no tabs, pickers, buttons or points table.
             for kind in AROUND_THE_OUTPUTS:
                 assert kind not in follow_run, f"the follow-up sent {kind}: {follow_run}"
             assert len(follow_run) <= 10, follow_run
-        followed = metrics[index]
+        followed = metrics[1]
         # A whole run of the page for the same points (the link the page now has) shows the same figures.
         fresh = await RecordingSession.open(url, session.query, timeout=300)
         try:

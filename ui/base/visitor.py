@@ -59,8 +59,6 @@ class VisitorState(TypedDict, total=False):
     canvas_drawn: str  # what the canvas last drew: the panels follow it
     whole_run: bool  # the whole page is running (not one fragment)
     live_follows: bool  # this run, the open panel's live section holds the follow element
-    canvas_follower: str  # the fragment key of the panels' part that follows the canvas (ui.page.app)
-    panels_in_canvas_run: bool  # the canvas's edit reruns the follower in the same run
 
     # ---- Fits the visitor stopped (ui/session/compute.py) ----
     stop_fit_requests: set[tuple[Any, ...]]  # the fits' keys (ui/engine/cache.py)

@@ -246,7 +246,6 @@ def main() -> None:
         with _boundary(N_("the explanation's controls")):
             _drawer_controls(try_slot.asked)
     visitor()[WHOLE_RUN] = True  # the panels run below: the canvas need not call them
-    visitor().pop(FOLLOWER, None)  # known again once the panels have drawn (none in some views)
     try:
         if rooms_panel.is_open():
             rooms_panel.projector_view(_scale(), in_bar=_presenting())
@@ -267,23 +266,14 @@ def main() -> None:
     runtime.index_config_sections()
 
 
-# The canvas and the panels below it are two fragments. A click's boundary is drawn at once by the
-# live route; the edit it made then reruns the canvas and the part of the panels that follows it
-# (the live section, or the whole panel while the points table is open) in ONE script run
-# (``st.rerun`` of their fragment keys from the canvas's callback). A run of the canvas alone (an
-# event that changed nothing) leaves the panels to follow one round trip later should they be
-# behind (the canvas asks for them when it has drawn, see ``panels_follow``). The sidebar alone is
-# dozens of widgets to re-send, so neither reruns the page unless an edit changed what the sidebar
-# shows (undo becomes possible, a class appears, a panel switches the method) or a panel widget
-# changed what the canvas shows.
+# The canvas and the panels below it are two fragments: a click on the canvas reruns the canvas
+# alone, which draws at once; the panels follow one round trip later (the canvas asks for them
+# when it has drawn, see ``panels_follow``). The sidebar alone is dozens of widgets to re-send, so
+# neither reruns the page unless an edit changed what the sidebar shows (undo becomes possible, a
+# class appears, a panel switches the method) or a panel widget changed what the canvas shows.
 CANVAS_DRAWN: Final = "canvas_drawn"  # what the canvas last drew: the panels follow it
 WHOLE_RUN: Final = "whole_run"  # True while the whole page runs (not one fragment)
 LIVE_FOLLOWS: Final = "live_follows"  # this run, the open panel's live section holds the follow element
-FOLLOWER: Final = "canvas_follower"  # the fragment key of the panels' part that follows the canvas
-TOGETHER: Final = "panels_in_canvas_run"  # this run, the follower runs right after the canvas
-CANVAS_FRAGMENT: Final = "pg_canvas_view"
-PANELS_FRAGMENT: Final = "pg_panel_view"
-LIVE_FRAGMENT: Final = "pg_live_section"
 OPEN_PANEL: Final = "open_panel"  # the open panel's title, as the panels last drew it (the link carries it)
 
 
@@ -351,10 +341,9 @@ def _show_notices():
         st.toast(plain(phrased(notice, name=class_name)))
 
 
-@st.fragment(key=CANVAS_FRAGMENT)
+@st.fragment
 def _canvas_view():
     """The scene's method on the clickable canvas, with its panels' overlays; the status line."""
-    together = visitor().pop(TOGETHER, False)  # the panels' follower runs next, in this run
     if state.sidebar_outdated():
         st.rerun(scope="app")
     _show_notices()
@@ -388,7 +377,6 @@ def _canvas_view():
                 caption_room=caption_room,
                 model=drawn,
                 error=view.error,
-                together=together,
             )
         with _boundary(N_("the status line")):
             _status_region(scene, drawn, view, test_predicted)
@@ -436,17 +424,7 @@ def _status_region(scene: Scene, model: Classifier | None, view: FitView, test_p
     )
 
 
-def _canvas_followers():
-    """The fragments an edit on the canvas reruns, in one run: the canvas's, then the panels' part
-    that follows it (none known: the page drew no panels, e.g. the class room's view)."""
-    follower = visitor().get(FOLLOWER)
-    if follower is None:
-        return []
-    visitor()[TOGETHER] = True
-    return [CANVAS_FRAGMENT, follower]
-
-
-def _draw_canvas(scene, figure, painted=False, caption_room=0, model=None, error=None, together=False):
+def _draw_canvas(scene, figure, painted=False, caption_room=0, model=None, error=None):
     canvas_controller.scene_canvas(
         scene,
         figure,
@@ -457,18 +435,17 @@ def _draw_canvas(scene, figure, painted=False, caption_room=0, model=None, error
         within_window=FIRST_SCREEN_MIN_HEIGHT,  # the whole plot on a laptop's first screen
         fit=canvas_controller.fit_token(),
         file_name=file_name(MODELS[scene.method].display_name, canvas_controller.strategy_words(scene)),
-        on_events=canvas_controller.events_handler("canvas", followers=_canvas_followers),
-        # Only after a run of the canvas alone: when the whole page runs, or the panels' follower
-        # in this same run, the panels run too, and a call from the canvas would race their update
-        # (sending back widget values not yet shown).
-        panels_follow=None if visitor().get(WHOLE_RUN) or together else visitor()[CANVAS_DRAWN],
+        on_events=canvas_controller.events_handler("canvas"),
+        # Only after a run of the canvas alone: when the whole page runs, the panels run too, and a
+        # call from the canvas would race their update (sending back widget values not yet shown).
+        panels_follow=None if visitor().get(WHOLE_RUN) else visitor()[CANVAS_DRAWN],
         new_point=canvas_controller.new_point_marker(scene, _scale()),
         live=canvas_controller.live_settings(scene, painted, _scale()),
         click_switches=heldout.click_mode() == "switch",
     )
 
 
-@st.fragment(key=PANELS_FRAGMENT)
+@st.fragment
 def _panel_view():
     """The open panel, for the scene the canvas last drew."""
     if _panels_outdated():
@@ -483,7 +460,6 @@ def _panel_view():
         visitor()[OPEN_PANEL] = _render_panels(active_panels(context), context)
     if not visitor()[LIVE_FOLLOWS]:
         follow_canvas(visitor()[CANVAS_DRAWN])
-    visitor()[FOLLOWER] = LIVE_FRAGMENT if visitor()[LIVE_FOLLOWS] else PANELS_FRAGMENT
     if visitor().get(OPEN_PANEL) != previous:  # the rest of the link is the canvas's to keep
         _sync_link()
 
@@ -492,7 +468,7 @@ def _panels_outdated():
     return state.sidebar_outdated() or visitor().get(CANVAS_DRAWN) != _canvas_key(state.scene())
 
 
-@st.fragment(key=LIVE_FRAGMENT)
+@st.fragment
 def _live_section(function):
     """The part of the open panel that changes with the points (``ui.panels.live_section``).
 

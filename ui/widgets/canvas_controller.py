@@ -12,11 +12,10 @@ Rules that must hold:
   point (filled for training, hollow for test) at the page's ``scale``.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
-import streamlit as st
 
 from playground import Classifier
 from playground.link import MAX_LINK_POINTS, encode_scene
@@ -35,24 +34,14 @@ from ui.widgets import heldout
 FIT_COUNT_KEY: Final = "fit_count"  # session state: the last fit token handed to a canvas
 
 
-def events_handler(
-    key: str, *, shared_view: bool = False, followers: Callable[[], Sequence[str]] | None = None
-) -> Callable[[], None]:
-    """The callback of the canvas under ``key``: apply its new events to the scene.
-
-    ``followers``: when the events changed the scene, the keys of the fragments (``st.fragment``'s
-    ``key``) to run in the same script run as the canvas's, the canvas's own first (none: the
-    canvas's fragment alone, as Streamlit reruns a widget's fragment)."""
+def events_handler(key: str, *, shared_view: bool = False) -> Callable[[], None]:
+    """The callback of the canvas under ``key``: apply its new events to the scene."""
 
     @state.guarded_callback("that edit on the plot")
     def on_events() -> None:
         result = widget_values().get(key)
         events = result.get("events") if result is not None else None
-        before = state.scene()
         edits.apply_canvas_events(events, visitor().get("active_class_index", 0), shared_view=shared_view)
-        keys = list(followers()) if followers is not None and state.scene() is not before else []
-        if keys:
-            st.rerun(keys)  # its exception is a BaseException: the guard lets it through
 
     return on_events
 
