@@ -48,7 +48,7 @@ def test_previous_and_next_walk_the_figures_and_the_basis_and_alpha_follow():
     assert at.session_state.scene.basis == "identity"
     at.button(key="pb_next").click().run()
     assert at.session_state.active_preset == "bayes_predictive"
-    at.selectbox(key="pb_alpha").set_value(10.0).run()  # section 4.5.2's Try:
+    at.selectbox(key="pb_setting").set_value(10.0).run()  # section 4.5.2's Try:
     assert at.session_state.scene.param_dict["alpha"] == 10.0
     while at.session_state.active_preset != keys[-1]:
         at.button(key="pb_next").click().run()

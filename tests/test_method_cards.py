@@ -215,3 +215,21 @@ def test_a_card_without_controls_still_gets_a_widget_per_setting_under_generated
     for spec in bare.specs:
         if spec.kind != "vector" and spec.applies(defaults):  # a bare vector is numbers, not None
             assert params[spec.name] == defaults[spec.name], spec
+
+
+def test_every_panel_a_card_lists_exists_and_every_named_panel_is_some_card_s():
+    from ui.panels import all_panels
+
+    named = {panel.name for panel in all_panels() if panel.name}
+    listed = {name for card in CARDS.values() for name in card.panels}
+    assert listed <= named, f"cards list panels no module defines: {sorted(listed - named)}"
+    assert named <= listed, f"named panels no card lists (they would never show): {sorted(named - listed)}"
+
+
+def test_the_presenter_setting_is_a_choice_of_the_card_s_method():
+    for card in CARDS.values():
+        if card.presenter_setting:
+            specs = {spec.name: spec for spec in card.specs}
+            assert specs[card.presenter_setting].kind == "choice", card.method
+            for option in specs[card.presenter_setting].options:
+                card.presenter_format.format(option)

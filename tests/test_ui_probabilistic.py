@@ -227,9 +227,9 @@ def test_generative_panel_is_not_for_bernoulli_naive_bayes():
 
 def test_prior_note_states_the_parallel_shift():
     equal = context("gaussian_shared", 2, priors=(0.5, 0.5))
-    assert "priors are equal" in generative.prior_note(equal.model, "gaussian_shared")
+    assert "priors are equal" in generative.prior_note(equal.model)
     shifted = context("gaussian_shared", 2, priors=(0.9, 0.1))
-    note = generative.prior_note(shifted.model, "gaussian_shared")
+    note = generative.prior_note(shifted.model)
     assert "parallel to itself" in note and "towards the mean of C₂" in note
     # The stated distance is the true one: the boundary moved along w by ln(pi2/pi1) / |w|.
     w = shifted.model.coef_[0]

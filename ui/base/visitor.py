@@ -125,11 +125,11 @@ class VisitorState(TypedDict, total=False):
     import_error: str | Message  # why the last file was refused
     ls_surface_output: int  # least squares' surface panel: which output, and how it is drawn
     ls_surface_kind: str
-    pb_method: str  # the presenter bar's method, class, strategy, basis and alpha (each mirrors
+    pb_method: str  # the presenter bar's method, class, strategy, basis and the card's setting (each mirrors
     pb_class: int  # the sidebar's widget of the same setting)
     pb_strategy: str
     pb_basis: str
-    pb_alpha: float
+    pb_setting: object  # the method card's ``presenter_setting``
 
 
 def visitor() -> VisitorState:

@@ -89,6 +89,16 @@ class MethodPage:
     controls : tuple of Control
         The sidebar's widgets that need more than their kind gives, in the order they are drawn;
         the settings without one follow in the specs' order.
+    panels : tuple of str
+        The panels the method adds beyond those every fit gets, by their ``Panel.name``
+        (``ui.panels``): a panel with a name is shown only for the methods whose cards list it.
+    compared : bool
+        The method is in the comparison's first selection (``ui.widgets.compare``).
+    presenter_setting : str
+        The name of the one setting the presenter bar offers for the method ("" for none); its
+        widget key and options are the card's, its label the card's ``Control`` label for it.
+    presenter_format : str
+        How the bar shows one of that setting's options (``str.format`` of the value).
     """
 
     method: str
@@ -99,6 +109,10 @@ class MethodPage:
     no_counterpart: str = ""
     differences: str = ""
     controls: tuple[Control, ...] = field(default_factory=tuple)
+    panels: tuple[str, ...] = ()
+    compared: bool = False
+    presenter_setting: str = ""
+    presenter_format: str = "{}"
 
     @property
     def specs(self) -> tuple[Spec, ...]:

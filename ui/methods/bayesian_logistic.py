@@ -32,4 +32,7 @@ CARD = MethodPage(
             ),
         ),
     ),
+    panels=("sigmoid_probit",),
+    presenter_setting="alpha",
+    presenter_format="α = {:g}",
 )

@@ -41,4 +41,5 @@ CARD = MethodPage(
             ),
         ),
     ),
+    compared=True,
 )

@@ -32,4 +32,5 @@ CARD = MethodPage(
         "likelihood divides by N_k, so predictions may differ near the boundary."
     ),
     controls=(Control("priors", key="gsep"),),
+    panels=("class_gaussians",),
 )

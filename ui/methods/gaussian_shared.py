@@ -34,4 +34,5 @@ CARD = MethodPage(
         "second class, so the book's w is its negative."
     ),
     controls=(Control("priors", key="gs"),),
+    panels=("class_gaussians",),
 )

@@ -42,4 +42,5 @@ CARD = MethodPage(
             many_classes=N_("Targets: 1-of-K (eq. 4.15). The N/N₁, −N/N₂ targets of section 4.1.5 need two classes."),
         ),
     ),
+    compared=True,
 )

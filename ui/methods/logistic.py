@@ -62,4 +62,6 @@ CARD = MethodPage(
     ),
     # Where the run starts first (as the perceptron's card says).
     controls=(Control("w_init", key="lr_w_init", book_weights=True), *solver_controls("lr")),
+    panels=("sigmoid_probit", "outliers"),
+    compared=True,
 )

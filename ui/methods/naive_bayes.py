@@ -60,4 +60,5 @@ CARD = MethodPage(
             ),
         ),
     ),
+    panels=("class_gaussians",),
 )

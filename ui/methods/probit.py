@@ -18,4 +18,5 @@ CARD = MethodPage(
     numpy_code=probabilistic.iterative_code(probabilistic.PROBIT),
     no_counterpart=N_("scikit-learn has no probit regression, so this notebook keeps the numpy part only."),
     controls=solver_controls("pb"),
+    panels=("sigmoid_probit",),
 )

@@ -37,4 +37,5 @@ CARD = MethodPage(
             toggle=Toggle("svm_hard", N_("Hard margin (C = ∞)"), N_("Fails with a message when the classes overlap.")),
         ),
     ),
+    compared=True,
 )

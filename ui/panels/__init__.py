@@ -25,6 +25,7 @@ from playground.grid import Window
 from playground.scene import PointSet, Scene
 from playground.validation import FloatArray
 from ui.base.visitor import widget_values
+from ui.methods import card_of
 from ui.text.convention import Probabilistic
 from ui.text.i18n import active_translations
 
@@ -89,7 +90,9 @@ class Panel:
 
     applies(ctx) -> bool; overlay(ctx) -> list of plotly traces drawn between the regions and
     the points; render(ctx) draws Streamlit elements below the canvas; order sorts panels;
-    drawer(ctx) draws its "Try:" controls in the presenter's drawer.
+    drawer(ctx) draws its "Try:" controls in the presenter's drawer. A panel with a ``name`` is one
+    a method adds: it is shown only for the methods whose cards list that name
+    (``ui.methods.MethodPage.panels``), and then where ``applies`` holds.
     """
 
     title: str
@@ -102,6 +105,7 @@ class Panel:
     # Presentation: draws the controls a figure's "Try:" asks for (with the tab's own keys) in the
     # explanation's drawer, beside the text; the tab then leaves them out (``controls_in_drawer``).
     drawer: Callable | None = None
+    name: str = ""
 
 
 def _option_toggled(key, options, option):
@@ -233,8 +237,12 @@ def all_panels() -> tuple[Panel, ...]:
 
 
 def active_panels(ctx: PanelContext) -> list[Panel]:
-    """The panels that apply to this context; a panel whose test fails is left out."""
-    return [panel for panel in all_panels() if ctx.model is not None and panel.applies(ctx)]
+    """The panels that apply to this context; a panel whose test fails is left out, and so is a
+    panel a method adds (its ``name``) unless the scene's method's card lists it."""
+    if ctx.model is None:
+        return []
+    added = card_of(ctx.scene.method).panels
+    return [panel for panel in all_panels() if (not panel.name or panel.name in added) and panel.applies(ctx)]
 
 
 def is_open(ctx: PanelContext, title: str) -> bool:

@@ -13,7 +13,7 @@ import streamlit as st
 from numpy.typing import ArrayLike
 from plotly.basedatatypes import BaseTraceType
 
-from playground.gaussian import SeparateCovarianceGaussian, SharedCovarianceGaussian
+from playground.gaussian import SEPARATE_CARD, SHARED_CARD, SeparateCovarianceGaussian, SharedCovarianceGaussian
 from playground.naive_bayes import NaiveBayes
 from playground.validation import FloatArray, LabelArray
 from ui.base.visitor import visitor, widget_values
@@ -30,8 +30,8 @@ from .posterior import class_symbol
 HALO_COLOUR = "rgba(255,255,255,0.85)"  # under the ellipses, so they read on any region or posterior colour
 OUTLINE_COLOUR = "#1A1A1A"
 
-GENERATIVE_METHODS = ("gaussian_shared", "gaussian_separate", "naive_bayes")
-TOGGLE = {"gaussian_shared": "gaussian_separate", "gaussian_separate": "gaussian_shared"}
+# Figure 4.10-4.11's switch: the shared-covariance model and the one with a covariance per class.
+TOGGLE = {SHARED_CARD.name: SEPARATE_CARD.name, SEPARATE_CARD.name: SHARED_CARD.name}
 ELLIPSE_RADII = (1.0, 2.0)
 ELLIPSE_POINTS = 72
 
@@ -77,8 +77,7 @@ def class_covariances(model: object) -> FloatArray | None:
 def applies(ctx: PanelContext) -> bool:
     model = ctx.model
     return (
-        ctx.scene.method in GENERATIVE_METHODS
-        and getattr(ctx.scene, "basis", "identity") == "identity"  # on a basis the Gaussians live in phi-space
+        getattr(ctx.scene, "basis", "identity") == "identity"  # on a basis the Gaussians live in phi-space
         and model is not None
         and class_covariances(model) is not None
         and _has_means(model)  # it has (class_covariances read them)
@@ -206,9 +205,9 @@ def parameter_table(model: GenerativeModel) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(_("class"))
 
 
-def prior_note(model: GenerativeModel, method: str) -> str:
+def prior_note(model: GenerativeModel) -> str:
     """What the priors do to the boundary for this model (markdown)."""
-    if method == "gaussian_shared":
+    if isinstance(model, SharedCovarianceGaussian):
         text = _(
             "**Priors and the boundary.** With a shared covariance the quadratic terms cancel and "
             "aₖ(x) = wₖᵀx + wₖ₀ with wₖ = Σ⁻¹μₖ and wₖ₀ = −½μₖᵀΣ⁻¹μₖ + ln p(Cₖ) (eq. 4.68-4.70): the priors enter "
@@ -244,7 +243,7 @@ def prior_note(model: GenerativeModel, method: str) -> str:
                     ),
                 )
         return text
-    if method == "gaussian_separate":
+    if isinstance(model, SeparateCovarianceGaussian):
         return _(
             "**Priors and the boundary.** With one covariance per class the boundary is a conic, "
             "aₖ(x) = ln N(x|μₖ, Σₖ) + ln p(Cₖ); a prior only adds a constant to its class's activation, so the "
@@ -273,7 +272,7 @@ def _toggle_covariance():
 def _toggle_button(method):
     """Figure 4.10-4.11's "Try:": share one covariance, or give each class its own."""
     if method in TOGGLE:
-        to_separate = method == "gaussian_shared"
+        to_separate = method == SHARED_CARD.name
         st.button(
             _("Give each class its own covariance ⟶ conic boundary")
             if to_separate
@@ -299,7 +298,7 @@ def render(ctx: PanelContext) -> None:
     method = ctx.scene.method
     if not ctx.controls_in_drawer:
         _toggle_button(method)
-    st.markdown(prior_note(model, method))
+    st.markdown(prior_note(model))
     st.caption(
         _(
             "Set the priors with the sidebar's *Set the priors p(Cₖ) by hand* sliders; by default they are the "
@@ -313,6 +312,7 @@ def render(ctx: PanelContext) -> None:
 PANELS = [
     Panel(
         title=N_("Class Gaussians"),
+        name="class_gaussians",
         applies=applies,
         render=render,
         overlay=overlay,

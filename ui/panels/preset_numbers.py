@@ -23,7 +23,10 @@ import numpy as np
 from playground import PlaygroundError
 from playground.bayesian_logistic import PROBIT_LAMBDA
 from playground.fisher import FisherDiscriminant
+from playground.gaussian import SHARED_CARD
 from playground.grid import Window
+from playground.logistic import LOGISTIC_CARD
+from playground.perceptron import CARD as PERCEPTRON_CARD
 from playground.presets import LOGISTIC, OUTLIER_CENTRE, PERCEPTRON, PRESETS
 from playground.scene import Scene
 from ui.engine.fits import shared_fit
@@ -101,7 +104,7 @@ def _fig4_7(scene):
 def weight_ratio(scene: Scene) -> float:
     """‖w‖ of logistic regression over ‖w‖ of probit regression on the same points."""
     probit = _fit(scene)
-    logistic = _fit(scene.with_method("logistic", LOGISTIC))
+    logistic = _fit(scene.with_method(LOGISTIC_CARD.name, LOGISTIC))
     return float(np.linalg.norm(logistic.coef_) / np.linalg.norm(probit.coef_))
 
 
@@ -195,7 +198,7 @@ def _seed003(scene):
     m1, m2 = fisher.means_
     direction = np.asarray(fisher.direction_, dtype=float)
     direction = direction if (m1 - m2) @ direction >= 0 else -direction  # into C1, as the notes
-    shared = _fit(scene.with_method("gaussian_shared", {"priors": None}))
+    shared = _fit(scene.with_method(SHARED_CARD.name, {"priors": None}))
     gaussian_w = -np.concatenate([shared.intercept_, shared.coef_[0]])  # the book's sign (C1 positive)
     numbers = dict(
         class1_points=_point_list(X[y == 0]),
@@ -212,12 +215,14 @@ def _seed003(scene):
 
 def _seed003_runs(scene):
     perceptron = _fit(
-        scene.with_method("perceptron", {**PERCEPTRON, "w_init": backend_w_init(SEED003_PERCEPTRON_START)})
+        scene.with_method(PERCEPTRON_CARD.name, {**PERCEPTRON, "w_init": backend_w_init(SEED003_PERCEPTRON_START)})
     )
     used = [entry["index"] for entry in perceptron.history_]
     weights = [book_weights_at(perceptron, step) for step in range(1, perceptron.n_iter_ + 1)]
     final = weights[-1]
-    logistic = _fit(scene.with_method("logistic", {**LOGISTIC, "w_init": backend_w_init(SEED003_LOGISTIC_START)}))
+    logistic = _fit(
+        scene.with_method(LOGISTIC_CARD.name, {**LOGISTIC, "w_init": backend_w_init(SEED003_LOGISTIC_START)})
+    )
     step = logistic.history_[SEED003_IRLS_STEP]
     return dict(
         n_updates=str(perceptron.n_iter_),

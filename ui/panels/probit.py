@@ -22,7 +22,6 @@ from ui.text.i18n import N_, _
 
 from . import Panel, PanelContext, number_text
 
-METHODS = ("logistic", "probit", "bayesian_logistic")
 REACH = 6.0
 CURVE_POINTS = 241
 VARIANCES = (0.0, 1.0, 4.0, 16.0)  # s^2 of the convolutions drawn
@@ -149,7 +148,8 @@ def render(ctx: PanelContext) -> None:
 PANELS = [
     Panel(
         title=N_("Sigmoid and probit (fig. 4.9)"),
-        applies=lambda ctx: ctx.scene.method in METHODS,
+        applies=lambda ctx: True,  # for the methods whose cards add it
+        name="sigmoid_probit",
         render=render,
         order=85,
         help=(

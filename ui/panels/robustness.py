@@ -13,6 +13,7 @@ import streamlit as st
 
 from playground import InvalidDataError, PlaygroundError, Window, boundary_segments, evaluate_grid
 from playground.base import LinearClassifier
+from playground.least_squares import CARD as LEAST_SQUARES
 from playground.scene import PointSet
 from playground.validation import FloatArray, LabelArray
 from ui.base.visitor import visitor
@@ -36,12 +37,7 @@ OUTLIER_CLASS_KEY: Final = "outlier_class"
 
 def applies(ctx: PanelContext) -> bool:
     model = ctx.model
-    return (
-        ctx.scene.method == "logistic"
-        and model is not None
-        and hasattr(model, "coef_")
-        and np.asarray(model.classes_).size == 2
-    )
+    return model is not None and hasattr(model, "coef_") and np.asarray(model.classes_).size == 2
 
 
 def outlier_points(
@@ -172,7 +168,7 @@ def render(ctx: PanelContext) -> None:
         ),
         width="stretch",
     )
-    least_squares, error = fitted_model(points, "least_squares", (), "native")
+    least_squares, error = fitted_model(points, LEAST_SQUARES.name, (), "native")
     window = framed_window(points.X)
     left, right = st.columns(2)
     with left:
@@ -202,6 +198,7 @@ def render(ctx: PanelContext) -> None:
 PANELS = [
     Panel(
         title=N_("Outliers: least squares vs logistic"),
+        name="outliers",
         applies=applies,
         render=render,
         order=60,

@@ -20,6 +20,7 @@ from playground.registry import fitted_strategy
 from playground.scene import Scene
 from ui.base.visitor import visitor
 from ui.engine.fitview import FitView, test_predictions
+from ui.methods import CARDS
 from ui.plot.canvas import file_name
 from ui.plot.legend_row import legend_row
 from ui.plot.render import render_scene
@@ -31,7 +32,8 @@ from ui.widgets import canvas_controller
 
 MODE_KEY: Final = "view_mode"  # "single" or "compare"
 METHODS_KEY: Final = "compare_methods"
-DEFAULT_COMPARED = ("least_squares", "fisher", "logistic", "svm")
+# The first selection: the methods whose cards ask for it, in the registry's (the book's) order.
+DEFAULT_COMPARED = tuple(method for method in MODELS if CARDS[method].compared)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from playground import MODELS
 from playground.presets import PRESETS
 from playground.registry import TWO_CLASS_METHODS
 from ui.base.visitor import visitor, widget_values
+from ui.methods import card_of
 from ui.plot.theme import SYMBOL_GLYPHS
 from ui.session import loading, state
 from ui.session.widget_keys import method_widget
@@ -261,14 +262,14 @@ def presenter_bar(row: DeltaGenerator) -> None:
             label_visibility="collapsed",
         )
     _basis_choice(row, scene)
-    _alpha_choice(row, scene)
+    _setting_choice(row, scene)
     reopen_button(row)
     with row:
         _keys(data=_key_data(), key=KEYS_KEY, on_press_change=receive_press)
 
 
 BASIS_KEY: Final = "pb_basis"
-ALPHA_KEY: Final = "pb_alpha"
+SETTING_KEY: Final = "pb_setting"
 SHORT_BASIS_LABELS = {"identity": N_("φ: none"), "polynomial": N_("φ: polynomial"), "rbf": N_("φ: Gaussian RBF")}
 
 
@@ -289,20 +290,23 @@ def _basis_choice(row, scene):
     )
 
 
-def _alpha_choice(row, scene):
-    """Bayesian logistic regression's prior precision α (section 4.5.2's figure asks to raise it)."""
-    if scene.method != "bayesian_logistic":
+def _setting_choice(row, scene):
+    """The one setting the method's card offers on the bar (Bayesian logistic regression's prior
+    precision α: section 4.5.2's figure asks to raise it), with the sidebar widget's options."""
+    card = card_of(scene.method)
+    if not card.presenter_setting:
         return
-    spec, alpha_key = method_widget("bayesian_logistic", "alpha")
-    _copy(alpha_key, ALPHA_KEY, scene.param_dict.get("alpha"))
-    if visitor().get(ALPHA_KEY) not in spec.options and isinstance(spec.default, int | float):  # α's is a number
-        visitor()[ALPHA_KEY] = spec.default
+    spec, setting_key = method_widget(scene.method, card.presenter_setting)
+    _copy(setting_key, SETTING_KEY, scene.param_dict.get(card.presenter_setting))
+    if visitor().get(SETTING_KEY) not in spec.options:
+        visitor()[SETTING_KEY] = spec.default
+    control = next((control for control in card.controls if control.name == spec.name), None)
     row.selectbox(
-        _("Prior precision α"),
+        _(control.label) if control is not None and control.label else spec.name,
         list(spec.options),
-        format_func=lambda alpha: f"α = {alpha:g}",
-        key=ALPHA_KEY,
-        on_change=_write_back(alpha_key, ALPHA_KEY),
+        format_func=lambda value: card.presenter_format.format(value),
+        key=SETTING_KEY,
+        on_change=_write_back(setting_key, SETTING_KEY),
         label_visibility="collapsed",
         width=130,
     )
