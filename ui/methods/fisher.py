@@ -14,6 +14,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="fisher",
+    panels=("fisher_projection",),
     about=N_(
         "Fisher's linear discriminant projects the points onto the direction w ∝ S_W⁻¹(m₂ − m₁) that "
         "maximises the ratio J(w) of the between-class to the within-class variance (eq. 4.26-4.30), then "

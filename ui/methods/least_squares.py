@@ -15,6 +15,7 @@ def _numpy_code(settings: dict[str, Any], s: dict[str, str]) -> str:
 
 CARD = MethodPage(
     method="least_squares",
+    panels=("least_squares_outputs",),
     about=N_(
         "Least squares fits each class's target (1 for the class, 0 otherwise) with a linear function yₖ(x) = "
         "wₖᵀx̃ by minimising the sum of squared errors (eq. 4.16) and assigns x to the class with the largest "

@@ -18,6 +18,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="perceptron",
+    panels=("perceptron_playback",),
     about=N_(
         "The perceptron visits the points in turn and, for each misclassified one, adds ηtₙφ(xₙ) to w "
         "(eq. 4.55): t = +1 for class 1, −1 for class 2. On separable data it stops after finitely many "

@@ -15,6 +15,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="svm",
+    panels=("svm_margin",),
     about=N_(
         "The linear support vector machine finds the boundary with the largest margin to the nearest points, "
         "the support vectors (section 7.1); C trades a wider margin against points inside it."

@@ -322,7 +322,7 @@ def _line_through(point, direction, window):
 
 
 def _applies(ctx):
-    return ctx.scene.method == "fisher" and fisher_model(ctx.model) is not None
+    return fisher_model(ctx.model) is not None
 
 
 def overlay(ctx: PanelContext) -> list[BaseTraceType]:
@@ -547,6 +547,7 @@ def render(ctx: PanelContext) -> None:
 
 PANELS = [
     Panel(
+        name="fisher_projection",
         title=N_("Fisher projection (fig. 4.6)"),
         applies=_applies,
         render=render,

@@ -352,7 +352,7 @@ def _load_aligned():
 
 
 def _applies(ctx):
-    return ctx.scene.method == "least_squares" and least_squares_model(ctx.model) is not None
+    return least_squares_model(ctx.model) is not None
 
 
 def render(ctx: PanelContext) -> None:
@@ -504,6 +504,7 @@ def _demonstrations(ctx: PanelContext) -> None:
 
 PANELS = [
     Panel(
+        name="least_squares_outputs",
         title=N_("Least-squares outputs (fig. 4.4, 4.5)"),
         applies=_applies,
         render=render,

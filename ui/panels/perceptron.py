@@ -172,7 +172,7 @@ def errors_by_step_figure(model: Perceptron, X: FloatArray, y: LabelArray, step:
 
 
 def _applies(ctx):
-    return ctx.scene.method == "perceptron" and perceptron_model(ctx.model) is not None
+    return perceptron_model(ctx.model) is not None
 
 
 def update_text(model: Perceptron, X: FloatArray, y: LabelArray, step: int, eta: float) -> str:
@@ -401,6 +401,7 @@ def _step_detail(model, X, y, step):
 
 PANELS = [
     Panel(
+        name="perceptron_playback",
         title=N_("Perceptron playback (fig. 4.7)"),
         applies=_applies,
         render=render,

@@ -464,7 +464,7 @@ def _render_multiclass(ctx):
 
 
 def _applies(ctx):
-    return ctx.scene.method == "svm" and (two_class_svm(ctx.model) is not None or bool(sub_svms(ctx.model)))
+    return (two_class_svm(ctx.model) is not None or bool(sub_svms(ctx.model)))
 
 
 def render(ctx: PanelContext) -> None:
@@ -477,6 +477,7 @@ def render(ctx: PanelContext) -> None:
 
 PANELS = [
     Panel(
+        name="svm_margin",
         title=N_("Support vector machine (§7.1)"),
         applies=_applies,
         render=render,
