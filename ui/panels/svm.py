@@ -464,7 +464,7 @@ def _render_multiclass(ctx):
 
 
 def _applies(ctx):
-    return (two_class_svm(ctx.model) is not None or bool(sub_svms(ctx.model)))
+    return two_class_svm(ctx.model) is not None or bool(sub_svms(ctx.model))
 
 
 def render(ctx: PanelContext) -> None:
