@@ -205,7 +205,8 @@ class SharedCovarianceGaussian(DensityFit, LinearPosteriorMixin, ProbabilisticMi
     priors_ : ndarray (K,)
     means_ : ndarray (K, D)
     covariance_ : ndarray (D, D)
-        The maximum-likelihood Sigma (eq. 4.78), before any ridge.
+        The maximum-likelihood Sigma (eq. 4.78), before any ridge (a subclass's
+        ``_model_covariance`` of it).
     ridge_ : float
         What was added to the diagonal of Sigma before solving (``reg`` plus any automatic ridge).
     class_coef_ : ndarray (K, D)
@@ -233,8 +234,17 @@ class SharedCovarianceGaussian(DensityFit, LinearPosteriorMixin, ProbabilisticMi
         self.priors = priors
         self.reg = reg
 
+    # The subject of the fit's error messages (a subclass that is its own method names itself).
+    fit_subject = N_("The shared-covariance Gaussian classifier")
+
+    def _model_covariance(self, covariance: FloatArray) -> FloatArray:
+        """The Sigma the discriminants are computed from, given the pooled maximum-likelihood one
+        (eq. 4.78-4.80) in the fit's standard units: that one itself. A subclass changes this one
+        step (a shrunk covariance, ``playground.shrinkage``); it is what ``covariance_`` holds."""
+        return covariance
+
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
-        method = N_("The shared-covariance Gaussian classifier")
+        method = self.fit_subject
         reg = check_nonnegative(self.reg, "reg", method)
         X, y_index, classes = check_X_y(X, y, method=method)
         n_classes, (n_points, dim) = classes.size, X.shape
@@ -247,7 +257,7 @@ class SharedCovarianceGaussian(DensityFit, LinearPosteriorMixin, ProbabilisticMi
         means = (one_hot.T @ Z) / counts[:, None]
         centred = Z - means[y_index]
         # sum_k (N_k / N) S_k = (1/N) sum_n (x_n - mu_k(n)) (x_n - mu_k(n))^T  (eq. 4.78-4.80)
-        covariance = centred.T @ centred / n_points
+        covariance = self._model_covariance(centred.T @ centred / n_points)
         sigma, ridge, automatic = regularise(covariance, reg / scale**2, data_scale(Z))
 
         self.priors_ = counts / n_points if priors is None else priors
