@@ -37,5 +37,9 @@ npx --no-install tsc -p tsconfig.json  # ui/**/*.js as ES modules, type-checked 
 npx --no-install eslint ui
 python -m mypy  # playground/ (every def typed, bodies checked) and the ui modules [tool.mypy] in pyproject.toml lists
 # Exit code 5 (no tests collected) fails like any other non-zero code. The slowest tests are listed
-# so that every CI log shows where its time goes.
-python -m pytest -p no:cacheprovider --durations=30 "$@"
+# so that every CI log shows where its time goes. Two workers, each taking whole test files
+# (--dist loadfile: a file's server and browser fixtures are started once, in one worker): the
+# browser tests wait on a server and a browser much of the time, so two share the machine's cores
+# (47 minutes in one process, 30 in two; BENCHMARKS.md). No test may depend on running alone:
+# the tests that load the CPU on purpose (tests/browser.py cpu_burners) wait for states, not times.
+python -m pytest -p no:cacheprovider -n 2 --dist loadfile --durations=30 "$@"
