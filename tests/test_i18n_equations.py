@@ -1,7 +1,8 @@
 """The Equations tab and the figure presets in Japanese and Chinese (issue 18, catalog areas
-equations and presets): no English sentence of ui/equations/ or ui/panels/model_equations.py is left
-on screen, and the formulas, their numbers and the book's equation numbers are those of the
-English page; a preset loaded and then shown in ja or zh explains itself in that language.
+equations and presets): no English sentence of ui/equations/, ui/methods/equations/ or
+ui/panels/model_equations.py is left on screen, and the formulas, their numbers and the book's
+equation numbers are those of the English page; a preset loaded and then shown in ja or zh explains
+itself in that language.
 
 The English sentences come from the source files themselves (every string literal, cut at its
 placeholders), so a sentence added later, with or without ``_()``, is caught as soon as it is shown."""
@@ -23,8 +24,12 @@ from ui.widgets import language
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
 EQUATIONS_TAB = "Equations"
-PACKAGE = sorted((ROOT / "ui" / "equations").glob("*.py"))
-SOURCES = (*(f"ui/equations/{path.name}" for path in PACKAGE), "ui/panels/model_equations.py")
+PACKAGE = sorted((ROOT / "ui" / "methods" / "equations").glob("*.py"))
+SOURCES = (
+    "ui/equations/__init__.py",
+    *(f"ui/methods/equations/{path.name}" for path in PACKAGE),
+    "ui/panels/model_equations.py",
+)
 
 
 def _string_constants(path):

@@ -16,20 +16,19 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from playground import MODELS, make_model
-from playground.registry import TWO_CLASS_METHODS
+from playground.registry import TWO_CLASS_METHODS, method_card
 from playground.scene import Scene
 from playground.specs import BASIS_SPECS, clean_settings
 from scripts.catalogs import catalog_entries, messages_in
 from tests.test_export import SCRIPT_SCENES, clusters
-from ui.equations import _METHODS as EQUATION_METHODS
-from ui.equations import model_equations
+from ui.equations import _writer_of, model_equations
 from ui.export.cells import numpy_code, settings_of
 from ui.methods import CARDS, MethodPage
 from ui.session.widget_keys import BASIS_KEYS, BASIS_WIDGET_KEYS, setting_widget_keys
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = sorted(MODELS)
-WIDGET_KINDS = {"choice", "int", "bool", "priors", "vector"}  # the kinds ui.widgets.method_params draws
+WIDGET_KINDS = {"choice", "int", "float", "bool", "priors", "vector"}  # the kinds ui.widgets.method_params draws
 # A book reference ("eq. 4.26-4.30", "section 4.1.5", "figure 4.4", "§4.1.5"): an equation's number, not a scene's.
 BOOK_REFERENCE = re.compile(r"(eq\.|section|sections|figure|§)\s*\d+(\.\d+)*(-\d+(\.\d+)*)?")
 
@@ -72,8 +71,9 @@ def test_the_about_text_is_marked_translated_and_gives_no_scene_s_numbers(name, 
 def test_the_equations_describe_the_fitted_model(name):
     scene = two_class_scene(name)
     model = make_model(name).fit(scene.points.X, scene.points.y)
-    if not any(isinstance(model, kind) for kind, _describe in EQUATION_METHODS):
-        # A class ui.equations does not know is written as its linear discriminants: it must have them.
+    assert _writer_of(type(model)) is (card(name).equations or _writer_of(object))  # the card's own writer
+    if card(name).equations is None:
+        # A card without equations is written as its linear discriminants: it must have them.
         assert getattr(model, "is_linear", False) and hasattr(model, "coef_"), "ui.equations cannot write it"
     equations = model_equations(model, point=(0.5, 0.5))
     assert equations and any(equation.number for equation in equations)
@@ -233,3 +233,15 @@ def test_the_presenter_setting_is_a_choice_of_the_card_s_method():
             assert specs[card.presenter_setting].kind == "choice", card.method
             for option in specs[card.presenter_setting].options:
                 card.presenter_format.format(option)
+
+
+def test_a_subclass_registered_as_its_own_method_is_written_by_its_own_card_and_an_unregistered_one_by_its_parents():
+    from playground.gaussian import SharedCovarianceGaussian
+
+    class Unregistered(SharedCovarianceGaussian):
+        pass
+
+    assert _writer_of(Unregistered) is card("gaussian_shared").equations
+    for name in NAMES:
+        estimator = method_card(name).estimator
+        assert _writer_of(estimator) is (card(name).equations or _writer_of(object)), name

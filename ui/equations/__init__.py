@@ -12,10 +12,14 @@ sigmoid of the activation and w points into its region; the back-end's weights a
 Degenerate or unusual fits never raise: each part of the description stops at the first
 attribute it cannot read, and what was written before it is kept.
 
-The package: ``core`` (the shared formatting), one module per method family (``discriminants``,
-``generative``, ``probabilistic``, ``svm``), and here the dispatch table (``_METHODS``), the
-multi-class strategy, the basis and the model evaluated at a point.
+A method's own equations are on its card (``MethodPage.equations``, written with the formatting of
+``ui.methods.equations``); here: which card writes a model (by its estimator's class), the
+multi-class strategy, the basis, the generic linear discriminants and the model evaluated at a point.
 """
+
+import functools
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -40,20 +44,9 @@ from playground import (
     SoftmaxRegression,
 )
 from playground.least_squares import LeastSquaresClassifier
-from ui.text.convention import (
-    SubClassifier,
-    book_classes,
-    book_decision,
-    book_fisher,
-    book_least_squares_outputs,
-    book_sub_classifiers,
-    book_weights,
-    is_two_class,
-)
-from ui.text.i18n import _
-from ui.text.names import class_name_latex, latex_text, scene_class_name
-
-from .core import (
+from playground.registry import CARDS
+from ui.methods import card_of
+from ui.methods.equations.core import (
     _UNREADABLE,
     MAX_ENTRIES,
     MAX_FEATURES_NAMED,
@@ -74,24 +67,35 @@ from .core import (
     text_around,
     vector,
 )
-from .discriminants import _fisher, _least_squares, _perceptron
-from .generative import _naive_bayes, _separate_gaussian, _shared_gaussian
-from .probabilistic import _bayesian_logistic, _logistic, _probit, _softmax
-from .svm import _svm
-
-_METHODS = (
-    (LeastSquaresClassifier, _least_squares),
-    (FisherDiscriminant, _fisher),
-    (Perceptron, _perceptron),
-    (SharedCovarianceGaussian, _shared_gaussian),
-    (SeparateCovarianceGaussian, _separate_gaussian),
-    (NaiveBayes, _naive_bayes),
-    (LogisticRegression, _logistic),
-    (SoftmaxRegression, _softmax),
-    (LinearSVM, _svm),
-    (ProbitRegression, _probit),
-    (BayesianLogisticRegression, _bayesian_logistic),
+from ui.text.convention import (
+    SubClassifier,
+    book_classes,
+    book_decision,
+    book_fisher,
+    book_least_squares_outputs,
+    book_sub_classifiers,
+    book_weights,
+    is_two_class,
 )
+from ui.text.i18n import _
+from ui.text.names import class_name_latex, latex_text, scene_class_name
+
+
+@functools.cache
+def _pages_by_estimator() -> dict[type, Any]:
+    return {card.estimator: card_of(card.name) for card in CARDS}
+
+
+def _writer_of(model_class: type) -> Callable[[Any, Space], Iterable[Equation]]:
+    """The writer of a model of ``model_class``: the equations of the card whose method's estimator
+    is the most specific of its classes (a subclass registered as its own method gets its own
+    card's, an unregistered subclass its parent's); ``_generic`` when no card writes it."""
+    pages = _pages_by_estimator()
+    for klass in model_class.__mro__:
+        page = pages.get(klass)
+        if page is not None:
+            return page.equations or _generic
+    return _generic
 
 
 def _generic(model, space):
@@ -252,11 +256,7 @@ def _describe(model, space):
     if isinstance(model, OneVsRest | OneVsOne):
         yield from _strategy(model, space)
         return
-    for kind, describe in _METHODS:
-        if isinstance(model, kind):
-            yield from describe(model, space)
-            return
-    yield from _generic(model, space)
+    yield from _writer_of(type(model))(model, space)
 
 
 def _posterior_number(model, n_classes):

@@ -4,10 +4,9 @@ Each module of this package (its subpackages are the shared templates, ``numpy_c
 ``CARD``, a ``MethodPage``; ``CARDS`` maps a registry name (``playground.MODELS``) to its card. The
 tables that were keyed by a method's name are views of the cards: the about texts, the notebooks'
 numpy and scikit-learn cells, the sidebar's widgets and their session keys (``ui.session.widget_keys``,
-``ui.widgets.method_params``). Adding a method's page = one module here. Its equations are not on
-the card: ``ui.equations`` writes a fitted model by its estimator's class, and sits above this
-package (the session below the equations reads the cards' keys); a method whose class it does not
-know gets its linear discriminants.
+``ui.widgets.method_params``), and the equations (``equations``, a writer of
+``ui.methods.equations``, which ``ui.equations`` calls for a model of the method's estimator class).
+Adding a method's page = one module here; a card without equations gets its linear discriminants.
 
 Rules that hold (``tests/test_method_cards.py`` checks them for every card):
 
@@ -25,7 +24,7 @@ Rules that hold (``tests/test_method_cards.py`` checks them for every card):
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -99,6 +98,8 @@ class MethodPage:
         widget key and options are the card's, its label the card's ``Control`` label for it.
     presenter_format : str
         How the bar shows one of that setting's options (``str.format`` of the value).
+    equations : ``equations(model, space) -> Iterable[Equation]``, or None
+        The fitted model written out (``ui.methods.equations``); None: its linear discriminants.
     """
 
     method: str
@@ -113,6 +114,7 @@ class MethodPage:
     compared: bool = False
     presenter_setting: str = ""
     presenter_format: str = "{}"
+    equations: Callable[[Any, Any], Iterable[Any]] | None = None
 
     @property
     def specs(self) -> tuple[Spec, ...]:

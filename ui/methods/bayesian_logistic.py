@@ -1,11 +1,13 @@
 """Bayesian logistic regression with the Laplace approximation (sections 4.4-4.5): its page."""
 
 from ui.methods import Control, MethodPage
+from ui.methods.equations.probabilistic import bayesian_logistic_equations
 from ui.methods.numpy_cells import probabilistic
 from ui.text.i18n import N_
 
 CARD = MethodPage(
     method="bayesian_logistic",
+    equations=bayesian_logistic_equations,
     about=N_(
         "Bayesian logistic regression puts a Gaussian prior of precision α on w and approximates the posterior "
         "over w by a Gaussian at its mode (the Laplace approximation, section 4.4); the predictive distribution "

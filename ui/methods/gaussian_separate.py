@@ -3,6 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
+from ui.methods.equations.generative import separate_gaussian_equations
 from ui.methods.numpy_cells import generative, literal
 from ui.text.i18n import N_
 
@@ -17,6 +18,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="gaussian_separate",
+    equations=separate_gaussian_equations,
     about=N_(
         "A generative model: each class is a Gaussian with its own mean and its own covariance. The quadratic "
         "terms no longer cancel, so the boundaries are conics (figure 4.11)."

@@ -3,6 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
+from ui.methods.equations.generative import shared_gaussian_equations
 from ui.methods.numpy_cells import generative, literal
 from ui.text.i18n import N_
 
@@ -18,6 +19,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="gaussian_shared",
+    equations=shared_gaussian_equations,
     about=N_(
         "A generative model: each class is a Gaussian with its own mean and one covariance shared by all "
         "classes, fitted by maximum likelihood (eq. 4.65-4.70). Bayes' theorem then gives the posteriors, and "

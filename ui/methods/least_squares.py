@@ -3,6 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
+from ui.methods.equations.discriminants import least_squares_equations
 from ui.methods.numpy_cells import discriminants
 from ui.text.i18n import N_
 
@@ -15,6 +16,7 @@ def _numpy_code(settings: dict[str, Any], s: dict[str, str]) -> str:
 
 CARD = MethodPage(
     method="least_squares",
+    equations=least_squares_equations,
     panels=("least_squares_outputs",),
     about=N_(
         "Least squares fits each class's target (1 for the class, 0 otherwise) with a linear function yₖ(x) = "

@@ -4,6 +4,7 @@ that softmax and probit regression share (``solver_controls``, ``logistic_regres
 from typing import Any
 
 from ui.methods import Control, MethodPage
+from ui.methods.equations.probabilistic import logistic_equations
 from ui.methods.numpy_cells import probabilistic
 from ui.text.i18n import N_
 
@@ -44,6 +45,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="logistic",
+    equations=logistic_equations,
     about=N_(
         "Logistic regression models p(C₁|φ) = σ(wᵀφ) directly and maximises the likelihood with IRLS, "
         "Newton-Raphson steps (eq. 4.99), or gradient descent. On separable data the weights grow without "

@@ -3,6 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage, Toggle
+from ui.methods.equations.generative import naive_bayes_equations
 from ui.methods.numpy_cells import generative, literal
 from ui.text.i18n import N_
 
@@ -28,6 +29,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="naive_bayes",
+    equations=naive_bayes_equations,
     about=N_(
         "Naive Bayes treats the features as independent within each class (section 4.2.3): each class is a "
         "product of one-dimensional densities, and Bayes' theorem gives the posteriors."

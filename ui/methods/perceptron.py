@@ -3,6 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
+from ui.methods.equations.discriminants import perceptron_equations
 from ui.methods.numpy_cells import discriminants, literal
 from ui.text.i18n import N_
 
@@ -18,6 +19,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="perceptron",
+    equations=perceptron_equations,
     panels=("perceptron_playback",),
     about=N_(
         "The perceptron visits the points in turn and, for each misclassified one, adds ηtₙφ(xₙ) to w "

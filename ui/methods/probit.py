@@ -1,12 +1,14 @@
 """Probit regression (section 4.3.5): its page."""
 
 from ui.methods import MethodPage
+from ui.methods.equations.probabilistic import probit_equations
 from ui.methods.logistic import solver_controls
 from ui.methods.numpy_cells import probabilistic
 from ui.text.i18n import N_
 
 CARD = MethodPage(
     method="probit",
+    equations=probit_equations,
     about=N_(
         "Probit regression models p(C₁|φ) = Φ(wᵀφ), the standard normal's distribution function in place of "
         "the logistic sigmoid (section 4.3.5): nearly the same boundary, with thinner tails."

@@ -3,6 +3,7 @@
 from typing import Any
 
 from ui.methods import MethodPage
+from ui.methods.equations.probabilistic import softmax_equations
 from ui.methods.logistic import logistic_regression_cell, solver_controls
 from ui.methods.numpy_cells import probabilistic
 from ui.text.i18n import N_
@@ -15,6 +16,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="softmax",
+    equations=softmax_equations,
     about=N_(
         "Softmax regression, multiclass logistic regression, models p(Cₖ|φ) = exp(aₖ)/Σⱼexp(aⱼ) with aₖ = "
         "wₖᵀφ and maximises the likelihood (section 4.3.4); every class gets a region of its own."

@@ -3,6 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage, Toggle
+from ui.methods.equations.svm import svm_equations
 from ui.methods.numpy_cells import literal, svm
 from ui.text.i18n import N_
 
@@ -15,6 +16,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="svm",
+    equations=svm_equations,
     panels=("svm_margin",),
     about=N_(
         "The linear support vector machine finds the boundary with the largest margin to the nearest points, "

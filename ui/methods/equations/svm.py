@@ -25,7 +25,7 @@ def _decision_note(model, first, second):
     return note.format(first=class_number(first), second=class_number(second))
 
 
-def _svm(model, space):
+def svm_equations(model, space):
     a, b = model.classes_  # C1 (t = +1) and C2 (t = -1)
     w = book_weights(model, np.ravel(model.coef_))
     bias = float(book_weights(model, np.ravel(model.intercept_))[0])

@@ -35,16 +35,20 @@ from .core import (
 )
 
 
-def _shared_gaussian(model, space):
+def shared_gaussian_equations(model, space, covariance=None):
+    """The shared-covariance model (eq. 4.65-4.80). ``covariance``: the equations that give the Σ
+    the rest uses, where a method estimates it otherwise (a shrunk Σ); None: eq. 4.78-4.79."""
     yield _priors(model)
     yield _means(model, space)
-    ridge = float(getattr(model, "ridge_", 0.0))
-    yield Equation(
-        _("Shared covariance"),
-        r"\boldsymbol{\Sigma} = \sum_k \frac{N_k}{N}\mathbf{S}_k = " + matrix(model.covariance_),
-        "4.78-4.79",
-        _ridge_note(ridge),
-    )
+    if covariance is not None:
+        yield from covariance(model)
+    else:
+        yield Equation(
+            _("Shared covariance"),
+            r"\boldsymbol{\Sigma} = \sum_k \frac{N_k}{N}\mathbf{S}_k = " + matrix(model.covariance_),
+            "4.78-4.79",
+            _ridge_note(float(getattr(model, "ridge_", 0.0))),
+        )
     classes = model.classes_
     vec = space.vector
     sigma = r"\boldsymbol{\Sigma}^{-1}"
@@ -102,7 +106,7 @@ def _log_det(covariance, ridge):
     return value if sign > 0 else -np.inf
 
 
-def _separate_gaussian(model, space):
+def separate_gaussian_equations(model, space):
     yield _priors(model)
     yield _means(model, space)
     classes = model.classes_
@@ -140,7 +144,7 @@ def _separate_gaussian(model, space):
     yield _posterior_rule(classes, vec, "4.62")
 
 
-def _naive_bayes(model, space):
+def naive_bayes_equations(model, space):
     yield _priors(model)
     if model.variant == "bernoulli":
         yield from _bernoulli_naive_bayes(model, space)

@@ -24,7 +24,7 @@ from .core import (
 from .probabilistic import _inputs
 
 
-def _least_squares(model, space):
+def least_squares_equations(model, space):
     classes = model.classes_
     fisher_targets = np.shape(model.weights_)[1] == 1
     # Section 4.1.5's single output in the book's sign (t = N/N1 for C1); 1-of-K outputs as they are.
@@ -81,7 +81,7 @@ def _least_squares(model, space):
     yield Equation(_("Discriminants"), latex, "4.17", f"{rule} {augmented}")
 
 
-def _fisher(model, space):
+def fisher_equations(model, space):
     classes = model.classes_
     yield _means(model, space, r"\mathbf{m}", "4.21")
     two = len(classes) == 2
@@ -199,7 +199,7 @@ def _fisher_many_classes(model, space):
     )
 
 
-def _perceptron(model, space):
+def perceptron_equations(model, space):
     first, second = book_classes(model)
     weights = book_weights(model, model.weights_)
     phi = r"\boldsymbol{\phi}" if space.is_inputs else r"\widetilde{\boldsymbol{\phi}}"

@@ -86,7 +86,7 @@ def _solver(model, multiclass):
     return step, Equation(title, latex, number_, note)
 
 
-def _logistic(model, space):
+def logistic_equations(model, space):
     first, second = book_classes(model)
     weights = book_weights(model, model.weights_)
     phi = r"\boldsymbol{\phi}"
@@ -114,7 +114,7 @@ def _logistic(model, space):
     )
 
 
-def _softmax(model, space):
+def softmax_equations(model, space):
     classes = model.classes_
     weights = np.asarray(model.weights_, dtype=float)
     phi = r"\boldsymbol{\phi}"
@@ -147,7 +147,7 @@ def _softmax(model, space):
     )
 
 
-def _probit(model, space):
+def probit_equations(model, space):
     first, second = book_classes(model)
     weights = book_weights(model, model.weights_)
     phi = r"\boldsymbol{\phi}"
@@ -185,7 +185,7 @@ def _probit(model, space):
     )
 
 
-def _bayesian_logistic(model, space):
+def bayesian_logistic_equations(model, space):
     first, second = book_classes(model)
     weights = book_weights(model, model.weights_)
     alpha = float(model.alpha)
