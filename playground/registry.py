@@ -10,7 +10,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import bayesian_logistic, fisher, gaussian, least_squares, logistic, naive_bayes, perceptron, probit, svm
+from . import (
+    bayesian_logistic,
+    fisher,
+    gaussian,
+    lda_shrinkage,
+    least_squares,
+    logistic,
+    naive_bayes,
+    perceptron,
+    probit,
+    svm,
+)
 from .base import Classifier
 from .basis import Basis, with_basis
 from .card import MethodCard, cards
@@ -27,6 +38,7 @@ CARDS: tuple[MethodCard, ...] = cards(
     fisher.CARD,  # 4.1.4
     perceptron.CARD,  # 4.1.7
     gaussian.SHARED_CARD,  # 4.2.1-4.2.2
+    lda_shrinkage.CARD,  # 4.1.4, 4.2.2: the shared covariance shrunk
     gaussian.SEPARATE_CARD,  # 4.2.1-4.2.2
     naive_bayes.CARD,  # 4.2.3
     logistic.LOGISTIC_CARD,  # 4.3.2

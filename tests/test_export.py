@@ -72,6 +72,7 @@ SCRIPT_SCENES = {
     ),
     "perceptron-3-ovr": scene("perceptron", k=3, multiclass="ovr"),
     "gaussian-shared-3": scene("gaussian_shared", k=3, test=0.25),
+    "lda-shrinkage-3": scene("lda_shrinkage", {"shrinkage": 0.4}, k=3, test=0.25),
     "gaussian-separate": scene("gaussian_separate", spread=1.5),
     "naive-bayes-3": scene("naive_bayes", k=3),
     "naive-bayes-bernoulli": scene("naive_bayes", {"variant": "bernoulli"}),
@@ -137,7 +138,7 @@ def check_against_app(the_scene, got):
 
 
 # scikit-learn's estimator is the same model: its predictions and weights are the numpy part's.
-SKLEARN_SAME = {"perceptron", "gaussian_shared", "naive_bayes", "logistic", "softmax", "svm"}
+SKLEARN_SAME = {"perceptron", "gaussian_shared", "lda_shrinkage", "naive_bayes", "logistic", "softmax", "svm"}
 
 
 def check_sklearn(the_scene, got):

@@ -178,6 +178,7 @@ EXPECTED_NUMBERS = {
     "fisher": {"4.21", "4.20", "4.26", "4.28", "4.30"},
     "perceptron": {"4.52-4.53", "4.54", "4.55"},
     "gaussian_shared": {"4.73", "4.75", "4.78-4.79", "4.65", "4.66", "4.67"},
+    "lda_shrinkage": {"4.73", "4.75", "4.78-4.79", "4.65", "4.66", "4.67"},
     "gaussian_separate": {"4.73", "4.75", "4.80", "4.63-4.64"},
     "naive_bayes": {"4.73", "4.75", "4.80", "4.63"},
     "logistic": {"4.87", "4.99", "4.90"},
@@ -189,6 +190,7 @@ EXPECTED_NUMBERS = {
 K_CLASS_NUMBERS = {
     "fisher": {"4.21", "4.40", "4.43", "4.39", "4.9"},
     "gaussian_shared": {"4.73", "4.75", "4.78-4.79", "4.68", "4.69", "4.70", "4.62"},
+    "lda_shrinkage": {"4.73", "4.75", "4.78-4.79", "4.68", "4.69", "4.70", "4.62"},
 }
 
 
@@ -281,6 +283,28 @@ def test_shared_covariance_prints_the_book_solution(data, n_classes):
         assert_close(np.array([m.ravel() for m in pmatrices(by_number(equations, "4.69").latex)]), lda.coef_)
     printed = posteriors_printed(equations)
     assert_close([printed[k] for k in classes], model.predict_proba(X[:1])[0])
+    assert_close([printed[k] for k in classes], lda.predict_proba(X[:1])[0], rtol=2e-3)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_shrinkage_prints_the_shrunk_covariance_and_the_solution_scikit_learn_finds(data, n_classes):
+    model, X, y = fit(data, "lda_shrinkage", n_classes, shrinkage=0.4)
+    equations = model_equations(model, point=X[0])
+    classes = np.unique(y)
+    counts = np.array([np.sum(y == c) for c in classes])
+    sigma = sum(np.cov(X[y == c].T, bias=True) * n for c, n in zip(classes, counts)) / len(y)  # eq. 4.78-4.80
+    shrunk = 0.6 * sigma + 0.4 * np.trace(sigma) / 2 * np.eye(2)
+    assert_close(pmatrices(by_number(equations, "4.78-4.79").latex)[0], sigma)
+    written = by_title(equations, "Shrunk covariance")
+    assert_close(pmatrices(written.latex)[0], shrunk)
+    assert "0.4" in written.note
+    lda = LinearDiscriminantAnalysis(solver="lsqr", shrinkage=0.4).fit(X, y)
+    assert_close(lda.covariance_, shrunk)
+    if n_classes == 2:
+        assert_close(column(by_number(equations, "4.66").latex), -lda.coef_[0])  # the book's sign is the other
+    else:
+        assert_close(np.array([m.ravel() for m in pmatrices(by_number(equations, "4.69").latex)]), lda.coef_)
+    printed = posteriors_printed(equations)
     assert_close([printed[k] for k in classes], lda.predict_proba(X[:1])[0], rtol=2e-3)
 
 
