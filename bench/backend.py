@@ -103,6 +103,8 @@ def sklearn_estimator(method, k, epochs=PERCEPTRON_EPOCHS):
         return Perceptron(eta0=1.0, shuffle=False, penalty=None, tol=None, max_iter=epochs)
     if method == "gaussian_shared":
         return LinearDiscriminantAnalysis(solver="lsqr")
+    if method == "lda_shrinkage":  # the card's default shrinkage
+        return LinearDiscriminantAnalysis(solver="lsqr", shrinkage=0.1)
     if method == "gaussian_separate":
         return QuadraticDiscriminantAnalysis()
     if method == "naive_bayes":
@@ -142,6 +144,7 @@ SKLEARN_NAMES = {
     "fisher": "LinearDiscriminantAnalysis(solver='eigen')",
     "perceptron": "Perceptron(eta0=1, shuffle=False, penalty=None, tol=None)",
     "gaussian_shared": "LinearDiscriminantAnalysis(solver='lsqr')",
+    "lda_shrinkage": "LinearDiscriminantAnalysis(solver='lsqr', shrinkage=0.1)",
     "gaussian_separate": "QuadraticDiscriminantAnalysis",
     "naive_bayes": "GaussianNB",
     "logistic": "LogisticRegression(C=inf) [OneVsRestClassifier for K=3]",

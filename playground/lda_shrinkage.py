@@ -53,7 +53,7 @@ class ShrinkageGaussian(SharedCovarianceGaussian):
     """
 
     display_name = N_("Fisher/LDA with shrinkage")
-    book_section = "4.1.4, 4.2.2"
+    book_section = "4.2.2"
     fit_subject = N_("Fisher/LDA with shrinkage")
 
     def __init__(self, shrinkage: float = 0.1, priors: ArrayLike | None = None, reg: float = 0.0) -> None:

@@ -38,8 +38,8 @@ CARDS: tuple[MethodCard, ...] = cards(
     fisher.CARD,  # 4.1.4
     perceptron.CARD,  # 4.1.7
     gaussian.SHARED_CARD,  # 4.2.1-4.2.2
-    lda_shrinkage.CARD,  # 4.1.4, 4.2.2: the shared covariance shrunk
     gaussian.SEPARATE_CARD,  # 4.2.1-4.2.2
+    lda_shrinkage.CARD,  # 4.2.2 (and 4.1.4's direction): the shared covariance shrunk
     naive_bayes.CARD,  # 4.2.3
     logistic.LOGISTIC_CARD,  # 4.3.2
     logistic.SOFTMAX_CARD,  # 4.3.4

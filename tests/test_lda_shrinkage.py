@@ -104,9 +104,9 @@ def test_one_class_is_refused_as_by_the_shared_covariance_model():
     assert "Fisher/LDA with shrinkage" in str(caught.value)
 
 
-def test_its_card_lists_it_after_the_shared_gaussians_and_a_link_keeps_its_shrinkage():
+def test_its_card_lists_it_after_the_gaussian_models_and_a_link_keeps_its_shrinkage():
     names = [card.name for card in CARDS]
-    assert names.index("lda_shrinkage") == names.index("gaussian_shared") + 1
+    assert names.index("lda_shrinkage") == names.index("gaussian_separate") + 1
     X, y = random_classes(2, 2, n=12)
     scene = Scene(points=PointSet.from_arrays(X.round(2), y)).with_method("lda_shrinkage", {"shrinkage": 0.35})
     again, problems = decode_scene(encode_scene(scene))

@@ -35,20 +35,22 @@ from .core import (
 )
 
 
-def shared_gaussian_equations(model, space, covariance=None):
+def _shared_covariance(model):
+    """The maximum-likelihood Σ (eq. 4.78-4.79), with the ridge the fit added."""
+    yield Equation(
+        _("Shared covariance"),
+        r"\boldsymbol{\Sigma} = \sum_k \frac{N_k}{N}\mathbf{S}_k = " + matrix(model.covariance_),
+        "4.78-4.79",
+        _ridge_note(float(getattr(model, "ridge_", 0.0))),
+    )
+
+
+def shared_gaussian_equations(model, space, covariance=_shared_covariance):
     """The shared-covariance model (eq. 4.65-4.80). ``covariance``: the equations that give the Σ
-    the rest uses, where a method estimates it otherwise (a shrunk Σ); None: eq. 4.78-4.79."""
+    the rest uses, where a method estimates it otherwise (a shrunk Σ)."""
     yield _priors(model)
     yield _means(model, space)
-    if covariance is not None:
-        yield from covariance(model)
-    else:
-        yield Equation(
-            _("Shared covariance"),
-            r"\boldsymbol{\Sigma} = \sum_k \frac{N_k}{N}\mathbf{S}_k = " + matrix(model.covariance_),
-            "4.78-4.79",
-            _ridge_note(float(getattr(model, "ridge_", 0.0))),
-        )
+    yield from covariance(model)
     classes = model.classes_
     vec = space.vector
     sigma = r"\boldsymbol{\Sigma}^{-1}"
