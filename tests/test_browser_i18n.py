@@ -14,6 +14,9 @@ from ui.widgets.language import PICKER_LABEL
 pytestmark = pytest.mark.browser
 
 LEGEND_JS = "() => [...document.querySelectorAll('.pg-canvas .legendtext')].map(e => e.textContent)"
+HAS_LEGEND_ENTRY_JS = (
+    "(name) => [...document.querySelectorAll('.pg-canvas .legendtext')].some(e => e.textContent.includes(name))"
+)
 STATUS_JS = "() => document.querySelector('.pg-status')?.closest('div')?.parentElement?.innerText || ''"
 
 EXPECTED = {
@@ -40,6 +43,11 @@ def _check_language(page, language):
     expected = EXPECTED[language]
     page.wait_for_function("(text) => document.body.innerText.includes(text)", arg=expected["status"], timeout=30_000)
     assert _headers(page)[:4] == expected["headers"]
+    # The status line is written before plotly redraws the canvas in the same rerun: wait for the legend's state.
+    try:
+        page.wait_for_function(HAS_LEGEND_ENTRY_JS, arg=expected["class"], timeout=30_000)
+    except Exception:
+        pass  # the assertion below says what the legend shows instead
     legend = page.evaluate(LEGEND_JS)
     assert any(expected["class"] in entry for entry in legend), legend
     assert expected["status"] in page.locator("body").inner_text()
