@@ -447,6 +447,10 @@ class BasisModel(Classifier):
     def criterion_defined(self) -> bool:
         return bool(getattr(self.estimator, "criterion_defined", False))
 
+    @property
+    def criterion_scale(self) -> str:
+        return str(getattr(self.estimator, "criterion_scale", "optimised"))
+
     def criterion_at(self, X: ArrayLike, y: ArrayLike, W: ArrayLike) -> FloatArray:
         """The inner method's criterion at lines in feature space, w = (w0, w1, ..., wM) with M the
         number of features phi_j(x): the method's ``criterion_at(phi(X), y, W)``. phi is the fitted

@@ -40,7 +40,18 @@ TRAIN, TEST = "train", "test"
 SCENE_FORMAT = "linear-classification-playground scene"
 SCENE_VERSION = 1
 # The settings a scene file holds besides its points, named as Scene names them.
-SCENE_FIELDS = ("method", "params", "multiclass", "basis", "basis_params", "window", "step", "seed", "class_names")
+SCENE_FIELDS = (
+    "method",
+    "params",
+    "multiclass",
+    "basis",
+    "basis_params",
+    "window",
+    "step",
+    "seed",
+    "class_names",
+    "guess",
+)
 MAX_TAB_CHARS = 60
 
 _JSON_WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -97,6 +108,8 @@ def scene_to_json(scene: Scene, view: Mapping[str, Any] | None = None) -> str:
     }
     if scene.class_names:  # only when named: files without names stay as they were
         header["class_names"] = list(scene.class_names)
+    if scene.guess is not None:  # likewise only with a line of the person's own
+        header["guess"] = list(scene.guess)
     if view is not None:
         header["view"] = view
     # default=str: a view value JSON cannot hold is written as text rather than failing the download.

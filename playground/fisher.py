@@ -130,6 +130,7 @@ class FisherDiscriminant(LineCriterion, LinearClassifier):
     criterion_equation = "4.26"
     criterion_maximised = True
     criterion_has_shares = False
+    criterion_scale = "free"  # J depends on the direction alone
 
     def __init__(self, threshold: str = "midpoint") -> None:
         self.threshold = threshold

@@ -267,6 +267,8 @@ def encode_scene(scene: Scene) -> dict[str, str]:
         query["seed"] = str(scene.seed)
     if scene.class_names:
         query["names"] = encode_class_names(scene.class_names)
+    if scene.guess is not None:
+        query["guess"] = encode_guess(scene.guess)
     return query
 
 
@@ -318,6 +320,40 @@ def usable_window(values: object) -> tuple[Window, None] | tuple[None, Message]:
     return Window(*numbers), None
 
 
+#: A guess's weights lie within this bound: any line has weights far inside it (they may be scaled),
+#: and y(x) = w^T x + w0 at any point of the plane stays finite.
+MAX_GUESS_WEIGHT = 1e12
+
+
+def usable_guess(values: object) -> tuple[tuple[float, float, float], None] | tuple[None, Message]:
+    """((w0, w1, w2), None) from three numbers (or their text), or (None, why not as a phrase).
+
+    The book's convention (y(x) = w1 x1 + w2 x2 + w0 >= 0 -> C1); each weight finite and within
+    ±MAX_GUESS_WEIGHT, and (w1, w2) not both zero (w0 alone is no line).
+    """
+    if not isinstance(values, list | tuple) or len(values) != 3:
+        return None, Message(N_("is not three numbers w₀, w₁, w₂"))
+    numbers: list[float] = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int | float | str) or len(str(value)) > 40:
+            return None, Message(N_("is not three numbers w₀, w₁, w₂"))
+        try:
+            number = float(value)
+        except (ValueError, OverflowError):
+            return None, Message(N_("is not three numbers w₀, w₁, w₂"))
+        if not math.isfinite(number) or abs(number) > MAX_GUESS_WEIGHT:
+            return None, Message(N_("is not three finite numbers within ±{limit:.0e}"), limit=MAX_GUESS_WEIGHT)
+        numbers.append(number + 0.0)  # -0.0 -> 0.0: a link writes one text for one line
+    if numbers[1] == 0 and numbers[2] == 0:
+        return None, Message(N_("has w₁ = w₂ = 0, which is no line"))
+    return (numbers[0], numbers[1], numbers[2]), None
+
+
+def encode_guess(guess: Sequence[float]) -> str:
+    """The line as the link writes it: shortest exact text of w0, w1, w2 (it round-trips)."""
+    return ",".join(repr(float(v)) for v in guess)
+
+
 def _short(value: object) -> str:
     text = str(value)
     return "".join(c if c.isprintable() else "?" for c in text[:30]) + ("…" if len(text) > 30 else "")
@@ -346,7 +382,8 @@ def scene_with_fields(
     fields : dict
         Any of "method", "multiclass", "basis" (str), "params", "basis_params" (dict of parsed
         JSON), "window" (four numbers or their text), "step", "seed" (int or its text),
-        "class_names" (a list of strings or None; see ``playground.scene.clean_class_names``).
+        "class_names" (a list of strings or None; see ``playground.scene.clean_class_names``),
+        "guess" (three numbers or their text, or None; see ``usable_guess``).
     messages : list of str
     source : str
         "link" or "file", for the messages.
@@ -444,6 +481,17 @@ def _read_seed(scene: Scene, raw: object, source: str, messages: list[Message]) 
     return scene
 
 
+def _read_guess(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
+    if raw is None:
+        return replace(scene, guess=None)
+    guess, problem = usable_guess(raw)
+    if guess is None:
+        template = N_("The {source}'s line (guess) {problem}; it was left out.")
+        messages.append(Message(template, source=source_name(source), problem=problem))
+        return scene
+    return replace(scene, guess=guess)
+
+
 def _read_class_names(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
     if raw is _UNREADABLE:
         messages.append(
@@ -468,6 +516,7 @@ _FIELD_READERS: tuple[tuple[str, Callable[[Scene, object, str, list[Message]], S
     ("step", _read_step),
     ("seed", _read_seed),
     ("class_names", _read_class_names),
+    ("guess", _read_guess),
 )
 
 
@@ -482,6 +531,7 @@ _LINK_PARTS: dict[str, tuple[str, Callable[[str], object]]] = {
     "s": ("step", str),
     "seed": ("seed", str),
     "names": ("class_names", decode_class_names),
+    "guess": ("guess", lambda text: text.split(",")),
 }
 
 

@@ -108,6 +108,7 @@ class Perceptron(LineCriterion, LinearClassifier):
     book_section = "4.1.7"
     criterion_name = N_("perceptron criterion")
     criterion_equation = "4.54"
+    criterion_scale = "unit"  # E_P(s u) = s E_P(u): the unit line's E_P sums the misclassified points' distances
 
     def __init__(
         self,

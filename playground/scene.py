@@ -326,6 +326,10 @@ class Scene:
 
     ``class_names``: the user's names of classes 1, 2, ... ("" or absent: "class k"), already
     cleaned (``clean_class_names``); visitors' text, escaped wherever it is shown.
+
+    ``guess``: the person's own line (issue 46), (w0, w1, w2) in the book's convention as the link
+    carries it: y(x) = w1 x1 + w2 x2 + w0 >= 0 assigns C1, the first class present; None when
+    there is none. Checked by ``playground.link.usable_guess`` wherever it comes from.
     """
 
     points: PointSet = field(default_factory=PointSet)
@@ -339,6 +343,7 @@ class Scene:
     step: int | None = None  # playback step of an iterative method; None = the final fit
     seed: int = 0
     class_names: tuple[str, ...] = ()
+    guess: tuple[float, float, float] | None = None
 
     def __post_init__(self) -> None:
         if self.class_names:  # a scene never holds an unclean name, however it was made
