@@ -51,6 +51,7 @@ SCENE_FIELDS = (
     "seed",
     "class_names",
     "guess",
+    "fit_hidden",
 )
 MAX_TAB_CHARS = 60
 
@@ -110,6 +111,8 @@ def scene_to_json(scene: Scene, view: Mapping[str, Any] | None = None) -> str:
         header["class_names"] = list(scene.class_names)
     if scene.guess is not None:  # likewise only with a line of the person's own
         header["guess"] = list(scene.guess)
+    if scene.fit_hidden:
+        header["fit_hidden"] = True
     if view is not None:
         header["view"] = view
     # default=str: a view value JSON cannot hold is written as text rather than failing the download.

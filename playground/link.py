@@ -269,6 +269,8 @@ def encode_scene(scene: Scene) -> dict[str, str]:
         query["names"] = encode_class_names(scene.class_names)
     if scene.guess is not None:
         query["guess"] = encode_guess(scene.guess)
+    if scene.fit_hidden:
+        query["hide"] = "1"
     return query
 
 
@@ -383,7 +385,8 @@ def scene_with_fields(
         Any of "method", "multiclass", "basis" (str), "params", "basis_params" (dict of parsed
         JSON), "window" (four numbers or their text), "step", "seed" (int or its text),
         "class_names" (a list of strings or None; see ``playground.scene.clean_class_names``),
-        "guess" (three numbers or their text, or None; see ``usable_guess``).
+        "guess" (three numbers or their text, or None; see ``usable_guess``), "fit_hidden"
+        (true / false, or "1" / "0").
     messages : list of str
     source : str
         "link" or "file", for the messages.
@@ -492,6 +495,18 @@ def _read_guess(scene: Scene, raw: object, source: str, messages: list[Message])
     return replace(scene, guess=guess)
 
 
+def _read_fit_hidden(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
+    hidden = {True: True, False: False, "1": True, "0": False}.get(raw) if isinstance(raw, bool | str) else None
+    if hidden is None:
+        messages.append(
+            Message(
+                N_("The {source}'s 'hide the fit' setting is not 1 or 0; the fit is shown."), source=source_name(source)
+            )
+        )
+        return replace(scene, fit_hidden=False)
+    return replace(scene, fit_hidden=hidden)
+
+
 def _read_class_names(scene: Scene, raw: object, source: str, messages: list[Message]) -> Scene:
     if raw is _UNREADABLE:
         messages.append(
@@ -517,6 +532,7 @@ _FIELD_READERS: tuple[tuple[str, Callable[[Scene, object, str, list[Message]], S
     ("seed", _read_seed),
     ("class_names", _read_class_names),
     ("guess", _read_guess),
+    ("fit_hidden", _read_fit_hidden),
 )
 
 
@@ -532,6 +548,7 @@ _LINK_PARTS: dict[str, tuple[str, Callable[[str], object]]] = {
     "seed": ("seed", str),
     "names": ("class_names", decode_class_names),
     "guess": ("guess", lambda text: text.split(",")),
+    "hide": ("fit_hidden", str),
 }
 
 

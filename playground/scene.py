@@ -330,6 +330,8 @@ class Scene:
     ``guess``: the person's own line (issue 46), (w0, w1, w2) in the book's convention as the link
     carries it: y(x) = w1 x1 + w2 x2 + w0 >= 0 assigns C1, the first class present; None when
     there is none. Checked by ``playground.link.usable_guess`` wherever it comes from.
+    ``fit_hidden``: predict first (issue 46): the canvas shows the points and the person's line but
+    not the fit, and nothing on the page tells the fit's numbers, until the person reveals it.
     """
 
     points: PointSet = field(default_factory=PointSet)
@@ -344,6 +346,7 @@ class Scene:
     seed: int = 0
     class_names: tuple[str, ...] = ()
     guess: tuple[float, float, float] | None = None
+    fit_hidden: bool = False
 
     def __post_init__(self) -> None:
         if self.class_names:  # a scene never holds an unclean name, however it was made

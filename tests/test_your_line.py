@@ -2,6 +2,7 @@
 is scored beside the fit by each method's criterion at its best scale; hostile values are refused
 with a sentence and lose nothing."""
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -112,7 +113,9 @@ def test_a_density_model_is_scored_by_the_cross_entropy():
     scene = _scene(method="gaussian_shared")
     model = _fitted(scene)
     rows = scored_lines(
-        scene, model, np.stack([back_end_weights(model, guess_line(scene, model)), back_end_weights(model, book_line(model))])
+        scene,
+        model,
+        np.stack([back_end_weights(model, guess_line(scene, model)), back_end_weights(model, book_line(model))]),
     )
     assert rows[0].own and "cross-entropy" in rows[0].label
 
@@ -181,3 +184,71 @@ def test_typing_a_line_sets_it_and_a_line_without_direction_is_refused():
     assert at.query_params["guess"] == "0.5,1.0,-1.0"  # kept: w1 = w2 = 0 is no line
     assert any("no line" in toast.value for toast in at.toast)
 
+
+# -- predict first: the fit hidden until the person reveals it -----------------------------------
+
+
+def test_a_hidden_fit_travels_in_links_and_files_and_a_hostile_setting_shows_it():
+    scene = replace(_scene(), fit_hidden=True)
+    assert encode_scene(scene)["hide"] == "1"
+    assert decode_scene(encode_scene(scene)).scene.fit_hidden
+    assert scene_from_json(scene_to_json(scene)).scene.fit_hidden
+    assert "hide" not in encode_scene(_scene())
+    decoded = decode_scene({**encode_scene(_scene()), "hide": "yes<script>"})
+    assert not decoded.scene.fit_hidden and len(decoded.scene.points) == len(outlier_points())
+    assert any("hide the fit" in message.template for message in decoded.messages)
+
+
+def _fit_traces(figure):
+    return [trace for trace in figure["data"] if trace.get("meta") not in ("points", "your_line", "misclassified")]
+
+
+def test_a_hidden_fit_draws_the_points_and_the_line_alone_on_the_page_and_through_the_live_route():
+    from ui.plot.render import render_scene
+    from ui.server.live_route import live_answer
+    from ui.session.compute import scene_model, scene_view
+
+    scene = replace(_scene(), fit_hidden=True)
+    context = _context(scene)
+    shown = render_scene(scene, scene_model(scene), scene_view(scene), overlays=overlay(context)).figure
+    metas = [trace.get("meta") for trace in shown["data"]]
+    assert "your_line" in metas and "points" in metas
+    assert not [trace for trace in shown["data"] if trace.get("type") in ("heatmap", "contour")]
+    assert not [m for m in metas if m not in ("points", "your_line")], metas
+    visible = render_scene(_scene(), scene_model(_scene()), scene_view(_scene())).figure
+    assert [trace for trace in visible["data"] if trace.get("meta") not in ("points", "your_line")]  # the fit
+    body = {
+        "scene": encode_scene(scene),
+        "edits": [{"type": "add", "x": 5.0, "y": 1.0}],
+        "add_as": 0,
+        "add_test": False,
+        "scale": 1.0,
+        "language": "en",
+        "painted": False,
+        "client": "test",
+    }
+    answer = json.loads(live_answer(body))
+    assert answer["status"]["accuracy"] is None
+    assert {trace.get("meta") for trace in answer["figure"]["data"]} <= {"points"}
+
+
+def test_while_the_fit_is_hidden_only_the_tabs_that_tell_nothing_of_it_are_shown():
+    from ui.panels import active_panels
+
+    hidden = [panel.title for panel in active_panels(_context(replace(_scene(), fit_hidden=True)))]
+    assert hidden == ["Your line"]
+    assert len(active_panels(_context(_scene()))) > 2
+
+
+def test_hiding_then_revealing_from_the_tab():
+    at = _run({**encode_scene(_scene()), "tab": "Your line"})
+    next(b for b in at.button if b.label == "Hide the fit: I predict first").click().run()
+    assert at.query_params["hide"] == "1"
+    status = next(m.value for m in at.markdown if "role='status'" in m.value)
+    assert "the fit is hidden" in status and "accuracy" not in status
+    assert [tab.label for tab in at.tabs] == ["Your line"]
+    text = "\n".join(m.value for m in at.markdown)
+    assert "Your line classifies **98 %**" in text and "the fit |" not in text
+    next(b for b in at.button if b.label == "Reveal the fit").click().run()
+    assert "hide" not in at.query_params
+    assert "| training points classified correctly | 98 % | 88 % |" in "\n".join(m.value for m in at.markdown)

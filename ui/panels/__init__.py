@@ -106,6 +106,9 @@ class Panel:
     # explanation's drawer, beside the text; the tab then leaves them out (``controls_in_drawer``).
     drawer: Callable | None = None
     name: str = ""
+    # Shown while the fit is hidden (``Scene.fit_hidden``, predict first): a panel that tells
+    # nothing of the fit. The others wait for the reveal.
+    while_fit_hidden: bool = False
 
 
 def _option_toggled(key, options, option):
@@ -242,7 +245,12 @@ def active_panels(ctx: PanelContext) -> list[Panel]:
     if ctx.model is None:
         return []
     added = card_of(ctx.scene.method).panels
-    return [panel for panel in all_panels() if (not panel.name or panel.name in added) and panel.applies(ctx)]
+    hidden = ctx.scene.fit_hidden
+    return [
+        panel
+        for panel in all_panels()
+        if (not panel.name or panel.name in added) and (panel.while_fit_hidden or not hidden) and panel.applies(ctx)
+    ]
 
 
 def is_open(ctx: PanelContext, title: str) -> bool:

@@ -35,7 +35,7 @@ from playground.landscape import best_scale_values, unit_lines
 from playground.link import usable_guess
 from playground.scene import Scene
 from playground.validation import FloatArray
-from ui.base.visitor import widget_values
+from ui.base.visitor import TAB_KEY, visitor, widget_values
 from ui.plot.chart import chart
 from ui.plot.theme import TEMPLATE
 from ui.session import state
@@ -44,7 +44,7 @@ from ui.text.i18n import N_, _
 from ui.text.markdown import plain
 from ui.text.names import phrased
 
-from . import Panel, PanelContext, join_sentences, number_text
+from . import Panel, PanelContext, join_sentences, number_text, tab_label
 
 GUESS_COLOUR = "#e8590c"
 KEYS = ("your_line_w0", "your_line_w1", "your_line_w2")
@@ -356,6 +356,13 @@ def _remove() -> None:
     state.set_scene(replace(state.scene(), guess=None))
 
 
+def _hide(hidden: bool) -> None:
+    state.set_scene(replace(state.scene(), fit_hidden=hidden))
+    # The tabs change (the others wait while the fit is hidden): this one stays open, where the
+    # person compares their line with the fit just revealed.
+    visitor()[TAB_KEY] = tab_label(TITLE)
+
+
 def _set_from(line: BookLine) -> None:
     state.set_scene(replace(state.scene(), guess=(float(line.w0), float(line.w[0]), float(line.w[1]))))
 
@@ -375,7 +382,7 @@ def _inputs(ctx: PanelContext) -> None:
     columns = st.columns(3)
     for column, key, label in zip(columns, KEYS, ("w₀", "w₁", "w₂")):
         column.number_input(label, key=key, value=None, step=0.1, format="%.4g", on_change=_typed, placeholder="—")
-    fit = book_line(ctx.shown_model)
+    fit = None if ctx.scene.fit_hidden else book_line(ctx.shown_model)
     left, right = st.columns(2)
     if fit is not None:
         left.button(
@@ -389,12 +396,43 @@ def _inputs(ctx: PanelContext) -> None:
         right.button(_("Remove my line"), key="your_line_remove", on_click=_remove, use_container_width=True)
 
 
+def _hide_or_reveal(ctx: PanelContext) -> None:
+    """Predict first: hide the fit everywhere until the person asks to see it."""
+    if ctx.scene.fit_hidden:
+        st.button(
+            _("Reveal the fit"),
+            key="your_line_reveal",
+            type="primary",
+            on_click=_hide,
+            args=(False,),
+            disabled=ctx.scene.guess is None,
+            help=_("Type your line first: then the fit is drawn beside it, with both lines' numbers."),
+        )
+    else:
+        st.button(
+            _("Hide the fit: I predict first"),
+            key="your_line_hide",
+            on_click=_hide,
+            args=(True,),
+            help=_("The plot, the status line and the other tabs keep the fit to themselves until you reveal it."),
+        )
+
+
 def render(ctx: PanelContext) -> None:
     _inputs(ctx)
+    _hide_or_reveal(ctx)
     model = ctx.model
     if model is None:
         return
     guess = guess_line(ctx.scene, model)
+    if guess is not None and ctx.scene.fit_hidden:
+        X, y = ctx.scene.points.X, ctx.scene.points.y
+        st.markdown(
+            _("Your line classifies **{share}** of the training points correctly. Reveal the fit to compare.").format(
+                share=_percent(accuracy(guess, X, y))
+            )
+        )
+        return
     if guess is None:
         st.markdown(
             _(
@@ -481,13 +519,16 @@ def _applies(ctx: PanelContext) -> bool:
     return ctx.model is not None and is_two_class(ctx.model)
 
 
+TITLE = N_("Your line")
+
 PANELS = [
     Panel(
-        title=N_("Your line"),
+        title=TITLE,
         applies=_applies,
         render=render,
         overlay=overlay,
         order=72,
+        while_fit_hidden=True,
         help=N_(
             "Type the line you expect before looking at the fit; it is drawn dashed on the plot and scored by "
             "each method's criterion, the function its fit optimises, beside the fit's line."

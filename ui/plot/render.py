@@ -96,6 +96,8 @@ def render_scene(
     stopped fit's): its render is then looked up there, or made and kept (see the module's rules).
     """
     overlays = list(overlays)
+    if scene.fit_hidden:  # predict first: the points and the person's line, nothing of the fit
+        model, view, shared = None, FitView(), False
     window = window if window is not None else scene.window
     assert isinstance(window, Window)  # a scene's window is set before it is drawn
     painted = paints_the_plane(overlays, painted)
