@@ -351,6 +351,38 @@ def usable_guess(values: object) -> tuple[tuple[float, float, float], None] | tu
     return (numbers[0], numbers[1], numbers[2]), None
 
 
+def line_through(
+    start: Sequence[float], end: Sequence[float], points: PointSet
+) -> tuple[tuple[float, float, float], None] | tuple[None, Message]:
+    """The line through two points as a guess ((w0, w1, w2), None), or (None, why not as a phrase).
+
+    w = (w1, w2) is the unit normal to the segment, turned to the side that gives the first class
+    present among the training points (the book's C1) the more of its own points, the others the
+    fewer: a line drawn on the plane has no sides, and this is the better way to give them (ties:
+    the normal to the left of start -> end). Six significant digits: the link stays short.
+    """
+    try:
+        x1, y1, x2, y2 = (float(v) for v in (*start, *end))
+    except (TypeError, ValueError, OverflowError):
+        return None, Message(N_("is not two points"))
+    if not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in (x1, y1, x2, y2)):
+        return None, Message(N_("does not lie within ±{limit:,.0f}"), limit=MAX_COORDINATE)
+    length = math.hypot(x2 - x1, y2 - y1)
+    if length <= 1e-9 * max(1.0, abs(x1), abs(y1), abs(x2), abs(y2)):
+        return None, Message(N_("has its two points in one place, which is no line"))
+    w = np.array([-(y2 - y1), x2 - x1]) / length
+    w0 = -float(w @ [x1, y1])
+    training = points.training
+    if len(training):
+        first = int(np.min(training.y))
+        positive = training.X @ w + w0 >= 0
+        mine = np.asarray(training.y) == first
+        if np.sum(positive == mine) < np.sum(~positive == mine):
+            w, w0 = -w, -w0
+    rounded = tuple(float(f"{v:.6g}") + 0.0 for v in (w0, w[0], w[1]))
+    return usable_guess(rounded)
+
+
 def encode_guess(guess: Sequence[float]) -> str:
     """The line as the link writes it: shortest exact text of w0, w1, w2 (it round-trips)."""
     return ",".join(repr(float(v)) for v in guess)

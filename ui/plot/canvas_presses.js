@@ -3,6 +3,7 @@
 import { dragTo, placeDragged, select, startDrag } from './canvas_drag.js';
 import { shownPoints } from './canvas_draw.js';
 import { requestLive, send } from './canvas_edits.js';
+import { lineEnd, lineMove } from './canvas_line.js';
 import { canvasData, canvasPage, canvasState } from './canvas_state.js';
 import { currentTool } from './canvas_tools.js';
 import { areaPixel, areaPixelAt, dataAt, inPlotArea } from './geometry.js';
@@ -96,8 +97,10 @@ export function pressStart(root, at, touch) {
     // A press that travels drags points (add and move: the pressed one; select: a selected one) or
     // is plotly's (zoom box, pan, box / lasso), except a touch in the add tool, which scrolls.
     drags: id !== null && (tool === 'add' || tool === 'move' || (tool === 'select' && selected)),
+    line: tool === 'line',
   };
   canvasPage.pressRoot = root;
+  if (tool === 'line') return true;  // every press draws the line (plotly neither zooms nor pans)
   // The canvas keeps presses on points, and every touch in the add tool (the page scrolls it).
   return id !== null || (touch && tool === 'add');
 }
@@ -110,6 +113,10 @@ export function pressStart(root, at, touch) {
 export function pressMove(root, at) {
   const state = canvasState(root), press = state.press;
   if (!press) return false;
+  if (press.line) {
+    lineMove(root, press, at.clientX, at.clientY);
+    return true;
+  }
   const travel = Math.hypot(at.clientX - press.x, at.clientY - press.y);
   if (!state.drag) {
     if (travel < (press.touch ? TAP_SLOP : DRAG_SLOP)) return press.id !== null;
@@ -136,6 +143,10 @@ export function pressEnd(root, at) {
   canvasPage.pressRoot = null;
   state.press = null;
   if (!press) return false;
+  if (press.line) {
+    lineEnd(root, press, at.clientX, at.clientY);
+    return true;
+  }
   if (!state.drag) {
     if (!press.travelled) click(root, press);
     return press.id !== null;

@@ -59,7 +59,15 @@ class CommandEvent(_Event):
     type: Literal["fit", "undo", "redo"]
 
 
-CanvasEvent = AddEvent | RemoveEvent | MoveEvent | ViewEvent | CommandEvent
+class LineEvent(_Event):
+    type: Literal["line"]  # the person's own line (issue 46), through two points in data coordinates
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+CanvasEvent = AddEvent | RemoveEvent | MoveEvent | ViewEvent | CommandEvent | LineEvent
 
 
 class LiveAdd(TypedDict):

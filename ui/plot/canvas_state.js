@@ -40,7 +40,7 @@
  * @typedef {{
  *   type: string, nonce?: number, revision?: string, area?: [number, number], load?: number,
  *   x?: number, y?: number, ids?: number[], dx?: number, dy?: number, drag?: string, final?: boolean,
- *   x0?: number, x1?: number, y0?: number, y1?: number,
+ *   x0?: number, x1?: number, y0?: number, y1?: number, x2?: number, y2?: number,
  * }} Edit
  */
 
@@ -54,7 +54,7 @@
  * @typedef {{
  *   id: number | null, x: number, y: number, clientX: number, clientY: number, touch: boolean,
  *   altKey: boolean, shiftKey: boolean, start: [number, number], revision: string | undefined,
- *   ids: number[], drags: boolean, travelled?: boolean,
+ *   ids: number[], drags: boolean, travelled?: boolean, line?: boolean,
  * }} Press
  */
 
@@ -99,7 +99,7 @@
  *   settleTimer: ReturnType<typeof setTimeout> | undefined, wheelHintAt: number,
  *   wheelHintTimer: ReturnType<typeof setTimeout> | undefined, added: AddedPoint[],
  *   addedTimer: ReturnType<typeof setTimeout> | undefined, commitTimer: ReturnType<typeof setTimeout> | undefined,
- *   keyboard: KeyboardState,
+ *   keyboard: KeyboardState, lineStart: [number, number] | null,
  * }} CanvasState
  */
 
@@ -123,6 +123,7 @@ function freshState() {
       bound: false, plotBound: false, active: false, pointer: false, released: false, at: null,
       chosen: null, mark: null, region: null, pending: [],
     },
+    lineStart: null,  // the line tool's first click, until the second (canvas_line.js)
   };
 }
 
@@ -163,7 +164,7 @@ export const canvasPage = {
   queue: [],  // the edits the session has not acknowledged, in the order they were made
   ack: 0,  // the highest edit number the session has applied
   nonce: 0,  // the last edit's number
-  tool: null,  // the tool (add, move, erase, select), the same for every canvas of the page
+  tool: null,  // the tool (add, move, erase, select, line), the same for every canvas of the page
   pressRoot: null,  // the plot a press began on
   pinchRoot: null,  // the plot two fingers came down on
   keyRoot: null,  // the plot the page's shortcuts go to (the last one drawn)

@@ -1,15 +1,17 @@
-// The canvas's tools (add, move, erase, select), one for the whole page, and the tool bar above each
+// The canvas's tools (add, move, erase, select, and line: the person's own boundary), one for the whole page, and the tool bar above each
 // plot with its hint line. Rules: ui/plot/canvas.js.
 import { canvasData, canvasPage, canvasState } from './canvas_state.js';
 
-export const TOOLS = ['add', 'move', 'erase', 'select'];
+export const TOOLS = ['add', 'move', 'erase', 'select', 'line'];
 /** @type {Record<string, string>} */
-export const TOOL_KEYS = {a: 'add', m: 'move', e: 'erase', s: 'select'};
-/** @type {Record<string, string>} each tool's own drag mode of plotly's */
-export const DRAGMODES = {add: 'zoom', move: 'pan', erase: 'select', select: 'select'};
+export const TOOL_KEYS = {a: 'add', m: 'move', e: 'erase', s: 'select', l: 'line'};
+/** @type {Record<string, string>} each tool's own drag mode of plotly's (the line tool takes every press) */
+export const DRAGMODES = {add: 'zoom', move: 'pan', erase: 'select', select: 'select', line: 'zoom'};
 /** What a drag on empty space may do in each tool (plotly's toolbar picks among these).
  * @type {Record<string, string[]>} */
-export const TOOL_DRAGMODES = {add: ['zoom', 'pan'], move: ['pan', 'zoom'], erase: ['select', 'lasso'], select: ['select', 'lasso']};
+export const TOOL_DRAGMODES = {
+  add: ['zoom', 'pan'], move: ['pan', 'zoom'], erase: ['select', 'lasso'], select: ['select', 'lasso'], line: ['zoom', 'pan'],
+};
 
 /** The page's tool (kept for the tab's session: a reload keeps it). @returns {string} */
 export function currentTool() {
@@ -27,7 +29,12 @@ export function setTool(tool) {
   canvasPage.tool = tool;
   try { window.sessionStorage.setItem('pg-tool', tool); } catch (err) { /* private mode: not kept */ }
   /** @type {NodeListOf<PlotRoot>} */ (document.querySelectorAll('.pg-canvas')).forEach((root) => {
-    if (canvasState(root).data) applyTool(root);
+    const state = canvasState(root);
+    if (state.lineStart && tool !== 'line') {  // the line tool's first click, forgotten with its dot
+      state.lineStart = null;
+      if (window.Plotly && root._fullLayout) window.Plotly.relayout(root, {shapes: []});
+    }
+    if (state.data) applyTool(root);
   });
 }
 
@@ -46,7 +53,8 @@ export function applyTool(root) {
     const touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
     // While clicks switch points between training and test, add and erase switch them (the session decides).
     const switching = data.click_switches && (tool === 'add' || tool === 'erase');
-    const key = switching ? 'hint_switch' : 'hint_' + tool + (touch && tool === 'add' ? '_touch' : '');
+    const second = tool === 'line' && state.lineStart ? '_second' : '';
+    const key = switching ? 'hint_switch' : 'hint_' + tool + (touch && tool === 'add' ? '_touch' : '') + second;
     if (hint && !state.liveLine) hint.textContent = texts[key] || '';
   }
   root.dataset.tool = tool;

@@ -19,9 +19,11 @@ Rules that must hold:
 """
 
 import functools
+from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from playground import InvalidDataError, Message, PlaygroundError, Window
+from playground.link import line_through
 from playground.scene import MAX_COORDINATE, MIN_VIEW, PointRow, PointSet, Scene
 from playground.specs import MAX_RBF_CENTRES
 from ui.base.visitor import visitor
@@ -193,6 +195,17 @@ def _view(event, active_class, shared_view):
         )
 
 
+@_refusing
+def _line(event, active_class, shared_view):
+    """``LineEvent``: the person's line through two points (issue 46), its sides given to the
+    classes the better way (``playground.link.line_through``)."""
+    current = scene()
+    guess, problem = line_through((event["x1"], event["y1"]), (event["x2"], event["y2"]), current.points)
+    if guess is None:
+        raise InvalidDataError(N_("your line {problem}"), problem=problem)
+    set_scene(replace(current, guess=guess))
+
+
 # One handler per event type of ``ui.plot.canvas_protocol``; an unknown type is ignored.
 EVENT_HANDLERS = {
     "add": _add,
@@ -203,6 +216,7 @@ EVENT_HANDLERS = {
     "redo": lambda *_: redo(),
     "move": lambda event, *_: _move(event),
     "view": _view,
+    "line": _line,
 }
 
 
