@@ -77,7 +77,8 @@ def test_a_link_with_a_hidden_fit_shows_the_line_alone_until_revealed(browser, s
     page.get_by_role("button", name="Reveal the fit").click()
     page.wait_for_function("() => !new URLSearchParams(location.search).has('hide')", timeout=30_000)
     page.wait_for_function(
-        "() => [...document.querySelectorAll('.pg-canvas .legendtext')].some(e => e.textContent === 'decision boundary')",
+        "() => [...document.querySelectorAll('.pg-canvas .legendtext')]"
+        ".some(e => e.textContent === 'decision boundary')",
         timeout=30_000,
     )
     page.get_by_text("training points classified correctly").wait_for(timeout=30_000)
