@@ -285,7 +285,13 @@ def landscape_figure(scene: Scene, ctx: PanelContext, land: Landscape, estimator
         template=TEMPLATE,
         height=380,
         margin=dict(l=10, r=10, t=30, b=10),
-        xaxis=dict(title=dict(text=_("angle of w (°), into C₁")), range=[centre - 180, centre + 180], dtick=45),
+        xaxis=dict(
+            title=dict(text=_("angle of w (°), into C₁")),
+            range=[centre - 180, centre + 180],
+            # Ticks every 45° from the fit's angle, each written as the angle in (−180°, 180°].
+            tickvals=(ticks := [centre - 180 + 45 * k for k in range(9)]),
+            ticktext=[number_text(-((180 - tick) % 360) + 180, 3) for tick in ticks],
+        ),
         yaxis=dict(title=dict(text=_("−w₀/‖w‖ (eq. 4.5)"))),
         legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
         showlegend=True,
@@ -489,7 +495,8 @@ def _score_table(scene: Scene, model: Classifier, guess: BookLine, fit: BookLine
         for row in scored_lines(scene, model, lines):
             direction = _("maximised") if row.maximised else _("minimised")
             label = f"**{row.label}**" if row.own else row.label
-            rows.append(f"| {label}, {direction} | {_value(row.guess)} | {_value(row.fit)} |")
+            named = _("{criterion}, {direction}").format(criterion=label, direction=direction)
+            rows.append(f"| {named} | {_value(row.guess)} | {_value(row.fit)} |")
     return header + "\n".join(rows)
 
 
