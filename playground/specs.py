@@ -300,6 +300,9 @@ PANEL_SPECS = (
     Spec("bayes_seed", "int", 0, low=0, high=MAX_SEED),
     Spec("laplace_i", "int", 1, low=0, high=MAX_WEIGHT_INDEX),
     Spec("laplace_j", "int", 2, low=0, high=MAX_WEIGHT_INDEX),
+    # Your line (ui/panels/your_line.py): the points sized by their share of the criterion, at the
+    # fit's line or the person's.
+    Spec("point_shares", "choice", "off", ("off", "fit", "guess")),
 )
 PANEL_SPEC = {spec.name: spec for spec in PANEL_SPECS}
 

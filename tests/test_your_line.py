@@ -252,3 +252,39 @@ def test_hiding_then_revealing_from_the_tab():
     next(b for b in at.button if b.label == "Reveal the fit").click().run()
     assert "hide" not in at.query_params
     assert "| training points classified correctly | 98 % | 88 % |" in "\n".join(m.value for m in at.markdown)
+
+
+# -- each point's share ------------------------------------------------------------------------------
+
+
+def test_the_shares_sum_to_the_criterion_at_the_lines_best_scale_and_the_misclassified_weigh_most():
+    from playground.landscape import best_scale_values, unit_lines
+    from ui.panels.your_line import point_shares
+
+    scene = _scene()
+    model = _fitted(scene)
+    line = guess_line(scene, model)
+    shares = point_shares(scene, model, line)
+    X, y = scene.points.X, scene.points.y
+    best = best_scale_values(model, X, y, unit_lines(back_end_weights(model, line)[None, :]))
+    assert shares.sum() == pytest.approx(best.values[0], rel=1e-9)
+    fit_shares = point_shares(scene, model, book_line(model))
+    wrong = model.predict(X) != y  # at the fit the misclassified points pay the most
+    assert fit_shares[wrong].mean() > 2 * fit_shares[~wrong].mean()
+    terms = model.criterion_terms(X, y, np.r_[model.intercept_, model.coef_.ravel()])
+    assert fit_shares == pytest.approx(terms.points, rel=1e-3, abs=1e-4)  # the fit is at its best scale
+    assert point_shares(replace(scene, method="fisher"), _fitted(replace(scene, method="fisher")), line) is None
+
+
+def test_the_shares_ring_the_points_only_when_asked_and_never_reveal_a_hidden_fit():
+    def rings(scene, which):
+        context = replace(_context(scene), options={"point_shares": which})
+        return [trace for trace in overlay(context) if trace["meta"] == "your_line_shares"]
+
+    assert rings(_scene(), "off") == []
+    shown = rings(_scene(), "fit")
+    assert len(shown) == 1 and len(shown[0]["x"]) == len(outlier_points())
+    assert rings(replace(_scene(), fit_hidden=True), "fit") == []
+    assert len(rings(replace(_scene(), fit_hidden=True), "guess")) == 1
+    decoded = decode_scene({**encode_scene(_scene())})
+    assert decoded.scene.guess == (0.0, -1.0, 1.0)

@@ -299,25 +299,86 @@ def landscape_figure(scene: Scene, ctx: PanelContext, land: Landscape, estimator
     return {"data": data, "layout": layout}
 
 
+# -- each point's share ----------------------------------------------------------------------------
+
+SHARES = "point_shares"  # ctx.options key: "off", "fit" or "guess"
+SHARE_SIZES = (6.0, 34.0)  # px: the smallest and largest ring
+
+
+def point_shares(scene: Scene, model: Classifier, line: BookLine) -> FloatArray | None:
+    """Each training point's share of the method's criterion (or its stand-in's) at ``line``, at the
+    line's best scale; None where the criterion is no sum over the points (Fisher's J) or the fit
+    is not on this plane (a basis)."""
+    estimator, _own = criterion_model(scene, model)
+    if scene.basis != "identity" or not getattr(estimator, "criterion_has_shares", False):
+        return None
+    X, y = scene.points.X, scene.points.y
+    unit = unit_lines(back_end_weights(model, line)[None, :])
+    scale = float(best_scale_values(estimator, X, y, unit).scales[0])
+    return np.asarray(estimator.criterion_terms(X, y, unit[0] * scale).points, dtype=float)
+
+
+def _share_traces(ctx: PanelContext) -> list[dict[str, Any]]:
+    which = ctx.options.get(SHARES, "off")
+    model = ctx.model
+    if which not in ("fit", "guess") or model is None or (which == "fit" and ctx.scene.fit_hidden):
+        return []
+    line = guess_line(ctx.scene, model) if which == "guess" else book_line(ctx.shown_model)
+    if line is None:
+        return []
+    try:
+        shares = point_shares(ctx.scene, model, line)
+    except PlaygroundError:
+        return []
+    if shares is None or not len(shares):
+        return []
+    largest = float(np.max(shares))
+    relative = np.sqrt(shares / largest) if largest > 0 else np.zeros_like(shares)
+    low, high = SHARE_SIZES
+    X = ctx.scene.points.X
+    colour = GUESS_COLOUR if which == "guess" else "#111111"
+    return [
+        dict(
+            type="scatter",
+            x=X[:, 0].tolist(),
+            y=X[:, 1].tolist(),
+            mode="markers",
+            marker=dict(
+                symbol="circle-open",
+                size=(low + (high - low) * relative).round(1).tolist(),
+                color=colour,
+                line=dict(width=1.5),
+            ),
+            customdata=shares.round(6).tolist(),
+            hovertemplate=_("share of the criterion: %{customdata:.4g}") + "<extra></extra>",
+            name=_("each point's share"),
+            showlegend=False,
+            meta="your_line_shares",
+        )
+    ]
+
+
 # -- the canvas's overlay --------------------------------------------------------------------------
 
 
 def overlay(ctx: PanelContext) -> list[dict[str, Any]]:
-    """The person's line, dashed, across the view, with a short arrow of its w into C1's side."""
+    """The person's line, dashed, across the view, with a short arrow of its w into C1's side; the
+    points' shares of the criterion when asked for."""
     if ctx.model is None:
         return []
+    shares = _share_traces(ctx)
     line = guess_line(ctx.scene, ctx.model)
     if line is None:
-        return []
+        return shares
     segments = boundary_segments(line.w[None, :], np.array([line.w0]), ctx.window)
     if not segments:
-        return []
+        return shares
     _i, _j, start, end = segments[0]
     middle = (np.asarray(start) + np.asarray(end)) / 2
     window = ctx.window
     tip = middle + 0.12 * min(window.x_max - window.x_min, window.y_max - window.y_min) * line.w / line.norm
     name = _("your line")
-    return [
+    return shares + [
         dict(
             type="scatter",
             x=[float(start[0]), float(end[0])],
@@ -379,6 +440,31 @@ def _percent(value: float) -> str:
 
 def _value(value: float) -> str:
     return "—" if math.isnan(value) else number_text(value, 4)
+
+
+def _share_chosen(key: str, options: dict[str, Any]) -> None:
+    options[SHARES] = widget_values()[key]
+
+
+def _shares_control(ctx: PanelContext) -> None:
+    """Which line's shares size the points (the options hold the value, which a link carries)."""
+    key = "your_line_shares"
+    widget_values()[key] = ctx.options.get(SHARES, "off")
+    labels = {"off": _("off"), "fit": _("at the fit"), "guess": _("at your line")}
+    st.radio(
+        _("Ring each point by its share of the criterion"),
+        list(labels),
+        format_func=labels.__getitem__,
+        key=key,
+        horizontal=True,
+        on_change=_share_chosen,
+        args=(key, ctx.options),
+        help=_(
+            "A ring's size grows with the point's term of the criterion at that line (a squared residual, "
+            "−ln p(tₙ), a hinge loss), the length of w taken as for the table: the points with the largest "
+            "rings are those the line pays most for."
+        ),
+    )
 
 
 def _inputs(ctx: PanelContext) -> None:
@@ -466,6 +552,8 @@ def render(ctx: PanelContext) -> None:
             )
         )
     st.caption(_verdict(ctx.scene, model, guess, fit))
+    if getattr(estimator, "criterion_has_shares", False):
+        _shares_control(ctx)
     try:
         land = _cached_landscape(ctx.scene, model)
     except PlaygroundError as err:
