@@ -78,6 +78,10 @@ _HUGE_JSON = '{"max_iter":' + HUGE_TEXT + "}"
 
 # (id, query parameters). Each one was tried by hand on the app as it was before issue 19.
 LINK_CASES = [
+    # A tab the method does not have (least squares has no iterations): the page once reran for
+    # ever, the link's held tab coming back at every run's start.
+    ("tab-of-another-method", _link(tab="Iterations")),
+    ("tab-unknown", _link(tab="<b>no such tab</b>")),
     # Polynomial degree outside the slider or not a number.
     ("degree-7", _link(basis="polynomial", basis_params={"degree": 7})),
     ("degree-0", _link(basis="polynomial", basis_params={"degree": 0})),

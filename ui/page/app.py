@@ -563,6 +563,7 @@ def _render_panels(panels, context):
     labels = [tab_label(title) for title in titles]  # the session holds the open tab's label
     if visitor().get(TAB_KEY) not in labels:
         visitor().pop(TAB_KEY, None)  # e.g. a panel of the previous method
+        loading.release_held(TAB_KEY)  # a link's tab this method lacks: the first tab, once
     tabs = st.tabs(labels, key=TAB_KEY, on_change="rerun")
     for tab, panel in zip(tabs, shown):
         if tab.open is False:

@@ -218,25 +218,52 @@ def path_points(model: Classifier, upto: int | None = None) -> list[tuple[float,
     return points
 
 
+def _contour_trace(land: Landscape, estimator: Any) -> dict[str, Any]:
+    return dict(
+        type="contour",
+        x=land.angles.tolist(),
+        y=land.offsets.tolist(),
+        z=[[None if math.isnan(v) else round(float(v), 6) for v in row] for row in land.values],
+        colorscale="Viridis",
+        reversescale=not estimator.criterion_maximised,  # the optimum bright
+        contours=dict(coloring="heatmap"),
+        ncontours=24,
+        line=dict(width=0.5),
+        colorbar=dict(thickness=12, title=dict(text=_(estimator.criterion_name), side="right")),
+        hovertemplate=_("angle of w %{x:.0f}°<br>−w₀/‖w‖ = %{y:.2f}<br>value %{z:.4g}") + "<extra></extra>",
+        name=_(estimator.criterion_name),
+    )
+
+
+def _marker_trace(line: BookLine, centre: float, marker: dict[str, Any], name: str) -> dict[str, Any]:
+    """One line as a marker on the landscape, its angle wrapped into the figure's range."""
+    angle, offset = polar(line)
+    return dict(type="scatter", x=[wrapped(angle, centre)], y=[offset], mode="markers", marker=marker, name=name)
+
+
+def _landscape_layout(centre: float) -> dict[str, Any]:
+    ticks = [centre - 180 + 45 * k for k in range(9)]
+    return dict(
+        template=TEMPLATE,
+        height=380,
+        margin=dict(l=10, r=10, t=30, b=10),
+        xaxis=dict(
+            title=dict(text=_("angle of w (°), into C₁")),
+            range=[centre - 180, centre + 180],
+            # Ticks every 45° from the fit's angle, each written as the angle in (−180°, 180°].
+            tickvals=ticks,
+            ticktext=[number_text(-((180 - tick) % 360) + 180, 3) for tick in ticks],
+        ),
+        yaxis=dict(title=dict(text=_("−w₀/‖w‖ (eq. 4.5)"))),
+        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
+        showlegend=True,
+    )
+
+
 def landscape_figure(scene: Scene, ctx: PanelContext, land: Landscape, estimator: Any) -> dict[str, Any]:
     """The landscape as a plotly figure (a dict in plotly.js's schema): the criterion's contours, the
     fit's optimum, the optimiser's path up to the step shown, and the person's line."""
-    data: list[dict[str, Any]] = [
-        dict(
-            type="contour",
-            x=land.angles.tolist(),
-            y=land.offsets.tolist(),
-            z=[[None if math.isnan(v) else round(float(v), 6) for v in row] for row in land.values],
-            colorscale="Viridis",
-            reversescale=not estimator.criterion_maximised,  # the optimum bright
-            contours=dict(coloring="heatmap"),
-            ncontours=24,
-            line=dict(width=0.5),
-            colorbar=dict(thickness=12, title=dict(text=_(estimator.criterion_name), side="right")),
-            hovertemplate=_("angle of w %{x:.0f}°<br>−w₀/‖w‖ = %{y:.2f}<br>value %{z:.4g}") + "<extra></extra>",
-            name=_(estimator.criterion_name),
-        )
-    ]
+    data = [_contour_trace(land, estimator)]
     centre = float(land.angles[0]) + 180.0
     steps = path_points(ctx.model, scene.step) if ctx.model is not None else []
     upto = [(wrapped(angle, centre), offset) for angle, offset in steps]
@@ -255,48 +282,13 @@ def landscape_figure(scene: Scene, ctx: PanelContext, land: Landscape, estimator
         )
     fit = book_line(ctx.shown_model)
     if fit is not None:
-        angle, offset = polar(fit)
-        angle = wrapped(angle, centre)
-        data.append(
-            dict(
-                type="scatter",
-                x=[angle],
-                y=[offset],
-                mode="markers",
-                marker=dict(symbol="star", size=16, color="#111111", line=dict(color="white", width=1.5)),
-                name=_("the fit"),
-            )
-        )
+        star = dict(symbol="star", size=16, color="#111111", line=dict(color="white", width=1.5))
+        data.append(_marker_trace(fit, centre, star, _("the fit")))
     guess = guess_line(scene, ctx.model) if ctx.model is not None else None
     if guess is not None:
-        angle, offset = polar(guess)
-        angle = wrapped(angle, centre)
-        data.append(
-            dict(
-                type="scatter",
-                x=[angle],
-                y=[offset],
-                mode="markers",
-                marker=dict(symbol="circle", size=13, color=GUESS_COLOUR, line=dict(color="white", width=2)),
-                name=_("your line"),
-            )
-        )
-    layout = dict(
-        template=TEMPLATE,
-        height=380,
-        margin=dict(l=10, r=10, t=30, b=10),
-        xaxis=dict(
-            title=dict(text=_("angle of w (°), into C₁")),
-            range=[centre - 180, centre + 180],
-            # Ticks every 45° from the fit's angle, each written as the angle in (−180°, 180°].
-            tickvals=(ticks := [centre - 180 + 45 * k for k in range(9)]),
-            ticktext=[number_text(-((180 - tick) % 360) + 180, 3) for tick in ticks],
-        ),
-        yaxis=dict(title=dict(text=_("−w₀/‖w‖ (eq. 4.5)"))),
-        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
-        showlegend=True,
-    )
-    return {"data": data, "layout": layout}
+        circle = dict(symbol="circle", size=13, color=GUESS_COLOUR, line=dict(color="white", width=2))
+        data.append(_marker_trace(guess, centre, circle, _("your line")))
+    return {"data": data, "layout": _landscape_layout(centre)}
 
 
 # -- each point's share ----------------------------------------------------------------------------

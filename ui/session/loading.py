@@ -282,6 +282,16 @@ def hold_load() -> None:
     widget_values().update(values)
 
 
+def release_held(key: str) -> None:
+    """Stop holding ``key``'s loaded value: the page cannot show it (a link's tab that this scene's
+    method does not have). Held, it would come back at every run's start, the widget would put
+    its own default back and ask for a run again: a page rerunning for ever."""
+    held = visitor().get(LOAD_HELD)
+    if held is not None and key in held[1]:
+        serial, values, cleared = held
+        visitor()[LOAD_HELD] = (serial, {name: value for name, value in values.items() if name != key}, cleared)
+
+
 def load_serial() -> int:
     """The number of the last load applied (0: none yet)."""
     return visitor().get(LOAD_SERIAL, 0)
