@@ -242,7 +242,7 @@ def _marker_trace(line: BookLine, centre: float, marker: dict[str, Any], name: s
 
 
 def _landscape_layout(centre: float) -> dict[str, Any]:
-    ticks = [centre - 180 + 45 * k for k in range(9)]
+    ticks = [45 * k for k in range(math.ceil((centre - 180) / 45), math.floor((centre + 180) / 45) + 1)]
     return dict(
         template=TEMPLATE,
         height=380,
@@ -250,7 +250,7 @@ def _landscape_layout(centre: float) -> dict[str, Any]:
         xaxis=dict(
             title=dict(text=_("angle of w (°), into C₁")),
             range=[centre - 180, centre + 180],
-            # Ticks every 45° from the fit's angle, each written as the angle in (−180°, 180°].
+            # Ticks at the multiples of 45°, each written as the angle in (−180°, 180°].
             tickvals=ticks,
             ticktext=[number_text(-((180 - tick) % 360) + 180, 3) for tick in ticks],
         ),
