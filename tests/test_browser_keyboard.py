@@ -28,7 +28,7 @@ def _two_classes(server, language="en"):
 
 def _tab_to_plot(page):
     """Into the plot the way a keyboard gets there: Tab from the tool bar's last button."""
-    page.locator(".pg-tools button[data-tool=select]").focus()
+    page.locator(".pg-tools button[data-tool=line]").focus()
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement === document.querySelector('.pg-canvas')")
 

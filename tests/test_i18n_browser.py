@@ -53,6 +53,11 @@ ENGLISH_TOOLS = {
     "live_status": "Training accuracy {accuracy} ({wrong} misclassified)",
     "live_off": "Live updates are off ({reason}); the plot is updated when you let go.",
     "class_pick": "Class of new points",  # the phone's class picker beside the tools (issue 44)
+    # The line tool (issue 46).
+    "tool_line": "╱ Your line",
+    "tool_line_help": "Draw the boundary you expect: click two points or drag (key L)",
+    "hint_line": "Click two points or drag to draw your line · the Your line tab scores it",
+    "hint_line_second": "Now click the line's second point",
 }
 ENGLISH_CHART = {**ENGLISH_CANVAS, "chart_not_drawn": "The chart could not be drawn: {error}"}
 del ENGLISH_CHART["fit_view"]
