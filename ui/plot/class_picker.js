@@ -32,7 +32,9 @@ export function classPicker(root, bar) {
       const radio = radios()[Number(made.value)];
       if (radio && !radio.checked) radio.click();
     });
-    bar.insertBefore(made, bar.querySelector('.pg-hint'));
+    // Beside the point tools, before the line tool: on a phone the line tool is what wraps to the
+    // second row, and the class stays on the first, beside Add.
+    bar.insertBefore(made, bar.querySelector("button[data-tool='line']") || bar.querySelector('.pg-hint'));
     select = made;
   }
   const label = (data && data.texts.class_pick) || '';
