@@ -24,6 +24,25 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+@pytest.fixture
+def bare_session():
+    """A fresh session for the state functions in Streamlit's bare mode (st.session_state without a
+    server, which is what a script run gives them too), emptied again afterwards."""
+    import logging
+
+    import streamlit as st
+
+    from ui.session import loading
+
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
+    for key in list(st.session_state.keys()):
+        del st.session_state[key]
+    loading.init_state()
+    yield
+    for key in list(st.session_state.keys()):
+        del st.session_state[key]
+
+
 @pytest.fixture(scope="module")
 def server():
     """A live Streamlit server on a free port, one per browser-test module."""

@@ -5,26 +5,17 @@ The state functions run in Streamlit's bare mode (st.session_state without a ser
 what a script run gives them too.
 """
 
-import logging
-
 import numpy as np
 import pytest
 import streamlit as st
 
 from playground.scene import GRID_STEP, MAX_COORDINATE, PointSet, snap
-from ui.session import edits, loading, state
+from ui.session import edits, state
 
 
 @pytest.fixture(autouse=True)
-def session():
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
-    for key in list(st.session_state.keys()):
-        del st.session_state[key]
-    loading.init_state()
+def session(bare_session):
     edits.record_drawn("r0", state.scene())
-    yield
-    for key in list(st.session_state.keys()):
-        del st.session_state[key]
 
 
 def move(nonce, dx, dy, *, drag="d1", ids=(0,), revision="r0", final=False):

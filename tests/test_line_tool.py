@@ -2,26 +2,14 @@
 the classes the better way, and the canvas's "line" edit applied once, hostile values refused with
 a notice and nothing lost."""
 
-import logging
-
 import numpy as np
 import pytest
-import streamlit as st
 
 from playground.link import line_through
 from playground.scene import MAX_COORDINATE, PointSet
-from ui.session import edits, loading, state
+from ui.session import edits, state
 
-
-@pytest.fixture(autouse=True)
-def session():
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
-    for key in list(st.session_state.keys()):
-        del st.session_state[key]
-    loading.init_state()
-    yield
-    for key in list(st.session_state.keys()):
-        del st.session_state[key]
+pytestmark = pytest.mark.usefixtures("bare_session")
 
 
 TWO = PointSet.from_arrays([[-2.0, 0.0], [-1.0, 1.0], [2.0, 0.0], [3.0, -1.0]], [1, 1, 4, 4])

@@ -8,25 +8,13 @@ The state functions run in Streamlit's bare mode (st.session_state without a ser
 what a script run gives them too.
 """
 
-import logging
-
 import pytest
-import streamlit as st
 
 from playground.presets import PRESETS
 from ui.base.visitor import visitor
 from ui.session import edits, loading, state
 
-
-@pytest.fixture(autouse=True)
-def session():
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
-    for key in list(st.session_state.keys()):
-        del st.session_state[key]
-    loading.init_state()
-    yield
-    for key in list(st.session_state.keys()):
-        del st.session_state[key]
+pytestmark = pytest.mark.usefixtures("bare_session")
 
 
 def _load(key):

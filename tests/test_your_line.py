@@ -17,16 +17,9 @@ from playground.link import decode_scene, encode_scene
 from playground.presets import outlier_points, overlapping_points
 from playground.scene import Scene
 from ui.panels import PanelContext
-from ui.panels.your_line import (
-    accuracy,
-    back_end_weights,
-    guess_line,
-    landscape,
-    overlay,
-    path_points,
-    polar,
-    scored_lines,
-)
+from ui.panels.criterion_landscape import landscape, path_points, polar
+from ui.panels.line_scores import accuracy, back_end_weights, guess_line, scored_lines
+from ui.panels.your_line import overlay
 from ui.text.convention import book_line
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")

@@ -416,12 +416,12 @@ def _points_figure(scene: Scene) -> SceneFigure:
 def _status_region(scene: Scene, model: Classifier | None, view: FitView, test_predicted: NDArray[Any] | None) -> None:
     """The status line under the plot: a live region, so a screen reader announces each new status,
     with the plot in words."""
+    hidden = ""
     if scene.fit_hidden:  # predict first: the counts, and nothing of the fit
         model, view, test_predicted = None, FitView(), None
+        hidden = " — " + _("the fit is hidden: predict, then reveal it (Your line tab)")
     description = canvas_description(scene, model, view.error)
-    line = heldout.status_line(scene.points, view, test_predicted)
-    if scene.fit_hidden:
-        line += " — " + _("the fit is hidden: predict, then reveal it (Your line tab)")
+    line = heldout.status_line(scene.points, view, test_predicted) + hidden
     st.markdown(
         f"<div role='status' aria-live='polite'>\n\n{line} <span class='pg-sr-only'>{description}</span>\n\n</div>",
         unsafe_allow_html=True,

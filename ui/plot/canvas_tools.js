@@ -1,4 +1,5 @@
-// The canvas's tools (add, move, erase, select, and line: the person's own boundary), one for the whole page, and the tool bar above each
+// The canvas's tools (add, move, erase, select, and line: the person's own boundary), one for the
+// whole page, and the tool bar above each
 // plot with its hint line. Rules: ui/plot/canvas.js.
 import { canvasData, canvasPage, canvasState } from './canvas_state.js';
 

@@ -175,8 +175,9 @@ def live_answer(body: object, clock: StageClock | None = None) -> str:
         figure = rendered.figure
         figure["layout"] = with_font(figure["layout"], language)
     _named_by_origin(figure, origins)
-    accuracy = None if scene.fit_hidden else view.accuracy  # predict first: nothing of the fit
-    status = LiveStatus(n_points=rendered.status.n_points, accuracy=accuracy, wrong=rendered.status.wrong)
+    status = LiveStatus(  # the render's: a hidden fit's accuracy is None there (predict first)
+        n_points=rendered.status.n_points, accuracy=rendered.status.accuracy, wrong=rendered.status.wrong
+    )
     text = '{"figure":' + figure_json(figure) + ',"status":' + json.dumps(status) + "}"
     if len(text) > MAX_ANSWER_BYTES or clock.over():
         raise Refused(503, TOO_HEAVY)
