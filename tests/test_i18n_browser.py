@@ -56,8 +56,10 @@ ENGLISH_TOOLS = {
     # The line tool (issue 46).
     "tool_line": "╱ Your line",
     "tool_line_help": "Draw the boundary you expect: click two points or drag (key L)",
-    "hint_line": "Click two points or drag to draw your line · the Your line tab scores it",
+    "hint_line": "Click two points or drag to draw your line · drag its handles to move it",
     "hint_line_second": "Now click the line's second point",
+    "line_live": "Your line: {accuracy} correct · {criterion} {value}",
+    "line_live_fit": "Your line: {accuracy} correct · {criterion} {value} (the fit: {fit})",
 }
 ENGLISH_CHART = {**ENGLISH_CANVAS, "chart_not_drawn": "The chart could not be drawn: {error}"}
 del ENGLISH_CHART["fit_view"]

@@ -18,8 +18,8 @@ from playground.presets import outlier_points, overlapping_points
 from playground.scene import Scene
 from ui.panels import PanelContext
 from ui.panels.criterion_landscape import landscape, path_points, polar
-from ui.panels.line_scores import accuracy, back_end_weights, guess_line, scored_lines
 from ui.panels.your_line import overlay
+from ui.plot.line_scores import accuracy, back_end_weights, guess_line, scored_lines
 from ui.text.convention import book_line
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
@@ -140,8 +140,13 @@ def _context(scene):
 
 def test_the_canvas_draws_the_line_dashed_across_the_view_and_nothing_without_one():
     traces = overlay(_context(_scene()))
-    assert [trace["meta"] for trace in traces] == ["your_line", "your_line"]
+    assert [trace["meta"] for trace in traces] == ["your_line", "your_line", "your_line_handles"]
     assert traces[0]["line"]["dash"] == "dash"
+    handles = traces[2]  # on the line, a quarter of its stretch in from each end, carrying its weights
+    w0, w1, w2 = _scene().guess
+    for x, y in zip(handles["x"], handles["y"]):
+        assert w1 * x + w2 * y + w0 == pytest.approx(0, abs=1e-9)
+    assert handles["customdata"][0] == pytest.approx([w0, w1, w2])
     assert overlay(_context(_scene(guess=None))) == []
     far = _scene(guess=(1e6, 0.0, 1.0))  # y(x) = x2 + 1e6: the line lies far below the view
     assert overlay(_context(far)) == []
@@ -207,9 +212,9 @@ def test_a_hidden_fit_draws_the_points_and_the_line_alone_on_the_page_and_throug
     metas = [trace.get("meta") for trace in shown["data"]]
     assert "your_line" in metas and "points" in metas
     assert not [trace for trace in shown["data"] if trace.get("type") in ("heatmap", "contour")]
-    assert not [m for m in metas if m not in ("points", "your_line")], metas
+    assert not [m for m in metas if m not in ("points", "your_line", "your_line_handles")], metas
     visible = render_scene(_scene(), scene_model(_scene()), scene_view(_scene())).figure
-    assert [trace for trace in visible["data"] if trace.get("meta") not in ("points", "your_line")]  # the fit
+    assert [trace for trace in visible["data"] if trace.get("meta") not in ("points", "your_line", "your_line_handles")]
     body = {
         "scene": encode_scene(scene),
         "edits": [{"type": "add", "x": 5.0, "y": 1.0}],

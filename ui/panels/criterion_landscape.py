@@ -19,12 +19,12 @@ from playground.scene import Scene
 from playground.validation import FloatArray
 from ui.engine.cache import approx_bytes, result_cache
 from ui.engine.keys import scene_fit_key
+from ui.plot.line_scores import GUESS_COLOUR, criterion_model, guess_line
 from ui.plot.theme import TEMPLATE
 from ui.text.convention import BookLine, book_line, book_weights
 from ui.text.i18n import _
 
 from . import PanelContext, number_text
-from .line_scores import GUESS_COLOUR, criterion_model, guess_line
 
 LANDSCAPE_ANGLES = 72  # 5° apart
 LANDSCAPE_OFFSETS = 60
@@ -76,7 +76,8 @@ def landscape(scene: Scene, model: Classifier) -> Landscape:
     offsets = np.linspace(low, high, LANDSCAPE_OFFSETS)
     theta, offset = np.meshgrid(np.radians(angles), offsets)
     book = np.stack([-offset.ravel(), np.cos(theta.ravel()), np.sin(theta.ravel())], axis=1)
-    values = best_scale_values(estimator, scene.points.X, scene.points.y, book_weights(model, book)).values
+    training = scene.points.training
+    values = best_scale_values(estimator, training.X, training.y, book_weights(model, book)).values
     values = np.where(np.isfinite(values), values, np.nan).reshape(offset.shape)
     return Landscape(angles, offsets, values)
 
@@ -182,5 +183,10 @@ def landscape_figure(scene: Scene, ctx: PanelContext, land: Landscape, estimator
     guess = guess_line(scene, ctx.model) if ctx.model is not None else None
     if guess is not None:
         circle = dict(symbol="circle", size=13, color=GUESS_COLOUR, line=dict(color="white", width=2))
-        data.append(_marker_trace(guess, centre, circle, _("your line")))
+        marker = _marker_trace(guess, centre, circle, _("your line"))
+        # The browser moves it with the line on the plot, and the line with it (ui/plot/landscape_drag.js).
+        marker.update(
+            meta="landscape_guess", hovertemplate=_("your line · drag it to move the line") + "<extra></extra>"
+        )
+        data.append(marker)
     return {"data": data, "layout": _landscape_layout(centre)}

@@ -32,12 +32,22 @@ import streamlit as st
 
 from playground import Classifier, PlaygroundError
 from playground.geometry import boundary_segments
-from playground.landscape import best_scale_values, unit_lines
 from playground.link import usable_guess
 from playground.scene import Scene
-from playground.validation import FloatArray
 from ui.base.visitor import TAB_KEY, visitor, widget_values
 from ui.plot.chart import chart
+from ui.plot.line_scores import (
+    GUESS_COLOUR,
+    Scored,
+    accuracy,
+    back_end_weights,
+    criterion_model,
+    fit_accuracy,
+    guess_line,
+    point_shares,
+    scored_lines,
+    share_sizes,
+)
 from ui.session import state
 from ui.text.convention import BookLine, book_line, is_two_class
 from ui.text.i18n import N_, _
@@ -46,37 +56,14 @@ from ui.text.names import phrased
 
 from . import Panel, PanelContext, join_sentences, number_text, tab_label
 from .criterion_landscape import cached_landscape, landscape_figure
-from .line_scores import (
-    GUESS_COLOUR,
-    Scored,
-    accuracy,
-    back_end_weights,
-    criterion_model,
-    fit_accuracy,
-    guess_line,
-    scored_lines,
-)
 
 KEYS = ("your_line_w0", "your_line_w1", "your_line_w2")
+HANDLE_PLACES = (0.25, 0.75)  # the handles' places along the line's stretch across the view
 
 
 # -- each point's share ----------------------------------------------------------------------------
 
 SHARES = "point_shares"  # ctx.options key: "off", "fit" or "guess"
-SHARE_SIZES = (6.0, 34.0)  # px: the smallest and largest ring
-
-
-def point_shares(scene: Scene, model: Classifier, line: BookLine) -> FloatArray | None:
-    """Each training point's share of the method's criterion (or its stand-in's) at ``line``, at the
-    line's best scale; None where the criterion is no sum over the points (Fisher's J) or the fit
-    is not on this plane (a basis)."""
-    estimator, _own = criterion_model(scene, model)
-    if scene.basis != "identity" or not getattr(estimator, "criterion_has_shares", False):
-        return None
-    X, y = scene.points.X, scene.points.y
-    unit = unit_lines(back_end_weights(model, line)[None, :])
-    scale = float(best_scale_values(estimator, X, y, unit).scales[0])
-    return np.asarray(estimator.criterion_terms(X, y, unit[0] * scale).points, dtype=float)
 
 
 def _share_traces(ctx: PanelContext) -> list[dict[str, Any]]:
@@ -93,10 +80,7 @@ def _share_traces(ctx: PanelContext) -> list[dict[str, Any]]:
         return []
     if shares is None or not len(shares):
         return []
-    largest = float(np.max(shares))
-    relative = np.sqrt(shares / largest) if largest > 0 else np.zeros_like(shares)
-    low, high = SHARE_SIZES
-    X = ctx.scene.points.X
+    X = ctx.scene.points.training.X
     colour = GUESS_COLOUR if which == "guess" else "#111111"
     return [
         dict(
@@ -106,7 +90,7 @@ def _share_traces(ctx: PanelContext) -> list[dict[str, Any]]:
             mode="markers",
             marker=dict(
                 symbol="circle-open",
-                size=(low + (high - low) * relative).round(1).tolist(),
+                size=share_sizes(shares),
                 color=colour,
                 line=dict(width=1.5),
             ),
@@ -114,6 +98,7 @@ def _share_traces(ctx: PanelContext) -> list[dict[str, Any]]:
             hovertemplate=_("share of the criterion: %{customdata:.4g}") + "<extra></extra>",
             name=_("each point's share"),
             showlegend=False,
+            legendgroup=which,  # the canvas resizes the rings of "guess" while the line moves
             meta="your_line_shares",
         )
     ]
@@ -139,6 +124,7 @@ def overlay(ctx: PanelContext) -> list[dict[str, Any]]:
     window = ctx.window
     tip = middle + 0.12 * min(window.x_max - window.x_min, window.y_max - window.y_min) * line.w / line.norm
     name = _("your line")
+    handles = [np.asarray(start) + f * (np.asarray(end) - np.asarray(start)) for f in HANDLE_PLACES]
     return shares + [
         dict(
             type="scatter",
@@ -162,6 +148,18 @@ def overlay(ctx: PanelContext) -> list[dict[str, Any]]:
             hoverinfo="name",
             showlegend=False,
             meta="your_line",
+        ),
+        dict(  # what the line tool drags (ui/plot/canvas_line.js); each carries the line's (w0, w1, w2)
+            type="scatter",
+            x=[float(h[0]) for h in handles],
+            y=[float(h[1]) for h in handles],
+            mode="markers",
+            marker=dict(symbol="circle", size=11, color="white", line=dict(color=GUESS_COLOUR, width=2.5)),
+            customdata=[[line.w0, float(line.w[0]), float(line.w[1])]] * len(handles),
+            name=_("your line's handles"),
+            hovertemplate=_("drag to move your line (line tool, key L)") + "<extra></extra>",
+            showlegend=False,
+            meta="your_line_handles",
         ),
     ]
 
@@ -279,7 +277,8 @@ def render(ctx: PanelContext) -> None:
         return
     guess = guess_line(ctx.scene, model)
     if guess is not None and ctx.scene.fit_hidden:
-        X, y = ctx.scene.points.X, ctx.scene.points.y
+        training = ctx.scene.points.training
+        X, y = training.X, training.y
         st.markdown(
             _("Your line classifies **{share}** of the training points correctly. Reveal the fit to compare.").format(
                 share=_percent(accuracy(guess, X, y))
@@ -342,7 +341,8 @@ def _landscape(ctx: PanelContext, model: Classifier, estimator: Any) -> None:
 
 
 def _score_table(scene: Scene, model: Classifier, guess: BookLine, scored: list[Scored]) -> str:
-    X, y = scene.points.X, scene.points.y
+    training = scene.points.training
+    X, y = training.X, training.y
     header = "| | " + _("your line") + " | " + _("the fit") + " |\n|:--|--:|--:|\n"
     rows = [
         "| "
@@ -359,7 +359,8 @@ def _score_table(scene: Scene, model: Classifier, guess: BookLine, scored: list[
 
 def _verdict(scene: Scene, model: Classifier, guess: BookLine, own: Scored) -> str:
     """The sentence under the table: what the method's own criterion (``own``) says of both lines."""
-    X, y = scene.points.X, scene.points.y
+    training = scene.points.training
+    X, y = training.X, training.y
     mine, theirs = accuracy(guess, X, y), fit_accuracy(model, X, y)
     sentences = []
     if mine > theirs:

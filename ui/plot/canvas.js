@@ -8,6 +8,8 @@
 //   canvas_draw.js     the height, the legend and caption fitted, one draw at a time
 //   canvas_edits.js    the edit queue sent to the session, the live route, points shown at once
 //   canvas_drag.js     dragging points, the selection
+//   canvas_line_drag.js moving the person's line: its handles, its arrow, the landscape's point
+//   canvas_line.js     drawing the person's line
 //   canvas_presses.js  clicks and presses, mouse and touch alike
 //   canvas_input.js    the listeners: presses, touch, the wheel, plotly's events
 //   page_shortcuts.js  the canvas's keys anywhere on the page
@@ -37,6 +39,7 @@ import { dragAfterDraw } from './canvas_drag.js';
 import { canvasHeight, draw, fitToPlotArea, redraw } from './canvas_draw.js';
 import { acknowledged, commit, requestLive, send } from './canvas_edits.js';
 import { bindInput } from './canvas_input.js';
+import { bindLandscapeLine } from './canvas_line_drag.js';
 import { kbAfterDraw, kbSetUp } from './canvas_keyboard.js';
 import { canvasData, canvasPage, canvasState } from './canvas_state.js';
 import { applyTool, liveLine, toolbar } from './canvas_tools.js';
@@ -175,6 +178,7 @@ function received(root, data, setTriggerValue, parentElement) {
   root.__pgFileName = data.file_name;
   canvasPage.keyRoot = root;
   bindShortcuts();
+  bindLandscapeLine();
 }
 
 /**

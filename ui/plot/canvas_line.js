@@ -6,9 +6,12 @@
 //   that travels draws the line from where it came down to where it is let go, a press that does
 //   not is one of two clicks (the first is kept in the plot's state, shown as a dot, the hint says
 //   what comes next; another tool forgets it, canvas_tools.js).
+// - A press on the line's handle or its arrow's tip that travels moves the line instead
+//   (canvas_line_drag.js).
 // - The line is previewed in the browser (a plotly shape, no round trip) and sent once, as one
 //   edit with its two points in data coordinates; the session orients it and scores it.
 import { send } from './canvas_edits.js';
+import { handleEnd, handleMove } from './canvas_line_drag.js';
 import { canvasState } from './canvas_state.js';
 import { applyTool } from './canvas_tools.js';
 import { dataAt } from './geometry.js';
@@ -57,6 +60,7 @@ function sendLine(root, from, to) {
 export function lineMove(root, press, clientX, clientY) {
   if (Math.hypot(clientX - press.x, clientY - press.y) < MIN_TRAVEL && !press.travelled) return;
   press.travelled = true;
+  if (press.handle) { handleMove(root, press.handle, clientX, clientY); return; }
   preview(root, [press.start, dataAt(root, clientX, clientY)]);
 }
 
@@ -69,6 +73,7 @@ export function lineMove(root, press, clientX, clientY) {
  */
 export function lineEnd(root, press, clientX, clientY) {
   const state = canvasState(root), end = dataAt(root, clientX, clientY);
+  if (press.handle && press.travelled) { handleEnd(root, press.handle); return; }
   if (press.travelled) {
     state.lineStart = null;
     sendLine(root, press.start, end);

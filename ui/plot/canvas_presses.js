@@ -4,6 +4,7 @@ import { dragTo, placeDragged, select, startDrag } from './canvas_drag.js';
 import { shownPoints } from './canvas_draw.js';
 import { requestLive, send } from './canvas_edits.js';
 import { lineEnd, lineMove } from './canvas_line.js';
+import { handleAt } from './canvas_line_drag.js';
 import { canvasData, canvasPage, canvasState } from './canvas_state.js';
 import { currentTool } from './canvas_tools.js';
 import { areaPixel, areaPixelAt, dataAt, inPlotArea } from './geometry.js';
@@ -98,6 +99,7 @@ export function pressStart(root, at, touch) {
     // is plotly's (zoom box, pan, box / lasso), except a touch in the add tool, which scrolls.
     drags: id !== null && (tool === 'add' || tool === 'move' || (tool === 'select' && selected)),
     line: tool === 'line',
+    handle: tool === 'line' ? handleAt(root, at.clientX, at.clientY, touch) : null,
   };
   canvasPage.pressRoot = root;
   if (tool === 'line') return true;  // every press draws the line (plotly neither zooms nor pans)

@@ -67,7 +67,14 @@ class LineEvent(_Event):
     y2: float
 
 
-CanvasEvent = AddEvent | RemoveEvent | MoveEvent | ViewEvent | CommandEvent | LineEvent
+class GuessEvent(_Event):
+    type: Literal["guess"]  # the person's line moved by its handles, its arrow or the landscape:
+    w0: float  # y(x) = w1 x1 + w2 x2 + w0 in the book's convention, oriented as the person left it
+    w1: float
+    w2: float
+
+
+CanvasEvent = AddEvent | RemoveEvent | MoveEvent | ViewEvent | CommandEvent | LineEvent | GuessEvent
 
 
 class LiveAdd(TypedDict):
@@ -103,6 +110,19 @@ class LiveRequest(TypedDict):
     scale: float  # presentation mode's marker and font scale
     language: str
     painted: bool  # a panel overlay paints the plane (the live figure then draws no regions)
+    guess: NotRequired[list[float]]  # the person's line being moved (w0, w1, w2): asks for its numbers alone
+    shares: NotRequired[bool]  # with each point's share of the criterion at that line
+
+
+class LiveLine(TypedDict):
+    """The numbers of the person's line while it moves (``ui.plot.line_scores.LineNumbers``)."""
+
+    accuracy: float
+    criterion: str  # the criterion's name, in the request's language
+    value: float | None  # at the line's best scale; None where not defined
+    fit: float | None  # at the fit; None while the fit is hidden
+    maximised: bool
+    shares: list[float] | None  # each training point's ring in px, in the scene's order
 
 
 class LiveStatus(TypedDict):
@@ -118,6 +138,7 @@ class LiveResponse(TypedDict):
 
     figure: NotRequired[dict[str, Any]]
     status: NotRequired[LiveStatus]
+    line: NotRequired[LiveLine]  # for a request with a ``guess`` (then no figure)
     error: NotRequired[str]
 
 

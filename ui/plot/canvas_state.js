@@ -41,6 +41,7 @@
  *   type: string, nonce?: number, revision?: string, area?: [number, number], load?: number,
  *   x?: number, y?: number, ids?: number[], dx?: number, dy?: number, drag?: string, final?: boolean,
  *   x0?: number, x1?: number, y0?: number, y1?: number, x2?: number, y2?: number,
+ *   w0?: number, w1?: number, w2?: number,
  * }} Edit
  */
 
@@ -55,6 +56,7 @@
  *   id: number | null, x: number, y: number, clientX: number, clientY: number, touch: boolean,
  *   altKey: boolean, shiftKey: boolean, start: [number, number], revision: string | undefined,
  *   ids: number[], drags: boolean, travelled?: boolean, line?: boolean,
+ *   handle?: import('./canvas_line_drag.js').LineDrag | null,
  * }} Press
  */
 
@@ -100,6 +102,8 @@
  *   wheelHintTimer: ReturnType<typeof setTimeout> | undefined, added: AddedPoint[],
  *   addedTimer: ReturnType<typeof setTimeout> | undefined, commitTimer: ReturnType<typeof setTimeout> | undefined,
  *   keyboard: KeyboardState, lineStart: [number, number] | null,
+ *   lineDrag: import('./canvas_line_drag.js').LineDrag | null, lineHidden: boolean, lineAsking: boolean,
+ *   lineAskAgain: boolean,
  * }} CanvasState
  */
 
@@ -124,6 +128,10 @@ function freshState() {
       chosen: null, mark: null, region: null, pending: [],
     },
     lineStart: null,  // the line tool's first click, until the second (canvas_line.js)
+    lineDrag: null,  // the person's line being moved (canvas_line_drag.js)
+    lineHidden: false,
+    lineAsking: false,
+    lineAskAgain: false,
   };
 }
 
@@ -158,6 +166,7 @@ export function canvasData(root) {
  *   queue: Edit[], ack: number, nonce: number, tool: string | null, pressRoot: PlotRoot | null,
  *   pinchRoot: PlotRoot | null, keyRoot: PlotRoot | null, pressBound: boolean, keysBound: boolean,
  *   dragCount: number, afterDraw: ((root: PlotRoot) => void) | null, panels: FollowingPanels | null,
+ *   landscapeBound: boolean,
  * }}
  */
 export const canvasPage = {
@@ -173,7 +182,13 @@ export const canvasPage = {
   dragCount: 0,  // drags begun (a drag's id)
   afterDraw: null,  // what runs after a canvas has drawn (browser-side playback, ui/plot/playback.js)
   panels: null,  // the panels that follow the canvas (ui/plot/follow_canvas.js)
+  landscapeBound: false,  // the landscape's events heard (canvas_line_drag.js)
 };
+
+// The page's events between the canvas and the criterion's landscape (issue 46), detail {w, final}:
+// w = [w0, w1, w2] in the book's convention.
+export const YOUR_LINE_MOVED = 'pg-your-line-moved';  // the canvas moved the line: the landscape's point follows
+export const YOUR_LINE_SET = 'pg-your-line-set';  // the landscape's point moved: the canvas's line follows
 
 /**
  * The edit queue changed: its length on the page's element, where the browser tests wait for it.

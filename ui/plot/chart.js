@@ -1,4 +1,5 @@
 // A panel's chart: a plotly figure drawn across its column, with the PNG / SVG downloads.
+import { bindLandscape } from './landscape_drag.js';
 import { fill, loadPlotly, observeWidth, plotConfig, plotRoot, themed } from './plotly_shared.js';
 
 /**
@@ -17,6 +18,7 @@ export default function (component) {
     const config = plotConfig(Plotly, root, data.config, [], data.texts);
     return Plotly.react(root, figure.data, figure.layout, config).then(() => {
       if (!root.__pgObserved) { observeWidth(root, Plotly); root.__pgObserved = true; }
+      if (figure.data.some((/** @type {PlotlyObject} */ t) => t.meta === 'landscape_guess')) bindLandscape(root);
     });
   }).catch((err) => { root.textContent = fill(data.texts.chart_not_drawn, {error: err.message}); });
 }

@@ -16,6 +16,7 @@ import math
 from typing import NamedTuple
 
 from playground import Message
+from playground.link import usable_guess
 from playground.scene import MAX_COORDINATE
 from playground.validation import MAX_POINTS
 from ui.plot.canvas_protocol import LiveEdit
@@ -55,6 +56,8 @@ class LiveFields(NamedTuple):
     scale: float  # MIN_SCALE..MAX_SCALE
     language: str  # a key of LANGUAGES
     painted: bool
+    guess: tuple[float, float, float] | None = None  # a line's numbers asked for (no edits then)
+    shares: bool = False
 
 
 def parsed_json(body: bytes) -> object:
@@ -116,6 +119,23 @@ def _edit(value: object) -> LiveEdit:
     raise Refused(400, NOT_UNDERSTOOD)
 
 
+def _guess(value: object) -> tuple[float, float, float] | None:
+    """The person's line (w0, w1, w2) as ``playground.link.usable_guess`` takes it, or None when
+    the request asks for none."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 3 or not all(_is_number(v) for v in value):
+        raise Refused(400, NOT_UNDERSTOOD)
+    guess, _problem = usable_guess(value)
+    if guess is None:
+        raise Refused(422, OUT_OF_RANGE)
+    return guess
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _scene_query(value: object) -> dict[str, str]:
     if not isinstance(value, dict) or len(value) > MAX_SCENE_FIELDS:
         raise Refused(400, NOT_UNDERSTOOD)
@@ -137,8 +157,19 @@ def live_fields(body: object) -> LiveFields:
     if add_as != int(add_as):
         raise Refused(422, OUT_OF_RANGE)
     scale = _number(body.get("scale", 1.0), MIN_SCALE, MAX_SCALE)
+    guess = _guess(body.get("guess"))
+    if guess is not None and checked:
+        raise Refused(400, NOT_UNDERSTOOD)  # a line's numbers are asked for the scene as it is
     return LiveFields(
-        query, checked, int(add_as), _flag(body.get("add_test")), scale, language_of(body), _flag(body.get("painted"))
+        query,
+        checked,
+        int(add_as),
+        _flag(body.get("add_test")),
+        scale,
+        language_of(body),
+        _flag(body.get("painted")),
+        guess,
+        _flag(body.get("shares")),
     )
 
 

@@ -49,8 +49,9 @@ from ui.engine.cache import setting
 from ui.engine.fits import OverBudget, fitted_view
 from ui.engine.fitview import GRID_RESOLUTION, FitView
 from ui.plot.canvas import figure_json
-from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveStatus
+from ui.plot.canvas_protocol import LIVE_PATH, LiveEdit, LiveLine, LiveStatus
 from ui.plot.figures import SceneFigure  # at start: its import takes 0.4 s, a whole live budget
+from ui.plot.line_scores import line_numbers
 from ui.plot.render import render_scene
 from ui.plot.theme import with_font
 from ui.server.clients import client_address
@@ -162,6 +163,8 @@ def live_answer(body: object, clock: StageClock | None = None) -> str:
     scene = scene.with_points(points)
     if not isinstance(scene.window, Window):
         scene = replace(scene, window=Window())
+    if fields.guess is not None:
+        return _line_answer(replace(scene, guess=fields.guess), clock, language, fields.shares)
     with speaking(language, scene.class_names):
         shared = not any(edit["type"] == "move" for edit in fields.edits)  # a click or an erase, not a drag
         model, view = _fitted_view(scene, clock, shared) if len(scene.training.points) else (None, None)
@@ -179,6 +182,32 @@ def live_answer(body: object, clock: StageClock | None = None) -> str:
         n_points=rendered.status.n_points, accuracy=rendered.status.accuracy, wrong=rendered.status.wrong
     )
     text = '{"figure":' + figure_json(figure) + ',"status":' + json.dumps(status) + "}"
+    if len(text) > MAX_ANSWER_BYTES or clock.over():
+        raise Refused(503, TOO_HEAVY)
+    return text
+
+
+def _line_answer(scene: Scene, clock: StageClock, language: str, shares: bool) -> str:
+    """The numbers of the person's line (``LiveLine``) while it moves: the fit is the page's, from
+    the shared cache (the points do not change while a line moves), and no figure is drawn."""
+    if not len(scene.training.points):
+        raise Refused(422, N_("There are no training points yet."))
+    with speaking(language, scene.class_names):
+        model, view = _fitted_view(scene, clock, shared=True)
+        if view.error or model is None:
+            raise Refused(422, view.error or N_("There are no training points yet."))
+        numbers = line_numbers(scene, model, shares)
+        if numbers is None:
+            raise Refused(422, N_("Your line is scored for two classes only."))
+        line = LiveLine(
+            accuracy=numbers.accuracy,
+            criterion=numbers.criterion,
+            value=numbers.value,
+            fit=numbers.fit,
+            maximised=numbers.maximised,
+            shares=numbers.shares,
+        )
+    text = '{"line":' + json.dumps(line, allow_nan=False) + "}"
     if len(text) > MAX_ANSWER_BYTES or clock.over():
         raise Refused(503, TOO_HEAVY)
     return text

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from playground import InvalidDataError, Message, PlaygroundError, Window
-from playground.link import line_through
+from playground.link import line_through, usable_guess
 from playground.scene import MAX_COORDINATE, MIN_VIEW, PointRow, PointSet, Scene
 from playground.specs import MAX_RBF_CENTRES
 from ui.base.visitor import visitor
@@ -206,6 +206,18 @@ def _line(event, active_class, shared_view):
     set_scene(replace(current, guess=guess))
 
 
+@_refusing
+def _guess(event, active_class, shared_view):
+    """``GuessEvent``: the person's line as they left it after moving it (its handles, its arrow,
+    its point on the landscape), oriented as it was moved (``playground.link.usable_guess``)."""
+    guess, problem = usable_guess([event.get(key) for key in ("w0", "w1", "w2")])
+    if guess is not None:  # six significant digits, as a drawn line's: the link stays short
+        guess, problem = usable_guess([float(f"{value:.6g}") for value in guess])
+    if guess is None:
+        raise InvalidDataError(N_("your line {problem}"), problem=problem)
+    set_scene(replace(scene(), guess=guess))
+
+
 # One handler per event type of ``ui.plot.canvas_protocol``; an unknown type is ignored.
 EVENT_HANDLERS = {
     "add": _add,
@@ -217,6 +229,7 @@ EVENT_HANDLERS = {
     "move": lambda event, *_: _move(event),
     "view": _view,
     "line": _line,
+    "guess": _guess,
 }
 
 

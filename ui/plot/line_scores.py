@@ -15,10 +15,11 @@ from playground import CARDS, Classifier, PlaygroundError, make_model
 from playground.landscape import best_scale_values, unit_lines
 from playground.scene import Scene
 from playground.validation import FloatArray
-from ui.text.convention import BookLine, book_classes, book_weights, is_two_class
+from ui.text.convention import BookLine, book_classes, book_line, book_weights, is_two_class
 from ui.text.i18n import _
 
 GUESS_COLOUR = "#e8590c"  # the person's line, wherever it is drawn
+SHARE_SIZES = (6.0, 34.0)  # px: the smallest and largest ring of a point's share
 # The criterion that scores a line for a method that has none of its own (a density model).
 STAND_IN = "logistic"
 
@@ -81,7 +82,8 @@ def criterion_label(estimator: Any) -> str:
 def scored_lines(scene: Scene, model: Classifier, lines: FloatArray) -> list[Scored]:
     """Each criterion (the method's first, then each other method's with its defaults, one per
     name) at the back-end lines ``lines`` (2, 3): the person's and the fit's, at their best scales."""
-    X, y = scene.points.X, scene.points.y
+    training = scene.points.training
+    X, y = training.X, training.y
     own, is_own = criterion_model(scene, model)
     estimators = [(own, True)]
     names = {own.criterion_name}
@@ -101,3 +103,80 @@ def scored_lines(scene: Scene, model: Classifier, lines: FloatArray) -> list[Sco
     if not is_own:
         rows[0] = rows[0]._replace(own=True)
     return rows
+
+
+# -- each point's share ----------------------------------------------------------------------------
+
+
+def point_shares(scene: Scene, model: Classifier, line: BookLine) -> FloatArray | None:
+    """Each training point's share of the method's criterion (or its stand-in's) at ``line``, at the
+    line's best scale; None where the criterion is no sum over the points (Fisher's J) or the fit
+    is not on this plane (a basis)."""
+    estimator, _own = criterion_model(scene, model)
+    if scene.basis != "identity" or not getattr(estimator, "criterion_has_shares", False):
+        return None
+    training = scene.points.training
+    X, y = training.X, training.y
+    unit = unit_lines(back_end_weights(model, line)[None, :])
+    scale = float(best_scale_values(estimator, X, y, unit).scales[0])
+    return np.asarray(estimator.criterion_terms(X, y, unit[0] * scale).points, dtype=float)
+
+
+def share_sizes(shares: FloatArray) -> list[float]:
+    """The rings' sizes in px: their areas in proportion to the shares (the largest share
+    ``SHARE_SIZES[1]``, none ``SHARE_SIZES[0]``)."""
+    largest = float(np.max(shares)) if len(shares) else 0.0
+    relative = np.sqrt(shares / largest) if largest > 0 else np.zeros_like(shares)
+    low, high = SHARE_SIZES
+    return [float(v) for v in (low + (high - low) * relative).round(1)]
+
+
+# -- while the line is dragged ---------------------------------------------------------------------
+
+
+class LineNumbers(NamedTuple):
+    """What the canvas shows while the person's line moves: its accuracy, the method's criterion at
+    it and at the fit (None when the fit is hidden or the criterion is not defined there), and each
+    point's ring (None without shares)."""
+
+    accuracy: float
+    criterion: str
+    value: float | None
+    fit: float | None
+    maximised: bool
+    shares: list[float] | None
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if math.isfinite(value) else None
+
+
+def line_numbers(scene: Scene, model: Classifier, shares: bool) -> LineNumbers | None:
+    """The scene's line's numbers (``LineNumbers``), or None without a line of two classes."""
+    line = guess_line(scene, model)
+    if line is None:
+        return None
+    training = scene.points.training
+    X, y = training.X, training.y
+    estimator, _own = criterion_model(scene, model)
+    fit = None if scene.fit_hidden else book_line(model)
+    lines = [back_end_weights(model, line)] + ([back_end_weights(model, fit)] if fit is not None else [])
+    try:
+        values = best_scale_values(estimator, X, y, unit_lines(np.array(lines))).values
+    except PlaygroundError:
+        values = np.full(len(lines), math.nan)
+    rings = None
+    if shares:
+        try:
+            found = point_shares(scene, model, line)
+        except PlaygroundError:
+            found = None
+        rings = share_sizes(found) if found is not None and len(found) else None
+    return LineNumbers(
+        accuracy=accuracy(line, X, y),
+        criterion=criterion_label(estimator),
+        value=_finite(float(values[0])),
+        fit=_finite(float(values[1])) if fit is not None else None,
+        maximised=bool(estimator.criterion_maximised),
+        shares=rings,
+    )
