@@ -38,6 +38,9 @@ page drawing the same points with the same plotly.js) and prints it.
 ``python -m bench edge [--uploads N] [--seconds S] [--compare-with COMMIT] [--output PATH]`` runs the
 HTTP edge benchmark (``bench/edge.py``: half-sent uploads, the heavy live scene, one address
 flooding while another draws, the hostile set's 5xx), on COMMIT first when given, and prints it.
+``python -m bench line [--quick]`` runs the Your line benchmark (``bench/line_drag.py``: a handle
+dragged through the live route, in the page and alone, and the criterion's landscape against a
+floor) and writes its section of BENCHMARKS.md.
 """
 
 import argparse
@@ -50,7 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import backend, clicks, crowd, drag, edge, firstscreen, frontend, machine, report, room  # noqa: E402
+from bench import backend, clicks, crowd, drag, edge, firstscreen, frontend, line_drag, machine, report, room  # noqa: E402
 
 
 def main(argv=None):
@@ -63,6 +66,8 @@ def main(argv=None):
         return firstscreen.main(argv[1:])
     if argv[:1] == ["edge"]:
         return edge.main(argv[1:])
+    if argv[:1] == ["line"]:
+        return line_drag.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     selected = args.methods or args.sizes or args.classes
@@ -205,6 +210,9 @@ def merged_with_output(text, args, drags, click_results):
         kept = clicks.section_of(output.read_text())
     if kept:
         text = clicks.with_section(text, kept)
+    line_section = line_drag.section_of(output.read_text()) if output.exists() else None
+    if line_section:  # written from python -m bench line runs: kept
+        text = line_drag.with_section(text, line_section)
     crowd_section = crowd.section_of(output.read_text()) if output.exists() else None
     if crowd_section:  # written from python -m bench crowd runs: kept
         text = crowd.with_section(text, crowd_section)

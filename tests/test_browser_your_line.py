@@ -5,6 +5,7 @@ beside the fit, and predict-then-reveal keeps the fit off the plot until it is a
 They wait for states, never for fixed times; each leaves screenshots in test-artifacts/.
 """
 
+import math
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
@@ -104,3 +105,81 @@ def test_two_taps_on_a_phone_draw_the_line(browser, server):
     page.screenshot(path=ARTIFACTS / "your-line-phone.png")
     context.close()
     assert not errors, errors
+
+
+HANDLES_JS = """() => { const r = document.querySelector('.pg-canvas'), box = r.getBoundingClientRect();
+  const t = r._fullData.find(t => t.meta === 'your_line_handles'), xa = r._fullLayout.xaxis, ya = r._fullLayout.yaxis;
+  return t.x.map((x, i) => [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(t.y[i]), x, t.y[i]]); }"""
+LANDSCAPE = '.pg-chart[data-chart-key="your_line_landscape"]'
+LANDSCAPE_POINT_JS = """() => { const r = document.querySelector('.pg-chart[data-chart-key="your_line_landscape"]');
+  for (const g of r.querySelectorAll('[class^=scatterlayer] .trace')) { const t = g.__data__[0].trace;
+    if (t.meta === 'landscape_guess') { const b = g.querySelector('path.point').getBoundingClientRect();
+      return [b.left + b.width / 2, b.top + b.height / 2]; } } return null; }"""
+
+
+def _drag(page, start, offsets):
+    page.mouse.move(*start)
+    page.mouse.down()
+    for dx, dy in offsets:
+        page.mouse.move(start[0] + dx, start[1] + dy)
+
+
+def test_a_handle_and_the_landscapes_point_move_the_line_live_and_each_other(browser, server):
+    page = open_page(browser, _link(server, guess="0.0,-1.0,1.0", tab="Your line"))
+    page.wait_for_selector(f"{LANDSCAPE} .main-svg", timeout=60_000)
+    page.evaluate("() => document.querySelector('.pg-canvas').scrollIntoView({block: 'start'})")
+    page.keyboard.press("l")
+    handles = page.evaluate(HANDLES_JS)
+    _drag(page, handles[0][:2], [(6 * i, -9 * i) for i in range(1, 13)])
+    # While the hand moves: the live route's numbers on the tool bar, the landscape's point following.
+    page.wait_for_function("() => Number(document.querySelector('.pg-canvas').dataset.lineNumbers || 0) > 0")
+    hint = page.locator(".pg-tools .pg-hint").first.inner_text()
+    assert "Your line:" in hint and "sum of squares" in hint and "(the fit: 11.99)" in hint, hint
+    page.wait_for_function(f"() => !!document.querySelector('{LANDSCAPE}').dataset.guessAt")
+    page.screenshot(path=ARTIFACTS / "your-line-handle-drag.png")
+    page.mouse.up()
+    w0, w1, w2 = _wait_for_new_guess(page, "0.0,-1.0,1.0")
+    assert w1 * -1 + w2 * 1 > 0  # w kept its side: C1 stays above the line
+    kept = handles[1]  # the other handle stayed where it was
+    assert abs(w1 * kept[2] + w2 * kept[3] + w0) < 1e-3 * max(1.0, abs(kept[2]), abs(kept[3]))
+    wait_settled(page)
+    # The landscape's point dragged: the line on the plot follows, and the release sets it.
+    before = page.evaluate(GUESS_IN_LINK)
+    page.locator(LANDSCAPE).scroll_into_view_if_needed()
+    point = page.evaluate(LANDSCAPE_POINT_JS)
+    _drag(page, point, [(5 * i, 2 * i) for i in range(1, 13)])
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('.pg-canvas').dataset.lineNumbers || 0) > n",
+        arg=int(page.evaluate("() => Number(document.querySelector('.pg-canvas').dataset.lineNumbers || 0)")) - 1,
+    )
+    angle, offset = (float(v) for v in page.locator(LANDSCAPE).get_attribute("data-guess-at").split(","))
+    page.mouse.up()
+    w0, w1, w2 = _wait_for_new_guess(page, before)
+    norm = (w1**2 + w2**2) ** 0.5
+    assert abs(-w0 / norm - offset) < 1e-3 * max(1.0, abs(offset))
+    turned = (math.degrees(math.atan2(w2, w1)) - angle) % 360
+    assert min(turned, 360 - turned) < 0.05
+    page.screenshot(path=ARTIFACTS / "your-line-landscape-drag.png")
+    close_page(page)
+
+
+def test_the_lines_handles_by_keyboard_are_moved_and_said_with_the_lines_numbers(browser, server):
+    from tests.test_browser_keyboard import _said, _tab_to_plot
+
+    page = open_page(browser, _link(server, guess="0.0,-1.0,1.0"))
+    page.keyboard.press("l")
+    handles = page.evaluate(HANDLES_JS)
+    _tab_to_plot(page)
+    page.keyboard.press("Tab")  # the line tool: Tab chooses the line's handles, not the points
+    _said(page, "handle 1 at")
+    page.keyboard.press("ArrowUp")
+    said = _said(page, "Moved your line's handle 1 to", "correct", "sum of squares")
+    w0, w1, w2 = _wait_for_new_guess(page, "0.0,-1.0,1.0")
+    x, y = handles[1][2], handles[1][3]  # the other handle stays on the line
+    assert abs(w1 * x + w2 * y + w0) < 1e-3 * max(1.0, abs(x), abs(y)), said
+    assert w1 * -1 + w2 * 1 > 0  # the classes keep their sides
+    page.keyboard.press("Tab")
+    _said(page, "handle 2 at")
+    page.keyboard.press("Tab")  # past the last handle: the focus leaves the plot (no trap)
+    assert page.evaluate("() => document.activeElement !== document.querySelector('.pg-canvas')")
+    close_page(page)

@@ -78,6 +78,9 @@ ENGLISH_KEYBOARD = {  # the plot by keyboard (canvas_keyboard.js), said in a liv
     "kb_undone": "Undone",
     "kb_redone": "Redone",
     "kb_then": "{action}. {boundary}",
+    "kb_line_handle": "Your line's handle {n} at ({x}, {y}). Arrows move it, the other handle stays; "
+    "Tab chooses the other.",
+    "kb_line_moved": "Moved your line's handle {n} to ({x}, {y})",
 }
 ENGLISH_CANVAS = {**ENGLISH_CANVAS, **ENGLISH_TOOLS, **ENGLISH_KEYBOARD}
 ENGLISH_PLAYER = {

@@ -113,6 +113,10 @@ def canvas_texts() -> dict[str, str]:
         "kb_undone": _("Undone"),
         "kb_redone": _("Redone"),
         "kb_then": _("{action}. {boundary}"),
+        "kb_line_handle": _(
+            "Your line's handle {n} at ({x}, {y}). Arrows move it, the other handle stays; Tab chooses the other."
+        ),
+        "kb_line_moved": _("Moved your line's handle {n} to ({x}, {y})"),
     }
 
 

@@ -10,6 +10,9 @@
 //   the points in view one by one, in the order they were added (the chosen point wears the
 //   selection's rim); past the last one, or after Esc, Tab leaves the plot (no keyboard trap).
 //   While a point (or a selection) is chosen, arrows move it and Delete / Backspace erase it.
+// - In the line tool, with a line drawn, Tab chooses the line's two handles instead of the points;
+//   arrows move the chosen one a step (the other stays, the classes keep their sides: one "guess"
+//   edit a key), and the line's accuracy and criterion are said with its new place.
 // - Every edit goes the pointer's way: ``send`` (queued, acknowledged, one undo step each: a move
 //   is a drag with a single, final move). Ctrl/⌘+Z undoes as anywhere on the page.
 // - Every action is said in words in a live region, in the session's language; an edit is said
@@ -17,7 +20,9 @@
 import { select } from './canvas_drag.js';
 import { shownPoints } from './canvas_draw.js';
 import { send } from './canvas_edits.js';
+import { askNumbers, committedLine, numbersText, through } from './canvas_line_drag.js';
 import { canvasData, canvasPage, canvasState } from './canvas_state.js';
+import { currentTool } from './canvas_tools.js';
 import { laidOut, plotPixel } from './geometry.js';
 import { undoKey } from './page_shortcuts.js';
 import { fill } from './plotly_shared.js';
@@ -226,6 +231,57 @@ function kbErase(root) {
   kbAfterApplied(root, nonce, ids.length > 1 ? fill(texts.kb_erased_many, {count: ids.length}) : fill(texts.kb_erased, {n: ids[0] + 1}));
 }
 
+// ---- The person's line by keyboard ---------------------------------------------------------------
+
+/** @param {PlotRoot} root  whether Tab and the arrows are the line's handles' */
+function kbLineMode(root) {
+  return currentTool() === 'line' && committedLine(root) !== null;
+}
+
+/** @param {PlotRoot} root @param {number} handle  0 or 1 */
+function kbChooseHandle(root, handle) {
+  const line = committedLine(root), keyboard = keyboardOf(root);
+  if (!line) return;
+  // The handles where they are now, kept while the keyboard moves them (a redraw re-places the drawn ones).
+  if (!keyboard.line) keyboard.line = {handle: handle, ends: line.ends.map((e) => /** @type {[number, number]} */ (e.slice())), guess: line.guess};
+  keyboard.line.handle = handle;
+  const [x, y] = keyboard.line.ends[handle];
+  keyboard.at = [x, y];
+  kbPlace(root);
+  kbSay(root, fill(kbTexts(root).kb_line_handle, Object.assign({n: handle + 1}, kbWhere(root, x, y))));
+}
+
+/** @param {PlotRoot} root @param {boolean} back  false when past the last handle: Tab leaves */
+function kbTabHandle(root, back) {
+  const keyboard = keyboardOf(root), current = keyboard.line ? keyboard.line.handle : null;
+  const next = current === null ? (back ? 1 : 0) : current + (back ? -1 : 1);
+  if (next < 0 || next > 1) { keyboard.line = null; return false; }
+  kbChooseHandle(root, next);
+  return true;
+}
+
+/** @param {PlotRoot} root @param {number} dx @param {number} dy  in steps */
+function kbMoveHandle(root, dx, dy) {
+  const keyboard = keyboardOf(root), chosen = keyboard.line, step = kbStep(root);
+  if (!chosen) return;
+  const [x, y] = chosen.ends[chosen.handle];
+  /** @type {[number, number]} */
+  const to = [dx ? kbRound(x + dx * step, step) : x, dy ? kbRound(y + dy * step, step) : y];
+  const ends = chosen.handle === 0 ? [to, chosen.ends[1]] : [chosen.ends[0], to];
+  const w = through(ends[0], ends[1], chosen.guess);
+  if (!w) return;  // onto the other handle: no line
+  chosen.ends[chosen.handle] = to;
+  chosen.guess = w;
+  keyboard.at = to;
+  kbPlace(root);
+  send(root, {type: 'guess', w0: w[0], w1: w[1], w2: w[2]});
+  const moved = fill(kbTexts(root).kb_line_moved, Object.assign({n: chosen.handle + 1}, kbWhere(root, to[0], to[1])));
+  kbSay(root, moved);
+  askNumbers(root, w, false).then((line) => {
+    if (line && keyboard.line === chosen && chosen.guess === w) kbSay(root, fill(kbTexts(root).kb_then, {action: moved, boundary: numbersText(root, line)}));
+  });
+}
+
 /** @type {Record<string, [number, number]>} */
 const KB_ARROWS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1]};
 
@@ -242,7 +298,8 @@ function kbKey(root, e) {
   }
   if (KB_ARROWS[key]) {
     const [dx, dy] = KB_ARROWS[key], times = e.shiftKey ? KB_BIG : 1;
-    if (chosen) { if (!e.repeat) kbMoveChosen(root, dx * times, dy * times); } else kbMoveCursor(root, dx * times, dy * times);
+    if (keyboardOf(root).line && kbLineMode(root)) kbMoveHandle(root, dx * times, dy * times);
+    else if (chosen) { if (!e.repeat) kbMoveChosen(root, dx * times, dy * times); } else kbMoveCursor(root, dx * times, dy * times);
     return true;
   }
   if (key === 'Enter' || key === ' ' || key === 'a' || key === 'A') {
@@ -251,7 +308,7 @@ function kbKey(root, e) {
   }
   if (key === 'Tab') {
     if (keyboardOf(root).released) return false;
-    if (kbTab(root, e.shiftKey)) return true;
+    if (kbLineMode(root) ? kbTabHandle(root, e.shiftKey) : kbTab(root, e.shiftKey)) return true;
     keyboardOf(root).released = true;
     return false;
   }
@@ -262,6 +319,7 @@ function kbKey(root, e) {
   if (key === 'Escape') {
     keyboardOf(root).released = true;
     keyboardOf(root).chosen = null;
+    keyboardOf(root).line = null;
     if (chosen) select(root, [], false);
     kbSay(root, texts.kb_released);
     return false;  // the page's Esc clears the other canvases' selections too
@@ -314,6 +372,10 @@ export function kbAfterDraw(root, data) {
     root.on('plotly_afterplot', () => kbPlace(root));
   }
   kbPlace(root);
+  const kept = keyboardOf(root).line, line = committedLine(root);
+  if (kept && (!line || line.guess.some((v, i) => Math.abs(v - kept.guess[i]) > 1e-4 * Math.max(1, Math.abs(v))))) {
+    keyboardOf(root).line = null;  // the line changed by another way (typed, drawn, undone): its handles are new
+  }
   const pending = keyboardOf(root).pending || [], ack = data.ack || 0;
   const done = pending.filter((p) => p.nonce <= ack);
   if (!done.length) return;

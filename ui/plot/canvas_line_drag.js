@@ -32,7 +32,7 @@ const MOVED_TRACES = ['your_line', 'your_line_handles'];
  * @param {PlotRoot} root
  * @returns {{ends: [number, number][], tip: [number, number] | null, guess: Guess} | null}
  */
-function committedLine(root) {
+export function committedLine(root) {
   const traces = root._fullData || [];
   const handles = traces.find((t) => t.meta === 'your_line_handles' && t.visible === true);
   if (!handles || !handles.customdata || handles.x.length !== 2) return null;
@@ -72,7 +72,7 @@ export function handleAt(root, clientX, clientY, touch) {
  * @param {Guess} old
  * @returns {Guess | null}
  */
-function through(a, b, old) {
+export function through(a, b, old) {
   const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
   if (!(length > 1e-9)) return null;
   let n1 = -(b[1] - a[1]) / length, n2 = (b[0] - a[0]) / length;
@@ -165,23 +165,63 @@ function shown(value) {
   return value === null ? '–' : String(Number(value.toPrecision(4)));
 }
 
+/** @typedef {{accuracy: number, criterion: string, value: number | null, fit: number | null,
+ *   shares: number[] | null}} LineNumbers  the live route's answer for a line (ui.plot.canvas_protocol.LiveLine) */
+
 /**
- * The live route's numbers of the line, on the tool bar's line, and each point's ring resized.
+ * The line's numbers in words: its accuracy and the method's criterion at it (and at the fit).
  * @param {PlotRoot} root
- * @param {{accuracy: number, criterion: string, value: number | null, fit: number | null,
- *   shares: number[] | null}} line
+ * @param {LineNumbers} line
+ * @returns {string}
  */
-function showNumbers(root, line) {
-  const texts = canvasData(root).texts, state = canvasState(root);
+export function numbersText(root, line) {
+  const texts = canvasData(root).texts;
   const values = {
     accuracy: (100 * line.accuracy).toFixed(1) + ' %', criterion: line.criterion,
     value: shown(line.value), fit: shown(line.fit),
   };
-  liveLine(root, fill(line.fit === null ? texts.line_live : texts.line_live_fit, values));
+  return fill(line.fit === null ? texts.line_live : texts.line_live_fit, values);
+}
+
+/**
+ * The live route's numbers of the line ``w`` (with each point's ring when ``shares``), or null.
+ * @param {PlotRoot} root
+ * @param {Guess} w
+ * @param {boolean} shares
+ * @returns {Promise<LineNumbers | null>}
+ */
+export function askNumbers(root, w, shares) {
+  const data = canvasState(root).data, live = data && data.live;
+  if (!live) return Promise.resolve(null);
+  const body = JSON.stringify({
+    scene: live.scene, edits: [], guess: w, shares: shares, add_as: live.add_as, add_test: live.add_test,
+    scale: live.scale, language: live.language, painted: live.painted,
+  });
+  return fetch(new URL(live.url, document.baseURI).href, {method: 'POST', body: body, headers: {'Content-Type': 'application/json'}})
+    .then((response) => response.json().then((answer) => (response.status === 200 && answer.line ? answer.line : null)))
+    .catch(() => null);  // the numbers wait for the release: the session's table has them
+}
+
+/** @param {PlotRoot} root */
+function ringsIndex(root) {
+  return (root._fullData || []).findIndex((t) => t.meta === 'your_line_shares' && t.legendgroup === 'guess');
+}
+
+/**
+ * The numbers on the tool bar's line, and each point's ring resized.
+ * @param {PlotRoot} root
+ * @param {LineNumbers} line
+ */
+function showNumbers(root, line) {
+  const state = canvasState(root);
+  liveLine(root, numbersText(root, line));
   root.dataset.lineNumbers = String(Number(root.dataset.lineNumbers || 0) + 1);
-  const rings = (root._fullData || []).findIndex((t) => t.meta === 'your_line_shares' && t.legendgroup === 'guess');
+  const rings = ringsIndex(root);
   if (line.shares && rings >= 0 && window.Plotly && state.lineDrag) {
-    window.Plotly.restyle(root, {'marker.size': [line.shares]}, [rings]);
+    // plotly's redraw styles every trace again: the committed line stays hidden meanwhile.
+    window.Plotly.restyle(root, {'marker.size': [line.shares]}, [rings]).then(() => {
+      if (canvasState(root).lineDrag) hideCommitted(root, true);
+    });
   }
 }
 
@@ -190,25 +230,17 @@ function showNumbers(root, line) {
  * @param {PlotRoot} root
  */
 function requestNumbers(root) {
-  const state = canvasState(root), live = state.data && state.data.live, drag = state.lineDrag;
-  if (!live || !drag || !drag.w) return;
+  const state = canvasState(root), drag = state.lineDrag;
+  if (!drag || !drag.w) return;
   if (state.lineAsking) { state.lineAskAgain = true; return; }
   state.lineAsking = true;
   state.lineAskAgain = false;
-  const shares = (root._fullData || []).some((t) => t.meta === 'your_line_shares' && t.legendgroup === 'guess');
-  const body = JSON.stringify({
-    scene: live.scene, edits: [], guess: drag.w, shares: shares, add_as: live.add_as, add_test: live.add_test,
-    scale: live.scale, language: live.language, painted: live.painted,
+  askNumbers(root, drag.w, ringsIndex(root) >= 0).then((line) => {
+    if (line && state.lineDrag) showNumbers(root, line);
+  }).finally(() => {
+    state.lineAsking = false;
+    if (state.lineAskAgain) requestNumbers(root);
   });
-  fetch(new URL(live.url, document.baseURI).href, {method: 'POST', body: body, headers: {'Content-Type': 'application/json'}})
-    .then((response) => response.json().then((answer) => {
-      if (response.status === 200 && answer.line && state.lineDrag) showNumbers(root, answer.line);
-    }))
-    .catch(() => {})  // the numbers wait for the release: the session's table has them
-    .finally(() => {
-      state.lineAsking = false;
-      if (state.lineAskAgain) requestNumbers(root);
-    });
 }
 
 /**

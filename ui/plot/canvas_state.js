@@ -76,12 +76,15 @@
 
 /** @typedef {{nonce: number, action: string}} PendingSaying  said once the session applied its edit */
 
+/** @typedef {{handle: number, ends: [number, number][], guess: [number, number, number]}} KeyboardLine
+ *  the person's line's handle the keyboard chose (0 or 1), both handles and the line as it moves them */
+
 /**
  * The plot by keyboard (canvas_keyboard.js).
  * @typedef {{
  *   bound: boolean, plotBound: boolean, active: boolean, pointer: boolean, released: boolean,
  *   at: [number, number] | null, chosen: number | null, mark: HTMLElement | null,
- *   region: HTMLElement | null, pending: PendingSaying[],
+ *   region: HTMLElement | null, pending: PendingSaying[], line: KeyboardLine | null,
  * }} KeyboardState
  */
 
@@ -125,7 +128,7 @@ function freshState() {
     wheelHintTimer: undefined, added: [], addedTimer: undefined, commitTimer: undefined,
     keyboard: {
       bound: false, plotBound: false, active: false, pointer: false, released: false, at: null,
-      chosen: null, mark: null, region: null, pending: [],
+      chosen: null, mark: null, region: null, pending: [], line: null,
     },
     lineStart: null,  // the line tool's first click, until the second (canvas_line.js)
     lineDrag: null,  // the person's line being moved (canvas_line_drag.js)
