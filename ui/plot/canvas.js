@@ -39,7 +39,7 @@ import { dragAfterDraw } from './canvas_drag.js';
 import { canvasHeight, draw, fitToPlotArea, redraw } from './canvas_draw.js';
 import { acknowledged, commit, requestLive, send } from './canvas_edits.js';
 import { bindInput } from './canvas_input.js';
-import { bindLandscapeLine } from './canvas_line_drag.js';
+import { bindLandscapeLine, lineAfterDraw } from './canvas_line_drag.js';
 import { kbAfterDraw, kbSetUp } from './canvas_keyboard.js';
 import { canvasData, canvasPage, canvasState } from './canvas_state.js';
 import { applyTool, liveLine, toolbar } from './canvas_tools.js';
@@ -126,6 +126,7 @@ function drawn(root, Plotly, data, started) {
   fitToPlotArea(root, Plotly, data);
   dragAfterDraw(root, data);
   kbAfterDraw(root, data);
+  lineAfterDraw(root);
   requestLive(root);  // edits made since this figure was asked for: their boundary at once
   // Now that the new scene is on screen, the panels below catch up (follow_canvas).
   const panels = canvasPage.panels;

@@ -9,7 +9,9 @@
 // - The moving line is drawn in the browser (plotly shapes over the hidden committed traces) and
 //   the landscape's marker follows it (a page event, YOUR_LINE_MOVED); the live route answers the
 //   line's accuracy and criterion (one request in flight, the latest line always asked next); the
-//   session hears of the line once, at the release (one "guess" edit).
+//   session hears of the line once, at the release (one "guess" edit). Its numbers stay on the
+//   tool bar's line after the release until anything else is edited, the line changes or another
+//   tool is chosen (lineAfterDraw, setTool).
 // - A press on a handle that does not travel is the line tool's click, as anywhere else.
 import { send } from './canvas_edits.js';
 import { YOUR_LINE_MOVED, YOUR_LINE_SET, canvasData, canvasPage, canvasState } from './canvas_state.js';
@@ -282,7 +284,7 @@ export function handleEnd(root, drag) {
   state.lineHidden = false;
   if (!drag.w) { hideCommitted(root, false); return; }
   const [w0, w1, w2] = drag.w;
-  send(root, {type: 'guess', w0: w0, w1: w1, w2: w2});
+  state.lineNumbersNonce = send(root, {type: 'guess', w0: w0, w1: w1, w2: w2});
   document.dispatchEvent(new CustomEvent(YOUR_LINE_MOVED, {detail: {w: drag.w, final: true}}));
 }
 
@@ -304,4 +306,18 @@ export function bindLandscapeLine() {
     follow(root, drag, detail.w, true);
     if (detail.final) handleEnd(root, drag);
   });
+}
+
+/**
+ * After the session's figure: a released line's numbers go once they are no longer its (another
+ * edit was sent since, or the line drawn is another).
+ * @param {PlotRoot} root
+ */
+export function lineAfterDraw(root) {
+  const state = canvasState(root);
+  if (!state.lineNumbersNonce || state.lineDrag) return;
+  if (canvasPage.nonce > state.lineNumbersNonce || !committedLine(root)) {
+    state.lineNumbersNonce = 0;
+    liveLine(root, null);
+  }
 }

@@ -106,7 +106,7 @@
  *   addedTimer: ReturnType<typeof setTimeout> | undefined, commitTimer: ReturnType<typeof setTimeout> | undefined,
  *   keyboard: KeyboardState, lineStart: [number, number] | null,
  *   lineDrag: import('./canvas_line_drag.js').LineDrag | null, lineHidden: boolean, lineAsking: boolean,
- *   lineAskAgain: boolean,
+ *   lineAskAgain: boolean, lineNumbersNonce: number,
  * }} CanvasState
  */
 
@@ -135,6 +135,7 @@ function freshState() {
     lineHidden: false,
     lineAsking: false,
     lineAskAgain: false,
+    lineNumbersNonce: 0,  // the released line's edit, while the tool bar's line shows its numbers
   };
 }
 

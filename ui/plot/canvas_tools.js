@@ -35,6 +35,10 @@ export function setTool(tool) {
       state.lineStart = null;
       if (window.Plotly && root._fullLayout) window.Plotly.relayout(root, {shapes: []});
     }
+    if (state.lineNumbersNonce && tool !== 'line') {  // a released line's numbers: the line tool's alone
+      state.lineNumbersNonce = 0;
+      liveLine(root, null);
+    }
     if (state.data) applyTool(root);
   });
 }
