@@ -193,7 +193,8 @@ class LineCriterion:
     #: Whether the method has a criterion of a line at all (the density models have none).
     criterion_defined = True
     #: How the criterion depends on the scale s of w = s u (``playground.landscape``): "optimised"
-    #: (a convex function of s, shown at its best), "unit" (proportional to s) or "free" (none).
+    #: (a convex function of s, shown at its best), "quadratic" (a quadratic in s: its best in closed
+    #: form), "unit" (proportional to s) or "free" (none).
     criterion_scale = "optimised"
 
     display_name: str  # the classifier's, which this is mixed into

@@ -13,6 +13,9 @@ fit's optimum is the landscape's optimum. Each method's class says how its crite
   line the data contradict is best at s -> 0, where the value is the one at w = 0; on separable
   data the cross-entropy falls as s grows without end, and the cell is its value at the largest
   scale tried (``at_largest`` says where).
+- ``"quadratic"`` (least squares): the criterion is a quadratic in s along a ray, so its least
+  value over s >= 0 has a closed form: three evaluations (s = 0, one and two data units) give the
+  parabola, a fourth takes the value at its vertex (or at s = 0 when the vertex lies behind it).
 - ``"unit"`` (the perceptron): E_P is proportional to s (its minimum over s is 0, at w = 0), so the
   landscape is E_P of the unit line: the sum of the misclassified points' distances from it.
 - ``"free"`` (Fisher's J): the criterion depends on the direction alone; s = 1.
@@ -68,9 +71,9 @@ def data_unit(X: ArrayLike) -> float:
 
 
 def scale_rule(model: object) -> str:
-    """How the model's criterion depends on the scale of w: "optimised", "unit" or "free"."""
+    """How the model's criterion depends on the scale of w: "optimised", "quadratic", "unit" or "free"."""
     rule = getattr(model, "criterion_scale", "optimised")
-    return rule if rule in ("optimised", "unit", "free") else "optimised"
+    return rule if rule in ("optimised", "quadratic", "unit", "free") else "optimised"
 
 
 def best_scale_values(model: HasCriterion, X: ArrayLike, y: ArrayLike, U: ArrayLike) -> ScaledValues:
@@ -81,7 +84,10 @@ def best_scale_values(model: HasCriterion, X: ArrayLike, y: ArrayLike, U: ArrayL
     """
     lines = unit_lines(U)
     ones = np.ones(lines.shape[0])
-    if scale_rule(model) != "optimised":
+    rule = scale_rule(model)
+    if rule == "quadratic":
+        return _vertex_values(model, X, y, lines)
+    if rule != "optimised":
         return ScaledValues(np.asarray(model.criterion_at(X, y, lines), dtype=float), ones, np.zeros(ones.shape, bool))
     unit = 1.0 / data_unit(X)
     logs = np.linspace(np.log(SCALE_SPAN[0] * unit), np.log(SCALE_SPAN[1] * unit), GRID_SCALES)
@@ -107,6 +113,22 @@ def best_scale_values(model: HasCriterion, X: ArrayLike, y: ArrayLike, U: ArrayL
     values = np.where(vanishing, at_zero, values)
     scales = np.where(vanishing, 0.0, scales)
     return ScaledValues(values, scales, (best == GRID_SCALES - 1) & ~vanishing)
+
+
+def _vertex_values(model: HasCriterion, X: ArrayLike, y: ArrayLike, lines: FloatArray) -> ScaledValues:
+    """A criterion quadratic in s (``"quadratic"``): each line's least value over s >= 0, exactly."""
+    unit = 1.0 / data_unit(X)
+    at_zero = float(np.asarray(model.criterion_at(X, y, np.zeros(lines.shape[1])), dtype=float))
+    at_one = np.asarray(model.criterion_at(X, y, lines * unit), dtype=float)
+    at_two = np.asarray(model.criterion_at(X, y, lines * (2 * unit)), dtype=float)
+    # E(k unit) = c0 + c1 k + c2 k^2 for k = 0, 1, 2; its vertex is at k = -c1 / (2 c2).
+    curvature = (at_two - 2 * at_one + at_zero) / 2
+    slope = at_one - at_zero - curvature
+    with np.errstate(divide="ignore", invalid="ignore"):
+        vertex = np.where(curvature > 0, -slope / (2 * curvature), 0.0)
+    scales = np.maximum(vertex, 0.0) * unit
+    values = np.asarray(model.criterion_at(X, y, lines * scales[:, None]), dtype=float)
+    return ScaledValues(values, scales, np.zeros(lines.shape[0], bool))
 
 
 def _golden_sections(

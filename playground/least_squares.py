@@ -55,6 +55,7 @@ class LeastSquaresClassifier(LineCriterion, LinearClassifier):
     book_section = "4.1.3"
     criterion_name = N_("sum of squares")
     criterion_equation = "4.15"
+    criterion_scale = "quadratic"  # E(s u) is a quadratic in s: its least value has a closed form
 
     def __init__(self, targets: str = "one_of_k") -> None:
         self.targets = targets

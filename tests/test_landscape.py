@@ -53,6 +53,26 @@ def test_the_fitted_line_is_the_landscapes_optimum(name):
     assert np.all(values[1:] >= values[0] - 1e-6 * abs(values[0]))
 
 
+@pytest.mark.parametrize("targets, offset", [("one_of_k", 0.0), ("fisher", 0.0), ("one_of_k", 1e4), ("fisher", -300.0)])
+def test_least_squares_takes_the_parabolas_vertex_exactly(targets, offset):
+    """Least squares' criterion is a quadratic in the scale: its least value in closed form, as
+    exact as scipy's search finds it, wherever the points lie."""
+    X, y = _data(seed=5)
+    X = X + offset
+    model = make_model("least_squares", targets=targets)
+    assert scale_rule(model) == "quadratic"
+    lines = _random_unit_lines(np.random.default_rng(6), 25)
+    lines[:, 0] -= lines[:, 1:] @ [offset, offset]  # the lines through the moved points
+    found = best_scale_values(model, X, y, lines)
+    for line, value, scale in zip(lines, found.values, found.scales):
+        best = minimize_scalar(
+            lambda s, line=line: float(model.criterion_at(X, y, line * s)), bounds=(0, 1e3), method="bounded",
+            options=dict(xatol=1e-12),
+        )  # fmt: skip
+        assert value == pytest.approx(best.fun, rel=1e-7) and scale >= 0
+        assert value == pytest.approx(float(model.criterion_at(X, y, line * scale)), rel=1e-12)
+
+
 def test_the_perceptron_is_scored_by_its_unit_line_and_fisher_by_the_direction_alone():
     X, y = _data(seed=5)
     perceptron, fisher = make_model("perceptron"), make_model("fisher")
