@@ -183,3 +183,15 @@ def test_the_lines_handles_by_keyboard_are_moved_and_said_with_the_lines_numbers
     page.keyboard.press("Tab")  # past the last handle: the focus leaves the plot (no trap)
     assert page.evaluate("() => document.activeElement !== document.querySelector('.pg-canvas')")
     close_page(page)
+
+
+def test_presenting_the_drawer_holds_the_landscape_and_the_two_lines_scores(browser, server):
+    page = open_page(browser, _link(server, guess="0.0,-1.0,1.0", pm="1"), width=1280, height=720)
+    page.get_by_role("button", name="Explanation").click()
+    page.wait_for_selector('.pg-chart[data-chart-key="your_line_landscape_drawer"] .main-svg', timeout=30_000)
+    caption = page.get_by_text("Your line (the circle):").first
+    caption.wait_for(timeout=30_000)
+    text = caption.inner_text()
+    assert "98 % correct, the fit (the star) 88 %" in text and "13.25 against the fit's 11.99" in text, text
+    page.screenshot(path=ARTIFACTS / "your-line-drawer.png")
+    close_page(page)

@@ -58,6 +58,7 @@ from . import Panel, PanelContext, join_sentences, number_text, tab_label
 from .criterion_landscape import cached_landscape, landscape_figure
 
 KEYS = ("your_line_w0", "your_line_w1", "your_line_w2")
+DRAWER_LANDSCAPE_HEIGHT = 230  # px: the landscape in the presenter's drawer, under the figure's text
 HANDLE_PLACES = (0.25, 0.75)  # the handles' places along the line's stretch across the view
 
 
@@ -340,6 +341,42 @@ def _landscape(ctx: PanelContext, model: Classifier, estimator: Any) -> None:
     )
 
 
+def drawer(ctx: PanelContext) -> None:
+    """Presentation: with a line of the person's, the drawer holds the criterion's landscape under the
+    figure's text (the fit's star, the line's circle, dragged as in the tab) and one sentence of the
+    two lines' scores; nothing while the fit is hidden (the landscape's optimum is the fit)."""
+    model = ctx.model
+    if model is None or ctx.scene.fit_hidden or ctx.scene.basis != "identity":
+        return
+    guess, fit = guess_line(ctx.scene, model), book_line(model)
+    if guess is None or fit is None:
+        return
+    estimator, _own = criterion_model(ctx.scene, model)
+    try:
+        land = cached_landscape(ctx.scene, model)
+        own = scored_lines(ctx.scene, model, np.stack([back_end_weights(model, guess), back_end_weights(model, fit)]))
+    except PlaygroundError:
+        return
+    figure = landscape_figure(ctx.scene, ctx, land, estimator)
+    # The drawer is narrow: the caption below names the star and the circle, the colour bar is thin.
+    figure["layout"].update(height=DRAWER_LANDSCAPE_HEIGHT, margin=dict(l=6, r=6, t=10, b=6), showlegend=False)
+    figure["data"][0]["colorbar"] = dict(thickness=8)
+    chart(figure, key="your_line_landscape_drawer")
+    training = ctx.scene.points.training
+    st.caption(
+        _(
+            "Your line (the circle): {mine} correct, the fit (the star) {theirs}; {criterion}: {value} against "
+            "the fit's {fit_value}."
+        ).format(
+            mine=_percent(accuracy(guess, training.X, training.y)),
+            theirs=_percent(fit_accuracy(model, training.X, training.y)),
+            criterion=own[0].label,
+            value=_value(own[0].guess),
+            fit_value=_value(own[0].fit),
+        )
+    )
+
+
 def _score_table(scene: Scene, model: Classifier, guess: BookLine, scored: list[Scored]) -> str:
     training = scene.points.training
     X, y = training.X, training.y
@@ -391,6 +428,7 @@ PANELS = [
         applies=_applies,
         render=render,
         overlay=overlay,
+        drawer=drawer,
         order=72,
         while_fit_hidden=True,
         help=N_(
