@@ -17,7 +17,7 @@ from playground.link import decode_scene, encode_scene
 from playground.presets import outlier_points, overlapping_points
 from playground.scene import Scene
 from ui.panels import PanelContext
-from ui.panels.criterion_landscape import landscape, path_points, polar
+from ui.panels.criterion_landscape import MAX_PATH_POINTS, landscape, path_points, polar
 from ui.panels.your_line import overlay
 from ui.plot.line_scores import accuracy, back_end_weights, guess_line, scored_lines
 from ui.text.convention import book_line
@@ -131,6 +131,24 @@ def test_the_landscape_holds_the_fit_at_its_optimum_and_the_path_follows_the_pla
     playback = [book_line(model.at_step(step)) for step in range(len(model.history_) + 1)]
     assert path == [polar(line) for line in playback if line is not None][: len(path)]
     assert path_points(model, 2) == path[:2]
+
+
+@pytest.mark.parametrize("method", ["perceptron", "svm", "softmax", "probit"])
+def test_every_iterative_fits_path_is_its_playback_step_by_step(method):
+    """The perceptron's updates, SMO's pairs, the Newton / IRLS steps: the landscape's path is the
+    playback's lines, in order, ending at the fit."""
+    points = overlapping_points()
+    scene = Scene(points=points, window=Window.around(points.X), method=method, guess=(0.0, 1.0, 1.0))
+    model = _fitted(scene)
+    path = path_points(model)
+    assert len(path) >= 2, method
+    # A long run (the perceptron's on overlapping classes) is drawn by MAX_PATH_POINTS of its steps,
+    # evenly spaced, the last always in; each drawn point is the playback's line at that step.
+    steps = len(model.history_)
+    shown = sorted(set(np.linspace(0, steps, min(steps + 1, MAX_PATH_POINTS)).round().astype(int)))
+    lines = (book_line(model.at_step(k)) for k in shown)
+    assert path == [polar(line) for line in lines if line is not None]
+    assert path[-1] == pytest.approx(polar(book_line(model)))
 
 
 def _context(scene):

@@ -20,7 +20,7 @@ from playground.validation import FloatArray
 from ui.engine.cache import approx_bytes, result_cache
 from ui.engine.keys import scene_fit_key
 from ui.plot.line_scores import GUESS_COLOUR, criterion_model, guess_line
-from ui.plot.theme import TEMPLATE
+from ui.plot.theme import FIT_INK, TEMPLATE
 from ui.text.convention import BookLine, book_line, book_weights
 from ui.text.i18n import _
 
@@ -178,7 +178,7 @@ def landscape_figure(scene: Scene, ctx: PanelContext, land: Landscape, estimator
         )
     fit = book_line(ctx.shown_model)
     if fit is not None:
-        star = dict(symbol="star", size=16, color="#111111", line=dict(color="white", width=1.5))
+        star = dict(symbol="star", size=16, color=FIT_INK, line=dict(color="white", width=1.5))
         data.append(_marker_trace(fit, centre, star, _("the fit")))
     guess = guess_line(scene, ctx.model) if ctx.model is not None else None
     if guess is not None:

@@ -16,6 +16,7 @@ from plotly.basedatatypes import BaseTraceType
 
 from playground.grid import Window, grid_axes
 from playground.validation import FloatArray
+from ui.plot.theme import FIT_INK
 from ui.text.convention import BookLine, book_line
 from ui.text.i18n import N_, _
 from ui.text.names import class_name_html, class_name_markdown
@@ -25,7 +26,7 @@ from . import Panel, PanelContext, join_sentences, number_text, option_checkbox,
 OPTION = "geometry"  # ctx.options key: show the overlay (default True)
 HOVER_RESOLUTION = 40  # 40 x 40 cells; z and customdata float32 for both halves: about 26 KB
 ARROW_FRACTION = 0.2  # arrow length as a fraction of the window's smaller side
-W_COLOUR = "#111111"
+W_COLOUR = FIT_INK
 DISTANCE_COLOUR = "#555555"
 
 

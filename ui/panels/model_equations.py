@@ -15,13 +15,14 @@ from plotly.basedatatypes import BaseTraceType
 
 from ui.base.visitor import widget_values
 from ui.equations import model_equations
+from ui.plot.theme import FIT_INK
 from ui.text.i18n import N_, _
 from ui.text.markdown import plain as plain_text
 
 from . import Panel, PanelContext, is_open
 
 TITLE = N_("Equations")
-MARK_COLOUR = "#111111"
+MARK_COLOUR = FIT_INK
 
 POINT_OPTION = "equation_point"  # ctx.options: [x1, x2] typed by hand; absent = follow the last point
 INPUT_KEYS = ("equation_x1", "equation_x2")

@@ -48,6 +48,7 @@ from ui.plot.line_scores import (
     scored_lines,
     share_sizes,
 )
+from ui.plot.theme import FIT_INK
 from ui.session import state
 from ui.text.convention import BookLine, book_line, is_two_class
 from ui.text.i18n import N_, _
@@ -82,7 +83,7 @@ def _share_traces(ctx: PanelContext) -> list[dict[str, Any]]:
     if shares is None or not len(shares):
         return []
     X = ctx.scene.points.training.X
-    colour = GUESS_COLOUR if which == "guess" else "#111111"
+    colour = GUESS_COLOUR if which == "guess" else FIT_INK
     return [
         dict(
             type="scatter",

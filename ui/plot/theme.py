@@ -18,6 +18,7 @@ MARKER_OUTLINE = "#1A1A1A"
 # A different symbol per class, so the plot also reads in greyscale.
 CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "star")
 BOUNDARY_COLOUR = "#222222"
+FIT_INK = "#111111"  # the fit's w arrow, the equations' marks, the fit's star and rings on the landscape
 
 # Streamlit's own font first, then CJK fonts for Japanese and Chinese labels (whichever the viewer's
 # system has: Noto on Linux, Hiragino / PingFang on macOS, Yu Gothic / Microsoft YaHei on Windows).
@@ -76,6 +77,7 @@ DARK_SWAPS = {
     "#888": "#9AA0AA",  # axis lines
     BOUNDARY_COLOUR: LIGHT_LINES,
     MARKER_OUTLINE: LIGHT_LINES,
+    FIT_INK: LIGHT_LINES,
     "rgba(255, 255, 255, 0.7)": "rgba(14, 17, 23, 0.7)",  # the hollow test markers' fill
     **dict(zip(REGION_COLOURS, DARK_REGION_COLOURS, strict=True)),
 }
