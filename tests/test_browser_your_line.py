@@ -195,3 +195,39 @@ def test_presenting_the_drawer_holds_the_landscape_and_the_two_lines_scores(brow
     assert "98 % correct, the fit (the star) 88 %" in text and "13.25 against the fit's 11.99" in text, text
     page.screenshot(path=ARTIFACTS / "your-line-drawer.png")
     close_page(page)
+
+
+def _touch_drag(page, start, offsets):
+    """A finger pressed at ``start`` and moved through ``offsets`` (Chromium's own touch events)."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = start
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for dx, dy in offsets:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x + dx, "y": y + dy}]})
+    return cdp
+
+
+def test_on_a_phone_a_finger_moves_the_line_by_its_handle_and_the_plot_stays_put(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(_link(server, guess="0.0,-1.0,1.0"))
+    page.wait_for_selector(".pg-canvas .main-svg", timeout=60_000)
+    wait_settled(page)
+    page.locator(".pg-tools button[data-tool='line']").tap()
+    page.locator(".pg-canvas .nsewdrag").first.scroll_into_view_if_needed()
+    top = page.locator(".pg-canvas .nsewdrag").first.bounding_box()["y"]
+    handles = page.evaluate(HANDLES_JS)
+    cdp = _touch_drag(page, handles[1][:2], [(-4 * i, 6 * i) for i in range(1, 13)])
+    page.wait_for_function("() => Number(document.querySelector('.pg-canvas').dataset.lineNumbers || 0) > 0")
+    assert "Your line:" in page.locator(".pg-tools .pg-hint").first.inner_text()
+    # The hint's longer text keeps its two lines' height: the plot does not move under the finger.
+    assert page.locator(".pg-canvas .nsewdrag").first.bounding_box()["y"] == pytest.approx(top, abs=0.5)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    w0, w1, w2 = _wait_for_new_guess(page, "0.0,-1.0,1.0")
+    x, y = handles[0][2], handles[0][3]
+    assert abs(w1 * x + w2 * y + w0) < 1e-3 * max(1.0, abs(x), abs(y))
+    page.screenshot(path=ARTIFACTS / "your-line-phone-handle.png")
+    context.close()
+    assert not errors, errors
