@@ -712,3 +712,30 @@ def test_probit_equation_is_in_the_books_sign(data):
     a = _printed(equations["Activation at the point"].latex, "a = \\mathbf{w}^{\\mathrm{T}}\\boldsymbol{\\phi}")
     assert_close(a, -model.decision_function(X[:1])[0])
     assert equations["Probit regression"].number == "4.114"
+
+
+@pytest.mark.parametrize(
+    "method, two, many",
+    [
+        ("logistic", "4.87", None),
+        ("softmax", "4.104", "4.104"),
+        ("probit", "4.114", None),
+        ("bayesian_logistic", "4.155", None),
+        ("gaussian_shared", "4.65", "4.62"),
+        ("lda_shrinkage", "4.65", "4.62"),
+        ("gaussian_separate", "4.57", "4.62"),
+        ("naive_bayes", "4.57", "4.62"),
+        ("least_squares", None, None),
+        ("svm", None, None),
+    ],
+)
+def test_each_cards_posterior_is_the_books_equation(method, two, many):
+    """The posterior's equation comes from the method's card (a subclass registered as its own
+    method, LDA with shrinkage, has its own card's)."""
+    from playground import make_model
+    from ui.equations import _posterior_number
+
+    model = make_model(method)
+    assert _posterior_number(model, 2) == two
+    if many is not None:
+        assert _posterior_number(model, 3) == many

@@ -39,7 +39,6 @@ from playground import (
     PolynomialBasis,
     ProbitRegression,
     RBFBasis,
-    SeparateCovarianceGaussian,
     SharedCovarianceGaussian,
     SoftmaxRegression,
 )
@@ -260,19 +259,12 @@ def _describe(model, space):
 
 
 def _posterior_number(model, n_classes):
-    """The equation giving p(C_k|x) for this method."""
-    if isinstance(model, LogisticRegression):
-        return "4.87"
-    if isinstance(model, SoftmaxRegression):
-        return "4.104"
-    if isinstance(model, ProbitRegression):
-        return "4.114"
-    if isinstance(model, BayesianLogisticRegression):
-        return "4.155"
-    if isinstance(model, SharedCovarianceGaussian) and n_classes == 2:
-        return "4.65"
-    if isinstance(model, SeparateCovarianceGaussian | NaiveBayes | SharedCovarianceGaussian):
-        return "4.57" if n_classes == 2 else "4.62"
+    """The equation giving p(C_k|x) for this method (its card's ``posterior_equations``), or None."""
+    pages = _pages_by_estimator()
+    for klass in type(model).__mro__:
+        page = pages.get(klass)
+        if page is not None:
+            return page.posterior_equations[0 if n_classes == 2 else 1] or None
     return None
 
 

@@ -100,6 +100,9 @@ class MethodPage:
         How the bar shows one of that setting's options (``str.format`` of the value).
     equations : ``equations(model, space) -> Iterable[Equation]``, or None
         The fitted model written out (``ui.methods.equations``); None: its linear discriminants.
+    posterior_equations : (str, str)
+        PRML's equation of the posterior p(C_k|x) the method gives, for two classes and for more
+        (the Equations tab's "posterior at the point"); ("", "") for a method with none.
     """
 
     method: str
@@ -115,6 +118,7 @@ class MethodPage:
     presenter_setting: str = ""
     presenter_format: str = "{}"
     equations: Callable[[Any, Any], Iterable[Any]] | None = None
+    posterior_equations: tuple[str, str] = ("", "")
 
     @property
     def specs(self) -> tuple[Spec, ...]:

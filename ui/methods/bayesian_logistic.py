@@ -7,6 +7,7 @@ from ui.text.i18n import N_
 
 CARD = MethodPage(
     method="bayesian_logistic",
+    posterior_equations=("4.155", "4.155"),
     equations=bayesian_logistic_equations,
     about=N_(
         "Bayesian logistic regression puts a Gaussian prior of precision α on w and approximates the posterior "

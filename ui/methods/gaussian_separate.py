@@ -18,6 +18,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="gaussian_separate",
+    posterior_equations=("4.57", "4.62"),
     equations=separate_gaussian_equations,
     about=N_(
         "A generative model: each class is a Gaussian with its own mean and its own covariance. The quadratic "

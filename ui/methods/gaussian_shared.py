@@ -19,6 +19,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="gaussian_shared",
+    posterior_equations=("4.65", "4.62"),
     equations=shared_gaussian_equations,
     about=N_(
         "A generative model: each class is a Gaussian with its own mean and one covariance shared by all "

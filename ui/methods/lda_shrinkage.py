@@ -91,6 +91,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="lda_shrinkage",
+    posterior_equations=("4.65", "4.62"),  # the shared-covariance posterior, with the shrunk Σ
     equations=_equations,
     about=N_(
         "Fisher's discriminant, or equally Gaussian classes with a shared covariance, with that covariance "

@@ -45,6 +45,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="logistic",
+    posterior_equations=("4.87", "4.87"),
     equations=logistic_equations,
     about=N_(
         "Logistic regression models p(C₁|φ) = σ(wᵀφ) directly and maximises the likelihood with IRLS, "

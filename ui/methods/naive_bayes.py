@@ -29,6 +29,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="naive_bayes",
+    posterior_equations=("4.57", "4.62"),
     equations=naive_bayes_equations,
     about=N_(
         "Naive Bayes treats the features as independent within each class (section 4.2.3): each class is a "

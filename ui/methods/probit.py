@@ -8,6 +8,7 @@ from ui.text.i18n import N_
 
 CARD = MethodPage(
     method="probit",
+    posterior_equations=("4.114", "4.114"),
     equations=probit_equations,
     about=N_(
         "Probit regression models p(C₁|φ) = Φ(wᵀφ), the standard normal's distribution function in place of "

@@ -16,6 +16,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="softmax",
+    posterior_equations=("4.104", "4.104"),
     equations=softmax_equations,
     about=N_(
         "Softmax regression, multiclass logistic regression, models p(Cₖ|φ) = exp(aₖ)/Σⱼexp(aⱼ) with aₖ = "
