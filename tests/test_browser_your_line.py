@@ -152,9 +152,12 @@ def test_a_handle_and_the_landscapes_point_move_the_line_live_and_each_other(bro
         "(n) => Number(document.querySelector('.pg-canvas').dataset.lineNumbers || 0) > n",
         arg=int(page.evaluate("() => Number(document.querySelector('.pg-canvas').dataset.lineNumbers || 0)")) - 1,
     )
+    readout = page.locator(f"{LANDSCAPE} .pg-landscape-readout")  # the line's numbers over the landscape too
+    assert "Your line:" in readout.inner_text() and "sum of squares" in readout.inner_text()
     angle, offset = (float(v) for v in page.locator(LANDSCAPE).get_attribute("data-guess-at").split(","))
     page.mouse.up()
     w0, w1, w2 = _wait_for_new_guess(page, before)
+    assert readout.is_hidden()  # gone at the release
     norm = (w1**2 + w2**2) ** 0.5
     assert abs(-w0 / norm - offset) < 1e-3 * max(1.0, abs(offset))
     turned = (math.degrees(math.atan2(w2, w1)) - angle) % 360

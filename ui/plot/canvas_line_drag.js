@@ -14,7 +14,7 @@
 //   tool is chosen (lineAfterDraw, setTool).
 // - A press on a handle that does not travel is the line tool's click, as anywhere else.
 import { send } from './canvas_edits.js';
-import { YOUR_LINE_MOVED, YOUR_LINE_SET, canvasData, canvasPage, canvasState } from './canvas_state.js';
+import { YOUR_LINE_MOVED, YOUR_LINE_NUMBERS, YOUR_LINE_SET, canvasData, canvasPage, canvasState } from './canvas_state.js';
 import { liveLine } from './canvas_tools.js';
 import { areaPixel, areaPixelAt, dataAt, inPlotArea } from './geometry.js';
 import { fill } from './plotly_shared.js';
@@ -216,7 +216,9 @@ function ringsIndex(root) {
  */
 function showNumbers(root, line) {
   const state = canvasState(root);
-  liveLine(root, numbersText(root, line));
+  const text = numbersText(root, line);
+  liveLine(root, text);
+  document.dispatchEvent(new CustomEvent(YOUR_LINE_NUMBERS, {detail: {text: text}}));  // the landscape says them too
   root.dataset.lineNumbers = String(Number(root.dataset.lineNumbers || 0) + 1);
   const rings = ringsIndex(root);
   if (line.shares && rings >= 0 && window.Plotly && state.lineDrag) {
@@ -285,6 +287,7 @@ export function handleEnd(root, drag) {
   if (!drag.w) { hideCommitted(root, false); return; }
   const [w0, w1, w2] = drag.w;
   state.lineNumbersNonce = send(root, {type: 'guess', w0: w0, w1: w1, w2: w2});
+  document.dispatchEvent(new CustomEvent(YOUR_LINE_NUMBERS, {detail: {text: ''}}));
   document.dispatchEvent(new CustomEvent(YOUR_LINE_MOVED, {detail: {w: drag.w, final: true}}));
 }
 

@@ -193,6 +193,7 @@ export const canvasPage = {
 // w = [w0, w1, w2] in the book's convention.
 export const YOUR_LINE_MOVED = 'pg-your-line-moved';  // the canvas moved the line: the landscape's point follows
 export const YOUR_LINE_SET = 'pg-your-line-set';  // the landscape's point moved: the canvas's line follows
+export const YOUR_LINE_NUMBERS = 'pg-your-line-numbers';  // detail {text}: the moving line's numbers ('' at the release)
 
 /**
  * The edit queue changed: its length on the page's element, where the browser tests wait for it.

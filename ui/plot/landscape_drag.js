@@ -8,7 +8,9 @@
 //   the page events are canvas_state.js's YOUR_LINE_MOVED (from the canvas) and YOUR_LINE_SET (to it).
 // - A press on the point (within POINT_SLACK px) drags it, and only then: the chart's own zoom and
 //   hover work everywhere else.
-import { YOUR_LINE_MOVED, YOUR_LINE_SET } from './canvas_state.js';
+// - While the line moves, its numbers (the canvas's, YOUR_LINE_NUMBERS) are written over the
+//   chart's top (right of the legend, left of plotly's tool bar) as text, and gone at the release.
+import { YOUR_LINE_MOVED, YOUR_LINE_NUMBERS, YOUR_LINE_SET } from './canvas_state.js';
 import { areaPixelAt } from './geometry.js';
 
 const META = 'landscape_guess';
@@ -91,6 +93,25 @@ function onPoint(root, clientX, clientY) {
 }
 
 /**
+ * The line of text over the chart that shows the moving line's numbers (made once).
+ * @param {PlotRoot} root
+ * @returns {HTMLElement}
+ */
+function readout(root) {
+  let line = /** @type {HTMLElement | null} */ (root.querySelector('.pg-landscape-readout'));
+  if (!line) {
+    line = document.createElement('div');
+    line.className = 'pg-landscape-readout';
+    line.setAttribute('role', 'status');
+    Object.assign(line.style, {position: 'absolute', right: '70px', top: '2px', zIndex: '3', fontSize: '13px',
+      pointerEvents: 'none', background: 'rgba(128, 128, 128, 0.18)', borderRadius: '4px', padding: '0 6px'});
+    root.style.position = 'relative';
+    root.appendChild(line);
+  }
+  return line;
+}
+
+/**
  * The landscape chart's point bound to the canvas's line (once per chart element).
  * @param {PlotRoot} root
  */
@@ -101,6 +122,13 @@ export function bindLandscape(root) {
   document.addEventListener(YOUR_LINE_MOVED, (event) => {
     const detail = /** @type {CustomEvent<{w: number[]}>} */ (event).detail;
     if (root.isConnected && !state.dragging && detail && root._fullLayout) putPoint(root, placeOf(root, detail.w));
+  });
+  document.addEventListener(YOUR_LINE_NUMBERS, (event) => {
+    const detail = /** @type {CustomEvent<{text: string}>} */ (event).detail;
+    if (!root.isConnected || !detail) return;
+    const line = readout(root);
+    line.textContent = detail.text || '';
+    line.hidden = !detail.text;
   });
   const tell = (/** @type {[number, number, number]} */ w, /** @type {boolean} */ final) =>
     document.dispatchEvent(new CustomEvent(YOUR_LINE_SET, {detail: {w: w, final: final}}));
