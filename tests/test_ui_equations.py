@@ -739,3 +739,34 @@ def test_each_cards_posterior_is_the_books_equation(method, two, many):
     assert _posterior_number(model, 2) == two
     if many is not None:
         assert _posterior_number(model, 3) == many
+
+
+@pytest.mark.parametrize(
+    "method, params, title, equation",
+    [
+        ("least_squares", {}, "Outputs at the point", "4.17"),
+        ("fisher", {}, "Projection at the point", "4.20"),
+        ("perceptron", {}, "Decision value at the point", "4.52"),
+        ("svm", {}, "Decision value at the point", "7.1"),
+        ("logistic", {}, "Activation at the point", "4.87"),
+        ("probit", {}, "Activation at the point", "4.114"),
+        ("softmax", {}, "Activations at the point", "4.105"),
+        ("bayesian_logistic", {}, "Activation at the point", "4.149-4.150"),
+        ("gaussian_shared", {}, "Activations at the point", "4.68"),
+        ("lda_shrinkage", {}, "Activations at the point", "4.68"),
+        ("gaussian_separate", {}, "Activations at the point", "4.63"),
+        ("naive_bayes", {}, "Activations at the point", "4.63"),
+    ],
+)
+def test_each_cards_point_equations_name_the_books_equation(method, params, title, equation):
+    """What a method computes at a point is written by its card (``point_equations``), with the
+    book's equation; a subclass registered as its own method has its own card's."""
+    from playground import make_model
+    from ui.equations import _at_point
+
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal([0, 0], 1, (20, 2)), rng.normal([3, 1], 1, (20, 2))]
+    y = np.r_[np.zeros(20, int), np.ones(20, int)]
+    model = make_model(method, **params).fit(X, y)
+    shown = {e.title: e for e in _at_point(model, [0.5, 0.25])}
+    assert shown[title].number == equation, sorted(shown)

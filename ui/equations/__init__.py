@@ -26,23 +26,13 @@ from numpy.typing import ArrayLike
 
 from playground import (
     BasisModel,
-    BayesianLogisticRegression,
     Classifier,
-    FisherDiscriminant,
     IdentityBasis,
-    LinearSVM,
-    LogisticRegression,
-    NaiveBayes,
     OneVsOne,
     OneVsRest,
-    Perceptron,
     PolynomialBasis,
-    ProbitRegression,
     RBFBasis,
-    SharedCovarianceGaussian,
-    SoftmaxRegression,
 )
-from playground.least_squares import LeastSquaresClassifier
 from playground.registry import CARDS
 from ui.methods import card_of
 from ui.methods.equations.core import (
@@ -60,18 +50,18 @@ from ui.methods.equations.core import (
     aligned,
     class_number,
     cls,
+    decision_at,
     matrix,
     number,
     side_by_side,
     text_around,
+    values_at,
     vector,
+    y_k,
 )
 from ui.text.convention import (
     SubClassifier,
     book_classes,
-    book_decision,
-    book_fisher,
-    book_least_squares_outputs,
     book_sub_classifiers,
     book_weights,
     is_two_class,
@@ -258,99 +248,38 @@ def _describe(model, space):
     yield from _writer_of(type(model))(model, space)
 
 
-def _posterior_number(model, n_classes):
-    """The equation giving p(C_k|x) for this method (its card's ``posterior_equations``), or None."""
+def _page_of(model_class: type) -> Any:
+    """The card of the most specific of ``model_class``'s classes that is a method's estimator, or None."""
     pages = _pages_by_estimator()
-    for klass in type(model).__mro__:
+    for klass in model_class.__mro__:
         page = pages.get(klass)
         if page is not None:
-            return page.posterior_equations[0 if n_classes == 2 else 1] or None
+            return page
     return None
 
 
-def _values(head, values, classes):
-    return aligned([rf"{head(c)} &= {number(v)}" for c, v in zip(classes, values)])
-
-
-def _y(c):
-    return rf"y_{{{class_number(c)}}}(\mathbf{{x}})"
-
-
-def _a(c):
-    return rf"a_{{{class_number(c)}}}(\mathbf{{x}})"
+def _posterior_number(model, n_classes):
+    """The equation giving p(C_k|x) for this method (its card's ``posterior_equations``), or None."""
+    page = _page_of(type(model))
+    return (page.posterior_equations[0 if n_classes == 2 else 1] or None) if page is not None else None
 
 
 def _inner_values(inner, features, classes, head):
-    """What the method computes at the point before deciding: activations, outputs, projections."""
-    if isinstance(inner, LogisticRegression):
-        weights = book_weights(inner, inner.weights_)
-        a = float(weights[0] + features[0] @ weights[1:])
-        yield Equation(
-            _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.87"
-        )
-    elif isinstance(inner, ProbitRegression):
-        a = float(book_decision(inner, features)[0])
-        yield Equation(
-            _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.114"
-        )
-    elif isinstance(inner, BayesianLogisticRegression):
-        yield _predictive_activation(inner, features, classes, head)
-    elif isinstance(inner, SoftmaxRegression):
-        a = inner.weights_[:, 0] + features[0] @ inner.weights_[:, 1:].T
-        yield Equation(_("Activations at the point"), head + _values(_a, a, classes), "4.105")
-    elif hasattr(inner, "activations"):
-        bernoulli = isinstance(inner, NaiveBayes) and inner.variant == "bernoulli"
-        a = inner.activations(features)[0]
-        number_ = "4.82" if bernoulli else "4.68" if isinstance(inner, SharedCovarianceGaussian) else "4.63"
-        yield Equation(_("Activations at the point"), head + _values(_a, a, classes), number_)
-    elif isinstance(inner, LeastSquaresClassifier):
-        outputs = book_least_squares_outputs(inner, features)[0]
-        latex = rf"y(\mathbf{{x}}) = {number(outputs[0])}" if outputs.size == 1 else _values(_y, outputs, classes)
-        yield Equation(_("Outputs at the point"), head + latex, "4.17")
-    elif isinstance(inner, FisherDiscriminant) and classes.size == 2:
-        fisher = book_fisher(inner)
-        projection = float(features[0] @ fisher.direction)
-        yield Equation(
-            _("Projection at the point"),
-            head
-            + rf"y = \hat{{\mathbf{{w}}}}{T}\mathbf{{x}} = {number(projection)},\quad y - y_0 = "
-            + number(projection - fisher.threshold),
-            "4.20",
-        )
-    elif isinstance(inner, OneVsOne):
+    """What the method computes at the point before deciding (its card's ``point_equations``:
+    activations, outputs, a projection); a multi-class strategy's pairwise votes or decisions; else
+    the decision value."""
+    if isinstance(inner, OneVsOne):
         yield from _pairwise_votes(inner, features, classes, head)
-    elif isinstance(inner, OneVsRest):
+        return
+    if isinstance(inner, OneVsRest):
         decisions = [float(np.ravel(e.decision_function(features))[0]) for e in inner.estimators_]
-        yield Equation(_("Decisions at the point"), head + _values(_y, decisions, classes), "4.9")
+        yield Equation(_("Decisions at the point"), head + values_at(y_k, decisions, classes), "4.9")
+        return
+    page = _page_of(type(inner))
+    if page is not None and page.point_equations is not None:
+        yield from page.point_equations(inner, features, classes, head)
     else:
-        decision = np.ravel(book_decision(inner, features))
-        if decision.size == 1:
-            perceptron = isinstance(inner, Perceptron)
-            symbol = rf"\mathbf{{w}}{T}\boldsymbol{{\phi}}" if perceptron else r"y(\mathbf{x})"
-            number_ = "4.52" if perceptron else "7.1" if isinstance(inner, LinearSVM) else "4.4"
-            yield Equation(_("Decision value at the point"), head + rf"{symbol} = {number(decision[0])}", number_)
-        else:
-            yield Equation(_("Decisions at the point"), head + _values(_y, decision, classes), "4.9")
-
-
-def _predictive_activation(inner, features, classes, head):
-    """Bayesian logistic regression at the point: the activation's mean and variance (4.149-4.150)."""
-    _mean, variance = inner.predictive_moments(features)
-    mu, var = float(book_decision(inner, features)[0]), float(variance[0])
-    kappa = float(1.0 / np.sqrt(1.0 + np.pi * var / 8.0))
-    p_map = float(inner.predict_proba_map(features)[0, 0])
-    first = int(classes[0])
-    return Equation(
-        _("Activation at the point"),
-        head
-        + rf"\mu_a = {number(mu)},\ \sigma_a^2 = {number(var)},\ \kappa = {number(kappa)},\ "
-        + rf"\sigma(\mu_a) = {number(p_map)}",
-        "4.149-4.150",
-        _(
-            "σ(μₐ) is the MAP p(C{first}|x), over-confident where σₐ² is large; the posterior below is σ(κμₐ) "
-            "(eq. 4.155)."
-        ).format(first=first + 1),
-    )
+        yield decision_at(inner, features, classes, head)
 
 
 def _other(sub: SubClassifier) -> int:
@@ -398,7 +327,7 @@ def _at_point(model, point):
         proba = model.predict_proba(x)[0]
         note = _("The one-versus-rest posteriors, normalised to sum to 1.") if isinstance(inner, OneVsRest) else None
         yield Equation(
-            _("Posterior at the point"), _values(_p, proba, classes), _posterior_number(inner, classes.size), note
+            _("Posterior at the point"), values_at(_p, proba, classes), _posterior_number(inner, classes.size), note
         )
     predicted = model.predict(x)[0]
     yield Equation(

@@ -100,6 +100,9 @@ class MethodPage:
         How the bar shows one of that setting's options (``str.format`` of the value).
     equations : ``equations(model, space) -> Iterable[Equation]``, or None
         The fitted model written out (``ui.methods.equations``); None: its linear discriminants.
+    point_equations : ``point_equations(model, features, classes, head) -> Iterable[Equation]``, or None
+        What the method computes at a point before deciding (activations, outputs, a projection),
+        written out (``ui.methods.equations``); None: its decision value.
     posterior_equations : (str, str)
         PRML's equation of the posterior p(C_k|x) the method gives, for two classes and for more
         (the Equations tab's "posterior at the point"); ("", "") for a method with none.
@@ -118,6 +121,7 @@ class MethodPage:
     presenter_setting: str = ""
     presenter_format: str = "{}"
     equations: Callable[[Any, Any], Iterable[Any]] | None = None
+    point_equations: Callable[[Any, Any, Any, str], Iterable[Any]] | None = None
     posterior_equations: tuple[str, str] = ("", "")
 
     @property

@@ -1,12 +1,13 @@
 """Bayesian logistic regression with the Laplace approximation (sections 4.4-4.5): its page."""
 
 from ui.methods import Control, MethodPage
-from ui.methods.equations.probabilistic import bayesian_logistic_equations
+from ui.methods.equations.probabilistic import bayesian_logistic_equations, bayesian_logistic_point
 from ui.methods.numpy_cells import probabilistic
 from ui.text.i18n import N_
 
 CARD = MethodPage(
     method="bayesian_logistic",
+    point_equations=bayesian_logistic_point,
     posterior_equations=("4.155", "4.155"),
     equations=bayesian_logistic_equations,
     about=N_(

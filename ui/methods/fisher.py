@@ -3,7 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
-from ui.methods.equations.discriminants import fisher_equations
+from ui.methods.equations.discriminants import fisher_equations, fisher_point
 from ui.methods.numpy_cells import discriminants
 from ui.text.i18n import N_
 
@@ -15,6 +15,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="fisher",
+    point_equations=fisher_point,
     equations=fisher_equations,
     panels=("fisher_projection",),
     about=N_(

@@ -3,7 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
-from ui.methods.equations.generative import separate_gaussian_equations
+from ui.methods.equations.generative import gaussian_separate_point, separate_gaussian_equations
 from ui.methods.numpy_cells import generative, literal
 from ui.text.i18n import N_
 
@@ -18,6 +18,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="gaussian_separate",
+    point_equations=gaussian_separate_point,
     posterior_equations=("4.57", "4.62"),
     equations=separate_gaussian_equations,
     about=N_(

@@ -3,7 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
-from ui.methods.equations.generative import shared_gaussian_equations
+from ui.methods.equations.generative import gaussian_shared_point, shared_gaussian_equations
 from ui.methods.numpy_cells import generative, literal
 from ui.text.i18n import N_
 
@@ -19,6 +19,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="gaussian_shared",
+    point_equations=gaussian_shared_point,
     posterior_equations=("4.65", "4.62"),
     equations=shared_gaussian_equations,
     about=N_(

@@ -5,7 +5,7 @@ from typing import Any
 
 from ui.methods import Control, MethodPage
 from ui.methods.equations.core import Equation, _ridge_note, matrix, number
-from ui.methods.equations.generative import shared_gaussian_equations
+from ui.methods.equations.generative import gaussian_shared_point, shared_gaussian_equations
 from ui.methods.numpy_cells import literal
 from ui.methods.numpy_cells.core import DESIGN, SOFTMAX
 from ui.methods.numpy_cells.generative import CLASS_PRIORS
@@ -91,6 +91,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="lda_shrinkage",
+    point_equations=gaussian_shared_point,
     posterior_equations=("4.65", "4.62"),  # the shared-covariance posterior, with the shrunk Σ
     equations=_equations,
     about=N_(

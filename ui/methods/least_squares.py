@@ -3,7 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
-from ui.methods.equations.discriminants import least_squares_equations
+from ui.methods.equations.discriminants import least_squares_equations, least_squares_point
 from ui.methods.numpy_cells import discriminants
 from ui.text.i18n import N_
 
@@ -16,6 +16,7 @@ def _numpy_code(settings: dict[str, Any], s: dict[str, str]) -> str:
 
 CARD = MethodPage(
     method="least_squares",
+    point_equations=least_squares_point,
     equations=least_squares_equations,
     panels=("least_squares_outputs",),
     about=N_(

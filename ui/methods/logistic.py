@@ -4,7 +4,7 @@ that softmax and probit regression share (``solver_controls``, ``logistic_regres
 from typing import Any
 
 from ui.methods import Control, MethodPage
-from ui.methods.equations.probabilistic import logistic_equations
+from ui.methods.equations.probabilistic import logistic_equations, logistic_point
 from ui.methods.numpy_cells import probabilistic
 from ui.text.i18n import N_
 
@@ -45,6 +45,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="logistic",
+    point_equations=logistic_point,
     posterior_equations=("4.87", "4.87"),
     equations=logistic_equations,
     about=N_(

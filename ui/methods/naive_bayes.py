@@ -3,7 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage, Toggle
-from ui.methods.equations.generative import naive_bayes_equations
+from ui.methods.equations.generative import naive_bayes_equations, naive_bayes_point
 from ui.methods.numpy_cells import generative, literal
 from ui.text.i18n import N_
 
@@ -29,6 +29,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="naive_bayes",
+    point_equations=naive_bayes_point,
     posterior_equations=("4.57", "4.62"),
     equations=naive_bayes_equations,
     about=N_(

@@ -3,7 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage
-from ui.methods.equations.discriminants import perceptron_equations
+from ui.methods.equations.discriminants import perceptron_equations, perceptron_point
 from ui.methods.numpy_cells import discriminants, literal
 from ui.text.i18n import N_
 
@@ -19,6 +19,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="perceptron",
+    point_equations=perceptron_point,
     equations=perceptron_equations,
     panels=("perceptron_playback",),
     about=N_(

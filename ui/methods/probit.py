@@ -1,13 +1,14 @@
 """Probit regression (section 4.3.5): its page."""
 
 from ui.methods import MethodPage
-from ui.methods.equations.probabilistic import probit_equations
+from ui.methods.equations.probabilistic import probit_equations, probit_point
 from ui.methods.logistic import solver_controls
 from ui.methods.numpy_cells import probabilistic
 from ui.text.i18n import N_
 
 CARD = MethodPage(
     method="probit",
+    point_equations=probit_point,
     posterior_equations=("4.114", "4.114"),
     equations=probit_equations,
     about=N_(

@@ -3,7 +3,7 @@
 from typing import Any
 
 from ui.methods import MethodPage
-from ui.methods.equations.probabilistic import softmax_equations
+from ui.methods.equations.probabilistic import softmax_equations, softmax_point
 from ui.methods.logistic import logistic_regression_cell, solver_controls
 from ui.methods.numpy_cells import probabilistic
 from ui.text.i18n import N_
@@ -16,6 +16,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="softmax",
+    point_equations=softmax_point,
     posterior_equations=("4.104", "4.104"),
     equations=softmax_equations,
     about=N_(

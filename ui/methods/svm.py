@@ -3,7 +3,7 @@
 from typing import Any
 
 from ui.methods import Control, MethodPage, Toggle
-from ui.methods.equations.svm import svm_equations
+from ui.methods.equations.svm import svm_equations, svm_point
 from ui.methods.numpy_cells import literal, svm
 from ui.text.i18n import N_
 
@@ -16,6 +16,7 @@ def _sklearn(settings: dict[str, Any], n_classes: int) -> tuple[str, bool]:
 
 CARD = MethodPage(
     method="svm",
+    point_equations=svm_point,
     equations=svm_equations,
     panels=("svm_margin",),
     about=N_(

@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 from playground import (
     PlaygroundError,
 )
+from ui.text.convention import book_decision
 from ui.text.i18n import _
 from ui.text.names import class_name, latex_text, phrased
 
@@ -275,3 +276,28 @@ def _posterior_rule(classes, given, number_):
         rf"p(\mathcal{{C}}_k\mid {given}) = \frac{{\exp(a_k)}}{{\sum_j \exp(a_j)}}",
         number_,
     )
+
+
+# -- at a point (the Equations tab's "at the point", ``MethodPage.point_equations``) ----------------
+
+
+def values_at(head, values, classes):
+    """One aligned line per class: ``head(class) = value``."""
+    return aligned([rf"{head(c)} &= {number(v)}" for c, v in zip(classes, values)])
+
+
+def y_k(c):
+    return rf"y_{{{class_number(c)}}}(\mathbf{{x}})"
+
+
+def a_k(c):
+    return rf"a_{{{class_number(c)}}}(\mathbf{{x}})"
+
+
+def decision_at(inner, features, classes, head, symbol=r"y(\mathbf{x})", number_="4.4"):
+    """The model's decision value(s) at the point in the book's sign: one value (``symbol``, eq.
+    ``number_``), or one per class (eq. 4.9)."""
+    decision = np.ravel(book_decision(inner, features))
+    if decision.size == 1:
+        return Equation(_("Decision value at the point"), head + rf"{symbol} = {number(decision[0])}", number_)
+    return Equation(_("Decisions at the point"), head + values_at(y_k, decision, classes), "4.9")

@@ -4,7 +4,7 @@ perceptron, with the fitted model's own numbers.
 
 import numpy as np
 
-from ui.text.convention import book_classes, book_fisher, book_weights, book_weights_at
+from ui.text.convention import book_classes, book_fisher, book_least_squares_outputs, book_weights, book_weights_at
 from ui.text.i18n import _, ngettext
 
 from .core import (
@@ -17,9 +17,12 @@ from .core import (
     affine,
     aligned,
     class_number,
+    decision_at,
     matrix,
     number,
+    values_at,
     vector,
+    y_k,
 )
 from .probabilistic import _inputs
 
@@ -248,3 +251,33 @@ def perceptron_equations(model, space):
         "4.55",
         run,
     )
+
+
+# -- at a point --------------------------------------------------------------------------------------
+
+
+def least_squares_point(inner, features, classes, head):
+    outputs = book_least_squares_outputs(inner, features)[0]
+    latex = rf"y(\mathbf{{x}}) = {number(outputs[0])}" if outputs.size == 1 else values_at(y_k, outputs, classes)
+    yield Equation(_("Outputs at the point"), head + latex, "4.17")
+
+
+def fisher_point(inner, features, classes, head):
+    """Two classes: the projection and its distance from the threshold (eq. 4.20); more: the
+    decisions."""
+    if classes.size != 2:
+        yield decision_at(inner, features, classes, head)
+        return
+    fisher = book_fisher(inner)
+    projection = float(features[0] @ fisher.direction)
+    yield Equation(
+        _("Projection at the point"),
+        head
+        + rf"y = \hat{{\mathbf{{w}}}}{T}\mathbf{{x}} = {number(projection)},\quad y - y_0 = "
+        + number(projection - fisher.threshold),
+        "4.20",
+    )
+
+
+def perceptron_point(inner, features, classes, head):
+    yield decision_at(inner, features, classes, head, rf"\mathbf{{w}}{T}\boldsymbol{{\phi}}", "4.52")

@@ -24,6 +24,7 @@ from .core import (
     _posterior_rule,
     _priors,
     _ridge_note,
+    a_k,
     affine,
     aligned,
     class_number,
@@ -31,6 +32,7 @@ from .core import (
     matrix,
     number,
     side_by_side,
+    values_at,
     vector,
 )
 
@@ -223,3 +225,23 @@ def _gaussian_naive_bayes(model, space):
         "4.63",
         _("aₖ(x) = Σᵢ ln N(xᵢ|μₖᵢ, σ²ₖᵢ) + ln p(Cₖ): a diagonal-covariance Gaussian, so the boundaries are conics."),
     )
+
+
+# -- at a point --------------------------------------------------------------------------------------
+
+
+def _activations(inner, features, classes, head, number_):
+    a = inner.activations(features)[0]
+    return Equation(_("Activations at the point"), head + values_at(a_k, a, classes), number_)
+
+
+def gaussian_shared_point(inner, features, classes, head):
+    yield _activations(inner, features, classes, head, "4.68")
+
+
+def gaussian_separate_point(inner, features, classes, head):
+    yield _activations(inner, features, classes, head, "4.63")
+
+
+def naive_bayes_point(inner, features, classes, head):
+    yield _activations(inner, features, classes, head, "4.82" if inner.variant == "bernoulli" else "4.63")

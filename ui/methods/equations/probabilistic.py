@@ -4,7 +4,7 @@ and Bayesian logistic regression, with how their weights were found (IRLS or gra
 
 import numpy as np
 
-from ui.text.convention import book_classes, book_weights
+from ui.text.convention import book_classes, book_decision, book_weights
 from ui.text.i18n import _
 from ui.text.names import class_name, phrased
 
@@ -14,11 +14,13 @@ from .core import (
     _classes_listed,
     _p,
     _then,
+    a_k,
     affine,
     aligned,
     class_number,
     matrix,
     number,
+    values_at,
     vector,
 )
 
@@ -252,4 +254,51 @@ def _laplace(model, first):
             "σ(a) averaged over a ~ N(μₐ, σₐ²) (eq. 4.151), with σ approximated by the probit Φ(λa), λ² = π/8 "
             "(eq. 4.152-4.153). The boundary p = 0.5 is μₐ = 0, the MAP boundary; only the probabilities relax."
         ),
+    )
+
+
+# -- at a point --------------------------------------------------------------------------------------
+
+
+def _activation(inner, features, head, number_):
+    a = float(book_decision(inner, features)[0])
+    return Equation(
+        _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", number_
+    )
+
+
+def logistic_point(inner, features, classes, head):
+    weights = book_weights(inner, inner.weights_)
+    a = float(weights[0] + features[0] @ weights[1:])
+    yield Equation(
+        _("Activation at the point"), head + rf"a = \mathbf{{w}}{T}\boldsymbol{{\phi}} = {number(a)}", "4.87"
+    )
+
+
+def probit_point(inner, features, classes, head):
+    yield _activation(inner, features, head, "4.114")
+
+
+def softmax_point(inner, features, classes, head):
+    a = inner.weights_[:, 0] + features[0] @ inner.weights_[:, 1:].T
+    yield Equation(_("Activations at the point"), head + values_at(a_k, a, classes), "4.105")
+
+
+def bayesian_logistic_point(inner, features, classes, head):
+    """The activation's mean and variance (4.149-4.150) and the MAP's over-confident posterior."""
+    _mean, variance = inner.predictive_moments(features)
+    mu, var = float(book_decision(inner, features)[0]), float(variance[0])
+    kappa = float(1.0 / np.sqrt(1.0 + np.pi * var / 8.0))
+    p_map = float(inner.predict_proba_map(features)[0, 0])
+    first = int(classes[0])
+    yield Equation(
+        _("Activation at the point"),
+        head
+        + rf"\mu_a = {number(mu)},\ \sigma_a^2 = {number(var)},\ \kappa = {number(kappa)},\ "
+        + rf"\sigma(\mu_a) = {number(p_map)}",
+        "4.149-4.150",
+        _(
+            "σ(μₐ) is the MAP p(C{first}|x), over-confident where σₐ² is large; the posterior below is σ(κμₐ) "
+            "(eq. 4.155)."
+        ).format(first=first + 1),
     )

@@ -6,7 +6,7 @@ from ui.text.convention import book_weights
 from ui.text.i18n import _, ngettext
 from ui.text.names import latex_text
 
-from .core import HALF, Equation, T, affine, class_number, number, vector
+from .core import HALF, Equation, T, affine, class_number, decision_at, number, vector
 
 
 def _decision_note(model, first, second):
@@ -100,3 +100,7 @@ def _dual_problem(model, vec, n_sv, n_at_c):
         "7.32-7.33",
         multipliers.format(inside=n_sv - n_at_c, at_c=n_at_c, steps=steps),
     )
+
+
+def svm_point(inner, features, classes, head):
+    yield decision_at(inner, features, classes, head, r"y(\mathbf{x})", "7.1")
