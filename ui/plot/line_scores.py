@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from playground import CARDS, Classifier, PlaygroundError, make_model
+from playground import CARDS, Classifier, LogisticRegression, PlaygroundError, make_model
 from playground.landscape import best_scale_values, unit_lines
 from playground.scene import Scene
 from playground.validation import FloatArray
@@ -20,8 +20,9 @@ from ui.text.i18n import _
 
 GUESS_COLOUR = "#e8590c"  # the person's line, wherever it is drawn
 SHARE_SIZES = (6.0, 34.0)  # px: the smallest and largest ring of a point's share
-# The criterion that scores a line for a method that has none of its own (a density model).
-STAND_IN = "logistic"
+# The criterion that scores a line for a method that has none of its own (a density model): the
+# cross-entropy of logistic regression (eq. 4.90), which a density model's posterior also is.
+STAND_IN = LogisticRegression
 
 
 class Scored(NamedTuple):
@@ -69,7 +70,7 @@ def criterion_model(scene: Scene, model: Classifier) -> tuple[Any, bool]:
     settings; the stand-in for a density model) and whether it is the method's own."""
     if getattr(model, "criterion_defined", False) and hasattr(model, "criterion_at"):
         return model, True
-    return make_model(STAND_IN), False
+    return STAND_IN(), False
 
 
 def criterion_label(estimator: Any) -> str:
