@@ -283,10 +283,9 @@ def _descendants_cpu_seconds(pid):
     return total
 
 
-def browser_drag(browser, server, url, seconds, radius_px=120):
-    """Drag point 0 round a circle with the mouse for ``seconds`` in a real page: a dict of what
-    the page counted (see ``POINTER_JS``), the browser's and the server's CPU per update, and
-    whether the point was dropped where the pointer let it go (within a pixel)."""
+def opened_page(browser, url):
+    """(context, page, the page's errors so far) of ``url`` at 1400 x 1000, its canvas drawn and
+    settled; the caller closes the context."""
     from tests.browser import wait_settled
 
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -298,6 +297,20 @@ def browser_drag(browser, server, url, seconds, radius_px=120):
         page.wait_for_selector(".pg-canvas .main-svg", timeout=120_000)
         page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.revision !== undefined")
         wait_settled(page, quiet_ms=500, timeout=60.0)
+    except BaseException:
+        context.close()
+        raise
+    return context, page, errors
+
+
+def browser_drag(browser, server, url, seconds, radius_px=120):
+    """Drag point 0 round a circle with the mouse for ``seconds`` in a real page: a dict of what
+    the page counted (see ``POINTER_JS``), the browser's and the server's CPU per update, and
+    whether the point was dropped where the pointer let it go (within a pixel)."""
+    from tests.browser import wait_settled
+
+    context, page, errors = opened_page(browser, url)
+    try:
         start = page.evaluate(POINT_JS)
         page.mouse.move(*start)
         page.mouse.down()

@@ -34,7 +34,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import numpy as np
 
 from bench import report
-from bench.drag import _descendants_cpu_seconds, _drag_on_one_connection
+from bench.drag import _descendants_cpu_seconds, _drag_on_one_connection, opened_page
 from bench.load import link_query
 from bench.server import streamlit
 from playground.grid import Window
@@ -114,10 +114,6 @@ def route_line(server, query, seconds, radius=1.5):
     return answers / elapsed, statistics.median(times) if times else 0.0, 1000 * cpu / max(answers, 1), ok
 
 
-HANDLE_JS = """() => { const r = document.querySelector('.pg-canvas'), box = r.getBoundingClientRect();
-  const t = r._fullData.find(t => t.meta === 'your_line_handles'), xa = r._fullLayout.xaxis, ya = r._fullLayout.yaxis;
-  return t.x.map((x, i) => [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(t.y[i]), x, t.y[i]]); }"""
-
 CIRCLE_JS = """([x0, y0, radius, ms]) => new Promise((resolve) => {
   const root = document.querySelector('.pg-canvas'), began = performance.now();
   const counted = Number(root.dataset.lineNumbers || 0), tasks = [];
@@ -144,19 +140,12 @@ CIRCLE_JS = """([x0, y0, radius, ms]) => new Promise((resolve) => {
 def page_line(browser, url, seconds, radius_px=90):
     """A handle dragged round a circle in a real page (see the module's text): what the page counted,
     the browser's CPU ms per update, and whether the release left a new line through the other handle."""
-    from tests.browser import wait_settled
+    from tests.test_browser_your_line import HANDLES_JS  # one reading of the handles, the tests'
 
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
+    context, page, errors = opened_page(browser, url)
     try:
-        page.goto(url)
-        page.wait_for_selector(".pg-canvas .main-svg", timeout=120_000)
-        page.wait_for_function("() => document.querySelector('.pg-canvas').dataset.revision !== undefined")
-        wait_settled(page, quiet_ms=500, timeout=60.0)
         page.keyboard.press("l")
-        handles = page.evaluate(HANDLE_JS)
+        handles = page.evaluate(HANDLES_JS)
         page.mouse.move(*handles[0][:2])
         page.mouse.down()
         page.mouse.move(handles[0][0] + 6, handles[0][1], steps=2)
