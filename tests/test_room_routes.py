@@ -137,6 +137,7 @@ LECTURER_ACTIONS = [
     ("clear", None, None),
     ("method", "logistic", None),
     ("remove_student", None, "student"),
+    ("round", "predict", None),
 ]
 
 

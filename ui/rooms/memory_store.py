@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from .model import Room, adding, new_code
+from .model import SLOW_DOWN, Room, RoomError, adding, check_student, new_code, predicting
 from .protocol import EXPIRY_SECONDS, MAX_ROOMS
 from .store_base import Result, lifetime, missing, room_full
 
@@ -48,12 +48,14 @@ class MemoryStore:
         self.ttl, self.max_rooms, self.clock = ttl, max_rooms, clock
         self._rooms = {}
         self._seen = {}  # code -> {sid: when}
+        self._lines = {}  # code -> {round id: {sid: [x1, y1, x2, y2]}}
         self._lock = threading.Lock()
 
     def _live(self, code):
         entry = self._rooms.get(code)
         if entry is not None and entry[2] <= self.clock():
             del self._rooms[code]
+            self._lines.pop(code, None)
             return None
         return entry
 
@@ -62,6 +64,7 @@ class MemoryStore:
             now = self.clock()
             for code in [c for c, entry in self._rooms.items() if entry[2] <= now]:
                 del self._rooms[code]
+                self._lines.pop(code, None)
             if len(self._rooms) >= self.max_rooms:
                 raise room_full()
             code = new_code()
@@ -105,9 +108,37 @@ class MemoryStore:
     ) -> tuple[int, int]:
         return self.update(code, adding(sid, key, x, y, label, seq, now, allow))
 
+    def predict(
+        self, code: str, sid: object, key: object, line: object, allow: Callable[[], bool]
+    ) -> tuple[int, list[float]]:
+        with self._lock:
+            entry = self._live(code)
+            if entry is None:
+                raise missing()
+            check_student(entry[0], sid, key)
+            if not allow():
+                raise RoomError(429, SLOW_DOWN)
+            round_id, kept = predicting(entry[0], sid, key, line)
+            self._lines.setdefault(code, {}).setdefault(round_id, {})[sid] = kept
+            return round_id, list(kept)
+
+    def lines(self, code: str, round_id: int) -> dict[str, list[float]]:
+        with self._lock:
+            return {sid: list(line) for sid, line in self._lines.get(code, {}).get(round_id, {}).items()}
+
+    def line_count(self, code: str, round_id: int) -> int:
+        with self._lock:
+            return len(self._lines.get(code, {}).get(round_id, {}))
+
+    def line(self, code: str, round_id: int, sid: str) -> list[float] | None:
+        with self._lock:
+            kept = self._lines.get(code, {}).get(round_id, {}).get(sid)
+            return None if kept is None else list(kept)
+
     def delete(self, code: str) -> None:
         with self._lock:
             self._rooms.pop(code, None)
+            self._lines.pop(code, None)
             self._seen.pop(code, None)
 
     def seen(self, code: str, sid: str, when: float) -> None:

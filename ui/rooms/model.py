@@ -50,6 +50,7 @@ from ui.plot.canvas_protocol import number
 from ui.server.visitor_input import secret as secret_text
 from ui.text.i18n import N_
 
+from . import rounds
 from .protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -117,6 +118,8 @@ def new_room(query: object, now: float) -> tuple[Room, str]:
         "limit": DEFAULT_PER_STUDENT,
         "classes": max(2, min(MAX_CLASSES, max(labels, default=0) + 1)),
         "everyone": None,
+        "round": None,  # a prediction round (``ui.rooms.rounds``), or None
+        "rounds": 0,  # rounds started: the next round's id is one more
         "token": digest(token),
         "touched": now,
     }
@@ -164,6 +167,7 @@ def settings(room: Room) -> RoomSettings:
         method=room["scene"].get("m", DEFAULT_METHOD),
         names=list(decode_scene({"names": room["scene"]["names"]})[0].class_names) if "names" in room["scene"] else [],
         door_closed=room.get("door_closed", False),
+        round=rounds.public(room.get("round")),
     )
 
 
@@ -449,6 +453,48 @@ def _method(room, value, _sid):
     room["scene"] = {name: text for name, text in query.items() if name in _SCENE_FIELDS}
 
 
+def _round(room, value, _sid):
+    """A prediction round's next phase (``ui.rooms.rounds``): its phases run one way; a round
+    pauses adding points while it is on, and ``off`` gives back the pause it found."""
+    current = room.get("round")
+    if value not in rounds.ACTIONS:
+        raise RoomError(400, N_("The request was not understood."))
+    if value == "off":
+        if current is not None:
+            room["round"] = None
+            room["locked"] = bool(room.pop("locked_before", False))
+        return
+    if value == "predict":
+        if current is None:
+            room["locked_before"] = room["locked"]
+        room["round"] = rounds.new_round(room)
+    elif value == "again":
+        if current is None or current["stage"] != 1 or current["phase"] == "reveal":
+            raise RoomError(409, N_("A second prediction follows a first round's predictions, before its reveal."))
+        room["round"] = rounds.new_round(room, stage=2, first=current["id"])
+    elif current is None:
+        raise RoomError(409, rounds.NO_ROUND)
+    elif value == "show" and current["phase"] == "reveal":
+        raise RoomError(409, N_("The fit is already revealed."))
+    else:
+        room["round"] = {**current, "phase": value}
+    room["rounds"] = room["round"]["id"]
+    room["locked"] = True
+
+
+def predicting(room: Room, sid: object, key: object, value: object) -> tuple[int, list[float]]:
+    """(the round's id, the line) of a student's prediction, their key proved (else a 403), while
+    the round takes lines (else a 409), the line inside the room's window (else a 400)."""
+    check_student(room, sid, key)
+    round_id = rounds.collecting(room)
+    if round_id is None:
+        raise RoomError(409, rounds.NOT_NOW)
+    line = rounds.line_of(value, room["scene"]["w"])
+    if line is None:
+        raise RoomError(400, rounds.NO_LINE)
+    return round_id, line
+
+
 CONTROLS = {
     "lock": _flag("locked"),
     "hide": _flag("hidden"),
@@ -460,6 +506,7 @@ CONTROLS = {
     "door": _flag("door_closed"),
     "clear": _clear,
     "method": _method,
+    "round": _round,
 }
 
 

@@ -19,7 +19,7 @@ from ui.text.i18n import LANGUAGES
 
 ROOM_PAGE = "/room"  # the student page: ``/room?c=CODE``
 ROOM_ASSETS = "/room/assets"  # the student page's style (``/room/assets/student.css``); its modules are static
-API = "/api/room"  # + "/open", "/join", "/add", "/undo", "/state", "/control"
+API = "/api/room"  # + "/open", "/join", "/add", "/undo", "/predict", "/state", "/control"
 
 
 def setting(name: str, default: int, low: int, high: int) -> int:
@@ -109,9 +109,17 @@ class UndoRequest(TypedDict):
 class ControlRequest(TypedDict):
     code: str
     token: str
-    action: Literal["lock", "hide", "assign", "limit", "classes", "remove_student", "expel", "door", "clear", "method"]
+    action: Literal[
+        "lock", "hide", "assign", "limit", "classes", "remove_student", "expel", "door", "clear", "method", "round"
+    ]
     value: NotRequired[object]  # the action's argument (checked per action)
     sid: NotRequired[str]  # the student an action is about
+
+
+class RoundPhase(TypedDict):
+    id: int  # its lines' key; a second round (stage 2) has its own
+    phase: Literal["predict", "show", "reveal"]
+    stage: int  # 1, or 2: predicted again after discussion
 
 
 class RoomSettings(TypedDict):
@@ -123,6 +131,38 @@ class RoomSettings(TypedDict):
     method: str
     names: list[str]  # the classes' names ("" for "class k"): visitors' text, shown as text only
     door_closed: bool  # the door is closed: no new student may join (those in the room carry on)
+    round: RoundPhase | None  # a prediction round (``ui.rooms.rounds``), or None
+
+
+class PredictRequest(TypedDict):
+    code: str
+    sid: str
+    key: str
+    line: list[float]  # [x1, y1, x2, y2]: two points of the line, inside the room's window
+
+
+class PredictResponse(TypedDict):
+    round: int  # the round's id
+    line: list[float]  # the line as the room keeps it (its ends on the grid)
+
+
+class LecturerRound(TypedDict):
+    """The round in the lecturer's state (``X-Room-Token``): answered on every poll, the version's
+    or not, so the projector counts the answers as they come."""
+
+    phase: str
+    stage: int
+    predictions: int
+    lines: NotRequired[list[list[float]]]  # from the show on: this stage's lines, in no one's order
+    first_lines: NotRequired[list[list[float]]]  # stage 2: stage 1's lines, kept apart
+    results: NotRequired[dict]  # at the reveal: ``ui.rooms.results.RoundResults.lecturer``
+
+
+class StudentRound(TypedDict):
+    phase: str
+    stage: int
+    mine: list[float] | None  # the student's own line in this stage, if they sent one
+    score: NotRequired[dict]  # at the reveal: {"accuracy": 0-1, "angle": degrees or None}
 
 
 class StudentView(TypedDict):
@@ -148,6 +188,7 @@ class StateResponse(TypedDict):
     method_name: NotRequired[str]  # the method as the lecturer's page names it, in the asked language
     closed: NotRequired[bool]  # the lecturer closed the room: nothing more is added or drawn
     frozen: NotRequired[str]  # the query of the link the lecturer froze the room into, if they did
+    round: NotRequired[LecturerRound | StudentRound]  # while a prediction round is on
 
 
 def text(value: object, limit: int) -> str:
@@ -188,7 +229,7 @@ def request_fields(body: dict[str, object]) -> dict[str, Any]:
     """The fields of a room request (a parsed body, or a poll's query), each read by its kind (see
     the module's docstring); ``BadRequest`` for a text of another type or length or a scene that is
     not a link's query. Absent secrets stay None (``control``'s ``sid``: everyone)."""
-    fields: dict[str, Any] = {name: body.get(name) for name in ("x", "y", "label", "seq", "value")}
+    fields: dict[str, Any] = {name: body.get(name) for name in ("x", "y", "label", "seq", "value", "line")}
     fields["code"] = clean_code(body.get("code"))
     fields["lang"] = choice(body.get("lang"), LANGUAGES, None)
     for name in SECRETS:

@@ -1,6 +1,6 @@
 """Rooms in Redis (``PLAYGROUND_REDIS_URL``), kept in parts so that a student's add writes one point.
 
-A room ``CODE`` is five keys, expiring together (``store_base.lifetime``), and one entry of
+A room ``CODE`` is five keys (and one a prediction round), expiring together (``store_base.lifetime``), and one entry of
 ``pg:rooms`` (a sorted set: code -> expiry time) that bounds their number:
 - ``pg:room:CODE``: a hash, the room's small fields (version, scene, flags, limit, token...), each
   the JSON text of its value; ``version`` and ``next_pid`` plain integers (HINCRBY).
@@ -10,6 +10,9 @@ A room ``CODE`` is five keys, expiring together (``store_base.lifetime``), and o
   student (their last seq and its point, when last seen, how many points they hold).
 - ``pg:room:CODE:p``: a list, the points' rows as JSON, oldest first.
 - ``pg:room:CODE:lock``: held (SET NX PX) by a replica running a read-modify-write.
+- ``pg:room:CODE:r:ID``: a hash, sid -> JSON line, the lines of the prediction round ``ID``
+  (``ui.rooms.rounds``), kept as long as the room while the round is the room's (its first
+  stage's too), deleted with the room.
 
 Rules that must hold (the store's rules, ``ui.rooms.store_base``, hold too):
 - An add (``add``) is one Lua script (``_ADD_SCRIPT``), atomic in Redis, that checks what
@@ -37,8 +40,20 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
-from .model import SLOW_DOWN, Room, RoomError, add_seq, check_student, chosen_label, new_code, placed, refused
+from .model import (
+    SLOW_DOWN,
+    Room,
+    RoomError,
+    add_seq,
+    check_student,
+    chosen_label,
+    new_code,
+    placed,
+    predicting,
+    refused,
+)
 from .protocol import EXPIRY_SECONDS, MAX_POINTS, MAX_ROOMS
+from .rounds import NOT_NOW
 from .store_base import Result, lifetime, missing, room_full
 
 _LOCK_MS = 5000  # a lock outlives any read-modify-write; one whose replica died lapses after it
@@ -104,6 +119,22 @@ redis.call('ZADD', KEYS[6], ARGV[9], ARGV[10])
 return {'added', pid, version}
 """
 
+# KEYS: header, students, the round's lines. ARGV: 1 sid, 2 the round's id, 3 the key digest
+# proved, 4 the line as JSON, 5 ttl in ms. Answers {"gone"}, {"student"}, {"phase"} or {"kept"}.
+_PREDICT_SCRIPT = """
+if not redis.call('HGET', KEYS[1], 'version') then return {'gone'} end
+local record = redis.call('HGET', KEYS[2], ARGV[1])
+if not record or cjson.decode(record)[2]['key'] ~= ARGV[3] then return {'student'} end
+local text = redis.call('HGET', KEYS[1], 'round')
+local current = text and cjson.decode(text) or cjson.null
+if current == cjson.null or current['phase'] ~= 'predict' or current['id'] ~= tonumber(ARGV[2]) then
+  return {'phase'}
+end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[3], ARGV[5])
+return {'kept'}
+"""
+
 _UNLOCK_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -153,6 +184,7 @@ class RedisStore:
         self._create = self.redis.register_script(_CREATE_SCRIPT)
         self._add = self.redis.register_script(_ADD_SCRIPT)
         self._unlock = self.redis.register_script(_UNLOCK_SCRIPT)
+        self._predict = self.redis.register_script(_PREDICT_SCRIPT)
         self._points = OrderedDict()  # code -> (token digest, epoch, rows): what get last read
         self._points_lock = threading.Lock()
 
@@ -340,7 +372,9 @@ class RedisStore:
         if "points" in room:
             self._write_points(pipe, key, points, room)
         ms = int(lifetime(room, self.ttl) * 1000)
-        for name in (key, students, states, points):
+        current = room.get("round")
+        kept = [self._lines_key(code, n) for n in (current["id"], current["first"]) if n] if current else []
+        for name in (key, students, states, points, *kept):
             pipe.pexpire(name, ms)
         pipe.zadd(self.INDEX, {code: time.time() + lifetime(room, self.ttl)})
 
@@ -361,8 +395,58 @@ class RedisStore:
         if rows:
             pipe.rpush(points, *(json.dumps(row) for row in rows))
 
+    def _lines_key(self, code, round_id):
+        return f"{self.PREFIX}{code}:r:{int(round_id)}"
+
+    def predict(
+        self, code: str, sid: object, key: object, line: object, allow: Callable[[], bool]
+    ) -> tuple[int, list[float]]:
+        """The model's checks in Python (the key proved in constant time), then one script that
+        keeps the line only if the round with that id still takes lines and the student is still
+        in the room: a lecturer's next phase and a line never cross."""
+        header_key, students = self._keys(code)[:2]
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(header_key, ["version", "scene", "round"])
+            pipe.hget(students, sid if isinstance(sid, str) else "")
+            header, record = pipe.execute()
+        if header[0] is None:
+            raise missing()
+        student = json.loads(record)[1] if record is not None else None
+        room: Room = {"students": {sid: student} if student is not None else {}}
+        check_student(room, sid, key)
+        assert student is not None and isinstance(sid, str)  # check_student refused anyone else
+        if not allow():
+            raise RoomError(429, SLOW_DOWN)
+        room |= {"scene": json.loads(header[1]), "round": json.loads(header[2]) if header[2] else None}
+        round_id, kept = predicting(room, sid, key, line)
+        ms = int(self.ttl * 1000)
+        lines_key = self._lines_key(code, round_id)
+        answer = self._predict(
+            keys=[header_key, students, lines_key], args=[sid, round_id, student["key"], json.dumps(kept), ms]
+        )
+        if answer[0] == "gone":
+            raise missing()
+        if answer[0] == "student":
+            check_student({"students": {}}, sid, key)
+        if answer[0] == "phase":
+            raise RoomError(409, NOT_NOW)
+        return round_id, kept
+
+    def lines(self, code: str, round_id: int) -> dict[str, list[float]]:
+        texts = self.redis.hgetall(self._lines_key(code, round_id))
+        return {str(sid): json.loads(text) for sid, text in texts.items()}  # str: decode_responses
+
+    def line_count(self, code: str, round_id: int) -> int:
+        return int(self.redis.hlen(self._lines_key(code, round_id)))
+
+    def line(self, code: str, round_id: int, sid: str) -> list[float] | None:
+        text = self.redis.hget(self._lines_key(code, round_id), sid)
+        return None if text is None else json.loads(text)
+
     def delete(self, code: str) -> None:
-        self.redis.delete(*self._keys(code), self.PREFIX + code + ":seen")
+        rounds = self.redis.hget(self._keys(code)[0], "rounds")
+        spent = [self._lines_key(code, n) for n in range(1, int(json.loads(rounds) or 0) + 1)] if rounds else []
+        self.redis.delete(*self._keys(code), self.PREFIX + code + ":seen", *spent)
         self.redis.zrem(self.INDEX, code)
 
     def seen(self, code: str, sid: str, when: float) -> None:

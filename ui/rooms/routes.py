@@ -39,7 +39,7 @@ from ui.server.visitor_input import FAILED, Unreadable, guarded, parsed_json, re
 from ui.text.i18n import N_, initial_language, speaking
 from ui.text.names import phrased
 
-from . import guard, model
+from . import guard, model, results
 from .protocol import (
     API,
     MAX_BODY_BYTES,
@@ -53,6 +53,7 @@ from .protocol import (
     FreezeResponse,
     JoinResponse,
     OpenResponse,
+    PredictResponse,
     request_fields,
 )
 from .store import room_store
@@ -275,6 +276,19 @@ async def _undo(request, client, fields, asking):
     return _json(AddResponse(pid=pid, version=version))
 
 
+async def _predict(request, client, fields, asking):
+    """POST ``API/predict``: a student's line in the round taking lines (``ui.rooms.rounds``)."""
+    code, sid = fields["code"], fields["sid"]
+
+    def allow() -> bool:  # asked once the student's key is proved (both stores)
+        asking.proved()
+        return guard.LIMITS.students.allow(f"{code}/{sid}")
+
+    apply = lambda code: room_store().predict(code, sid, fields["key"], fields["line"], allow)  # noqa: E731
+    round_id, line = await _in_room(code, apply=apply)
+    return _json(PredictResponse(round=round_id, line=line))
+
+
 async def _control(request, client, fields, asking):
     def action(room: model.Room) -> Any:
         model.check_token(room, fields["token"])
@@ -310,8 +324,8 @@ async def _state(request, client, fields, asking):
     version = await run_in_threadpool(store.version, code) if code else None
     if version is None:
         raise missing()
-    if asking.granted and _since(params) == version:
-        return _json({"version": version})
+    if asking.granted and _since(params) == version and not fields["token"]:
+        return _json({"version": version})  # the lecturer's page is answered below: a round's count
     scale = next((v for v in SCALES if params.get("scale") == str(v)), 1.0)  # one of a few: each is cached
     shape = next((v for v in SHAPES if params.get("shape") == v), SHAPES[0])
     load = lambda: store.get(code)  # noqa: E731
@@ -322,13 +336,28 @@ async def _state(request, client, fields, asking):
         asking.proved()
     elif not asking.granted:
         raise model.RoomError(429, TOO_MANY)
-    if _since(params) == version:
-        return _json({"version": version})
+    lecturer = model.matches(fields["token"], snapshot.shared.token)
+    full = _since(params) != version
+    part = await run_in_threadpool(_round_part, store, code, snapshot, sid, lecturer, full)
+    if not full:
+        return _json({"version": version} | ({"round": part} if part is not None and lecturer else {}))
     now = time.time()
     if snapshot.seats(sid) and guard.PRESENCE.due(code, sid, now):  # not ``me``: 500 parts parsed a poll
         await run_in_threadpool(store.seen, code, sid, now)
-    body = snapshot.body(sid)  # a StateResponse, encoded once per version (views)
+    body = snapshot.body(sid, results.encoded(part) if part is not None else b"")  # encoded once per version (views)
     return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+def _round_part(store, code, snapshot, sid, lecturer, full):
+    """The asker's part of a prediction round (``ui.rooms.results``), or None: no round, or not a member."""
+    shared = snapshot.shared
+    if shared.round is None:
+        return None
+    if lecturer:
+        return results.ROUND_PARTS.lecturer(store, code, shared, full)
+    if full and snapshot.seats(sid):
+        return results.ROUND_PARTS.student(store, code, shared, sid)
+    return None
 
 
 def student_texts() -> dict[str, str]:
@@ -402,7 +431,7 @@ async def asset(request: Request) -> Response:
 
 def room_routes() -> list[Route]:
     """The routes ``st.App`` serves beside the page, at the root and under the base URL path."""
-    handlers = {"join": _join, "add": _add, "undo": _undo, "control": _control, "freeze": _freeze}
+    handlers = {"join": _join, "add": _add, "undo": _undo, "predict": _predict, "control": _control, "freeze": _freeze}
     routes = []
     for prefix in sorted({"", _base()}):
         routes.append(Route(f"{prefix}{API}/open", guarded(_open), methods=["POST"]))

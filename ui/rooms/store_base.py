@@ -20,6 +20,11 @@ Rules that must hold, for both (the same tests run against each, ``tests/test_ro
   script (drop the expired, count, claim a fresh code, index it) run atomically by Redis.
 - A room's points are its biggest part (12,000 rows): in Redis an add appends one row and an
   action rewrites them only if it changed them (``ui.rooms.redis_store``).
+- A round's lines (``predict``, ``lines``, ``line_count``, ``line``) are kept beside the room, by
+  the round's id, never in it (a line changes no version: 500 lines do not make every poller
+  fetch the figure again); a line is taken only while the room's round with that id is in its
+  ``predict`` phase, checked atomically with the write (a lock in memory, one script in Redis),
+  so no line lands after the lecturer moved on; one line per student, bounded by the room's students.
 - ``seen(code, sid, when)`` / ``presence(code)``: when each student last polled, kept beside the
   room (never in it: a poll writes no room), bounded by the room's students, expiring with it.
 - What an action or a reader sees is a copy, never shared state (Redis: the JSON texts it keeps;
@@ -89,8 +94,28 @@ class RoomStore(Protocol):
         """A student's add, as ``model.adding`` answers it: (the point's id, the room's version)."""
         ...
 
+    def predict(
+        self, code: str, sid: object, key: object, line: object, allow: Callable[[], bool]
+    ) -> tuple[int, list[float]]:
+        """A student's line in the round taking lines, as ``model.predicting`` checks it (``allow()``
+        asked once their key is proved): kept apart from the room (it changes no version), the
+        student's earlier line of the round replaced; (the round's id, the line kept)."""
+        ...
+
+    def lines(self, code: str, round_id: int) -> dict[str, list[float]]:
+        """sid -> the line the student sent in the round ``round_id`` (a copy)."""
+        ...
+
+    def line_count(self, code: str, round_id: int) -> int:
+        """How many students sent a line in the round (cheap: what the projector polls)."""
+        ...
+
+    def line(self, code: str, round_id: int, sid: str) -> list[float] | None:
+        """The student's line in the round, or None."""
+        ...
+
     def delete(self, code: str) -> None:
-        """Forgets the room and its students' presence (nothing when there is no room)."""
+        """Forgets the room, its rounds' lines and its students' presence (nothing when there is no room)."""
         ...
 
     def seen(self, code: str, sid: str, when: float) -> None:

@@ -29,7 +29,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 
-from playground import PlaygroundError
+from playground import Classifier, PlaygroundError
 from playground.grid import Window
 from playground.registry import fitted_strategy
 from playground.scene import GRID_SCALE, PointSet, Scene
@@ -39,8 +39,10 @@ from ui.plot.canvas import figure_json
 from ui.plot.theme import with_font
 from ui.rooms.protocol import RoomSettings, StudentView
 from ui.server.live_route import LIVE_SECONDS
+from ui.text.convention import book_line
 from ui.text.i18n import speaking
 
+from . import rounds
 from .model import Room, matches, scene_of, settings
 from .protocol import StateResponse
 
@@ -70,18 +72,19 @@ def strategy(scene: Scene, points: PointSet) -> str:
     return fitted_strategy(scene.method, scene.multiclass, len(np.unique(points.y)))
 
 
-def _view(scene: Scene, window: Window) -> FitView:
+def _view(scene: Scene, window: Window) -> tuple[Classifier | None, FitView]:
     """The room's fit on ``window`` (``ui.engine.fits``, not shared: each version's points are new),
-    under the live budget of processor time; a fit that ran out of it is drawn as far as it went."""
+    under the live budget of processor time, and its model; a fit that ran out of it is drawn as
+    far as it went."""
     points = scene.training.points
     if len(points) == 0:
-        return FitView()
+        return None, FitView()
     shown = replace(scene, multiclass=strategy(scene, points), window=window)
     try:
-        _fit, view = fitted_view(shown, LIVE_SECONDS, clock=time.thread_time, partial=True, shared=False)
+        fit, view = fitted_view(shown, LIVE_SECONDS, clock=time.thread_time, partial=True, shared=False)
     except PlaygroundError:
-        return FitView()
-    return FitView() if view.error else view
+        return None, FitView()
+    return (None, FitView()) if view.error else (fit.model, view)
 
 
 def own_parts(room: Room) -> dict[str, str]:
@@ -112,9 +115,12 @@ class RoomVersion:
         self.frozen = urlencode(frozen) if isinstance(frozen, dict) else None
         self.me = own_parts(room)
         self.scene = scene_of(room)
-        self.hidden = bool(room["hidden"])
+        self.hidden = rounds.hides_fit(room)  # hidden by the lecturer, or a round before its reveal
+        self.round = rounds.public(room.get("round"))
+        self.first_round = room["round"]["first"] if room.get("round") else None
         self._views: dict[str, FitView] = {}
-        self._token = room["token"]  # its digest: the lecturer's page proves it holds the token
+        self._model: Classifier | None = None
+        self.token = room["token"]  # its digest: the lecturer's page proves it holds the token
         # Its memory, roughly and from above: the students' parts, the scene's points (tuples of
         # floats, about 130 bytes each), and the views' arrays once built.
         self._fixed = sum(len(part) + len(sid) + 100 for sid, part in self.me.items()) + 130 * self.points
@@ -129,12 +135,24 @@ class RoomVersion:
 
     def view(self, shape: str) -> FitView:
         if shape not in self._views:
-            self._views[shape] = FitView() if self.hidden else _view(self.scene, self.window(shape))
+            if self.hidden:
+                self._views[shape] = FitView()
+            else:
+                self._model, self._views[shape] = _view(self.scene, self.window(shape))
         return self._views[shape]
+
+    def fit_normal(self) -> np.ndarray | None:
+        """The normal of the fit's boundary (the book's w), where the fit has one straight boundary
+        in the plane (two classes, no basis): what a prediction's angle is measured against."""
+        if self.hidden:
+            return None
+        self.view(SHAPES[0])
+        line = book_line(self._model) if self.scene.basis == "identity" else None
+        return None if line is None or len(line.w) != 2 else line.w
 
     def admits(self, sid: object, token: object) -> bool:
         """Whether a request is a member's: a student of the room (``sid``) or its lecturer."""
-        return (isinstance(sid, str) and sid in self.me) or matches(token, self._token)
+        return (isinstance(sid, str) and sid in self.me) or matches(token, self.token)
 
 
 def method_name(method: str) -> str:
@@ -222,10 +240,11 @@ class Snapshot:
         """Whether ``sid`` is one of the room's students (a dict lookup: ``me`` parses every part)."""
         return isinstance(sid, str) and sid in self.shared.me
 
-    def body(self, sid: object) -> bytes:
-        """The answer's bytes for the student ``sid`` (their own part included when a member)."""
+    def body(self, sid: object, extra: bytes = b"") -> bytes:
+        """The answer's bytes for the student ``sid`` (their own part included when a member),
+        with ``extra`` (``,"name":value`` pairs, the asker's own: a round's part) before the figure."""
         part = self.shared.me.get(sid) if isinstance(sid, str) else None
-        return b"".join([self._head, b',"me":' + part.encode() if part else b"", self._tail])
+        return b"".join([self._head, b',"me":' + part.encode() if part else b"", extra, self._tail])
 
 
 class RoomFigures:
