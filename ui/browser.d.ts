@@ -33,6 +33,7 @@ interface PlotRoot extends HTMLElement {
   /** The projector's points, drawn on their own canvas (rooms/projector_points.js). */
   __pgPointLayers?: import('./rooms/projector_points.js').PointLayer[];
   __pgPointsFollow?: boolean;
+  __pgRound?: import('./rooms/projector_round.js').LecturerRound | null;
   __pgPlaybackBase?: PlotlyObject[];
   __pgPlaybackDrawn?: boolean;
   __pgPlaybackPoints?: import('./plot/playback_frames.js').PlaybackPoint[];

@@ -38,7 +38,7 @@ from ui.text.i18n import N_, _, current_language
 from ui.text.labels import method_label
 from ui.text.names import class_label, isolated, phrased
 
-from . import guard, model
+from . import guard, model, round_panel
 from .joinlink import clean_host, is_loopback, link_html
 from .protocol import API, MAX_PER_STUDENT, ROOM_PAGE
 from .routes import _base, open_room
@@ -47,7 +47,12 @@ from .store_base import UNREACHABLE
 
 LARGE_QR: Final = "room_large_qr"
 ROOM_KEY: Final = "class_room"  # {"code", "token", "shown"} of the room this session opened
-_CSS = ".pg-projector { width: 100%; } .pg-projector-status { font-size: 1.1rem; opacity: 0.8; margin: 4px 0; }"
+_CSS = (
+    ".pg-projector { width: 100%; } .pg-projector-status { font-size: 1.1rem; opacity: 0.8; margin: 4px 0; }"
+    " .pg-projector-results { display: flex; flex-wrap: wrap; gap: 24px; }"
+    " .pg-round-histogram { margin: 0; width: 260px; } .pg-round-histogram svg { width: 100%; fill: currentColor; }"
+    " .pg-round-histogram figcaption { font-size: 0.95rem; opacity: 0.8; }"
+)
 _projector = st.components.v2.component(
     "playground_room_projector", js=MODULE_LOADER_JS, css=_CSS, isolate_styles=False
 )
@@ -186,6 +191,17 @@ def projector_texts() -> dict[str, str]:
         "locked": _("adding is paused"),
         "hidden": _("the boundary is hidden"),
         "offline": _("Connection lost; trying again…"),
+        "round_count": _("{n} of {students} students answered"),
+        "round_predict": _("Predict the boundary: {count}"),
+        "round_predict_again": _("Predict again: {count}"),
+        "round_show": _("The class's lines, without the fit: {count}"),
+        "round_spread": _("half the lines are within {apart} of their mean direction"),
+        "round_reveal": _("The fit over the class's lines: {count}"),
+        "round_accuracy": _("median accuracy {accuracy}"),
+        "round_angle": _("median angle to the fit {angle}"),
+        "round_moved": _("the class moved: median angle {before} → {after}"),
+        "round_accuracy_chart": _("Accuracy of the class's lines (share of the points on their class's side)"),
+        "round_angle_chart": _("Angle between each line and the fit (0-90°)"),
     }
 
 
@@ -264,6 +280,7 @@ def bar_controls(row: DeltaGenerator) -> None:
     with row:
         _method_and_everyone(code, token, settings, on_bar=True)
         _pause_and_hide(code, token, settings, on_bar=True)
+        round_panel.round_controls(code, token, room, _act, room_store(), on_bar=True)
 
 
 def _bar_class_label(k):
@@ -299,6 +316,8 @@ def controls(code: str, token: str, in_bar: bool = False) -> None:
             _method_and_everyone(code, token, settings)
     with third:
         _students(code, token, room)
+    if not in_bar:
+        round_panel.round_controls(code, token, room, _act, room_store())
     _room_actions(code, token, room)
 
 

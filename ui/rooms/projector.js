@@ -6,13 +6,15 @@
 // a canvas layer of their own (projector_points.js): plotly draws the rest.
 import { fill, loadPlotly, observeWidth, offline, plotRoot, themed } from '../plot/plotly_shared.js';
 import { drawPoints, takePoints } from './projector_points.js';
+import { drawLines, roundSentence, showResults } from './projector_round.js';
 
 const POLL_MS = 250;  // from one answer to the next poll: the server builds a room's answer at most this often
 const MIN_GAP_MS = 30;  // after a long drawing, a breath before the next poll
 
 /** @typedef {{version: number, running: boolean, code?: string, lang?: string, scale?: number, api?: string,
- *   texts?: Record<string, string>, dark?: Record<string, string> | null, token?: string}} RoomState
- *  the room this element follows, and the version it shows */
+ *   texts?: Record<string, string>, dark?: Record<string, string> | null, token?: string,
+ *   round?: import('./projector_round.js').LecturerRound | null, base?: string, students?: number}} RoomState
+ *  the room this element follows, the version it shows, its status line's parts and the round's lines */
 
 /**
  * @param {ComponentArgs<{code: string, lang: string, scale: number, api: string, texts: Record<string, string>,
@@ -28,6 +30,10 @@ export default function (component) {
     status.className = 'pg-projector-status';
     status.setAttribute('role', 'status');
     parentElement.appendChild(status);
+    const results = document.createElement('div');
+    results.className = 'pg-projector-results';
+    results.hidden = true;
+    parentElement.appendChild(results);
   }
   /** @type {RoomState} */
   const state = parentElement.__pgRoom || (parentElement.__pgRoom = {version: 0, running: false});
@@ -42,6 +48,15 @@ export default function (component) {
     observeWidth(root, Plotly);
     poll(Plotly, root, shown, /** @type {Required<RoomState>} */ (state));
   }).catch((err) => { shown.textContent = fill(data.texts.not_drawn, {error: err.message}); });
+}
+
+/** The status line: the room's counts and settings, then the round's sentence (its count live).
+ * @param {HTMLElement} status @param {Required<RoomState>} state */
+function showStatus(status, state) {
+  const round = state.round ? roundSentence(state.round, state.students || 0, state.texts) : '';
+  status.textContent = [state.base, round].filter(Boolean).join(' · ');
+  status.dataset.predictions = state.round ? String(state.round.predictions) : '';
+  status.dataset.phase = state.round ? state.round.phase : '';
 }
 
 /**
@@ -67,16 +82,22 @@ async function poll(Plotly, root, status, state) {
     answered = Date.now();
     if (!response.ok) {
       status.textContent = answer.error || state.texts.offline;
+    } else if (!answer.figure && answer.round && state.round) {  // the version's figure is drawn: the count moved
+      state.round = {...state.round, predictions: answer.round.predictions};
+      showStatus(status, state);
     } else if (answer.figure) {
       state.version = answer.version;
       const figure = JSON.parse(themed(JSON.stringify(answer.figure), state.dark));
       root.__pgPointLayers = takePoints(figure);
       await Plotly.react(root, figure.data, {...figure.layout, autosize: true},
         offline({displaylogo: false, responsive: true, modeBarButtonsToRemove: ['select2d', 'lasso2d']}));
+      state.round = answer.round || null;
+      root.__pgRound = state.round;
+      drawLines(root, state.round);
       drawPoints(root, root.__pgPointLayers);
-      if (!root.__pgPointsFollow) {  // a resize or a zoom redraws the plot: the points follow its axes
+      if (!root.__pgPointsFollow) {  // a resize or a zoom redraws the plot: the lines and points follow its axes
         root.__pgPointsFollow = true;
-        root.on('plotly_afterplot', () => drawPoints(root, root.__pgPointLayers || []));
+        root.on('plotly_afterplot', () => { drawLines(root, root.__pgRound || null); drawPoints(root, root.__pgPointLayers || []); });
       }
       root.dataset.version = String(answer.version);
       // When each version was drawn (bench/room.py reads it: tap-to-projector), the last 20,000.
@@ -85,9 +106,13 @@ async function poll(Plotly, root, status, state) {
       if (drawn.length > 20000) drawn.splice(0, drawn.length - 20000);
       root.dataset.points = String(answer.points);
       const parts = [fill(state.texts.students, {n: answer.students, points: answer.points})];
-      if (answer.settings.locked) parts.push(state.texts.locked);
+      if (answer.settings.locked && !answer.settings.round) parts.push(state.texts.locked);
       if (answer.settings.hidden) parts.push(state.texts.hidden);
-      status.textContent = parts.join(' · ');
+      state.base = parts.join(' · ');
+      state.students = answer.students;
+      showStatus(status, state);
+      const box = /** @type {HTMLElement | null} */ (status.parentElement && status.parentElement.querySelector('.pg-projector-results'));
+      if (box) showResults(box, state.round, state.texts);
     }
   } catch (err) {
     status.textContent = state.texts.offline;

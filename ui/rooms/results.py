@@ -57,8 +57,9 @@ class RoundResults:
         self.scores = rounds.scores(self.lines, X, y, normal)
         self.summary = _summary(self.scores, self.lines)
         self.summary["angle_defined"] = normal is not None
+        self.first_scores = rounds.scores(self.first, X, y, normal)
         if first is not None:
-            self.summary["first"] = _summary(rounds.scores(self.first, X, y, normal), self.first)
+            self.summary["first"] = _summary(self.first_scores, self.first)
 
     def student(self, sid: str) -> dict[str, Any] | None:
         score = self.scores.get(sid)

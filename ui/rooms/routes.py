@@ -385,6 +385,25 @@ def student_texts() -> dict[str, str]:
         "closed": _("The lecturer has closed this room."),
         "frozen_link": _("Open the room's points as a scene"),
         "removed": _("The lecturer has removed you from this room."),
+        "predict": _("Draw the boundary you expect: tap two points on it (drag an end to move it), then send it."),
+        "predict_again": _(
+            "Predict again, after the discussion: move your line if you changed your mind, then send it."
+        ),
+        "round_show": _("The projector shows the class's lines. The fit is still hidden."),
+        "round_reveal": _("The fit is revealed: your line and the method's boundary."),
+        "send": _("Send my line"),
+        "send_again": _("Send again (replaces it)"),
+        "clear_line": _("Start again"),
+        "line_sent": _("Sent. You can move it and send again until the lecturer moves on."),
+        "score": _(
+            "Your line puts {accuracy} of the points on their class's side; it is {angle} from the fit's boundary."
+        ),
+        "score_no_angle": _(
+            "Your line puts {accuracy} of the points on their class's side "
+            "(the fit has no single straight boundary to measure an angle to)."
+        ),
+        "no_line": _("You did not send a line in this round."),
+        "my_line": _("my line"),
     }
 
 

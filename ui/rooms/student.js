@@ -14,6 +14,7 @@
 import { fill } from '../plot/plotly_shared.js';
 import { call, forgetSeat, roomState, savedSeat, saveSeat } from './student_api.js';
 import { drawRoom, loadPlotly, ownTrace, pendingTrace } from './student_plot.js';
+import { createRound } from './student_round.js';
 import { readTaps } from './student_taps.js';
 
 const data = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('room-data')).textContent || '{}');
@@ -30,7 +31,8 @@ let me = null;
 let joinedVersion = 0;  // the room's version when this student joined
 let version = 0;
 /** @typedef {{everyone: number | null, classes: number, names?: string[], method: string, hidden: boolean,
- *   locked: boolean, limit: number}} RoomSettings  the room as the lecturer set it */
+ *   locked: boolean, limit: number, round?: {id: number, phase: string, stage: number} | null}} RoomSettings
+ *   the room as the lecturer set it */
 /** @type {RoomSettings | null} */
 let settings = null;
 /** @type {{data: PlotlyObject[], layout: PlotlyObject} | null} */
@@ -46,6 +48,8 @@ let plotly = null;
 let ended = false;  // closed, or the student removed: nothing more to poll or send
 /** @type {{count?: number, own?: number[][], assigned?: number | null}} */
 let lastMe = {};  // the room's answer about this student: {count, own, assigned}
+/** @type {ReturnType<typeof createRound>} */
+let round;  // a prediction round, when the lecturer runs one (student_round.js)
 
 /** @param {string} text @param {boolean} [calm] */
 function status(text, calm) {
@@ -161,9 +165,10 @@ async function poll() {
       own = lastMe.own || own;
       $('method').textContent = fill(T.method, {name: answer.method_name || settings.method});
       $('people').textContent = fill(T.students, {n: answer.students, points: answer.points});
+      round.update(settings.round || null, answer.round, answer.figure);
       showSettings();
       draw();
-    } else if (!sending && pending.length === 0) {
+    } else if (!sending && pending.length === 0 && !round.active()) {
       status(settings && settings.hidden && !settings.locked ? T.hidden : '', true);
     }
   } catch (e) {
@@ -192,6 +197,15 @@ function end(sentence, frozen) {
 function showSettings() {
   classButtons();
   if (!settings) return;
+  const predicting = round.active();  // a round pauses the points: its line is what a tap draws
+  $('points-row').hidden = predicting;
+  if (predicting) for (const id of ['classes', 'class-label', 'assigned', 'hint']) $(id).hidden = true;
+  if (predicting) {
+    $('room').classList.remove('paused');
+    notice('');
+    status('', true);
+    return;
+  }
   const count = (lastMe.count || 0);
   $('count').textContent = fill(T.count, {n: count + pending.length, limit: settings.limit});
   const paused = !!settings.locked;
@@ -210,7 +224,8 @@ async function draw() {
     return;
   }
   const gd = /** @type {PlotRoot} */ ($('plot'));
-  await drawRoom(plotly, gd, figure, [pendingTrace(pending, data.colours), ownTrace(own, pending, T.mine)]);
+  const traces = round.active() ? round.traces(figure) : [pendingTrace(pending, data.colours), ownTrace(own, pending, T.mine)];
+  await drawRoom(plotly, gd, figure, traces);
   gd.dataset.version = String(version);
   gd.dataset.pending = String(pending.length);  // taps not yet acknowledged (the tests wait on it)
 }
@@ -281,7 +296,13 @@ function start() {
     code = /** @type {HTMLInputElement} */ ($('code')).value.toUpperCase().replace(/[\s-]/g, '');
     join(/** @type {HTMLInputElement} */ ($('nick')).value);
   });
-  readTaps(/** @type {PlotRoot} */ ($('plot')), () => !!(me && settings && !settings.locked && !ended), addPoint);
+  $('send-line').textContent = T.send;
+  $('clear-line').textContent = T.clear_line;
+  const plot = /** @type {PlotRoot} */ ($('plot'));
+  round = createRound({plot, texts: T, api, lang: data.lang, $, redraw: draw,
+    seat: () => (me ? {code, sid: me.sid, key: me.key} : null)});
+  readTaps(plot, () => !!(me && settings && !ended && (round.active() || !settings.locked)),
+    (x, y) => (round.active() ? round.onTap(x, y) : addPoint(x, y)));
   $('undo').addEventListener('click', undo);
   if (code && savedSeat(code)) join('');
   else $('join').hidden = false;

@@ -1,0 +1,159 @@
+// A prediction round on the projector (issue 47; ui/rooms/rounds.py has its rules): how many have
+// answered while the round takes lines, then every line over the plot (thin, translucent: where the
+// class agrees the ink is dense), then at the reveal the fit under them and how the lines scored.
+// Rules that must hold:
+// - The lines are drawn on a canvas of their own over the plot's drawing area, under the points'
+//   (projector_points.js) and redrawn after every plotly drawing; they take no pointer events.
+// - A second round's lines are drawn over the first's, the first's grey: kept apart, never mixed.
+// - Nothing here is a visitor's text: the lines are numbers, the summary's sentences the server's.
+import { fill } from '../plot/plotly_shared.js';
+import { plotPixel } from '../plot/geometry.js';
+
+const INK = '232, 89, 12';  // the person's line, as on the app's page (ui/plot/line_scores.py GUESS_COLOUR)
+const FIRST_INK = '90, 90, 90';
+const BINS = 10;
+
+/** @typedef {{phase: string, stage: number, predictions: number, lines?: number[][], first_lines?: number[][],
+ *   results?: RoundResults}} LecturerRound */
+/** @typedef {{accuracy?: number[], angle?: number[], median_accuracy?: number | null, median_angle?: number | null,
+ *   spread?: {direction: number, apart: number} | null, angle_defined?: boolean, first?: RoundResults}} RoundResults */
+
+/** How opaque one line is: alone, clearly seen; among 500, agreement reads as density. @param {number} n */
+function alpha(n) { return Math.max(0.06, Math.min(0.7, 2.2 / Math.sqrt(Math.max(n, 1)))); }
+
+/** The canvas for the lines over ``root``'s drawing area, under the points' canvas. @param {PlotRoot} root */
+function linesCanvas(root) {
+  let canvas = /** @type {HTMLCanvasElement | null} */ (root.querySelector(':scope > canvas.pg-lines-layer'));
+  if (!canvas) {
+    canvas = document.createElement('canvas');
+    canvas.className = 'pg-lines-layer';
+    canvas.setAttribute('aria-hidden', 'true');  // the status line says how many lines and how they scored
+    Object.assign(canvas.style, {position: 'absolute', left: '0', top: '0', pointerEvents: 'none', zIndex: '1'});
+    if (getComputedStyle(root).position === 'static') root.style.position = 'relative';
+    const points = root.querySelector(':scope > canvas.pg-points-layer');
+    root.insertBefore(canvas, points);
+  }
+  return canvas;
+}
+
+/** @param {CanvasRenderingContext2D} ctx @param {PlotRoot} root @param {number[][]} lines @param {string} rgb */
+function stroke(ctx, root, lines, rgb) {
+  const span = 1e4;  // far beyond the window on both sides: the clip keeps the drawing area
+  ctx.beginPath();
+  for (const [x1, y1, x2, y2] of lines) {
+    const [ax, ay] = plotPixel(root, x1, y1), [bx, by] = plotPixel(root, x2, y2);
+    const length = Math.hypot(bx - ax, by - ay);
+    if (!(length > 0)) continue;
+    const ux = (bx - ax) / length, uy = (by - ay) / length;
+    ctx.moveTo(ax - ux * span, ay - uy * span);
+    ctx.lineTo(ax + ux * span, ay + uy * span);
+  }
+  ctx.strokeStyle = `rgba(${rgb}, ${alpha(lines.length)})`;
+  ctx.stroke();
+}
+
+/** Draw the round's lines over ``root`` as plotly last laid it out (nothing outside a show or reveal).
+ * @param {PlotRoot} root @param {LecturerRound | null} round */
+export function drawLines(root, round) {
+  const layout = root._fullLayout;
+  if (!layout || !layout.xaxis || !layout.yaxis) return;
+  const canvas = linesCanvas(root);
+  const ratio = window.devicePixelRatio || 1;
+  const width = root.clientWidth, height = root.clientHeight;
+  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    canvas.style.width = width + 'px';
+    canvas.style.height = height + 'px';
+  }
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  const lines = (round && round.lines) || [];
+  root.dataset.lines = String(lines.length);
+  if (!round || round.phase === 'predict') return;
+  // The axes' own extent: with equal scales plotly draws a smaller area than the layout's margins leave.
+  const {xaxis, yaxis} = layout;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(xaxis._offset, yaxis._offset, xaxis._length, yaxis._length);
+  ctx.clip();
+  ctx.lineCap = 'round';
+  ctx.lineWidth = 2;
+  if (round.first_lines && round.first_lines.length) stroke(ctx, root, round.first_lines, FIRST_INK);
+  ctx.lineWidth = 2.5;
+  stroke(ctx, root, lines, INK);
+  ctx.restore();
+}
+
+/** A small bar chart of ``values`` in [0, top] (SVG, drawn with the DOM: no markup from text).
+ * @param {number[]} values @param {number} top @param {string} label @param {(v: number) => string} tick */
+function histogram(values, top, label, tick) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const figure = document.createElement('figure');
+  figure.className = 'pg-round-histogram';
+  const svg = document.createElementNS(ns, 'svg');
+  const w = 220, h = 64;
+  svg.setAttribute('viewBox', `0 0 ${w} ${h + 16}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  const counts = new Array(BINS).fill(0);
+  for (const v of values) counts[Math.min(BINS - 1, Math.max(0, Math.floor((v / top) * BINS)))] += 1;
+  const most = Math.max(1, ...counts);
+  counts.forEach((count, i) => {
+    const bar = document.createElementNS(ns, 'rect');
+    const bh = (count / most) * h;
+    bar.setAttribute('x', String((i * w) / BINS + 1));
+    bar.setAttribute('y', String(h - bh));
+    bar.setAttribute('width', String(w / BINS - 2));
+    bar.setAttribute('height', String(bh));
+    bar.setAttribute('fill', `rgb(${INK})`);
+    svg.appendChild(bar);
+  });
+  for (const [x, text, anchor] of [[0, tick(0), 'start'], [w, tick(top), 'end']]) {
+    const t = document.createElementNS(ns, 'text');
+    t.setAttribute('x', String(x));
+    t.setAttribute('y', String(h + 14));
+    t.setAttribute('text-anchor', String(anchor));
+    t.setAttribute('font-size', '12');
+    t.textContent = String(text);
+    svg.appendChild(t);
+  }
+  const caption = document.createElement('figcaption');
+  caption.textContent = label;
+  figure.append(svg, caption);
+  return figure;
+}
+
+/** @param {number | null | undefined} v */
+const percent = (v) => (v === null || v === undefined ? '—' : Math.round(v * 100) + ' %');
+/** @param {number | null | undefined} v */
+const degrees = (v) => (v === null || v === undefined ? '—' : Math.round(v) + '°');
+
+/** The round's sentence for the status line. @param {LecturerRound} round @param {number} students
+ * @param {Record<string, string>} T */
+export function roundSentence(round, students, T) {
+  const count = fill(T.round_count, {n: round.predictions, students});
+  if (round.phase === 'predict') return fill(round.stage === 2 ? T.round_predict_again : T.round_predict, {count});
+  const results = round.results || {};
+  const spread = results.spread ? fill(T.round_spread, {apart: degrees(results.spread.apart)}) : '';
+  if (round.phase === 'show') return [fill(T.round_show, {count}), spread].filter(Boolean).join(' · ');
+  const parts = [fill(T.round_reveal, {count}), fill(T.round_accuracy, {accuracy: percent(results.median_accuracy)})];
+  if (results.angle_defined) parts.push(fill(T.round_angle, {angle: degrees(results.median_angle)}));
+  if (results.first && results.angle_defined) {
+    parts.push(fill(T.round_moved, {before: degrees(results.first.median_angle), after: degrees(results.median_angle)}));
+  }
+  return parts.join(' · ');
+}
+
+/** The reveal's distributions under the plot (emptied outside a reveal).
+ * @param {HTMLElement} box @param {LecturerRound | null} round @param {Record<string, string>} T */
+export function showResults(box, round, T) {
+  box.textContent = '';
+  const results = round && round.phase === 'reveal' ? round.results : null;
+  box.hidden = !results;
+  if (!results) return;
+  box.appendChild(histogram(results.accuracy || [], 1, T.round_accuracy_chart, percent));
+  if (results.angle_defined) box.appendChild(histogram(results.angle || [], 90, T.round_angle_chart, degrees));
+}
