@@ -13,9 +13,12 @@ import pytest
 
 from playground.link import encode_scene
 from playground.scene import PointSet, Scene, Window
-from tests.test_room_routes import client, control, joined, opened, post  # noqa: F401 (the fixture)
+from tests import test_room_routes
+from tests.test_room_routes import control, joined, opened, post
 from ui.rooms import model, views
 from ui.rooms.protocol import API
+
+client = test_room_routes.client  # the fixture: a test client of the routes, on each store
 
 X = np.array([[-2.0, -1.0], [-1.5, 0.5], [-1.0, -0.5], [-2.5, 1.0], [1.0, 0.5], [2.0, 1.0], [1.5, -1.0], [2.5, 0.0]])
 Y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
