@@ -139,6 +139,9 @@ class Preset:
     try_methods : tuple of str
         Other methods the explanation's "Try:" switches to (registry names): the explanation
         still describes the plot while one of them is shown.
+    question : str
+        The question a class room's prediction round asks on this figure (``ui.rooms.rounds``),
+        or empty: the round asks for the boundary in general words.
     """
 
     key: str
@@ -153,6 +156,7 @@ class Preset:
     about_notes: str = ""
     keep_window: bool = False
     try_methods: tuple = ()
+    question: str = ""
 
     @property
     def label(self) -> str:
@@ -314,6 +318,7 @@ def _presets() -> dict[str, Preset]:
             ),
             scene=_scene(outlier_points(), "least_squares", LEAST_SQUARES, seed=4),
             compare=("least_squares", "logistic"),
+            question=N_("Where will least squares put the boundary, now that these far-away class-2 points are in?"),
         ),
         Preset(
             key="fig4_5",
@@ -329,6 +334,10 @@ def _presets() -> dict[str, Preset]:
             scene=_scene(aligned_points(), "least_squares", LEAST_SQUARES, seed=3),
             compare=("least_squares", "softmax"),
             tab=LEAST_SQUARES_TAB,
+            question=N_(
+                "Three classes in a row: where will least squares put a boundary, and will the middle class get "
+                "a region of its own?"
+            ),
         ),
         Preset(
             key="fig4_6",
@@ -343,6 +352,7 @@ def _presets() -> dict[str, Preset]:
             ),
             scene=_scene(elongated_points(), "fisher", FISHER, seed=4),
             tab=FISHER_TAB,
+            question=N_("Two long, tilted clouds: which boundary will Fisher's discriminant draw between them?"),
         ),
         Preset(
             key="fig4_7",
@@ -358,6 +368,7 @@ def _presets() -> dict[str, Preset]:
             ),
             scene=_scene(close_points(), "perceptron", PERCEPTRON, seed=20),
             tab=PERCEPTRON_TAB,
+            question=N_("Where will the perceptron's boundary be once every point is on its class's side?"),
         ),
         Preset(
             key="fig4_9",

@@ -10,13 +10,16 @@ import threading
 
 import numpy as np
 import pytest
+from sklearn.linear_model import LogisticRegression
 
 from playground.link import encode_scene
+from playground.presets import PRESETS
 from playground.scene import PointSet, Scene, Window
 from tests import test_room_routes
 from tests.test_room_routes import control, joined, opened, post
 from ui.rooms import model, views
 from ui.rooms.protocol import API
+from ui.text.i18n import _, speaking
 
 client = test_room_routes.client  # the fixture: a test client of the routes, on each store
 
@@ -272,6 +275,55 @@ def test_multi_class_rooms_score_the_best_pair_and_have_no_angle(client):
 def test_round_state_survives_in_the_room_record():
     room, token = model.new_room(encode_scene(two_class_scene()), 0.0)
     model.control(room, token, "round", "predict", None, 1.0)
-    assert room["round"] == {"id": 1, "phase": "predict", "stage": 1, "first": None} and room["rounds"] == 1
+    assert room["round"] == {"id": 1, "phase": "predict", "stage": 1, "first": None, "question": None}
+    assert room["rounds"] == 1
     model.control(room, token, "round", "again", None, 2.0)
-    assert room["round"] == {"id": 2, "phase": "predict", "stage": 2, "first": 1}
+    assert room["round"] == {"id": 2, "phase": "predict", "stage": 2, "first": 1, "question": None}
+
+
+def test_a_figures_round_asks_its_question_in_each_language(client):
+    code, token = opened(client, two_class_scene())
+    ann = joined(client, code)
+    answer = post(client, "control", code=code, token=token, action="round", value="predict", question="fig4_4")
+    assert answer.status_code == 200
+    asked = PRESETS["fig4_4"].question
+    assert lecturer_state(client, code, token)["round"]["question"] == asked
+    assert student_state(client, code, ann[0])["round"]["question"] == asked
+    views.SNAPSHOTS._entries.clear()
+    ja = client.get(f"{API}/state", params={"c": code, "sid": ann[0], "lang": "ja"}).json()["round"]["question"]
+    with speaking("ja"):
+        assert ja == _(asked) and ja != asked
+    control(client, code, token, "round", "show")
+    control(client, code, token, "round", "again")  # the second round asks the same question
+    assert student_state(client, code, ann[0])["round"]["question"] == asked
+
+
+@pytest.mark.parametrize("question", ["fig4_1", "nothing", "", "<b>x</b>", "x" * 33, 5, ["fig4_4"]])
+def test_only_a_presets_own_question_is_asked(client, question):
+    code, token = opened(client, two_class_scene())
+    ann = joined(client, code)
+    answer = post(client, "control", code=code, token=token, action="round", value="predict", question=question)
+    assert answer.status_code in (200, 400)  # a text of another type or length is a 400 ...
+    if answer.status_code == 200:  # ... any other is no question
+        assert "question" not in student_state(client, code, ann[0])["round"]
+
+
+def test_the_same_lines_are_scored_again_against_another_methods_fit(client):
+    """Figure 4.4's lesson in one click: at the reveal, switching the room's method rescored the
+    class's lines against the new method's boundary (least squares, then logistic regression)."""
+    X2, Y2 = np.vstack([X, [[1.2, 0.2], [-1.2, -0.3]]]), np.concatenate([Y, [0, 1]])  # overlapping: a finite fit
+    code, token = opened(client, Scene(points=PointSet.from_arrays(X2, Y2), window=WINDOW, method="least_squares"))
+    ann = joined(client, code)
+    control(client, code, token, "round", "predict")
+    line = [-3.0, -2.0, 3.0, 2.0]
+    predict(client, code, ann, line)
+    control(client, code, token, "round", "reveal")
+    least_squares = student_state(client, code, ann[0])["round"]["score"]["angle"]
+    assert least_squares == pytest.approx(angle_oracle(line, least_squares_normal(X2, Y2)))
+    control(client, code, token, "method", "logistic")
+    after = lecturer_state(client, code, token)
+    assert after["round"]["lines"] == [line] and after["settings"]["method"] == "logistic"
+    fit = LogisticRegression(C=np.inf, tol=1e-12, max_iter=10_000).fit(X2, Y2)  # maximum likelihood, as the app's
+    logistic = student_state(client, code, ann[0])["round"]["score"]["angle"]
+    assert logistic == pytest.approx(angle_oracle(line, fit.coef_[0]), abs=1e-3)
+    assert abs(logistic - least_squares) > 1.0

@@ -377,13 +377,19 @@ def check_token(room: Room, token: object) -> None:
         raise RoomError(403, N_("Only the lecturer can do this."))
 
 
-def control(room: Room, token: object, action: object, value: object, sid: object, now: float) -> None:
-    """A lecturer's action (the token checked first); raises ``RoomError`` for a bad one."""
+def control(
+    room: Room, token: object, action: object, value: object, sid: object, now: float, question: object = None
+) -> None:
+    """A lecturer's action (the token checked first); raises ``RoomError`` for a bad one.
+    ``question``: a round's preset (``ui.rooms.rounds.question_of``), for "round" alone."""
     check_token(room, token)
     handler = CONTROLS.get(action) if isinstance(action, str) else None
     if handler is None:
         raise RoomError(400, N_("The request was not understood."))
-    handler(room, value, sid)
+    if handler is _round:
+        _round(room, value, sid, question)
+    else:
+        handler(room, value, sid)
     _changed(room, now)
 
 
@@ -453,7 +459,7 @@ def _method(room, value, _sid):
     room["scene"] = {name: text for name, text in query.items() if name in _SCENE_FIELDS}
 
 
-def _round(room, value, _sid):
+def _round(room, value, _sid, question=None):
     """A prediction round's next phase (``ui.rooms.rounds``): its phases run one way; a round
     pauses adding points while it is on, and ``off`` gives back the pause it found."""
     current = room.get("round")
@@ -467,11 +473,11 @@ def _round(room, value, _sid):
     if value == "predict":
         if current is None:
             room["locked_before"] = room["locked"]
-        room["round"] = rounds.new_round(room)
+        room["round"] = rounds.new_round(room, question=question)
     elif value == "again":
         if current is None or current["stage"] != 1 or current["phase"] == "reveal":
             raise RoomError(409, N_("A second prediction follows a first round's predictions, before its reveal."))
-        room["round"] = rounds.new_round(room, stage=2, first=current["id"])
+        room["round"] = rounds.new_round(room, stage=2, first=current["id"], question=current.get("question"))
     elif current is None:
         raise RoomError(409, rounds.NO_ROUND)
     elif value == "show" and current["phase"] == "reveal":

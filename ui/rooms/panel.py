@@ -241,9 +241,9 @@ def projector_view(scale: float = 1.0, in_bar: bool = False) -> None:
     controls(code, info["token"], in_bar)
 
 
-def _act(code, token, action, value=None, sid=None):
+def _act(code, token, action, value=None, sid=None, question=None):
     try:
-        room_store().update(code, lambda room: model.control(room, token, action, value, sid, time.time()))
+        room_store().update(code, lambda room: model.control(room, token, action, value, sid, time.time(), question))
     except model.RoomError as err:
         st.error(phrased(err.sentence))
     except UNREACHABLE:

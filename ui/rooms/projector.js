@@ -83,7 +83,7 @@ async function poll(Plotly, root, status, state) {
     if (!response.ok) {
       status.textContent = answer.error || state.texts.offline;
     } else if (!answer.figure && answer.round && state.round) {  // the version's figure is drawn: the count moved
-      state.round = {...state.round, predictions: answer.round.predictions};
+      state.round = {...state.round, predictions: answer.round.predictions};  // the rest is the version's
       showStatus(status, state);
     } else if (answer.figure) {
       state.version = answer.version;

@@ -14,7 +14,7 @@ const FIRST_INK = '90, 90, 90';
 const BINS = 10;
 
 /** @typedef {{phase: string, stage: number, predictions: number, lines?: number[][], first_lines?: number[][],
- *   results?: RoundResults}} LecturerRound */
+ *   results?: RoundResults, question?: string}} LecturerRound */
 /** @typedef {{accuracy?: number[], angle?: number[], median_accuracy?: number | null, median_angle?: number | null,
  *   spread?: {direction: number, apart: number} | null, angle_defined?: boolean, first?: RoundResults}} RoundResults */
 
@@ -134,6 +134,12 @@ const degrees = (v) => (v === null || v === undefined ? '—' : Math.round(v) + 
 /** The round's sentence for the status line. @param {LecturerRound} round @param {number} students
  * @param {Record<string, string>} T */
 export function roundSentence(round, students, T) {
+  const asked = round.question ? round.question + ' · ' : '';  // the figure's question, first
+  return asked + phaseSentence(round, students, T);
+}
+
+/** @param {LecturerRound} round @param {number} students @param {Record<string, string>} T */
+function phaseSentence(round, students, T) {
   const count = fill(T.round_count, {n: round.predictions, students});
   if (round.phase === 'predict') return fill(round.stage === 2 ? T.round_predict_again : T.round_predict, {count});
   const results = round.results || {};

@@ -114,12 +114,14 @@ class ControlRequest(TypedDict):
     ]
     value: NotRequired[object]  # the action's argument (checked per action)
     sid: NotRequired[str]  # the student an action is about
+    question: NotRequired[str]  # "round": the preset whose question the round asks (``Preset.question``)
 
 
 class RoundPhase(TypedDict):
     id: int  # its lines' key; a second round (stage 2) has its own
     phase: Literal["predict", "show", "reveal"]
     stage: int  # 1, or 2: predicted again after discussion
+    question: str | None  # the preset whose question the round asks, or None
 
 
 class RoomSettings(TypedDict):
@@ -153,6 +155,7 @@ class LecturerRound(TypedDict):
     phase: str
     stage: int
     predictions: int
+    question: NotRequired[str]  # the preset's question, in the asked language
     lines: NotRequired[list[list[float]]]  # from the show on: this stage's lines, in no one's order
     first_lines: NotRequired[list[list[float]]]  # stage 2: stage 1's lines, kept apart
     results: NotRequired[dict]  # at the reveal: ``ui.rooms.results.RoundResults.lecturer``
@@ -162,6 +165,7 @@ class StudentRound(TypedDict):
     phase: str
     stage: int
     mine: list[float] | None  # the student's own line in this stage, if they sent one
+    question: NotRequired[str]  # the preset's question, in the asked language
     score: NotRequired[dict]  # at the reveal: {"accuracy": 0-1, "angle": degrees or None}
 
 
@@ -202,7 +206,7 @@ class BadRequest(Exception):
 
 SECRETS = ("sid", "key", "token")  # made by ``secrets.token_urlsafe``: 12, 24 and 32 characters
 MAX_SECRET_CHARS = 64
-TEXTS = {"nick": 200, "action": 32}  # at most this many characters, or a 400
+TEXTS = {"nick": 200, "action": 32, "question": 32}  # at most this many characters, or a 400
 MAX_SCENE_FIELDS = 30  # a link's query (``playground.link``): a few short names
 MAX_FIELD_NAME = 20
 

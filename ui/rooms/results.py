@@ -6,6 +6,8 @@ Rules that must hold (``ui.rooms.rounds`` has the round's):
   answer of a new version only, this stage's lines and, for stage 2, stage 1's kept apart; at the
   reveal, the results (each line's accuracy and angle, their medians, the directions' spread and,
   for stage 2, stage 1's medians: how the class moved).
+- Both parts carry the round's question (a preset's, ``Preset.question``) in the asked language
+  (the lecturer's in an answer of a new version only).
 - A student's part holds their own line and, at the reveal, their own score: never another's line.
 - Results are computed once per (room, round, version) and shared by every poller
   (``RoundResults``, at most ``MAX_KEPT``, the newest of each room): the lines no longer change
@@ -98,6 +100,9 @@ class RoundParts:
         part = LecturerRound(
             phase=current["phase"], stage=current["stage"], predictions=store.line_count(code, current["id"])
         )
+        question = rounds.question_text(current["question"])
+        if question and full:
+            part["question"] = question
         if full and current["phase"] != "predict":
             made = self.results(store, code, shared)
             part["lines"] = [list(line) for line in made.lines.values()]
@@ -110,6 +115,9 @@ class RoundParts:
         current = shared.round
         assert current is not None
         part = StudentRound(phase=current["phase"], stage=current["stage"], mine=store.line(code, current["id"], sid))
+        question = rounds.question_text(current["question"])
+        if question:
+            part["question"] = question
         if current["phase"] == "reveal":
             score = self.results(store, code, shared).student(sid)
             if score is not None:

@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from ui.text.i18n import N_, _
+from ui.widgets.presets import active_preset
 
 from .model import Room
 from .results import ROUND_PARTS
@@ -53,6 +54,8 @@ def round_controls(
     row = st.container(horizontal=True, gap="small", key=f"{prefix}_row")
     if not on_bar:
         row.markdown(_("**Prediction round**"))
+    preset = active_preset()  # a figure's round asks the figure's question (``Preset.question``)
+    question = preset.key if preset is not None and preset.question else None
     for value, label, primary in steps(room):
         row.button(
             _(label),
@@ -60,6 +63,7 @@ def round_controls(
             type="primary" if primary else "secondary",
             on_click=act,
             args=(code, token, "round", value),
+            kwargs={"question": question},
         )
     current = room.get("round")
     if not on_bar and current is not None and current["phase"] == "reveal":

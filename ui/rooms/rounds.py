@@ -28,9 +28,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from playground.grid import Window
+from playground.presets import PRESETS
 from playground.scene import GRID_SCALE
 from ui.plot.canvas_protocol import number
-from ui.text.i18n import N_
+from ui.text.i18n import N_, _
 
 from .protocol import RoundPhase
 
@@ -61,16 +62,38 @@ class Score(NamedTuple):
     angle: float | None  # degrees, 0-90; None where the fit has no one straight boundary
 
 
-def new_round(room: Mapping[str, Any], stage: int = 1, first: int | None = None) -> dict[str, Any]:
-    """A round's record: its ``id`` (its lines' key), phase, stage and, for stage 2, stage 1's id."""
-    return {"id": int(room.get("rounds", 0)) + 1, "phase": "predict", "stage": stage, "first": first}
+def new_round(
+    room: Mapping[str, Any], stage: int = 1, first: int | None = None, question: object = None
+) -> dict[str, Any]:
+    """A round's record: its ``id`` (its lines' key), phase, stage, for stage 2 stage 1's id, and
+    the preset whose question it asks (``question_of``)."""
+    return {
+        "id": int(room.get("rounds", 0)) + 1,
+        "phase": "predict",
+        "stage": stage,
+        "first": first,
+        "question": question_of(question),
+    }
+
+
+def question_of(key: object) -> str | None:
+    """A preset's key if it names one that has a prediction question (``Preset.question``), else None."""
+    preset = PRESETS.get(key) if isinstance(key, str) else None
+    return key if preset is not None and preset.question else None  # type: ignore[return-value]
+
+
+def question_text(key: str | None) -> str | None:
+    """The preset's question in the speaking language, or None."""
+    return _(PRESETS[key].question) if key in PRESETS else None
 
 
 def public(current: Mapping[str, Any] | None) -> RoundPhase | None:
     """What everyone may know of the round: its id, phase and stage (never its lines)."""
     if current is None:
         return None
-    return RoundPhase(id=current["id"], phase=current["phase"], stage=current["stage"])
+    return RoundPhase(
+        id=current["id"], phase=current["phase"], stage=current["stage"], question=current.get("question")
+    )
 
 
 def hides_fit(room: Mapping[str, Any]) -> bool:

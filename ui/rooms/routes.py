@@ -293,7 +293,9 @@ async def _control(request, client, fields, asking):
     def action(room: model.Room) -> Any:
         model.check_token(room, fields["token"])
         asking.proved()
-        model.control(room, fields["token"], fields["action"], fields["value"], fields["sid"], time.time())
+        model.control(
+            room, fields["token"], fields["action"], fields["value"], fields["sid"], time.time(), fields["question"]
+        )
         return room["version"]
 
     return _json(ControlResponse(version=await _in_room(fields["code"], action)))
@@ -338,7 +340,7 @@ async def _state(request, client, fields, asking):
         raise model.RoomError(429, TOO_MANY)
     lecturer = model.matches(fields["token"], snapshot.shared.token)
     full = _since(params) != version
-    part = await run_in_threadpool(_round_part, store, code, snapshot, sid, lecturer, full)
+    part = await run_in_threadpool(_round_part, store, code, snapshot, sid, lecturer, full, language)
     if not full:
         return _json({"version": version} | ({"round": part} if part is not None and lecturer else {}))
     now = time.time()
@@ -348,15 +350,16 @@ async def _state(request, client, fields, asking):
     return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
-def _round_part(store, code, snapshot, sid, lecturer, full):
+def _round_part(store, code, snapshot, sid, lecturer, full, language):
     """The asker's part of a prediction round (``ui.rooms.results``), or None: no round, or not a member."""
     shared = snapshot.shared
     if shared.round is None:
         return None
-    if lecturer:
-        return results.ROUND_PARTS.lecturer(store, code, shared, full)
-    if full and snapshot.seats(sid):
-        return results.ROUND_PARTS.student(store, code, shared, sid)
+    with speaking(language):
+        if lecturer:
+            return results.ROUND_PARTS.lecturer(store, code, shared, full)
+        if full and snapshot.seats(sid):
+            return results.ROUND_PARTS.student(store, code, shared, sid)
     return None
 
 

@@ -14,7 +14,8 @@ const RETRY_MS = 1000;
 
 /** @typedef {import('./student_line.js').End} End */
 /** @typedef {{id: number, phase: string, stage: number}} RoundPhase */
-/** @typedef {{phase: string, stage: number, mine: number[] | null, score?: {accuracy: number | null, angle: number | null}}} MyRound */
+/** @typedef {{phase: string, stage: number, mine: number[] | null, question?: string,
+ *   score?: {accuracy: number | null, angle: number | null}}} MyRound */
 
 /**
  * @param {{plot: PlotRoot, texts: Record<string, string>, api: string, lang: string,
@@ -52,6 +53,8 @@ export function createRound(page) {
     if (!phase) return;
     const prompt = phase.phase === 'predict' ? (phase.stage === 2 ? T.predict_again : T.predict)
       : phase.phase === 'show' ? T.round_show : T.round_reveal;
+    $('round-question').textContent = (mine && mine.question) || '';  // the figure's question, as text
+    $('round-question').hidden = !(mine && mine.question);
     $('round-prompt').textContent = prompt;
     const editing = drawing();
     $('round-buttons').hidden = !editing;
