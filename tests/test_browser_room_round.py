@@ -8,7 +8,7 @@ which the test recomputes from the points and the line the page sent (the accura
 the angle against least squares solved by ``numpy.linalg.lstsq``).
 
 Screenshots in test-artifacts/: round-{projector-count,projector-show,projector-reveal}.png
-(1280 x 720), round-student-{drawn,reveal}.png (390 x 844).
+(1280 x 720), round-student-{drawn,reveal}.png (390 x 844), round-overlay.png (the download).
 """
 
 import math
@@ -188,4 +188,12 @@ def test_a_lecture_hall_predicts_discusses_and_sees_the_fit(server):
         rows = download.value.path().read_text().splitlines()
         assert rows[0].startswith("stage,x1,y1,x2,y2,accuracy") and len(rows) == 4
         assert not any(nick in "\n".join(rows) for nick in NICKS)
+        # The overlay as one PNG: the plot with the class's lines over it, as large as the projector's plot.
+        with lecturer.expect_download() as download:
+            lecturer.get_by_role("button", name="Download the plot with the class's lines (PNG)").click()
+        download.value.save_as(ARTIFACTS / "round-overlay.png")
+        png = download.value.path().read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width = int.from_bytes(png[16:20], "big")
+        assert width == lecturer.evaluate("() => document.querySelector('.pg-projector').clientWidth")
         browser.close()

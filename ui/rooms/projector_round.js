@@ -157,9 +157,45 @@ function phaseSentence(round, students, T) {
  * @param {HTMLElement} box @param {LecturerRound | null} round @param {Record<string, string>} T */
 export function showResults(box, round, T) {
   box.textContent = '';
-  const results = round && round.phase === 'reveal' ? round.results : null;
-  box.hidden = !results;
-  if (!results) return;
-  box.appendChild(histogram(results.accuracy || [], 1, T.round_accuracy_chart, percent));
-  if (results.angle_defined) box.appendChild(histogram(results.angle || [], 90, T.round_angle_chart, degrees));
+  const shown = !!round && round.phase !== 'predict';
+  box.hidden = !shown;
+  if (!round || !shown) return;
+  const results = round.phase === 'reveal' ? round.results : null;
+  if (results) {
+    box.appendChild(histogram(results.accuracy || [], 1, T.round_accuracy_chart, percent));
+    if (results.angle_defined) box.appendChild(histogram(results.angle || [], 90, T.round_angle_chart, degrees));
+  }
+  const save = document.createElement('button');
+  save.type = 'button';
+  save.className = 'pg-round-save';
+  save.textContent = T.round_save;
+  save.addEventListener('click', () => {
+    const root = /** @type {PlotRoot | null} */ (box.parentElement && box.parentElement.querySelector('.pg-projector'));
+    if (root && window.Plotly) saveOverlay(window.Plotly, root, 'round-' + round.phase + '.png');
+  });
+  box.appendChild(save);
+}
+
+/** The projector's plot with its lines and points, as one PNG: plotly's image of the plot, the lines'
+ * and the points' canvases drawn over it at the same scale.
+ * @param {PlotlyApi} Plotly @param {PlotRoot} root @param {string} name */
+async function saveOverlay(Plotly, root, name) {
+  const ratio = window.devicePixelRatio || 1;
+  const width = root.clientWidth, height = root.clientHeight;
+  const url = await Plotly.toImage(root, {format: 'png', width, height, scale: ratio});
+  const image = new Image();
+  await new Promise((resolve, reject) => { image.onload = resolve; image.onerror = reject; image.src = url; });
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+  for (const layer of root.querySelectorAll(':scope > canvas.pg-lines-layer, :scope > canvas.pg-points-layer')) {
+    ctx.drawImage(/** @type {HTMLCanvasElement} */ (layer), 0, 0, canvas.width, canvas.height);
+  }
+  const link = document.createElement('a');
+  link.download = name;
+  link.href = canvas.toDataURL('image/png');
+  link.click();
 }
