@@ -43,7 +43,7 @@ Buckets = TokenBuckets | RedisTokenBuckets
 MISS_LIMIT = (1.0, 300.0)
 SEAT_LIMIT = (2.0, 200.0)
 OPEN_LIMIT = (0.1, 5.0)
-STUDENT_LIMIT = (2.0, 10.0)  # adds and undos of one student (a sid the room issued, with its key)
+STUDENT_LIMIT = (2.0, 10.0)  # adds, undos and lines of one student (a sid the room issued, with its key)
 
 SLOT_SECONDS = 600  # an open token is good for its slot and the next: 10 to 20 minutes
 _OPEN_TOKEN = re.compile(r"(?P<slot>[0-9]{1,12})\.(?P<signature>[0-9a-f]{32})", re.ASCII)
