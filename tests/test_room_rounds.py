@@ -18,6 +18,7 @@ from playground.scene import PointSet, Scene, Window
 from tests import test_room_routes
 from tests.test_room_routes import control, joined, opened, post
 from ui.rooms import model, views
+from ui.rooms import store as store_module
 from ui.rooms.protocol import API
 from ui.text.i18n import _, speaking
 
@@ -327,3 +328,19 @@ def test_the_same_lines_are_scored_again_against_another_methods_fit(client):
     logistic = student_state(client, code, ann[0])["round"]["score"]["angle"]
     assert logistic == pytest.approx(angle_oracle(line, fit.coef_[0]), abs=1e-3)
     assert abs(logistic - least_squares) > 1.0
+
+
+def test_a_room_keeps_only_its_current_rounds_lines(client):
+    code, token = opened(client, two_class_scene())
+    ann = joined(client, code)
+    kind = store_module.room_store()
+    for n in range(1, 6):
+        control(client, code, token, "round", "predict")
+        predict(client, code, ann, [-3.0, -2.0, 3.0, 2.0 - n / 10])
+        control(client, code, token, "round", "again")
+        predict(client, code, ann, [-3.0, -2.0, 3.0, 1.0 - n / 10])
+        control(client, code, token, "round", "reveal")
+    kept = [n for n in range(1, 11) if kind.line_count(code, n)]
+    assert kept == [9, 10]  # the last round's two stages; the four before it are gone
+    kind.delete(code)
+    assert not any(kind.line_count(code, n) for n in range(1, 11))

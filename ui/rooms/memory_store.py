@@ -119,7 +119,10 @@ class MemoryStore:
             if not allow():
                 raise RoomError(429, SLOW_DOWN)
             round_id, kept = predicting(entry[0], sid, key, line)
-            self._lines.setdefault(code, {}).setdefault(round_id, {})[sid] = kept
+            rounds = self._lines.setdefault(code, {})
+            for old in [n for n in rounds if n not in (round_id, entry[0]["round"]["first"])]:
+                del rounds[old]  # a room keeps its current round's lines (and its first stage's) alone
+            rounds.setdefault(round_id, {})[sid] = kept
             return round_id, list(kept)
 
     def lines(self, code: str, round_id: int) -> dict[str, list[float]]:

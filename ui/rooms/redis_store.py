@@ -12,7 +12,7 @@ A room ``CODE`` is five keys (and one a prediction round), expiring together (``
 - ``pg:room:CODE:lock``: held (SET NX PX) by a replica running a read-modify-write.
 - ``pg:room:CODE:r:ID``: a hash, sid -> JSON line, the lines of the prediction round ``ID``
   (``ui.rooms.rounds``), kept as long as the room while the round is the room's (its first
-  stage's too), deleted with the room.
+  stage's too), deleted when the room moves to another round and with the room.
 
 Rules that must hold (the store's rules, ``ui.rooms.store_base``, hold too):
 - An add (``add``) is one Lua script (``_ADD_SCRIPT``), atomic in Redis, that checks what
@@ -374,6 +374,11 @@ class RedisStore:
         ms = int(lifetime(room, self.ttl) * 1000)
         current = room.get("round")
         kept = [self._lines_key(code, n) for n in (current["id"], current["first"]) if n] if current else []
+        before = json.loads(header["round"]) if header.get("round") else None
+        if before:  # a room keeps its current round's lines (and its first stage's) alone
+            spent = {self._lines_key(code, n) for n in (before["id"], before["first"]) if n} - set(kept)
+            if spent:
+                pipe.delete(*spent)
         for name in (key, students, states, points, *kept):
             pipe.pexpire(name, ms)
         pipe.zadd(self.INDEX, {code: time.time() + lifetime(room, self.ttl)})

@@ -24,7 +24,8 @@ Rules that must hold, for both (the same tests run against each, ``tests/test_ro
   the round's id, never in it (a line changes no version: 500 lines do not make every poller
   fetch the figure again); a line is taken only while the room's round with that id is in its
   ``predict`` phase, checked atomically with the write (a lock in memory, one script in Redis),
-  so no line lands after the lecturer moved on; one line per student, bounded by the room's students.
+  so no line lands after the lecturer moved on; one line per student, bounded by the room's students,
+  and only the current round's lines are kept (with its first stage's).
 - ``seen(code, sid, when)`` / ``presence(code)``: when each student last polled, kept beside the
   room (never in it: a poll writes no room), bounded by the room's students, expiring with it.
 - What an action or a reader sees is a copy, never shared state (Redis: the JSON texts it keeps;
