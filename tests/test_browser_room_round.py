@@ -125,7 +125,10 @@ def test_a_lecture_hall_predicts_discusses_and_sees_the_fit(server):
             page.wait_for_selector("#plot[data-version] .main-svg .xtick")
             phones.append(page)
 
-        lecturer.get_by_role("button", name="Ask the class to predict the boundary").click()
+        # In presentation, one key (P) takes the round to its next step from the presenter bar.
+        lecturer.get_by_text("Presentation").first.click()
+        lecturer.wait_for_selector(".st-key-pbr_round_row button")
+        lecturer.keyboard.press("p")
         lecturer.wait_for_function(f"() => document.querySelector('{STATUS}').dataset.phase === 'predict'")
         assert "boundary" not in lecturer.evaluate(PROJECTOR_METAS)  # the fit hidden on the projector ...
         for page in phones:
@@ -160,14 +163,15 @@ def test_a_lecture_hall_predicts_discusses_and_sees_the_fit(server):
         lecturer.wait_for_timeout(600)  # two projector polls: the count stays at three
         assert lecturer.locator(STATUS).get_attribute("data-predictions") == "3"
 
-        lecturer.get_by_role("button", name="Show the class's lines").click()
+        lecturer.wait_for_selector('.st-key-pbr_round_row button:has-text("Show the class\'s lines")')
+        lecturer.keyboard.press("p")  # the primary step: show the class's lines
         lecturer.wait_for_function("() => document.querySelector('.pg-projector').dataset.lines === '3'")
         assert "boundary" not in lecturer.evaluate(PROJECTOR_METAS)
         assert "half the lines are within" in lecturer.locator(STATUS).inner_text()
         lecturer.locator(".pg-projector").scroll_into_view_if_needed()
         lecturer.screenshot(path=ARTIFACTS / "round-projector-show.png")
 
-        lecturer.get_by_role("button", name="Reveal the fit").click()
+        lecturer.get_by_role("button", name="Reveal the fit").click()  # the bar's button
         lecturer.wait_for_function(f"() => document.querySelector('{STATUS}').dataset.phase === 'reveal'")
         assert "boundary" in lecturer.evaluate(PROJECTOR_METAS)
         assert lecturer.locator(".pg-round-histogram").count() == 2
@@ -182,7 +186,9 @@ def test_a_lecture_hall_predicts_discusses_and_sees_the_fit(server):
             assert f"puts {accuracy} % of the points" in score and f"it is {angle}° from" in score, score
             assert "boundary" in page.evaluate("() => document.getElementById('plot').data.map((t) => t.meta)")
         phones[0].screenshot(path=ARTIFACTS / "round-student-reveal.png")
-        # The CSV the lecturer can download holds the three lines, no one named.
+        # Out of presentation, the CSV the lecturer can download holds the three lines, no one named.
+        lecturer.get_by_text("Presentation").first.click()
+        lecturer.wait_for_selector(".st-key-room_round_row")
         with lecturer.expect_download() as download:
             lecturer.get_by_role("button", name="Download the round (CSV)").click()
         rows = download.value.path().read_text().splitlines()

@@ -79,6 +79,7 @@ interface Window {
   __pgPlaybackTimes?: number[];
   /** The projector's room plots drawn (read by tests). */
   __pgRoomDrawn?: [number, number][];
+  __pgRoundKey?: boolean;
   /** The presenter's keys: bound once, and the presses waiting for the server. */
   __pgPresenterKeys?: boolean;
   __pgPresenterQueue?: {

@@ -6,7 +6,7 @@
 // a canvas layer of their own (projector_points.js): plotly draws the rest.
 import { fill, loadPlotly, observeWidth, offline, plotRoot, themed } from '../plot/plotly_shared.js';
 import { drawPoints, takePoints } from './projector_points.js';
-import { drawLines, roundSentence, showResults } from './projector_round.js';
+import { drawLines, listenRoundKey, roundSentence, showResults } from './projector_round.js';
 
 const POLL_MS = 250;  // from one answer to the next poll: the server builds a room's answer at most this often
 const MIN_GAP_MS = 30;  // after a long drawing, a breath before the next poll
@@ -41,6 +41,7 @@ export default function (component) {
   Object.assign(state, {code: data.code, lang: data.lang, scale: data.scale, api: data.api, texts: data.texts,
     dark: data.dark_swaps, token: data.token});
   if (changed) state.version = 0;
+  listenRoundKey();
   if (state.running) return;
   state.running = true;
   const shown = status;

@@ -18,6 +18,27 @@ const BINS = 10;
 /** @typedef {{accuracy?: number[], angle?: number[], median_accuracy?: number | null, median_angle?: number | null,
  *   spread?: {direction: number, apart: number} | null, angle_defined?: boolean, first?: RoundResults}} RoundResults */
 
+/** P (no modifier, not while typing): the round's next step, the primary button of the round's row
+ * on the presenter bar or under the projector (ui/rooms/round_panel.py), one key for a lecturer. */
+export function listenRoundKey() {
+  if (window.__pgRoundKey) return;
+  window.__pgRoundKey = true;
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'p' && e.key !== 'P') return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    const target = /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target : null);
+    const tag = target ? target.tagName.toLowerCase() : '';
+    const input = tag === 'input' && !['button', 'checkbox', 'radio'].includes(/** @type {HTMLInputElement} */ (target).type);
+    if (input || tag === 'textarea' || tag === 'select' || (target && target.isContentEditable)) return;
+    const buttons = /** @type {HTMLButtonElement[]} */ (Array.from(document.querySelectorAll(
+      '.st-key-pbr_round_row [data-testid="stBaseButton-primary"], .st-key-room_round_row [data-testid="stBaseButton-primary"]')));
+    const next = buttons.find((b) => b.offsetParent !== null && !b.disabled);
+    if (!next) return;
+    e.preventDefault();
+    next.click();
+  });
+}
+
 /** How opaque one line is: alone, clearly seen; among 500, agreement reads as density. @param {number} n */
 function alpha(n) { return Math.max(0.06, Math.min(0.7, 2.2 / Math.sqrt(Math.max(n, 1)))); }
 

@@ -64,6 +64,7 @@ def round_controls(
             on_click=act,
             args=(code, token, "round", value),
             kwargs={"question": question},
+            help=_("Key P: the round's next step") if primary else None,
         )
     current = room.get("round")
     if not on_bar and current is not None and current["phase"] == "reveal":
