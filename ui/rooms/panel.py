@@ -203,6 +203,8 @@ def projector_texts() -> dict[str, str]:
         "round_accuracy_chart": _("Accuracy of the class's lines (share of the points on their class's side)"),
         "round_angle_chart": _("Angle between each line and the fit (0-90°)"),
         "round_save": _("Download the plot with the class's lines (PNG)"),
+        "round_lines": _("the class's lines"),
+        "round_first_lines": _("the first round's lines"),
     }
 
 

@@ -6,7 +6,7 @@
 // a canvas layer of their own (projector_points.js): plotly draws the rest.
 import { fill, loadPlotly, observeWidth, offline, plotRoot, themed } from '../plot/plotly_shared.js';
 import { drawPoints, takePoints } from './projector_points.js';
-import { drawLines, listenRoundKey, roundSentence, showResults } from './projector_round.js';
+import { drawLines, linesLegend, listenRoundKey, roundSentence, showResults } from './projector_round.js';
 
 const POLL_MS = 250;  // from one answer to the next poll: the server builds a room's answer at most this often
 const MIN_GAP_MS = 30;  // after a long drawing, a breath before the next poll
@@ -90,6 +90,7 @@ async function poll(Plotly, root, status, state) {
       state.version = answer.version;
       const figure = JSON.parse(themed(JSON.stringify(answer.figure), state.dark));
       root.__pgPointLayers = takePoints(figure);
+      figure.data.push(...linesLegend(answer.round || null, state.texts));
       await Plotly.react(root, figure.data, {...figure.layout, autosize: true},
         offline({displaylogo: false, responsive: true, modeBarButtonsToRemove: ['select2d', 'lasso2d']}));
       state.round = answer.round || null;

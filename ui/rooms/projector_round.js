@@ -42,6 +42,17 @@ export function listenRoundKey() {
 /** How opaque one line is: alone, clearly seen; among 500, agreement reads as density. @param {number} n */
 function alpha(n) { return Math.max(0.06, Math.min(0.7, 2.2 / Math.sqrt(Math.max(n, 1)))); }
 
+/** The legend's entries of the lines drawn on the canvas (empty traces: plotly draws no line of them).
+ * @param {LecturerRound | null} round @param {Record<string, string>} T @returns {PlotlyObject[]} */
+export function linesLegend(round, T) {
+  if (!round || round.phase === 'predict' || !round.lines || !round.lines.length) return [];
+  const entry = (/** @type {string} */ name, /** @type {string} */ rgb) => ({type: 'scatter', mode: 'lines', name,
+    x: [null], y: [null], hoverinfo: 'skip', line: {color: `rgb(${rgb})`, width: 2.5}, meta: 'round_lines'});
+  const entries = [entry(T.round_lines, INK)];
+  if (round.first_lines && round.first_lines.length) entries.push(entry(T.round_first_lines, FIRST_INK));
+  return entries;
+}
+
 /** The canvas for the lines over ``root``'s drawing area, under the points' canvas. @param {PlotRoot} root */
 function linesCanvas(root) {
   let canvas = /** @type {HTMLCanvasElement | null} */ (root.querySelector(':scope > canvas.pg-lines-layer'));
