@@ -123,6 +123,7 @@ def test_a_lecture_hall_predicts_discusses_and_sees_the_fit(server):
             page.fill("#nick", nick)
             page.tap("#join-button")
             page.wait_for_selector("#plot[data-version] .main-svg .xtick")
+            assert page.title() == f"In the class room {code}"  # the tab says the student joined
             phones.append(page)
 
         # In presentation, one key (P) takes the round to its next step from the presenter bar.

@@ -369,6 +369,7 @@ def student_texts() -> dict[str, str]:
 
     return {
         "title": _("Join the class room"),
+        "joined": _("In the class room {code}"),
         "code_label": _("Room code"),
         "nick_label": _("Nickname (optional)"),
         "join": _("Join"),

@@ -87,6 +87,7 @@ async function join(nick) {
   history.replaceState(null, '', location.pathname + '?c=' + encodeURIComponent(code) + '&lang=' + data.lang);
   $('join').hidden = true;
   $('room').hidden = false;
+  document.title = $('title').textContent = fill(T.joined, {code});  // the tab says the student is in
   status('');
   poll();
   return true;
