@@ -75,6 +75,11 @@ def test_open_run_and_freeze_a_room(room_store):
     _button(at, f"Back to the class room {code}").click().run()
     assert at.session_state[ROOM_KEY]["shown"]
     _button(at, "Clear the room's points").click().run()
+    assert room_store.get(code)["points"]  # asked first (issue 48) ...
+    _button(at, "Keep them").click().run()
+    assert room_store.get(code)["points"] and not [b for b in at.button if b.label == "Clear them"]
+    _button(at, "Clear the room's points").click().run()
+    _button(at, "Clear them").click().run()  # ... then cleared
     assert room_store.get(code)["points"] == []
     _button(at, "Close the room").click().run()
     closed = room_store.get(code)  # kept, closed and emptied, so its students are told (and shown the link)

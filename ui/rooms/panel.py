@@ -85,6 +85,7 @@ CONTROLS_EVERY = 5  # seconds: the controls fragment looks at the room again (ne
 CODE_STYLE = "font-size: 2.2rem; font-weight: 700; letter-spacing: 0.08em; text-align: center; white-space: nowrap"
 HOST_KEY: Final = "room_phone_host"  # the address phones use, as the lecturer typed it
 CONFIRM_CLOSE: Final = "room_confirm_close"
+CONFIRM_CLEAR: Final = "room_confirm_clear"
 
 
 def is_open() -> bool:
@@ -456,7 +457,8 @@ def _students(code, token, room):
 def _room_actions(code, token, room):
     first, second, third = st.columns(3)
     with first:
-        st.button(_("Clear the room's points"), key="room_clear", on_click=_act, args=(code, token, "clear"))
+        if st.button(_("Clear the room's points"), key="room_clear", disabled=not room["points"]):
+            visitor()[CONFIRM_CLEAR] = True
     with second:
         if st.button(_("Freeze into a scene and link"), key="room_freeze", type="primary"):
             _freeze(code, room, token)
@@ -468,6 +470,28 @@ def _room_actions(code, token, room):
                 _close(code)
     if visitor().get(CONFIRM_CLOSE):
         _confirm_close(code, token, room)
+    if visitor().get(CONFIRM_CLEAR) and room["points"]:
+        _confirm_clear(code, token, room)
+
+
+def _confirm_clear(code, token, room):
+    """Clearing takes every student's points with it, for good: ask first."""
+    with st.container(border=True, key="room_clear_confirm"):
+        st.warning(
+            _("Clear all {n} points of the room, the students' too? This cannot be undone.").format(
+                n=len(room["points"])
+            )
+        )
+        first, second = st.columns(2)
+        with first:
+            st.button(_("Clear them"), key="room_clear_yes", type="primary", on_click=_clear_now, args=(code, token))
+        with second:
+            st.button(_("Keep them"), key="room_clear_no", on_click=lambda: visitor().pop(CONFIRM_CLEAR, None))
+
+
+def _clear_now(code, token):
+    visitor().pop(CONFIRM_CLEAR, None)
+    _act(code, token, "clear")
 
 
 def _cancel_close() -> None:
