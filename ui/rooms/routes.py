@@ -340,7 +340,9 @@ async def _state(request, client, fields, asking):
         raise model.RoomError(429, TOO_MANY)
     lecturer = model.matches(fields["token"], snapshot.shared.token)
     full = _since(params) != version
-    part = await run_in_threadpool(_round_part, store, code, snapshot, sid, lecturer, full, language)
+    part = None
+    if snapshot.shared.round is not None:  # a round's part may ask the store: off the event loop
+        part = await run_in_threadpool(_round_part, store, code, snapshot, sid, lecturer, full, language)
     if not full:
         return _json({"version": version} | ({"round": part} if part is not None and lecturer else {}))
     now = time.time()
