@@ -30,7 +30,9 @@ redraws meanwhile) and prints it.
 
 ``python -m bench room [--students N] [--seconds S] [--replicas]`` runs the class room benchmark
 (``bench/room.py``: N simulated students adding a point every 5 s, the lecturer's projector in
-Chromium; tap-to-projector, lost points, server CPU) and prints it.
+Chromium; tap-to-projector, lost points, server CPU) and prints it; with ``--predict`` a prediction
+round (``bench/room_predict.py``: N students' lines, the projector's count and overlay, none lost),
+its row written into BENCHMARKS.md with ``--output BENCHMARKS.md``.
 
 ``python -m bench firstscreen [--rounds N] [--compare-with CHECKOUT]`` times the first screen
 (``bench/firstscreen.py``: opening the default link to the drawn plot, against a bare Streamlit

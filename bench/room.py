@@ -20,6 +20,10 @@ request's start to the projector having drawn a version that holds it) median / 
 servers' CPU (cores on average, their fitting workers included, and per seated student), the
 simulated students' own CPU and the load average. Targets (not timed tests): 0 lost, every point
 drawn, p90 <= 1 s on one server, <= 0.5 s on two replicas.
+
+``--predict [--blink SHARE] [--output BENCHMARKS.md]``: a prediction round instead of points
+(issue 47, ``bench/room_predict.py``, on this module's servers, students and projector page);
+``--seconds`` is then the window the students' lines are sent in (default 20).
 """
 
 import argparse
@@ -66,6 +70,7 @@ class Student:
         self.waits = []  # (start time, seconds until acknowledged)
         self.refused = 0  # adds the room refused (409: paused, the student's or the room's cap)
         self.retries = 0
+        self.gateway = 0  # of the retries, answers 502/504 (which the page itself does not retry)
         self.polls = 0
         self.poll_bytes = 0
 
@@ -76,6 +81,7 @@ class Student:
                 status, content = await self.connection.post(f"{API}/{name}", {"code": self.code, **body})
                 if status not in (429, 502, 503, 504):
                     return status, json.loads(content)
+                self.gateway += status in (502, 504)
             except OSError:  # a connection refused by a dying replica, a timeout: try again
                 pass
             self.retries += 1
@@ -108,11 +114,15 @@ class Student:
             await asyncio.sleep(max(0.0, started + EVERY - time.time()))
         await poller
 
+    def polling(self, until):
+        """Whether the page still polls (until ``until``, a ``time.time()``)."""
+        return time.time() < until
+
     async def poll(self, until):
         """The page's poll: the state since the version it has, the whole answer read."""
         version = 0
         await asyncio.sleep(self.rng.uniform(0, POLL_SECONDS))
-        while time.time() < until:
+        while self.polling(until):
             try:
                 params = {"c": self.code, "since": version, "sid": self.sid, "lang": "en"}
                 _status, content = await self.connection.get(f"{API}/state", params)
@@ -135,16 +145,23 @@ class Student:
             await asyncio.sleep(1.0)
 
 
+async def seat(everyone):
+    """The students the room seated, joining 50 at a time (a lecture hall joins within a minute
+    or two, not in one instant)."""
+    seated = []
+    for start in range(0, len(everyone), 50):
+        batch = everyone[start : start + 50]
+        answers = await asyncio.gather(*(s.join() for s in batch))
+        seated += [s for s, ok in zip(batch, answers) if ok]
+    return seated
+
+
 async def students_run(url, code, n, seconds, joined, seed=29):
     """(seated students, refused seats, {sid: final count}, the students' CPU seconds while timed);
     ``joined`` (a ``threading.Event``) is set when the joins are over and the clock starts."""
     rng = random.Random(seed)
     everyone = [Student(i, url, code, random.Random(rng.random())) for i in range(n)]
-    seated = []
-    for start in range(0, n, 50):  # a lecture hall joins within a minute or two, not in one instant
-        batch = everyone[start : start + 50]
-        answers = await asyncio.gather(*(s.join() for s in batch))
-        seated += [s for s, ok in zip(batch, answers) if ok]
+    seated = await seat(everyone)
     joined.set()
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     cpu_before = cpu.ru_utime + cpu.ru_stime
@@ -287,12 +304,16 @@ def caps_env(seats, points):
     return {"PLAYGROUND_ROOM_SEATS": str(seats), "PLAYGROUND_ROOM_POINTS": str(points), "PYTHONPATH": path}
 
 
-def run_one(n, seconds, root, seats, points):
+def run_one(n, seconds, root, seats, points, how=None):
+    """``how(url, servers, n, seconds)`` (default ``measure``) against one server."""
     with streamlit(root, env=caps_env(seats, points)) as server:
-        return measure(server.url, [server], n, seconds)
+        return (how or measure)(server.url, [server], n, seconds)
 
 
-def run_replicas(n, seconds, root, seats, points):
+def run_replicas(n, seconds, root, seats, points, how=None):
+    """``how(url, servers, n, seconds, kill=, restart_redis=)`` (default ``measure``) against two
+    replicas behind nginx sharing a Redis (``kill`` kills the replica not serving the lecturer's
+    page, ``restart_redis`` kills Redis and starts it again from its append-only file)."""
     from tests.test_replicas import BASE, start_nginx
 
     args = (f"--server.baseUrlPath={BASE}",)
@@ -320,20 +341,28 @@ def run_replicas(n, seconds, root, seats, points):
             restart(between)
             print("Redis killed and started again")
 
-        return measure(url, replicas, n, seconds, kill=kill, restart_redis=restart_redis)
+        return (how or measure)(url, replicas, n, seconds, kill=kill, restart_redis=restart_redis)
 
 
 def main(argv=None):
     global EVERY
     parser = argparse.ArgumentParser(prog="python -m bench room", description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=60)
-    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--seconds", type=float, help="the run (default 120), or with --predict the sends' window (20)")
     parser.add_argument("--every", type=float, default=5.0, help="seconds between a student's points")
     parser.add_argument("--replicas", action="store_true", help="two replicas behind nginx sharing Redis, one killed")
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose server runs (default: this one)")
     parser.add_argument("--seats", type=int, default=500, help="the room's seat cap (0: the tree's own caps)")
     parser.add_argument("--points", type=int, default=15_000, help="the room's point cap")
+    parser.add_argument("--predict", action="store_true", help="a prediction round instead (bench/room_predict.py)")
+    parser.add_argument("--blink", type=float, default=0.2, help="--predict: the share of phones that blink")
+    parser.add_argument("--output", default="-", help="--predict: the BENCHMARKS.md to write its row into ('-': none)")
     args = parser.parse_args(argv)
+    if args.predict:
+        from bench import room_predict
+
+        return room_predict.main(args)
+    args.seconds = args.seconds or 120.0
     EVERY = args.every
     where = "two replicas behind nginx, Redis" if args.replicas else "one server, in-process rooms"
     every = f"a point every {args.every:g} s for {args.seconds:g} s"
