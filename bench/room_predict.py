@@ -386,7 +386,8 @@ def main(args):
     """``python -m bench room --predict`` (bench/room.py's options)."""
     BLINK[0] = args.blink
     window = args.seconds or 20.0
-    where = "2 replicas + nginx + Redis, one killed" if args.replicas else "one server, rooms in the process"
+    replicas = "2 replicas + nginx + Redis, one killed, Redis restarted"
+    where = replicas if args.replicas else "one server, rooms in the process"
     blinking = f"{args.blink:.0%} blinking"
     print(f"Prediction round: {args.students} students within {window:g} s, {blinking} ({where}; load {loadavg()})")
     described = machine.describe()

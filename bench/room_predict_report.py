@@ -182,16 +182,21 @@ def section(rows, described):
     return "\n".join(head + rows + tail + machine_rows)
 
 
+NOTES = "What this says:"  # the section's hand-written part, from this line on: kept by every run
+
+
 def with_row(text, line, described):
     """``text`` (BENCHMARKS.md) with ``line`` in the section, replacing the row of the same setting
-    and hall size, the other rows kept; the section inserted before "## First screen" when new."""
+    and hall size, the other rows and the notes (from ``NOTES`` on) kept; the section inserted
+    before "## First screen" when new."""
     old = report.markdown_section(text, HEADING) or ""
     key = _cells(line)[:2]
+    table, _, notes = old.partition("\n" + NOTES)
     rows = [
         kept
-        for kept in old.splitlines()
+        for kept in table.splitlines()
         if kept.startswith("| ") and len(_cells(kept)) == len(COLUMNS) and _cells(kept)[0] != COLUMNS[0]
     ]
     rows = [kept for kept in rows if _cells(kept)[:2] != key]
-    new = section(rows + [line], described)
+    new = section(rows + [line], described) + (f"\n\n{NOTES}{notes}" if notes else "")
     return report.with_markdown_section(text, HEADING, new, before=("## First screen", "## Summary"))

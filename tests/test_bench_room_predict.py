@@ -75,3 +75,6 @@ def test_a_row_replaces_its_setting_and_hall_size_alone():
     rows = [line for line in r.report.markdown_section(text, r.HEADING).splitlines() if line.startswith("| ")]
     assert [row.split(" | ")[2].split(",")[0] for row in rows[1:3]] == ["second", "third"]
     assert "| CPU | test |" in rows and text.count(r.HEADING) == 1 and text.endswith("- z\n")
+    noted = text.replace("\n\n## First screen", "\n\nWhat this says:\n\n- a note\n\n## First screen")
+    kept = r.with_row(noted, again, described)
+    assert kept == noted and r.report.markdown_section(kept, r.HEADING).endswith("What this says:\n\n- a note")
