@@ -344,3 +344,29 @@ def test_a_room_keeps_only_its_current_rounds_lines(client):
     assert kept == [9, 10]  # the last round's two stages; the four before it are gone
     kind.delete(code)
     assert not any(kind.line_count(code, n) for n in range(1, 11))
+
+
+def test_a_second_press_never_wipes_the_lines_collected(client):
+    """A double press, a second lecturer tab or a retried request: "predict" while a round is on is a 409."""
+    code, token = opened(client, two_class_scene())
+    ann = joined(client, code)
+    control(client, code, token, "round", "predict")
+    predict(client, code, ann, [-3.0, -2.0, 3.0, 2.0])
+    for phase in ("predict", "show"):
+        if phase == "show":
+            control(client, code, token, "round", "show")
+        answer = post(client, "control", code=code, token=token, action="round", value="predict")
+        assert answer.status_code == 409 and "round is on" in answer.json()["error"]
+        assert lecturer_state(client, code, token)["round"]["predictions"] == 1
+
+
+def test_an_expelled_students_line_goes_with_them(client):
+    code, token = opened(client, two_class_scene())
+    ann, bob = joined(client, code, "ann"), joined(client, code, "bob")
+    control(client, code, token, "round", "predict")
+    predict(client, code, ann, [0.0, -2.0, 0.0, 2.0])
+    predict(client, code, bob, [-3.0, 1.0, 3.0, -1.0])
+    control(client, code, token, "expel", False, sid=bob[0])
+    control(client, code, token, "round", "reveal")
+    revealed = lecturer_state(client, code, token)["round"]
+    assert revealed["lines"] == [[0.0, -2.0, 0.0, 2.0]] and len(revealed["results"]["accuracy"]) == 1

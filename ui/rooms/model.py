@@ -471,6 +471,8 @@ def _round(room, value, _sid, question=None):
             room["locked"] = bool(room.pop("locked_before", False))
         return
     if value == "predict":
+        if current is not None and current["phase"] != "reveal":  # a double press or a retried request
+            raise RoomError(409, N_("A round is on: show its lines, reveal the fit or end it first."))
         if current is None:
             room["locked_before"] = room["locked"]
         room["round"] = rounds.new_round(room, question=question)

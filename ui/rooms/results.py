@@ -8,6 +8,7 @@ Rules that must hold (``ui.rooms.rounds`` has the round's):
   for stage 2, stage 1's medians: how the class moved).
 - Both parts carry the round's question (a preset's, ``Preset.question``) in the asked language
   (the lecturer's in an answer of a new version only).
+- Only the lines of the room's students count: a student the lecturer expelled takes their line along.
 - A student's part holds their own line and, at the reveal, their own score: never another's line.
 - Results are computed once per (room, round, version) and shared by every poller
   (``RoundResults``, at most ``MAX_KEPT``, the newest of each room): the lines no longer change
@@ -83,8 +84,10 @@ class RoundParts:
             found = self._kept.get(key)
         if found is not None:
             return found
-        first = store.lines(code, shared.first_round) if shared.first_round else None
-        made = RoundResults(shared, store.lines(code, shared.round["id"]), first)
+        seated = shared.me  # the room's students: an expelled student's line goes with them
+        kept = lambda lines: {sid: line for sid, line in lines.items() if sid in seated}  # noqa: E731
+        first = kept(store.lines(code, shared.first_round)) if shared.first_round else None
+        made = RoundResults(shared, kept(store.lines(code, shared.round["id"])), first)
         with self._lock:
             for old in [k for k in self._kept if k[0] == code]:
                 del self._kept[old]

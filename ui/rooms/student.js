@@ -258,7 +258,7 @@ async function send() {
       own.push([next.x, next.y]);
       lastMe.count = (lastMe.count || 0) + 1;
       status('', true);
-    } else if (code_ === 503 || code_ === 429) {
+    } else if ([429, 502, 503, 504].includes(code_)) {  // busy, or a gateway between replicas: the same seq again
       status(answer.error || T.offline);
       await new Promise((r) => setTimeout(r, RETRY_MS));
     } else {

@@ -83,7 +83,7 @@ export function createRound(page) {
       try {
         const {ok, status, answer} = await call(page.api, 'predict', {code: seat.code, sid: seat.sid, key: seat.key, line}, page.lang);
         if (ok) { sent = answer.line; say(T.line_sent, true); break; }
-        if (status !== 503 && status !== 429) { say(answer.error || T.offline); break; }  // refused: say why
+        if (![429, 502, 503, 504].includes(status)) { say(answer.error || T.offline); break; }  // refused: say why
         say(answer.error || T.offline);
       } catch (e) {
         say(T.offline);  // the connection blinked: the same line again (the room keeps one)
