@@ -94,6 +94,7 @@ class VisitorState(TypedDict, total=False):
     # ---- The class room this visitor opened (ui/rooms/panel.py) ----
     class_room: dict[str, Any]  # {"code", "token", "shown"}
     room_confirm_close: bool
+    room_confirm_clear: bool
     room_scroll_top: str  # set by a freeze: the next run starts the page at its top
 
     # ---- Widgets' values under fixed keys (the widget owns the value; the page may set it) ----

@@ -486,7 +486,11 @@ def _confirm_clear(code, token, room):
         with first:
             st.button(_("Clear them"), key="room_clear_yes", type="primary", on_click=_clear_now, args=(code, token))
         with second:
-            st.button(_("Keep them"), key="room_clear_no", on_click=lambda: visitor().pop(CONFIRM_CLEAR, None))
+            st.button(_("Keep them"), key="room_clear_no", on_click=_keep_points)
+
+
+def _keep_points() -> None:
+    visitor().pop(CONFIRM_CLEAR, None)
 
 
 def _clear_now(code, token):
