@@ -215,6 +215,15 @@ def test_every_field_of_the_student_routes(client):
     fuzzed(client, "undo", {"code": code, "sid": sid, "key": key, "lang": "ja"})
 
 
+def test_every_field_of_a_prediction(client):
+    code, token, sid, key = room(client)
+    assert (
+        post(client, "control", {"code": code, "token": token, "action": "round", "value": "predict"}).status_code
+        == 200
+    )
+    fuzzed(client, "predict", {"code": code, "sid": sid, "key": key, "line": [0.0, -1.0, 0.5, 1.0], "lang": "zh"})
+
+
 CONTROL_VALUES = {
     "lock": True,
     "hide": False,
@@ -226,6 +235,7 @@ CONTROL_VALUES = {
     "door": False,
     "clear": None,
     "method": "logistic",
+    "round": "predict",
 }
 
 
@@ -236,6 +246,8 @@ def test_every_field_of_every_lecturer_action(client, action):
     body = {"code": code, "token": token, "action": action, "value": CONTROL_VALUES[action], "lang": "zh"}
     if action in ("assign", "remove_student", "expel"):
         body["sid"] = sid
+    if action == "round":
+        body["question"] = "fig4_4"
     fuzzed(client, "control", body)
 
 
