@@ -370,3 +370,24 @@ def test_an_expelled_students_line_goes_with_them(client):
     control(client, code, token, "round", "reveal")
     revealed = lecturer_state(client, code, token)["round"]
     assert revealed["lines"] == [[0.0, -2.0, 0.0, 2.0]] and len(revealed["results"]["accuracy"]) == 1
+
+
+def test_the_rounds_csv_names_no_one_unless_asked_and_no_name_is_a_formula():
+    from ui.rooms import round_panel
+    from ui.rooms.memory_store import MemoryStore
+
+    kind = MemoryStore()
+    room, token = model.new_room(encode_scene(two_class_scene()), 0.0)
+    code = kind.create(room)
+    nicks = ['=HYPERLINK("http://x")', "ann", "+1-2", "@cmd", ""]
+    students = [kind.update(code, lambda r, n=n: model.join(r, n, None, None, 0.0)) for n in nicks]
+    kind.update(code, lambda r: model.control(r, token, "round", "predict", None, 1.0))
+    for i, (sid, key) in enumerate(students):
+        kind.predict(code, sid, key, [-3.0, -2.0 + i / 4, 3.0, 2.0], lambda: True)
+    kind.update(code, lambda r: model.control(r, token, "round", "reveal", None, 2.0))
+    current = kind.get(code)
+    anonymous = round_panel.round_csv(round_panel.round_rows(kind, code, current))
+    assert "ann" not in anonymous and "HYPERLINK" not in anonymous and len(anonymous.splitlines()) == 6
+    named = round_panel.round_csv(round_panel.round_rows(kind, code, current, named=True), named=True)
+    cells = [row.rsplit(",", 1)[-1] for row in named.splitlines()[1:]]
+    assert "ann" in cells and all(not cell.lstrip('"').startswith(("=", "+", "-", "@")) for cell in cells)

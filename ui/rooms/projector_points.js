@@ -73,26 +73,23 @@ function outline(ctx, symbol, cx, cy, r) {
   }
 }
 
-/** The canvas over ``root``'s drawing area (made once per plot). @param {PlotRoot} root */
-function layerCanvas(root) {
-  let canvas = /** @type {HTMLCanvasElement | null} */ (root.querySelector(':scope > canvas.pg-points-layer'));
+/** The canvas ``name`` over ``root``'s drawing area (made once per plot; inserted before the canvas
+ * ``below`` when there is one: drawn under it), sized to the plot and cleared, its context scaled to
+ * CSS pixels; null where plotly has not laid the plot out or there is no 2-D context.
+ * @param {PlotRoot} root @param {string} name @param {string} [below]
+ * @returns {CanvasRenderingContext2D | null} */
+export function clearedLayer(root, name, below) {
+  const layout = root._fullLayout;
+  if (!layout || !layout.xaxis || !layout.yaxis) return null;
+  let canvas = /** @type {HTMLCanvasElement | null} */ (root.querySelector(`:scope > canvas.${name}`));
   if (!canvas) {
     canvas = document.createElement('canvas');
-    canvas.className = 'pg-points-layer';
-    canvas.setAttribute('aria-hidden', 'true');  // the status line under the plot says how many points
+    canvas.className = name;
+    canvas.setAttribute('aria-hidden', 'true');  // the status line under the plot says what is drawn
     Object.assign(canvas.style, {position: 'absolute', left: '0', top: '0', pointerEvents: 'none', zIndex: '1'});
     if (getComputedStyle(root).position === 'static') root.style.position = 'relative';
-    root.appendChild(canvas);
+    root.insertBefore(canvas, below ? root.querySelector(`:scope > canvas.${below}`) : null);
   }
-  return canvas;
-}
-
-/** Draw ``layers`` over the plot ``root`` as plotly last laid it out (its axes' ranges and size).
- * @param {PlotRoot} root @param {PointLayer[]} layers */
-export function drawPoints(root, layers) {
-  const layout = root._fullLayout;
-  if (!layout || !layout.xaxis || !layout.yaxis) return;
-  const canvas = layerCanvas(root);
   const ratio = window.devicePixelRatio || 1;
   const width = root.clientWidth, height = root.clientHeight;
   if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
@@ -102,10 +99,18 @@ export function drawPoints(root, layers) {
     canvas.style.height = height + 'px';
   }
   const ctx = canvas.getContext('2d');
-  if (!ctx) return;
+  if (!ctx) return null;
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
-  const size = layout._size;
+  return ctx;
+}
+
+/** Draw ``layers`` over the plot ``root`` as plotly last laid it out (its axes' ranges and size).
+ * @param {PlotRoot} root @param {PointLayer[]} layers */
+export function drawPoints(root, layers) {
+  const ctx = clearedLayer(root, 'pg-points-layer');
+  if (!ctx) return;
+  const size = root._fullLayout._size;
   ctx.save();
   ctx.beginPath();
   ctx.rect(size.l, size.t, size.w, size.h);  // the drawing area alone: never over the axes or legend

@@ -8,6 +8,7 @@
 // - Nothing here is a visitor's text: the lines are numbers, the summary's sentences the server's.
 import { fill } from '../plot/plotly_shared.js';
 import { plotPixel } from '../plot/geometry.js';
+import { clearedLayer } from './projector_points.js';
 
 const INK = '232, 89, 12';  // the person's line, as on the app's page (ui/plot/line_scores.py GUESS_COLOUR)
 const FIRST_INK = '90, 90, 90';
@@ -53,21 +54,6 @@ export function linesLegend(round, T) {
   return entries;
 }
 
-/** The canvas for the lines over ``root``'s drawing area, under the points' canvas. @param {PlotRoot} root */
-function linesCanvas(root) {
-  let canvas = /** @type {HTMLCanvasElement | null} */ (root.querySelector(':scope > canvas.pg-lines-layer'));
-  if (!canvas) {
-    canvas = document.createElement('canvas');
-    canvas.className = 'pg-lines-layer';
-    canvas.setAttribute('aria-hidden', 'true');  // the status line says how many lines and how they scored
-    Object.assign(canvas.style, {position: 'absolute', left: '0', top: '0', pointerEvents: 'none', zIndex: '1'});
-    if (getComputedStyle(root).position === 'static') root.style.position = 'relative';
-    const points = root.querySelector(':scope > canvas.pg-points-layer');
-    root.insertBefore(canvas, points);
-  }
-  return canvas;
-}
-
 /** @param {CanvasRenderingContext2D} ctx @param {PlotRoot} root @param {number[][]} lines @param {string} rgb */
 function stroke(ctx, root, lines, rgb) {
   const span = 1e4;  // far beyond the window on both sides: the clip keeps the drawing area
@@ -87,21 +73,9 @@ function stroke(ctx, root, lines, rgb) {
 /** Draw the round's lines over ``root`` as plotly last laid it out (nothing outside a show or reveal).
  * @param {PlotRoot} root @param {LecturerRound | null} round */
 export function drawLines(root, round) {
-  const layout = root._fullLayout;
-  if (!layout || !layout.xaxis || !layout.yaxis) return;
-  const canvas = linesCanvas(root);
-  const ratio = window.devicePixelRatio || 1;
-  const width = root.clientWidth, height = root.clientHeight;
-  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-    canvas.style.width = width + 'px';
-    canvas.style.height = height + 'px';
-  }
-  const ctx = canvas.getContext('2d');
+  const ctx = clearedLayer(root, 'pg-lines-layer', 'pg-points-layer');  // under the points
   if (!ctx) return;
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+  const layout = root._fullLayout;
   const lines = (round && round.lines) || [];
   if (!round || round.phase === 'predict') { root.dataset.lines = '0'; return; }
   // The axes' own extent: with equal scales plotly draws a smaller area than the layout's margins leave.

@@ -68,33 +68,58 @@ def round_controls(
         )
     current = room.get("round")
     if not on_bar and current is not None and current["phase"] == "reveal":
+        named = st.toggle(
+            _("Names: who drew which line, on this screen and in the CSV"),
+            key=NAMES_KEY,
+            help=_("Off, the round is anonymous everywhere; the projector never shows names."),
+        )
+        rows = round_rows(store, code, room, named)
         row.download_button(
             _("Download the round (CSV)"),
-            data=round_csv(store, code, room),
+            data=round_csv(rows, named),
             file_name=f"round-{current['id']}.csv",
             mime="text/csv",
             key=f"{prefix}_csv",
         )
+        if named:
+            header = [_("stage"), "x₁", "y₁", "x₂", "y₂", _("accuracy"), _("angle to the fit (°)"), _("nickname")]
+            st.dataframe([dict(zip(header, r, strict=True)) for r in rows], hide_index=True)
 
 
-def round_csv(store: RoomStore, code: str, room: Room) -> str:
-    """The round's lines and scores, one row a line, the first stage's too for a second round: no
-    student named, in no student's order (sorted by the line)."""
+NAMES_KEY = "room_round_names"
+
+
+def round_rows(store: RoomStore, code: str, room: Room, named: bool = False) -> list[list[Any]]:
+    """The round's lines and scores, one row a line, the first stage's too for a second round, in
+    no student's order (sorted by the line); the student's nickname last only when ``named``."""
     made = ROUND_PARTS.results(store, code, RoomVersion(room))
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["stage", "x1", "y1", "x2", "y2", "accuracy", "angle_to_fit_degrees"])
+    nicks = {sid: student["nick"] for sid, student in room["students"].items()}
     stage = room["round"]["stage"]
     rows = []
-    for sid, line in made.lines.items():
-        score = made.scores[sid]
-        rows.append([stage, *line, _number(score.accuracy), _number(score.angle)])
-    for sid, line in made.first.items():
-        score = made.first_scores[sid]
-        rows.append([1, *line, _number(score.accuracy), _number(score.angle)])
-    for row in sorted(rows, key=lambda r: (r[0], r[1:5])):
-        writer.writerow(row)
+    for number, lines, scores in ((stage, made.lines, made.scores), (1, made.first, made.first_scores)):
+        for sid, line in lines.items():
+            score = scores[sid]
+            rows.append(
+                [number, *line, _number(score.accuracy), _number(score.angle)] + ([nicks.get(sid, "")] if named else [])
+            )
+    return sorted(rows, key=lambda r: (r[0], r[1:5]))
+
+
+def round_csv(rows: list[list[Any]], named: bool = False) -> str:
+    """``round_rows`` as CSV; a nickname (visitors' text) can never be read as a spreadsheet formula."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["stage", "x1", "y1", "x2", "y2", "accuracy", "angle_to_fit_degrees"] + (["nickname"] if named else [])
+    )
+    for row in rows:
+        writer.writerow(row[:-1] + [_cell(row[-1])] if named else row)
     return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading = + - @ or control character is quoted away."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _number(value: float | None) -> str:
