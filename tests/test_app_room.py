@@ -103,6 +103,9 @@ def test_in_presentation_the_bar_runs_the_room_on_the_projector(room_store):
     assert not {"room_method", "room_everyone"} & _keys(at, "selectbox")  # each control in one place
     assert not {"room_lock", "room_hide"} & _keys(at, "toggle")
     assert not [b for b in at.button if (b.key or "").startswith("pb_")]  # no figures, undo, play
+    # The students and the room's actions in the bar's Room menu, once (issue 48: no scrolling).
+    for key in ("room_freeze", "room_close", "room_clear"):
+        assert [b.key for b in at.button].count(key) == 1, key
 
     at.selectbox(key="pbr_method").set_value("logistic").run()
     at.selectbox(key="pbr_everyone").set_value(2).run()

@@ -42,6 +42,13 @@ def _open_room(browser, server, width, height):
     return page, code
 
 
+def _room_menu(page):
+    """In presentation the room's actions are in the bar's Room menu (issue 48): open it if shut."""
+    if not page.locator(".st-key-room_close button").is_visible():
+        page.locator("[data-testid=stPopover] button", has_text="Room").click()
+    page.locator(".st-key-room_close button").wait_for()
+
+
 def _add_points(server, code, n):
     student = _post(server, "join", code=code, nick="ann")
     for seq in range(n):
@@ -96,12 +103,14 @@ def test_closing_a_room_with_points_asks_first(browser, server, width, height):
     page, code = _open_room(browser, server, width, height)
     _add_points(server, code, 3)
     page.wait_for_function("() => +document.querySelector('.pg-projector').dataset.points > 0")
+    _room_menu(page)
     page.locator(".st-key-room_close button").click()
     page.locator(".st-key-room_close_confirm").wait_for()
     assert _post(server, "join", code=code)["code"] == code  # the room is still open
     page.locator(".st-key-room_close_confirm").screenshot(path=ARTIFACTS / f"room-lecturer-close-{width}.png")
     page.locator(".st-key-room_close_cancel button").click()
     page.locator(".st-key-room_close_confirm").wait_for(state="detached")
+    _room_menu(page)
     page.locator(".st-key-room_close button").click()
     page.locator(".st-key-room_close_freeze button").click()
     page.wait_for_selector(".pg-canvas .main-svg")
@@ -117,7 +126,8 @@ def test_after_freezing_the_plot_fits_and_the_page_is_at_its_top(browser, server
     page, code = _open_room(browser, server, width, height)
     _add_points(server, code, 5)
     page.wait_for_function("() => +document.querySelector('.pg-projector').dataset.points > 0")
-    page.locator(".st-key-room_freeze button").click()  # scrolls the page down to the button, as a click does
+    _room_menu(page)
+    page.locator(".st-key-room_freeze button").click()
     page.wait_for_function("() => !document.querySelector('.pg-projector')", timeout=60_000)
     page.wait_for_selector(".pg-canvas .main-svg")
     page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"] .pg-canvas')", timeout=30_000)

@@ -269,9 +269,10 @@ def _widget(kind, label, key, current, code, token, action, convert=lambda v: v,
 
 def bar_controls(row: DeltaGenerator) -> None:
     """In presentation, the presenter bar's controls while the room is on the projector: the
-    room's method, the class the students add, pause and hide, acting on the room. (The bar's
-    scene controls would change the lecturer's own scene, out of sight behind the projector.)
-    ``controls`` then leaves these four out, so each is in one place."""
+    room's method, the class the students add, pause and hide, the prediction round, and a *Room*
+    menu with the students and the room's actions (remove, clear, freeze, close), acting on the
+    room. (The bar's scene controls would change the lecturer's own scene, out of sight behind the
+    projector.) ``controls`` then leaves these out, so each is in one place."""
     info = visitor()[ROOM_KEY]
     code, token = info["code"], info["token"]
     try:
@@ -285,6 +286,25 @@ def bar_controls(row: DeltaGenerator) -> None:
         _method_and_everyone(code, token, settings, on_bar=True)
         _pause_and_hide(code, token, settings, on_bar=True)
         round_panel.round_controls(code, token, room, _act, room_store(), on_bar=True)
+        # The students and the room's own actions, reachable from the bar without scrolling (each
+        # in one place: ``controls`` leaves them out below while the bar holds them).
+        with row.popover(_("Room"), icon=":material/groups:"):
+            _bar_room_menu(code, token)
+
+
+@st.fragment(run_every=CONTROLS_EVERY)
+def _bar_room_menu(code: str, token: str) -> None:
+    """The bar's *Room* menu: the students (looked at again every ``CONTROLS_EVERY`` seconds, for
+    those who joined since) and the room's actions, with their confirmations."""
+    try:
+        room = room_store().get(code)
+    except UNREACHABLE:
+        st.warning(_("The room is not reachable just now; trying again."))
+        return
+    if room is None:
+        return
+    _room_actions(code, token, room, stacked=True)  # first: within a projector's first screen
+    _students(code, token, room)
 
 
 def _bar_class_label(k):
@@ -319,10 +339,11 @@ def controls(code: str, token: str, in_bar: bool = False) -> None:
         if not in_bar:
             _method_and_everyone(code, token, settings)
     with third:
-        _students(code, token, room)
+        if not in_bar:
+            _students(code, token, room)
     if not in_bar:
         round_panel.round_controls(code, token, room, _act, room_store())
-    _room_actions(code, token, room)
+        _room_actions(code, token, room)
 
 
 def _method_and_everyone(code, token, settings, on_bar=False):
@@ -454,8 +475,9 @@ def _students(code, token, room):
     )
 
 
-def _room_actions(code, token, room):
-    first, second, third = st.columns(3)
+def _room_actions(code, token, room, stacked=False):
+    """Clear, freeze, close (``stacked``: one under another, as the bar's narrow menu holds them)."""
+    first, second, third = [st.container()] * 3 if stacked else st.columns(3)
     with first:
         if st.button(_("Clear the room's points"), key="room_clear", disabled=not room["points"]):
             visitor()[CONFIRM_CLEAR] = True
