@@ -187,6 +187,9 @@ BAD_LINES = [  # as JSON texts: what a hostile page can send
     "[0, 0, 1e400, 1]",
     "[0, 0, NaN, 1]",
     "[0, 0, " + "9" * 400 + ", 1]",
+    "[0, 0, 1e307, 1]",  # finite, yet no integer on the grid: refused before any rounding
+    "[-1e300, 0, 1, 1]",
+    "[0, 5e-324, 1, 1e308]",
     "[0.0, 0.0, 0.0, 0.0]",  # one point
     "[0.0, 0.0, 0.01, 0.0]",  # closer than a hundredth of the window's width
     "[0.0, 0.0, 9.0, 1.0]",  # an end outside the window

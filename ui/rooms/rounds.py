@@ -116,12 +116,13 @@ def line_of(value: object, window_text: str) -> list[float] | None:
     numbers = [number(v) for v in value]
     if any(v is None or not math.isfinite(v) for v in numbers):
         return None
-    x1, y1, x2, y2 = (round(float(v) * GRID_SCALE) / GRID_SCALE for v in numbers)  # type: ignore[arg-type]
     window = Window(*[float(v) for v in window_text.split(",")])
-    inside = all(window.x_min <= x <= window.x_max for x in (x1, x2)) and all(
-        window.y_min <= y <= window.y_max for y in (y1, y2)
-    )
-    if not inside or math.hypot(x2 - x1, y2 - y1) < MIN_LENGTH * (window.x_max - window.x_min):
+    xs, ys = numbers[0::2], numbers[1::2]
+    inside = all(window.x_min <= x <= window.x_max for x in xs) and all(window.y_min <= y <= window.y_max for y in ys)  # type: ignore[operator]
+    if not inside:  # checked before the grid's rounding: 1e307 times the grid's scale is no integer
+        return None
+    x1, y1, x2, y2 = (round(float(v) * GRID_SCALE) / GRID_SCALE for v in numbers)  # type: ignore[arg-type]
+    if math.hypot(x2 - x1, y2 - y1) < MIN_LENGTH * (window.x_max - window.x_min):
         return None
     return [x1, y1, x2, y2]
 
