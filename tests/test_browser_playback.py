@@ -318,6 +318,9 @@ def test_a_long_run_plays_a_few_hundred_frames_and_says_so(browser, server):
     assert 1 < forward < n / 100  # one frame: a few steps
     _wait_for_url(page, f"s={forward}&")
     page.get_by_text(f"{forward} of {n}", exact=True).first.wait_for(timeout=20_000)
+    # The player's text comes before the canvas's drawing of that step on a busy machine: wait for
+    # the boundary drawn (a state), then read it.
+    page.wait_for_function(f"() => ({BOUNDARY_JS})().x.filter((v) => v !== null).length >= 2")
     _on_boundary(model, forward, page.evaluate(BOUNDARY_JS))
     page.get_by_role("button", name="Step back").click()
     assert _step(page) == 0
