@@ -341,7 +341,7 @@ async def _state(request, client, fields, asking):
     lecturer = model.matches(fields["token"], snapshot.shared.token)
     full = _since(params) != version
     part = None
-    if snapshot.shared.round is not None:  # a round's part may ask the store: off the event loop
+    if snapshot.shared.round is not None and (lecturer or full):  # a part to give: off the event loop
         part = await run_in_threadpool(_round_part, store, code, snapshot, sid, lecturer, full, language)
     if not full:
         return _json({"version": version} | ({"round": part} if part is not None and lecturer else {}))
